@@ -1,0 +1,63 @@
+package dev.vigil.schemas.contract;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The verdict for one monitor and one window. Key of {@code vigil.monitor-status} (compacted) is the
+ * monitor id, so the topic holds each monitor's latest verdict.
+ */
+public record MonitorStatus(
+        Integer schemaVersion,
+        String monitorId,
+        Long windowStart,
+        Status status,
+        Boolean complete,
+        Map<String, RegionResult> regions,
+        List<String> missingRegions,
+        Long decidedAt) {
+
+    public MonitorStatus {
+        schemaVersion = Require.schemaVersion(schemaVersion);
+        Require.slug("monitorId", monitorId);
+        Require.atLeast("windowStart", Require.present("windowStart", windowStart), 0);
+        Require.present("status", status);
+        Require.present("complete", complete);
+        if (regions == null) {
+            regions = Map.of();
+        } else {
+            var sorted = new TreeMap<String, RegionResult>();
+            for (var e : regions.entrySet()) {
+                Require.slug("regions", e.getKey());
+                sorted.put(e.getKey(), Require.present("regions." + e.getKey(), e.getValue()));
+            }
+            regions = java.util.Collections.unmodifiableMap(sorted);
+        }
+        missingRegions = Require.list("missingRegions", missingRegions, 32);
+        if (complete && !missingRegions.isEmpty()) {
+            throw new ContractViolation("complete", "must be false when regions are missing");
+        }
+        if (status == Status.UNKNOWN && !regions.isEmpty()) {
+            throw new ContractViolation("status", "must not be unknown when a region reported");
+        }
+        Require.atLeast("decidedAt", Require.present("decidedAt", decidedAt), 0);
+    }
+
+    /** One region's result within a verdict. */
+    public record RegionResult(Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs) {
+        public RegionResult {
+            Require.present("outcome", outcome);
+            if (httpStatus != null) {
+                Require.range("httpStatus", httpStatus, 100, 599);
+            }
+            if (responseMs != null) {
+                Require.range("responseMs", responseMs, 0, Integer.MAX_VALUE);
+            }
+        }
+
+        public static RegionResult of(ProbeResult r) {
+            return new RegionResult(r.outcome(), r.errorKind(), r.httpStatus(), r.responseMs());
+        }
+    }
+}

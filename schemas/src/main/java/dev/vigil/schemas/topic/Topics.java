@@ -1,0 +1,53 @@
+package dev.vigil.schemas.topic;
+
+import java.util.List;
+
+/** Topic names and their defaults (SPEC section 3). Names are configuration; these are the defaults. */
+public final class Topics {
+    public static final String MONITORS = "vigil.monitors";
+    public static final String PROBE_RESULTS = "vigil.probe-results";
+    public static final String HEARTBEATS = "vigil.heartbeats";
+    public static final String METRICS = "vigil.metrics";
+    public static final String MONITOR_STATUS = "vigil.monitor-status";
+    public static final String ALERT_RULES = "vigil.alert-rules";
+    public static final String ALERTS = "vigil.alerts";
+    public static final String SILENCES = "vigil.silences";
+    public static final String DEAD_LETTER = "vigil.dead-letter";
+
+    /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
+    public static final int DEFAULT_PARTITIONS = 6;
+    public static final short DEFAULT_REPLICATION = 3;
+
+    private Topics() {
+    }
+
+    /** A topic's name, partition count and cleanup policy. */
+    public record TopicSpec(String name, int partitions, boolean compacted) {
+        public TopicSpec {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("topic name must not be blank");
+            }
+            if (partitions < 1) {
+                throw new IllegalArgumentException("topic " + name + ": partitions must be at least 1");
+            }
+        }
+
+        public TopicSpec withPartitions(int n) {
+            return new TopicSpec(name, n, compacted);
+        }
+    }
+
+    /** Every topic Vigil uses, with default partitions and cleanup policy. */
+    public static List<TopicSpec> all() {
+        return List.of(
+                new TopicSpec(MONITORS, DEFAULT_PARTITIONS, true),
+                new TopicSpec(PROBE_RESULTS, DEFAULT_PARTITIONS, false),
+                new TopicSpec(HEARTBEATS, 3, false),
+                new TopicSpec(METRICS, DEFAULT_PARTITIONS, false),
+                new TopicSpec(MONITOR_STATUS, DEFAULT_PARTITIONS, true),
+                new TopicSpec(ALERT_RULES, 1, true),
+                new TopicSpec(ALERTS, DEFAULT_PARTITIONS, false),
+                new TopicSpec(SILENCES, 1, true),
+                new TopicSpec(DEAD_LETTER, 3, false));
+    }
+}
