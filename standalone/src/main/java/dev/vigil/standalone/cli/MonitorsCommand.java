@@ -1,0 +1,111 @@
+package dev.vigil.standalone.cli;
+
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.monitors.MonitorCatalog;
+import dev.vigil.standalone.monitors.MonitorDiff;
+import dev.vigil.standalone.monitors.MonitorsFile;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code vigil monitors ...}: manage the monitor catalogue on the {@code vigil.monitors} topic. */
+@Command(name = "monitors", mixinStandardHelpOptions = true,
+        description = "Manage monitor definitions.",
+        subcommands = {MonitorsCommand.Apply.class})
+public final class MonitorsCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "apply", mixinStandardHelpOptions = true,
+            description = {"Validate a monitors file, show what changes, and publish it.",
+                    "Monitors absent from the file are kept unless --prune is given."})
+    static final class Apply implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE",
+                description = "YAML file with a top-level 'monitors:' list.")
+        Path file;
+
+        @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+                defaultValue = "${env:VIGIL_KAFKA_BOOTSTRAP_SERVERS:-localhost:9092}",
+                description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env VIGIL_KAFKA_BOOTSTRAP_SERVERS).")
+        String bootstrapServers;
+
+        @Option(names = "--topic", defaultValue = Topics.MONITORS,
+                description = "Monitors topic (default: ${DEFAULT-VALUE}).")
+        String topic;
+
+        @Option(names = "--regions", split = ",", paramLabel = "REGION",
+                defaultValue = "${env:VIGIL_REGIONS:-}",
+                description = "Regions this deployment runs; monitors naming others are refused (default: any).")
+        List<String> regions;
+
+        @Option(names = "--prune", description = "Delete monitors that are on the topic but not in the file.")
+        boolean prune;
+
+        @Option(names = "--dry-run", description = "Validate and show the diff; publish nothing.")
+        boolean dryRun;
+
+        @Option(names = "--timeout", defaultValue = "PT30S",
+                description = "How long to wait for Kafka (ISO-8601 duration, default: ${DEFAULT-VALUE}).")
+        Duration timeout;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Set<String> allowed = new LinkedHashSet<>();
+            if (regions != null) {
+                regions.stream().filter(r -> !r.isBlank()).map(String::strip).forEach(allowed::add);
+            }
+            List<MonitorDefinition> desired;
+            try {
+                desired = MonitorsFile.read(file, allowed);
+            } catch (ConfigLoader.ConfigException e) {
+                err.println("error: " + file + " is not valid; nothing was published:");
+                e.problems().forEach(p -> err.println("  - " + p));
+                return 2;
+            }
+            out.printf("%s: %d monitor(s) valid%n", file, desired.size());
+            MonitorCatalog catalog = new MonitorCatalog(bootstrapServers, topic, timeout);
+            out.printf("reading %s from %s ...%n", topic, bootstrapServers);
+            Map<String, MonitorDefinition> current = catalog.current(err::println);
+            MonitorDiff diff = MonitorDiff.between(current, desired);
+            diff.added().forEach(m -> out.printf("  + %s (new: %s every %ds from %s)%n",
+                    m.id(), m.url(), m.intervalSeconds(), String.join(",", m.regions())));
+            diff.changed().forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
+            diff.removed().forEach(id -> out.printf(prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
+            out.printf("%d to add, %d to change, %d unchanged, %d to delete%n", diff.added().size(),
+                    diff.changed().size(), diff.unchanged().size(), prune ? diff.removed().size() : 0);
+            if (dryRun) {
+                out.println("dry run: nothing published");
+                return 0;
+            }
+            if (diff.isEmpty(prune)) {
+                out.println("nothing to publish");
+                return 0;
+            }
+            List<MonitorDefinition> upserts = new java.util.ArrayList<>(diff.added());
+            diff.changed().forEach(c -> upserts.add(c.next()));
+            catalog.publish(upserts, prune ? diff.removed() : List.of());
+            out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
+            return 0;
+        }
+    }
+}
