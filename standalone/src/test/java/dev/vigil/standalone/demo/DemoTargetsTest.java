@@ -1,0 +1,76 @@
+package dev.vigil.standalone.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.schemas.contract.MonitorDefinition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.netty.http.client.HttpClient;
+
+class DemoTargetsTest {
+    /** A clock the test moves by hand. */
+    static final class ManualClock extends Clock {
+        private volatile Instant now = Instant.parse("2026-11-30T12:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private final ManualClock clock = new ManualClock();
+    private final DemoTargets targets = DemoTargets.start("127.0.0.1", 0, clock);
+
+    @AfterEach
+    void stop() {
+        targets.close();
+    }
+
+    private int get(String url, String region) {
+        return HttpClient.create().headers(h -> h.add("X-Vigil-Region", region))
+                .get().uri(url).response().map(r -> r.status().code()).block(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void servesTheScenarioOverLoopback() {
+        assertThat(get(targets.url("outage"), "us-east")).isEqualTo(200);
+        clock.advance(DemoScenario.OUTAGE_START);
+        assertThat(get(targets.url("outage"), "us-east")).isEqualTo(503);
+        clock.advance(DemoScenario.DEGRADE_START.minus(DemoScenario.OUTAGE_START));
+        assertThat(get(targets.url("escalating"), DemoScenario.FIRST_FAILING_REGION)).isEqualTo(503);
+        assertThat(get(targets.url("escalating"), "us-east")).isEqualTo(200);
+        assertThat(get("http://127.0.0.1:" + targets.port() + "/nope/health", "us-east")).isEqualTo(404);
+    }
+
+    @Test
+    void monitorsCoverEveryTargetAtTenSeconds() {
+        List<MonitorDefinition> monitors = targets.monitors(List.of("us-east", "eu-west", "asia-east"));
+        assertThat(monitors).hasSize(DemoTargets.TARGETS.size())
+                .allSatisfy(m -> {
+                    assertThat(m.intervalSeconds()).isEqualTo(10);
+                    assertThat(m.expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
+                    assertThat(m.url()).startsWith("http://127.0.0.1:" + targets.port());
+                });
+        assertThat(monitors).filteredOn(m -> m.id().equals("demo-slow"))
+                .singleElement().satisfies(m -> assertThat(m.expect().maxResponseMs()).isEqualTo(1000));
+    }
+}
