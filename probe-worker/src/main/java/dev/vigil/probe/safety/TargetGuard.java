@@ -1,0 +1,169 @@
+package dev.vigil.probe.safety;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Locale;
+import reactor.core.publisher.Mono;
+
+/**
+ * Outbound safety for probes (SPEC section 5). A URL may be fetched only if it is an absolute http(s) URL
+ * without user-info, its host is a hostname or a canonical IP literal, and every address the host resolves
+ * to is public or inside the explicit allow-list. The returned {@link Target.Allowed} carries the checked
+ * address so the caller connects to exactly that address (no second lookup between check and connect).
+ * Checking never throws: refusals are values.
+ */
+public final class TargetGuard {
+    private final List<Cidr> allowList;
+    private final HostResolver resolver;
+
+    public TargetGuard(List<Cidr> allowList, HostResolver resolver) {
+        this.allowList = List.copyOf(allowList);
+        this.resolver = resolver;
+    }
+
+    public static TargetGuard withAllowList(List<String> cidrs) {
+        return new TargetGuard(cidrs.stream().map(Cidr::parse).toList(), HostResolver.system());
+    }
+
+    /** Checks a URL: syntax first, then (for host names) DNS, then every resolved address. */
+    public Mono<Target> check(String url) {
+        Parsed parsed;
+        try {
+            parsed = parse(url);
+        } catch (RefusedException e) {
+            return Mono.just(new Target.Refused(e.getMessage(), 0));
+        }
+        if (parsed.literal() != null) {
+            return Mono.just(decide(parsed, List.of(parsed.literal()), 0));
+        }
+        long t0 = System.nanoTime();
+        return resolver.resolve(parsed.host())
+                .map(addresses -> decide(parsed, addresses, System.nanoTime() - t0))
+                .onErrorResume(e -> Mono.just(new Target.Unresolved(
+                        e instanceof UnknownHostException ? "host name did not resolve" : "host lookup failed: "
+                                + e.getClass().getSimpleName(), System.nanoTime() - t0)));
+    }
+
+    /** The allow/refuse decision for a set of resolved addresses: all must pass. Pure. */
+    Target decide(Parsed parsed, List<InetAddress> addresses, long dnsNanos) {
+        if (addresses.isEmpty()) {
+            return new Target.Unresolved("host name has no addresses", dnsNanos);
+        }
+        for (InetAddress a : addresses) {
+            String refusal = refusal(a.getAddress());
+            if (refusal != null) {
+                return new Target.Refused(refusal, dnsNanos);
+            }
+        }
+        return new Target.Allowed(parsed.uri(), parsed.host(), parsed.port(), parsed.secure(), addresses.get(0), dnsNanos);
+    }
+
+    /** Why an address must not be probed, or null when it may be. */
+    public String refusal(byte[] address) {
+        AddressClass kind = AddressClassifier.classify(address);
+        if (kind.isPublic()) {
+            return null;
+        }
+        InetAddress a = raw(address);
+        for (Cidr c : allowList) {
+            if (c.contains(a)) {
+                return null;
+            }
+        }
+        return "address is " + kind.label() + " and not in the allow-list";
+    }
+
+    /** The syntactic part of the check, before any lookup. Throws {@link RefusedException}. */
+    public static Parsed parse(String url) {
+        if (url == null || url.isBlank()) {
+            throw new RefusedException("URL is empty");
+        }
+        URI uri;
+        try {
+            uri = new URI(url.strip());
+        } catch (URISyntaxException e) {
+            throw new RefusedException("not a valid URL");
+        }
+        String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (scheme == null || !uri.isAbsolute()) {
+            throw new RefusedException("not an absolute URL");
+        }
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new RefusedException("scheme " + scheme + " is not allowed (http or https only)");
+        }
+        String authority = uri.getRawAuthority();
+        if (authority == null || authority.isEmpty()) {
+            throw new RefusedException("URL has no host");
+        }
+        if (uri.getRawUserInfo() != null || authority.indexOf('@') >= 0) {
+            throw new RefusedException("URL embeds credentials");
+        }
+        String host = uri.getHost();
+        if (host == null || host.isEmpty()) {
+            // java.net.URI gives no host for registry-style authorities such as 0x7f.1: classify the raw text.
+            String raw = authority.startsWith("[") ? authority : authority.replaceFirst(":[0-9]*$", "");
+            if (!raw.isEmpty() && !raw.startsWith("[") && HostSyntax.ambiguousNumeric(raw.toLowerCase(Locale.ROOT))) {
+                throw new RefusedException("URL host is an ambiguous numeric IPv4 form (decimal, octal, hex or short)");
+            }
+            throw new RefusedException("URL host is not a valid host name or IP address");
+        }
+        boolean secure = scheme.equals("https");
+        int port = uri.getPort() == -1 ? (secure ? 443 : 80) : uri.getPort();
+        if (port < 1 || port > 65535) {
+            throw new RefusedException("port " + port + " is out of range");
+        }
+        InetAddress literal = null;
+        if (host.startsWith("[")) {
+            byte[] bytes = Cidr.literal(host);
+            if (bytes == null || host.indexOf('%') >= 0) {
+                throw new RefusedException("URL host is not a valid IPv6 address");
+            }
+            literal = raw(bytes);
+            host = host.substring(1, host.length() - 1);
+        } else {
+            String lower = host.toLowerCase(Locale.ROOT);
+            if (HostSyntax.ambiguousNumeric(lower)) {
+                throw new RefusedException("URL host is an ambiguous numeric IPv4 form (decimal, octal, hex or short)");
+            }
+            byte[] quad = HostSyntax.dottedQuad(lower);
+            if (quad != null) {
+                literal = raw(quad);
+            } else if (!HostSyntax.validHostname(lower)) {
+                throw new RefusedException("URL host is not a valid host name");
+            }
+            host = lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
+        }
+        URI normalized;
+        try {
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            normalized = new URI(scheme + "://" + authority + path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+        } catch (URISyntaxException e) {
+            throw new RefusedException("not a valid URL");
+        }
+        return new Parsed(normalized, host, port, secure, literal);
+    }
+
+    private static InetAddress raw(byte[] bytes) {
+        try {
+            return bytes.length == 16 ? java.net.Inet6Address.getByAddress(null, bytes, -1) : InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** A syntactically acceptable URL: host without brackets, effective port, literal address if any. */
+    public record Parsed(URI uri, String host, int port, boolean secure, InetAddress literal) {
+    }
+
+    /** A URL refused before any lookup. */
+    public static final class RefusedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RefusedException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
