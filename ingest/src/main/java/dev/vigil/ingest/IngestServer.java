@@ -1,0 +1,234 @@
+package dev.vigil.ingest;
+
+import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.ingest.auth.ReplayCache;
+import dev.vigil.ingest.auth.SignatureVerifier;
+import dev.vigil.ingest.config.IngestConfig;
+import dev.vigil.ingest.publish.AcknowledgedPublisher;
+import dev.vigil.ingest.route.AlertsHandler;
+import dev.vigil.ingest.route.BatchResponder;
+import dev.vigil.ingest.route.BodyReader;
+import dev.vigil.ingest.route.HttpProblem;
+import dev.vigil.ingest.route.MetricsHandler;
+import dev.vigil.ingest.route.ProbeResultsHandler;
+import dev.vigil.ingest.route.Responder;
+import dev.vigil.ingest.validate.BatchParser;
+import dev.vigil.ingest.validate.MetricValidator;
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.sign.RequestSigner;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * Wiring and entry points of the ingest service: {@link #start(IngestConfig)} for a launcher (returns a
+ * running handle that reports its bound port), {@link #main} for a process.
+ */
+public final class IngestServer {
+    private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
+
+    private IngestServer() {
+    }
+
+    /** Starts with secrets from the process environment and the system clock. */
+    public static Running start(IngestConfig config) {
+        return start(config, System.getenv(), Clock.systemUTC());
+    }
+
+    /**
+     * @param env   where probe-worker secrets are looked up by {@code secretEnv} name
+     * @param clock wall clock for timestamp skew and signature staleness
+     * @throws ConfigLoader.ConfigException when a probe-worker secret is missing or too short
+     */
+    public static Running start(IngestConfig config, Map<String, String> env, Clock clock) {
+        Map<String, SignatureVerifier.WorkerKey> workerKeys = workerKeys(config, env);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+
+        AtomicLong inFlight = new AtomicLong();
+        registry.gauge("vigil.ingest.inflight.bytes", inFlight);
+        var limits = config.limits();
+        AcknowledgedPublisher publisher = new AcknowledgedPublisher(config.kafka(), registry);
+        Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000));
+
+        Responder responder = new Responder(registry);
+        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, Duration.ofSeconds(30));
+        BatchParser parser = new BatchParser(limits.maxEvents());
+        BatchResponder batches = new BatchResponder(publisher, responder, registry, config.kafka().retryAfterSeconds());
+        ApiKeys apiKeys = new ApiKeys(config.apiKeys());
+        var topics = config.kafka().topics();
+        MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkewMs()),
+                batches, responder, topics.metrics(), clock);
+        SignatureVerifier verifier = new SignatureVerifier(workerKeys,
+                new ReplayCache(limits.replayCacheSize(), limits.signatureSkewMs()), limits.signatureSkewMs(), clock);
+        ProbeResultsHandler probes = new ProbeResultsHandler(verifier, bodies, parser, batches, responder, topics.probeResults());
+        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), batches, responder, topics.alerts(), clock);
+
+        DisposableServer server = HttpServer.create()
+                .host(config.host())
+                .port(config.port())
+                .route(r -> r
+                        .post(MetricsHandler.ROUTE, metrics::handle)
+                        .post(ProbeResultsHandler.ROUTE, probes::handle)
+                        .post(AlertsHandler.ROUTE, alerts::handle)
+                        .get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
+                        .get("/ready", (req, res) -> ready(publisher, admin)
+                                .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
+                                        Map.of("status", ok ? "ready" : "kafka unreachable"))))
+                        .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
+                                "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
+                        .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
+                                "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder)))
+                .bindNow(Duration.ofSeconds(10));
+        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, alerts → {})",
+                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.alerts());
+        return new Running(server, publisher, admin, registry, gc);
+    }
+
+    private static Mono<Boolean> ready(AcknowledgedPublisher publisher, Admin admin) {
+        if (!publisher.ready()) {
+            return Mono.just(false);
+        }
+        return Mono.fromCompletionStage(admin.describeCluster(new DescribeClusterOptions().timeoutMs(1500))
+                        .nodes().toCompletionStage())
+                .map(nodes -> !nodes.isEmpty())
+                .timeout(Duration.ofSeconds(2))
+                .onErrorReturn(false);
+    }
+
+    private static Map<String, SignatureVerifier.WorkerKey> workerKeys(IngestConfig config, Map<String, String> env) {
+        Map<String, SignatureVerifier.WorkerKey> keys = new HashMap<>();
+        List<String> problems = new ArrayList<>();
+        config.probeWorkers().forEach((keyId, k) -> {
+            String secret = env.get(k.secretEnv());
+            if (secret == null || secret.isEmpty()) {
+                problems.add("probeWorkers." + keyId + ".secretEnv: environment variable " + k.secretEnv() + " is not set");
+            } else if (secret.getBytes(StandardCharsets.UTF_8).length < 32) {
+                problems.add("probeWorkers." + keyId + ".secretEnv: the secret in " + k.secretEnv() + " must be at least 32 bytes");
+            } else {
+                keys.put(keyId, new SignatureVerifier.WorkerKey(k.region(), new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigLoader.ConfigException(problems);
+        }
+        return keys;
+    }
+
+    /** Loads {@code vigil-ingest.yaml} (first argument or {@code VIGIL_CONFIG}), starts, runs until SIGTERM. */
+    public static void main(String[] args) throws InterruptedException {
+        String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
+        IngestConfig config;
+        try {
+            config = ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), path == null ? null : Path.of(path), System.getenv());
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Running running;
+        try {
+            running = start(config);
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            running.close();
+            stopped.countDown();
+        }, "ingest-shutdown"));
+        stopped.await();
+    }
+
+    /** A running ingest server. Closing stops accepting connections, lets queued batches finish, closes the producers. */
+    public static final class Running implements AutoCloseable {
+        private final DisposableServer server;
+        private final AcknowledgedPublisher publisher;
+        private final Admin admin;
+        private final PrometheusMeterRegistry registry;
+        private final JvmGcMetrics gc;
+        private boolean closed;
+
+        Running(DisposableServer server, AcknowledgedPublisher publisher, Admin admin, PrometheusMeterRegistry registry, JvmGcMetrics gc) {
+            this.server = server;
+            this.publisher = publisher;
+            this.admin = admin;
+            this.registry = registry;
+            this.gc = gc;
+        }
+
+        public int port() {
+            return server.port();
+        }
+
+        public String baseUrl() {
+            return "http://127.0.0.1:" + port();
+        }
+
+        public PrometheusMeterRegistry registry() {
+            return registry;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            server.disposeNow(Duration.ofSeconds(15));
+            publisher.close();
+            admin.close(Duration.ofSeconds(2));
+            gc.close();
+            registry.close();
+            LOG.info("ingest stopped");
+        }
+
+        /** Waits for the publisher to have initialised its producers (for launchers and tests). */
+        public boolean awaitReady(Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (publisher.ready()) {
+                    return true;
+                }
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+            return publisher.ready();
+        }
+    }
+}

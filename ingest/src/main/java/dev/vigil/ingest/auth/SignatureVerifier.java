@@ -1,0 +1,125 @@
+package dev.vigil.ingest.auth;
+
+import dev.vigil.schemas.sign.RequestSigner;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * Verifies remote probe-worker requests: a known key id, the key's region, a fresh timestamp, a valid
+ * HMAC-SHA-256 over {@link RequestSigner#canonicalForm} and a request id not seen before. Header checks
+ * ({@link #checkHeaders}) come before the body is read; {@link #verify} needs the body. A request id enters
+ * the replay cache only once its signature is valid, so forged requests cannot fill or poison it.
+ */
+public final class SignatureVerifier {
+    /** Why a signed request is refused; the HTTP mapping lives in the route. */
+    public enum Failure {
+        MISSING_HEADERS("the request must carry X-Vigil-Key-Id, X-Vigil-Timestamp, X-Vigil-Request-Id, X-Vigil-Region and X-Vigil-Signature"),
+        UNKNOWN_KEY("the signing key id is not configured"),
+        BAD_TIMESTAMP("X-Vigil-Timestamp must be epoch milliseconds"),
+        BAD_REQUEST_ID("X-Vigil-Request-Id must be 1-64 printable characters"),
+        WRONG_REGION("the region is not the one the signing key is configured for"),
+        STALE("the request timestamp is outside the allowed clock skew"),
+        BAD_SIGNATURE("the signature does not match the request"),
+        REPLAYED("this request id was already received"),
+        REPLAY_CACHE_FULL("too many signed requests inside the replay window; retry later");
+
+        private final String detail;
+
+        Failure(String detail) {
+            this.detail = detail;
+        }
+
+        public String detail() {
+            return detail;
+        }
+    }
+
+    /** A worker key: its region and secret. */
+    public record WorkerKey(String region, RequestSigner signer) {
+    }
+
+    /** Result of a check: a failure, or the verified key id and region. */
+    public record Verdict(Failure failure, String replayId, String region) {
+        public boolean ok() {
+            return failure == null;
+        }
+
+        static Verdict fail(Failure f) {
+            return new Verdict(f, null, null);
+        }
+    }
+
+    private final Map<String, WorkerKey> keys;
+    private final ReplayCache replays;
+    private final long skewMs;
+    private final Clock clock;
+
+    public SignatureVerifier(Map<String, WorkerKey> keys, ReplayCache replays, long skewMs, Clock clock) {
+        this.keys = Map.copyOf(keys);
+        this.replays = replays;
+        this.skewMs = skewMs;
+        this.clock = clock;
+    }
+
+    /** Everything that does not need the body. */
+    public Verdict checkHeaders(SignedRequest r) {
+        if (r.keyId() == null || r.timestamp() == null || r.requestId() == null || r.region() == null || r.signature() == null) {
+            return Verdict.fail(Failure.MISSING_HEADERS);
+        }
+        WorkerKey key = keys.get(r.keyId());
+        if (key == null) {
+            return Verdict.fail(Failure.UNKNOWN_KEY);
+        }
+        long ts;
+        try {
+            ts = Long.parseLong(r.timestamp());
+        } catch (NumberFormatException e) {
+            return Verdict.fail(Failure.BAD_TIMESTAMP);
+        }
+        if (r.requestId().isEmpty() || r.requestId().length() > 64 || !printable(r.requestId())) {
+            return Verdict.fail(Failure.BAD_REQUEST_ID);
+        }
+        if (!key.region().equals(r.region())) {
+            return Verdict.fail(Failure.WRONG_REGION);
+        }
+        if (Math.abs(clock.millis() - ts) > skewMs) {
+            return Verdict.fail(Failure.STALE);
+        }
+        return new Verdict(null, r.keyId() + "\n" + r.requestId(), key.region());
+    }
+
+    /** Header checks, signature over the body, then the replay cache. */
+    public Verdict verify(SignedRequest r, byte[] body) {
+        Verdict headers = checkHeaders(r);
+        if (!headers.ok()) {
+            return headers;
+        }
+        long ts = Long.parseLong(r.timestamp());
+        WorkerKey key = keys.get(r.keyId());
+        if (!key.signer().verify(ts, r.requestId(), r.region(), body, r.signature())) {
+            return Verdict.fail(Failure.BAD_SIGNATURE);
+        }
+        return switch (replays.remember(headers.replayId(), ts, clock.millis())) {
+            case NEW -> headers;
+            case REPLAYED -> Verdict.fail(Failure.REPLAYED);
+            case FULL -> Verdict.fail(Failure.REPLAY_CACHE_FULL);
+        };
+    }
+
+    /** The request was not accepted after all (Kafka unavailable): let the worker retry the same id. */
+    public void release(Verdict verdict) {
+        if (verdict.ok()) {
+            replays.forget(verdict.replayId());
+        }
+    }
+
+    private static boolean printable(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

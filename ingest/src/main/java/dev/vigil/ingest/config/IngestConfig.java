@@ -1,0 +1,193 @@
+package dev.vigil.ingest.config;
+
+import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.topic.Topics;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Configuration of the ingest service ({@code vigil-ingest.yaml}), validated at start. Every problem names
+ * its key path.
+ *
+ * <p>API keys are configured as the lower-case hex SHA-256 of the key, never the key itself:
+ * {@code printf '%s' "$KEY" | sha256sum | cut -d' ' -f1}. Probe-worker secrets are named by environment
+ * variable, never inline.
+ */
+public record IngestConfig(
+        String host,
+        Integer port,
+        Kafka kafka,
+        Map<String, List<String>> apiKeys,
+        Map<String, ProbeWorkerKey> probeWorkers,
+        Limits limits) {
+
+    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    public IngestConfig {
+        host = host == null ? "0.0.0.0" : Require.text("host", host, 255);
+        port = port == null ? 8080 : Require.range("port", port, 0, 65535);
+        kafka = Require.present("kafka", kafka);
+        limits = limits == null ? Limits.defaults() : limits;
+        var keys = new TreeMap<String, List<String>>();
+        if (apiKeys != null) {
+            for (var e : apiKeys.entrySet()) {
+                String path = "apiKeys." + e.getKey();
+                Require.slug(path, e.getKey());
+                List<String> hashes = Require.list(path, e.getValue(), 32);
+                for (int i = 0; i < hashes.size(); i++) {
+                    String h = hashes.get(i).trim().toLowerCase(Locale.ROOT);
+                    if (!SHA256_HEX.matcher(h).matches()) {
+                        throw new ContractViolation(path + "[" + i + "]",
+                                "must be the 64-hex-digit SHA-256 of the key (printf '%s' \"$KEY\" | sha256sum), never the key itself");
+                    }
+                }
+                keys.put(e.getKey(), hashes.stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).toList());
+            }
+        }
+        apiKeys = java.util.Collections.unmodifiableMap(keys);
+        var workers = new TreeMap<String, ProbeWorkerKey>();
+        if (probeWorkers != null) {
+            for (var e : probeWorkers.entrySet()) {
+                String path = "probeWorkers." + e.getKey();
+                if (!KEY_ID.matcher(e.getKey()).matches()) {
+                    throw new ContractViolation(path, "key id must be 1-64 characters [A-Za-z0-9._-]");
+                }
+                ProbeWorkerKey k = Require.present(path, e.getValue());
+                workers.put(e.getKey(), k);
+            }
+        }
+        probeWorkers = java.util.Collections.unmodifiableMap(workers);
+    }
+
+    /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
+    public static IngestConfig defaults() {
+        return new IngestConfig("0.0.0.0", 8080, Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults());
+    }
+
+    public IngestConfig withPort(int newPort) {
+        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits);
+    }
+
+    /** Kafka connection, topic names and the publish bound. */
+    public record Kafka(
+            String bootstrapServers,
+            TopicNames topics,
+            String transactionalIdPrefix,
+            Integer producers,
+            Long sendTimeoutMs,
+            Long commitResolveTimeoutMs,
+            Integer retryAfterSeconds,
+            Integer maxRecordsPerTransaction,
+            Integer maxQueuedRequests,
+            Map<String, String> properties) {
+
+        public Kafka {
+            Require.text("bootstrapServers", bootstrapServers, 2048);
+            topics = topics == null ? TopicNames.defaults() : topics;
+            transactionalIdPrefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank()
+                    ? defaultTransactionalIdPrefix() : Require.text("transactionalIdPrefix", transactionalIdPrefix, 200);
+            producers = producers == null ? 2 : Require.range("producers", producers, 1, 32);
+            sendTimeoutMs = sendTimeoutMs == null ? 5_000L : sendTimeoutMs;
+            if (sendTimeoutMs < 200 || sendTimeoutMs > 120_000) {
+                throw new ContractViolation("sendTimeoutMs", "must be between 200 and 120000");
+            }
+            commitResolveTimeoutMs = commitResolveTimeoutMs == null ? 60_000L : commitResolveTimeoutMs;
+            if (commitResolveTimeoutMs < sendTimeoutMs) {
+                throw new ContractViolation("commitResolveTimeoutMs", "must be at least kafka.sendTimeoutMs");
+            }
+            retryAfterSeconds = retryAfterSeconds == null ? 5 : Require.range("retryAfterSeconds", retryAfterSeconds, 1, 3600);
+            maxRecordsPerTransaction = maxRecordsPerTransaction == null ? 10_000
+                    : Require.range("maxRecordsPerTransaction", maxRecordsPerTransaction, 1, 1_000_000);
+            maxQueuedRequests = maxQueuedRequests == null ? 512 : Require.range("maxQueuedRequests", maxQueuedRequests, 1, 100_000);
+            properties = properties == null ? Map.of() : Map.copyOf(properties);
+        }
+
+        public static Kafka defaults(String bootstrapServers) {
+            return new Kafka(bootstrapServers, TopicNames.defaults(), null, null, null, null, null, null, null, Map.of());
+        }
+
+        public Kafka withBootstrapServers(String servers) {
+            return new Kafka(servers, topics, transactionalIdPrefix, producers, sendTimeoutMs, commitResolveTimeoutMs,
+                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        }
+
+        public Kafka withTransactionalIdPrefix(String prefix) {
+            return new Kafka(bootstrapServers, topics, prefix, producers, sendTimeoutMs, commitResolveTimeoutMs,
+                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        }
+
+        public Kafka withSendTimeoutMs(long ms) {
+            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, producers, ms, Math.max(ms, commitResolveTimeoutMs),
+                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        }
+
+        /** Stable per host so a restarted instance fences (and aborts) its predecessor's open transactions. */
+        private static String defaultTransactionalIdPrefix() {
+            String host = System.getenv("HOSTNAME");
+            if (host == null || host.isBlank()) {
+                try {
+                    host = java.net.InetAddress.getLocalHost().getHostName();
+                } catch (java.net.UnknownHostException e) {
+                    host = "local";
+                }
+            }
+            return "vigil-ingest-" + host;
+        }
+    }
+
+    /** Topic names; defaults from {@link Topics}. */
+    public record TopicNames(String metrics, String probeResults, String alerts) {
+        public TopicNames {
+            metrics = metrics == null ? Topics.METRICS : Require.text("metrics", metrics, 249);
+            probeResults = probeResults == null ? Topics.PROBE_RESULTS : Require.text("probeResults", probeResults, 249);
+            alerts = alerts == null ? Topics.ALERTS : Require.text("alerts", alerts, 249);
+        }
+
+        public static TopicNames defaults() {
+            return new TopicNames(null, null, null);
+        }
+    }
+
+    /** A remote probe worker's signing key: the region it may speak for and the env var holding its secret. */
+    public record ProbeWorkerKey(String region, String secretEnv) {
+        public ProbeWorkerKey {
+            Require.slug("region", region);
+            Require.present("secretEnv", secretEnv);
+            if (!ENV_NAME.matcher(secretEnv).matches()) {
+                throw new ContractViolation("secretEnv", "must be an environment variable name");
+            }
+        }
+    }
+
+    /** Request limits. */
+    public record Limits(
+            Integer maxBodyBytes,
+            Integer maxEvents,
+            Long timestampSkewMs,
+            Long signatureSkewMs,
+            Integer replayCacheSize) {
+        public Limits {
+            maxBodyBytes = maxBodyBytes == null ? 1 << 20 : Require.range("maxBodyBytes", maxBodyBytes, 1024, 64 << 20);
+            maxEvents = maxEvents == null ? 1000 : Require.range("maxEvents", maxEvents, 1, 100_000);
+            timestampSkewMs = timestampSkewMs == null ? 300_000L : timestampSkewMs;
+            if (timestampSkewMs < 1000 || timestampSkewMs > 86_400_000L) {
+                throw new ContractViolation("timestampSkewMs", "must be between 1000 and 86400000");
+            }
+            signatureSkewMs = signatureSkewMs == null ? 60_000L : signatureSkewMs;
+            if (signatureSkewMs < 1000 || signatureSkewMs > 3_600_000L) {
+                throw new ContractViolation("signatureSkewMs", "must be between 1000 and 3600000");
+            }
+            replayCacheSize = replayCacheSize == null ? 100_000 : Require.range("replayCacheSize", replayCacheSize, 16, 10_000_000);
+        }
+
+        public static Limits defaults() {
+            return new Limits(null, null, null, null, null);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.vigil.ingest.route;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.ingest.alertmanager.AlertmanagerTranslator;
+import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.ingest.validate.AlertEventValidator;
+import dev.vigil.ingest.validate.BatchResult;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.json.Json;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * {@code POST /v1/alerts}: one AlertEvent, an array of them, or a Prometheus Alertmanager webhook (v4)
+ * payload, from an app authenticated by API key. Everything lands on the alerts topic keyed by
+ * fingerprint, so the notifier dispatches app, Prometheus and Vigil incidents alike.
+ */
+public final class AlertsHandler {
+    public static final String ROUTE = "/v1/alerts";
+
+    private final ApiKeys keys;
+    private final BodyReader bodies;
+    private final int maxEvents;
+    private final AlertEventValidator validator = new AlertEventValidator();
+    private final AlertmanagerTranslator alertmanager = new AlertmanagerTranslator();
+    private final BatchResponder batches;
+    private final Responder responder;
+    private final String topic;
+    private final Clock clock;
+
+    public AlertsHandler(ApiKeys keys, BodyReader bodies, int maxEvents, BatchResponder batches, Responder responder,
+                         String topic, Clock clock) {
+        this.keys = keys;
+        this.bodies = bodies;
+        this.maxEvents = maxEvents;
+        this.batches = batches;
+        this.responder = responder;
+        this.topic = topic;
+        this.clock = clock;
+    }
+
+    public Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        Mono<Void> flow = Mono.defer(() -> {
+            String app = RequestChecks.app(req, keys);
+            RequestChecks.framing(req, false);
+            bodies.checkDeclaredLength(req);
+            return bodies.read(req).flatMap(body -> Mono.defer(() -> {
+                BatchResult<AlertEvent> batch = validate(body, app);
+                return batches.publish(ROUTE, topic, req, res, batch, () -> { });
+            }).doFinally(s -> bodies.release(body)));
+        });
+        return Responder.guard(flow, ROUTE, req, res, responder);
+    }
+
+    private BatchResult<AlertEvent> validate(byte[] body, String app) {
+        JsonNode root;
+        try {
+            root = Json.tree(body);
+        } catch (ContractViolation e) {
+            throw HttpProblem.badRequest("malformed-json", "the body is not valid JSON");
+        }
+        if (AlertmanagerTranslator.isWebhook(root)) {
+            return alertmanager.translate(root, app, clock.millis(), maxEvents);
+        }
+        List<JsonNode> events = new ArrayList<>();
+        if (root.isArray()) {
+            root.forEach(events::add);
+        } else if (root.isObject()) {
+            events.add(root);
+        } else {
+            throw HttpProblem.badRequest("not-a-batch", "the body must be an AlertEvent, an array of them or an Alertmanager webhook payload");
+        }
+        if (events.isEmpty()) {
+            throw HttpProblem.badRequest("empty-batch", "the batch holds no events");
+        }
+        if (events.size() > maxEvents) {
+            throw new HttpProblem(413, "too-many-events", "Too many events", "a batch may hold at most " + maxEvents + " events");
+        }
+        return validator.validate(events);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.vigil.ingest.route;
+
+import dev.vigil.ingest.publish.AcknowledgedPublisher;
+import dev.vigil.ingest.publish.PublishResult;
+import dev.vigil.ingest.validate.Accepted;
+import dev.vigil.ingest.validate.BatchResult;
+import dev.vigil.ingest.validate.Rejection;
+import dev.vigil.schemas.json.Json;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * Publishes a validated batch and answers: 202 {@code {accepted, rejected}} once every accepted record is
+ * committed; 422 when nothing of the batch was valid (nothing published); 503 with Retry-After when Kafka
+ * could not take the batch in time (nothing of it published).
+ */
+public final class BatchResponder {
+    private final AcknowledgedPublisher publisher;
+    private final Responder responder;
+    private final MeterRegistry registry;
+    private final int retryAfterSeconds;
+    private final Map<String, Counter> eventCounters = new ConcurrentHashMap<>();
+
+    public BatchResponder(AcknowledgedPublisher publisher, Responder responder, MeterRegistry registry, int retryAfterSeconds) {
+        this.publisher = publisher;
+        this.responder = responder;
+        this.registry = registry;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** @param onUnavailable called when the batch was not accepted because Kafka could not take it */
+    public <T> Mono<Void> publish(String route, String topic, HttpServerRequest req, HttpServerResponse res,
+                                  BatchResult<T> batch, Runnable onUnavailable) {
+        batch.rejected().forEach(r -> countEvents(route, "rejected", r.kind().tag(), 1));
+        if (batch.accepted().isEmpty()) {
+            Map<String, Object> ext = new LinkedHashMap<>();
+            ext.put("accepted", 0);
+            ext.put("rejected", batch.rejected());
+            Rejection first = batch.rejected().get(0);
+            String detail = batch.rejected().size() == 1
+                    ? "event " + first.index() + ": " + first.field() + ": " + first.reason()
+                    : "none of the " + batch.rejected().size() + " events is valid; first: event " + first.index()
+                      + ": " + first.field() + ": " + first.reason();
+            return Mono.error(new HttpProblem(422, "invalid-events", "No valid event", detail, ext));
+        }
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(batch.accepted().size());
+        for (Accepted<T> a : batch.accepted()) {
+            records.add(new ProducerRecord<>(topic, a.key(), Json.bytes(a.value())));
+        }
+        return Mono.fromFuture(publisher.publish(records), true).flatMap(result -> {
+            if (result == PublishResult.ACKNOWLEDGED) {
+                countEvents(route, "accepted", "none", batch.accepted().size());
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("accepted", batch.accepted().size());
+                body.put("rejected", batch.rejected());
+                return responder.json(route, res, 202, body);
+            }
+            countEvents(route, "unavailable", "kafka", batch.accepted().size());
+            onUnavailable.run();
+            Responder.retryAfter(res, retryAfterSeconds);
+            return Mono.error(new HttpProblem(503, "kafka-unavailable", "Service unavailable",
+                    "Kafka did not acknowledge the batch in time; nothing of it was accepted, resend it after "
+                            + retryAfterSeconds + " s"));
+        });
+    }
+
+    private void countEvents(String route, String outcome, String reason, int n) {
+        eventCounters.computeIfAbsent(route + " " + outcome + " " + reason, k -> Counter.builder("vigil.ingest.events")
+                .description("Events by route and outcome (accepted, rejected by reason, unavailable)")
+                .tag("route", route).tag("outcome", outcome).tag("reason", reason).register(registry)).increment(n);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.vigil.ingest.route;
+
+import dev.vigil.schemas.json.Json;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/** Writes JSON and problem responses and counts every response by route and status. */
+public final class Responder {
+    private static final Logger LOG = LoggerFactory.getLogger(Responder.class);
+    public static final String PROBLEM_JSON = "application/problem+json";
+    public static final String JSON = "application/json";
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+    public Responder(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public Mono<Void> json(String route, HttpServerResponse res, int status, Object body) {
+        return send(route, res, status, JSON, Json.bytes(body));
+    }
+
+    public Mono<Void> text(String route, HttpServerResponse res, int status, String contentType, String body) {
+        return send(route, res, status, contentType, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    public Mono<Void> problem(String route, HttpServerRequest req, HttpServerResponse res, HttpProblem p) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", HttpProblem.TYPE_BASE + p.type());
+        body.put("title", p.title());
+        body.put("status", p.status());
+        body.put("detail", p.detail());
+        body.put("instance", req.path().isEmpty() ? "/" : "/" + req.path());
+        body.putAll(p.extensions());
+        return send(route, res, p.status(), PROBLEM_JSON, Json.bytes(body));
+    }
+
+    /** Unexpected failure: logged with its type only (the message may quote input), answered 500. */
+    public Mono<Void> unexpected(String route, HttpServerRequest req, HttpServerResponse res, Throwable e) {
+        LOG.error("unexpected failure on {} ({})", route, e.getClass().getName(), e);
+        return problem(route, req, res, new HttpProblem(500, "internal", "Internal error",
+                "the request could not be processed; it was not accepted"));
+    }
+
+    /** The Retry-After header for 503 answers. */
+    public static void retryAfter(HttpServerResponse res, int seconds) {
+        res.header(HttpHeaderNames.RETRY_AFTER, Integer.toString(seconds));
+    }
+
+    private Mono<Void> send(String route, HttpServerResponse res, int status, String contentType, byte[] bytes) {
+        count(route, status);
+        return res.status(HttpResponseStatus.valueOf(status))
+                .header(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length))
+                .sendByteArray(Mono.just(bytes))
+                .then();
+    }
+
+    private void count(String route, int status) {
+        counters.computeIfAbsent(route + " " + status, k -> Counter.builder("vigil.ingest.requests")
+                .description("HTTP requests answered, by route and status")
+                .tag("route", route).tag("status", Integer.toString(status)).register(registry)).increment();
+    }
+
+    public static Publisher<Void> guard(Mono<Void> flow, String route, HttpServerRequest req, HttpServerResponse res, Responder r) {
+        return flow.onErrorResume(HttpProblem.class, p -> r.problem(route, req, res, p))
+                .onErrorResume(e -> !(e instanceof HttpProblem), e -> r.unexpected(route, req, res, e));
+    }
+}
