@@ -1,0 +1,81 @@
+package dev.vigil.streams.health;
+
+import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
+import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
+import dev.vigil.streams.topology.DeadLetters;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Keeps the latest heartbeat of each worker and its health, re-evaluated on wall clock by a punctuator so a
+ * worker that falls silent moves through warn / stale / dead without any new record. Every health change is
+ * forwarded to {@link #changesChild} (a worker-dead alert can attach there).
+ */
+public final class HeartbeatProcessor implements Processor<String, WorkerHeartbeat, String, Object> {
+    public static final String STORE = "worker-health";
+
+    private final WorkerSettings settings;
+    private final String changesChild;
+    private final String deadLetterChild;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, WorkerHealth> store;
+
+    public HeartbeatProcessor(WorkerSettings settings, String changesChild, String deadLetterChild) {
+        this.settings = settings;
+        this.changesChild = changesChild;
+        this.deadLetterChild = deadLetterChild;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.store = context.getStateStore(STORE);
+        context.schedule(java.time.Duration.ofMillis(settings.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
+                this::evaluate);
+    }
+
+    @Override
+    public void process(Record<String, WorkerHeartbeat> record) {
+        WorkerHeartbeat hb = record.value();
+        if (hb == null || record.key() == null || !record.key().equals(hb.workerId())) {
+            DeadLetter letter = DeadLetters.invalid(context, record.key(), hb,
+                    hb == null ? "tombstone on the heartbeats topic" : "record key does not equal workerId");
+            context.forward(new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
+            return;
+        }
+        WorkerHealth previous = store.get(hb.workerId());
+        if (previous != null && previous.lastHeartbeatAt() >= hb.sentAt()) {
+            return; // out of order: an older heartbeat says nothing new
+        }
+        long now = context.currentSystemTimeMs();
+        Health health = Health.of(now - hb.sentAt(), settings);
+        long since = previous != null && previous.health() == health ? previous.healthSince() : now;
+        WorkerHealth next = WorkerHealth.of(hb, health, since, now);
+        store.put(hb.workerId(), next);
+        if (previous == null || previous.health() != health) {
+            context.forward(new Record<String, Object>(hb.workerId(), next, now), changesChild);
+        }
+    }
+
+    void evaluate(long now) {
+        List<WorkerHealth> changed = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                Health health = Health.of(now - kv.value.lastHeartbeatAt(), settings);
+                if (health != kv.value.health()) {
+                    changed.add(kv.value.evaluated(health, now));
+                }
+            });
+        }
+        for (WorkerHealth w : changed) {
+            store.put(w.workerId(), w);
+            context.forward(new Record<String, Object>(w.workerId(), w, now), changesChild);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.vigil.streams.topology;
+
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.json.JsonSerde;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.uptime.DailyUptime;
+import dev.vigil.streams.uptime.UptimeProcessor;
+import dev.vigil.streams.verdict.PendingWindow;
+import dev.vigil.streams.verdict.VerdictMetrics;
+import dev.vigil.streams.verdict.VerdictProcessor;
+import dev.vigil.streams.verdict.VerdictsNode;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Window verdicts, latest status, verdict history, the status topic and the daily uptime rollup.
+ *
+ * <p>Monitor definitions are read as a <b>co-partitioned</b> table (a local store fed by the
+ * {@code vigil.monitors} source in the same sub-topology as {@code vigil.probe-results}), not a
+ * GlobalKTable: the deadline punctuator must emit {@code unknown} for monitors from which nothing arrived,
+ * and exactly one task may do so for each monitor. Co-partitioning makes the task that owns a monitor's
+ * results also the only task that holds its definition, so "every monitor I know" is exactly "every
+ * monitor I must decide", and the definitions scale out with partitions instead of being copied to every
+ * instance. Requirement: both topics are keyed by monitor id with the default partitioner and have the
+ * same partition count (checked at start-up by {@code StreamsApp}).
+ */
+public final class VerdictTopology {
+    public static final String MONITORS_SOURCE = "monitors-source";
+    public static final String RESULTS_SOURCE = "probe-results-source";
+    public static final String VERDICT_PROCESSOR = "verdict-processor";
+    /** Attach consumers of the verdict stream (values {@link MonitorStatus}, key monitor id) to this node. */
+    public static final String VERDICTS_NODE = "verdicts";
+    public static final String STATUS_SINK = "monitor-status-sink";
+    public static final String UPTIME_PROCESSOR = "uptime-processor";
+    public static final String DEAD_LETTER_SINK = "verdict-dead-letter-sink";
+
+    private VerdictTopology() {
+    }
+
+    public static Topology addTo(Topology topology, TopologyConfig cfg, MeterRegistry registry) {
+        var topics = cfg.topics();
+        var verdictMetrics = new VerdictMetrics(registry);
+        topology.addSource(MONITORS_SOURCE, Serdes.String().deserializer(), VigilSerdes.monitorDefinition(), topics.monitors());
+        topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), VigilSerdes.probeResult(), topics.probeResults());
+        topology.addProcessor(VERDICT_PROCESSOR,
+                () -> new VerdictProcessor(cfg, VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
+                MONITORS_SOURCE, RESULTS_SOURCE);
+        topology.addProcessor(VERDICTS_NODE, VerdictsNode::new, VERDICT_PROCESSOR);
+        topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(),
+                VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
+        topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
+                VigilSerdes.monitorStatus(), VERDICTS_NODE);
+        topology.addProcessor(UPTIME_PROCESSOR, UptimeProcessor::new, VERDICTS_NODE);
+
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
+                Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.PENDING_STORE),
+                Serdes.String(), new JsonSerde<>(PendingWindow.class)).withCachingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.CURSOR_STORE),
+                Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.STATUS_STORE),
+                Serdes.String(), VigilSerdes.monitorStatus()).withCachingDisabled(), VERDICT_PROCESSOR);
+        Duration retention = cfg.verdict().historyRetention();
+        topology.addStateStore(Stores.windowStoreBuilder(
+                Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
+                Serdes.String(), VigilSerdes.monitorStatus()).withCachingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
+                Serdes.String(), new JsonSerde<>(DailyUptime.class)).withCachingDisabled(), UPTIME_PROCESSOR);
+        return topology;
+    }
+}

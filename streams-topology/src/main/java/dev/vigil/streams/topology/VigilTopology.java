@@ -1,0 +1,29 @@
+package dev.vigil.streams.topology;
+
+import dev.vigil.streams.config.TopologyConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The whole Streams topology as a pure function of {@link TopologyConfig}: no broker, no threads, no HTTP.
+ * Each concern adds itself through a small {@code addTo} builder; a new concern (metric windows, alert
+ * rules) adds its own builder here and attaches to {@link VerdictTopology#VERDICTS_NODE} or
+ * {@link WorkerHealthTopology#HEALTH_CHANGES_NODE} to consume verdicts or worker health changes.
+ */
+public final class VigilTopology {
+    private VigilTopology() {
+    }
+
+    public static Topology build(TopologyConfig cfg) {
+        return build(cfg, new SimpleMeterRegistry());
+    }
+
+    /** @param registry where processors count (late results, verdicts, dead letters); never read by the topology */
+    public static Topology build(TopologyConfig cfg, MeterRegistry registry) {
+        Topology topology = new Topology();
+        VerdictTopology.addTo(topology, cfg, registry);
+        WorkerHealthTopology.addTo(topology, cfg);
+        return topology;
+    }
+}

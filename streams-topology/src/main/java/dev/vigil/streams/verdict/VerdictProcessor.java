@@ -1,0 +1,282 @@
+package dev.vigil.streams.verdict;
+
+import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.window.Windows;
+import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.topology.DeadLetters;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * Collects probe results per (monitorId, windowStart) and emits exactly one verdict per window:
+ * as soon as every expected region has reported, or at the collection deadline
+ * ({@link Windows#collectionDeadline}) on wall clock, enforced by a punctuator so that a silent fleet still
+ * yields verdicts ({@code unknown} when nothing arrived). Results arriving after their window's verdict are
+ * counted and dropped.
+ *
+ * <p>Input: the co-partitioned {@code vigil.monitors} (values {@link MonitorDefinition}, null = deleted) and
+ * {@code vigil.probe-results} (values {@link ProbeResult}), both keyed by monitor id. Output: verdicts to
+ * {@link #verdictsChild} and dead letters to {@link #deadLetterChild}.
+ *
+ * <p>Exactly once per window, across restarts: every decision is recorded in changelogged stores in the
+ * same exactly_once_v2 transaction as the output record; a window counts as decided when the history
+ * store holds its verdict. The in-memory indexes below are caches of the stores, rebuilt in {@link #init}.
+ */
+public final class VerdictProcessor implements Processor<String, Object, String, Object> {
+    public static final String DEFINITIONS_STORE = "monitor-definitions";
+    public static final String PENDING_STORE = "verdict-pending";
+    public static final String CURSOR_STORE = "verdict-cursor";
+    public static final String STATUS_STORE = "monitor-status-latest";
+    public static final String HISTORY_STORE = "verdict-history";
+
+    private final TopologyConfig config;
+    private final String monitorsTopic;
+    private final String verdictsChild;
+    private final String deadLetterChild;
+    private final VerdictMetrics metrics;
+
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, MonitorDefinition> definitions;
+    private KeyValueStore<String, PendingWindow> pending;
+    private KeyValueStore<String, Long> cursors;
+    private KeyValueStore<String, MonitorStatus> latest;
+    private WindowStore<String, MonitorStatus> history;
+
+    private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
+    private final Map<String, Long> cursorCache = new HashMap<>();
+    /** pending store key -> (monitorId, windowStart), so the punctuator reads only windows that are due. */
+    private final Map<String, PendingRef> pendingIndex = new HashMap<>();
+    private long holdDeadlinesUntil;
+
+    private record PendingRef(String monitorId, long windowStart) {
+    }
+
+    public VerdictProcessor(TopologyConfig config, String verdictsChild, String deadLetterChild, VerdictMetrics metrics) {
+        this.config = config;
+        this.monitorsTopic = config.topics().monitors();
+        this.verdictsChild = verdictsChild;
+        this.deadLetterChild = deadLetterChild;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.definitions = context.getStateStore(DEFINITIONS_STORE);
+        this.pending = context.getStateStore(PENDING_STORE);
+        this.cursors = context.getStateStore(CURSOR_STORE);
+        this.latest = context.getStateStore(STATUS_STORE);
+        this.history = context.getStateStore(HISTORY_STORE);
+        try (var it = definitions.all()) {
+            it.forEachRemaining(kv -> definitionCache.put(kv.key, kv.value));
+        }
+        try (var it = cursors.all()) {
+            it.forEachRemaining(kv -> cursorCache.put(kv.key, kv.value));
+        }
+        try (var it = pending.all()) {
+            it.forEachRemaining(kv -> pendingIndex.put(kv.key, new PendingRef(kv.value.monitorId(), kv.value.windowStart())));
+        }
+        // After a restart the backlog of results may still be unread: give it one grace period before deadlines
+        // turn silence into verdicts, so buffered results are not declared late.
+        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();
+        context.schedule(config.verdict().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    @Override
+    public void process(Record<String, Object> record) {
+        Object value = record.value();
+        if (value instanceof ProbeResult result) {
+            onResult(record.key(), result);
+        } else if (value instanceof MonitorDefinition definition) {
+            onDefinition(record.key(), definition);
+        } else if (value == null && isMonitorsTopic()) {
+            onDelete(record.key());
+        } else {
+            deadLetter(record.key(), value, value == null ? "tombstone on the probe-results topic" : "unexpected value type");
+        }
+    }
+
+    private boolean isMonitorsTopic() {
+        return context.recordMetadata().map(m -> monitorsTopic.equals(m.topic())).orElse(false);
+    }
+
+    private void onResult(String key, ProbeResult result) {
+        if (key == null || !key.equals(result.monitorId())) {
+            deadLetter(key, result, "record key does not equal monitorId");
+            return;
+        }
+        MonitorDefinition def = definitionCache.get(key);
+        if (def == null || !def.enabled()) {
+            metrics.unmonitored();
+            return;
+        }
+        long windowStart = result.windowStart();
+        if (windowStart % def.intervalMs() != 0) {
+            deadLetter(key, result, "windowStart is not aligned to the monitor's interval");
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        if (decided(key, windowStart) || deadline(def, windowStart) < now - config.verdict().historyRetention().toMillis()) {
+            metrics.late();
+            return;
+        }
+        String pendingKey = PendingWindow.key(key, windowStart);
+        PendingWindow window = pending.get(pendingKey);
+        if (window == null) {
+            window = PendingWindow.empty(key, windowStart);
+        }
+        if (window.results().containsKey(result.region())) {
+            metrics.duplicate();
+            return;
+        }
+        window = window.with(result.region(), RegionResult.of(result));
+        if (VerdictRule.complete(def.regions(), window.results())) {
+            emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
+        } else {
+            pending.put(pendingKey, window);
+            pendingIndex.put(pendingKey, new PendingRef(key, windowStart));
+        }
+    }
+
+    private void onDefinition(String key, MonitorDefinition def) {
+        if (key == null || !key.equals(def.id())) {
+            deadLetter(key, def, "record key does not equal the monitor id");
+            return;
+        }
+        definitions.put(key, def);
+        definitionCache.put(key, def);
+        if (!def.enabled()) {
+            dropMonitorState(key);
+            return;
+        }
+        // Regions removed mid-window can make a pending window complete: emit it now rather than at the deadline.
+        long now = context.currentSystemTimeMs();
+        for (PendingWindow window : pendingOf(key)) {
+            if (VerdictRule.complete(def.regions(), window.results())) {
+                emit(def, window, VerdictMetrics.Trigger.DEFINITION_CHANGE, now);
+            }
+        }
+    }
+
+    private void onDelete(String key) {
+        if (key == null) {
+            return;
+        }
+        definitions.delete(key);
+        definitionCache.remove(key);
+        dropMonitorState(key);
+    }
+
+    private void dropMonitorState(String monitorId) {
+        for (PendingWindow window : pendingOf(monitorId)) {
+            String k = PendingWindow.key(monitorId, window.windowStart());
+            pending.delete(k);
+            pendingIndex.remove(k);
+        }
+        cursors.delete(monitorId);
+        cursorCache.remove(monitorId);
+    }
+
+    private List<PendingWindow> pendingOf(String monitorId) {
+        List<PendingWindow> windows = new ArrayList<>();
+        try (var it = pending.prefixScan(PendingWindow.prefix(monitorId), Serdes.String().serializer())) {
+            it.forEachRemaining(kv -> windows.add(kv.value));
+        }
+        return windows;
+    }
+
+    /** Wall-clock punctuation: decide windows whose deadline passed, then turn silent windows into {@code unknown}. */
+    void punctuate(long now) {
+        if (now < holdDeadlinesUntil) {
+            return;
+        }
+        List<String> due = new ArrayList<>();
+        for (var e : pendingIndex.entrySet()) {
+            PendingRef ref = e.getValue();
+            MonitorDefinition def = definitionCache.get(ref.monitorId());
+            if (def == null || !def.enabled() || deadline(def, ref.windowStart()) <= now) {
+                due.add(e.getKey());
+            }
+        }
+        for (String key : due) {
+            PendingRef ref = pendingIndex.remove(key);
+            PendingWindow window = pending.get(key);
+            pending.delete(key);
+            MonitorDefinition def = definitionCache.get(ref.monitorId());
+            if (window != null && def != null && def.enabled()) {
+                emit(def, window, VerdictMetrics.Trigger.DEADLINE, now);
+            }
+        }
+        for (MonitorDefinition def : definitionCache.values()) {
+            if (def.enabled()) {
+                emitSilentWindows(def, now);
+            }
+        }
+    }
+
+    private void emitSilentWindows(MonitorDefinition def, long now) {
+        long interval = def.intervalMs();
+        Long stored = cursorCache.get(def.id());
+        if (stored == null) {
+            // Responsibility starts with the first whole window after the monitor became known here.
+            long first = Windows.nextWindowStart(now, interval);
+            cursorCache.put(def.id(), first);
+            cursors.put(def.id(), first);
+            return;
+        }
+        long cursor = stored % interval == 0 ? stored : Windows.nextWindowStart(stored, interval);
+        int budget = config.verdict().maxBackfillWindows();
+        while (budget-- > 0 && deadline(def, cursor) <= now) {
+            if (!decided(def.id(), cursor) && !pendingIndex.containsKey(PendingWindow.key(def.id(), cursor))) {
+                emit(def, PendingWindow.empty(def.id(), cursor), VerdictMetrics.Trigger.DEADLINE, now);
+            }
+            cursor += interval;
+        }
+        if (cursor != stored) {
+            cursorCache.put(def.id(), cursor);
+            cursors.put(def.id(), cursor);
+        }
+    }
+
+    private void emit(MonitorDefinition def, PendingWindow window, VerdictMetrics.Trigger trigger, long now) {
+        String pendingKey = PendingWindow.key(def.id(), window.windowStart());
+        if (pendingIndex.remove(pendingKey) != null) {
+            pending.delete(pendingKey);
+        }
+        MonitorStatus verdict = VerdictRule.verdict(def.id(), window.windowStart(), def.regions(), window.results(), now);
+        history.put(def.id(), verdict, window.windowStart());
+        MonitorStatus previous = latest.get(def.id());
+        if (previous == null || previous.windowStart() <= verdict.windowStart()) {
+            latest.put(def.id(), verdict);
+        }
+        metrics.emitted(trigger, verdict.status());
+        context.forward(new Record<String, Object>(def.id(), verdict, window.windowStart()), verdictsChild);
+    }
+
+    private boolean decided(String monitorId, long windowStart) {
+        return history.fetch(monitorId, windowStart) != null;
+    }
+
+    private long deadline(MonitorDefinition def, long windowStart) {
+        return Windows.collectionDeadline(windowStart, def.intervalMs(), def.timeoutMs(), config.verdict().graceMs());
+    }
+
+    private void deadLetter(String key, Object value, String reason) {
+        metrics.invalid();
+        DeadLetter letter = DeadLetters.invalid(context, key, value, reason);
+        context.forward(new Record<String, Object>(key, letter, context.currentSystemTimeMs()), deadLetterChild);
+    }
+}
