@@ -1,0 +1,297 @@
+package dev.vigil.notifier;
+
+import dev.vigil.notifier.channel.Channels;
+import dev.vigil.notifier.claim.ClaimStore;
+import dev.vigil.notifier.claim.Database;
+import dev.vigil.notifier.claim.Migrations;
+import dev.vigil.notifier.config.NotifierConfig;
+import dev.vigil.notifier.config.NotifierSettings;
+import dev.vigil.notifier.config.ResolvedChannel;
+import dev.vigil.notifier.consume.AlertConsumer;
+import dev.vigil.notifier.consume.KafkaEscalations;
+import dev.vigil.notifier.core.ChannelLane;
+import dev.vigil.notifier.core.ChannelPipeline;
+import dev.vigil.notifier.core.ClaimStage;
+import dev.vigil.notifier.core.DeadLetterStage;
+import dev.vigil.notifier.core.Dispatcher;
+import dev.vigil.notifier.core.RecordStage;
+import dev.vigil.notifier.core.RetryPolicy;
+import dev.vigil.notifier.core.SendStage;
+import dev.vigil.notifier.http.HealthServer;
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.json.JsonSerde;
+import dev.vigil.schemas.json.VigilSerdes;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.r2dbc.pool.ConnectionPool;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The notifier's wiring and entry points: {@link #main} reads {@code vigil-notifier.yaml} (first argument or
+ * {@code VIGIL_CONFIG}); {@link #start} is the programmatic API the standalone launcher calls.
+ */
+public final class NotifierService {
+    private static final Logger LOG = LoggerFactory.getLogger(NotifierService.class);
+
+    private NotifierService() {
+    }
+
+    public static void main(String[] args) {
+        String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
+        Running running;
+        try {
+            NotifierSettings.Loaded loaded = NotifierSettings.load(path == null ? null : Path.of(path), System.getenv());
+            running = start(loaded, System.getenv());
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println("vigil-notifier: " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (StartupException e) {
+            System.err.println("vigil-notifier: " + e.getMessage());
+            System.exit(3);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-notifier-shutdown"));
+        LOG.info("vigil-notifier running; health and metrics on port {}", running.httpPort());
+    }
+
+    /** Validates {@code config} (routing, secrets from {@code env}) and starts. */
+    public static Running start(NotifierConfig config, Map<String, String> env) {
+        return start(NotifierSettings.resolve(config, null, env), env);
+    }
+
+    public static Running start(NotifierSettings.Loaded loaded, Map<String, String> env) {
+        return new Running(loaded, env, Clock.systemUTC());
+    }
+
+    /** A start-up failure that is not a configuration problem (database unreachable, port taken). */
+    public static final class StartupException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StartupException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** A running notifier. Close drains in-flight events (bounded), commits, and releases everything. */
+    public static final class Running implements AutoCloseable {
+        private final List<AutoCloseable> closeables = new ArrayList<>();
+        private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        private final AtomicBoolean closed = new AtomicBoolean();
+        private final Dispatcher dispatcher;
+        private final AlertConsumer consumer;
+        private final HealthServer http;
+        private final String instance = "notifier-" + UUID.randomUUID().toString().substring(0, 8);
+
+        Running(NotifierSettings.Loaded loaded, Map<String, String> env, Clock clock) {
+            NotifierConfig cfg = loaded.config();
+            NotifierConfig.Delivery d = cfg.delivery();
+            Scheduler timer = Schedulers.parallel();
+            try {
+                new JvmMemoryMetrics().bindTo(registry);
+                new JvmThreadMetrics().bindTo(registry);
+                JvmGcMetrics gc = new JvmGcMetrics();
+                gc.bindTo(registry);
+                closeables.add(gc);
+
+                String password = env.get(cfg.database().passwordEnv());
+                ConnectionPool pool = Database.pool(cfg.database().url(), cfg.database().username(), password,
+                        cfg.database().poolSize());
+                closeables.add(pool::dispose);
+                try {
+                    Migrations.run(pool).block(Duration.ofSeconds(60));
+                } catch (RuntimeException e) {
+                    throw new StartupException("cannot prepare the PostgreSQL schema at " + cfg.database().url()
+                            + " as " + cfg.database().username() + ": " + rootMessage(e), e);
+                }
+                Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(30);
+                ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
+                        Math.max(1, cfg.database().poolSize() / 3));
+
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(cfg),
+                        new ByteArraySerializer(), new ByteArraySerializer());
+                closeables.add(() -> producer.close(Duration.ofSeconds(10)));
+                KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
+                producerMetrics.bindTo(registry);
+                closeables.add(producerMetrics);
+                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().deadLetterTopic(),
+                        cfg.kafka().alertsTopic());
+
+                Channels channels = new Channels();
+                closeables.add(channels);
+                RetryPolicy policy = new RetryPolicy(d.retryBaseDuration(), d.retryMultiplier(), d.retryCapDuration(),
+                        d.deadlineDuration(), () -> ThreadLocalRandom.current().nextDouble());
+                DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(),
+                        cfg.kafka().alertsTopic(), clock, timer);
+                Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
+                for (ResolvedChannel c : loaded.routing().channels().values()) {
+                    ChannelLane lane = new ChannelLane(c.name(), c.ratePerSecond(), c.concurrency(), timer);
+                    closeables.add(lane);
+                    Gauge.builder("vigil.notifier.queue", lane, ChannelLane::queued).tag("channel", c.name())
+                            .register(registry);
+                    pipelines.put(c.name(), new ChannelPipeline(c.name(), new ClaimStage(store, timer), lane,
+                            new SendStage(channels.build(c, d.sendTimeoutDuration(), clock), d.sendTimeoutDuration(), timer),
+                            new RecordStage(store, timer), deadLetters, policy, clock, timer, Duration.ofSeconds(1),
+                            registry));
+                }
+                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer);
+
+                JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
+                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().alertsTopic(),
+                        cfg.kafka().maxInFlight(), r -> handle(r, serde, escalations, clock), Duration.ofSeconds(15));
+                KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer.kafkaConsumer());
+                consumerMetrics.bindTo(registry);
+                closeables.add(consumerMetrics);
+                Gauge.builder("vigil.notifier.inflight", consumer, AlertConsumer::inFlight).register(registry);
+                consumer.start();
+
+                try {
+                    this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::ready, this::details,
+                            registry);
+                } catch (RuntimeException e) {
+                    throw new StartupException("cannot serve health and metrics on " + cfg.http().host() + ":"
+                            + cfg.http().port() + ": " + rootMessage(e), e);
+                }
+                LOG.info("notifier {} started: channels {}, http port {}", instance,
+                        loaded.routing().channels().keySet(), http.port());
+            } catch (RuntimeException e) {
+                closeQuietly();
+                throw e;
+            }
+        }
+
+        private Mono<?> handle(ConsumerRecord<byte[], byte[]> r, JsonSerde<AlertEvent> serde,
+                               KafkaEscalations escalations, Clock clock) {
+            AlertEvent e;
+            try {
+                e = serde.deserialize(r.topic(), r.value());
+            } catch (RuntimeException ex) {
+                String reason = ex instanceof JsonSerde.PoisonRecordException ? ex.getMessage()
+                        : "unreadable alert event: " + ex.getClass().getSimpleName();
+                LOG.warn("poison record {}-{}@{} dead-lettered: {}", r.topic(), r.partition(), r.offset(), reason);
+                String key = r.key() == null ? null : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+                return escalations.deadLetter(key, DeadLetter.poison("notifier", reason, ex, r.topic(), r.partition(),
+                        r.offset(), r.key(), r.value(), clock.millis()));
+            }
+            if (e == null) {
+                return Mono.empty();
+            }
+            return dispatcher.dispatch(e);
+        }
+
+        public boolean ready() {
+            return !closed.get() && consumer.isRunning() && consumer.isAssigned();
+        }
+
+        private Map<String, Object> details() {
+            Map<String, Object> m = new HashMap<>();
+            m.put("instance", instance);
+            m.put("inFlight", consumer.inFlight());
+            m.put("paused", consumer.isPaused());
+            return m;
+        }
+
+        public int httpPort() {
+            return http.port();
+        }
+
+        public String instance() {
+            return instance;
+        }
+
+        public PrometheusMeterRegistry registry() {
+            return registry;
+        }
+
+        public Dispatcher dispatcher() {
+            return dispatcher;
+        }
+
+        /** Events read and not yet final (for tests and the launcher's status). */
+        public int inFlight() {
+            return consumer.inFlight();
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                closeQuietly();
+            }
+        }
+
+        private void closeQuietly() {
+            if (http != null) {
+                http.close();
+            }
+            if (consumer != null) {
+                consumer.close();
+            }
+            for (int i = closeables.size() - 1; i >= 0; i--) {
+                try {
+                    closeables.get(i).close();
+                } catch (Exception e) {
+                    LOG.warn("closing: {}", e.toString());
+                }
+            }
+            registry.close();
+        }
+    }
+
+    static Map<String, Object> consumerProps(NotifierConfig cfg) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.kafka().groupId());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, cfg.kafka().maxPollRecords());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigil-notifier-consumer-" + UUID.randomUUID().toString().substring(0, 8));
+        return p;
+    }
+
+    static Map<String, Object> producerProps(NotifierConfig cfg) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "vigil-notifier-producer-" + UUID.randomUUID().toString().substring(0, 8));
+        return p;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+}

@@ -1,0 +1,42 @@
+package dev.vigil.notifier.channel;
+
+import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
+import dev.vigil.notifier.channel.discord.DiscordNotifier;
+import dev.vigil.notifier.channel.log.LogNotifier;
+import dev.vigil.notifier.channel.slack.SlackNotifier;
+import dev.vigil.notifier.channel.webhook.WebhookNotifier;
+import dev.vigil.notifier.config.ResolvedChannel;
+import dev.vigil.notifier.core.Notifier;
+import dev.vigil.schemas.sign.RequestSigner;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds each configured channel's adapter; owns their HTTP clients. */
+public final class Channels implements AutoCloseable {
+    private final List<HttpSender> senders = new ArrayList<>();
+
+    public Notifier build(ResolvedChannel c, Duration sendTimeout, Clock clock) {
+        return switch (c.type()) {
+            case LOG -> new LogNotifier();
+            case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock);
+            case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock);
+            case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
+            case WEBHOOK -> new WebhookNotifier(c.url(), new RequestSigner(c.secret().getBytes(StandardCharsets.UTF_8)),
+                    sender(c, sendTimeout), clock);
+        };
+    }
+
+    private HttpSender sender(ResolvedChannel c, Duration timeout) {
+        HttpSender s = new HttpSender(c.name(), c.concurrency(), timeout);
+        senders.add(s);
+        return s;
+    }
+
+    @Override
+    public void close() {
+        senders.forEach(HttpSender::close);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.vigil.notifier.channel.betterstack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.notifier.channel.HttpReply;
+import dev.vigil.notifier.channel.HttpSender;
+import dev.vigil.notifier.channel.Presentation;
+import dev.vigil.notifier.channel.StatusMapping;
+import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.Notification;
+import dev.vigil.notifier.core.Notifier;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.json.Json;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * BetterStack Uptime incidents: {@code opened} (and an escalation of an incident BetterStack has not seen)
+ * creates an incident and hands its id back for the incident record; {@code resolved} resolves that incident
+ * (409 "already resolved" counts as delivered); reminders create nothing (the incident is already paging).
+ */
+public final class BetterStackNotifier implements Notifier {
+    private final URI base;
+    private final String token;
+    private final HttpSender http;
+    private final Clock clock;
+
+    public BetterStackNotifier(URI base, String token, HttpSender http, Clock clock) {
+        String b = base.toString();
+        this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
+        this.token = token;
+        this.http = http;
+        this.clock = clock;
+    }
+
+    @Override
+    public boolean usesVendorRef() {
+        return true;
+    }
+
+    @Override
+    public Mono<DeliveryOutcome> send(Notification n) {
+        AlertEvent e = n.event();
+        return switch (e.state()) {
+            case OPENED -> create(e);
+            case ESCALATED -> n.vendorRef() == null ? create(e) : Mono.just(DeliveryOutcome.delivered(null));
+            case REMINDER -> Mono.just(DeliveryOutcome.delivered(null));
+            case RESOLVED -> n.vendorRef() == null
+                    ? Mono.just(DeliveryOutcome.delivered(null))
+                    : resolve(n.vendorRef());
+        };
+    }
+
+    private Map<String, String> auth() {
+        return Map.of("Authorization", "Bearer " + token);
+    }
+
+    private Mono<DeliveryOutcome> create(AlertEvent e) {
+        ObjectNode body = Json.mapper().createObjectNode();
+        body.put("name", Text.truncate(e.service(), 100));
+        body.put("summary", Text.truncate(Presentation.title(e), 255));
+        StringBuilder d = new StringBuilder(e.summary()).append("\n\nfingerprint: ").append(e.fingerprint())
+                .append("\nincident: ").append(e.incidentId()).append("\nfirst seen: ")
+                .append(Presentation.time(e.firstSeen())).append("\noccurrences: ").append(e.occurrences());
+        e.links().forEach((k, v) -> d.append('\n').append(k).append(": ").append(v));
+        body.put("description", Text.truncate(d.toString(), 10_000));
+        body.put("call", false).put("sms", false).put("email", true).put("push", true);
+        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body)).map(this::created);
+    }
+
+    DeliveryOutcome created(HttpReply reply) {
+        DeliveryOutcome o = StatusMapping.map("betterstack", reply, clock);
+        if (o instanceof DeliveryOutcome.Delivered) {
+            String id = incidentId(reply.body());
+            if (id == null) {
+                return new DeliveryOutcome.Permanent("betterstack created an incident but its answer has no data.id",
+                        reply.status());
+            }
+            return new DeliveryOutcome.Delivered(reply.status(), id);
+        }
+        return o;
+    }
+
+    private Mono<DeliveryOutcome> resolve(String incidentId) {
+        URI uri = URI.create(base + "/api/v2/incidents/" + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8)
+                + "/resolve");
+        return http.postJson(uri, auth(), "{\"resolved_by\":\"vigil\"}".getBytes(StandardCharsets.UTF_8))
+                .map(this::resolved);
+    }
+
+    DeliveryOutcome resolved(HttpReply reply) {
+        if (reply.status() == 409) {
+            return DeliveryOutcome.delivered(409);
+        }
+        return StatusMapping.map("betterstack", reply, clock);
+    }
+
+    static String incidentId(String body) {
+        try {
+            JsonNode id = Json.tree(body.getBytes(StandardCharsets.UTF_8)).path("data").path("id");
+            return id.isMissingNode() || id.isNull() || id.asText().isBlank() ? null : id.asText();
+        } catch (RuntimeException ex) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.vigil.notifier.channel.discord;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.notifier.channel.Presentation;
+import dev.vigil.notifier.channel.Text;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One embed within Discord's limits: title 256, description 4096, at most 25 fields (name 256, value 1024),
+ * footer 2048, and at most 6000 characters across them all. Fields are dropped from the end, then the
+ * description shortened, until the total fits.
+ */
+public final class DiscordMessage {
+    public static final int TITLE_MAX = 256;
+    public static final int DESCRIPTION_MAX = 4096;
+    public static final int FIELDS_MAX = 25;
+    public static final int FIELD_NAME_MAX = 256;
+    public static final int FIELD_VALUE_MAX = 1024;
+    public static final int FOOTER_MAX = 2048;
+    public static final int TOTAL_MAX = 6000;
+    public static final int USERNAME_MAX = 80;
+
+    private DiscordMessage() {
+    }
+
+    public static ObjectNode build(AlertEvent e) {
+        String title = Text.truncate(Presentation.title(e), TITLE_MAX);
+        String footer = Text.truncate("Vigil · " + e.fingerprint() + " · event " + e.eventId(), FOOTER_MAX);
+        List<String[]> fields = new ArrayList<>();
+        add(fields, "Severity", e.severity().wire(), true);
+        add(fields, "Service", e.service(), true);
+        add(fields, "Occurrences", String.valueOf(e.occurrences()), true);
+        add(fields, "First seen", Presentation.time(e.firstSeen()), true);
+        add(fields, "Last seen", Presentation.time(e.lastSeen()), true);
+        StringBuilder links = new StringBuilder();
+        for (Map.Entry<String, String> l : e.links().entrySet()) {
+            if (Presentation.isHttpLink(l.getValue())) {
+                links.append('[').append(l.getKey().replace("]", "")).append("](").append(l.getValue()).append(")\n");
+            }
+        }
+        if (links.length() > 0 && links.length() <= FIELD_VALUE_MAX) {
+            add(fields, "Links", links.toString().strip(), false);
+        }
+        for (Map.Entry<String, String> a : e.attributes().entrySet()) {
+            add(fields, a.getKey(), a.getValue(), true);
+        }
+        while (fields.size() > FIELDS_MAX) {
+            fields.remove(fields.size() - 1);
+        }
+        int fixed = title.length() + footer.length();
+        int fieldChars = fields.stream().mapToInt(f -> f[0].length() + f[1].length()).sum();
+        while (fixed + fieldChars > TOTAL_MAX - 64 && !fields.isEmpty()) {
+            String[] last = fields.remove(fields.size() - 1);
+            fieldChars -= last[0].length() + last[1].length();
+        }
+        int room = Math.max(0, Math.min(DESCRIPTION_MAX, TOTAL_MAX - fixed - fieldChars));
+        String description = Text.truncate(e.summary(), room);
+
+        ObjectNode root = Json.mapper().createObjectNode();
+        root.put("username", "Vigil");
+        ObjectNode embed = root.putArray("embeds").addObject();
+        embed.put("title", title);
+        embed.put("description", description);
+        embed.put("color", Presentation.colour(e));
+        embed.put("timestamp", Presentation.time(e.lastSeen()));
+        ArrayNode fs = embed.putArray("fields");
+        for (String[] f : fields) {
+            fs.addObject().put("name", f[0]).put("value", f[1]).put("inline", Boolean.parseBoolean(f[2]));
+        }
+        embed.putObject("footer").put("text", footer);
+        root.putObject("allowed_mentions").putArray("parse");
+        return root;
+    }
+
+    private static void add(List<String[]> fields, String name, String value, boolean inline) {
+        String v = value == null || value.isBlank() ? "-" : value;
+        fields.add(new String[] {Text.truncate(Text.oneLine(name), FIELD_NAME_MAX), Text.truncate(v, FIELD_VALUE_MAX),
+                String.valueOf(inline)});
+    }
+
+    /** Characters Discord counts towards the 6000 limit. */
+    public static int countedCharacters(ObjectNode payload) {
+        int n = 0;
+        for (var embed : payload.path("embeds")) {
+            n += embed.path("title").asText().length() + embed.path("description").asText().length()
+                    + embed.path("footer").path("text").asText().length() + embed.path("author").path("name").asText().length();
+            for (var f : embed.path("fields")) {
+                n += f.path("name").asText().length() + f.path("value").asText().length();
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,269 @@
+package dev.vigil.notifier.claim;
+
+import dev.vigil.notifier.core.Attempt;
+import dev.vigil.notifier.core.Claim;
+import dev.vigil.notifier.core.DeliveryLog;
+import dev.vigil.notifier.core.Settlement;
+import dev.vigil.schemas.contract.AlertEvent;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@link DeliveryLog} on PostgreSQL through R2DBC. A claim is one atomic upsert on (event_id, channel): a new row,
+ * or an existing row that is released, whose lease has run out, or whose delivery is older than the dedupe window,
+ * becomes ours (a fresh token); anything else is a duplicate (folded: counted) or busy (someone holds a live lease).
+ * Concurrent claims, batched requests and the instances' own statements are serialised by the row lock
+ * {@code ON CONFLICT DO UPDATE} takes. Claims, settlements and incident upserts are batched (group commit:
+ * arrays through {@code unnest}), so one statement serves many deliveries.
+ */
+public final class ClaimStore implements DeliveryLog {
+    private static final String CLAIMABLE = "(c.status = 'released'"
+            + " OR (c.status = 'claimed' AND c.lease_until < now())"
+            + " OR (c.status IN ('delivered', 'dead') AND c.claimed_at < now() - $6::interval))";
+
+    /** The claim statement; {@code $1..$3} arrays of event ids, channels, tokens; $4 owner; $5 lease; $6 window. */
+    public static final String CLAIM_SQL = "INSERT INTO claims AS c (event_id, channel, status, token, owner,"
+            + " claimed_at, lease_until, attempts)"
+            + " SELECT u.e, u.ch, 'claimed', u.t, $4, now(), now() + $5::interval, 1"
+            + " FROM unnest($1::text[], $2::text[], $3::text[]) AS u(e, ch, t)"
+            + " ON CONFLICT (event_id, channel) DO UPDATE SET"
+            + " status = CASE WHEN " + CLAIMABLE + " THEN 'claimed' ELSE c.status END,"
+            + " token = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.token ELSE c.token END,"
+            + " owner = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.owner ELSE c.owner END,"
+            + " claimed_at = CASE WHEN " + CLAIMABLE + " THEN now() ELSE c.claimed_at END,"
+            + " lease_until = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.lease_until ELSE c.lease_until END,"
+            + " settled_at = CASE WHEN " + CLAIMABLE + " THEN NULL ELSE c.settled_at END,"
+            + " attempts = c.attempts + CASE WHEN " + CLAIMABLE + " THEN 1 ELSE 0 END,"
+            + " folded = c.folded + CASE WHEN " + CLAIMABLE + " OR c.status = 'claimed' THEN 0 ELSE 1 END"
+            + " RETURNING c.event_id, c.channel, c.status, c.token";
+
+    private static final String SETTLE_SQL = "WITH s AS ("
+            + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS s(event_id, channel, token, status)"
+            + "), u AS ("
+            + " UPDATE claims c SET status = s.status, settled_at = now(),"
+            + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END"
+            + " FROM s WHERE c.event_id = s.event_id AND c.channel = s.channel AND c.token = s.token RETURNING 1"
+            + ") INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
+            + " latency_ms, error)"
+            + " SELECT * FROM unnest($1::text[], $5::text[], $2::text[], $6::int[], $7::text[], $8::int[],"
+            + " $9::bigint[], $10::text[])";
+
+    private static final String INCIDENT_SQL = "INSERT INTO incidents AS i (incident_id, fingerprint, service,"
+            + " severity, state, first_seen, last_seen, occurrences, events, silenced_events)"
+            + " SELECT u.id, u.fp, u.svc, u.sev, u.st, to_timestamp(u.fs / 1000.0), to_timestamp(u.ls / 1000.0),"
+            + " u.occ, 1, u.sil"
+            + " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],"
+            + " $8::int[], $9::int[]) AS u(id, fp, svc, sev, st, fs, ls, occ, sil)"
+            + " ON CONFLICT (incident_id) DO UPDATE SET severity = EXCLUDED.severity, state = EXCLUDED.state,"
+            + " first_seen = LEAST(i.first_seen, EXCLUDED.first_seen),"
+            + " last_seen = GREATEST(i.last_seen, EXCLUDED.last_seen),"
+            + " occurrences = GREATEST(i.occurrences, EXCLUDED.occurrences), events = i.events + 1,"
+            + " silenced_events = i.silenced_events + EXCLUDED.silenced_events, updated_at = now()";
+
+    private final ConnectionFactory db;
+    private final String window;
+    private final String lease;
+    private final String owner;
+    private final Batcher<ClaimRequest, Claim> claims;
+    private final Batcher<SettleRequest, Boolean> settles;
+    private final Batcher<AlertEvent, Boolean> incidents;
+
+    /**
+     * @param lease how long a claim stays ours without being settled; must outlast one send (timeout included)
+     */
+    public ClaimStore(ConnectionFactory db, Duration window, Duration lease, String owner, int maxBatch,
+                      int maxConcurrentStatements) {
+        this.db = db;
+        this.window = window.toMillis() + " milliseconds";
+        this.lease = lease.toMillis() + " milliseconds";
+        this.owner = owner;
+        this.claims = new Batcher<>("claims", maxBatch, maxConcurrentStatements,
+                r -> r.eventId + "\u0000" + r.channel, this::claimBatch);
+        this.settles = new Batcher<>("settles", maxBatch, maxConcurrentStatements,
+                r -> r.claim.eventId() + "\u0000" + r.claim.channel(), this::settleBatch);
+        this.incidents = new Batcher<>("incidents", maxBatch, maxConcurrentStatements,
+                AlertEvent::incidentId, this::incidentBatch);
+    }
+
+    @Override
+    public Mono<Claim> claim(String eventId, String channel) {
+        return claims.submit(new ClaimRequest(eventId, channel, UUID.randomUUID().toString()));
+    }
+
+    @Override
+    public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
+        return settles.submit(new SettleRequest(claim, attempt, settlement)).then();
+    }
+
+    @Override
+    public Mono<Void> recordIncident(AlertEvent event) {
+        return incidents.submit(event).then();
+    }
+
+    @Override
+    public Mono<Void> recordSilenced(AlertEvent e, List<String> channels) {
+        if (channels.isEmpty()) {
+            return Mono.empty();
+        }
+        return withConnection(c -> {
+            Statement s = c.createStatement("INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt,"
+                    + " outcome) SELECT $1, $2, ch, 0, 'silenced' FROM unnest($3::text[]) AS ch");
+            s.bind("$1", e.eventId()).bind("$2", e.incidentId()).bind("$3", channels.toArray(new String[0]));
+            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
+        });
+    }
+
+    @Override
+    public Mono<Optional<String>> vendorRef(String incidentId, String channel) {
+        return withConnection(c -> {
+            Statement s = c.createStatement("SELECT vendor_ids ->> $2 AS ref FROM incidents WHERE incident_id = $1");
+            s.bind("$1", incidentId).bind("$2", channel);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> Optional.ofNullable(row.get("ref", String.class))))
+                    .next()
+                    .defaultIfEmpty(Optional.empty());
+        });
+    }
+
+    @Override
+    public Mono<Void> saveVendorRef(String incidentId, String channel, String vendorRef) {
+        return withConnection(c -> {
+            Statement s = c.createStatement("UPDATE incidents SET vendor_ids = vendor_ids || jsonb_build_object($2::text,"
+                    + " $3::text), updated_at = now() WHERE incident_id = $1");
+            s.bind("$1", incidentId).bind("$2", channel).bind("$3", vendorRef);
+            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
+        });
+    }
+
+    private <T> Mono<T> withConnection(Function<Connection, Mono<T>> work) {
+        return Mono.usingWhen(Mono.from(db.create()), work, c -> Mono.from(c.close()));
+    }
+
+    private Mono<List<Claim>> claimBatch(List<ClaimRequest> batch) {
+        int n = batch.size();
+        String[] events = new String[n];
+        String[] channels = new String[n];
+        String[] tokens = new String[n];
+        for (int i = 0; i < n; i++) {
+            events[i] = batch.get(i).eventId;
+            channels[i] = batch.get(i).channel;
+            tokens[i] = batch.get(i).token;
+        }
+        return withConnection(c -> {
+            Statement s = c.createStatement(CLAIM_SQL);
+            s.bind("$1", events).bind("$2", channels).bind("$3", tokens).bind("$4", owner).bind("$5", lease)
+                    .bind("$6", window);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> new String[] {row.get("event_id", String.class),
+                            row.get("channel", String.class), row.get("status", String.class),
+                            row.get("token", String.class)}))
+                    .collectList();
+        }).map(rows -> {
+            Map<String, String[]> byKey = new HashMap<>();
+            for (String[] r : rows) {
+                byKey.put(r[0] + "\u0000" + r[1], r);
+            }
+            List<Claim> out = new ArrayList<>(n);
+            for (ClaimRequest req : batch) {
+                String[] r = byKey.get(req.eventId + "\u0000" + req.channel);
+                if (r == null) {
+                    throw new IllegalStateException("claim statement returned no row for a request");
+                }
+                Claim.Status st = req.token.equals(r[3]) ? Claim.Status.CLAIMED
+                        : "claimed".equals(r[2]) ? Claim.Status.BUSY : Claim.Status.DUPLICATE;
+                out.add(new Claim(req.eventId, req.channel, st, st == Claim.Status.CLAIMED ? req.token : null));
+            }
+            return out;
+        });
+    }
+
+    private Mono<List<Boolean>> settleBatch(List<SettleRequest> batch) {
+        int n = batch.size();
+        String[] events = new String[n];
+        String[] channels = new String[n];
+        String[] tokens = new String[n];
+        String[] statuses = new String[n];
+        String[] incidentIds = new String[n];
+        Integer[] numbers = new Integer[n];
+        String[] outcomes = new String[n];
+        Integer[] statusCodes = new Integer[n];
+        Long[] latencies = new Long[n];
+        String[] errors = new String[n];
+        for (int i = 0; i < n; i++) {
+            SettleRequest r = batch.get(i);
+            events[i] = r.claim.eventId();
+            channels[i] = r.claim.channel();
+            tokens[i] = r.claim.token();
+            statuses[i] = switch (r.settlement) {
+                case DELIVERED -> "delivered";
+                case DEAD -> "dead";
+                case RELEASED -> "released";
+            };
+            incidentIds[i] = r.attempt.incidentId();
+            numbers[i] = r.attempt.number();
+            outcomes[i] = r.attempt.outcome();
+            statusCodes[i] = r.attempt.httpStatus();
+            latencies[i] = r.attempt.latencyMs();
+            errors[i] = r.attempt.error() == null ? null : truncate(r.attempt.error(), 2000);
+        }
+        return withConnection(c -> {
+            Statement s = c.createStatement(SETTLE_SQL);
+            s.bind("$1", events).bind("$2", channels).bind("$3", tokens).bind("$4", statuses)
+                    .bind("$5", incidentIds).bind("$6", numbers).bind("$7", outcomes).bind("$8", statusCodes)
+                    .bind("$9", latencies).bind("$10", errors);
+            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
+        });
+    }
+
+    private Mono<List<Boolean>> incidentBatch(List<AlertEvent> batch) {
+        int n = batch.size();
+        String[] ids = new String[n];
+        String[] fps = new String[n];
+        String[] services = new String[n];
+        String[] severities = new String[n];
+        String[] states = new String[n];
+        Long[] firstSeen = new Long[n];
+        Long[] lastSeen = new Long[n];
+        Integer[] occurrences = new Integer[n];
+        Integer[] silenced = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            AlertEvent e = batch.get(i);
+            ids[i] = e.incidentId();
+            fps[i] = e.fingerprint();
+            services[i] = e.service();
+            severities[i] = e.severity().wire();
+            states[i] = e.state().wire();
+            firstSeen[i] = e.firstSeen();
+            lastSeen[i] = e.lastSeen();
+            occurrences[i] = e.occurrences();
+            silenced[i] = e.silenced() ? 1 : 0;
+        }
+        return withConnection(c -> {
+            Statement s = c.createStatement(INCIDENT_SQL);
+            s.bind("$1", ids).bind("$2", fps).bind("$3", services).bind("$4", severities).bind("$5", states)
+                    .bind("$6", firstSeen).bind("$7", lastSeen).bind("$8", occurrences).bind("$9", silenced);
+            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
+        });
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    private record ClaimRequest(String eventId, String channel, String token) {
+    }
+
+    private record SettleRequest(Claim claim, Attempt attempt, Settlement settlement) {
+    }
+}

@@ -1,0 +1,38 @@
+package dev.vigil.notifier.config;
+
+import dev.vigil.schemas.contract.ContractViolation;
+
+/**
+ * One configured channel as written in YAML. Secrets are never inline: {@code urlEnv} names the environment
+ * variable holding a secret URL (Slack and Discord webhooks carry their token in the URL) and {@code secretEnv}
+ * the variable holding an API token (BetterStack) or signing secret (webhook). {@code url} is for non-secret
+ * endpoints (BetterStack API base, a generic webhook).
+ *
+ * @param ratePerSecond messages per second this channel may send (0 = unlimited)
+ * @param concurrency   sends in flight at once on this channel
+ */
+public record ChannelSpec(ChannelType type, String url, String urlEnv, String secretEnv,
+                          Double ratePerSecond, Integer concurrency) {
+
+    public ChannelSpec {
+        if (type == null) {
+            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook or log)");
+        }
+        if (ratePerSecond == null) {
+            ratePerSecond = type == ChannelType.SLACK ? 1.0 : 0.0;
+        }
+        if (!(ratePerSecond >= 0) || ratePerSecond > 100_000) {
+            throw new ContractViolation("ratePerSecond", "must be between 0 (unlimited) and 100000");
+        }
+        if (concurrency == null) {
+            concurrency = type == ChannelType.SLACK ? 1 : 8;
+        }
+        if (concurrency < 1 || concurrency > 1024) {
+            throw new ContractViolation("concurrency", "must be between 1 and 1024");
+        }
+    }
+
+    public static ChannelSpec of(ChannelType type) {
+        return new ChannelSpec(type, null, null, null, null, null);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.vigil.notifier.config;
+
+import dev.vigil.schemas.config.ConfigLoader;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Loads {@code vigil-notifier.yaml} (defaults → file → {@code VIGIL_*} environment) and its routing (inline, a
+ * separate file, or the built-in standard), and validates both. Every start-up problem surfaces here as a
+ * {@link ConfigLoader.ConfigException} listing each problem with its file and key path.
+ */
+public final class NotifierSettings {
+    private NotifierSettings() {
+    }
+
+    /** A configuration ready to run: the service settings and the validated channels and routes. */
+    public record Loaded(NotifierConfig config, RoutingValidator.Validated routing) {
+    }
+
+    public static Loaded load(Path file, Map<String, String> env) {
+        NotifierConfig config = ConfigLoader.load(NotifierConfig.class, NotifierConfig.defaults(), file, env);
+        return resolve(config, file == null ? null : file.toAbsolutePath().getParent(), env);
+    }
+
+    /**
+     * Validates an already-built configuration (the programmatic API).
+     *
+     * @param baseDir where a relative {@code routingFile} is looked up (null = working directory)
+     */
+    public static Loaded resolve(NotifierConfig config, Path baseDir, Map<String, String> env) {
+        RoutingSpec spec;
+        String source;
+        if (config.routingFile() != null) {
+            Path p = Path.of(config.routingFile());
+            if (!p.isAbsolute() && baseDir != null) {
+                p = baseDir.resolve(p);
+            }
+            source = p.toString();
+            spec = ConfigLoader.bind(ConfigLoader.readYaml(p), RoutingSpec.class, source);
+        } else if (config.routing() != null) {
+            spec = config.routing();
+            source = "routing";
+        } else {
+            spec = RoutingSpec.standard();
+            source = "built-in routing";
+        }
+        return new Loaded(config, RoutingValidator.validate(spec, env, source));
+    }
+}

@@ -1,0 +1,16 @@
+package dev.vigil.notifier.config;
+
+import java.net.URI;
+
+/**
+ * A channel after validation, with its secrets read from the environment. {@link #toString()} never shows
+ * the secret or a secret URL.
+ */
+public record ResolvedChannel(String name, ChannelType type, URI url, String secret, double ratePerSecond,
+                              int concurrency) {
+    @Override
+    public String toString() {
+        return "ResolvedChannel[" + name + ", " + type.wire() + ", rate=" + ratePerSecond + "/s, concurrency="
+                + concurrency + "]";
+    }
+}

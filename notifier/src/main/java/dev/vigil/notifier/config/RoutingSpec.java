@@ -1,0 +1,44 @@
+package dev.vigil.notifier.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Channels and routes as written in YAML (inline under {@code routing:} or in the file named by
+ * {@code routingFile}). Cross-references and secrets are checked by {@link RoutingValidator}, which reports
+ * every problem at once.
+ *
+ * @param defaults severity name → channels, used when no route matches
+ */
+public record RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> routes,
+                          Map<String, List<String>> defaults) {
+
+    public static final String BETTERSTACK_TOKEN_ENV = "BETTERSTACK_API_TOKEN";
+    public static final String SLACK_URL_ENV = "SLACK_WEBHOOK_URL";
+    public static final String DISCORD_URL_ENV = "DISCORD_WEBHOOK_URL";
+
+    public RoutingSpec {
+        channels = channels == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+        routes = routes == null ? List.of() : List.copyOf(routes);
+        defaults = defaults == null ? standardDefaults() : Map.copyOf(defaults);
+    }
+
+    /** SPEC section 8: critical → betterstack + slack + discord; warning → slack + discord; info → log. */
+    public static Map<String, List<String>> standardDefaults() {
+        return Map.of(
+                "critical", List.of("betterstack", "slack", "discord"),
+                "warning", List.of("slack", "discord"),
+                "info", List.of("log"));
+    }
+
+    /** The routing used when the service configuration names none: the standard channels, secrets by env name. */
+    public static RoutingSpec standard() {
+        Map<String, ChannelSpec> ch = new LinkedHashMap<>();
+        ch.put("betterstack", new ChannelSpec(ChannelType.BETTERSTACK, null, null, BETTERSTACK_TOKEN_ENV, null, null));
+        ch.put("slack", new ChannelSpec(ChannelType.SLACK, null, SLACK_URL_ENV, null, null, null));
+        ch.put("discord", new ChannelSpec(ChannelType.DISCORD, null, DISCORD_URL_ENV, null, null, null));
+        ch.put("log", ChannelSpec.of(ChannelType.LOG));
+        return new RoutingSpec(ch, List.of(), standardDefaults());
+    }
+}

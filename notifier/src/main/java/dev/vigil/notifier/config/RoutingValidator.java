@@ -1,0 +1,208 @@
+package dev.vigil.notifier.config;
+
+import dev.vigil.notifier.core.Route;
+import dev.vigil.notifier.core.Routes;
+import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.contract.Severity;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks a {@link RoutingSpec} against itself and the environment and reports every problem at once, one line
+ * each with its key path: an unknown channel in a route, a missing or empty secret, a bad URL, an inline secret.
+ */
+public final class RoutingValidator {
+    public static final URI BETTERSTACK_DEFAULT_URL = URI.create("https://uptime.betterstack.com");
+    public static final int MIN_WEBHOOK_SECRET_BYTES = 32;
+
+    private RoutingValidator() {
+    }
+
+    /** The validated channels and the routing table built from them. */
+    public record Validated(Map<String, ResolvedChannel> channels, Routes routes) {
+    }
+
+    public static Validated validate(RoutingSpec spec, Map<String, String> env, String source) {
+        List<String> problems = new ArrayList<>();
+        Map<String, ResolvedChannel> channels = new LinkedHashMap<>();
+        for (var e : spec.channels().entrySet()) {
+            String name = e.getKey();
+            String path = source + ": channels." + name;
+            if (name == null || !Require.SLUG.matcher(name).matches()) {
+                problems.add(path + ": channel names must be slugs [a-z0-9-]");
+                continue;
+            }
+            ResolvedChannel rc = resolve(name, e.getValue(), env, path, problems);
+            if (rc != null) {
+                channels.put(name, rc);
+            }
+        }
+        if (spec.channels().isEmpty()) {
+            problems.add(source + ": channels: at least one channel is required");
+        }
+        List<Route> routes = new ArrayList<>();
+        for (int i = 0; i < spec.routes().size(); i++) {
+            RouteSpec r = spec.routes().get(i);
+            String path = source + ": routes[" + i + "]" + (r.name() == null ? "" : " (" + r.name() + ")");
+            Set<Severity> severities = new LinkedHashSet<>();
+            for (String s : r.severities()) {
+                try {
+                    severities.add(Severity.parseStrict(s));
+                } catch (IllegalArgumentException ex) {
+                    problems.add(path + ".severities: unknown severity '" + s + "'; expected critical, warning, info (or P1, P2, P3)");
+                }
+            }
+            if (r.channels().isEmpty()) {
+                problems.add(path + ".channels: a route must name at least one channel");
+            }
+            checkKnown(path + ".channels", r.channels(), spec.channels().keySet(), problems);
+            routes.add(new Route(r.name() == null ? "route-" + i : r.name(), severities, Set.copyOf(r.services()),
+                    r.attributes(), r.channels()));
+        }
+        Map<Severity, List<String>> defaults = new EnumMap<>(Severity.class);
+        for (var e : spec.defaults().entrySet()) {
+            String path = source + ": defaults." + e.getKey();
+            Severity sev;
+            try {
+                sev = Severity.parseStrict(e.getKey());
+            } catch (IllegalArgumentException ex) {
+                problems.add(path + ": unknown severity; expected critical, warning or info");
+                continue;
+            }
+            List<String> list = e.getValue() == null ? List.of() : e.getValue();
+            checkKnown(path, list, spec.channels().keySet(), problems);
+            defaults.put(sev, List.copyOf(list));
+        }
+        for (Severity s : Severity.values()) {
+            if (defaults.getOrDefault(s, List.of()).isEmpty()) {
+                problems.add(source + ": defaults." + s.wire()
+                        + ": a default route for every severity is required (an event must never route nowhere)");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet()));
+    }
+
+    private static void checkKnown(String path, List<String> names, Set<String> known, List<String> problems) {
+        for (String n : names) {
+            if (!known.contains(n)) {
+                problems.add(path + ": unknown channel '" + n + "'; configured channels are " + known);
+            }
+        }
+    }
+
+    private static ResolvedChannel resolve(String name, ChannelSpec c, Map<String, String> env, String path,
+                                           List<String> problems) {
+        if (c == null) {
+            problems.add(path + ": channel definition is empty; give at least its type");
+            return null;
+        }
+        int before = problems.size();
+        URI url = null;
+        String secret = null;
+        switch (c.type()) {
+            case BETTERSTACK -> {
+                url = c.url() == null ? BETTERSTACK_DEFAULT_URL : url(path + ".url", c.url(), problems);
+                noUrlEnv(c, path, problems);
+                secret = secret(path + ".secretEnv", c.secretEnv(), env, "the BetterStack API token", problems);
+            }
+            case SLACK, DISCORD -> {
+                if (c.url() != null) {
+                    problems.add(path + ".url: " + c.type().wire() + " webhook URLs carry their token; put the URL in an"
+                            + " environment variable and name it in urlEnv");
+                }
+                String text = secret(path + ".urlEnv", c.urlEnv(), env, "the webhook URL", problems);
+                if (text != null) {
+                    url = url(path + ".urlEnv (value of " + c.urlEnv() + ")", text, problems);
+                }
+                if (c.secretEnv() != null) {
+                    problems.add(path + ".secretEnv: not used by " + c.type().wire() + " channels");
+                }
+            }
+            case WEBHOOK -> {
+                if ((c.url() == null) == (c.urlEnv() == null)) {
+                    problems.add(path + ": a webhook channel needs exactly one of url or urlEnv");
+                } else if (c.url() != null) {
+                    url = url(path + ".url", c.url(), problems);
+                } else {
+                    String text = secret(path + ".urlEnv", c.urlEnv(), env, "the webhook URL", problems);
+                    if (text != null) {
+                        url = url(path + ".urlEnv (value of " + c.urlEnv() + ")", text, problems);
+                    }
+                }
+                secret = secret(path + ".secretEnv", c.secretEnv(), env, "the webhook signing secret", problems);
+                if (secret != null && secret.getBytes(StandardCharsets.UTF_8).length < MIN_WEBHOOK_SECRET_BYTES) {
+                    problems.add(path + ".secretEnv: the signing secret in " + c.secretEnv() + " must be at least "
+                            + MIN_WEBHOOK_SECRET_BYTES + " bytes");
+                }
+            }
+            case LOG -> {
+                if (c.url() != null || c.urlEnv() != null || c.secretEnv() != null) {
+                    problems.add(path + ": a log channel takes no url, urlEnv or secretEnv");
+                }
+            }
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency());
+    }
+
+    private static void noUrlEnv(ChannelSpec c, String path, List<String> problems) {
+        if (c.urlEnv() != null) {
+            problems.add(path + ".urlEnv: not used by " + c.type().wire() + " channels (set url for the API base)");
+        }
+    }
+
+    private static String secret(String path, String envName, Map<String, String> env, String what,
+                                 List<String> problems) {
+        if (envName == null || envName.isBlank()) {
+            problems.add(path + ": required: the name of the environment variable holding " + what);
+            return null;
+        }
+        String value = env.get(envName);
+        if (value == null) {
+            problems.add(path + ": environment variable " + envName + " (" + what + ") is not set");
+            return null;
+        }
+        if (value.isBlank()) {
+            problems.add(path + ": environment variable " + envName + " (" + what + ") is empty");
+            return null;
+        }
+        return value.strip();
+    }
+
+    /** Absolute http(s) URL with a host and no user-info; the message never echoes the value (it may be secret). */
+    private static URI url(String path, String text, List<String> problems) {
+        try {
+            URI u = new URI(text.strip());
+            String scheme = u.getScheme();
+            if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
+                problems.add(path + ": must be an absolute http or https URL");
+                return null;
+            }
+            if (u.getHost() == null || u.getHost().isBlank()) {
+                problems.add(path + ": the URL must name a host");
+                return null;
+            }
+            if (u.getRawUserInfo() != null) {
+                problems.add(path + ": the URL must not contain user-info");
+                return null;
+            }
+            return u;
+        } catch (java.net.URISyntaxException e) {
+            problems.add(path + ": is not a valid URL");
+            return null;
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package dev.vigil.notifier.consume;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+/**
+ * Kafka → Reactor bridge with real backpressure. One thread owns the {@link KafkaConsumer}: it polls, hands each
+ * record to the handler (a Mono that completes when the record reached its final outcome), and commits, on the same
+ * thread, only offsets below which everything is finished. When {@code maxInFlight} records are unfinished, all
+ * partitions are paused (the consumer keeps polling to stay in the group but receives nothing) until half drained.
+ */
+public final class AlertConsumer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AlertConsumer.class);
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final int maxInFlight;
+    private final Function<ConsumerRecord<byte[], byte[]>, Mono<?>> handler;
+    private final Duration drainTimeout;
+    private final ConcurrentLinkedQueue<Finished> done = new ConcurrentLinkedQueue<>();
+    private final Map<TopicPartition, PartitionProgress> progress = new HashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicBoolean assigned = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Thread owner;
+    private boolean paused;
+
+    private record Finished(TopicPartition tp, long offset) {
+    }
+
+    public AlertConsumer(Map<String, Object> props, String topic, int maxInFlight,
+                         Function<ConsumerRecord<byte[], byte[]>, Mono<?>> handler, Duration drainTimeout) {
+        this.consumer = new KafkaConsumer<>(props, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+        this.topic = topic;
+        this.maxInFlight = maxInFlight;
+        this.handler = handler;
+        this.drainTimeout = drainTimeout;
+        this.owner = new Thread(this::loop, "vigil-notifier-consumer");
+        this.owner.setDaemon(true);
+    }
+
+    public AlertConsumer start() {
+        owner.start();
+        return this;
+    }
+
+    public KafkaConsumer<byte[], byte[]> kafkaConsumer() {
+        return consumer;
+    }
+
+    /** Records read and not yet final. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** True once the group assigned partitions (or an empty assignment) at least once. */
+    public boolean isAssigned() {
+        return assigned.get();
+    }
+
+    public boolean isRunning() {
+        return stopped.getCount() > 0;
+    }
+
+    private void loop() {
+        try {
+            consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    drainFinished();
+                    commitSync();
+                    partitions.forEach(progress::remove);
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    partitions.forEach(tp -> progress.put(tp, new PartitionProgress()));
+                    if (paused) {
+                        consumer.pause(partitions);
+                    }
+                    assigned.set(true);
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    partitions.forEach(progress::remove);
+                }
+            });
+            while (running.get()) {
+                drainFinished();
+                commitAsync();
+                adjustPause();
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(Duration.ofMillis(50));
+                } catch (WakeupException e) {
+                    continue;
+                }
+                for (ConsumerRecord<byte[], byte[]> r : records) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    PartitionProgress p = progress.computeIfAbsent(tp, k -> new PartitionProgress());
+                    p.read(r.offset());
+                    inFlight.incrementAndGet();
+                    Mono.defer(() -> handler.apply(r))
+                            .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500)).maxBackoff(Duration.ofSeconds(10))
+                                    .doBeforeRetry(s -> LOG.error("handling {}-{}@{} failed, retrying", r.topic(),
+                                            r.partition(), r.offset(), s.failure())))
+                            .then()
+                            .subscribe(null, e -> LOG.error("handler gave up", e), () -> {
+                                done.add(new Finished(tp, r.offset()));
+                                inFlight.decrementAndGet();
+                            });
+                }
+            }
+            shutdown();
+        } catch (RuntimeException e) {
+            LOG.error("alert consumer stopped on an unexpected error", e);
+        } finally {
+            try {
+                consumer.close(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                LOG.warn("closing the consumer: {}", e.toString());
+            }
+            stopped.countDown();
+        }
+    }
+
+    /** Stop reading, give in-flight work a bounded time to finish, commit what finished. */
+    private void shutdown() {
+        consumer.pause(consumer.assignment());
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+            drainFinished();
+            try {
+                consumer.poll(Duration.ofMillis(20));
+            } catch (WakeupException e) {
+                // closing
+            }
+        }
+        drainFinished();
+        commitSync();
+        if (inFlight.get() > 0) {
+            LOG.warn("stopped with {} events unfinished; they are uncommitted and will be redelivered", inFlight.get());
+        }
+    }
+
+    private void drainFinished() {
+        Finished f;
+        while ((f = done.poll()) != null) {
+            PartitionProgress p = progress.get(f.tp);
+            if (p != null) {
+                p.finish(f.offset);
+            }
+        }
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> committable() {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        progress.forEach((tp, p) -> {
+            long c = p.takeCommittable();
+            if (c >= 0) {
+                out.put(tp, new OffsetAndMetadata(c));
+            }
+        });
+        return out;
+    }
+
+    private void commitAsync() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = committable();
+        if (!offsets.isEmpty()) {
+            consumer.commitAsync(offsets, (o, e) -> {
+                if (e != null) {
+                    LOG.warn("offset commit failed (the events will be redelivered and deduplicated): {}", e.toString());
+                }
+            });
+        }
+    }
+
+    private void commitSync() {
+        Map<TopicPartition, OffsetAndMetadata> offsets = committable();
+        if (!offsets.isEmpty()) {
+            try {
+                consumer.commitSync(offsets, Duration.ofSeconds(10));
+            } catch (RuntimeException e) {
+                LOG.warn("offset commit failed (the events will be redelivered and deduplicated): {}", e.toString());
+            }
+        }
+    }
+
+    private void adjustPause() {
+        int n = inFlight.get();
+        if (!paused && n >= maxInFlight) {
+            consumer.pause(consumer.assignment());
+            paused = true;
+            LOG.debug("paused: {} events in flight", n);
+        } else if (paused && n <= maxInFlight / 2) {
+            consumer.resume(consumer.paused());
+            paused = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        running.set(false);
+        consumer.wakeup();
+        try {
+            if (!stopped.await(drainTimeout.toMillis() + 15_000, TimeUnit.MILLISECONDS)) {
+                LOG.warn("consumer thread did not stop in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

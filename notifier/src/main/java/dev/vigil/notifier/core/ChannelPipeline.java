@@ -1,0 +1,130 @@
+package dev.vigil.notifier.core;
+
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * One channel's delivery of one event, in the spirit of Alertmanager's notify stages:
+ * claim → send (through the channel's own lane) → record, looping on transient failures (release, back off,
+ * claim again) until delivered, dead-lettered, or found already delivered by someone else.
+ */
+public final class ChannelPipeline {
+    private final String channel;
+    private final ClaimStage claims;
+    private final ChannelLane lane;
+    private final SendStage sender;
+    private final RecordStage records;
+    private final DeadLetterStage deadLetters;
+    private final RetryPolicy policy;
+    private final Clock clock;
+    private final Scheduler timer;
+    private final Duration busyRetry;
+    private final MeterRegistry meters;
+
+    public ChannelPipeline(String channel, ClaimStage claims, ChannelLane lane, SendStage sender, RecordStage records,
+                           DeadLetterStage deadLetters, RetryPolicy policy, Clock clock, Scheduler timer,
+                           Duration busyRetry, MeterRegistry meters) {
+        this.channel = channel;
+        this.claims = claims;
+        this.lane = lane;
+        this.sender = sender;
+        this.records = records;
+        this.deadLetters = deadLetters;
+        this.policy = policy;
+        this.clock = clock;
+        this.timer = timer;
+        this.busyRetry = busyRetry;
+        this.meters = meters;
+    }
+
+    public String channel() {
+        return channel;
+    }
+
+    public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed) {
+        return Mono.defer(() -> attempt(e, routed, 1, clock.instant()))
+                .doOnNext(r -> meters.counter("vigil.notifier.deliveries", "channel", channel,
+                        "outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT)).increment());
+    }
+
+    /** A claim and, when it was ours, what the send gave. */
+    private record Step(Claim claim, SendStage.Sent sent) {
+    }
+
+    /**
+     * The claim is taken inside the lane, right before the send, so time spent queued behind a rate limit never
+     * eats into the claim's lease.
+     */
+    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first) {
+        Mono<Step> step = claims.claim(e.eventId(), channel).flatMap(c -> c.status() != Claim.Status.CLAIMED
+                ? Mono.just(new Step(c, null))
+                : vendorRef(e).flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
+                        .map(sent -> new Step(c, sent)));
+        return lane.submit(step).flatMap(s -> switch (s.claim().status()) {
+            case DUPLICATE -> Mono.just(new ChannelResult(channel, FinalOutcome.DEDUPLICATED, n - 1,
+                    "already delivered within the dedupe window"));
+            case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first)));
+            case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent());
+        });
+    }
+
+    private Mono<java.util.Optional<String>> vendorRef(AlertEvent e) {
+        Mono<String> ref = sender.usesVendorRef() && e.state() != AlertState.OPENED
+                ? records.vendorRef(e.incidentId(), channel) : Mono.empty();
+        return ref.map(java.util.Optional::of).defaultIfEmpty(java.util.Optional.empty());
+    }
+
+    private Mono<ChannelResult> settle(AlertEvent e, List<String> routed, int n, Instant first, Claim c,
+                                       SendStage.Sent sent) {
+        DeliveryOutcome o = sent.outcome();
+        if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
+            lane.holdOff(t.retryAfter());
+        }
+        Timer.builder("vigil.notifier.send").tag("channel", channel).tag("outcome", kind(o))
+                .register(meters).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
+        RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
+        Attempt attempt = new Attempt(e.eventId(), e.incidentId(), channel, n, kind(o), o.httpStatus(),
+                sent.latencyMs(), error(o));
+        if (d instanceof RetryPolicy.Done) {
+            String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
+            return records.saveVendorRef(e.incidentId(), channel, vendorRef)
+                    .then(records.settle(c, attempt, Settlement.DELIVERED))
+                    .thenReturn(new ChannelResult(channel, FinalOutcome.DELIVERED, n, null));
+        }
+        if (d instanceof RetryPolicy.GiveUp g) {
+            return records.settle(c, attempt, Settlement.DEAD)
+                    .then(deadLetters.deadLetter(e, channel, g.reason(), n, routed))
+                    .thenReturn(new ChannelResult(channel, FinalOutcome.DEAD_LETTERED, n, g.reason()));
+        }
+        Duration wait = ((RetryPolicy.RetryIn) d).delay();
+        return records.settle(c, attempt, Settlement.RELEASED)
+                .then(Mono.delay(wait, timer))
+                .then(Mono.defer(() -> attempt(e, routed, n + 1, first)));
+    }
+
+    static String kind(DeliveryOutcome o) {
+        if (o instanceof DeliveryOutcome.Delivered) {
+            return "delivered";
+        }
+        return o instanceof DeliveryOutcome.Transient ? "transient" : "permanent";
+    }
+
+    private static String error(DeliveryOutcome o) {
+        if (o instanceof DeliveryOutcome.Transient t) {
+            return t.reason();
+        }
+        if (o instanceof DeliveryOutcome.Permanent p) {
+            return p.reason();
+        }
+        return null;
+    }
+}

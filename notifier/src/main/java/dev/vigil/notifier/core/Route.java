@@ -1,0 +1,33 @@
+package dev.vigil.notifier.core;
+
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.Severity;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** One routing rule: empty matchers match anything; all given matchers must hold. */
+public record Route(String name, Set<Severity> severities, Set<String> services, Map<String, String> attributes,
+                    List<String> channels) {
+    public Route {
+        severities = Set.copyOf(severities);
+        services = Set.copyOf(services);
+        attributes = Map.copyOf(attributes);
+        channels = List.copyOf(channels);
+    }
+
+    public boolean matches(AlertEvent e) {
+        if (!severities.isEmpty() && !severities.contains(e.severity())) {
+            return false;
+        }
+        if (!services.isEmpty() && !services.contains(e.service())) {
+            return false;
+        }
+        for (var a : attributes.entrySet()) {
+            if (!a.getValue().equals(e.attributes().get(a.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
