@@ -1,5 +1,6 @@
 package dev.vigil.schemas.contract;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 import java.util.Map;
 
@@ -81,6 +82,8 @@ public record AlertEvent(
         return fingerprint + "/" + state.wire();
     }
 
+    /** Not a wire field: without {@link JsonIgnore} Jackson would write it as {@code "resolution"}. */
+    @JsonIgnore
     public boolean isResolution() {
         return state == AlertState.RESOLVED;
     }
