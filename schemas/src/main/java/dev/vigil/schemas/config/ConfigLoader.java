@@ -46,7 +46,7 @@ public final class ConfigLoader {
         }
         applyEnv(tree, env);
         try {
-            return Json.convert(tree, type);
+            return Json.convertConfig(tree, type);
         } catch (ContractViolation e) {
             throw new ConfigException(List.of(source(file) + ": " + e.field() + ": " + e.problem()));
         }
@@ -78,7 +78,7 @@ public final class ConfigLoader {
     /** Binds a YAML tree (no defaults, no environment) to a type, e.g. a list of monitors or routes. */
     public static <T> T bind(JsonNode tree, Class<T> type, String source) {
         try {
-            return Json.convert(tree, type);
+            return Json.convertConfig(tree, type);
         } catch (ContractViolation e) {
             throw new ConfigException(List.of(source + ": " + e.field() + ": " + e.problem()));
         }

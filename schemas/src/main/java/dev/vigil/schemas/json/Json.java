@@ -6,6 +6,10 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -19,14 +23,17 @@ import java.io.UncheckedIOException;
  * and every read failure turned into a {@link ContractViolation} naming the field.
  */
 public final class Json {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    private static final ObjectMapper MAPPER = strict(JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
-            .build();
+            .build());
+    /** For configuration only: environment overrides arrive as text ("12" for a number, "true" for a flag). */
+    private static final ObjectMapper LENIENT = MAPPER.copy()
+            .enable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
@@ -37,6 +44,21 @@ public final class Json {
     }
 
     private Json() {
+    }
+
+    /**
+     * The wire is typed exactly as the JSON Schemas say: no "60" for 60, no 2500.7 truncated to 2500, no 0
+     * for false, no 200 for "200". What the schema refuses, the records refuse too.
+     */
+    private static ObjectMapper strict(ObjectMapper mapper) {
+        mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
+        mapper.configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
+        mapper.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+        for (CoercionInputShape shape : new CoercionInputShape[] {
+                CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean}) {
+            mapper.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+        }
+        return mapper;
     }
 
     /** The shared mapper. Do not reconfigure it; copy it if a service needs different settings. */
@@ -63,6 +85,15 @@ public final class Json {
     public static <T> T convert(JsonNode node, Class<T> type) {
         try {
             return MAPPER.treeToValue(node, type);
+        } catch (IOException e) {
+            throw violation(e);
+        }
+    }
+
+    /** Binds configuration, accepting text for numbers and flags (environment overrides are text). */
+    public static <T> T convertConfig(JsonNode node, Class<T> type) {
+        try {
+            return LENIENT.treeToValue(node, type);
         } catch (IOException e) {
             throw violation(e);
         }

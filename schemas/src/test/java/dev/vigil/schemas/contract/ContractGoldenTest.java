@@ -280,14 +280,9 @@ class ContractGoldenTest {
                 .containsExactly("region");
     }
 
-    /**
-     * Known gap, pinned so it is a decision rather than an accident: the shared mapper keeps Jackson's scalar
-     * coercions, so the records read values the schema's types refuse ("60" and 60.5 as an integer, "false" and 0
-     * as a boolean, 200 as a string). Every schema-valid document reads; not every readable document is
-     * schema-valid. If {@link Json} is made strict, turn these into invalid golden examples.
-     */
+    /** The shared mapper does not coerce scalars: what the schema's types refuse, the record refuses too. */
     @Test
-    void recordsStillCoerceScalarsTheSchemaRefuses() {
+    void recordsRefuseCoercedScalarsLikeTheSchema() {
         String base = "{\"schemaVersion\":1,\"id\":\"api\",\"url\":\"https://api.example.com/\",\"regions\":[\"us-east\"]";
         Map<String, String> coerced = Map.of(
                 "intervalSeconds", base + ",\"intervalSeconds\":\"60\"}",
@@ -298,10 +293,9 @@ class ContractGoldenTest {
             JsonNode tree = tree(json.getBytes(StandardCharsets.UTF_8));
             assertThat(ContractSchemaValidator.fields(ContractSchemaValidator.validate(MonitorDefinition.class, tree)))
                     .containsExactly(field);
-            assertThat(Json.read(json, MonitorDefinition.class)).isNotNull();
+            assertThatThrownBy(() -> Json.read(json, MonitorDefinition.class))
+                    .isInstanceOfSatisfying(ContractViolation.class, e -> assertThat(e.field()).isEqualTo(field));
         });
-        assertThat(Json.read(coerced.get("timeoutMs"), MonitorDefinition.class).timeoutMs())
-                .as("a fraction is truncated, not refused").isEqualTo(2500);
     }
 
     // ------------------------------------------------------------------------------------------ defaults
