@@ -1,0 +1,278 @@
+package dev.vigil.ingest.it;
+
+import static dev.vigil.ingest.it.IngestHarness.BILLING_KEY;
+import static dev.vigil.ingest.it.IngestHarness.CHECKOUT_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.embedded.junit.WithKafka;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.sign.RequestSigner;
+import dev.vigil.schemas.topic.Topics;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every bad request gets its precise 4xx with an RFC 9457 problem body, and produces nothing: the end
+ * offsets (read_uncommitted, so even an aborted attempt would show) of the three ingest topics do not move.
+ */
+@WithKafka
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadRequestTableIT {
+    private IngestHarness ingest;
+    private TopicOffsets offsets;
+
+    record Case(String name, Consumer<IngestHarness> setup, Function<IngestHarness, IngestHarness.Reply> request,
+                int status, String type, String detail) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @BeforeAll
+    void start(EmbeddedKafka kafka) {
+        ingest = new IngestHarness(kafka);
+        offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS);
+    }
+
+    @AfterAll
+    void stop() {
+        offsets.close();
+        ingest.close();
+    }
+
+    static long now() {
+        return System.currentTimeMillis();
+    }
+
+    static String one(String metric) {
+        return Events.array(List.of(metric));
+    }
+
+    static String withLabel(String key, String value) {
+        return one(Events.metric("200", now()).replace("{\"method\":\"GET\"}", "{\"" + key + "\":\"" + value + "\"}"));
+    }
+
+    static Case metrics(String name, String body, int status, String type, String detail) {
+        return new Case(name, null, h -> h.metrics(CHECKOUT_KEY, body), status, type, detail);
+    }
+
+    static Case alerts(String name, String body, int status, String type, String detail) {
+        return new Case(name, null, h -> h.alerts(CHECKOUT_KEY, body), status, type, detail);
+    }
+
+    static Case probes(String name, Function<IngestHarness, IngestHarness.Reply> request, int status, String type, String detail) {
+        return new Case(name, null, request, status, type, detail);
+    }
+
+    static String probeBody(String region) {
+        long n = now();
+        return Events.array(List.of(Events.probeResult("table-api", region, n - n % 60_000, "r-1")));
+    }
+
+    static Stream<Case> cases() {
+        String big = "[" + "x".repeat((1 << 20)) + "]";
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 1001; i++) {
+            many.add(Events.metric("200", now()));
+        }
+        String replayedId = Events.id();
+        return Stream.of(
+                // --- /v1/metrics: framing and size
+                metrics("metrics: malformed JSON", "[{\"schemaVersion\":1,", 400, "malformed-json", "not valid JSON"),
+                metrics("metrics: JSON object instead of array", Events.metric("200", now()), 400, "not-a-batch", "JSON array"),
+                metrics("metrics: empty array", "[]", 400, "empty-batch", "no events"),
+                new Case("metrics: wrong content type", null, h -> h.post("/v1/metrics", "text/plain",
+                        one(Events.metric("200", now())).getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(CHECKOUT_KEY)),
+                        415, "unsupported-media-type", "application/x-ndjson"),
+                new Case("metrics: no content type", null, h -> h.post("/v1/metrics", null,
+                        one(Events.metric("200", now())).getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(CHECKOUT_KEY)),
+                        415, "unsupported-media-type", "Content-Type is required"),
+                metrics("metrics: body over 1 MiB (Content-Length)", big, 413, "payload-too-large", "1048576 bytes"),
+                new Case("metrics: body over 1 MiB (chunked, no Content-Length)", null, h -> chunked(h, big),
+                        413, "payload-too-large", "1048576 bytes"),
+                metrics("metrics: 1,001 events", Events.array(many), 413, "too-many-events", "at most 1000 events"),
+                new Case("metrics: NDJSON with a malformed line", null, h -> h.post("/v1/metrics", "application/x-ndjson",
+                        (Events.metric("200", now()) + "\n{oops\n").getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(CHECKOUT_KEY)),
+                        400, "malformed-json", "line 2"),
+                // --- /v1/metrics: authentication
+                new Case("metrics: missing Authorization", null, h -> h.metrics(null, one(Events.metric("200", now()))),
+                        401, "missing-credentials", "Authorization: Bearer"),
+                new Case("metrics: unknown API key", null, h -> h.metrics("not-a-key", one(Events.metric("200", now()))),
+                        401, "invalid-credentials", "not valid"),
+                new Case("metrics: Basic instead of Bearer", null, h -> h.post("/v1/metrics", "application/json",
+                        one(Events.metric("200", now())).getBytes(StandardCharsets.UTF_8), Map.of("Authorization", "Basic " + CHECKOUT_KEY)),
+                        401, "invalid-credentials", "not valid"),
+                new Case("metrics: key for another app", null, h -> h.metrics(BILLING_KEY, one(Events.metric("200", now()))),
+                        403, "app-mismatch", "'billing'"),
+                // --- /v1/metrics: every event invalid (PII in each string field, contract, time)
+                metrics("metrics: e-mail in status", one(Events.metric("checkout", "http_request", "bob@example.com", "/a", now())),
+                        422, "invalid-events", "status: contains an e-mail address"),
+                metrics("metrics: phone number in a label value", withLabel("note", "call +44 20 7946 0958"),
+                        422, "invalid-events", "labels.note: contains a phone number"),
+                metrics("metrics: e-mail as a label key", withLabel("bob@example.com", "x"),
+                        422, "invalid-events", "labels: contains an e-mail address"),
+                metrics("metrics: JWT in a label", withLabel("auth",
+                        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+                        422, "invalid-events", "labels.auth: contains a JWT"),
+                metrics("metrics: bearer token in a label", withLabel("header", "Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
+                        422, "invalid-events", "labels.header: contains a bearer token"),
+                metrics("metrics: password in a label", withLabel("cfg", "password=hunter2hunter2"),
+                        422, "invalid-events", "labels.cfg: contains a password"),
+                metrics("metrics: card number in a label", withLabel("card", "4111 1111 1111 1111"),
+                        422, "invalid-events", "labels.card: contains a card number"),
+                metrics("metrics: query string in a label", withLabel("url", "/search?q=shoes&user=42"),
+                        422, "invalid-events", "labels.url: contains a query string"),
+                metrics("metrics: timestamp 10 minutes old", one(Events.metric("200", now() - 600_000)),
+                        422, "invalid-events", "timestamp: is more than 300 s away"),
+                metrics("metrics: timestamp 10 minutes ahead", one(Events.metric("200", now() + 600_000)),
+                        422, "invalid-events", "timestamp: is more than 300 s away"),
+                metrics("metrics: bad metric name", one(Events.metric("checkout", "HTTP Request", "200", "/a", now())),
+                        422, "invalid-events", "metricName: must be"),
+                metrics("metrics: missing timestamp", one("{\"schemaVersion\":1,\"metricName\":\"http_request\"}"),
+                        422, "invalid-events", "timestamp: is required"),
+                metrics("metrics: events that are not objects", "[1,\"two\",null]", 422, "invalid-events", "must be a JSON object"),
+                // --- /v1/probe-results: signatures
+                probes("probe: unsigned", h -> h.post("/v1/probe-results", "application/json",
+                        probeBody("us-east").getBytes(StandardCharsets.UTF_8), Map.of()), 401, "missing-headers", "X-Vigil-Signature"),
+                probes("probe: unknown key id", h -> h.probeResults("w-nowhere", h.usEast, "us-east", now(), Events.id(), probeBody("us-east")),
+                        401, "unknown-key", "not configured"),
+                probes("probe: stale timestamp (120 s old)", h -> h.probeResults("w-us-east", h.usEast, "us-east", now() - 120_000,
+                        Events.id(), probeBody("us-east")), 401, "stale", "clock skew"),
+                probes("probe: timestamp 120 s in the future", h -> h.probeResults("w-us-east", h.usEast, "us-east", now() + 120_000,
+                        Events.id(), probeBody("us-east")), 401, "stale", "clock skew"),
+                probes("probe: forged signature (other secret)", h -> h.probeResults("w-us-east", h.euWest, "us-east", now(),
+                        Events.id(), probeBody("us-east")), 401, "bad-signature", "does not match"),
+                probes("probe: body changed after signing", BadRequestTableIT::tampered, 401, "bad-signature", "does not match"),
+                new Case("probe: replayed request id", h -> assertThat(h.probeResults("w-us-east", h.usEast, "us-east", now(),
+                        replayedId, probeBody("us-east")).status()).isEqualTo(202),
+                        h -> h.probeResults("w-us-east", h.usEast, "us-east", now(), replayedId, probeBody("us-east")),
+                        409, "replayed", "already received"),
+                probes("probe: region not the key's", h -> h.probeResults("w-us-east", h.usEast, "eu-west", now(), Events.id(),
+                        probeBody("eu-west")), 403, "wrong-region", "region"),
+                probes("probe: result for another region than the key's", h -> h.probeResults("w-us-east", h.usEast, "us-east", now(),
+                        Events.id(), probeBody("eu-west")), 403, "wrong-region", "'us-east'"),
+                probes("probe: timestamp not a number", BadRequestTableIT::badTimestamp, 400, "bad-timestamp", "epoch milliseconds"),
+                probes("probe: e-mail in detail", h -> h.probeResults("w-us-east", h.usEast, "us-east", now(), Events.id(),
+                        probeBody("us-east").replace("\"requestId\"", "\"detail\":\"owner ops@example.com\",\"requestId\"")),
+                        422, "invalid-events", "detail: contains an e-mail address"),
+                probes("probe: body over 1 MiB", h -> h.probeResults("w-us-east", h.usEast, "us-east", now(), Events.id(), big),
+                        413, "payload-too-large", "1048576 bytes"),
+                // --- /v1/alerts
+                new Case("alerts: missing Authorization", null, h -> h.alerts(null, Events.alertEvent("app/x", "opened", now())),
+                        401, "missing-credentials", "Bearer"),
+                new Case("alerts: NDJSON content type", null, h -> h.post("/v1/alerts", "application/x-ndjson",
+                        Events.alertEvent("app/x", "opened", now()).getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(CHECKOUT_KEY)),
+                        415, "unsupported-media-type", "application/json"),
+                alerts("alerts: malformed JSON", "{\"fingerprint\":", 400, "malformed-json", "not valid JSON"),
+                alerts("alerts: source other than app", Events.alertEvent("monitor/checkout", "opened", now())
+                        .replace("\"summary\"", "\"source\":\"probe\",\"summary\""), 422, "invalid-events", "source: must be app"),
+                alerts("alerts: missing fingerprint", Events.alertEvent("app/x", "opened", now()).replace("\"fingerprint\":\"app/x\",", ""),
+                        422, "invalid-events", "fingerprint: is required"),
+                alerts("alerts: e-mail in summary", Events.alertEvent("app/x", "opened", now())
+                        .replace("Checkout failing", "Mail carol@example.com"), 422, "invalid-events", "summary: contains an e-mail address"),
+                alerts("alertmanager: missing alerts", "{\"version\":\"4\",\"status\":\"firing\",\"receiver\":\"vigil\",\"groupKey\":\"g\"}",
+                        400, "alertmanager-payload", "alerts: is required"),
+                alerts("alertmanager: missing version", Events.alertmanager("firing", "abc", "P1").replace("\"version\":\"4\",", ""),
+                        400, "alertmanager-payload", "version: is required"),
+                alerts("alertmanager: version 3", Events.alertmanager("firing", "abc", "P1").replace("\"version\":\"4\"", "\"version\":\"3\""),
+                        400, "alertmanager-payload", "version \"4\""),
+                alerts("alertmanager: alert without status", Events.alertmanager("firing", "abc", "P1")
+                        .replace("[{\"status\":\"firing\",", "[{"), 422, "invalid-events", "alerts[0].status: is required"),
+                alerts("alertmanager: alert without labels", Events.alertmanager("firing", "abc", "P1")
+                        .replaceAll("\"labels\":\\{[^}]*},", ""), 422, "invalid-events", "alerts[0].labels: is required"),
+                alerts("alertmanager: alert without startsAt", Events.alertmanager("firing", "abc", "P1")
+                        .replace("\"startsAt\":\"2026-01-01T10:00:00Z\",", ""), 422, "invalid-events", "alerts[0].startsAt: is required"),
+                // --- routing
+                new Case("unknown route", null, h -> h.post("/v1/nothing", "application/json", "[]".getBytes(StandardCharsets.UTF_8), Map.of()),
+                        404, "not-found", "no such endpoint"));
+    }
+
+    private static IngestHarness.Reply chunked(IngestHarness h, String body) {
+        try {
+            var req = HttpRequest.newBuilder(h.uri("/v1/metrics"))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + CHECKOUT_KEY)
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8))))
+                    .build();
+            HttpResponse<byte[]> r = h.http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+            return new IngestHarness.Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), null, r.body());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static IngestHarness.Reply tampered(IngestHarness h) {
+        String body = probeBody("us-east");
+        long ts = now();
+        String id = Events.id();
+        Map<String, String> headers = signedHeaders(h.usEast, ts, id, "us-east", body);
+        return h.post("/v1/probe-results", "application/json", body.replace("\"responseMs\":42", "\"responseMs\":41")
+                .getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    private static IngestHarness.Reply badTimestamp(IngestHarness h) {
+        String body = probeBody("us-east");
+        Map<String, String> headers = signedHeaders(h.usEast, now(), Events.id(), "us-east", body);
+        headers.put(RequestSigner.HEADER_TIMESTAMP, "yesterday");
+        return h.post("/v1/probe-results", "application/json", body.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    private static Map<String, String> signedHeaders(RequestSigner signer, long ts, String id, String region, String body) {
+        Map<String, String> h = new HashMap<>();
+        h.put(RequestSigner.HEADER_KEY_ID, "w-us-east");
+        h.put(RequestSigner.HEADER_TIMESTAMP, Long.toString(ts));
+        h.put(RequestSigner.HEADER_REQUEST_ID, id);
+        h.put(RequestSigner.HEADER_REGION, region);
+        h.put(RequestSigner.HEADER_SIGNATURE, signer.sign(ts, id, region, body.getBytes(StandardCharsets.UTF_8)));
+        return h;
+    }
+
+    @Test
+    void tableHasAtLeastThirtyCases() {
+        assertThat(cases().count()).isGreaterThanOrEqualTo(30);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void refusedPreciselyAndNothingProduced(Case c) {
+        if (c.setup() != null) {
+            long beforeSetup = offsets.total();
+            c.setup().accept(ingest);
+            // The setup commits one record; its commit marker is written to the partition just after the commit
+            // returns, so wait for record + marker before taking the baseline.
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> offsets.total() >= beforeSetup + 2);
+        }
+        long before = offsets.total();
+        IngestHarness.Reply reply = c.request().apply(ingest);
+        assertThat(reply.status()).as(c.name() + ": " + reply.text()).isEqualTo(c.status());
+        assertThat(reply.contentType()).startsWith("application/problem+json");
+        JsonNode p = reply.json();
+        assertThat(p.get("type").asText()).isEqualTo("https://vigil.dev/problems/" + c.type());
+        assertThat(p.get("status").asInt()).isEqualTo(c.status());
+        assertThat(p.get("title").asText()).isNotBlank();
+        assertThat(p.get("instance").asText()).startsWith("/");
+        assertThat(p.get("detail").asText()).contains(c.detail());
+        assertThat(reply.text()).doesNotContain(CHECKOUT_KEY, BILLING_KEY, "example.com", "hunter2", "4111", "7946");
+        assertThat(offsets.total()).as("records produced by " + c.name()).isEqualTo(before);
+    }
+}
