@@ -1,0 +1,220 @@
+package dev.vigil.notifier.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.schemas.contract.Severity;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NotifierSettingsTest {
+    private static final String SECRET = "0123456789abcdef0123456789abcdef";
+    private static final Map<String, String> ENV = Map.of(
+            "BETTERSTACK_API_TOKEN", "bs-token",
+            "SLACK_WEBHOOK_URL", "https://hooks.slack.test/services/T/B/X",
+            "DISCORD_WEBHOOK_URL", "https://discord.test/api/webhooks/1/abc",
+            "HOOK_SECRET", SECRET);
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String yaml) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, yaml);
+        return p;
+    }
+
+    private List<String> problems(String yaml, Map<String, String> env) throws IOException {
+        Path file = write("vigil-notifier.yaml", yaml);
+        try {
+            NotifierSettings.load(file, env);
+        } catch (ConfigException e) {
+            return e.problems();
+        }
+        throw new AssertionError("expected a configuration error");
+    }
+
+    @Test
+    void defaultsWithStandardRoutingLoadWhenSecretsAreSet() {
+        NotifierSettings.Loaded l = NotifierSettings.load(null, ENV);
+        NotifierConfig c = l.config();
+        assertThat(c.http().port()).isEqualTo(8082);
+        assertThat(c.kafka().alertsTopic()).isEqualTo("vigil.alerts");
+        assertThat(c.delivery().dedupeWindowDuration()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.delivery().deadlineDuration()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.delivery().retryBaseDuration()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.delivery().retryCapDuration()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.delivery().sendTimeoutDuration()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "log");
+        assertThat(l.routing().channels().get("slack").ratePerSecond()).isEqualTo(1.0);
+        assertThat(l.routing().channels().get("betterstack").url().toString()).isEqualTo("https://uptime.betterstack.com");
+        assertThat(l.routing().channels().get("betterstack").secret()).isEqualTo("bs-token");
+        assertThat(l.routing().channels().get("slack").toString()).doesNotContain("hooks.slack.test");
+    }
+
+    @Test
+    void standardRoutingWithoutSecretsNamesEachMissingVariable() {
+        assertThatThrownBy(() -> NotifierSettings.load(null, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems()).containsExactlyInAnyOrder(
+                        "built-in routing: channels.betterstack.secretEnv: environment variable BETTERSTACK_API_TOKEN (the BetterStack API token) is not set",
+                        "built-in routing: channels.slack.urlEnv: environment variable SLACK_WEBHOOK_URL (the webhook URL) is not set",
+                        "built-in routing: channels.discord.urlEnv: environment variable DISCORD_WEBHOOK_URL (the webhook URL) is not set"));
+    }
+
+    @Test
+    void routingFileRelativeToTheServiceConfigAndEnvOverrides() throws IOException {
+        write("routing.yaml", """
+                channels:
+                  ops: { type: webhook, url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET, concurrency: 4 }
+                  console: { type: log }
+                routes:
+                  - name: payments
+                    severities: [critical, P2]
+                    services: [payments]
+                    attributes: { team: pay }
+                    channels: [ops]
+                defaults:
+                  critical: [ops, console]
+                  warning: [console]
+                  info: [console]
+                """);
+        Path file = write("vigil-notifier.yaml", """
+                kafka: { bootstrapServers: "k1:9092", groupId: notif }
+                delivery: { dedupeWindow: 30m, retryBase: 500ms }
+                routingFile: routing.yaml
+                """);
+        var env = new java.util.HashMap<>(ENV);
+        env.put("VIGIL_HTTP_PORT", "0");
+        env.put("VIGIL_KAFKA_GROUP_ID", "from-env");
+        NotifierSettings.Loaded l = NotifierSettings.load(file, env);
+        assertThat(l.config().http().port()).isZero();
+        assertThat(l.config().kafka().groupId()).isEqualTo("from-env");
+        assertThat(l.config().delivery().dedupeWindowDuration()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(l.routing().channels()).containsOnlyKeys("ops", "console");
+        assertThat(l.routing().channels().get("ops").concurrency()).isEqualTo(4);
+        assertThat(l.routing().routes().channels()).containsExactlyInAnyOrder("ops", "console");
+        var e = dev.vigil.notifier.support.TestEvents.with(
+                dev.vigil.notifier.support.TestEvents.opened("monitor/p", Severity.WARNING), "payments",
+                Map.of("team", "pay"), List.of(), false);
+        assertThat(l.routing().routes().route(e).channels()).containsExactly("ops");
+    }
+
+    @Test
+    void everyRoutingProblemIsReportedAtOnceWithItsKeyPath() throws IOException {
+        List<String> p = problems("""
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    slack: { type: slack, url: "https://hooks.slack.test/inline" }
+                    discord: { type: discord, urlEnv: DISCORD_BAD }
+                    hook: { type: webhook, url: "ftp://x/y", secretEnv: SHORT_SECRET }
+                    hook2: { type: webhook, secretEnv: HOOK_SECRET }
+                    hook3: { type: webhook, url: "https://user:pw@x.test/", urlEnv: HOOK_URL, secretEnv: HOOK_SECRET }
+                    bs: { type: betterstack, secretEnv: EMPTY_TOKEN, url: "https:///nohost" }
+                    console: { type: log, secretEnv: X }
+                    Bad_Name: { type: log }
+                  routes:
+                    - name: r1
+                      severities: [sev9]
+                      channels: [pager, console]
+                    - name: r2
+                      channels: []
+                  defaults:
+                    critical: [slack, missing-one]
+                    warning: []
+                    urgent: [console]
+                """, Map.of("DISCORD_BAD", "not a url", "SHORT_SECRET", "short", "HOOK_SECRET", SECRET,
+                "EMPTY_TOKEN", "  "));
+        String f = dir.resolve("vigil-notifier.yaml").toString();
+        assertThat(p).containsExactlyInAnyOrder(
+                "routing: channels.slack.url: slack webhook URLs carry their token; put the URL in an environment variable and name it in urlEnv",
+                "routing: channels.slack.urlEnv: required: the name of the environment variable holding the webhook URL",
+                "routing: channels.discord.urlEnv (value of DISCORD_BAD): is not a valid URL",
+                "routing: channels.hook.url: must be an absolute http or https URL",
+                "routing: channels.hook.secretEnv: the signing secret in SHORT_SECRET must be at least 32 bytes",
+                "routing: channels.hook2: a webhook channel needs exactly one of url or urlEnv",
+                "routing: channels.hook3: a webhook channel needs exactly one of url or urlEnv",
+                "routing: channels.bs.url: the URL must name a host",
+                "routing: channels.bs.secretEnv: environment variable EMPTY_TOKEN (the BetterStack API token) is empty",
+                "routing: channels.console: a log channel takes no url, urlEnv or secretEnv",
+                "routing: channels.Bad_Name: channel names must be slugs [a-z0-9-]",
+                "routing: routes[0] (r1).severities: unknown severity 'sev9'; expected critical, warning, info (or P1, P2, P3)",
+                "routing: routes[0] (r1).channels: unknown channel 'pager'; configured channels are [slack, discord, hook, hook2, hook3, bs, console, Bad_Name]",
+                "routing: routes[1] (r2).channels: a route must name at least one channel",
+                "routing: defaults.critical: unknown channel 'missing-one'; configured channels are [slack, discord, hook, hook2, hook3, bs, console, Bad_Name]",
+                "routing: defaults.urgent: unknown severity; expected critical, warning or info",
+                "routing: defaults.warning: a default route for every severity is required (an event must never route nowhere)",
+                "routing: defaults.info: a default route for every severity is required (an event must never route nowhere)");
+        assertThat(String.join("\n", p)).doesNotContain("hooks.slack.test/inline").doesNotContain(SECRET);
+        assertThat(f).isNotBlank();
+    }
+
+    @Test
+    void userInfoInAWebhookUrlIsRefused() throws IOException {
+        List<String> p = problems("""
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    hook: { type: webhook, url: "https://user:pw@x.test/", secretEnv: HOOK_SECRET }
+                  defaults: { critical: [hook], warning: [hook], info: [hook] }
+                """, ENV);
+        assertThat(p).containsExactly("routing: channels.hook.url: the URL must not contain user-info");
+    }
+
+    @Test
+    void unknownChannelTypeIsAConfigErrorNamingTheKey() throws IOException {
+        List<String> p = problems("""
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    pager: { type: pagerduty }
+                """, ENV);
+        assertThat(p).hasSize(1);
+        assertThat(p.get(0)).contains("routing.channels.pager.type").contains("unknown channel type");
+    }
+
+    @Test
+    void serviceSettingsAreValidated() throws IOException {
+        assertThat(problems("delivery: { dedupeWindow: soon }\n", ENV)).singleElement().asString()
+                .contains("delivery.dedupeWindow: must be a duration such as 500ms, 10s, 5m, 1h or PT1H");
+        assertThat(problems("delivery: { retryBase: 10m, retryCap: 1m }\n", ENV)).singleElement().asString()
+                .contains("delivery.retryCap: must not be shorter than delivery.retryBase");
+        assertThat(problems("delivery: { retryMultiplier: 0.5 }\n", ENV)).singleElement().asString()
+                .contains("delivery.retryMultiplier: must be between 1 and 10");
+        assertThat(problems("http: { port: 70000 }\n", ENV)).singleElement().asString()
+                .contains("http.port: must be between 0 and 65535");
+        assertThat(problems("database: { url: \"jdbc:postgresql://db/x\" }\n", ENV)).singleElement().asString()
+                .contains("database.url: must be an R2DBC URL");
+        assertThat(problems("kafka: { bootstrapServers: \"\" }\n", ENV)).singleElement().asString()
+                .contains("kafka.bootstrapServers: is required");
+        assertThat(problems("kafka: { maxInFlight: 0 }\n", ENV)).singleElement().asString()
+                .contains("kafka.maxInFlight: must be between 1 and 1000000");
+        assertThat(problems("routingFile: r.yaml\nrouting: { channels: { l: { type: log } } }\n", ENV)).singleElement()
+                .asString().contains("routingFile: give routing inline or in routingFile, not both");
+        assertThat(problems("routing:\n  channels:\n    slack: { type: slack, urlEnv: S, concurrency: 0 }\n", ENV))
+                .singleElement().asString().contains("concurrency: must be between 1 and 1024");
+    }
+
+    @Test
+    void missingRoutingFileAndBrokenYamlAreClear() throws IOException {
+        assertThat(problems("routingFile: nowhere.yaml\n", ENV)).singleElement().asString()
+                .endsWith("nowhere.yaml: configuration file not found");
+        write("routing.yaml", "channels: [unclosed\n");
+        assertThat(problems("routingFile: routing.yaml\n", ENV)).singleElement().asString()
+                .contains("routing.yaml (line").contains("not valid YAML");
+    }
+
+    @Test
+    void missingServiceConfigFileIsClear() {
+        assertThatThrownBy(() -> NotifierSettings.load(dir.resolve("absent.yaml"), ENV))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("absent.yaml: configuration file not found");
+    }
+}

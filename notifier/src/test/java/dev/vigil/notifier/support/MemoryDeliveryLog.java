@@ -1,0 +1,104 @@
+package dev.vigil.notifier.support;
+
+import dev.vigil.notifier.core.Attempt;
+import dev.vigil.notifier.core.Claim;
+import dev.vigil.notifier.core.DeliveryLog;
+import dev.vigil.notifier.core.Settlement;
+import dev.vigil.schemas.contract.AlertEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.publisher.Mono;
+
+/** The claim rules of ClaimStore in memory (no window expiry), with a switch to simulate a store outage. */
+public final class MemoryDeliveryLog implements DeliveryLog {
+    public final AtomicBoolean down = new AtomicBoolean();
+    public final List<Attempt> attempts = new ArrayList<>();
+    public final List<String> silenced = new ArrayList<>();
+    public final Map<String, String> vendorRefs = new HashMap<>();
+    private final Map<String, String[]> claims = new HashMap<>();
+
+    private Mono<Void> check() {
+        return down.get() ? Mono.error(new IllegalStateException("store down")) : Mono.empty();
+    }
+
+    @Override
+    public synchronized Mono<Claim> claim(String eventId, String channel) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                String key = eventId + "|" + channel;
+                String[] row = claims.get(key);
+                if (row == null || row[0].equals("released")) {
+                    String token = UUID.randomUUID().toString();
+                    claims.put(key, new String[] {"claimed", token});
+                    return new Claim(eventId, channel, Claim.Status.CLAIMED, token);
+                }
+                return new Claim(eventId, channel, row[0].equals("claimed") ? Claim.Status.BUSY : Claim.Status.DUPLICATE, null);
+            }
+        }));
+    }
+
+    /** Marks a key as claimed by someone else (for BUSY tests). */
+    public synchronized void holdByOther(String eventId, String channel) {
+        claims.put(eventId + "|" + channel, new String[] {"claimed", "other"});
+    }
+
+    public synchronized void settleOther(String eventId, String channel, String status) {
+        claims.put(eventId + "|" + channel, new String[] {status, "other"});
+    }
+
+    public synchronized String status(String eventId, String channel) {
+        String[] row = claims.get(eventId + "|" + channel);
+        return row == null ? null : row[0];
+    }
+
+    @Override
+    public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
+        return check().then(Mono.fromRunnable(() -> {
+            synchronized (this) {
+                String key = claim.eventId() + "|" + claim.channel();
+                String[] row = claims.get(key);
+                if (row != null && row[1].equals(claim.token())) {
+                    claims.put(key, new String[] {settlement.name().toLowerCase(java.util.Locale.ROOT), row[1]});
+                }
+                attempts.add(attempt);
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Void> recordIncident(AlertEvent event) {
+        return check();
+    }
+
+    @Override
+    public Mono<Void> recordSilenced(AlertEvent event, List<String> channels) {
+        return check().then(Mono.fromRunnable(() -> {
+            synchronized (this) {
+                channels.forEach(c -> silenced.add(event.eventId() + "|" + c));
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Optional<String>> vendorRef(String incidentId, String channel) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                return Optional.ofNullable(vendorRefs.get(incidentId + "|" + channel));
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Void> saveVendorRef(String incidentId, String channel, String vendorRef) {
+        return check().then(Mono.fromRunnable(() -> {
+            synchronized (this) {
+                vendorRefs.put(incidentId + "|" + channel, vendorRef);
+            }
+        }));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.vigil.notifier.support;
+
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
+import java.util.List;
+import java.util.Map;
+
+/** Alert events for tests: topology-style ids (incident/state/sequence). */
+public final class TestEvents {
+    public static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+
+    private TestEvents() {
+    }
+
+    public static AlertEvent event(String fingerprint, AlertState state, Severity severity, int sequence) {
+        String incident = AlertEvent.incidentIdFor(fingerprint, T0);
+        return new AlertEvent(1, AlertEvent.topologyEventId(incident, state, sequence), fingerprint, incident, state,
+                severity, "checkout-api", "service", "checkout-api is down in 2 of 3 regions",
+                Map.of("dashboard", "https://grafana.example.test/d/checkout"), Map.of("region", "us-east"), sequence,
+                T0, T0 + sequence * 60_000L, AlertSource.PROBE, false, List.of());
+    }
+
+    public static AlertEvent opened(String fingerprint, Severity severity) {
+        return event(fingerprint, AlertState.OPENED, severity, 1);
+    }
+
+    public static AlertEvent with(AlertEvent e, String service, Map<String, String> attributes, List<String> channels,
+                                  boolean silenced) {
+        return new AlertEvent(1, e.eventId(), e.fingerprint(), e.incidentId(), e.state(), e.severity(), service,
+                e.componentType(), e.summary(), e.links(), attributes, e.occurrences(), e.firstSeen(), e.lastSeen(),
+                e.source(), silenced, channels);
+    }
+
+    public static AlertEvent withSummary(AlertEvent e, String summary, Map<String, String> attributes,
+                                         Map<String, String> links) {
+        return new AlertEvent(1, e.eventId(), e.fingerprint(), e.incidentId(), e.state(), e.severity(), e.service(),
+                e.componentType(), summary, links, attributes, e.occurrences(), e.firstSeen(), e.lastSeen(),
+                e.source(), e.silenced(), e.channels());
+    }
+}
