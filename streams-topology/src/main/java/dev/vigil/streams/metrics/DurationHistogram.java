@@ -166,6 +166,43 @@ public final class DurationHistogram {
         return max; // unreachable when counts are consistent
     }
 
+    /**
+     * Bounds that certainly contain the exact nearest-rank {@code q}-quantile: {@code lower < exact ≤ upper}
+     * (or both equal when the quantile is the exact minimum or maximum, or every value of its bucket is the
+     * same extreme). The bounds are the edges of the bucket holding the rank, clamped to [min, max]; their
+     * ratio is at most γ ≈ 1 + 2α. Rules compare these bounds rather than the estimate, so a threshold that is
+     * exactly met never fires and a breach is never claimed that the data does not prove.
+     *
+     * @return {@code {lower, upper}}, or {@code {NaN, NaN}} when empty
+     */
+    public double[] quantileBounds(double q) {
+        if (!(q > 0 && q <= 1)) {
+            throw new IllegalArgumentException("quantile must be in (0, 1]");
+        }
+        if (total == 0) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        long rank = (long) Math.ceil(q * total);
+        if (rank <= 1) {
+            return new double[] {min, min};
+        }
+        if (rank >= total) {
+            return new double[] {max, max};
+        }
+        if (rank <= zeroCount) {
+            return new double[] {min, Math.min(max, MIN_TRACKED_MS)};
+        }
+        long seen = zeroCount;
+        for (int k = 0; k < counts.length; k++) {
+            seen += counts[k];
+            if (seen >= rank) {
+                int i = offset + k;
+                return new double[] {clamp(Math.pow(GAMMA, i - 1)), clamp(Math.pow(GAMMA, i))};
+            }
+        }
+        return new double[] {max, max};
+    }
+
     public double p50() {
         return quantile(0.50);
     }

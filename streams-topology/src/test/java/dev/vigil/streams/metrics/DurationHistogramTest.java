@@ -71,6 +71,29 @@ class DurationHistogramTest {
         assertThat(h.quantile(1.0)).isEqualTo(values[n - 1]);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("distributions")
+    void quantileBoundsContainTheExactQuantileAndSpanAtMostOneBucket(String name, long seed, int n) {
+        Random r = new Random(seed + 100);
+        DoubleSupplier src = source(name, r);
+        double[] values = new double[n];
+        DurationHistogram h = new DurationHistogram();
+        for (int i = 0; i < n; i++) {
+            values[i] = Math.max(0, src.getAsDouble());
+            h.add(values[i]);
+        }
+        Arrays.sort(values);
+        for (double q : QS) {
+            double truth = exact(values, q);
+            double[] b = h.quantileBounds(q);
+            assertThat(b[0]).as("%s q=%s lower", name, q).isLessThanOrEqualTo(truth);
+            assertThat(b[1]).as("%s q=%s upper", name, q).isGreaterThanOrEqualTo(truth);
+            if (b[0] >= DurationHistogram.MIN_TRACKED_MS) {
+                assertThat(b[1] / b[0]).isLessThanOrEqualTo(DurationHistogram.GAMMA * (1 + 1e-9));
+            }
+        }
+    }
+
     @Test
     void mergingMinuteHistogramsEqualsOneHistogramOfAllValuesInAnyOrder() {
         Random r = new Random(7);

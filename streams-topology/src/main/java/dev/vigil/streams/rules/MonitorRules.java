@@ -1,0 +1,186 @@
+package dev.vigil.streams.rules;
+
+import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.Severity;
+import dev.vigil.schemas.contract.Status;
+import dev.vigil.streams.alerting.Evaluation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The built-in per-monitor rules of SPEC section 7, as pure functions of the monitor's rule state, its
+ * definition and one input. The evaluation time is the verdict's (or probe result's) {@code windowStart},
+ * so a replay gives the same evaluations.
+ *
+ * <ul>
+ *   <li>availability ({@code monitor/<id>}): {@code down} is a breach at the definition's severity;
+ *       {@code degraded} for {@value #DEGRADED_TO_BREACH} windows in a row is a breach at warning, and while
+ *       the incident is open (firing or resolving) any {@code degraded} is a breach at warning (the incident
+ *       keeps its higher severity: no de-escalation message); {@code up} is healthy; {@code unknown} is
+ *       neither;</li>
+ *   <li>no data ({@code monitor/<id>/no-data}): {@code unknown} for {@value #UNKNOWN_TO_BREACH} windows in a
+ *       row is a breach at warning (and every further {@code unknown}); any decided verdict is healthy;</li>
+ *   <li>TLS ({@code monitor/<id>/tls}), from probe results that carry {@code tlsDaysLeft}: at most
+ *       {@code tlsExpiryWarnDays} days left is a breach at warning, more is healthy. Several regions report the
+ *       same window: per window at most one breach and, if none, one healthy evaluation are produced.</li>
+ * </ul>
+ * A verdict for a window not after the last one applied is ignored (a duplicate or late verdict).
+ */
+public final class MonitorRules {
+    public static final int DEGRADED_TO_BREACH = 2;
+    public static final int UNKNOWN_TO_BREACH = 3;
+    static final String COMPONENT_TYPE = "monitor";
+
+    private final AlertLinks links;
+
+    public MonitorRules(AlertLinks links) {
+        this.links = links;
+    }
+
+    /** The rule state after an input, and the evaluations to feed the state machine (in this order). */
+    public record Result(MonitorRuleState state, List<Evaluation> evaluations) {
+        public Result {
+            evaluations = List.copyOf(evaluations);
+        }
+    }
+
+    /**
+     * @param state the monitor's rule state ({@link MonitorRuleState#INITIAL} when none)
+     * @param availabilityOpen whether the {@code monitor/<id>} incident is open (firing or resolving)
+     */
+    public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
+                            boolean availabilityOpen) {
+        if (!def.id().equals(verdict.monitorId())) {
+            throw new IllegalArgumentException("verdict of " + verdict.monitorId() + " evaluated with definition " + def.id());
+        }
+        long at = verdict.windowStart();
+        if (at <= state.lastWindowStart()) {
+            return new Result(state, List.of());
+        }
+        Status s = verdict.status();
+        int degraded = s == Status.DEGRADED ? state.consecutiveDegraded() + 1 : 0;
+        int unknown = s == Status.UNKNOWN ? state.consecutiveUnknown() + 1 : 0;
+        MonitorRuleState next = new MonitorRuleState(at, degraded, unknown, state.tlsWindowStart(),
+                state.tlsBreachInWindow(), state.tlsHealthyInWindow());
+
+        List<Evaluation> out = new ArrayList<>(2);
+        String fp = Fingerprints.monitor(def.id());
+        Map<String, String> attrs = attributes(def, verdict);
+        Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
+        switch (s) {
+            case DOWN -> out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
+                    def.name() + " is down" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
+            case DEGRADED -> {
+                if (availabilityOpen || degraded >= DEGRADED_TO_BREACH) {
+                    out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
+                            def.name() + " is degraded" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
+                }
+            }
+            case UP -> out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, def.name() + " is up",
+                    monitorLinks, attrs, AlertSource.PROBE));
+            case UNKNOWN -> {
+                // neither breaches nor heals availability
+            }
+        }
+        String noData = Fingerprints.noData(def.id());
+        if (s == Status.UNKNOWN) {
+            if (unknown >= UNKNOWN_TO_BREACH) {
+                out.add(Evaluation.breach(noData, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
+                        "No probe results for " + def.name() + " in " + unknown + " windows in a row", monitorLinks,
+                        attrs, AlertSource.PROBE));
+            }
+        } else {
+            out.add(Evaluation.healthy(noData, at, def.service(), COMPONENT_TYPE,
+                    "Probe results for " + def.name() + " arrive again", monitorLinks, attrs, AlertSource.PROBE));
+        }
+        return new Result(next, out);
+    }
+
+    /** The TLS rule, on one probe result of the monitor. */
+    public Result onProbeResult(MonitorRuleState state, MonitorDefinition def, ProbeResult r) {
+        if (!def.id().equals(r.monitorId())) {
+            throw new IllegalArgumentException("result of " + r.monitorId() + " evaluated with definition " + def.id());
+        }
+        if (r.tlsDaysLeft() == null || r.windowStart() < state.tlsWindowStart()) {
+            return new Result(state, List.of());
+        }
+        boolean sameWindow = r.windowStart() == state.tlsWindowStart();
+        boolean breachSeen = sameWindow && state.tlsBreachInWindow();
+        boolean healthySeen = sameWindow && state.tlsHealthyInWindow();
+        int days = r.tlsDaysLeft();
+        boolean breach = days <= def.tlsExpiryWarnDays();
+        String fp = Fingerprints.tls(def.id());
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("monitorId", def.id());
+        attrs.put("region", r.region());
+        attrs.put("tlsDaysLeft", Integer.toString(days));
+        attrs.put("tlsExpiryWarnDays", Integer.toString(def.tlsExpiryWarnDays()));
+        Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
+        Evaluation ev = null;
+        if (breach && !breachSeen) {
+            String when = days < 0 ? "expired " + (-days) + " days ago" : days == 0 ? "expires today" : "expires in " + days + " days";
+            ev = Evaluation.breach(fp, r.windowStart(), Severity.WARNING, def.service(), COMPONENT_TYPE,
+                    "TLS certificate of " + def.name() + " " + when, monitorLinks, attrs, AlertSource.PROBE);
+            breachSeen = true;
+        } else if (!breach && !breachSeen && !healthySeen) {
+            ev = Evaluation.healthy(fp, r.windowStart(), def.service(), COMPONENT_TYPE,
+                    "TLS certificate of " + def.name() + " is valid for " + days + " more days", monitorLinks, attrs,
+                    AlertSource.PROBE);
+            healthySeen = true;
+        }
+        MonitorRuleState next = new MonitorRuleState(state.lastWindowStart(), state.consecutiveDegraded(),
+                state.consecutiveUnknown(), r.windowStart(), breachSeen, healthySeen);
+        return new Result(next, ev == null ? List.of() : List.of(ev));
+    }
+
+    private static Map<String, String> attributes(MonitorDefinition def, MonitorStatus v) {
+        Map<String, String> a = new LinkedHashMap<>();
+        a.put("monitorId", def.id());
+        a.put("status", v.status().wire());
+        a.put("windowStart", Long.toString(v.windowStart()));
+        if (def.component() != null) {
+            a.put("component", def.component());
+        }
+        String failing = failingRegions(v);
+        if (!failing.isEmpty()) {
+            a.put("failingRegions", cut(failing));
+        }
+        if (!v.missingRegions().isEmpty()) {
+            a.put("missingRegions", cut(String.join(",", v.missingRegions())));
+        }
+        return a;
+    }
+
+    private static String failingRegions(MonitorStatus v) {
+        List<String> failing = new ArrayList<>();
+        v.regions().forEach((region, result) -> {
+            if (result.outcome() != Outcome.SUCCESS) {
+                failing.add(region);
+            }
+        });
+        return String.join(",", failing);
+    }
+
+    private static String detail(MonitorStatus v) {
+        String failing = failingRegions(v);
+        StringBuilder sb = new StringBuilder();
+        if (!failing.isEmpty()) {
+            sb.append(": failing in ").append(failing.replace(",", ", "));
+        }
+        if (!v.missingRegions().isEmpty()) {
+            sb.append(sb.length() == 0 ? ": " : "; ").append("no result from ")
+                    .append(String.join(", ", v.missingRegions()));
+        }
+        return sb.toString();
+    }
+
+    private static String cut(String s) {
+        return s.length() <= 256 ? s : s.substring(0, 255) + "…";
+    }
+}
