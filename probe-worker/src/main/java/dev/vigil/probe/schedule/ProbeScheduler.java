@@ -30,7 +30,7 @@ import reactor.core.scheduler.Scheduler;
  * <p>Time comes from the given Reactor {@link Scheduler} ({@code now()} and delayed tasks), so tests
  * drive it with a {@code VirtualTimeScheduler}. Monitor changes may arrive from any thread.
  */
-public final class ProbeScheduler implements AutoCloseable {
+public final class ProbeScheduler implements MonitorSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
 
     private final String region;
@@ -77,6 +77,7 @@ public final class ProbeScheduler implements AutoCloseable {
     }
 
     /** Adds or changes a monitor. A definition that does not select this region (or is disabled) removes it. */
+    @Override
     public synchronized void upsert(MonitorDefinition def) {
         if (!def.selects(region) || !Boolean.TRUE.equals(def.enabled())) {
             remove(def.id());
@@ -110,6 +111,7 @@ public final class ProbeScheduler implements AutoCloseable {
     }
 
     /** Removes a monitor (tombstone). A probe already running finishes and publishes. */
+    @Override
     public synchronized void remove(String monitorId) {
         Entry e = entries.remove(monitorId);
         if (e != null) {

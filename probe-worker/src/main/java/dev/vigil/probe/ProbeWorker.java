@@ -1,0 +1,260 @@
+package dev.vigil.probe;
+
+import dev.vigil.probe.config.ProbeWorkerConfig;
+import dev.vigil.probe.http.HealthServer;
+import dev.vigil.probe.http.ProbeMetrics;
+import dev.vigil.probe.probe.HttpProbe;
+import dev.vigil.probe.probe.ProbeSettings;
+import dev.vigil.probe.publish.KafkaResultPublisher;
+import dev.vigil.probe.publish.RemoteResultPublisher;
+import dev.vigil.probe.publish.ResultPublisher;
+import dev.vigil.probe.safety.Cidr;
+import dev.vigil.probe.safety.HostResolver;
+import dev.vigil.probe.safety.TargetGuard;
+import dev.vigil.probe.schedule.FileMonitorFeed;
+import dev.vigil.probe.schedule.KafkaMonitorFeed;
+import dev.vigil.probe.schedule.ProbeScheduler;
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
+import dev.vigil.schemas.json.VigilSerdes;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The probe worker service: monitors in (topic or file), window-aligned probes, results out (Kafka or
+ * signed HTTP to ingest), heartbeats, metrics and health. {@link #start(ProbeWorkerConfig)} is the
+ * programmatic entry point the standalone launcher uses; {@link #main(String[])} runs it as a process.
+ */
+public final class ProbeWorker {
+    private static final Logger LOG = LoggerFactory.getLogger(ProbeWorker.class);
+
+    private ProbeWorker() {
+    }
+
+    public static void main(String[] args) {
+        String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
+        Running running;
+        try {
+            ProbeWorkerConfig cfg = ProbeWorkerConfig.load(path == null || path.isBlank() ? null : Path.of(path), System.getenv());
+            running = start(cfg);
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println("vigil probe worker: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-probe-shutdown"));
+        LOG.info("probe worker {} in region {} listening on port {}", running.config().workerId(),
+                running.config().region(), running.httpPort());
+    }
+
+    public static Running start(ProbeWorkerConfig cfg) {
+        return start(cfg, System.getenv());
+    }
+
+    /** Starts every part; on a start-up problem releases what was started and throws ConfigException. */
+    public static Running start(ProbeWorkerConfig cfg, Map<String, String> env) {
+        return new Running(cfg, env);
+    }
+
+    /** A running worker. Close to drain in-flight probes, flush results and stop. */
+    public static final class Running implements AutoCloseable {
+        private final ProbeWorkerConfig config;
+        private final ProbeMetrics metrics = new ProbeMetrics();
+        private final Scheduler timer = Schedulers.newSingle("vigil-probe-scheduler");
+        private final ResultPublisher publisher;
+        private final ProbeScheduler scheduler;
+        private final List<AutoCloseable> closeables = new ArrayList<>();
+        private final KafkaMonitorFeed kafkaFeed;
+        private final Disposable heartbeats;
+        private final HealthServer http;
+        private volatile boolean closed;
+
+        Running(ProbeWorkerConfig cfg, Map<String, String> env) {
+            this.config = cfg;
+            try {
+                ProbeSettings settings = new ProbeSettings(cfg.region(), cfg.workerId(), ProbeWorkerConfig.VERSION,
+                        trust(cfg.trustedCaFile()), true, System::currentTimeMillis);
+                TargetGuard guard = new TargetGuard(cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
+                HttpProbe probe = new HttpProbe(guard, settings);
+                this.publisher = publisher(cfg, env);
+                this.scheduler = new ProbeScheduler(cfg.region(), timer,
+                        (m, ws) -> probe.probe(m, ws).doOnNext(metrics::record),
+                        publisher::publish, cfg.concurrency(), metrics);
+                metrics.bindGauges(scheduler::inFlight, scheduler::monitorsAssigned);
+                if (!cfg.monitorsFile().isEmpty()) {
+                    closeables.add(new FileMonitorFeed(Path.of(cfg.monitorsFile()), scheduler).start(Duration.ofSeconds(5)));
+                    this.kafkaFeed = null;
+                } else {
+                    KafkaResultPublisher kafka = publisher instanceof KafkaResultPublisher k ? k : null;
+                    this.kafkaFeed = new KafkaMonitorFeed(cfg.kafka().bootstrapServers(), cfg.workerId() + "-monitors",
+                            cfg.kafka().monitorsTopic(), scheduler, dl -> {
+                                if (kafka != null) {
+                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().deadLetterTopic(), dl.key(),
+                                            VigilSerdes.deadLetter().serialize(cfg.kafka().deadLetterTopic(), dl)));
+                                }
+                            });
+                    new KafkaClientMetrics(kafkaFeed.consumer()).bindTo(metrics.registry());
+                    kafkaFeed.start();
+                }
+                long hb = cfg.heartbeatIntervalMs();
+                this.heartbeats = timer.schedulePeriodically(this::heartbeat, 0, hb, TimeUnit.MILLISECONDS);
+                this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::notReadyReason, metrics::scrape);
+            } catch (RuntimeException e) {
+                closeQuietly();
+                throw e;
+            }
+        }
+
+        private ResultPublisher publisher(ProbeWorkerConfig cfg, Map<String, String> env) {
+            if (cfg.remote().enabled()) {
+                String secret = env.get(cfg.remote().secretEnv());
+                if (secret == null || secret.isBlank()) {
+                    throw new ConfigLoader.ConfigException(List.of("remote.secretEnv: environment variable "
+                            + cfg.remote().secretEnv() + " is not set"));
+                }
+                if (secret.getBytes(StandardCharsets.UTF_8).length < 32) {
+                    throw new ConfigLoader.ConfigException(List.of("remote.secretEnv: the secret in "
+                            + cfg.remote().secretEnv() + " must be at least 32 bytes"));
+                }
+                return new RemoteResultPublisher(cfg.remote().ingestUrl(), cfg.remote().keyId(), cfg.region(),
+                        secret.getBytes(StandardCharsets.UTF_8), cfg.remote().batchSize(),
+                        Duration.ofMillis(cfg.remote().flushIntervalMs()), System::currentTimeMillis, metrics);
+            }
+            KafkaResultPublisher kafka = new KafkaResultPublisher(cfg.kafka().bootstrapServers(),
+                    cfg.workerId() + "-results", cfg.kafka().resultsTopic(), cfg.kafka().heartbeatsTopic(), Map.of(), metrics);
+            new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
+            return kafka;
+        }
+
+        private static TrustManagerFactory trust(String pemFile) {
+            if (pemFile.isEmpty()) {
+                return null;
+            }
+            try (InputStream in = Files.newInputStream(Path.of(pemFile))) {
+                KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+                ks.load(null, null);
+                // Keep the JDK's public CAs and add the configured ones.
+                TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                jdk.init((KeyStore) null);
+                int i = 0;
+                for (var tm : jdk.getTrustManagers()) {
+                    if (tm instanceof javax.net.ssl.X509TrustManager x) {
+                        for (var c : x.getAcceptedIssuers()) {
+                            ks.setCertificateEntry("jdk-" + i++, c);
+                        }
+                    }
+                }
+                for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                    ks.setCertificateEntry("extra-" + i++, c);
+                }
+                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                tmf.init(ks);
+                return tmf;
+            } catch (Exception e) {
+                throw new ConfigLoader.ConfigException(List.of("trustedCaFile: " + pemFile
+                        + " is not a readable PEM file of certificates (" + e.getClass().getSimpleName() + ")"));
+            }
+        }
+
+        private void heartbeat() {
+            try {
+                publisher.heartbeat(new WorkerHeartbeat(1, config.workerId(), config.region(), System.currentTimeMillis(),
+                        scheduler.inFlight(), scheduler.monitorsAssigned(), ProbeWorkerConfig.VERSION));
+            } catch (RuntimeException e) {
+                LOG.warn("heartbeat failed: {}", e.toString());
+            }
+        }
+
+        /** Null when ready; else why not. */
+        public String notReadyReason() {
+            if (closed) {
+                return "shutting down";
+            }
+            if (kafkaFeed != null && !kafkaFeed.ready()) {
+                return "monitor definitions are still loading from " + config.kafka().monitorsTopic();
+            }
+            if (!publisher.healthy()) {
+                return "results cannot be delivered right now";
+            }
+            return null;
+        }
+
+        public boolean ready() {
+            return notReadyReason() == null;
+        }
+
+        public int httpPort() {
+            return http.port();
+        }
+
+        public ProbeWorkerConfig config() {
+            return config;
+        }
+
+        public ProbeScheduler scheduler() {
+            return scheduler;
+        }
+
+        public ResultPublisher publisher() {
+            return publisher;
+        }
+
+        public ProbeMetrics metrics() {
+            return metrics;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeQuietly();
+        }
+
+        private void closeQuietly() {
+            run(() -> kafkaFeed.close(), kafkaFeed != null);
+            closeables.forEach(c -> run(c::close, true));
+            run(() -> scheduler.drain(Duration.ofMillis(config.drainTimeoutMs())).block(), scheduler != null);
+            run(() -> heartbeats.dispose(), heartbeats != null);
+            run(this::heartbeat, publisher != null && scheduler != null);
+            run(() -> publisher.close(Duration.ofSeconds(30)), publisher != null);
+            run(() -> http.close(), http != null);
+            run(timer::dispose, true);
+            run(metrics::close, true);
+        }
+
+        private interface Step {
+            void run() throws Exception;
+        }
+
+        private static void run(Step step, boolean when) {
+            if (!when) {
+                return;
+            }
+            try {
+                step.run();
+            } catch (Exception e) {
+                LOG.warn("shutdown step failed: {}", e.toString());
+            }
+        }
+    }
+}

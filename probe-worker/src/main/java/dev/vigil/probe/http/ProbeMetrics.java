@@ -1,0 +1,104 @@
+package dev.vigil.probe.http;
+
+import dev.vigil.probe.schedule.ScheduleListener;
+import dev.vigil.probe.publish.ResultPublisher;
+import dev.vigil.schemas.contract.ProbeResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** The worker's Micrometer meters. Tags are bounded: outcome, error kind, skip reason, delivery result. */
+public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Listener {
+    private final PrometheusMeterRegistry registry;
+    private final Map<String, Counter> results = new ConcurrentHashMap<>();
+    private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+    private final Map<SkipReason, Counter> skips = new ConcurrentHashMap<>();
+    private final Timer lag;
+    private final Counter published;
+    private final Counter publishFailed;
+    private final JvmGcMetrics gc = new JvmGcMetrics();
+
+    public ProbeMetrics() {
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        this.lag = Timer.builder("vigil.probe.schedule.lag")
+                .description("how late probes start relative to their planned time")
+                .publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        this.published = Counter.builder("vigil.probe.published").tag("result", "acknowledged").register(registry);
+        this.publishFailed = Counter.builder("vigil.probe.published").tag("result", "failed").register(registry);
+        for (SkipReason r : SkipReason.values()) {
+            skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.tag())
+                    .description("windows not probed").register(registry));
+        }
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Gauges over live state (in flight, monitors assigned). */
+    public void bindGauges(Supplier<Number> inFlight, Supplier<Number> monitors) {
+        Gauge.builder("vigil.probe.in.flight", inFlight).description("probes running now").register(registry);
+        Gauge.builder("vigil.probe.monitors", monitors).description("monitors assigned to this worker").register(registry);
+    }
+
+    public void record(ProbeResult r) {
+        String outcome = r.outcome().wire();
+        String kind = r.errorKind() == null ? "none" : r.errorKind().wire();
+        results.computeIfAbsent(outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
+                .tag("outcome", outcome).tag("error_kind", kind).register(registry)).increment();
+        if (r.totalMs() != null) {
+            durations.computeIfAbsent(outcome, o -> Timer.builder("vigil.probe.duration")
+                    .tag("outcome", o).publishPercentileHistogram()
+                    .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
+                    .record(r.totalMs(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public void skipped(SkipReason reason, long windows) {
+        skips.get(reason).increment(windows);
+    }
+
+    @Override
+    public void lag(long millis) {
+        lag.record(millis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void acknowledged(ProbeResult result) {
+        published.increment();
+    }
+
+    @Override
+    public void failed(ProbeResult result, Throwable error) {
+        publishFailed.increment();
+    }
+
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public void close() {
+        gc.close();
+        registry.close();
+    }
+}

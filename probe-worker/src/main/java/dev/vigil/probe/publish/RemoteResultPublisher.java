@@ -1,0 +1,192 @@
+package dev.vigil.probe.publish;
+
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.sign.RequestSigner;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.client.HttpClient;
+
+/**
+ * Remote mode: POSTs results in batches (JSON arrays) to ingest's {@code /v1/probe-results}, each request
+ * signed by {@link RequestSigner} over timestamp, request id, region and body. A batch the server did not
+ * accept for a transient reason (network, 408, 429, 5xx) is retried under the same request id; a batch
+ * refused with another 4xx is dropped and logged (resending it cannot help). At most {@code maxBuffered}
+ * results wait; beyond that the oldest are dropped and counted as failed.
+ */
+public final class RemoteResultPublisher implements ResultPublisher {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteResultPublisher.class);
+    private static final int MAX_BUFFERED = 100_000;
+
+    private final HttpClient client;
+    private final String ingestUrl;
+    private final String keyId;
+    private final String region;
+    private final RequestSigner signer;
+    private final int batchSize;
+    private final LongSupplier clock;
+    private final Listener listener;
+    private final Scheduler worker = Schedulers.newSingle("vigil-remote-publisher");
+    private final Deque<ProbeResult> pending = new ArrayDeque<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
+    private final AtomicLong acked = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final Disposable ticker;
+    private volatile boolean healthy = true;
+    private long backoffUntil;
+
+    public RemoteResultPublisher(String ingestUrl, String keyId, String region, byte[] secret, int batchSize,
+                                 Duration flushInterval, LongSupplier clock, Listener listener) {
+        this.client = HttpClient.create().responseTimeout(Duration.ofSeconds(10));
+        this.ingestUrl = ingestUrl.endsWith("/") ? ingestUrl + "v1/probe-results" : ingestUrl + "/v1/probe-results";
+        this.keyId = keyId;
+        this.region = region;
+        this.signer = new RequestSigner(secret);
+        this.batchSize = batchSize;
+        this.clock = clock;
+        this.listener = listener;
+        this.ticker = worker.schedulePeriodically(this::sendNext, flushInterval.toMillis(), flushInterval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void publish(ProbeResult result) {
+        synchronized (pending) {
+            if (pending.size() >= MAX_BUFFERED) {
+                ProbeResult dropped = pending.pollFirst();
+                failed.incrementAndGet();
+                listener.failed(dropped, new IllegalStateException("remote buffer full"));
+            }
+            pending.addLast(result);
+            if (pending.size() >= batchSize) {
+                worker.schedule(this::sendNext);
+            }
+        }
+    }
+
+    @Override
+    public void heartbeat(WorkerHeartbeat heartbeat) {
+        // Ingest has no heartbeat endpoint: a remote worker's liveness is visible through its results.
+    }
+
+    /** Sends one batch if none is in flight; on success, continues while full batches wait. */
+    private void sendNext() {
+        if (clock.getAsLong() < backoffUntil || !sending.compareAndSet(false, true)) {
+            return;
+        }
+        List<ProbeResult> batch = new ArrayList<>();
+        synchronized (pending) {
+            while (batch.size() < batchSize && !pending.isEmpty()) {
+                batch.add(pending.pollFirst());
+            }
+        }
+        if (batch.isEmpty()) {
+            sending.set(false);
+            return;
+        }
+        send(batch, UUID.randomUUID().toString(), 0);
+    }
+
+    private void send(List<ProbeResult> batch, String requestId, int attempt) {
+        byte[] body = Json.bytes(batch);
+        long ts = clock.getAsLong();
+        String signature = signer.sign(ts, requestId, region, body);
+        client.headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                        .set(RequestSigner.HEADER_KEY_ID, keyId)
+                        .set(RequestSigner.HEADER_TIMESTAMP, Long.toString(ts))
+                        .set(RequestSigner.HEADER_REQUEST_ID, requestId)
+                        .set(RequestSigner.HEADER_REGION, region)
+                        .set(RequestSigner.HEADER_SIGNATURE, signature))
+                .post().uri(ingestUrl).send(ByteBufFlux.fromInbound(Mono.just(body)))
+                .responseSingle((res, content) -> Mono.just(res.status().code()))
+                .timeout(Duration.ofSeconds(15))
+                .onErrorResume(e -> Mono.just(-1))
+                .publishOn(worker)
+                .subscribe(status -> onResponse(batch, requestId, attempt, status));
+    }
+
+    private void onResponse(List<ProbeResult> batch, String requestId, int attempt, int status) {
+        if (status >= 200 && status < 300) {
+            healthy = true;
+            acked.addAndGet(batch.size());
+            batch.forEach(listener::acknowledged);
+            sending.set(false);
+            boolean more;
+            synchronized (pending) {
+                more = pending.size() >= batchSize;
+            }
+            if (more) {
+                worker.schedule(this::sendNext);
+            }
+            return;
+        }
+        boolean transient_ = status == -1 || status == 408 || status == 429 || status >= 500;
+        if (transient_) {
+            healthy = false;
+            long delay = Math.min(30_000, 500L << Math.min(attempt, 6));
+            LOG.warn("ingest did not take a batch of {} results (status {}); retrying in {} ms", batch.size(),
+                    status == -1 ? "no response" : status, delay);
+            worker.schedule(() -> send(batch, requestId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            return;
+        }
+        LOG.error("ingest refused a batch of {} results with status {}; dropped", batch.size(), status);
+        failed.addAndGet(batch.size());
+        batch.forEach(r -> listener.failed(r, new IllegalStateException("ingest refused with status " + status)));
+        sending.set(false);
+    }
+
+    @Override
+    public long acknowledged() {
+        return acked.get();
+    }
+
+    @Override
+    public long failed() {
+        return failed.get();
+    }
+
+    @Override
+    public boolean healthy() {
+        return healthy;
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean empty;
+            synchronized (pending) {
+                empty = pending.isEmpty();
+            }
+            if (empty && !sending.get()) {
+                break;
+            }
+            worker.schedule(this::sendNext);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        ticker.dispose();
+        worker.dispose();
+    }
+}
