@@ -1,0 +1,116 @@
+package dev.vigil.ingest.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.embedded.junit.WithKafka;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.contract.DomainMetric;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.topic.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker stops while clients keep posting: clients get 503 with Retry-After (never another 5xx),
+ * every request answered 202 is on the topic once the broker is back, exactly once, and nothing of a
+ * request answered 503 is visible to read_committed consumers.
+ */
+@WithKafka
+class BrokerOutageIT {
+    private static final int CLIENTS = 4;
+    private static final int EVENTS_PER_REQUEST = 20;
+
+    @Test
+    void acceptedSurvivesOutageAndRefusedIsAbsent(EmbeddedKafka kafka) throws Exception {
+        try (IngestHarness ingest = new IngestHarness(kafka, 1_500)) {
+            Set<String> accepted = ConcurrentHashMap.newKeySet();
+            Set<String> refused = ConcurrentHashMap.newKeySet();
+            Map<Integer, AtomicInteger> otherStatuses = new ConcurrentHashMap<>();
+            AtomicInteger acceptedAfterRestart = new AtomicInteger();
+            AtomicBoolean restarted = new AtomicBoolean();
+            AtomicBoolean stop = new AtomicBoolean();
+            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+            List<Future<?>> clients = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                int client = c;
+                clients.add(pool.submit(() -> {
+                    for (int seq = 0; !stop.get(); seq++) {
+                        String request = "c" + client + "-" + seq;
+                        long now = System.currentTimeMillis();
+                        List<String> events = new ArrayList<>();
+                        for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
+                            events.add(Events.metric("checkout", "http_request", "200", "/outage/" + request + "/" + i, now));
+                        }
+                        var reply = ingest.metrics(IngestHarness.CHECKOUT_KEY, Events.array(events));
+                        if (reply.status() == 202) {
+                            assertThat(reply.json().get("accepted").asInt()).isEqualTo(EVENTS_PER_REQUEST);
+                            accepted.add(request);
+                            if (restarted.get()) {
+                                acceptedAfterRestart.incrementAndGet();
+                            }
+                        } else if (reply.status() == 503) {
+                            assertThat(reply.retryAfter()).isNotBlank();
+                            assertThat(reply.contentType()).startsWith("application/problem+json");
+                            refused.add(request);
+                        } else {
+                            otherStatuses.computeIfAbsent(reply.status(), s -> new AtomicInteger()).incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> accepted.size() >= 20);
+            kafka.stop();
+            await().atMost(Duration.ofSeconds(60)).until(() -> refused.size() >= 2 * CLIENTS);
+            kafka.start();
+            restarted.set(true);
+            await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
+            stop.set(true);
+            for (Future<?> f : clients) {
+                f.get();
+            }
+            pool.shutdown();
+            assertThat(otherStatuses).as("statuses other than 202/503").isEmpty();
+
+            Map<String, Integer> seen = new HashMap<>();
+            try (var consumer = ingest.consumer(Topics.METRICS)) {
+                int expected = accepted.size() * EVENTS_PER_REQUEST;
+                List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+                IngestHarness.pollUntil(consumer, rs -> rs.size() >= expected, records, Duration.ofSeconds(120));
+                // Anything committed after the last accepted request (a refused one, a duplicate) would be read by now too:
+                // poll a few more times while the log end is reached.
+                for (int i = 0; i < 5; i++) {
+                    consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                }
+                for (var r : records) {
+                    String path = Json.read(r.value(), DomainMetric.class).pathname();
+                    seen.merge(path, 1, Integer::sum);
+                }
+            }
+            for (String request : accepted) {
+                for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
+                    assertThat(seen.get("/outage/" + request + "/" + i)).as("event %d of accepted request %s", i, request).isEqualTo(1);
+                }
+            }
+            for (String request : refused) {
+                for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
+                    assertThat(seen).as("event of refused request %s", request).doesNotContainKey("/outage/" + request + "/" + i);
+                }
+            }
+            assertThat(seen.values()).as("no duplicates").allMatch(n -> n == 1);
+            assertThat(seen).hasSize(accepted.size() * EVENTS_PER_REQUEST);
+        }
+    }
+}
