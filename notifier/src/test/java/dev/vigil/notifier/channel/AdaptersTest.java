@@ -1,0 +1,163 @@
+package dev.vigil.notifier.channel;
+
+import static dev.vigil.notifier.support.TestEvents.event;
+import static dev.vigil.notifier.support.TestEvents.opened;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
+import dev.vigil.notifier.channel.discord.DiscordNotifier;
+import dev.vigil.notifier.channel.slack.SlackNotifier;
+import dev.vigil.notifier.channel.webhook.WebhookNotifier;
+import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.Notification;
+import dev.vigil.notifier.core.SendStage;
+import dev.vigil.notifier.support.FakeVendor;
+import dev.vigil.notifier.support.FakeVendor.Reply;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.sign.RequestSigner;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.scheduler.Schedulers;
+
+class AdaptersTest {
+    private final FakeVendor vendor = new FakeVendor();
+    private final HttpSender http = new HttpSender("test", 4, Duration.ofSeconds(5));
+    private final Clock clock = Clock.systemUTC();
+    private final AlertEvent open = opened("monitor/checkout", Severity.CRITICAL);
+
+    @AfterEach
+    void close() {
+        http.close();
+        vendor.close();
+    }
+
+    private DeliveryOutcome slack(int status) {
+        vendor.respond(r -> Reply.of(status).withHeader("Retry-After", "2"));
+        return new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock)
+                .send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void slackPostsBlockKitAndMapsSuccess() {
+        assertThat(slack(200)).isEqualTo(new DeliveryOutcome.Delivered(200, null));
+        FakeVendor.Request r = vendor.requests.get(0);
+        assertThat(r.method()).isEqualTo("POST");
+        assertThat(r.path()).isEqualTo("/services/T/B/X");
+        assertThat(r.header("content-type")).startsWith("application/json");
+        JsonNode body = Json.tree(r.body().getBytes(StandardCharsets.UTF_8));
+        assertThat(body.path("text").asText()).isEqualTo("[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions");
+        JsonNode att = body.path("attachments").get(0);
+        assertThat(att.path("color").asText()).isEqualTo("#E01E5A");
+        assertThat(att.path("blocks").get(0).path("type").asText()).isEqualTo("header");
+        assertThat(r.body()).contains("*Service*").contains("*First seen*").contains("*Occurrences*")
+                .contains("https://grafana.example.test/d/checkout");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {400, 403, 404, 410})
+    void slackRejectionsArePermanent(int status) {
+        DeliveryOutcome o = slack(status);
+        assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
+        assertThat(o.httpStatus()).isEqualTo(status);
+        assertThat(((DeliveryOutcome.Permanent) o).reason()).startsWith("slack answered HTTP " + status);
+    }
+
+    @Test
+    void slack429And5xxAreTransientWithRetryAfter() {
+        assertThat(slack(429)).isEqualTo(new DeliveryOutcome.Transient("slack answered HTTP 429", Duration.ofSeconds(2), 429));
+        assertThat(slack(503)).isInstanceOf(DeliveryOutcome.Transient.class);
+        assertThat(slack(408)).isInstanceOf(DeliveryOutcome.Transient.class);
+    }
+
+    @Test
+    void discordWaitsAndReadsRetryAfterFromTheBody() {
+        vendor.respond(r -> Reply.json(429, "{\"message\":\"You are being rate limited.\",\"retry_after\":1.25,\"global\":false}")
+                .withHeader("Retry-After", "9"));
+        DiscordNotifier d = new DiscordNotifier(vendor.uri("/api/webhooks/1/tok"), http, clock);
+        DeliveryOutcome o = d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10));
+        assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
+        assertThat(((DeliveryOutcome.Transient) o).retryAfter()).isEqualTo(Duration.ofMillis(1250));
+        assertThat(vendor.requests.get(0).query()).isEqualTo("wait=true");
+        JsonNode embed = Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8)).path("embeds").get(0);
+        assertThat(embed.path("color").asInt()).isEqualTo(0xE01E5A);
+        vendor.respond(r -> Reply.json(200, "{\"id\":\"1\"}"));
+        assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Delivered.class);
+        vendor.respond(r -> Reply.json(404, "{\"message\":\"Unknown Webhook\",\"code\":10015}"));
+        assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Permanent.class);
+    }
+
+    @Test
+    void betterStackCreatesResolvesAndIgnoresReminders() {
+        vendor.respond(r -> r.path().endsWith("/resolve") ? Reply.json(409, "{\"errors\":\"already resolved\"}")
+                : Reply.json(201, "{\"data\":{\"id\":\"777\",\"type\":\"incident\"}}"));
+        BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
+        assertThat(bs.send(new Notification(open, "betterstack", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(201, "777"));
+        FakeVendor.Request create = vendor.requests.get(0);
+        assertThat(create.path()).isEqualTo("/api/v2/incidents");
+        assertThat(create.header("authorization")).isEqualTo("Bearer tok-123");
+        assertThat(Json.tree(create.body().getBytes(StandardCharsets.UTF_8)).path("summary").asText())
+                .contains("checkout-api");
+
+        AlertEvent reminder = event("monitor/checkout", AlertState.REMINDER, Severity.CRITICAL, 2);
+        assertThat(bs.send(new Notification(reminder, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Delivered.class);
+        assertThat(vendor.requests).hasSize(1);
+
+        AlertEvent resolved = event("monitor/checkout", AlertState.RESOLVED, Severity.CRITICAL, 3);
+        assertThat(bs.send(new Notification(resolved, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(409, null));
+        assertThat(vendor.requests.get(1).path()).isEqualTo("/api/v2/incidents/777/resolve");
+
+        vendor.respond(r -> Reply.json(401, "{\"errors\":\"Invalid Team API token\"}"));
+        assertThat(bs.send(new Notification(open, "betterstack", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Permanent.class);
+        vendor.respond(r -> Reply.json(201, "{\"data\":{}}"));
+        assertThat(bs.send(new Notification(open, "betterstack", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Permanent.class);
+    }
+
+    @Test
+    void webhookSignsTheExactBody() {
+        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        RequestSigner signer = new RequestSigner(secret);
+        vendor.respond(r -> Reply.of(202));
+        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), signer, http, clock);
+        assertThat(w.send(new Notification(open, "hook", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Delivered.class);
+        FakeVendor.Request r = vendor.requests.get(0);
+        assertThat(r.header(RequestSigner.HEADER_SIGNATURE))
+                .isEqualTo(signer.signBody(r.body().getBytes(StandardCharsets.UTF_8)));
+        assertThat(r.header(WebhookNotifier.HEADER_EVENT_ID)).isEqualTo(open.eventId());
+        assertThat(Json.read(r.body(), AlertEvent.class)).isEqualTo(open);
+    }
+
+    @Test
+    void aVendorThatNeverAnswersIsTransientAfterTheSendTimeout() {
+        vendor.respond(r -> null);
+        SendStage stage = new SendStage(new SlackNotifier(vendor.uri("/slow"), http, clock), Duration.ofMillis(300),
+                Schedulers.parallel());
+        SendStage.Sent s = stage.send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10));
+        assertThat(s.outcome()).isEqualTo(new DeliveryOutcome.Transient("no answer within the send timeout of PT0.3S", null, null));
+    }
+
+    @Test
+    void connectionRefusedIsTransient() {
+        java.net.URI closed = vendor.uri("/x");
+        vendor.close();
+        SendStage stage = new SendStage(new SlackNotifier(closed, http, clock), Duration.ofSeconds(5), Schedulers.parallel());
+        assertThat(stage.send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10)).outcome())
+                .isInstanceOf(DeliveryOutcome.Transient.class);
+    }
+}
