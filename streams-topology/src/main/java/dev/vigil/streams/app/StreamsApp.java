@@ -1,0 +1,235 @@
+package dev.vigil.streams.app;
+
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.streams.query.DeferredBackend;
+import dev.vigil.streams.query.Forwarder;
+import dev.vigil.streams.query.KafkaStreamsBackend;
+import dev.vigil.streams.query.OpsRoutes;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryHandlers;
+import dev.vigil.streams.query.QueryServer;
+import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.topology.DeadLetterHandler;
+import dev.vigil.streams.topology.VigilTopology;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runtime wiring of the Streams service: the query HTTP server, the Kafka Streams instance running
+ * {@link VigilTopology}, and metrics. {@link #start} is the programmatic API (the standalone launcher runs it
+ * in-process); {@link #main} reads {@code vigil-streams.yaml}.
+ */
+public final class StreamsApp {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+
+    /** Adds endpoints to the query API (e.g. the alerting half's {@code /v1/alerts}). */
+    @FunctionalInterface
+    public interface RouteExtension {
+        void register(RouteTable routes, QueryBackend backend, Forwarder forwarder);
+    }
+
+    private StreamsApp() {
+    }
+
+    public static Running start(StreamsServiceConfig cfg) {
+        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of());
+    }
+
+    /**
+     * Binds the query API, checks the input topics, then starts Kafka Streams with
+     * {@code application.server} set to the bound address. Returns once Streams is started (not yet RUNNING;
+     * {@code /ready} tells when it is).
+     */
+    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions) {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+
+        DeferredBackend backend = new DeferredBackend();
+        Forwarder forwarder = new Forwarder(Duration.ofSeconds(5));
+        RouteTable routes = new RouteTable();
+        OpsRoutes.register(routes, backend, registry::scrape);
+        new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
+        for (RouteExtension ext : extensions) {
+            ext.register(routes, backend, forwarder);
+        }
+        QueryServer server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes);
+        KafkaStreams streams = null;
+        try {
+            HostInfo self = HostInfo.buildFromEndpoint(cfg.http().applicationServer().isEmpty()
+                    ? cfg.http().advertisedHost() + ":" + server.port()
+                    : cfg.http().applicationServer());
+            checkTopics(cfg);
+            Topology topology = VigilTopology.build(cfg.topology(), registry);
+            streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
+            streams.setUncaughtExceptionHandler(e -> {
+                LOG.error("stream thread failed; replacing it", e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            streams.setStateListener((next, prev) -> LOG.info("streams state {} -> {}", prev, next));
+            KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+            streamsMetrics.bindTo(registry);
+            backend.set(new KafkaStreamsBackend(streams, self));
+            streams.start();
+            LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
+                    cfg.kafka().applicationId(), self.host(), self.port(), server.port());
+            return new Running(server, streams, forwarder, streamsMetrics, self);
+        } catch (RuntimeException e) {
+            if (streams != null) {
+                streams.close(Duration.ofSeconds(10));
+            }
+            server.close();
+            forwarder.close();
+            throw e;
+        }
+    }
+
+    static Properties streamsProperties(StreamsServiceConfig cfg, HostInfo self, PrometheusMeterRegistry registry) {
+        var k = cfg.kafka();
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, k.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, k.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, k.stateDir());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, k.numStreamThreads());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, k.replicationFactor());
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, k.numStandbyReplicas());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitIntervalMs());
+        p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+        p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+        p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
+        p.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
+        p.putAll(k.properties());
+        return p;
+    }
+
+    /**
+     * Fails start-up with a precise message when an input topic is missing or when {@code vigil.monitors} and
+     * {@code vigil.probe-results} are not co-partitioned (the verdict processor relies on it).
+     */
+    static void checkTopics(StreamsServiceConfig cfg) {
+        var t = cfg.topics();
+        List<String> inputs = List.of(t.monitors(), t.probeResults(), t.heartbeats());
+        Map<String, Object> adminProps = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        try (Admin admin = Admin.create(adminProps)) {
+            var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<String> missing = new ArrayList<>();
+            for (String topic : inputs) {
+                if (!existing.contains(topic)) {
+                    missing.add(topic);
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalStateException("input topics do not exist: " + missing
+                        + " (create them first; the standalone launcher and the tests do)");
+            }
+            Map<String, TopicDescription> d = admin.describeTopics(List.of(t.monitors(), t.probeResults()))
+                    .allTopicNames().get(30, TimeUnit.SECONDS);
+            int monitors = d.get(t.monitors()).partitions().size();
+            int results = d.get(t.probeResults()).partitions().size();
+            if (monitors != results) {
+                throw new IllegalStateException(t.monitors() + " has " + monitors + " partitions but " + t.probeResults()
+                        + " has " + results + "; they must be equal (co-partitioned by monitor id)");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking topics", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot reach Kafka at " + cfg.kafka().bootstrapServers() + " to check topics: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A running service: its bound query port and a clean close (HTTP first, then Streams with a commit). */
+    public static final class Running implements AutoCloseable {
+        private final QueryServer server;
+        private final KafkaStreams streams;
+        private final Forwarder forwarder;
+        private final KafkaStreamsMetrics metrics;
+        private final HostInfo self;
+
+        Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self) {
+            this.server = server;
+            this.streams = streams;
+            this.forwarder = forwarder;
+            this.metrics = metrics;
+            this.self = self;
+        }
+
+        public int httpPort() {
+            return server.port();
+        }
+
+        /** The {@code host:port} other instances use to reach this one. */
+        public String applicationServer() {
+            return self.host() + ":" + self.port();
+        }
+
+        public KafkaStreams streams() {
+            return streams;
+        }
+
+        public boolean running() {
+            return streams.state() == KafkaStreams.State.RUNNING;
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            streams.close(Duration.ofSeconds(30));
+            metrics.close();
+            forwarder.close();
+        }
+    }
+
+    public static void main(String[] args) {
+        String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
+        if (path == null && Files.isRegularFile(Path.of(StreamsServiceConfig.DEFAULT_FILE))) {
+            path = StreamsServiceConfig.DEFAULT_FILE;
+        }
+        StreamsServiceConfig cfg;
+        try {
+            cfg = StreamsServiceConfig.load(path == null ? null : Path.of(path), System.getenv());
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Running running;
+        try {
+            running = start(cfg);
+        } catch (RuntimeException e) {
+            System.err.println("vigil-streams failed to start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-streams-shutdown"));
+    }
+}

@@ -1,0 +1,129 @@
+package dev.vigil.streams.config;
+
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.streams.config.TopologyConfig.TopicNames;
+import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
+import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code vigil-streams.yaml}: the Streams service's one configuration record. Every key can be overridden
+ * by {@code VIGIL_<SECTION>_<KEY>} (e.g. {@code VIGIL_KAFKA_BOOTSTRAP_SERVERS}, {@code VIGIL_HTTP_PORT},
+ * {@code VIGIL_VERDICT_GRACE_MS}, {@code VIGIL_WORKERS_DEAD_SECONDS}).
+ */
+public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+                                   WorkerSettings workers) {
+    public static final String DEFAULT_FILE = "vigil-streams.yaml";
+
+    public StreamsServiceConfig {
+        kafka = kafka == null ? KafkaSettings.defaults() : kafka;
+        http = http == null ? HttpSettings.defaults() : http;
+        topics = topics == null ? TopicNames.defaults() : topics;
+        verdict = verdict == null ? VerdictSettings.defaults() : verdict;
+        workers = workers == null ? WorkerSettings.defaults() : workers;
+    }
+
+    public static StreamsServiceConfig defaults() {
+        return new StreamsServiceConfig(null, null, null, null, null);
+    }
+
+    /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
+    public static StreamsServiceConfig load(Path file, Map<String, String> env) {
+        return ConfigLoader.load(StreamsServiceConfig.class, defaults(), file, env);
+    }
+
+    public TopologyConfig topology() {
+        return new TopologyConfig(topics, verdict, workers);
+    }
+
+    public StreamsServiceConfig withKafka(KafkaSettings k) {
+        return new StreamsServiceConfig(k, http, topics, verdict, workers);
+    }
+
+    public StreamsServiceConfig withHttp(HttpSettings h) {
+        return new StreamsServiceConfig(kafka, h, topics, verdict, workers);
+    }
+
+    public StreamsServiceConfig withVerdict(VerdictSettings v) {
+        return new StreamsServiceConfig(kafka, http, topics, v, workers);
+    }
+
+    /**
+     * Kafka Streams settings. {@code properties} are passed to Streams as-is after Vigil's own (for tuning
+     * such as {@code num.stream.threads}); {@code replicationFactor} applies to internal topics.
+     */
+    public record KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
+                                Integer replicationFactor, Integer numStandbyReplicas, Long commitIntervalMs,
+                                Map<String, String> properties) {
+        public KafkaSettings {
+            bootstrapServers = bootstrapServers == null ? "localhost:9092" : bootstrapServers;
+            if (bootstrapServers.isBlank()) {
+                throw new ContractViolation("kafka.bootstrapServers", "must name at least one host:port");
+            }
+            applicationId = applicationId == null ? "vigil-streams" : applicationId;
+            if (!applicationId.matches("[a-zA-Z0-9._-]{1,200}")) {
+                throw new ContractViolation("kafka.applicationId", "must be letters, digits, '.', '_' or '-'");
+            }
+            stateDir = stateDir == null ? "data/streams" : stateDir;
+            if (stateDir.isBlank()) {
+                throw new ContractViolation("kafka.stateDir", "must not be blank");
+            }
+            numStreamThreads = numStreamThreads == null ? 1 : numStreamThreads;
+            if (numStreamThreads < 1 || numStreamThreads > 64) {
+                throw new ContractViolation("kafka.numStreamThreads", "must be between 1 and 64");
+            }
+            replicationFactor = replicationFactor == null ? -1 : replicationFactor;
+            if (replicationFactor == 0 || replicationFactor < -1) {
+                throw new ContractViolation("kafka.replicationFactor", "must be -1 (broker default) or at least 1");
+            }
+            numStandbyReplicas = numStandbyReplicas == null ? 0 : numStandbyReplicas;
+            if (numStandbyReplicas < 0) {
+                throw new ContractViolation("kafka.numStandbyReplicas", "must not be negative");
+            }
+            commitIntervalMs = commitIntervalMs == null ? 100L : commitIntervalMs;
+            if (commitIntervalMs < 1) {
+                throw new ContractViolation("kafka.commitIntervalMs", "must be positive");
+            }
+            properties = properties == null ? Map.of() : Map.copyOf(properties);
+        }
+
+        public static KafkaSettings defaults() {
+            return new KafkaSettings(null, null, null, null, null, null, null, null);
+        }
+
+        public KafkaSettings with(String bootstrap, String appId, String dir) {
+            return new KafkaSettings(bootstrap, appId, dir, numStreamThreads, replicationFactor, numStandbyReplicas,
+                    commitIntervalMs, properties);
+        }
+    }
+
+    /**
+     * The query API. {@code port} 0 picks a free port. {@code applicationServer} is the {@code host:port} other
+     * instances use to reach this one (Streams' {@code application.server}); empty means
+     * {@code advertisedHost:<bound port>}.
+     */
+    public record HttpSettings(String host, Integer port, String advertisedHost, String applicationServer) {
+        public HttpSettings {
+            host = host == null ? "0.0.0.0" : host;
+            port = port == null ? 8081 : port;
+            if (port < 0 || port > 65535) {
+                throw new ContractViolation("http.port", "must be between 0 and 65535");
+            }
+            advertisedHost = advertisedHost == null ? "localhost" : advertisedHost;
+            applicationServer = applicationServer == null ? "" : applicationServer;
+            if (!applicationServer.isEmpty() && !applicationServer.matches("[^:\\s]+:[0-9]{1,5}")) {
+                throw new ContractViolation("http.applicationServer", "must be host:port or empty");
+            }
+        }
+
+        public static HttpSettings defaults() {
+            return new HttpSettings(null, null, null, null);
+        }
+
+        public static HttpSettings loopback(int port) {
+            return new HttpSettings("127.0.0.1", port, "127.0.0.1", "");
+        }
+    }
+}

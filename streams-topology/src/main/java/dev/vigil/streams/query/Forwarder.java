@@ -1,0 +1,52 @@
+package dev.vigil.streams.query;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/** Forwards a query to the instance that owns the key (or gathers from a peer), with a bounded time and body. */
+public final class Forwarder implements AutoCloseable {
+    /** Largest body accepted from a peer (a whole /v1/status of many monitors fits). */
+    public static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+    private final ConnectionProvider pool;
+    private final HttpClient client;
+    private final Duration timeout;
+
+    public Forwarder(Duration timeout) {
+        this.timeout = timeout;
+        this.pool = ConnectionProvider.builder("vigil-query-forward").maxConnections(64)
+                .pendingAcquireTimeout(timeout).build();
+        this.client = HttpClient.create(pool).responseTimeout(timeout)
+                .headers(h -> h.set(QueryRequest.FORWARDED_HEADER, "true"));
+    }
+
+    /** GET {@code http://hostPort + uri}; the peer's status, content type, Retry-After and body are passed through. */
+    public Mono<HttpResult> get(String hostPort, String uri) {
+        return client.get().uri("http://" + hostPort + uri)
+                .responseSingle((res, body) -> body.asByteArray().defaultIfEmpty(new byte[0]).map(bytes -> {
+                    if (bytes.length > MAX_BODY_BYTES) {
+                        throw new QueryBackend.Unavailable("peer " + hostPort + " answered more than " + MAX_BODY_BYTES + " bytes");
+                    }
+                    Map<String, String> headers = new HashMap<>();
+                    String retry = res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER);
+                    if (retry != null) {
+                        headers.put("Retry-After", retry);
+                    }
+                    String type = res.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE);
+                    return new HttpResult(res.status().code(), type == null ? HttpResult.JSON : type, bytes, headers);
+                }))
+                .timeout(timeout.plusSeconds(1))
+                .onErrorMap(e -> !(e instanceof QueryBackend.Unavailable),
+                        e -> new QueryBackend.Unavailable("peer " + hostPort + " did not answer: " + e.getClass().getSimpleName(), e));
+    }
+
+    @Override
+    public void close() {
+        pool.dispose();
+    }
+}

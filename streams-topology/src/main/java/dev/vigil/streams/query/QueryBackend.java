@@ -1,0 +1,53 @@
+package dev.vigil.streams.query;
+
+import java.util.List;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+
+/**
+ * What the query handlers need from the Streams runtime: readiness, where a key lives, the other instances,
+ * and this instance's local (active) stores. {@link KafkaStreamsBackend} is the real one.
+ */
+public interface QueryBackend {
+
+    /** True while stores can be queried for a whole and correct answer (Streams RUNNING, not rebalancing). */
+    boolean ready();
+
+    /** A human-readable state for 503 details, e.g. {@code REBALANCING}. */
+    String state();
+
+    /** Where the active copy of {@code key} in {@code store} lives. */
+    Placement placement(String store, String key);
+
+    /** {@code host:port} of every other instance (for gathering answers); throws {@link Unavailable} if unknown. */
+    List<String> peers();
+
+    <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name);
+
+    <V> ReadOnlyWindowStore<String, V> windowStore(String name);
+
+    /** LOCAL: answer here; REMOTE: forward to {@code hostPort}; UNAVAILABLE: no owner known right now. */
+    record Placement(Kind kind, String hostPort) {
+        public enum Kind { LOCAL, REMOTE, UNAVAILABLE }
+
+        public static final Placement LOCAL = new Placement(Kind.LOCAL, null);
+        public static final Placement UNAVAILABLE = new Placement(Kind.UNAVAILABLE, null);
+
+        public static Placement remote(String hostPort) {
+            return new Placement(Kind.REMOTE, hostPort);
+        }
+    }
+
+    /** The runtime cannot answer right now (rebalancing, store migrating); maps to 503 with Retry-After. */
+    final class Unavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Unavailable(String message) {
+            super(message);
+        }
+
+        public Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

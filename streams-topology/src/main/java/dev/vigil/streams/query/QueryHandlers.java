@@ -1,0 +1,396 @@
+package dev.vigil.streams.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.contract.Status;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.health.Health;
+import dev.vigil.streams.health.HeartbeatProcessor;
+import dev.vigil.streams.health.WorkerHealth;
+import dev.vigil.streams.uptime.DailyUptime;
+import dev.vigil.streams.uptime.UptimeProcessor;
+import dev.vigil.streams.verdict.VerdictProcessor;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The analysts' endpoints (SPEC section 7). Keyed endpoints answer locally when this instance owns the
+ * monitor and otherwise forward to the owner; {@code /v1/status} and {@code /v1/workers} gather from every
+ * instance and fail whole (503) rather than return a partial answer as if it were complete.
+ */
+public final class QueryHandlers {
+    public static final Duration MAX_HISTORY_RANGE = Duration.ofDays(31);
+    public static final int MAX_UPTIME_DAYS = 90;
+    public static final int RECENT_WINDOWS = 20;
+    static final String LOCAL_SCOPE = "scope=local";
+    private static final int GATHER_CONCURRENCY = 8;
+
+    private final QueryBackend backend;
+    private final Forwarder forwarder;
+    private final Clock clock;
+
+    public QueryHandlers(QueryBackend backend, Forwarder forwarder, Clock clock) {
+        this.backend = backend;
+        this.forwarder = forwarder;
+        this.clock = clock;
+    }
+
+    /** Registers the v1 endpoints of this half of the API. */
+    public RouteTable register(RouteTable routes) {
+        return routes
+                .get("/v1/status", this::status)
+                .get("/v1/monitors/{id}", req -> keyed(req, this::monitor))
+                .get("/v1/monitors/{id}/history", req -> keyed(req, this::history))
+                .get("/v1/monitors/{id}/uptime", req -> keyed(req, this::uptime))
+                .get("/v1/workers", this::workers);
+    }
+
+    // ---- keyed endpoints -------------------------------------------------------------------------------
+
+    private Mono<HttpResult> keyed(QueryRequest req, java.util.function.Function<QueryRequest, HttpResult> local) {
+        String id = req.param("id");
+        if (!Require.SLUG.matcher(id).matches()) {
+            return Mono.just(HttpResult.badRequest("monitor id must match [a-z0-9][a-z0-9-]{0,62}", req.path()));
+        }
+        if (!backend.ready()) {
+            return Mono.just(rebalancing(req));
+        }
+        QueryBackend.Placement placement = backend.placement(VerdictProcessor.STATUS_STORE, id);
+        return switch (placement.kind()) {
+            case LOCAL -> blocking(() -> local.apply(req), req);
+            case REMOTE -> req.forwarded()
+                    // The owner we forwarded to thinks someone else owns it: metadata is moving, do not ping-pong.
+                    ? Mono.just(HttpResult.unavailable("ownership of this monitor is moving between instances", req.path()))
+                    : forwarder.get(placement.hostPort(), req.uri())
+                            .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+            case UNAVAILABLE -> Mono.just(HttpResult.unavailable("the owner of this monitor is not known yet", req.path()));
+        };
+    }
+
+    private HttpResult monitor(QueryRequest req) {
+        String id = req.param("id");
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        MonitorDefinition def = defs.get(id);
+        MonitorStatus status = latest.get(id);
+        if (def == null && status == null) {
+            return unknownMonitor(id, req);
+        }
+        List<MonitorStatus> recent = new ArrayList<>();
+        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(VerdictProcessor.HISTORY_STORE);
+        Instant now = clock.instant();
+        try (var it = history.backwardFetch(id, now.minus(MAX_HISTORY_RANGE), now.plus(Duration.ofDays(1)))) {
+            while (it.hasNext() && recent.size() < RECENT_WINDOWS) {
+                recent.add(it.next().value);
+            }
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("monitorId", id);
+        body.put("monitor", def == null ? null : monitorSummary(def));
+        body.put("status", status);
+        body.put("recentWindows", recent);
+        return HttpResult.ok(body);
+    }
+
+    private HttpResult history(QueryRequest req) {
+        String id = req.param("id");
+        Instant from;
+        Instant to;
+        try {
+            from = instant("from", req.queryParam("from"));
+            to = instant("to", req.queryParam("to"));
+        } catch (IllegalArgumentException e) {
+            return HttpResult.badRequest(e.getMessage(), req.path());
+        }
+        if (!to.isAfter(from)) {
+            return HttpResult.badRequest("'to' must be after 'from'", req.path());
+        }
+        if (Duration.between(from, to).compareTo(MAX_HISTORY_RANGE) > 0) {
+            return HttpResult.badRequest("the range must be at most 31 days; ask for several ranges", req.path());
+        }
+        if (!known(id)) {
+            return unknownMonitor(id, req);
+        }
+        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(VerdictProcessor.HISTORY_STORE);
+        List<MonitorStatus> windows = new ArrayList<>();
+        try (var it = history.fetch(id, from, to.minusMillis(1))) {
+            it.forEachRemaining(kv -> windows.add(kv.value));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("monitorId", id);
+        body.put("from", from.toEpochMilli());
+        body.put("to", to.toEpochMilli());
+        body.put("windows", windows);
+        return HttpResult.ok(body);
+    }
+
+    private HttpResult uptime(QueryRequest req) {
+        String id = req.param("id");
+        int days;
+        String raw = req.queryParam("days");
+        try {
+            days = raw == null ? 30 : Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            return HttpResult.badRequest("'days' must be a whole number between 1 and " + MAX_UPTIME_DAYS, req.path());
+        }
+        if (days < 1 || days > MAX_UPTIME_DAYS) {
+            return HttpResult.badRequest("'days' must be between 1 and " + MAX_UPTIME_DAYS, req.path());
+        }
+        if (!known(id)) {
+            return unknownMonitor(id, req);
+        }
+        long today = LocalDate.now(clock.withZone(ZoneOffset.UTC)).toEpochDay();
+        long first = today - days + 1;
+        Map<Long, DailyUptime> byDay = new TreeMap<>();
+        ReadOnlyKeyValueStore<String, DailyUptime> store = backend.keyValueStore(UptimeProcessor.STORE);
+        try (var it = store.range(UptimeProcessor.key(id, first), UptimeProcessor.key(id, today))) {
+            it.forEachRemaining(kv -> byDay.put(kv.value.epochDay(), kv.value));
+        }
+        List<Map<String, Object>> daily = new ArrayList<>();
+        long up = 0;
+        long decided = 0;
+        for (long d = first; d <= today; d++) {
+            DailyUptime u = byDay.getOrDefault(d, DailyUptime.empty(d));
+            up += u.upWindows();
+            decided += u.decided();
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("date", LocalDate.ofEpochDay(d).toString());
+            row.put("up", u.up());
+            row.put("degraded", u.degraded());
+            row.put("down", u.down());
+            row.put("unknown", u.unknown());
+            row.put("uptimePercent", u.uptimePercent());
+            daily.add(row);
+        }
+        Map<String, Object> overall = new LinkedHashMap<>();
+        overall.put("upWindows", up);
+        overall.put("decidedWindows", decided);
+        overall.put("uptimePercent", DailyUptime.percent(up, decided));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("monitorId", id);
+        body.put("days", days);
+        body.put("rule", "uptime = (up + degraded) / (up + degraded + down); unknown windows are excluded; UTC days");
+        body.put("daily", daily);
+        body.put("overall", overall);
+        return HttpResult.ok(body);
+    }
+
+    private boolean known(String id) {
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        return defs.get(id) != null || latest.get(id) != null;
+    }
+
+    private static HttpResult unknownMonitor(String id, QueryRequest req) {
+        return HttpResult.notFound("no monitor with id '" + id + "'", req.path());
+    }
+
+    private static Map<String, Object> monitorSummary(MonitorDefinition def) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", def.id());
+        m.put("name", def.name());
+        m.put("service", def.service());
+        m.put("intervalSeconds", def.intervalSeconds());
+        m.put("timeoutMs", def.timeoutMs());
+        m.put("regions", def.regions());
+        m.put("severity", def.severity());
+        m.put("enabled", def.enabled());
+        return m;
+    }
+
+    // ---- gathered endpoints ----------------------------------------------------------------------------
+
+    private Mono<HttpResult> status(QueryRequest req) {
+        return gather(req, this::localStatuses, "monitors", Comparator.comparing(n -> n.path("monitorId").asText()),
+                rows -> {
+                    Map<String, Long> counts = new LinkedHashMap<>();
+                    for (Status s : Status.values()) {
+                        counts.put(s.wire(), 0L);
+                    }
+                    counts.put("pending", 0L);
+                    for (JsonNode row : rows) {
+                        String s = row.path("status").isTextual() ? row.path("status").asText() : "pending";
+                        counts.merge(s, 1L, Long::sum);
+                    }
+                    return Map.of("counts", counts);
+                });
+    }
+
+    private List<Map<String, Object>> localStatuses() {
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        Map<String, Map<String, Object>> rows = new TreeMap<>();
+        try (var it = defs.all()) {
+            it.forEachRemaining(kv -> {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("monitorId", kv.key);
+                row.put("name", kv.value.name());
+                row.put("enabled", kv.value.enabled());
+                rows.put(kv.key, row);
+            });
+        }
+        try (var it = latest.all()) {
+            it.forEachRemaining(kv -> {
+                Map<String, Object> row = rows.computeIfAbsent(kv.key, k -> {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("monitorId", k);
+                    return r;
+                });
+                MonitorStatus s = kv.value;
+                row.put("status", s.status());
+                row.put("windowStart", s.windowStart());
+                row.put("complete", s.complete());
+                row.put("missingRegions", s.missingRegions());
+                row.put("decidedAt", s.decidedAt());
+            });
+        }
+        return new ArrayList<>(rows.values());
+    }
+
+    private Mono<HttpResult> workers(QueryRequest req) {
+        return gather(req, this::localWorkers, "workers",
+                Comparator.<JsonNode, String>comparing(n -> n.path("region").asText()).thenComparing(n -> n.path("workerId").asText()),
+                rows -> {
+                    Map<String, Map<String, Long>> byRegion = new TreeMap<>();
+                    for (JsonNode row : rows) {
+                        Map<String, Long> counts = byRegion.computeIfAbsent(row.path("region").asText(), r -> {
+                            Map<String, Long> c = new LinkedHashMap<>();
+                            for (Health h : Health.values()) {
+                                c.put(h.wire(), 0L);
+                            }
+                            return c;
+                        });
+                        counts.merge(row.path("health").asText(), 1L, Long::sum);
+                    }
+                    return Map.of("regions", byRegion);
+                });
+    }
+
+    private List<Map<String, Object>> localWorkers() {
+        ReadOnlyKeyValueStore<String, WorkerHealth> store = backend.keyValueStore(HeartbeatProcessor.STORE);
+        long now = clock.millis();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                WorkerHealth w = kv.value;
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("workerId", w.workerId());
+                row.put("region", w.region());
+                row.put("health", w.health());
+                row.put("healthSince", w.healthSince());
+                row.put("lastHeartbeatAt", w.lastHeartbeatAt());
+                row.put("heartbeatAgeMs", Math.max(0, now - w.lastHeartbeatAt()));
+                row.put("inFlight", w.inFlight());
+                row.put("monitorsAssigned", w.monitorsAssigned());
+                row.put("version", w.version());
+                rows.add(row);
+            });
+        }
+        return rows;
+    }
+
+    /**
+     * Answers with this instance's rows ({@code ?scope=local}, as peers ask) or with every instance's rows
+     * merged. Any peer failing, or this instance rebalancing, gives 503: never a partial list presented as whole.
+     */
+    private Mono<HttpResult> gather(QueryRequest req, Callable<List<Map<String, Object>>> local, String field,
+                                    Comparator<JsonNode> order,
+                                    java.util.function.Function<List<JsonNode>, Map<String, Object>> summary) {
+        if (!backend.ready()) {
+            return Mono.just(rebalancing(req));
+        }
+        boolean localOnly = "local".equals(req.queryParam("scope"));
+        Mono<List<JsonNode>> mine = blockingValue(local).map(rows -> rows.stream().map(Json::toTree).toList());
+        if (localOnly) {
+            return mine.map(rows -> HttpResult.ok(Map.of(field, rows)))
+                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+        }
+        List<String> peers;
+        try {
+            peers = backend.peers();
+        } catch (QueryBackend.Unavailable e) {
+            return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
+        }
+        Flux<List<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder.get(peer, req.path() + "?" + LOCAL_SCOPE)
+                .map(res -> {
+                    if (res.status() != 200) {
+                        throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
+                    }
+                    List<JsonNode> rows = new ArrayList<>();
+                    Json.tree(res.body()).path(field).forEach(rows::add);
+                    return rows;
+                }), GATHER_CONCURRENCY);
+        return Flux.concat(mine, theirs).collectList().map(parts -> {
+            List<JsonNode> all = new ArrayList<>();
+            parts.forEach(all::addAll);
+            all.sort(order);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("generatedAt", clock.millis());
+            body.put("instances", peers.size() + 1);
+            body.putAll(summary.apply(all));
+            body.put(field, all);
+            return HttpResult.ok(body);
+        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------
+
+    private HttpResult rebalancing(QueryRequest req) {
+        return HttpResult.unavailable("this instance is " + backend.state() + "; its stores cannot give a whole answer now",
+                req.path());
+    }
+
+    /** Store reads run off the event loop; a store that moves away mid-read answers 503. */
+    private Mono<HttpResult> blocking(Callable<HttpResult> work, QueryRequest req) {
+        return blockingValue(work)
+                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    private static <T> Mono<T> blockingValue(Callable<T> work) {
+        return Mono.fromCallable(() -> {
+            try {
+                return work.call();
+            } catch (InvalidStateStoreException e) {
+                throw new QueryBackend.Unavailable("store is not queryable now: " + e.getMessage(), e);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    static Instant instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("'" + name + "' is required (ISO-8601 instant or epoch milliseconds)");
+        }
+        try {
+            if (value.chars().allMatch(Character::isDigit)) {
+                return Instant.ofEpochMilli(Long.parseLong(value));
+            }
+            return Instant.parse(value);
+        } catch (NumberFormatException | DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 instant or epoch milliseconds");
+        }
+    }
+
+    static Map<Status, Long> emptyCounts() {
+        return new EnumMap<>(Status.class);
+    }
+}

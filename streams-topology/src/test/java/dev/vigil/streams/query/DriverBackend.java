@@ -1,0 +1,56 @@
+package dev.vigil.streams.query;
+
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+
+/** A {@link QueryBackend} over a TopologyTestDriver's stores, with scripted ownership and peers. */
+final class DriverBackend implements QueryBackend {
+    private final TopologyTestDriver driver;
+    volatile boolean ready = true;
+    volatile Predicate<String> ownedElsewhere = id -> false;
+    volatile String otherInstance;
+    volatile List<String> peers = List.of();
+
+    DriverBackend(TopologyTestDriver driver) {
+        this.driver = driver;
+    }
+
+    void ownedBy(String hostPort, Set<String> ids) {
+        otherInstance = hostPort;
+        ownedElsewhere = ids::contains;
+    }
+
+    @Override
+    public boolean ready() {
+        return ready;
+    }
+
+    @Override
+    public String state() {
+        return ready ? "RUNNING" : "REBALANCING";
+    }
+
+    @Override
+    public Placement placement(String store, String key) {
+        return ownedElsewhere.test(key) ? Placement.remote(otherInstance) : Placement.LOCAL;
+    }
+
+    @Override
+    public List<String> peers() {
+        return peers;
+    }
+
+    @Override
+    public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
+        return driver.getKeyValueStore(name);
+    }
+
+    @Override
+    public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
+        return driver.getWindowStore(name);
+    }
+}
