@@ -1,0 +1,186 @@
+package dev.vigil.notifier.claim;
+
+import static dev.vigil.notifier.support.TestEvents.event;
+import static dev.vigil.notifier.support.TestEvents.opened;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.embedded.junit.WithPostgres;
+import dev.vigil.notifier.core.Attempt;
+import dev.vigil.notifier.core.Claim;
+import dev.vigil.notifier.core.Settlement;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
+import io.r2dbc.spi.ConnectionFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+@WithPostgres
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClaimStoreIT {
+    ConnectionFactory db;
+
+    @BeforeAll
+    void migrate() {
+        assertThat(Migrations.run(db).block()).isEqualTo(1);
+        // idempotent, also when several instances race
+        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(1);
+    }
+
+    private ClaimStore store(Duration window, Duration lease, String owner) {
+        return new ClaimStore(db, window, lease, owner, 256, 2);
+    }
+
+    private static String id() {
+        return "evt-" + UUID.randomUUID();
+    }
+
+    private static Attempt attempt(String eventId, String channel, String outcome) {
+        return new Attempt(eventId, "inc", channel, 1, outcome, 200, 12, null);
+    }
+
+    private Map<String, Object> row(String sql, Object... binds) {
+        return Mono.usingWhen(Mono.from(db.create()), c -> {
+            var s = c.createStatement(sql);
+            for (int i = 0; i < binds.length; i++) {
+                s.bind("$" + (i + 1), binds[i]);
+            }
+            return Flux.from(s.execute()).flatMap(r -> r.map((row, meta) -> {
+                Map<String, Object> m = new java.util.HashMap<>();
+                for (var col : meta.getColumnMetadatas()) {
+                    m.put(col.getName(), row.get(col.getName()));
+                }
+                return m;
+            })).next();
+        }, c -> Mono.from(c.close())).block();
+    }
+
+    @Test
+    void claimThenBusyThenDuplicateAndFoldsAreCounted() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String e = id();
+        Claim c = s.claim(e, "slack").block();
+        assertThat(c.status()).isEqualTo(Claim.Status.CLAIMED);
+        assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.BUSY);
+        assertThat(s.claim(e, "discord").block().status()).isEqualTo(Claim.Status.CLAIMED);
+        s.settle(c, attempt(e, "slack", "delivered"), Settlement.DELIVERED).block();
+        assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.DUPLICATE);
+        assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.DUPLICATE);
+        Map<String, Object> r = row("SELECT status, folded, attempts FROM claims WHERE event_id = $1 AND channel = 'slack'", e);
+        assertThat(r).containsEntry("status", "delivered").containsEntry("folded", 2).containsEntry("attempts", 1);
+        assertThat(row("SELECT count(*) AS n, max(outcome) AS o FROM delivery_attempts WHERE event_id = $1", e))
+                .containsEntry("n", 1L).containsEntry("o", "delivered");
+    }
+
+    @Test
+    void releaseLetsTheNextClaimSendAndAStaleTokenCannotSettle() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String e = id();
+        Claim first = s.claim(e, "slack").block();
+        s.settle(first, attempt(e, "slack", "transient"), Settlement.RELEASED).block();
+        Claim second = s.claim(e, "slack").block();
+        assertThat(second.status()).isEqualTo(Claim.Status.CLAIMED);
+        assertThat(second.token()).isNotEqualTo(first.token());
+        // the first holder's late settlement does not touch the new claim
+        s.settle(first, attempt(e, "slack", "delivered"), Settlement.DELIVERED).block();
+        assertThat(row("SELECT status FROM claims WHERE event_id = $1", e)).containsEntry("status", "claimed");
+        s.settle(second, attempt(e, "slack", "delivered"), Settlement.DELIVERED).block();
+        assertThat(row("SELECT status, attempts FROM claims WHERE event_id = $1", e))
+                .containsEntry("status", "delivered").containsEntry("attempts", 2);
+    }
+
+    @Test
+    void anExpiredLeaseCanBeTakenOverAndTheWindowReopensAfterItEnds() {
+        ClaimStore s = store(Duration.ofMillis(300), Duration.ofMillis(200), "a");
+        String e = id();
+        assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.CLAIMED);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> s.claim(e, "slack").block().status() == Claim.Status.CLAIMED);
+        Claim c = s.claim(e, "discord").block();
+        s.settle(c, attempt(e, "discord", "delivered"), Settlement.DELIVERED).block();
+        assertThat(s.claim(e, "discord").block().status()).isEqualTo(Claim.Status.DUPLICATE);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> s.claim(e, "discord").block().status() == Claim.Status.CLAIMED);
+    }
+
+    @Test
+    void concurrentClaimsFromTwoInstancesGiveExactlyOneWinnerPerKey() throws Exception {
+        ClaimStore a = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        ClaimStore b = store(Duration.ofHours(1), Duration.ofMinutes(1), "b");
+        List<String> events = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            events.add(id());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Claim>> futures = new ArrayList<>();
+        for (String e : events) {
+            for (int k = 0; k < 4; k++) {
+                ClaimStore s = k % 2 == 0 ? a : b;
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    return s.claim(e, "slack").block(Duration.ofSeconds(30));
+                }));
+            }
+        }
+        go.countDown();
+        Map<String, Integer> winners = new java.util.HashMap<>();
+        for (Future<Claim> f : futures) {
+            Claim c = f.get();
+            if (c.status() == Claim.Status.CLAIMED) {
+                winners.merge(c.eventId(), 1, Integer::sum);
+            } else {
+                assertThat(c.status()).isEqualTo(Claim.Status.BUSY);
+            }
+        }
+        pool.shutdown();
+        assertThat(winners).hasSize(200);
+        assertThat(winners.values()).containsOnly(1);
+    }
+
+    @Test
+    void aBatchWithManyKeysAndRepeatedKeysResolvesEachRequest() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String e = id();
+        List<Claim> claims = Flux.range(0, 500)
+                .flatMap(i -> s.claim(i % 100 == 0 ? e : e + "-" + i, "hook"), 500)
+                .collectList().block(Duration.ofSeconds(30));
+        assertThat(claims).hasSize(500);
+        assertThat(claims.stream().filter(c -> c.eventId().equals(e) && c.status() == Claim.Status.CLAIMED)).hasSize(1);
+        assertThat(claims.stream().filter(c -> c.status() == Claim.Status.CLAIMED)).hasSize(496);
+    }
+
+    @Test
+    void incidentsKeepFirstAndLastSeenOccurrencesAndVendorIds() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String fp = "monitor/inc-" + UUID.randomUUID().toString().substring(0, 8);
+        AlertEvent open = opened(fp, Severity.CRITICAL);
+        AlertEvent reminder = event(fp, AlertState.REMINDER, Severity.CRITICAL, 4);
+        s.recordIncident(open).block();
+        s.saveVendorRef(open.incidentId(), "betterstack", "bs-1").block();
+        s.recordIncident(reminder).block();
+        s.recordSilenced(dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true), List.of("slack", "discord")).block();
+        assertThat(s.vendorRef(open.incidentId(), "betterstack").block()).contains("bs-1");
+        assertThat(s.vendorRef(open.incidentId(), "slack").block()).isEmpty();
+        assertThat(s.vendorRef("nope", "slack").block()).isEmpty();
+        Map<String, Object> r = row("SELECT state, occurrences, events, extract(epoch FROM last_seen - first_seen) AS span"
+                + " FROM incidents WHERE incident_id = $1", open.incidentId());
+        assertThat(r).containsEntry("state", "reminder").containsEntry("occurrences", 4).containsEntry("events", 2);
+        assertThat(((Number) r.get("span")).longValue()).isEqualTo(240);
+        assertThat(row("SELECT count(*) AS n FROM delivery_attempts WHERE event_id = $1 AND outcome = 'silenced'",
+                reminder.eventId())).containsEntry("n", 2L);
+    }
+}
