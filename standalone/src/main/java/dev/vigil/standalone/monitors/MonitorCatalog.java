@@ -95,7 +95,8 @@ public final class MonitorCatalog {
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "vigil-cli-monitors");
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        // delivery.timeout.ms must cover request.timeout.ms + linger.ms, or the producer refuses to start.
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1_000, timeout.toMillis() / 2));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
         var serde = VigilSerdes.monitorDefinition();
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), serde)) {
