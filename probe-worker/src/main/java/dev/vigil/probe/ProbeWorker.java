@@ -71,7 +71,12 @@ public final class ProbeWorker {
 
     /** Starts every part; on a start-up problem releases what was started and throws ConfigException. */
     public static Running start(ProbeWorkerConfig cfg, Map<String, String> env) {
-        return new Running(cfg, env);
+        return new Running(cfg, env, ResultPublisher.Listener.NONE);
+    }
+
+    /** As {@link #start(ProbeWorkerConfig, Map)}, with an observer of every result's delivery. */
+    public static Running start(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener observer) {
+        return new Running(cfg, env, observer);
     }
 
     /** A running worker. Close to drain in-flight probes, flush results and stop. */
@@ -87,14 +92,27 @@ public final class ProbeWorker {
         private final HealthServer http;
         private volatile boolean closed;
 
-        Running(ProbeWorkerConfig cfg, Map<String, String> env) {
+        Running(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener observer) {
             this.config = cfg;
+            ResultPublisher.Listener delivery = new ResultPublisher.Listener() {
+                @Override
+                public void acknowledged(dev.vigil.schemas.contract.ProbeResult result) {
+                    metrics.acknowledged(result);
+                    observer.acknowledged(result);
+                }
+
+                @Override
+                public void failed(dev.vigil.schemas.contract.ProbeResult result, Throwable error) {
+                    metrics.failed(result, error);
+                    observer.failed(result, error);
+                }
+            };
             try {
                 ProbeSettings settings = new ProbeSettings(cfg.region(), cfg.workerId(), ProbeWorkerConfig.VERSION,
                         trust(cfg.trustedCaFile()), true, System::currentTimeMillis);
                 TargetGuard guard = new TargetGuard(cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
                 HttpProbe probe = new HttpProbe(guard, settings);
-                this.publisher = publisher(cfg, env);
+                this.publisher = publisher(cfg, env, delivery);
                 this.scheduler = new ProbeScheduler(cfg.region(), timer,
                         (m, ws) -> probe.probe(m, ws).doOnNext(metrics::record),
                         publisher::publish, cfg.concurrency(), metrics);
@@ -123,7 +141,7 @@ public final class ProbeWorker {
             }
         }
 
-        private ResultPublisher publisher(ProbeWorkerConfig cfg, Map<String, String> env) {
+        private ResultPublisher publisher(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener delivery) {
             if (cfg.remote().enabled()) {
                 String secret = env.get(cfg.remote().secretEnv());
                 if (secret == null || secret.isBlank()) {
@@ -136,10 +154,10 @@ public final class ProbeWorker {
                 }
                 return new RemoteResultPublisher(cfg.remote().ingestUrl(), cfg.remote().keyId(), cfg.region(),
                         secret.getBytes(StandardCharsets.UTF_8), cfg.remote().batchSize(),
-                        Duration.ofMillis(cfg.remote().flushIntervalMs()), System::currentTimeMillis, metrics);
+                        Duration.ofMillis(cfg.remote().flushIntervalMs()), System::currentTimeMillis, delivery);
             }
             KafkaResultPublisher kafka = new KafkaResultPublisher(cfg.kafka().bootstrapServers(),
-                    cfg.workerId() + "-results", cfg.kafka().resultsTopic(), cfg.kafka().heartbeatsTopic(), Map.of(), metrics);
+                    cfg.workerId() + "-results", cfg.kafka().resultsTopic(), cfg.kafka().heartbeatsTopic(), Map.of(), delivery);
             new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
             return kafka;
         }
