@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -203,7 +204,9 @@ public final class StreamsApp {
         @Override
         public void close() {
             server.close();
-            streams.close(Duration.ofSeconds(30));
+            // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(Duration.ofSeconds(30)));
             metrics.close();
             forwarder.close();
         }

@@ -263,7 +263,9 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             latest.put(def.id(), verdict);
         }
         metrics.emitted(trigger, verdict.status());
-        context.forward(new Record<String, Object>(def.id(), verdict, window.windowStart()), verdictsChild);
+        // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
+        // stamped now, since brokers reject timestamps too far ahead.
+        context.forward(new Record<String, Object>(def.id(), verdict, Math.min(window.windowStart(), now)), verdictsChild);
     }
 
     private boolean decided(String monitorId, long windowStart) {

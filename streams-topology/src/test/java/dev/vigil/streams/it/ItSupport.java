@@ -1,0 +1,101 @@
+package dev.vigil.streams.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.streams.config.StreamsServiceConfig.HttpSettings;
+import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
+import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Helpers for the broker-backed integration tests. */
+final class ItSupport {
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private ItSupport() {
+    }
+
+    /** Session timeout low enough that a crashed member's partitions move within seconds. */
+    static StreamsServiceConfig config(EmbeddedKafka kafka, String appId, Path stateDir) {
+        KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, 100L,
+                Map.of("consumer.session.timeout.ms", "6000", "consumer.heartbeat.interval.ms", "1000"));
+        return StreamsServiceConfig.defaults().withKafka(k).withHttp(HttpSettings.loopback(0))
+                .withVerdict(new VerdictSettings(null, null, 200L, null));
+    }
+
+    static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
+        return new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    static void send(KafkaProducer<String, byte[]> producer, String topic, String key, Object value) {
+        producer.send(new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value)));
+    }
+
+    static void define(KafkaProducer<String, byte[]> producer, MonitorDefinition def) {
+        send(producer, "vigil.monitors", def.id(), def);
+    }
+
+    static void result(KafkaProducer<String, byte[]> producer, ProbeResult r) {
+        send(producer, "vigil.probe-results", r.monitorId(), r);
+    }
+
+    /** Every verdict on vigil.monitor-status so far, read with read_committed from the beginning. */
+    static List<MonitorStatus> readAllVerdicts(EmbeddedKafka kafka) {
+        Map<String, Object> props = kafka.consumerProps("verdict-reader-" + System.nanoTime());
+        List<MonitorStatus> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), VigilSerdes.monitorStatus())) {
+            var partitions = consumer.partitionsFor("vigil.monitor-status").stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, MonitorStatus> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.add(r.value());
+                }
+                boolean done = partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+                if (done) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    static HttpResponse<String> get(int port, String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET()
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> res) {
+        return Json.tree(res.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,198 @@
+package dev.vigil.streams.it;
+
+import static dev.vigil.streams.it.ItSupport.get;
+import static dev.vigil.streams.it.ItSupport.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.Status;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.embedded.junit.WithKafka;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.streams.Fixtures;
+import dev.vigil.streams.app.StreamsApp;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two Streams instances on the embedded broker with 6 partitions: every monitor is answered correctly by
+ * both; one stops, the other takes over its partitions with state restored from the changelogs; no window
+ * has two verdicts.
+ */
+@WithKafka(createVigilTopics = true)
+class StreamsClusterIT {
+    private static final int MONITORS = 24;
+    private static final long HOUR = 3_600_000L;
+
+    EmbeddedKafka kafka;
+
+    @TempDir
+    Path dirA;
+    @TempDir
+    Path dirB;
+
+    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 10 * HOUR;
+
+    /**
+     * Past hourly windows (a replayed backlog): never reached by the silent-window punctuator, which starts
+     * at the first window after the monitor became known, so the statuses under test are stable.
+     */
+    private static long window(int k) {
+        return BASE + k * HOUR;
+    }
+
+    private static String id(int i) {
+        return "m-" + i;
+    }
+
+    /** up, down (2 of 3 failed), degraded (1 of 3 failed), rotating with the monitor and the window. */
+    private static Status expected(int monitor, int k) {
+        return switch ((monitor + k) % 3) {
+            case 0 -> Status.UP;
+            case 1 -> Status.DOWN;
+            default -> Status.DEGRADED;
+        };
+    }
+
+    private static List<ProbeResult> results(int monitor, int k) {
+        String id = id(monitor);
+        long ws = window(k);
+        List<String> regions = Fixtures.regions(3);
+        int failures = switch (expected(monitor, k)) {
+            case UP -> 0;
+            case DOWN -> 2;
+            default -> 1;
+        };
+        List<ProbeResult> out = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            out.add(r < failures ? Fixtures.failure(id, regions.get(r), ws) : Fixtures.success(id, regions.get(r), ws));
+        }
+        return out;
+    }
+
+    private static dev.vigil.schemas.contract.MonitorDefinition hourly(String id) {
+        return new dev.vigil.schemas.contract.MonitorDefinition(1, id, null, "https://example.com/" + id, null, 3600,
+                2500, Fixtures.regions(3), null, null, null, null, null, null, null);
+    }
+
+    private void produceWindow(int k) {
+        try (var producer = ItSupport.producer(kafka)) {
+            for (int m = 0; m < MONITORS; m++) {
+                for (ProbeResult r : results(m, k)) {
+                    ItSupport.result(producer, r);
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private void assertAnswers(int port, int k) {
+        for (int m = 0; m < MONITORS; m++) {
+            var res = get(port, "/v1/monitors/" + id(m));
+            assertThat(res.statusCode()).as("monitor %s on port %d: %s", id(m), port, res.body()).isEqualTo(200);
+            JsonNode status = json(res).path("status");
+            assertThat(status.path("windowStart").asLong()).isEqualTo(window(k));
+            assertThat(status.path("status").asText()).as(id(m)).isEqualTo(expected(m, k).wire());
+        }
+        var all = get(port, "/v1/status");
+        assertThat(all.statusCode()).isEqualTo(200);
+        JsonNode rows = json(all).path("monitors");
+        assertThat(rows).hasSize(MONITORS);
+        Map<String, String> byId = new HashMap<>();
+        rows.forEach(r -> byId.put(r.path("monitorId").asText(), r.path("status").asText()));
+        for (int m = 0; m < MONITORS; m++) {
+            assertThat(byId.get(id(m))).isEqualTo(expected(m, k).wire());
+        }
+    }
+
+    @Test
+    void twoInstancesAnswerEveryKeyAndOneTakesOverWhenTheOtherStops() {
+        var a = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirA));
+        var b = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirB));
+        try {
+            await().atMost(Duration.ofSeconds(90)).until(() -> a.running() && b.running()
+                    && get(a.httpPort(), "/ready").statusCode() == 200 && get(b.httpPort(), "/ready").statusCode() == 200);
+            try (var producer = ItSupport.producer(kafka)) {
+                for (int m = 0; m < MONITORS; m++) {
+                    ItSupport.define(producer, hourly(id(m)));
+                }
+                // a poison record among them: dead-lettered, processing goes on
+                producer.send(new ProducerRecord<>("vigil.probe-results", id(0), "{broken".getBytes(StandardCharsets.UTF_8)));
+                producer.flush();
+            }
+            produceWindow(0);
+            produceWindow(1);
+
+            // both instances own some partitions, and each answers every key
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertAnswers(a.httpPort(), 1);
+                assertAnswers(b.httpPort(), 1);
+            });
+            assertThat(a.streams().metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum()).isPositive();
+            assertThat(b.streams().metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum()).isPositive();
+            assertThat(json(get(a.httpPort(), "/v1/status")).path("instances").asInt()).isEqualTo(2);
+
+            b.close();
+            // A restores B's partitions from the changelogs and answers the same statuses alone
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertAnswers(a.httpPort(), 1));
+            assertThat(json(get(a.httpPort(), "/v1/status")).path("instances").asInt()).isEqualTo(1);
+            // and keeps deciding: a new window for every monitor, a repeated one is late
+            produceWindow(2);
+            produceWindow(1);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertAnswers(a.httpPort(), 2));
+        } finally {
+            a.close();
+            b.close();
+        }
+
+        List<MonitorStatus> verdicts = ItSupport.readAllVerdicts(kafka);
+        Set<String> seen = new HashSet<>();
+        List<String> duplicates = new ArrayList<>();
+        for (MonitorStatus v : verdicts) {
+            if (!seen.add(v.monitorId() + "@" + v.windowStart())) {
+                duplicates.add(v.monitorId() + "@" + v.windowStart());
+            }
+        }
+        assertThat(duplicates).as("windows with more than one verdict").isEmpty();
+        for (int m = 0; m < MONITORS; m++) {
+            for (int k = 0; k < 3; k++) {
+                assertThat(seen).contains(id(m) + "@" + window(k));
+            }
+        }
+        assertThat(deadLetters()).anySatisfy(d -> {
+            assertThat(d.topic()).isEqualTo("vigil.probe-results");
+            assertThat(d.payload()).isEqualTo("{broken");
+        });
+    }
+
+    private List<DeadLetter> deadLetters() {
+        List<DeadLetter> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(kafka.consumerProps("dlq-reader"), new StringDeserializer(),
+                VigilSerdes.deadLetter())) {
+            consumer.subscribe(List.of("vigil.dead-letter"));
+            long deadline = System.currentTimeMillis() + 15_000;
+            while (out.isEmpty() && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(300)).forEach(r -> out.add(r.value()));
+            }
+        }
+        return out;
+    }
+}
