@@ -1,0 +1,142 @@
+package dev.vigil.streams.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.embedded.junit.WithKafka;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.streams.Fixtures;
+import dev.vigil.streams.app.StreamsApp;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The single Streams instance runs in its own JVM and is killed with SIGKILL mid-stream (no clean close,
+ * an open transaction), then restarted on the same state directory: every window gets exactly one verdict
+ * on {@code vigil.monitor-status} as read with read_committed — none missing, none twice.
+ */
+@WithKafka(createVigilTopics = true)
+class CrashRestartIT {
+    private static final int MONITORS = 20;
+    private static final int WINDOWS = 30;
+    private static final long HOUR = 3_600_000L;
+    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 48 * HOUR;
+
+    EmbeddedKafka kafka;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void crashMidStreamLosesNoVerdictAndDuplicatesNone() throws Exception {
+        try (var producer = ItSupport.producer(kafka)) {
+            for (int m = 0; m < MONITORS; m++) {
+                ItSupport.define(producer, new MonitorDefinition(1, "c-" + m, null, "https://example.com/" + m, null,
+                        3600, 2500, Fixtures.regions(3), null, null, null, null, null, null, null));
+            }
+            producer.flush();
+        }
+        int port = freePort();
+        Path config = writeConfig(port);
+        Process first = launch(config, "first");
+        CompletableFuture<Void> stream = CompletableFuture.runAsync(this::produceAllWindows);
+        try {
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ItSupport.readAllVerdicts(kafka).size() >= 60);
+            first.destroyForcibly().waitFor();
+            assertThat(ItSupport.readAllVerdicts(kafka).size()).as("crashed mid-stream").isLessThan(MONITORS * WINDOWS);
+
+            stream.get();
+            Process second = launch(config, "second");
+            try {
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> distinctWindows(ItSupport.readAllVerdicts(kafka)).size() >= MONITORS * WINDOWS);
+            } finally {
+                second.destroy();
+                second.waitFor();
+            }
+        } finally {
+            first.destroyForcibly();
+        }
+
+        List<MonitorStatus> verdicts = ItSupport.readAllVerdicts(kafka);
+        Set<String> windows = distinctWindows(verdicts);
+        assertThat(verdicts).as("one verdict per window, none twice").hasSize(windows.size());
+        for (int m = 0; m < MONITORS; m++) {
+            for (int k = 0; k < WINDOWS; k++) {
+                assertThat(windows).contains("c-" + m + "@" + (BASE + k * HOUR));
+            }
+        }
+        assertThat(windows).hasSize(MONITORS * WINDOWS);
+    }
+
+    private void produceAllWindows() {
+        try (var producer = ItSupport.producer(kafka)) {
+            for (int k = 0; k < WINDOWS; k++) {
+                long ws = BASE + k * HOUR;
+                for (int m = 0; m < MONITORS; m++) {
+                    for (String region : Fixtures.regions(3)) {
+                        ItSupport.result(producer, (m + k) % 4 == 0
+                                ? Fixtures.failure("c-" + m, region, ws) : Fixtures.success("c-" + m, region, ws));
+                    }
+                }
+                producer.flush(); // one window at a time: the instance is mid-stream when it is killed
+            }
+        }
+    }
+
+    private static Set<String> distinctWindows(List<MonitorStatus> verdicts) {
+        Set<String> out = new HashSet<>();
+        verdicts.forEach(v -> out.add(v.monitorId() + "@" + v.windowStart()));
+        return out;
+    }
+
+    private Path writeConfig(int port) throws IOException {
+        String yaml = """
+                kafka:
+                  bootstrapServers: "%s"
+                  applicationId: vigil-crash-it
+                  stateDir: "%s"
+                  replicationFactor: 1
+                  commitIntervalMs: 100
+                  properties:
+                    consumer.session.timeout.ms: "6000"
+                    consumer.heartbeat.interval.ms: "1000"
+                http:
+                  host: 127.0.0.1
+                  port: %d
+                  advertisedHost: 127.0.0.1
+                verdict:
+                  punctuationIntervalMs: 200
+                """.formatted(kafka.bootstrapServers(), dir.resolve("state"), port);
+        Path file = dir.resolve("vigil-streams.yaml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    private Process launch(Path config, String name) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", cp, StreamsApp.class.getName(), config.toString()));
+        return new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".log").toFile()).start();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
