@@ -298,7 +298,7 @@ public final class HttpProbe {
             if (u.getScheme() == null || u.getRawAuthority() == null) {
                 return null;
             }
-            String host = u.getHost() == null ? u.getRawAuthority() : u.getHost();
+            String host = (u.getHost() == null ? u.getRawAuthority() : u.getHost()).toLowerCase(java.util.Locale.ROOT);
             String authority = u.getPort() == -1 ? host : host + ":" + u.getPort();
             String path = u.getRawPath() == null ? "" : u.getRawPath();
             String s = u.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + authority + path;

@@ -1,0 +1,110 @@
+package dev.vigil.probe.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.probe.ProbeWorker;
+import dev.vigil.probe.config.ProbeWorkerConfig;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.sign.RequestSigner;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServer;
+
+/** Remote mode without Kafka: monitors from a file, results POSTed to a stand-in ingest that verifies signatures. */
+class ProbeWorkerRemoteModeIT {
+    private static final String SECRET = "0123456789abcdef0123456789abcdef-remote";
+
+    @TempDir
+    Path dir;
+
+    record Received(String requestId, String region, String keyId, boolean signatureValid, List<ProbeResult> results) {
+    }
+
+    @Test
+    void signedBatchesReachIngestAndATransientRefusalIsRetried() throws Exception {
+        var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
+        List<Received> received = new CopyOnWriteArrayList<>();
+        AtomicInteger calls = new AtomicInteger();
+        var ingest = HttpServer.create().host("127.0.0.1").port(0)
+                .route(r -> r.post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
+                        .flatMap(body -> {
+                            var h = req.requestHeaders();
+                            boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
+                                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
+                                    h.get(RequestSigner.HEADER_SIGNATURE));
+                            List<ProbeResult> results = new java.util.ArrayList<>();
+                            for (JsonNode n : Json.tree(body)) {
+                                results.add(Json.convert(n, ProbeResult.class));
+                            }
+                            received.add(new Received(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
+                                    h.get(RequestSigner.HEADER_KEY_ID), valid, results));
+                            // The first delivery meets a busy ingest: 503, to be retried.
+                            int status = calls.incrementAndGet() == 1 ? 503 : 202;
+                            return Mono.from(res.status(status).send());
+                        })))
+                .bindNow();
+        try (var target = new LocalTarget()) {
+            Path monitors = dir.resolve("monitors.yaml");
+            Files.writeString(monitors, "monitors:\n"
+                    + "  - id: remote-api\n    url: " + target.url("/health") + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n"
+                    + "  - id: other-region\n    url: " + target.url("/health") + "\n    regions: [us-east]\n");
+            var d = ProbeWorkerConfig.defaults();
+            var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, monitors.toString(),
+                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L,
+                    new ProbeWorkerConfig.Kafka("", d.kafka().monitorsTopic(), d.kafka().resultsTopic(),
+                            d.kafka().heartbeatsTopic(), d.kafka().deadLetterTopic()),
+                    new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, 50L));
+            try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET))) {
+                var http = HttpClient.newHttpClient();
+                var ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.httpPort() + "/ready")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(ready.statusCode()).isEqualTo(200);
+                assertThat(worker.scheduler().monitorsAssigned()).isEqualTo(1);
+                await().atMost(Duration.ofSeconds(40)).until(() -> worker.publisher().acknowledged() >= 1);
+            }
+            assertThat(received).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(received).allSatisfy(r -> {
+                assertThat(r.signatureValid()).isTrue();
+                assertThat(r.region()).isEqualTo("eu-west");
+                assertThat(r.keyId()).isEqualTo("key-eu");
+                assertThat(r.results()).allSatisfy(p -> {
+                    assertThat(p.monitorId()).isEqualTo("remote-api");
+                    assertThat(p.region()).isEqualTo("eu-west");
+                    assertThat(p.windowStart() % 10_000).isZero();
+                });
+            });
+            // The refused batch was sent again under the same request id, so ingest can deduplicate it.
+            assertThat(received.get(1).requestId()).isEqualTo(received.get(0).requestId());
+            assertThat(received.get(1).results()).isEqualTo(received.get(0).results());
+        } finally {
+            ingest.disposeNow();
+        }
+    }
+
+    @Test
+    void aMissingSecretStopsStartUpNamingTheKey() {
+        var d = ProbeWorkerConfig.defaults();
+        var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, "", List.of(), "", 10_000L, 10_000L,
+                d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:1", "key-eu", "PROBE_SECRET", 10, 50L));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProbeWorker.start(cfg, Map.of()))
+                .hasMessageContaining("remote.secretEnv").hasMessageContaining("PROBE_SECRET");
+    }
+}
