@@ -191,6 +191,16 @@ class ComposeFileTest {
     }
 
     @Test
+    void vigilContainersLogJsonWithAConfigurationTheJarShips() {
+        stack.composeChecks().vigilServices().keySet().forEach(name -> {
+            String opts = ComposeChecks.environment(stack.compose.path("services").path(name)).getOrDefault("JAVA_TOOL_OPTIONS", "");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Dlogback\\.configurationFile=(\\S+)").matcher(opts);
+            assertThat(m.find()).as(name + " sets the logback configuration").isTrue();
+            assertThat(Repo.root().resolve("standalone/src/main/resources").resolve(m.group(1))).as(name).isRegularFile();
+        });
+    }
+
+    @Test
     void readmeSaysTheStackWasNotRunHereAndHowToRunIt() {
         assertThat(stack.readme).contains("docker compose -f docker/docker-compose.yml up --build");
         assertThat(stack.readme).containsIgnoringCase("not run").containsIgnoringCase("no Docker engine");
