@@ -131,7 +131,7 @@ public final class NotifierService {
                     throw new StartupException("cannot prepare the PostgreSQL schema at " + cfg.database().url()
                             + " as " + cfg.database().username() + ": " + rootMessage(e), e);
                 }
-                Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(30);
+                Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
                 ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
                         Math.max(1, cfg.database().poolSize() / 3));
 
