@@ -112,7 +112,7 @@ public final class IngestServer {
                         .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
                                 "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
                         .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
-                                "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder)))
+                                "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder, limits.maxBodyBytes())))
                 .bindNow(Duration.ofSeconds(10));
         LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, alerts → {})",
                 config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.alerts());

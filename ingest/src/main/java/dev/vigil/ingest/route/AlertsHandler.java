@@ -55,7 +55,7 @@ public final class AlertsHandler {
                 return batches.publish(ROUTE, topic, req, res, batch, () -> { });
             }).doFinally(s -> bodies.release(body)));
         });
-        return Responder.guard(flow, ROUTE, req, res, responder);
+        return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }
 
     private BatchResult<AlertEvent> validate(byte[] body, String app) {

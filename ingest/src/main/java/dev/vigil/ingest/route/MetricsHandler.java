@@ -47,6 +47,6 @@ public final class MetricsHandler {
                 return batches.publish(ROUTE, topic, req, res, batch, () -> { });
             }).doFinally(s -> bodies.release(body)));
         });
-        return Responder.guard(flow, ROUTE, req, res, responder);
+        return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }
 }

@@ -60,7 +60,7 @@ public final class ProbeResultsHandler {
                 }
             }).doFinally(s -> bodies.release(body)));
         });
-        return Responder.guard(flow, ROUTE, req, res, responder);
+        return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }
 
     static SignedRequest signed(HttpHeaders h) {

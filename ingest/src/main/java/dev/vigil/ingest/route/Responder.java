@@ -74,8 +74,28 @@ public final class Responder {
                 .tag("route", route).tag("status", Integer.toString(status)).register(registry)).increment();
     }
 
-    public static Publisher<Void> guard(Mono<Void> flow, String route, HttpServerRequest req, HttpServerResponse res, Responder r) {
-        return flow.onErrorResume(HttpProblem.class, p -> r.problem(route, req, res, p))
+    /**
+     * Runs a route, answering an {@link HttpProblem} as problem+json and anything else as 500. A request
+     * refused before its body was read (auth, content type) has its body drained first, up to the body
+     * limit, so the connection stays in step and keep-alive clients read the answer reliably; past the
+     * limit the connection is closed after the answer.
+     */
+    public static Publisher<Void> guard(Mono<Void> flow, String route, HttpServerRequest req, HttpServerResponse res,
+                                        Responder r, long drainLimit) {
+        return flow.onErrorResume(HttpProblem.class, p -> drain(req, p.status() == 413 ? 0 : drainLimit)
+                        .then(r.problem(route, req, res, p)))
                 .onErrorResume(e -> !(e instanceof HttpProblem), e -> r.unexpected(route, req, res, e));
+    }
+
+    private static Mono<Void> drain(HttpServerRequest req, long limit) {
+        if (limit <= 0) {
+            return Mono.empty();
+        }
+        long[] seen = {0};
+        return req.receive()
+                .takeWhile(buf -> (seen[0] += buf.readableBytes()) <= limit)
+                .then()
+                .timeout(java.time.Duration.ofSeconds(5))
+                .onErrorResume(e -> Mono.empty()); // already consumed, or the peer went away: nothing to drain
     }
 }
