@@ -101,6 +101,50 @@ final class ComposeChecks {
         return problems;
     }
 
+    /** Compose service attributes this stack may use (a subset of the Compose Specification); anything else is a typo. */
+    static final Set<String> SERVICE_KEYS = Set.of("image", "build", "command", "entrypoint", "environment", "env_file",
+            "ports", "expose", "volumes", "tmpfs", "depends_on", "healthcheck", "restart", "networks", "hostname",
+            "container_name", "user", "working_dir", "read_only", "labels", "logging", "stop_grace_period", "ulimits",
+            "deploy", "profiles", "init", "pull_policy", "secrets", "configs", "extra_hosts", "cap_drop", "security_opt");
+    static final Set<String> TOP_LEVEL_KEYS = Set.of("name", "services", "networks", "volumes", "secrets", "configs", "include");
+    static final Set<String> HEALTHCHECK_KEYS = Set.of("test", "interval", "timeout", "retries", "start_period", "start_interval", "disable");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(us|ms|s|m|h))+");
+
+    /** Only known keys (top level, services — extension fields {@code x-*} aside —, health checks) with valid durations. */
+    List<String> knownKeys() {
+        List<String> problems = new ArrayList<>();
+        compose.fieldNames().forEachRemaining(k -> {
+            if (!k.startsWith("x-") && !TOP_LEVEL_KEYS.contains(k)) {
+                problems.add(k + ": not a top-level compose key " + new TreeSet<>(TOP_LEVEL_KEYS));
+            }
+        });
+        services().fields().forEachRemaining(e -> {
+            e.getValue().fieldNames().forEachRemaining(k -> {
+                if (!k.startsWith("x-") && !SERVICE_KEYS.contains(k)) {
+                    problems.add(e.getKey() + "." + k + ": not a compose service attribute");
+                }
+            });
+            JsonNode hc = e.getValue().path("healthcheck");
+            hc.fields().forEachRemaining(h -> {
+                if (!HEALTHCHECK_KEYS.contains(h.getKey())) {
+                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": not a healthcheck attribute " + new TreeSet<>(HEALTHCHECK_KEYS));
+                } else if (Set.of("interval", "timeout", "start_period", "start_interval").contains(h.getKey())
+                        && !DURATION.matcher(h.getValue().asText()).matches()) {
+                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": '" + h.getValue().asText() + "' is not a duration such as 10s or 1m30s");
+                }
+            });
+            JsonNode test = hc.path("test");
+            if (test.isArray() && test.size() > 0 && !Set.of("CMD", "CMD-SHELL", "NONE").contains(test.get(0).asText())) {
+                problems.add(e.getKey() + ".healthcheck.test: a list must start with CMD, CMD-SHELL or NONE");
+            }
+            String restart = e.getValue().path("restart").asText("no");
+            if (!restart.matches("no|always|unless-stopped|on-failure(:\\d+)?")) {
+                problems.add(e.getKey() + ".restart: '" + restart + "' is not a restart policy");
+            }
+        });
+        return problems;
+    }
+
     /** depends_on: targets exist, conditions valid, healthy ⇒ target has a health check, one-shots end, no cycle. */
     List<String> dependsOn() {
         List<String> problems = new ArrayList<>();

@@ -32,6 +32,11 @@ class ComposeFileTest {
     }
 
     @Test
+    void onlyKnownComposeKeysAndValidHealthCheckDurations() {
+        assertThat(stack.composeChecks().knownKeys()).isEmpty();
+    }
+
+    @Test
     void dependsOnTargetsExistAndHealthyConditionsHaveHealthChecks() {
         assertThat(stack.composeChecks().dependsOn()).isEmpty();
     }
@@ -344,6 +349,17 @@ class ComposeFileTest {
     void anUnpinnedImageIsReported() {
         ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/grafana")).put("image", "grafana/grafana:latest"));
         assertThat(broken.images()).containsExactly("grafana.image: 'grafana/grafana:latest' must pin a version, not latest");
+    }
+
+    @Test
+    void aMisspelledAttributeOrABadDurationIsReported() {
+        ComposeChecks broken = broken(c -> {
+            ((ObjectNode) c.at("/services/postgres")).set("depend_on", c.objectNode());
+            ((ObjectNode) c.at("/services/postgres/healthcheck")).put("interval", "5 seconds");
+        });
+        assertThat(broken.knownKeys()).containsExactlyInAnyOrder(
+                "postgres.depend_on: not a compose service attribute",
+                "postgres.healthcheck.interval: '5 seconds' is not a duration such as 10s or 1m30s");
     }
 
     private ComposeChecks broken(Consumer<ObjectNode> edit) {
