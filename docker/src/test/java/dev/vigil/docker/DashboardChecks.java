@@ -27,6 +27,15 @@ final class DashboardChecks {
             "kafka_consumer_fetch_manager_records_lag_avg",
             "kafka_consumer_fetch_manager_records_consumed_total",
             "kafka_consumer_fetch_manager_records_consumed_rate");
+    /** Series of Micrometer's JVM binders, by the binder class that must be bound for them to exist. */
+    static final Map<String, String> JVM_SERIES = Map.of(
+            "jvm_memory_used_bytes", "JvmMemoryMetrics",
+            "jvm_memory_max_bytes", "JvmMemoryMetrics",
+            "jvm_memory_committed_bytes", "JvmMemoryMetrics",
+            "jvm_gc_pause_seconds_count", "JvmGcMetrics",
+            "jvm_gc_pause_seconds_sum", "JvmGcMetrics",
+            "jvm_gc_pause_seconds_max", "JvmGcMetrics",
+            "jvm_threads_live_threads", "JvmThreadMetrics");
     /** Series Prometheus itself produces for every target. */
     static final Set<String> PROMETHEUS_SERIES = Set.of("up", "scrape_duration_seconds", "scrape_samples_scraped");
 
@@ -110,6 +119,11 @@ final class DashboardChecks {
      * or target labels ({@code le} only for buckets).
      */
     List<String> metrics(MeterCatalog catalog, Set<String> targetLabels, boolean kafkaBinderBound) {
+        return metrics(catalog, targetLabels, kafkaBinderBound, Set.of());
+    }
+
+    /** @param boundBinders simple names of the Micrometer binders the sources bind ({@code new JvmMemoryMetrics()} …) */
+    List<String> metrics(MeterCatalog catalog, Set<String> targetLabels, boolean kafkaBinderBound, Set<String> boundBinders) {
         List<String> problems = new ArrayList<>();
         Map<String, List<MeterCatalog.Meter>> series = catalog.seriesNames();
         for (JsonNode p : panels()) {
@@ -138,6 +152,10 @@ final class DashboardChecks {
                                 problems.add(where + n + " is not a known Kafka client series " + new TreeSet<>(KAFKA_CLIENT_SERIES));
                             } else if (!kafkaBinderBound) {
                                 problems.add(where + n + ": no service binds KafkaClientMetrics or KafkaStreamsMetrics");
+                            }
+                        } else if (JVM_SERIES.containsKey(n)) {
+                            if (!boundBinders.contains(JVM_SERIES.get(n))) {
+                                problems.add(where + n + ": no service binds " + JVM_SERIES.get(n));
                             }
                         } else if (!PROMETHEUS_SERIES.contains(n)) {
                             problems.add(where + n + " is neither a Vigil meter, a Kafka client series nor a Prometheus series");

@@ -23,6 +23,7 @@ class DashboardTest {
     private static JsonNode providers;
     private static MeterCatalog catalog;
     private static boolean kafkaBinderBound;
+    private static Set<String> boundBinders;
 
     @BeforeAll
     static void load() {
@@ -33,6 +34,9 @@ class DashboardTest {
         providers = Repo.yaml(grafana.resolve("provisioning/dashboards/vigil.yml"));
         List<JavaText.Source> sources = JavaText.read(Repo.allMainSources());
         catalog = new MeterCatalog(sources);
+        boundBinders = new java.util.TreeSet<>();
+        java.util.regex.Pattern binder = java.util.regex.Pattern.compile("new\\s+(\\w+Metrics)\\s*\\(");
+        sources.forEach(s -> binder.matcher(s.code()).results().forEach(r -> boundBinders.add(r.group(1))));
         kafkaBinderBound = sources.stream().anyMatch(s -> s.code().contains("new KafkaClientMetrics(")
                 || s.code().contains("new KafkaStreamsMetrics("));
     }
@@ -87,7 +91,7 @@ class DashboardTest {
         assertThat(catalog.meters()).as("meters found in the sources").hasSizeGreaterThan(10);
         assertThat(kafkaBinderBound).isTrue();
         List<String> problems = new DashboardChecks(dashboard)
-                .metrics(catalog, ComposeChecks.targetLabels(stack.prometheus), kafkaBinderBound);
+                .metrics(catalog, ComposeChecks.targetLabels(stack.prometheus), kafkaBinderBound, boundBinders);
         assertThat(problems).isEmpty();
     }
 
@@ -109,6 +113,17 @@ class DashboardTest {
         List<String> problems = new DashboardChecks(d).metrics(catalog, Set.of("job", "instance"), true);
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("vigil_verdict_emitted is not produced"));
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("vigil_notifier_send_seconds_bucket is not produced"));
+    }
+
+    @Test
+    void aJvmSeriesWhoseBinderNoServiceBindsIsReported() {
+        ObjectNode d = dashboard.deepCopy();
+        JsonNode panel = d.path("panels").get(1).deepCopy();
+        ((ObjectNode) panel.path("targets").get(0)).put("expr", "sum by (job) (jvm_memory_used_bytes{area=\"heap\"})");
+        d.putArray("panels").add(panel);
+        assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job"), true, Set.of("JvmGcMetrics")))
+                .containsExactly("panel '" + panel.path("title").asText() + "' A: jvm_memory_used_bytes: no service binds JvmMemoryMetrics");
+        assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job"), true, Set.of("JvmMemoryMetrics"))).isEmpty();
     }
 
     @Test
