@@ -1,0 +1,45 @@
+package dev.vigil.bench.probe;
+
+import java.io.IOException;
+import java.time.Duration;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The local target the probe benchmark hits: {@code GET /health} answers {@code {"status":"ok"}}. Runs in
+ * its own JVM by default so the worker's CPU figures are the worker's alone. As a process it prints
+ * {@code PORT <n>} and serves until its standard input closes.
+ */
+public final class ProbeTarget implements AutoCloseable {
+    private static final byte[] BODY = "{\"status\":\"ok\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private final DisposableServer server;
+
+    public ProbeTarget(int port) {
+        // 0.0.0.0 so the harness can spread connections over 127.0.0.x and not run out of ephemeral ports.
+        this.server = HttpServer.create().host("0.0.0.0").port(port)
+                .route(r -> r.get("/health", (req, res) -> res.header("Content-Type", "application/json")
+                        .header("Content-Length", String.valueOf(BODY.length))
+                        .sendByteArray(Mono.just(BODY))))
+                .bindNow(Duration.ofSeconds(10));
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.disposeNow(Duration.ofSeconds(5));
+    }
+
+    public static void main(String[] args) throws IOException {
+        try (ProbeTarget target = new ProbeTarget(args.length > 0 ? Integer.parseInt(args[0]) : 0)) {
+            System.out.println("PORT " + target.port());
+            System.out.flush();
+            while (System.in.read() != -1) {
+                // serve until the parent closes our stdin
+            }
+        }
+    }
+}
