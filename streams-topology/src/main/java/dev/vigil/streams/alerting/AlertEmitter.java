@@ -1,0 +1,122 @@
+package dev.vigil.streams.alerting;
+
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.streams.silence.Silence;
+import dev.vigil.streams.silence.SilenceMatcher;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The thin shell around {@link AlertStateMachine} that every alert processor shares: read the fingerprint's
+ * record, ask the silences, apply, store the new record (same exactly_once_v2 transaction as the output),
+ * forward the event keyed by fingerprint with the evaluation's event time as record timestamp.
+ */
+public final class AlertEmitter {
+    private final AlertStateMachine machine;
+    private final KeyValueStore<String, AlertStateRecord> store;
+    private final ReadOnlyKeyValueStore<String, Silence> silences;
+    private final ProcessorContext<String, Object> context;
+    private final String alertsChild;
+    private final Counters counters;
+
+    public AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
+                        ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
+                        String alertsChild, Counters counters) {
+        this.machine = machine;
+        this.store = store;
+        this.silences = silences;
+        this.context = context;
+        this.alertsChild = alertsChild;
+        this.counters = counters;
+    }
+
+    public KeyValueStore<String, AlertStateRecord> store() {
+        return store;
+    }
+
+    public Optional<AlertEvent> apply(Evaluation ev) {
+        AlertStateRecord current = store.get(ev.fingerprint());
+        boolean silenced = silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
+        return commit(current, machine.apply(current, ev, silenced), ev.at());
+    }
+
+    /** Resolves the fingerprint's open incident at once (rule or monitor deleted or disabled). */
+    public Optional<AlertEvent> forceResolve(String fingerprint, long at, String summary) {
+        AlertStateRecord current = store.get(fingerprint);
+        if (current == null || !current.isOpen()) {
+            return Optional.empty();
+        }
+        long when = Math.max(at, current.lastEvaluated());
+        boolean silenced = silenced(fingerprint, current.service(), current.attributes(), when);
+        return commit(current, machine.forceResolve(current, when, summary, silenced), when);
+    }
+
+    /** Fingerprints of open incidents in this task's store. */
+    public List<AlertStateRecord> open() {
+        List<AlertStateRecord> out = new ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.value != null && kv.value.isOpen()) {
+                    out.add(kv.value);
+                }
+            });
+        }
+        return out;
+    }
+
+    private Optional<AlertEvent> commit(AlertStateRecord current, AlertStateMachine.Transition t, long at) {
+        if (t.state() != null && !t.state().equals(current)) {
+            store.put(t.state().fingerprint(), t.state());
+        }
+        t.event().ifPresent(e -> {
+            counters.emitted(e);
+            context.forward(new Record<String, Object>(e.fingerprint(), e, at), alertsChild);
+        });
+        return t.event();
+    }
+
+    private boolean silenced(String fingerprint, String service, Map<String, String> attributes, long at) {
+        if (silences == null) {
+            return false;
+        }
+        List<Silence> all = new ArrayList<>();
+        try (var it = silences.all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.value != null) {
+                    all.add(kv.value);
+                }
+            });
+        }
+        return !all.isEmpty() && new SilenceMatcher(all).isSilenced(fingerprint, service, attributes, at);
+    }
+
+    /** {@code vigil.streams.alerts.emitted{state, silenced}}: bounded tags only. */
+    public static final class Counters {
+        private final Map<dev.vigil.schemas.contract.AlertState, Counter> paged =
+                new EnumMap<>(dev.vigil.schemas.contract.AlertState.class);
+        private final Map<dev.vigil.schemas.contract.AlertState, Counter> quiet =
+                new EnumMap<>(dev.vigil.schemas.contract.AlertState.class);
+
+        public Counters(MeterRegistry registry) {
+            for (var s : dev.vigil.schemas.contract.AlertState.values()) {
+                paged.put(s, Counter.builder("vigil.streams.alerts.emitted").tag("state", s.wire())
+                        .tag("silenced", "false").description("alert events emitted by the topology").register(registry));
+                quiet.put(s, Counter.builder("vigil.streams.alerts.emitted").tag("state", s.wire())
+                        .tag("silenced", "true").description("alert events emitted by the topology").register(registry));
+            }
+        }
+
+        void emitted(AlertEvent e) {
+            (e.silenced() ? quiet : paged).get(e.state()).increment();
+        }
+    }
+}

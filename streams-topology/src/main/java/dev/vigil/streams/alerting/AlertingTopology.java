@@ -1,0 +1,127 @@
+package dev.vigil.streams.alerting;
+
+import dev.vigil.schemas.contract.AlertRule;
+import dev.vigil.schemas.json.JsonSerde;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.health.HeartbeatProcessor;
+import dev.vigil.streams.metrics.MetricAggregateSerde;
+import dev.vigil.streams.metrics.SeriesState;
+import dev.vigil.streams.rules.MonitorRuleState;
+import dev.vigil.streams.rules.RuleStoreUpdater;
+import dev.vigil.streams.silence.Silence;
+import dev.vigil.streams.silence.SilenceStoreUpdater;
+import dev.vigil.streams.topology.VerdictTopology;
+import dev.vigil.streams.topology.WorkerHealthTopology;
+import dev.vigil.streams.verdict.VerdictProcessor;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The alerting half of the topology (issue 5): metric windows and rules, the alert state machine for
+ * monitors, metrics and workers, silences, all emitting to {@code vigil.alerts} keyed by fingerprint.
+ * Call {@link #addTo} after {@code VerdictTopology.addTo} and {@code WorkerHealthTopology.addTo}: it attaches
+ * to their verdict and health-change nodes and reads their definitions and worker-health stores.
+ *
+ * <p>Alert state lives in three stores, each in the sub-topology (and so the partition) of its input:
+ * {@link #MONITOR_ALERTS_STORE} (by monitor id's partition), {@link #METRIC_ALERTS_STORE} (by
+ * {@code appId/metricName}'s partition) and {@link #WORKER_ALERTS_STORE} (by worker id's partition); each
+ * is keyed by fingerprint. Rules and silences are global stores, so every task sees them all.
+ * Store names are part of the changelog topic names: do not rename.
+ */
+public final class AlertingTopology {
+    public static final String METRICS_SOURCE = "metrics-source";
+    public static final String METRIC_ALERT_PROCESSOR = "metric-alerts";
+    public static final String MONITOR_ALERT_PROCESSOR = "monitor-alerts";
+    public static final String WORKER_ALERT_PROCESSOR = "worker-alerts";
+    /** One alerts sink per sub-topology: a shared sink would merge the sub-topologies (and force co-partitioning). */
+    public static final String MONITOR_ALERTS_SINK = "monitor-alerts-sink";
+    public static final String METRIC_ALERTS_SINK = "metric-alerts-sink";
+    public static final String WORKER_ALERTS_SINK = "worker-alerts-sink";
+    public static final String METRIC_DEAD_LETTER_SINK = "metric-dead-letter-sink";
+    public static final String RULES_SOURCE = "alert-rules-source";
+    public static final String RULES_UPDATER = "alert-rules-updater";
+    public static final String SILENCES_SOURCE = "silences-source";
+    public static final String SILENCES_UPDATER = "silences-updater";
+
+    /** One-minute metric windows: window store, key {@code appId/metricName/statusClass}, {@link dev.vigil.streams.metrics.MetricAggregate}. */
+    public static final String METRIC_WINDOWS_STORE = "metric-windows";
+    public static final String METRIC_SERIES_STORE = "metric-series";
+    public static final String MONITOR_RULE_STATE_STORE = "monitor-rule-state";
+    public static final String MONITOR_ALERTS_STORE = "alert-state-monitor";
+    public static final String METRIC_ALERTS_STORE = "alert-state-metric";
+    public static final String WORKER_ALERTS_STORE = "alert-state-worker";
+    /** Every alert state store, values {@link AlertStateRecord} keyed by fingerprint (for {@code GET /v1/alerts}). */
+    public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE);
+    /** Global store of published metric rules (id → {@link AlertRule}); effective rules add the shipped defaults. */
+    public static final String RULES_STORE = "alert-rules";
+    /** Global store of silences (id → {@link Silence}). */
+    public static final String SILENCES_STORE = "silences";
+
+    private AlertingTopology() {
+    }
+
+    public static Topology addTo(Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
+        var counters = new AlertEmitter.Counters(registry);
+        Counter late = Counter.builder("vigil.streams.metrics.late")
+                .description("metrics for a minute whose rules had already run (kept for queries)").register(registry);
+        Counter expired = Counter.builder("vigil.streams.metrics.expired")
+                .description("metrics older than the window retention (dropped)").register(registry);
+
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RULES_STORE), Serdes.String(),
+                        VigilSerdes.alertRule()).withLoggingDisabled(),
+                RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), alerting.alertRulesTopic(),
+                RULES_UPDATER, () -> new RuleStoreUpdater(RULES_STORE));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SILENCES_STORE), Serdes.String(),
+                        new JsonSerde<>(Silence.class)).withLoggingDisabled(),
+                SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
+                SILENCES_UPDATER, () -> new SilenceStoreUpdater(SILENCES_STORE));
+
+        // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
+        topology.addProcessor(MONITOR_ALERT_PROCESSOR,
+                () -> new MonitorAlertProcessor(alerting, cfg.topics().monitors(), VerdictProcessor.DEFINITIONS_STORE,
+                        MONITOR_ALERTS_SINK, counters),
+                VerdictTopology.VERDICTS_NODE, VerdictTopology.RESULTS_SOURCE, VerdictTopology.MONITORS_SOURCE);
+        topology.connectProcessorAndStateStores(MONITOR_ALERT_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MONITOR_RULE_STATE_STORE),
+                Serdes.String(), new JsonSerde<>(MonitorRuleState.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MONITOR_ALERTS_STORE),
+                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
+
+        // workers: health changes and the worker-health store, in the heartbeat sub-topology
+        topology.addProcessor(WORKER_ALERT_PROCESSOR,
+                () -> new WorkerAlertProcessor(alerting, HeartbeatProcessor.STORE, WORKER_ALERTS_SINK, counters),
+                WorkerHealthTopology.HEALTH_CHANGES_NODE);
+        topology.connectProcessorAndStateStores(WORKER_ALERT_PROCESSOR, HeartbeatProcessor.STORE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WORKER_ALERTS_STORE),
+                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), WORKER_ALERT_PROCESSOR);
+
+        // metrics: one-minute windows and metric rules
+        topology.addSource(METRICS_SOURCE, Serdes.String().deserializer(), VigilSerdes.domainMetric(),
+                alerting.metricsTopic());
+        topology.addProcessor(METRIC_ALERT_PROCESSOR,
+                () -> new MetricAlertProcessor(alerting, METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
+                METRICS_SOURCE);
+        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(METRIC_WINDOWS_STORE,
+                        alerting.metricRetention(), java.time.Duration.ofMinutes(1), false), Serdes.String(),
+                new MetricAggregateSerde()).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_SERIES_STORE),
+                Serdes.String(), new JsonSerde<>(SeriesState.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_ALERTS_STORE),
+                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
+        topology.addSink(METRIC_DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
+                VigilSerdes.deadLetter(), METRIC_ALERT_PROCESSOR);
+
+        topology.addSink(MONITOR_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+                VigilSerdes.alertEvent(), MONITOR_ALERT_PROCESSOR);
+        topology.addSink(WORKER_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+                VigilSerdes.alertEvent(), WORKER_ALERT_PROCESSOR);
+        topology.addSink(METRIC_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+                VigilSerdes.alertEvent(), METRIC_ALERT_PROCESSOR);
+        return topology;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.vigil.streams.alerting;
+
+import dev.vigil.schemas.contract.AlertRule;
+import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.contract.DomainMetric;
+import dev.vigil.streams.metrics.MetricAggregate;
+import dev.vigil.streams.metrics.MetricKey;
+import dev.vigil.streams.metrics.SeriesState;
+import dev.vigil.streams.rules.AlertLinks;
+import dev.vigil.streams.rules.MetricRules;
+import dev.vigil.streams.rules.RuleStoreUpdater;
+import dev.vigil.streams.silence.Silence;
+import dev.vigil.streams.topology.DeadLetters;
+import io.micrometer.core.instrument.Counter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * Metric windows and metric rules. Each {@link DomainMetric} (key {@code appId/metricName}) is added to its
+ * one-minute window (store {@link AlertingTopology#METRIC_WINDOWS_STORE}, per {@code appId/metricName/class},
+ * retained {@code metricRetentionDays}). A minute closes when the series' event time passes its end plus the
+ * grace, or, when this task has seen no metric for {@code idleCloseMs}, when wall clock does (so absence of data
+ * is noticed, without wall clock racing ahead of a replay); on close, every rule in force for the app and metric
+ * is evaluated at the minute's end over exactly its lookback of windows, and the result goes through the alert
+ * state machine. The punctuator also resolves open alerts whose rule was deleted, disabled or narrowed.
+ */
+public final class MetricAlertProcessor implements Processor<String, DomainMetric, String, Object> {
+    /** At most this many minutes are evaluated when a series catches up after a long gap; older ones are skipped. */
+    static final int MAX_CATCH_UP_MINUTES = 120;
+    private static final long MIN = MetricAggregate.MINUTE_MS;
+
+    private final AlertingConfig config;
+    private final String alertsChild;
+    private final String deadLetterChild;
+    private final MetricRules rules;
+    private final AlertEmitter.Counters counters;
+    private final Counter lateMetrics;
+    private final Counter expiredMetrics;
+
+    private ProcessorContext<String, Object> context;
+    private WindowStore<String, MetricAggregate> windows;
+    private KeyValueStore<String, SeriesState> seriesStore;
+    private ReadOnlyKeyValueStore<String, AlertRule> publishedRules;
+    private AlertEmitter emitter;
+    private final Map<String, SeriesState> series = new HashMap<>();
+    private long lastRecordWallClock;
+
+    public MetricAlertProcessor(AlertingConfig config, String alertsChild, String deadLetterChild,
+                                AlertEmitter.Counters counters, Counter lateMetrics, Counter expiredMetrics) {
+        this.config = config;
+        this.alertsChild = alertsChild;
+        this.deadLetterChild = deadLetterChild;
+        this.rules = new MetricRules(new AlertLinks(config.queryBaseUrl()));
+        this.counters = counters;
+        this.lateMetrics = lateMetrics;
+        this.expiredMetrics = expiredMetrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.windows = context.getStateStore(AlertingTopology.METRIC_WINDOWS_STORE);
+        this.seriesStore = context.getStateStore(AlertingTopology.METRIC_SERIES_STORE);
+        this.publishedRules = context.getStateStore(AlertingTopology.RULES_STORE);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.METRIC_ALERTS_STORE);
+        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
+                counters);
+        try (var it = seriesStore.all()) {
+            it.forEachRemaining(kv -> series.put(kv.key, kv.value));
+        }
+        lastRecordWallClock = context.currentSystemTimeMs();
+        context.schedule(java.time.Duration.ofMillis(config.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
+                this::punctuate);
+    }
+
+    @Override
+    public void process(Record<String, DomainMetric> record) {
+        DomainMetric m = record.value();
+        if (m == null || record.key() == null || !record.key().equals(m.key())) {
+            DeadLetter letter = DeadLetters.invalid(context, record.key(), m,
+                    m == null ? "tombstone on the metrics topic" : "record key does not equal appId/metricName");
+            context.forward(new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
+            return;
+        }
+        lastRecordWallClock = context.currentSystemTimeMs();
+        long minute = MetricAggregate.minuteOf(m.timestamp());
+        SeriesState s = series.get(m.key());
+        if (s == null) {
+            s = new SeriesState(m.appId(), m.metricName(), minute, m.timestamp(), List.of());
+        }
+        if (minute < s.closedUpTo() - config.metricRetention().toMillis()) {
+            expiredMetrics.increment();
+            return;
+        }
+        if (minute < s.closedUpTo()) {
+            lateMetrics.increment(); // kept in its window for queries; its minute's rules have already run
+        }
+        String windowKey = MetricKey.of(m).storeKey();
+        MetricAggregate agg = windows.fetch(windowKey, minute);
+        if (agg == null) {
+            agg = MetricAggregate.windowFor(m);
+        }
+        windows.put(windowKey, agg.add(m), minute);
+        s = s.seen(m.statusClass(), m.timestamp());
+        s = close(s, s.maxTimestamp() - config.metricGraceMs());
+        series.put(s.key(), s);
+        seriesStore.put(s.key(), s);
+    }
+
+    /** Closes every minute whose end is at or before {@code watermark}, evaluating the rules in force at each. */
+    private SeriesState close(SeriesState s, long watermark) {
+        long target = Math.floorDiv(watermark, MIN) * MIN;
+        if (target <= s.closedUpTo()) {
+            return s;
+        }
+        long start = Math.max(s.closedUpTo(), target - MAX_CATCH_UP_MINUTES * MIN);
+        List<AlertRule> applicable = new ArrayList<>();
+        int lookback = 0;
+        for (AlertRule r : RuleStoreUpdater.effective(publishedRules).values()) {
+            if (r.enabled() && r.metricName().equals(s.metricName()) && r.appliesTo(s.appId())) {
+                applicable.add(r);
+                lookback = Math.max(lookback, MetricRules.lookbackMinutes(r));
+            }
+        }
+        if (!applicable.isEmpty()) {
+            List<MetricAggregate> fetched = fetch(s, start + MIN - lookback * MIN, target - MIN);
+            for (long end = start + MIN; end <= target; end += MIN) {
+                for (AlertRule r : applicable) {
+                    rules.evaluate(r, s.appId(), end, fetched).evaluation().ifPresent(emitter::apply);
+                }
+            }
+        }
+        return s.closedUpTo(target);
+    }
+
+    private List<MetricAggregate> fetch(SeriesState s, long fromMinute, long toMinute) {
+        List<MetricAggregate> out = new ArrayList<>();
+        for (String cls : s.statusClasses()) {
+            String key = new MetricKey(s.appId(), s.metricName(), cls).storeKey();
+            try (var it = windows.fetch(key, fromMinute, toMinute)) {
+                it.forEachRemaining(kv -> out.add(kv.value));
+            }
+        }
+        return out;
+    }
+
+    void punctuate(long now) {
+        if (now - lastRecordWallClock >= config.idleCloseMs()) {
+            for (SeriesState s : new ArrayList<>(series.values())) {
+                SeriesState next = close(s, now - config.metricGraceMs());
+                if (next != s) {
+                    series.put(next.key(), next);
+                    seriesStore.put(next.key(), next);
+                }
+            }
+        }
+        resolveOrphans(now);
+    }
+
+    /** Open alerts whose rule no longer applies (deleted, disabled, narrowed to other apps) are resolved. */
+    private void resolveOrphans(long now) {
+        List<AlertStateRecord> open = emitter.open();
+        if (open.isEmpty()) {
+            return;
+        }
+        Map<String, AlertRule> inForce = RuleStoreUpdater.effective(publishedRules);
+        for (AlertStateRecord a : open) {
+            String ruleId = a.attributes().get("ruleId");
+            String appId = a.attributes().get("appId");
+            AlertRule r = ruleId == null ? null : inForce.get(ruleId);
+            String why = r == null ? "deleted" : !r.enabled() ? "disabled" : !r.appliesTo(appId) ? "changed" : null;
+            if (why != null) {
+                SeriesState s = appId == null || r == null ? null : series.get(appId + "/" + r.metricName());
+                long at = Math.max(a.lastEvaluated(), s == null ? a.lastEvaluated() : s.closedUpTo());
+                emitter.forceResolve(a.fingerprint(), at, "Resolved: rule " + ruleId + " was " + why);
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.vigil.streams.alerting;
+
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.streams.rules.AlertLinks;
+import dev.vigil.streams.rules.Fingerprints;
+import dev.vigil.streams.rules.MonitorRuleState;
+import dev.vigil.streams.rules.MonitorRules;
+import dev.vigil.streams.silence.Silence;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The built-in per-monitor alerts (availability, no data, TLS) in the verdict sub-topology, so they share
+ * the monitor's partition: verdicts (from the verdicts node), probe results (TLS) and definition changes
+ * (a deleted or disabled monitor resolves its open alerts). Reads the verdict processor's definitions store.
+ */
+public final class MonitorAlertProcessor implements Processor<String, Object, String, Object> {
+    private final AlertingConfig config;
+    private final String monitorsTopic;
+    private final String definitionsStore;
+    private final String alertsChild;
+    private final MonitorRules rules;
+    private final AlertEmitter.Counters counters;
+
+    private ProcessorContext<String, Object> context;
+    private ReadOnlyKeyValueStore<String, MonitorDefinition> definitions;
+    private KeyValueStore<String, MonitorRuleState> ruleStates;
+    private AlertEmitter emitter;
+
+    public MonitorAlertProcessor(AlertingConfig config, String monitorsTopic, String definitionsStore,
+                                 String alertsChild, AlertEmitter.Counters counters) {
+        this.config = config;
+        this.monitorsTopic = monitorsTopic;
+        this.definitionsStore = definitionsStore;
+        this.alertsChild = alertsChild;
+        this.rules = new MonitorRules(new AlertLinks(config.queryBaseUrl()));
+        this.counters = counters;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.definitions = context.getStateStore(definitionsStore);
+        this.ruleStates = context.getStateStore(AlertingTopology.MONITOR_RULE_STATE_STORE);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.MONITOR_ALERTS_STORE);
+        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
+                counters);
+    }
+
+    @Override
+    public void process(Record<String, Object> record) {
+        Object value = record.value();
+        if (value instanceof MonitorStatus verdict) {
+            onVerdict(verdict);
+        } else if (value instanceof ProbeResult result) {
+            onResult(result);
+        } else if (value instanceof MonitorDefinition def) {
+            if (!def.enabled()) {
+                resolveAll(def.id(), record.timestamp(), "monitor disabled");
+            }
+        } else if (value == null && record.key() != null && fromMonitorsTopic()) {
+            resolveAll(record.key(), record.timestamp(), "monitor deleted");
+            ruleStates.delete(record.key());
+        }
+        // anything else was already dead-lettered by the verdict processor
+    }
+
+    private boolean fromMonitorsTopic() {
+        return context.recordMetadata().map(m -> monitorsTopic.equals(m.topic())).orElse(false);
+    }
+
+    private void onVerdict(MonitorStatus verdict) {
+        MonitorDefinition def = definitions.get(verdict.monitorId());
+        if (def == null || !def.enabled()) {
+            return;
+        }
+        MonitorRuleState state = stateOf(def.id());
+        AlertStateRecord availability = emitter.store().get(Fingerprints.monitor(def.id()));
+        var result = rules.onVerdict(state, def, verdict, availability != null && availability.isOpen());
+        apply(def.id(), state, result);
+    }
+
+    private void onResult(ProbeResult r) {
+        if (r.tlsDaysLeft() == null) {
+            return;
+        }
+        MonitorDefinition def = definitions.get(r.monitorId());
+        if (def == null || !def.enabled()) {
+            return;
+        }
+        MonitorRuleState state = stateOf(def.id());
+        apply(def.id(), state, rules.onProbeResult(state, def, r));
+    }
+
+    private MonitorRuleState stateOf(String monitorId) {
+        MonitorRuleState s = ruleStates.get(monitorId);
+        return s == null ? MonitorRuleState.INITIAL : s;
+    }
+
+    private void apply(String monitorId, MonitorRuleState before, MonitorRules.Result result) {
+        if (!result.state().equals(before)) {
+            ruleStates.put(monitorId, result.state());
+        }
+        result.evaluations().forEach(emitter::apply);
+    }
+
+    private void resolveAll(String monitorId, long at, String why) {
+        for (String fp : new String[] {Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId),
+                Fingerprints.tls(monitorId)}) {
+            emitter.forceResolve(fp, at, "Resolved: " + why);
+        }
+    }
+}

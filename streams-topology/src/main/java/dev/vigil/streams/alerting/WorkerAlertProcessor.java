@@ -1,0 +1,74 @@
+package dev.vigil.streams.alerting;
+
+import dev.vigil.streams.health.Health;
+import dev.vigil.streams.health.WorkerHealth;
+import dev.vigil.streams.rules.AlertLinks;
+import dev.vigil.streams.rules.WorkerRules;
+import dev.vigil.streams.silence.Silence;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Worker death alerts ({@code worker/<region>/<workerId>}) in the heartbeat sub-topology. Health changes
+ * are evaluated as they come; while a worker alert is open, a wall-clock punctuator re-evaluates the worker
+ * from the worker-health store, so a dead worker gets its reminders and a worker that came back gives the
+ * consecutive healthy evaluations that resolve it (changes alone would give only one).
+ */
+public final class WorkerAlertProcessor implements Processor<String, WorkerHealth, String, Object> {
+    private final AlertingConfig config;
+    private final String healthStore;
+    private final String alertsChild;
+    private final WorkerRules rules;
+    private final AlertEmitter.Counters counters;
+    private ReadOnlyKeyValueStore<String, WorkerHealth> health;
+    private AlertEmitter emitter;
+
+    public WorkerAlertProcessor(AlertingConfig config, String healthStore, String alertsChild,
+                                AlertEmitter.Counters counters) {
+        this.config = config;
+        this.healthStore = healthStore;
+        this.alertsChild = alertsChild;
+        this.rules = new WorkerRules(new AlertLinks(config.queryBaseUrl()));
+        this.counters = counters;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.health = context.getStateStore(healthStore);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.WORKER_ALERTS_STORE);
+        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
+                counters);
+        context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationIntervalMs(), 1000)),
+                PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    @Override
+    public void process(Record<String, WorkerHealth> record) {
+        WorkerHealth w = record.value();
+        if (w == null) {
+            return;
+        }
+        emitter.apply(rules.onHealth(w.region(), w.workerId(), w.health() == Health.DEAD, w.lastHeartbeatAt(),
+                w.evaluatedAt()));
+    }
+
+    void punctuate(long now) {
+        for (AlertStateRecord open : emitter.open()) {
+            String workerId = open.attributes().get("workerId");
+            String region = open.attributes().get("region");
+            if (workerId == null || region == null) {
+                continue;
+            }
+            WorkerHealth w = health.get(workerId);
+            if (w != null) { // dead: keeps the incident's reminders going; alive again: heals it
+                emitter.apply(rules.onHealth(region, workerId, w.health() == Health.DEAD, w.lastHeartbeatAt(),
+                        Math.max(now, open.lastEvaluated())));
+            }
+        }
+    }
+}
