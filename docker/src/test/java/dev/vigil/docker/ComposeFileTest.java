@@ -195,6 +195,53 @@ class ComposeFileTest {
         assertThat(problems).isEmpty();
     }
 
+    /**
+     * Commands the containers run exist in the jar's CLI with the options given. {@code monitors apply} exists
+     * now and is always checked; the per-service subcommands ({@code ingest}, {@code streams}, {@code notifier},
+     * {@code probe-worker}) are being added to the CLI and are checked as soon as their sources declare them.
+     */
+    @Test
+    void containerCommandsAreCliCommandsWithTheirOptions() {
+        CliChecks cli = new CliChecks(JavaText.read(List.of(Repo.mainSources("standalone"))));
+        assertThat(cli.has("monitors")).isTrue();
+        List<String> problems = new ArrayList<>();
+        List<String> checked = new ArrayList<>();
+        stack.compose.path("services").fields().forEachRemaining(e -> {
+            if (!e.getValue().path("image").asText().equals("vigil:local")) {
+                return;
+            }
+            List<String> args = new ArrayList<>();
+            e.getValue().path("command").forEach(a -> args.add(a.asText()));
+            if (Service.byCommand(args.get(0)) == null || cli.has(args.get(0))) {
+                problems.addAll(cli.check(e.getKey(), args));
+                checked.add(e.getKey());
+            }
+        });
+        assertThat(problems).isEmpty();
+        assertThat(checked).contains("monitors-apply");
+    }
+
+    @Test
+    void aCommandOrOptionTheCliDoesNotHaveIsReported() {
+        CliChecks cli = new CliChecks(JavaText.read(List.of(Repo.mainSources("standalone"))));
+        assertThat(cli.check("x", List.of("monitors", "apply", "--file", "m.yaml", "--bootstrap", "k:9092")))
+                .singleElement().asString().startsWith("x: `apply` has no option --bootstrap (has ").contains("--bootstrap-servers");
+        assertThat(cli.check("y", List.of("monitors", "publish"))).singleElement().asString()
+                .startsWith("y: `monitors publish`: no picocli command named 'publish'");
+    }
+
+    @Test
+    void theExampleMonitorsServiceMountsTheExampleFile() {
+        JsonNode svc = stack.compose.path("services").path("monitors-apply");
+        assertThat(svc.path("profiles").toString()).contains("examples");
+        List<String> args = new ArrayList<>();
+        svc.path("command").forEach(a -> args.add(a.asText()));
+        String file = args.get(args.indexOf("-f") + 1);
+        assertThat(stack.composeChecks().hostPath("monitors-apply", file))
+                .hasValue(stack.docker.resolve("monitors.example.yaml").normalize());
+        assertThat(svc.path("depends_on").path("topics").path("condition").asText()).isEqualTo("service_completed_successfully");
+    }
+
     @Test
     void vigilContainersLogJsonWithAConfigurationTheJarShips() {
         stack.composeChecks().vigilServices().keySet().forEach(name -> {
