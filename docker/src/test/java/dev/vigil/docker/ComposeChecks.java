@@ -444,8 +444,12 @@ final class ComposeChecks {
         if (!jobs.isArray() || jobs.isEmpty()) {
             return List.of("prometheus.yml: no scrape_configs");
         }
+        Set<String> jobNames = new HashSet<>();
         for (JsonNode job : jobs) {
             String jobName = job.path("job_name").asText("?");
+            if (!jobNames.add(jobName)) {
+                problems.add("prometheus job " + jobName + ": job_name is not unique");
+            }
             for (JsonNode sc : job.path("static_configs")) {
                 for (JsonNode t : sc.path("targets")) {
                     String target = t.asText();
