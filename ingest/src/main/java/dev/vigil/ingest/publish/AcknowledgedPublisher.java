@@ -86,6 +86,10 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) bound);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) Math.max(kafka.commitResolveTimeoutMs(), 10_000));
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+        // Back-to-back transactions on one producer meet CONCURRENT_TRANSACTIONS while the previous commit's
+        // markers are written; the default 100 ms backoff would then dominate every request's latency.
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 5);
+        p.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 500);
         p.putAll(kafka.properties());
         return p;
     }
