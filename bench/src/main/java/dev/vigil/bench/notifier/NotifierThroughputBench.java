@@ -1,0 +1,368 @@
+package dev.vigil.bench.notifier;
+
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.embedded.postgres.EmbeddedPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
+import dev.vigil.notifier.NotifierService;
+import dev.vigil.notifier.claim.ClaimStore;
+import dev.vigil.notifier.claim.Migrations;
+import dev.vigil.notifier.config.ChannelSpec;
+import dev.vigil.notifier.config.ChannelType;
+import dev.vigil.notifier.config.NotifierConfig;
+import dev.vigil.notifier.config.RoutingSpec;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.topic.Topics;
+import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The notifier's full path — consume, claim, send, record, commit — into a local webhook sink, on the embedded
+ * broker and embedded PostgreSQL, in one JVM.
+ *
+ * <ul>
+ *   <li><b>burst</b>: N distinct critical events are put on the topic at once; deliveries/s is N divided by the
+ *   time from the first event produced to the moment every offset is committed.</li>
+ *   <li><b>paced</b>: events at a fixed rate; latency from the producer's send to the request arriving at the
+ *   sink (p50/p99).</li>
+ *   <li><b>reference</b>, same machine, same database: {@code pgbench} running the claim statement one row per
+ *   statement ({@code /usr/lib/postgresql/15/bin/pgbench}, 4 clients); without pgbench, a single-row R2DBC
+ *   claim loop (and the RESULT line says {@code reference=r2dbc-single-row}).</li>
+ * </ul>
+ *
+ * <p>Run (from the repository root):
+ * <pre>
+ * mvn -B -o -q -Dvigil.target=target-notifier -pl bench -am package -DskipTests dependency:build-classpath \
+ *     -Dmdep.outputFile=target-notifier/classpath.txt -Dmdep.includeScope=runtime
+ * java -Xmx1g -cp bench/target-notifier/classes:$(cat bench/target-notifier/classpath.txt) \
+ *     dev.vigil.bench.notifier.NotifierThroughputBench --events 10000 --paced-rate 1000 --paced-seconds 5
+ * </pre>
+ * The last line is {@code RESULT notifier-throughput key=value ...}; the same goes to
+ * {@code bench/target/results/notifier-throughput.json} (directory: {@code -Dvigil.results.dir}).
+ */
+public final class NotifierThroughputBench {
+    private static final String SECRET_ENV = "BENCH_HOOK_SECRET";
+
+    public record Options(int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup) {
+        static Options parse(String[] args) {
+            int events = 10_000;
+            int rate = 1000;
+            int seconds = 5;
+            int reference = 10;
+            int warmup = 1000;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--events" -> events = Integer.parseInt(args[++i]);
+                    case "--paced-rate" -> rate = Integer.parseInt(args[++i]);
+                    case "--paced-seconds" -> seconds = Integer.parseInt(args[++i]);
+                    case "--reference-seconds" -> reference = Integer.parseInt(args[++i]);
+                    case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S --warmup N");
+                }
+            }
+            return new Options(events, rate, seconds, reference, warmup);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "dev/vigil/bench/notifier/logback-bench.xml");
+        }
+        Map<String, Object> r = run(Options.parse(args));
+        System.exit(r.isEmpty() ? 1 : 0);
+    }
+
+    /** Runs the benchmark, prints the RESULT line, writes the JSON file and returns the figures. */
+    public static Map<String, Object> run(Options o) throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
+             EmbeddedPostgres pg = EmbeddedPostgres.builder().useEnvironment(false).start();
+             Sink sink = new Sink()) {
+            PostgresDatabase db = pg.createDatabase("notifier_bench");
+            String topic = "bench-alerts";
+            kafka.createTopics(new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
+                    new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false));
+            Map<String, String> env = Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789");
+            NotifierConfig cfg = config(kafka, db, topic, sink.port());
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(),
+                    new ByteArraySerializer(), new ByteArraySerializer());
+                 NotifierService.Running notifier = NotifierService.start(cfg, env);
+                 Admin admin = Admin.create(kafka.adminProps())) {
+                long run = System.nanoTime();
+                // warm-up: JIT, connection pools, group join
+                burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.warmup(), "warm" + run);
+                sink.reset();
+                double seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
+                long duplicates = sink.duplicates.get();
+                result.put("events", o.events());
+                result.put("deliveries_per_s", round(o.events() / seconds));
+                result.put("burst_seconds", round(seconds));
+                sink.reset();
+                long[] lat = paced(producer, topic, sink, o.pacedRate(), o.pacedSeconds(), "paced" + run);
+                result.put("paced_rate", o.pacedRate());
+                result.put("paced_events", lat.length);
+                result.put("p50_ms", round(percentile(lat, 0.50) / 1e6));
+                result.put("p99_ms", round(percentile(lat, 0.99) / 1e6));
+                result.put("max_ms", round(percentile(lat, 1.0) / 1e6));
+                result.put("duplicates", duplicates + sink.duplicates.get());
+            }
+            Reference ref = reference(pg, db, o.referenceSeconds());
+            result.put("reference", ref.kind());
+            result.put("reference_claims_per_s", round(ref.perSecond()));
+            result.put("ratio_to_reference", round((double) result.get("deliveries_per_s") / ref.perSecond()));
+        }
+        report("notifier-throughput", result);
+        return result;
+    }
+
+    static NotifierConfig config(EmbeddedKafka kafka, PostgresDatabase db, String topic, int sinkPort) {
+        Map<String, ChannelSpec> ch = new LinkedHashMap<>();
+        ch.put("sink", new ChannelSpec(ChannelType.WEBHOOK, "http://127.0.0.1:" + sinkPort + "/hook", null, SECRET_ENV,
+                0.0, 128));
+        RoutingSpec routing = new RoutingSpec(ch, List.of(), Map.of("critical", List.of("sink"),
+                "warning", List.of("sink"), "info", List.of("sink")));
+        String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
+        return NotifierConfig.defaults()
+                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), "bench-" + UUID.randomUUID(), topic,
+                        Topics.DEAD_LETTER, 5000, 1000))
+                .withDatabase(new NotifierConfig.Database(url, db.user(), "BENCH_NO_PASSWORD", 8))
+                .withDelivery(new NotifierConfig.Delivery(null, null, null, null, null, null, 500))
+                .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
+                .withRouting(routing);
+    }
+
+    static AlertEvent event(String prefix, int i, long now) {
+        String fp = "bench/" + prefix + "-" + i;
+        return new AlertEvent(1, null, fp, null, AlertState.OPENED, Severity.CRITICAL, "bench", "service",
+                "synthetic event " + i, Map.of(), Map.of(), 1, now, now, AlertSource.APP, false, List.of());
+    }
+
+    /** Produces n events at once; returns seconds from the first send until every offset is committed. */
+    private static double burst(KafkaProducer<byte[], byte[]> producer, String topic, Sink sink, Admin admin,
+                                String group, int n, String prefix) throws Exception {
+        long now = System.currentTimeMillis();
+        List<byte[]> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(Json.bytes(event(prefix, i, now)));
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            producer.send(new ProducerRecord<>(topic, ("bench/" + prefix + "-" + i).getBytes(StandardCharsets.UTF_8),
+                    values.get(i)));
+        }
+        producer.flush();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (sink.received.size() < n) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + sink.received.size() + " of " + n + " events reached the sink");
+            }
+            Thread.sleep(5);
+        }
+        while (!allCommitted(admin, group, topic)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("offsets were not committed in time");
+            }
+            Thread.sleep(5);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static boolean allCommitted(Admin admin, String group, String topic) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
+        for (int p = 0; p < Topics.DEFAULT_PARTITIONS; p++) {
+            ask.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        var ends = admin.listOffsets(ask).all().get(10, TimeUnit.SECONDS);
+        for (var e : ends.entrySet()) {
+            long end = e.getValue().offset();
+            OffsetAndMetadata c = committed.get(e.getKey());
+            if (end > 0 && (c == null || c.offset() < end)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Events at a fixed rate; latency from send to the request at the sink, per event. */
+    private static long[] paced(KafkaProducer<byte[], byte[]> producer, String topic, Sink sink, int rate, int seconds,
+                                String prefix) throws Exception {
+        int n = rate * seconds;
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        long start = System.nanoTime();
+        long intervalNanos = 1_000_000_000L / Math.max(1, rate);
+        for (int i = 0; i < n; i++) {
+            long due = start + i * intervalNanos;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            AlertEvent e = event(prefix, i, System.currentTimeMillis());
+            sentAt.put(e.eventId(), System.nanoTime());
+            producer.send(new ProducerRecord<>(topic, e.fingerprint().getBytes(StandardCharsets.UTF_8), Json.bytes(e)));
+        }
+        producer.flush();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (sink.received.size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        long[] lat = new long[sink.received.size()];
+        int k = 0;
+        for (var e : sink.received.entrySet()) {
+            Long s = sentAt.get(e.getKey());
+            if (s != null) {
+                lat[k++] = e.getValue() - s;
+            }
+        }
+        lat = Arrays.copyOf(lat, k);
+        Arrays.sort(lat);
+        return lat;
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    record Reference(String kind, double perSecond) {
+    }
+
+    /** pgbench on the claim statement (one row per statement), or a single-row R2DBC loop without pgbench. */
+    static Reference reference(EmbeddedPostgres pg, PostgresDatabase db, int seconds) throws Exception {
+        Path pgbench = Path.of("/usr/lib/postgresql/15/bin/pgbench");
+        if (Files.isExecutable(pgbench) && seconds > 0) {
+            Path script = Files.createTempFile("claim", ".sql");
+            String sql = ClaimStore.CLAIM_SQL
+                    .replace("$1::text[]", "ARRAY['ref-' || :id]::text[]")
+                    .replace("$2::text[]", "ARRAY['sink']::text[]")
+                    .replace("$3::text[]", "ARRAY[md5(:id::text)]::text[]")
+                    .replace("$4", "'pgbench'")
+                    .replace("$5::interval", "'15000 milliseconds'::interval")
+                    .replace("$6::interval", "'3600000 milliseconds'::interval");
+            Files.writeString(script, "\\set id random(1, 2000000000)\n" + sql + ";\n");
+            ProcessBuilder pb = new ProcessBuilder(pgbench.toString(), "-n", "-h", db.host(), "-p",
+                    String.valueOf(db.port()), "-U", db.user(), "-c", "4", "-j", "2", "-T", String.valueOf(seconds),
+                    "-f", script.toString(), db.name()).redirectErrorStream(true);
+            if (db.password() != null) {
+                pb.environment().put("PGPASSWORD", db.password());
+            }
+            Process p = pb.start();
+            StringBuilder out = new StringBuilder();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    out.append(line).append('\n');
+                }
+            }
+            p.waitFor(seconds + 60L, TimeUnit.SECONDS);
+            Matcher m = Pattern.compile("tps = ([0-9.]+)").matcher(out);
+            if (m.find()) {
+                return new Reference("pgbench-4-clients", Double.parseDouble(m.group(1)));
+            }
+            System.err.println("pgbench gave no tps; falling back to the R2DBC loop:\n" + out);
+        }
+        return new Reference("r2dbc-single-row", r2dbcLoop(db.connectionFactory(), Math.max(1, seconds)));
+    }
+
+    /** Four concurrent loops, each one claim statement with one row at a time, for {@code seconds}. */
+    static double r2dbcLoop(ConnectionFactory cf, int seconds) {
+        Migrations.run(cf).block(Duration.ofSeconds(60));
+        AtomicLong done = new AtomicLong();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        long start = System.nanoTime();
+        Flux.range(0, 4).flatMap(w -> Mono.usingWhen(Mono.from(cf.create()), (Connection c) ->
+                Flux.range(0, Integer.MAX_VALUE).concatMap(i -> {
+                    String id = "loop-" + w + "-" + i + "-" + start;
+                    return Flux.from(c.createStatement(ClaimStore.CLAIM_SQL)
+                                    .bind("$1", new String[] {id}).bind("$2", new String[] {"sink"})
+                                    .bind("$3", new String[] {UUID.randomUUID().toString()}).bind("$4", "loop")
+                                    .bind("$5", "15000 milliseconds").bind("$6", "3600000 milliseconds").execute())
+                            .flatMap(r -> r.map((row, m) -> 1)).then(Mono.fromRunnable(done::incrementAndGet));
+                }).takeWhile(x -> System.nanoTime() < end).then(), c -> Mono.from(c.close())), 4)
+                .blockLast(Duration.ofSeconds(seconds + 60L));
+        return done.get() / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100.0) / 100.0;
+    }
+
+    static void report(String name, Map<String, Object> r) throws Exception {
+        StringBuilder line = new StringBuilder("RESULT ").append(name);
+        r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+        Path dir = Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
+        Files.createDirectories(dir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", name);
+        json.putAll(r);
+        Files.writeString(dir.resolve(name + ".json"), Json.string(json));
+        System.out.println(line.toString().toLowerCase(Locale.ROOT).equals(line.toString()) ? line : line);
+    }
+
+    /** The webhook sink: answers 200 at once and keeps the arrival time of each event id (first arrival). */
+    static final class Sink implements AutoCloseable {
+        final Map<String, Long> received = new ConcurrentHashMap<>();
+        final AtomicLong duplicates = new AtomicLong();
+        private final DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
+                .handle((req, res) -> {
+                    long at = System.nanoTime();
+                    String id = req.requestHeaders().get("X-Vigil-Event-Id");
+                    if (id != null && received.putIfAbsent(id, at) != null) {
+                        duplicates.incrementAndGet();
+                    }
+                    return req.receive().then(res.status(200).send());
+                })
+                .bindNow();
+
+        int port() {
+            return server.port();
+        }
+
+        void reset() {
+            received.clear();
+        }
+
+        @Override
+        public void close() {
+            server.disposeNow();
+        }
+    }
+}

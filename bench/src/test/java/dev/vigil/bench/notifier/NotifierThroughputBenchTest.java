@@ -1,0 +1,31 @@
+package dev.vigil.bench.notifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the notifier harness at tiny scale so it cannot rot; figures are not asserted (speed is measured, not tested). */
+class NotifierThroughputBenchTest {
+    @TempDir
+    Path results;
+
+    @Test
+    void harnessRunsEndToEndAndReportsEveryFigure() throws Exception {
+        System.setProperty("vigil.results.dir", results.toString());
+        try {
+            Map<String, Object> r = NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50));
+            assertThat(r).containsKeys("deliveries_per_s", "p50_ms", "p99_ms", "reference", "reference_claims_per_s",
+                    "ratio_to_reference");
+            assertThat(r.get("events")).isEqualTo(200);
+            assertThat(r.get("duplicates")).isEqualTo(0L);
+            assertThat((int) r.get("paced_events")).isEqualTo(100);
+            assertThat(Files.readString(results.resolve("notifier-throughput.json"))).contains("\"deliveries_per_s\"");
+        } finally {
+            System.clearProperty("vigil.results.dir");
+        }
+    }
+}
