@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VigilCommand.Version.class,
         description = "Vigil: uptime monitoring and alerting on Kafka.",
-        subcommands = {MonitorsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {MonitorsCommand.class, ServiceCommands.Ingest.class, ServiceCommands.Streams.class,
+                ServiceCommands.Notifier.class, ServiceCommands.Probe.class, CommandLine.HelpCommand.class})
 public final class VigilCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
