@@ -1,38 +1,18 @@
 package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** Where an alert event came from. */
-public enum AlertSource {
-    PROBE("probe"),
-    METRIC("metric"),
-    HEARTBEAT("heartbeat"),
-    APP("app");
-
-    private final String wire;
-
-    AlertSource(String wire) {
-        this.wire = wire;
-    }
-
-    @JsonValue
-    public String wire() {
-        return wire;
-    }
+public enum AlertSource implements WireEnum {
+    PROBE, METRIC, HEARTBEAT, APP;
 
     @JsonCreator
     public static AlertSource fromWire(String value) {
-        for (AlertSource v : values()) {
-            if (v.wire.equals(value)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown value; expected one of " + java.util.Arrays.toString(values()).toLowerCase(java.util.Locale.ROOT));
+        return WireEnum.parse(AlertSource.class, value);
     }
 
     @Override
     public String toString() {
-        return wire;
+        return wire();
     }
 }

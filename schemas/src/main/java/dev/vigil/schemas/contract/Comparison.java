@@ -1,34 +1,14 @@
 package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** How a metric rule compares its aggregate with the threshold. */
-public enum Comparison {
-    GT("gt"),
-    GTE("gte"),
-    LT("lt"),
-    LTE("lte");
-
-    private final String wire;
-
-    Comparison(String wire) {
-        this.wire = wire;
-    }
-
-    @JsonValue
-    public String wire() {
-        return wire;
-    }
+public enum Comparison implements WireEnum {
+    GT, GTE, LT, LTE;
 
     @JsonCreator
     public static Comparison fromWire(String value) {
-        for (Comparison v : values()) {
-            if (v.wire.equals(value)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown value; expected one of " + java.util.Arrays.toString(values()).toLowerCase(java.util.Locale.ROOT));
+        return WireEnum.parse(Comparison.class, value);
     }
 
     /** True when {@code value} breaches {@code threshold} under this comparison. */
@@ -43,6 +23,6 @@ public enum Comparison {
 
     @Override
     public String toString() {
-        return wire;
+        return wire();
     }
 }

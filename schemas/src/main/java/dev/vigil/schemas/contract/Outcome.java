@@ -1,38 +1,18 @@
 package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 
 /** How a probe ended. */
-public enum Outcome {
-    SUCCESS("success"),
-    HTTP_FAILURE("http_failure"),
-    NETWORK_FAILURE("network_failure"),
-    ASSERTION_FAILURE("assertion_failure");
-
-    private final String wire;
-
-    Outcome(String wire) {
-        this.wire = wire;
-    }
-
-    @JsonValue
-    public String wire() {
-        return wire;
-    }
+public enum Outcome implements WireEnum {
+    SUCCESS, HTTP_FAILURE, NETWORK_FAILURE, ASSERTION_FAILURE;
 
     @JsonCreator
     public static Outcome fromWire(String value) {
-        for (Outcome v : values()) {
-            if (v.wire.equals(value)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown value; expected one of " + java.util.Arrays.toString(values()).toLowerCase(java.util.Locale.ROOT));
+        return WireEnum.parse(Outcome.class, value);
     }
 
     @Override
     public String toString() {
-        return wire;
+        return wire();
     }
 }
