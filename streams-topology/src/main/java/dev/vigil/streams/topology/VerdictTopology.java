@@ -59,17 +59,17 @@ public final class VerdictTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
                 Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.PENDING_STORE),
-                Serdes.String(), new JsonSerde<>(PendingWindow.class)).withCachingDisabled(), VERDICT_PROCESSOR);
+                Serdes.String(), new JsonSerde<>(PendingWindow.class)).withCachingEnabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.CURSOR_STORE),
                 Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.STATUS_STORE),
-                Serdes.String(), VigilSerdes.monitorStatus()).withCachingDisabled(), VERDICT_PROCESSOR);
+                Serdes.String(), VigilSerdes.monitorStatus()).withCachingEnabled(), VERDICT_PROCESSOR);
         Duration retention = cfg.verdict().historyRetention();
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
                 Serdes.String(), VigilSerdes.monitorStatus()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
-                Serdes.String(), new JsonSerde<>(DailyUptime.class)).withCachingDisabled(), UPTIME_PROCESSOR);
+                Serdes.String(), new JsonSerde<>(DailyUptime.class)).withCachingEnabled(), UPTIME_PROCESSOR);
         return topology;
     }
 }

@@ -59,6 +59,8 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private final Map<String, Long> cursorCache = new HashMap<>();
     /** pending store key -> (monitorId, windowStart), so the punctuator reads only windows that are due. */
     private final Map<String, PendingRef> pendingIndex = new HashMap<>();
+    /** monitorId -> the latest decided window start: a window after it cannot have been decided yet. */
+    private final Map<String, Long> latestDecided = new HashMap<>();
     private long holdDeadlinesUntil;
 
     private record PendingRef(String monitorId, long windowStart) {
@@ -85,6 +87,9 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         try (var it = cursors.all()) {
             it.forEachRemaining(kv -> cursorCache.put(kv.key, kv.value));
+        }
+        try (var it = latest.all()) {
+            it.forEachRemaining(kv -> latestDecided.put(kv.key, kv.value.windowStart()));
         }
         try (var it = pending.all()) {
             it.forEachRemaining(kv -> pendingIndex.put(kv.key, new PendingRef(kv.value.monitorId(), kv.value.windowStart())));
@@ -134,7 +139,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             return;
         }
         String pendingKey = PendingWindow.key(key, windowStart);
-        PendingWindow window = pending.get(pendingKey);
+        PendingWindow window = pendingIndex.containsKey(pendingKey) ? pending.get(pendingKey) : null;
         if (window == null) {
             window = PendingWindow.empty(key, windowStart);
         }
@@ -258,9 +263,10 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         MonitorStatus verdict = VerdictRule.verdict(def.id(), window.windowStart(), def.regions(), window.results(), now);
         history.put(def.id(), verdict, window.windowStart());
-        MonitorStatus previous = latest.get(def.id());
-        if (previous == null || previous.windowStart() <= verdict.windowStart()) {
+        Long previous = latestDecided.get(def.id());
+        if (previous == null || previous <= verdict.windowStart()) {
             latest.put(def.id(), verdict);
+            latestDecided.put(def.id(), verdict.windowStart());
         }
         metrics.emitted(trigger, verdict.status());
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
@@ -269,6 +275,10 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     }
 
     private boolean decided(String monitorId, long windowStart) {
+        Long latestWindow = latestDecided.get(monitorId);
+        if (latestWindow == null || windowStart > latestWindow) {
+            return false; // the common case, a new window: no store read
+        }
         return history.fetch(monitorId, windowStart) != null;
     }
 

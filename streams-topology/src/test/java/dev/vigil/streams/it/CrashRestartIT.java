@@ -32,7 +32,8 @@ class CrashRestartIT {
     private static final int MONITORS = 20;
     private static final int WINDOWS = 30;
     private static final long HOUR = 3_600_000L;
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 48 * HOUR;
+    /** Hourly windows from the next hour on, so their collection deadlines are still ahead. */
+    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
 
     EmbeddedKafka kafka;
 

@@ -47,11 +47,12 @@ class StreamsClusterIT {
     @TempDir
     Path dirB;
 
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 10 * HOUR;
+    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
 
     /**
-     * Past hourly windows (a replayed backlog): never reached by the silent-window punctuator, which starts
-     * at the first window after the monitor became known, so the statuses under test are stable.
+     * Hourly windows from the next hour on: their collection deadlines are still ahead, so every verdict
+     * under test is decided by completeness, and the silent-window punctuator (which skips decided windows)
+     * never overtakes them, even if the test runs across an hour boundary.
      */
     private static long window(int k) {
         return BASE + k * HOUR;

@@ -1,0 +1,466 @@
+package dev.vigil.bench.streams;
+
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.topic.Topics;
+import dev.vigil.schemas.topic.Topics.TopicSpec;
+import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.streams.config.StreamsServiceConfig.HttpSettings;
+import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * End-to-end benchmark of the verdict topology on the embedded broker (issue 4, "must measure").
+ *
+ * <ol>
+ *   <li><b>Raw pipe</b> (the physical reference): the same serialized probe results go through a plain
+ *       consumer → idempotent producer loop between two 6-partition topics; records/s from the first record
+ *       produced to the last record readable downstream.</li>
+ *   <li><b>Verdict throughput</b>: the results go to {@code vigil.probe-results}; the Streams service
+ *       (exactly_once_v2) turns each (monitor, window) into a verdict; results/s from the first result
+ *       produced to the last verdict readable with read_committed on {@code vigil.monitor-status}.</li>
+ *   <li><b>Verdict latency</b>: one more window produced at a steady rate; for each monitor, the time from
+ *       sending its last expected result to its verdict being readable (read_committed), p50/p99.</li>
+ * </ol>
+ *
+ * Run: see {@code streams-topology/README.md} (section "Benchmark"). Prints a last line
+ * {@code RESULT streams-verdicts ...} and writes {@code target/results/streams-verdicts.json}.
+ */
+public final class VerdictPipelineBench {
+    public static final String NAME = "streams-verdicts";
+    private static final long HOUR = 3_600_000L;
+    private static final String RAW_IN = "bench.raw-in";
+    private static final String RAW_OUT = "bench.raw-out";
+
+    /** Scale of one run. */
+    public record Options(int monitors, int regions, int throughputWindows, int latencyRatePerSecond, int streamThreads,
+                          Path resultsDir) {
+        public static Options defaults() {
+            return new Options(10_000, 3, 5, 6_000, 1, Path.of("target", "results"));
+        }
+    }
+
+    /** Measured figures. */
+    public record Result(int monitors, int regions, long results, double rawPipeRecordsPerSecond,
+                         double verdictResultsPerSecond, double ratio, double latencyP50Ms, double latencyP99Ms,
+                         double latencyMaxMs, int latencySamples) {
+        public String line() {
+            return String.format(java.util.Locale.ROOT,
+                    "RESULT %s monitors=%d regions=%d results=%d verdict_results_per_s=%.0f raw_pipe_records_per_s=%.0f "
+                            + "ratio=%.3f latency_p50_ms=%.1f latency_p99_ms=%.1f latency_max_ms=%.1f latency_samples=%d",
+                    NAME, monitors, regions, results, verdictResultsPerSecond, rawPipeRecordsPerSecond, ratio,
+                    latencyP50Ms, latencyP99Ms, latencyMaxMs, latencySamples);
+        }
+    }
+
+    private VerdictPipelineBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = Options.defaults();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            int v = Integer.parseInt(args[i + 1]);
+            o = switch (args[i]) {
+                case "--monitors" -> new Options(v, o.regions(), o.throughputWindows(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
+                case "--regions" -> new Options(o.monitors(), v, o.throughputWindows(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
+                case "--windows" -> new Options(o.monitors(), o.regions(), v, o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
+                case "--latency-rate" -> new Options(o.monitors(), o.regions(), o.throughputWindows(), v, o.streamThreads(), o.resultsDir());
+                case "--threads" -> new Options(o.monitors(), o.regions(), o.throughputWindows(), o.latencyRatePerSecond(), v, o.resultsDir());
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (known: --monitors --regions --windows --latency-rate --threads)");
+            };
+        }
+        Result r = run(o);
+        System.out.println(r.line());
+        System.exit(0);
+    }
+
+    public static Result run(Options o) throws Exception {
+        Path work = Files.createTempDirectory("vigil-bench-streams");
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+            List<TopicSpec> topics = new ArrayList<>(Topics.all());
+            topics.add(new TopicSpec(RAW_IN, Topics.DEFAULT_PARTITIONS, false));
+            topics.add(new TopicSpec(RAW_OUT, Topics.DEFAULT_PARTITIONS, false));
+            kafka.createTopics(topics);
+
+            // Hourly windows from the next hour on: deadlines ahead, so verdicts are decided by completeness,
+            // as in steady operation (results arrive before the deadline).
+            long base = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
+            List<String> regions = regions(o.regions());
+            List<ProducerRecord<String, byte[]>> batch = results(o, regions, base, o.throughputWindows(), 0);
+            System.out.printf("generated %d probe results (%d monitors x %d regions x %d windows)%n", batch.size(),
+                    o.monitors(), o.regions(), o.throughputWindows());
+
+            double raw = rawPipe(kafka, batch);
+            System.out.printf("raw pipe: %.0f records/s%n", raw);
+
+            Path state = work.resolve("state");
+            var cfg = StreamsServiceConfig.defaults()
+                    .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench", state.toString(), o.streamThreads(),
+                            1, 0, 100L, Map.of()))
+                    .withHttp(HttpSettings.loopback(0));
+            try (var producer = producer(kafka)) {
+                for (int m = 0; m < o.monitors(); m++) {
+                    MonitorDefinition def = new MonitorDefinition(1, id(m), null, "https://example.com/" + m, null, 3600,
+                            2500, regions, null, null, null, null, null, null, null);
+                    producer.send(new ProducerRecord<>(Topics.MONITORS, def.id(), Json.bytes(def)));
+                }
+                producer.flush();
+            }
+            try (var streams = StreamsApp.start(cfg)) {
+                awaitMonitorsLoaded(streams.httpPort(), o.monitors());
+                System.out.println("streams running with " + o.monitors() + " monitors loaded");
+                double verdictRate;
+                Latencies lat;
+                try (VerdictObserver observer = new VerdictObserver(kafka)) {
+                    long expected = (long) o.monitors() * o.throughputWindows();
+                    long t0 = System.nanoTime();
+                    try (var producer = producer(kafka)) {
+                        batch.forEach(producer::send);
+                        producer.flush();
+                    }
+                    long tLast = observer.awaitCount(expected, Duration.ofMinutes(10));
+                    verdictRate = batch.size() / ((tLast - t0) / 1e9);
+                    System.out.printf("verdict topology: %.0f results/s (%d verdicts)%n", verdictRate, expected);
+
+                    lat = latency(kafka, observer, o, regions, base + o.throughputWindows() * HOUR);
+                    System.out.printf("verdict latency at %d results/s: p50 %.1f ms, p99 %.1f ms%n",
+                            o.latencyRatePerSecond(), lat.p50, lat.p99);
+                }
+                Result r = new Result(o.monitors(), o.regions(), batch.size(), raw, verdictRate, verdictRate / raw,
+                        lat.p50, lat.p99, lat.max, lat.samples);
+                write(o.resultsDir(), r);
+                return r;
+            }
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private static List<String> regions(int n) {
+        List<String> all = List.of("eu-west", "us-east", "ap-south", "sa-east", "af-south", "eu-north", "us-west");
+        if (n < 1 || n > all.size()) {
+            throw new IllegalArgumentException("regions must be 1.." + all.size());
+        }
+        return all.subList(0, n);
+    }
+
+    private static String id(int m) {
+        return "bench-" + m;
+    }
+
+    /** Serialized results, window by window; one in ten monitors fails in one region. */
+    private static List<ProducerRecord<String, byte[]>> results(Options o, List<String> regions, long base, int windows,
+                                                                int firstWindow) {
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>(o.monitors() * regions.size() * windows);
+        for (int k = firstWindow; k < firstWindow + windows; k++) {
+            long ws = base + k * HOUR;
+            for (int m = 0; m < o.monitors(); m++) {
+                for (int r = 0; r < regions.size(); r++) {
+                    out.add(new ProducerRecord<>(Topics.PROBE_RESULTS, id(m), Json.bytes(result(id(m), regions.get(r), ws,
+                            m % 10 == 0 && r == 0))));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static ProbeResult result(String id, String region, long ws, boolean fail) {
+        return fail
+                ? new ProbeResult(1, id, region, "w-" + region, ws, ws + 100, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
+                null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-" + id + "-" + region + "-" + ws)
+                : new ProbeResult(1, id, region, "w-" + region, ws, ws + 100, Outcome.SUCCESS, null, 200, 35, 40, 512L, 0,
+                null, null, 3, 5, 9, null, "r-" + id + "-" + region + "-" + ws);
+    }
+
+    private static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
+        Map<String, Object> props = kafka.producerProps();
+        props.put("batch.size", 131072);
+        return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Plain consume → produce of the same records between two topics; records/s end to end. */
+    private static double rawPipe(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread pipe = new Thread(() -> {
+            Map<String, Object> cprops = kafka.consumerProps("bench-raw-pipe");
+            cprops.put("max.poll.records", 2000);
+            try (var consumer = new KafkaConsumer<>(cprops, new StringDeserializer(), new ByteArrayDeserializer());
+                 var producer = producer(kafka)) {
+                consumer.subscribe(List.of(RAW_IN));
+                while (!stop.get()) {
+                    var polled = consumer.poll(Duration.ofMillis(100));
+                    for (ConsumerRecord<String, byte[]> r : polled) {
+                        producer.send(new ProducerRecord<>(RAW_OUT, r.key(), r.value()));
+                    }
+                    if (!polled.isEmpty()) {
+                        consumer.commitAsync();
+                    }
+                }
+                producer.flush();
+            }
+        }, "bench-raw-pipe");
+        pipe.start();
+        long t0;
+        long tLast;
+        try (var counter = new CountingConsumer(kafka, RAW_OUT)) {
+            counter.awaitAssigned();
+            t0 = System.nanoTime();
+            try (var producer = producer(kafka)) {
+                for (var r : records) {
+                    producer.send(new ProducerRecord<>(RAW_IN, r.key(), r.value()));
+                }
+                producer.flush();
+            }
+            tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
+        } finally {
+            stop.set(true);
+            pipe.join(30_000);
+        }
+        return records.size() / ((tLast - t0) / 1e9);
+    }
+
+    private record Latencies(double p50, double p99, double max, int samples) {
+    }
+
+    /** One window at a steady rate; per monitor, last result sent → verdict readable. */
+    private static Latencies latency(EmbeddedKafka kafka, VerdictObserver observer, Options o, List<String> regions,
+                                     long ws) throws Exception {
+        Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        observer.track(ws, sentAt);
+        long intervalNanos = 1_000_000_000L / o.latencyRatePerSecond();
+        long next = System.nanoTime();
+        try (var producer = producer(kafka)) {
+            for (int m = 0; m < o.monitors(); m++) {
+                for (int r = 0; r < regions.size(); r++) {
+                    LockSupport.parkNanos(next - System.nanoTime());
+                    next += intervalNanos;
+                    byte[] value = Json.bytes(result(id(m), regions.get(r), ws, false));
+                    if (r == regions.size() - 1) {
+                        sentAt.put(id(m), System.nanoTime());
+                    }
+                    producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS, id(m), value));
+                }
+            }
+            producer.flush();
+        }
+        List<Long> samples = observer.awaitLatencies(o.monitors(), Duration.ofMinutes(5));
+        long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
+        return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
+                sorted[sorted.length - 1] / 1e6, sorted.length);
+    }
+
+    static double percentile(long[] sorted, double p) {
+        int idx = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    private static void awaitMonitorsLoaded(int port, int monitors) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.currentTimeMillis() + 180_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                HttpResponse<String> res = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/v1/status?scope=local")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (res.statusCode() == 200 && Json.tree(res.body().getBytes()).path("monitors").size() >= monitors) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not up yet
+            }
+            LockSupport.parkNanos(Duration.ofMillis(250).toNanos());
+        }
+        throw new IllegalStateException("streams did not load " + monitors + " monitors in time");
+    }
+
+    private static void write(Path dir, Result r) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", NAME);
+        json.put("monitors", r.monitors());
+        json.put("regions", r.regions());
+        json.put("results", r.results());
+        json.put("verdictResultsPerSecond", Math.round(r.verdictResultsPerSecond()));
+        json.put("rawPipeRecordsPerSecond", Math.round(r.rawPipeRecordsPerSecond()));
+        json.put("ratio", r.ratio());
+        json.put("latencyP50Ms", r.latencyP50Ms());
+        json.put("latencyP99Ms", r.latencyP99Ms());
+        json.put("latencyMaxMs", r.latencyMaxMs());
+        json.put("latencySamples", r.latencySamples());
+        json.put("processingGuarantee", "exactly_once_v2");
+        Files.write(dir.resolve(NAME + ".json"), Json.bytes(json));
+    }
+
+    private static void deleteTree(Path root) {
+        try (var files = Files.walk(root)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // temp dir
+        }
+    }
+
+    /** Counts records arriving on a topic (read_committed), from its end at start. */
+    private static final class CountingConsumer implements AutoCloseable {
+        private final AtomicLong count = new AtomicLong();
+        private final AtomicLong lastNanos = new AtomicLong();
+        private final AtomicBoolean assigned = new AtomicBoolean();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final Thread thread;
+
+        CountingConsumer(EmbeddedKafka kafka, String topic) {
+            thread = new Thread(() -> {
+                try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-count-" + System.nanoTime()),
+                        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                    var parts = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                    c.assign(parts);
+                    c.seekToEnd(parts);
+                    parts.forEach(c::position);
+                    assigned.set(true);
+                    while (!stop.get()) {
+                        int n = c.poll(Duration.ofMillis(50)).count();
+                        if (n > 0) {
+                            lastNanos.set(System.nanoTime());
+                            count.addAndGet(n);
+                        }
+                    }
+                }
+            }, "bench-count-" + topic);
+            thread.start();
+        }
+
+        void awaitAssigned() {
+            while (!assigned.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+
+        long awaitCount(long n, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (count.get() < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("only " + count.get() + " of " + n + " records arrived");
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+            return lastNanos.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            thread.join(10_000);
+        }
+    }
+
+    /** Reads verdicts (read_committed) as they become readable; counts them and times tracked windows. */
+    private static final class VerdictObserver implements AutoCloseable {
+        private final AtomicLong count = new AtomicLong();
+        private final AtomicLong lastNanos = new AtomicLong();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+        private volatile long trackedWindow = -1;
+        private volatile Map<String, Long> sentAt = Map.of();
+        private final Thread thread;
+
+        VerdictObserver(EmbeddedKafka kafka) {
+            AtomicBoolean ready = new AtomicBoolean();
+            thread = new Thread(() -> {
+                try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-verdicts-" + System.nanoTime()),
+                        new StringDeserializer(), VigilSerdes.monitorStatus())) {
+                    var parts = c.partitionsFor(Topics.MONITOR_STATUS).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    c.assign(parts);
+                    c.seekToEnd(parts);
+                    parts.forEach(c::position);
+                    ready.set(true);
+                    while (!stop.get()) {
+                        var polled = c.poll(Duration.ofMillis(20));
+                        long now = System.nanoTime();
+                        for (ConsumerRecord<String, MonitorStatus> r : polled) {
+                            count.incrementAndGet();
+                            lastNanos.set(now);
+                            if (r.value().windowStart() == trackedWindow) {
+                                Long sent = sentAt.get(r.key());
+                                if (sent != null) {
+                                    latencies.add(now - sent);
+                                }
+                            }
+                        }
+                    }
+                }
+            }, "bench-verdict-observer");
+            thread.start();
+            while (!ready.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+
+        void track(long windowStart, Map<String, Long> sent) {
+            this.sentAt = sent;
+            this.trackedWindow = windowStart;
+        }
+
+        long awaitCount(long n, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (count.get() < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("only " + count.get() + " of " + n + " verdicts arrived");
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+            return lastNanos.get();
+        }
+
+        List<Long> awaitLatencies(int n, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (latencies.size() < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("only " + latencies.size() + " of " + n + " latency samples");
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+            synchronized (latencies) {
+                return new ArrayList<>(latencies);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            thread.join(10_000);
+        }
+    }
+
+}
