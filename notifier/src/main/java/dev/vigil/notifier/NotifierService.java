@@ -133,7 +133,7 @@ public final class NotifierService {
                 }
                 Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
                 ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
-                        Math.max(1, cfg.database().poolSize() / 3));
+                        Math.max(1, cfg.database().poolSize() / 3), registry);
 
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(cfg),
                         new ByteArraySerializer(), new ByteArraySerializer());

@@ -24,13 +24,19 @@ public final class Batcher<I, O> {
     private final Function<List<I>, Mono<List<O>>> execute;
     private final ArrayDeque<Pending<I, O>> queue = new ArrayDeque<>();
     private int running;
+    private final io.micrometer.core.instrument.DistributionSummary sizes;
+    private final io.micrometer.core.instrument.Timer latency;
 
     /**
      * @param execute runs one batch; its list holds one result per item, in order (null for Mono&lt;Void&gt;-like)
      */
     public Batcher(String name, int maxBatch, int maxConcurrent, Function<I, Object> key,
-                   Function<List<I>, Mono<List<O>>> execute) {
+                   Function<List<I>, Mono<List<O>>> execute, io.micrometer.core.instrument.MeterRegistry meters) {
         this.name = name;
+        this.sizes = io.micrometer.core.instrument.DistributionSummary.builder("vigil.notifier.store.batch.size")
+                .tag("statement", name).register(meters);
+        this.latency = io.micrometer.core.instrument.Timer.builder("vigil.notifier.store.statement")
+                .tag("statement", name).register(meters);
         this.maxBatch = maxBatch;
         this.maxConcurrent = maxConcurrent;
         this.key = key;
@@ -93,13 +99,19 @@ public final class Batcher<I, O> {
         for (Pending<I, O> p : batch) {
             items.add(p.item);
         }
+        long t0 = System.nanoTime();
         Mono<List<O>> m;
         try {
             m = execute.apply(items);
         } catch (RuntimeException e) {
             m = Mono.error(e);
         }
-        m.defaultIfEmpty(List.of()).subscribe(results -> {
+        m.defaultIfEmpty(List.of())
+                .doOnTerminate(() -> {
+                    sizes.record(batch.size());
+                    latency.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+                })
+                .subscribe(results -> {
             for (int i = 0; i < batch.size(); i++) {
                 O r = i < results.size() ? results.get(i) : null;
                 if (r == null) {

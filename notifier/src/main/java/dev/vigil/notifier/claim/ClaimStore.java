@@ -84,16 +84,22 @@ public final class ClaimStore implements DeliveryLog {
      */
     public ClaimStore(ConnectionFactory db, Duration window, Duration lease, String owner, int maxBatch,
                       int maxConcurrentStatements) {
+        this(db, window, lease, owner, maxBatch, maxConcurrentStatements,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    }
+
+    public ClaimStore(ConnectionFactory db, Duration window, Duration lease, String owner, int maxBatch,
+                      int maxConcurrentStatements, io.micrometer.core.instrument.MeterRegistry meters) {
         this.db = db;
         this.window = window.toMillis() + " milliseconds";
         this.lease = lease.toMillis() + " milliseconds";
         this.owner = owner;
         this.claims = new Batcher<>("claims", maxBatch, maxConcurrentStatements,
-                r -> r.eventId + "\u0000" + r.channel, this::claimBatch);
+                r -> r.eventId + "\u0000" + r.channel, this::claimBatch, meters);
         this.settles = new Batcher<>("settles", maxBatch, maxConcurrentStatements,
-                r -> r.claim.eventId() + "\u0000" + r.claim.channel(), this::settleBatch);
+                r -> r.claim.eventId() + "\u0000" + r.claim.channel(), this::settleBatch, meters);
         this.incidents = new Batcher<>("incidents", maxBatch, maxConcurrentStatements,
-                AlertEvent::incidentId, this::incidentBatch);
+                AlertEvent::incidentId, this::incidentBatch, meters);
     }
 
     @Override
