@@ -271,7 +271,8 @@ public final class NotifierService {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, cfg.kafka().maxPollRecords());
+        // one poll never overshoots the in-flight bound by more than itself
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(cfg.kafka().maxPollRecords(), cfg.kafka().maxInFlight()));
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigil-notifier-consumer-" + UUID.randomUUID().toString().substring(0, 8));
         return p;
     }
