@@ -17,14 +17,31 @@ import java.util.regex.Pattern;
 final class CliChecks {
     private static final Pattern COMMAND = Pattern.compile("@Command\\s*\\(");
     private static final Pattern NAME = Pattern.compile("\\bname\\s*=\\s*\"([^\"]+)\"");
-    private static final Pattern CLASS = Pattern.compile("\\bclass\\s+(\\w+)[^{]*\\{");
+    private static final Pattern CLASS = Pattern.compile("\\bclass\\s+(\\w+)[^{;]*\\{");
     private static final Pattern OPTION = Pattern.compile("@Option\\s*\\(");
+    private static final Pattern EXTENDS = Pattern.compile("\\bextends\\s+([\\w.]+)");
     private static final Pattern NAMES = Pattern.compile("\\bnames\\s*=\\s*(\\{[^}]*}|\"[^\"]*\")");
 
-    /** Command name → option names of the class(es) declaring it. */
+    /** Command name → option names of the class(es) declaring it, inherited options included. */
     private final Map<String, Set<String>> commands = new LinkedHashMap<>();
 
+    /** A class: the options declared in its body and the class it extends (or null). */
+    private record ClassInfo(Set<String> options, String superclass) {
+    }
+
     CliChecks(List<Source> sources) {
+        Map<String, ClassInfo> classes = new LinkedHashMap<>();
+        for (Source s : sources) {
+            String code = s.code();
+            Matcher cls = CLASS.matcher(code);
+            while (cls.find()) {
+                int bodyOpen = cls.end() - 1;
+                int bodyClose = JavaText.closing(code, bodyOpen);
+                String body = code.substring(bodyOpen, bodyClose < 0 ? code.length() : bodyClose);
+                Matcher ext = EXTENDS.matcher(cls.group());
+                classes.put(cls.group(1), new ClassInfo(options(body), ext.find() ? ext.group(1) : null));
+            }
+        }
         for (Source s : sources) {
             String code = s.code();
             Matcher c = COMMAND.matcher(code);
@@ -35,23 +52,31 @@ final class CliChecks {
                 if (!n.find() || !cls.find(close)) {
                     continue;
                 }
-                int bodyOpen = cls.end() - 1;
-                int bodyClose = JavaText.closing(code, bodyOpen);
-                String body = code.substring(bodyOpen, bodyClose < 0 ? code.length() : bodyClose);
                 Set<String> options = commands.computeIfAbsent(n.group(1), k -> new LinkedHashSet<>(List.of("--help", "-h", "--version", "-V")));
-                Matcher o = OPTION.matcher(body);
-                while (o.find()) {
-                    int oc = JavaText.closing(body, o.end() - 1);
-                    Matcher names = NAMES.matcher(body.substring(o.end(), oc));
-                    if (names.find()) {
-                        Matcher lit = Pattern.compile("\"([^\"]+)\"").matcher(names.group(1));
-                        while (lit.find()) {
-                            options.add(lit.group(1));
-                        }
-                    }
+                String name = cls.group(1);
+                for (int depth = 0; name != null && classes.containsKey(name) && depth < 10; depth++) {
+                    options.addAll(classes.get(name).options());
+                    name = classes.get(name).superclass();
                 }
             }
         }
+    }
+
+    /** Option names declared by {@code @Option(names = …)} in a class body (nested classes' included). */
+    private static Set<String> options(String body) {
+        Set<String> options = new LinkedHashSet<>();
+        Matcher o = OPTION.matcher(body);
+        while (o.find()) {
+            int oc = JavaText.closing(body, o.end() - 1);
+            Matcher names = NAMES.matcher(body.substring(o.end(), oc));
+            if (names.find()) {
+                Matcher lit = Pattern.compile("\"([^\"]+)\"").matcher(names.group(1));
+                while (lit.find()) {
+                    options.add(lit.group(1));
+                }
+            }
+        }
+        return options;
     }
 
     boolean has(String command) {
