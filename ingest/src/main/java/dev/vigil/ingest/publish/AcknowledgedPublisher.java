@@ -34,7 +34,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class AcknowledgedPublisher implements AutoCloseable {
     private final List<TransactionalLane> lanes = new ArrayList<>();
-    private final List<KafkaClientMetrics> clientMetrics = new ArrayList<>();
     private final ScheduledThreadPoolExecutor timer;
     private final long sendTimeoutMs;
     private final AtomicInteger next = new AtomicInteger();
@@ -94,12 +93,11 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         return p;
     }
 
-    private void bindMetrics(Producer<String, byte[]> producer) {
-        synchronized (clientMetrics) {
-            KafkaClientMetrics m = new KafkaClientMetrics(producer);
-            m.bindTo(registry);
-            clientMetrics.add(m);
-        }
+    /** Binds a new producer's client metrics; the lane closes the binder with the producer. */
+    private AutoCloseable bindMetrics(Producer<String, byte[]> producer) {
+        KafkaClientMetrics m = new KafkaClientMetrics(producer);
+        m.bindTo(registry);
+        return m;
     }
 
     /**
@@ -144,8 +142,5 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         lanes.forEach(TransactionalLane::stopAccepting);
         lanes.forEach(l -> l.close(wait));
         timer.shutdownNow();
-        synchronized (clientMetrics) {
-            clientMetrics.forEach(KafkaClientMetrics::close);
-        }
     }
 }

@@ -38,7 +38,8 @@ final class TransactionalLane implements Runnable {
     private final long commitResolveTimeoutMs;
     private final Timer commitTimer;
     private final Timer abortTimer;
-    private final java.util.function.Consumer<Producer<String, byte[]>> onNewProducer;
+    private final java.util.function.Function<Producer<String, byte[]>, AutoCloseable> onNewProducer;
+    private AutoCloseable producerMetrics;
     private volatile boolean running = true;
     private volatile boolean ready;
     private Producer<String, byte[]> producer;
@@ -48,7 +49,7 @@ final class TransactionalLane implements Runnable {
 
     TransactionalLane(String name, Supplier<Producer<String, byte[]>> factory, int queueCapacity,
                       int maxRecordsPerTransaction, long commitResolveTimeoutMs, Timer commitTimer, Timer abortTimer,
-                      java.util.function.Consumer<Producer<String, byte[]>> onNewProducer) {
+                      java.util.function.Function<Producer<String, byte[]>, AutoCloseable> onNewProducer) {
         this.name = name;
         this.factory = factory;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
@@ -127,7 +128,7 @@ final class TransactionalLane implements Runnable {
             if (producer == null) {
                 producer = factory.get();
                 initialized = false;
-                onNewProducer.accept(producer);
+                producerMetrics = onNewProducer.apply(producer);
             }
             if (!initialized) {
                 producer.initTransactions();
@@ -265,6 +266,14 @@ final class TransactionalLane implements Runnable {
 
     private void closeProducer() {
         ready = false;
+        if (producerMetrics != null) {
+            try {
+                producerMetrics.close();
+            } catch (Exception e) {
+                LOG.debug("lane {}: unbinding metrics failed", name, e);
+            }
+            producerMetrics = null;
+        }
         if (producer != null) {
             try {
                 producer.close(java.time.Duration.ZERO);

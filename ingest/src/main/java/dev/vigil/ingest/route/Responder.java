@@ -44,6 +44,10 @@ public final class Responder {
         body.put("detail", p.detail());
         body.put("instance", req.path().isEmpty() ? "/" : "/" + req.path());
         body.putAll(p.extensions());
+        if (p.status() == 401) {
+            res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals("/v1/probe-results")
+                    ? "Vigil-HMAC-SHA256 realm=\"vigil-ingest\"" : "Bearer realm=\"vigil-ingest\"");
+        }
         return send(route, res, p.status(), PROBLEM_JSON, Json.bytes(body));
     }
 

@@ -74,15 +74,19 @@ class BrokerOutageIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> accepted.size() >= 20);
             kafka.stop();
             await().atMost(Duration.ofSeconds(60)).until(() -> refused.size() >= 2 * CLIENTS);
+            assertThat(ingest.get("/ready").status()).as("not ready while Kafka is down").isEqualTo(503);
+            assertThat(ingest.get("/health").status()).isEqualTo(200);
             kafka.start();
             restarted.set(true);
             await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
+            await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get("/ready").status() == 200);
             stop.set(true);
             for (Future<?> f : clients) {
                 f.get();
             }
             pool.shutdown();
             assertThat(otherStatuses).as("statuses other than 202/503").isEmpty();
+            System.out.println("outage: accepted requests " + accepted.size() + ", refused (503) " + refused.size());
 
             Map<String, Integer> seen = new HashMap<>();
             try (var consumer = ingest.consumer(Topics.METRICS)) {
