@@ -57,7 +57,11 @@ public final class IngestThroughputBench {
 
     /** Harness options. */
     public record Options(int durationSeconds, int warmupSeconds, int batch, int inFlight, int producers,
-                          int partitions, int rawRecords) {
+                          int partitions, int rawRecords, String compression) {
+        public Options(int durationSeconds, int warmupSeconds, int batch, int inFlight, int producers, int partitions, int rawRecords) {
+            this(durationSeconds, warmupSeconds, batch, inFlight, producers, partitions, rawRecords, "none");
+        }
+
         static Options parse(String[] args) {
             int duration = 30;
             int warmup = 10;
@@ -66,6 +70,7 @@ public final class IngestThroughputBench {
             int producers = 2;
             int partitions = 6;
             int raw = 1_000_000;
+            String compression = "none";
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--duration" -> duration = Integer.parseInt(args[++i]);
@@ -75,11 +80,13 @@ public final class IngestThroughputBench {
                     case "--producers" -> producers = Integer.parseInt(args[++i]);
                     case "--partitions" -> partitions = Integer.parseInt(args[++i]);
                     case "--raw-records" -> raw = Integer.parseInt(args[++i]);
+                    case "--compression" -> compression = args[++i];
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; options: --duration S --warmup S --batch N --in-flight N --producers N --partitions N --raw-records N");
+                            + "; options: --duration S --warmup S --batch N --in-flight N --producers N --partitions N --raw-records N"
+                            + " --compression none|lz4|zstd|snappy|gzip");
                 }
             }
-            return new Options(duration, warmup, batch, inFlight, producers, partitions, raw);
+            return new Options(duration, warmup, batch, inFlight, producers, partitions, raw, compression);
         }
     }
 
@@ -109,7 +116,8 @@ public final class IngestThroughputBench {
     private static Map<String, Object> http(EmbeddedKafka kafka, Options o) throws Exception {
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-ingest");
         k = new IngestConfig.Kafka(k.bootstrapServers(), k.topics(), k.transactionalIdPrefix(), o.producers(), k.sendTimeoutMs(),
-                k.commitResolveTimeoutMs(), k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(), k.properties());
+                k.commitResolveTimeoutMs(), k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(),
+                Map.of("compression.type", o.compression()));
         IngestConfig config = new IngestConfig("127.0.0.1", 0, k, Map.of("bench", List.of(ApiKeys.hash(KEY))), Map.of(),
                 IngestConfig.Limits.defaults());
         try (IngestServer.Running server = IngestServer.start(config, Map.of(), Clock.systemUTC())) {
@@ -131,6 +139,7 @@ public final class IngestThroughputBench {
                 r.put("batch", o.batch());
                 r.put("inFlight", o.inFlight());
                 r.put("producers", o.producers());
+                r.put("compression", o.compression());
                 r.put("requests", stats.ok.sum());
                 r.put("non202", stats.failed.sum());
                 r.put("eventsAccepted", stats.events.sum());
@@ -149,10 +158,43 @@ public final class IngestThroughputBench {
     private static void run(HttpClient client, Options o, int seconds, Stats stats) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         AtomicLong seq = new AtomicLong();
+        BodyPool pool = new BodyPool(o.batch());
         Flux.range(0, o.inFlight())
-                .flatMap(worker -> Mono.defer(() -> post(client, body(o.batch(), seq.getAndIncrement()), o.batch(), stats))
+                .flatMap(worker -> Mono.defer(() -> post(client, pool.next(seq.getAndIncrement()), o.batch(), stats))
                         .repeat(() -> System.nanoTime() < end), o.inFlight())
                 .blockLast();
+    }
+
+    /**
+     * Pre-serialised request bodies, so the load generator spends little CPU on the machine it shares with
+     * the server; renewed every minute because ingest refuses timestamps more than 5 minutes off.
+     */
+    private static final class BodyPool {
+        private static final int SIZE = 64;
+        private final int batch;
+        private volatile byte[][] bodies;
+        private volatile long madeAt;
+
+        BodyPool(int batch) {
+            this.batch = batch;
+            renew();
+        }
+
+        private synchronized void renew() {
+            byte[][] b = new byte[SIZE][];
+            for (int i = 0; i < SIZE; i++) {
+                b[i] = body(batch, i);
+            }
+            bodies = b;
+            madeAt = System.nanoTime();
+        }
+
+        byte[] next(long seq) {
+            if (System.nanoTime() - madeAt > TimeUnit.SECONDS.toNanos(60)) {
+                renew();
+            }
+            return bodies[(int) (seq % SIZE)];
+        }
     }
 
     private static Mono<Void> post(HttpClient client, byte[] body, int events, Stats stats) {
@@ -200,6 +242,7 @@ public final class IngestThroughputBench {
         }
         Map<String, Object> props = new HashMap<>(kafka.producerProps());
         props.put("batch.size", 256 * 1024);
+        props.put("compression.type", o.compression());
         long bytes = records.stream().mapToLong(r -> r.value().length).sum();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             // warm-up: a tenth of the records
