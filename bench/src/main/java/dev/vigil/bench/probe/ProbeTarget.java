@@ -1,6 +1,8 @@
 package dev.vigil.bench.probe;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -33,7 +35,28 @@ public final class ProbeTarget implements AutoCloseable {
         server.disposeNow(Duration.ofSeconds(5));
     }
 
+    /**
+     * Logs at WARN unless the caller chose a logback configuration: DEBUG logging of every connection
+     * would be what the benchmark measures. Must run before the first logger is created.
+     */
+    static void quietLogging() {
+        if (System.getProperty("logback.configurationFile") != null) {
+            return;
+        }
+        try {
+            Path f = Files.createTempFile("vigil-bench-logback", ".xml");
+            f.toFile().deleteOnExit();
+            Files.writeString(f, "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
+                    + "<target>System.err</target><encoder><pattern>%d %-5level %logger{36} - %msg%n</pattern></encoder>"
+                    + "</appender><root level=\"WARN\"><appender-ref ref=\"E\"/></root></configuration>");
+            System.setProperty("logback.configurationFile", f.toString());
+        } catch (IOException e) {
+            // fall back to the default configuration
+        }
+    }
+
     public static void main(String[] args) throws IOException {
+        quietLogging();
         try (ProbeTarget target = new ProbeTarget(args.length > 0 ? Integer.parseInt(args[0]) : 0)) {
             System.out.println("PORT " + target.port());
             System.out.flush();

@@ -85,6 +85,7 @@ public final class ProbeThroughputBench {
     }
 
     public static void main(String[] args) throws Exception {
+        ProbeTarget.quietLogging();
         Map<String, Object> result = run(Options.parse(args));
         System.exit(result.isEmpty() ? 1 : 0);
     }
@@ -329,6 +330,18 @@ public final class ProbeThroughputBench {
                 p.destroyForcibly();
                 throw new IllegalStateException("target process did not report its port");
             }
+            // Keep draining its output so a chatty target never blocks on a full pipe.
+            Thread drain = new Thread(() -> {
+                try {
+                    while (out.readLine() != null) {
+                        // discard
+                    }
+                } catch (java.io.IOException ignored) {
+                    // process ended
+                }
+            }, "bench-target-output");
+            drain.setDaemon(true);
+            drain.start();
             int bound = port;
             return new Target() {
                 public int port() {

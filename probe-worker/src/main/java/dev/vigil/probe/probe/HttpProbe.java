@@ -16,6 +16,7 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
@@ -38,7 +39,7 @@ public final class HttpProbe {
     private final TargetGuard guard;
     private final ProbeSettings settings;
     private final HttpClient base;
-    private final Http11SslContextSpec sslSpec;
+    private final HttpClient secureBase;
     private final String userAgent;
 
     public HttpProbe(TargetGuard guard, ProbeSettings settings) {
@@ -53,7 +54,9 @@ public final class HttpProbe {
         if (settings.trust() != null) {
             spec = spec.configure(b -> b.trustManager(settings.trust()));
         }
-        this.sslSpec = spec;
+        Http11SslContextSpec sslSpec = spec;
+        // Built once: an SslContext per probe would cost more than the probe.
+        this.secureBase = base.secure(s -> s.sslContext(sslSpec));
         this.userAgent = "Vigil/" + settings.version();
     }
 
@@ -142,7 +145,8 @@ public final class HttpProbe {
     private final class Run {
         final MonitorDefinition monitor;
         final long windowStart;
-        final String requestId = UUID.randomUUID().toString();
+        // Correlates a result with the target's access log; not a secret, so no SecureRandom.
+        final String requestId = new UUID(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong()).toString();
         final long startNanos = System.nanoTime();
         final long startedAt;
         final long deadlineNanos;
@@ -217,7 +221,7 @@ public final class HttpProbe {
             hop = h;
             long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
             boolean keepBody = monitor.expect().json() != null || monitor.expect().bodyContains() != null;
-            HttpClient client = base
+            HttpClient client = (target.secure() ? secureBase : base)
                     .remoteAddress(target::socketAddress)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, remainingMs))
                     .doOnChannelInit((observer, channel, address) -> {
@@ -231,9 +235,6 @@ public final class HttpProbe {
                             .set("X-Vigil-Monitor", monitor.id())
                             .set("X-Vigil-Region", settings.region())
                             .set("X-Vigil-Request-Id", requestId));
-            if (target.secure()) {
-                client = client.secure(spec -> spec.sslContext(sslSpec));
-            }
             return client.get().uri(target.pathAndQuery())
                     .responseConnection((res, conn) -> {
                         h.headers = System.nanoTime();

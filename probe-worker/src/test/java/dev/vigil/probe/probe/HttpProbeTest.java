@@ -143,6 +143,39 @@ class HttpProbeTest {
         assertThat(r.connectMs()).isNull();
     }
 
+    /** A resolver that knows names real DNS does not: any second lookup elsewhere would fail. */
+    private static TargetGuard fakeDns(java.util.concurrent.atomic.AtomicInteger lookups, String name) {
+        return new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), host -> {
+            lookups.incrementAndGet();
+            return host.equals(name)
+                    ? reactor.core.publisher.Mono.just(List.of(java.net.InetAddress.getLoopbackAddress()))
+                    : reactor.core.publisher.Mono.error(new java.net.UnknownHostException(host));
+        });
+    }
+
+    @Test
+    void connectsToTheCheckedAddressWithoutASecondLookup() {
+        var lookups = new java.util.concurrent.atomic.AtomicInteger();
+        var p = new HttpProbe(fakeDns(lookups, "rebind.vigil.test"), ProbeSettings.of("us-east", "w-1", "0.1.0"));
+        ProbeResult r = run(p, healthMonitor("http://rebind.vigil.test:" + targets.port() + "/ok", 2000));
+        assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
+        assertThat(lookups.get()).isEqualTo(1);
+        assertThat(targets.requestHeaders.get("/ok")).containsEntry("host", "rebind.vigil.test:" + targets.port());
+    }
+
+    @Test
+    void tlsVerifiesTheOriginalHostNameNotTheAddress() throws Exception {
+        try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
+            var lookups = new java.util.concurrent.atomic.AtomicInteger();
+            var p = new HttpProbe(fakeDns(lookups, "other.vigil.test"),
+                    ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
+            // The certificate is for localhost/127.0.0.1, the URL names another host on the same address.
+            ProbeResult r = run(p, monitor("https://other.vigil.test:" + tls.port() + "/ok", 3000));
+            assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
+            assertThat(r.errorKind()).isEqualTo(ErrorKind.TLS);
+        }
+    }
+
     @Test
     void bigBodyIsCappedAndTheConnectionCancelled() throws Exception {
         ProbeResult r = run(probe, monitor(targets.url("/big"), 5000));
