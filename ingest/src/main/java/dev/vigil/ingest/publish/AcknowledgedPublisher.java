@@ -57,6 +57,13 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         for (int i = 0; i < kafka.producers(); i++) {
             String txId = kafka.transactionalIdPrefix() + "-" + i;
             Map<String, Object> props = producerProps(kafka, txId);
+            // Fail at start, naming the setting, rather than in a lane that would keep retrying a bad producer.
+            try {
+                new ProducerConfig(withSerializers(props));
+            } catch (org.apache.kafka.common.config.ConfigException e) {
+                throw new dev.vigil.schemas.config.ConfigLoader.ConfigException(
+                        List.of("kafka.properties: invalid producer setting: " + e.getMessage()));
+            }
             TransactionalLane lane = new TransactionalLane("ingest-publish-" + i,
                     () -> new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer()),
                     kafka.maxQueuedRequests(), kafka.maxRecordsPerTransaction(), kafka.commitResolveTimeoutMs(),
@@ -90,6 +97,13 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 5);
         p.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 500);
         p.putAll(kafka.properties());
+        return p;
+    }
+
+    private static Map<String, Object> withSerializers(Map<String, Object> props) {
+        Map<String, Object> p = new HashMap<>(props);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         return p;
     }
 

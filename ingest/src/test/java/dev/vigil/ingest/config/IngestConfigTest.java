@@ -68,4 +68,16 @@ class IngestConfigTest {
         String upper = ApiKeys.hash("k").toUpperCase();
         assertThat(load("apiKeys:\n  app: [\"" + upper + "\"]\n", Map.of()).apiKeys().get("app")).containsExactly(ApiKeys.hash("k"));
     }
+
+    @Test
+    void anInvalidProducerPropertyStopsStartUpNamingIt() {
+        IngestConfig.Kafka k = IngestConfig.Kafka.defaults("127.0.0.1:1");
+        IngestConfig.Kafka bad = new IngestConfig.Kafka(k.bootstrapServers(), k.topics(), "t", 1, k.sendTimeoutMs(),
+                k.commitResolveTimeoutMs(), k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(),
+                Map.of("compression.type", "brotli"));
+        assertThatThrownBy(() -> new dev.vigil.ingest.publish.AcknowledgedPublisher(bad,
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("kafka.properties").hasMessageContaining("compression.type");
+    }
 }
