@@ -251,13 +251,38 @@ class ComposeFileTest {
     }
 
     @Test
-    void vigilContainersLogJsonWithAConfigurationTheJarShips() {
-        stack.composeChecks().vigilServices().keySet().forEach(name -> {
-            String opts = ComposeChecks.environment(stack.compose.path("services").path(name)).getOrDefault("JAVA_TOOL_OPTIONS", "");
+    void vigilContainersLogJsonAndTheNotifierLogChannelIsPrinted() {
+        List<String> problems = new ArrayList<>();
+        stack.compose.path("services").fields().forEachRemaining(e -> {
+            if (!e.getValue().path("image").asText().equals("vigil:local")) {
+                return;
+            }
+            String opts = ComposeChecks.environment(e.getValue()).getOrDefault("JAVA_TOOL_OPTIONS", "");
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Dlogback\\.configurationFile=(\\S+)").matcher(opts);
-            assertThat(m.find()).as(name + " sets the logback configuration").isTrue();
-            assertThat(Repo.root().resolve("standalone/src/main/resources").resolve(m.group(1))).as(name).isRegularFile();
+            if (!m.find()) {
+                problems.add(e.getKey() + ": JAVA_TOOL_OPTIONS sets no logback configuration");
+                return;
+            }
+            java.util.Optional<Path> file = m.group(1).startsWith("/")
+                    ? stack.composeChecks().hostPath(e.getKey(), m.group(1))
+                    : java.util.Optional.of(Repo.root().resolve("standalone/src/main/resources").resolve(m.group(1)));
+            if (file.isEmpty() || !java.nio.file.Files.isRegularFile(file.get())) {
+                problems.add(e.getKey() + ": logback configuration " + m.group(1) + " is not a file of the repository");
+                return;
+            }
+            problems.addAll(LogbackCheck.check(Repo.text(file.get()), e.getKey()));
         });
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void aLogbackConfigurationThatHidesPagesIsReported() {
+        String ours = Repo.text(stack.docker.resolve("config/logback.xml"));
+        assertThat(LogbackCheck.check(ours, "x")).isEmpty();
+        String hidden = ours.replaceAll("<logger name=\"vigil\\.notifications\"[^>]*/>", "");
+        assertThat(LogbackCheck.check(hidden, "x")).anySatisfy(p -> assertThat(p).contains("vigil.notifications"));
+        assertThat(LogbackCheck.check(hidden.replace("JsonLogEncoder", "JsonLogEncoderr"), "x"))
+                .anySatisfy(p -> assertThat(p).contains("JsonLogEncoderr"));
     }
 
     @Test
