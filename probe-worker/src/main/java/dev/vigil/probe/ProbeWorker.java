@@ -115,7 +115,7 @@ public final class ProbeWorker {
                 this.publisher = publisher(cfg, env, delivery);
                 this.scheduler = new ProbeScheduler(cfg.region(), timer,
                         (m, ws) -> probe.probe(m, ws).doOnNext(metrics::record),
-                        publisher::publish, cfg.concurrency(), metrics);
+                        publisher::publish, cfg.concurrency(), metrics, Schedulers.parallel());
                 metrics.bindGauges(scheduler::inFlight, scheduler::monitorsAssigned);
                 if (!cfg.monitorsFile().isEmpty()) {
                     closeables.add(new FileMonitorFeed(Path.of(cfg.monitorsFile()), scheduler).start(Duration.ofSeconds(5)));

@@ -125,7 +125,7 @@ public final class ProbeThroughputBench {
                 public void lag(long millis) {
                     maxLag.accumulateAndGet(millis, Math::max);
                 }
-            });
+            }, Schedulers.parallel());
             int timeoutMs = Math.min(5000, o.intervalSeconds() * 1000 - 1);
             for (int i = 0; i < o.monitors(); i++) {
                 String host = "127.0.0." + (1 + i % Math.max(1, Math.min(250, o.loopbackAddresses())));

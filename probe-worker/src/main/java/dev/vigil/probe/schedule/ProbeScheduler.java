@@ -38,6 +38,7 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
     private final BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober;
     private final Consumer<ProbeResult> sink;
     private final ScheduleListener listener;
+    private final Scheduler work;
     private final Semaphore permits;
     private final Map<String, Entry> entries = new HashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -61,6 +62,15 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
      */
     public ProbeScheduler(String region, Scheduler timer, BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
                           Consumer<ProbeResult> sink, int concurrency, ScheduleListener listener) {
+        this(region, timer, prober, sink, concurrency, listener, reactor.core.scheduler.Schedulers.immediate());
+    }
+
+    /**
+     * @param work where probes are started (request set-up runs there), so the timer thread only keeps
+     *             time; {@code Schedulers.immediate()} starts them on the timer thread (deterministic tests)
+     */
+    public ProbeScheduler(String region, Scheduler timer, BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
+                          Consumer<ProbeResult> sink, int concurrency, ScheduleListener listener, Scheduler work) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1");
         }
@@ -69,6 +79,7 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         this.prober = prober;
         this.sink = sink;
         this.listener = listener;
+        this.work = work;
         this.permits = new Semaphore(concurrency);
     }
 
@@ -161,15 +172,9 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
             inFlight.incrementAndGet();
             listener.lag(Math.max(0, now - planned));
         }
-        Mono<ProbeResult> probe;
-        try {
-            probe = prober.apply(def, ws);
-        } catch (RuntimeException ex) {
-            LOG.error("probe of {} could not start", def.id(), ex);
-            finished(e);
-            return;
-        }
-        probe.doFinally(s -> finished(e))
+        Mono.defer(() -> prober.apply(def, ws))
+                .subscribeOn(work)
+                .doFinally(s -> finished(e))
                 .subscribe(result -> {
                     try {
                         sink.accept(result);
