@@ -53,6 +53,15 @@ class ComposeFileTest {
     }
 
     @Test
+    void vigilContainersHaveAMemoryLimitTheJvmSizesItsHeapFrom() {
+        stack.composeChecks().vigilServices().keySet().forEach(name -> {
+            JsonNode svc = stack.compose.path("services").path(name);
+            assertThat(svc.at("/deploy/resources/limits/memory").asText()).as(name).matches("\\d+[mg]");
+            assertThat(ComposeChecks.environment(svc).get("JAVA_TOOL_OPTIONS")).as(name).contains("-XX:MaxRAMPercentage=");
+        });
+    }
+
+    @Test
     void infrastructureServicesHaveHealthChecks() {
         for (String s : List.of("kafka", "postgres", "prometheus", "grafana")) {
             assertThat(ComposeChecks.hasHealthcheck(stack.compose.path("services").path(s))).as(s).isTrue();
