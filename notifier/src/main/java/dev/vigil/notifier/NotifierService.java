@@ -122,9 +122,10 @@ public final class NotifierService {
                 closeables.add(gc);
 
                 String password = env.get(cfg.database().passwordEnv());
-                ConnectionPool pool = Database.pool(cfg.database().url(), cfg.database().username(), password,
+                Database database = Database.open(cfg.database().url(), cfg.database().username(), password,
                         cfg.database().poolSize());
-                closeables.add(pool::dispose);
+                closeables.add(database);
+                ConnectionPool pool = database.pool();
                 try {
                     Migrations.run(pool).block(Duration.ofSeconds(60));
                 } catch (RuntimeException e) {

@@ -29,6 +29,9 @@ public final class ChannelPipeline {
     private final Scheduler timer;
     private final Duration busyRetry;
     private final MeterRegistry meters;
+    private final java.util.Map<String, Timer> sendTimers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<FinalOutcome, io.micrometer.core.instrument.Counter> finals =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public ChannelPipeline(String channel, ClaimStage claims, ChannelLane lane, SendStage sender, RecordStage records,
                            DeadLetterStage deadLetters, RetryPolicy policy, Clock clock, Scheduler timer,
@@ -51,9 +54,17 @@ public final class ChannelPipeline {
     }
 
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed) {
-        return Mono.defer(() -> attempt(e, routed, 1, clock.instant()))
-                .doOnNext(r -> meters.counter("vigil.notifier.deliveries", "channel", channel,
-                        "outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT)).increment());
+        return deliver(e, routed, Mono.empty());
+    }
+
+    /**
+     * @param incidentRecorded completes when the event's incident row exists; only a vendor id waits for it, so
+     *                         the incident upsert runs alongside the claim and the send instead of before them
+     */
+    public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed, Mono<Void> incidentRecorded) {
+        return Mono.defer(() -> attempt(e, routed, 1, clock.instant(), incidentRecorded))
+                .doOnNext(r -> finals.computeIfAbsent(r.outcome(), o -> meters.counter("vigil.notifier.deliveries",
+                        "channel", channel, "outcome", o.name().toLowerCase(java.util.Locale.ROOT))).increment());
     }
 
     /** A claim and, when it was ours, what the send gave. */
@@ -64,7 +75,8 @@ public final class ChannelPipeline {
      * The claim is taken inside the lane, right before the send, so time spent queued behind a rate limit never
      * eats into the claim's lease.
      */
-    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first) {
+    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first,
+                                        Mono<Void> incident) {
         Mono<Step> step = claims.claim(e.eventId(), channel).flatMap(c -> c.status() != Claim.Status.CLAIMED
                 ? Mono.just(new Step(c, null))
                 : vendorRef(e).flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
@@ -72,8 +84,8 @@ public final class ChannelPipeline {
         return lane.submit(step).flatMap(s -> switch (s.claim().status()) {
             case DUPLICATE -> Mono.just(new ChannelResult(channel, FinalOutcome.DEDUPLICATED, n - 1,
                     "already delivered within the dedupe window"));
-            case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first)));
-            case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent());
+            case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first, incident)));
+            case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent(), incident);
         });
     }
 
@@ -84,20 +96,21 @@ public final class ChannelPipeline {
     }
 
     private Mono<ChannelResult> settle(AlertEvent e, List<String> routed, int n, Instant first, Claim c,
-                                       SendStage.Sent sent) {
+                                       SendStage.Sent sent, Mono<Void> incident) {
         DeliveryOutcome o = sent.outcome();
         if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
             lane.holdOff(t.retryAfter());
         }
-        Timer.builder("vigil.notifier.send").tag("channel", channel).tag("outcome", kind(o))
-                .register(meters).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
+        sendTimers.computeIfAbsent(kind(o), k -> Timer.builder("vigil.notifier.send").tag("channel", channel)
+                .tag("outcome", k).register(meters)).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
         RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
         Attempt attempt = new Attempt(e.eventId(), e.incidentId(), channel, n, kind(o), o.httpStatus(),
                 sent.latencyMs(), error(o));
         if (d instanceof RetryPolicy.Done) {
             String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
-            return records.saveVendorRef(e.incidentId(), channel, vendorRef)
-                    .then(records.settle(c, attempt, Settlement.DELIVERED))
+            Mono<Void> ref = vendorRef == null ? Mono.empty()
+                    : incident.then(records.saveVendorRef(e.incidentId(), channel, vendorRef));
+            return ref.then(records.settle(c, attempt, Settlement.DELIVERED))
                     .thenReturn(new ChannelResult(channel, FinalOutcome.DELIVERED, n, null));
         }
         if (d instanceof RetryPolicy.GiveUp g) {
@@ -108,7 +121,7 @@ public final class ChannelPipeline {
         Duration wait = ((RetryPolicy.RetryIn) d).delay();
         return records.settle(c, attempt, Settlement.RELEASED)
                 .then(Mono.delay(wait, timer))
-                .then(Mono.defer(() -> attempt(e, routed, n + 1, first)));
+                .then(Mono.defer(() -> attempt(e, routed, n + 1, first, incident)));
     }
 
     static String kind(DeliveryOutcome o) {

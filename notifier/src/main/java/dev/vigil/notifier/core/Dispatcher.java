@@ -50,10 +50,13 @@ public final class Dispatcher {
                     .thenReturn(new EventResult(e.eventId(), d, d.channels().stream()
                             .map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, "silenced")).toList()));
         }
-        return incident.thenMany(Flux.fromIterable(d.channels())
-                        .flatMap(ch -> pipelines.get(ch).deliver(e, d.channels())))
+        // the incident upsert runs alongside the deliveries; the event is final only when both are done
+        Mono<Void> recorded = incident.cache();
+        recorded.subscribe(null, err -> { });
+        return Flux.fromIterable(d.channels())
+                .flatMap(ch -> pipelines.get(ch).deliver(e, d.channels(), recorded))
                 .collectList()
-                .map(results -> new EventResult(e.eventId(), d, sortLike(d.channels(), results)));
+                .flatMap(results -> recorded.thenReturn(new EventResult(e.eventId(), d, sortLike(d.channels(), results))));
     }
 
     private static List<ChannelResult> sortLike(List<String> order, List<ChannelResult> results) {
