@@ -6,6 +6,8 @@ import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.validate.PathSanitizer;
+import dev.vigil.schemas.validate.PrivacyGuard;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
@@ -284,7 +286,7 @@ public final class HttpProbe {
             return new ProbeResult(1, monitor.id(), settings.region(), settings.workerId(), windowStart, startedAt,
                     outcome, outcome == Outcome.SUCCESS ? null : kind, status, responseMs, millis(now - startNanos),
                     bytesRead, redirects, finalUrl(currentUrl), tlsDaysLeft, dnsMs, connectMs, tlsMs,
-                    detail == null ? null : truncate(detail), requestId);
+                    cleanDetail(detail), requestId);
         }
     }
 
@@ -301,12 +303,28 @@ public final class HttpProbe {
             }
             String host = (u.getHost() == null ? u.getRawAuthority() : u.getHost()).toLowerCase(java.util.Locale.ROOT);
             String authority = u.getPort() == -1 ? host : host + ":" + u.getPort();
-            String path = u.getRawPath() == null ? "" : u.getRawPath();
+            String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "" : u.getRawPath();
             String s = u.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + authority + path;
+            if (PrivacyGuard.check("finalUrl", s).isPresent()) {
+                // A path segment carrying an e-mail address, a token... is redacted, never published.
+                s = u.getScheme().toLowerCase(java.util.Locale.ROOT) + "://" + authority + PathSanitizer.sanitize(path);
+                if (PrivacyGuard.check("finalUrl", s).isPresent()) {
+                    return null;
+                }
+            }
             return s.length() > 2048 || s.indexOf('?') >= 0 || s.indexOf('#') >= 0 || s.indexOf('@') >= 0 ? null : s;
         } catch (java.net.URISyntaxException e) {
             return null;
         }
+    }
+
+    /** Details are ours, but a refusal reason or exception name must still never carry personal data. */
+    private static String cleanDetail(String detail) {
+        if (detail == null) {
+            return null;
+        }
+        String d = truncate(detail);
+        return PrivacyGuard.check("detail", d).isPresent() ? "detail withheld: it would carry personal data" : d;
     }
 
     private static String truncate(String s) {

@@ -31,5 +31,9 @@ class ErrorKindsTest {
         assertThat(HttpProbe.finalUrl("https://Example.com:8443/a/b?token=1#x")).isEqualTo("https://example.com:8443/a/b");
         assertThat(HttpProbe.finalUrl("http://[::1]:80/")).isEqualTo("http://[::1]:80/");
         assertThat(HttpProbe.finalUrl("not a url")).isNull();
+        // Personal data in the path is redacted so the result passes the privacy guard (and ingest).
+        String redacted = HttpProbe.finalUrl("https://example.com/users/jane.doe@example.com/profile?x=1");
+        assertThat(redacted).isEqualTo("https://example.com/users/{redacted}/profile");
+        assertThat(dev.vigil.schemas.validate.PrivacyGuard.check("finalUrl", redacted)).isEmpty();
     }
 }

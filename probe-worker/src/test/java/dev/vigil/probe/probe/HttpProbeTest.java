@@ -70,6 +70,7 @@ class HttpProbeTest {
         assertThat(r.dnsMs()).isZero();
         assertThat(r.tlsMs()).isNull();
         assertThat(r.tlsDaysLeft()).isNull();
+        assertThat(dev.vigil.schemas.validate.PrivacyGuard.inspect(r)).isEmpty();
         var headers = targets.requestHeaders.get("/ok");
         assertThat(headers).containsEntry("user-agent", "Vigil/0.1.0")
                 .containsEntry("x-vigil-monitor", "api")
