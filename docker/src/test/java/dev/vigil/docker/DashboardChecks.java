@@ -70,6 +70,25 @@ final class DashboardChecks {
                 problems.add("panel '" + p.path("title").asText() + "': id missing or not unique");
             }
         }
+        List<JsonNode> top = new ArrayList<>();
+        dashboard.path("panels").forEach(top::add);
+        for (int i = 0; i < top.size(); i++) {
+            JsonNode a = top.get(i).path("gridPos");
+            if (!a.has("w") || !a.has("h") || a.path("x").asInt() + a.path("w").asInt() > 24) {
+                problems.add("panel '" + top.get(i).path("title").asText() + "': gridPos missing or wider than 24 columns");
+                continue;
+            }
+            for (int j = i + 1; j < top.size(); j++) {
+                JsonNode b = top.get(j).path("gridPos");
+                boolean overlap = a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
+                        && b.path("x").asInt() < a.path("x").asInt() + a.path("w").asInt()
+                        && a.path("y").asInt() < b.path("y").asInt() + b.path("h").asInt()
+                        && b.path("y").asInt() < a.path("y").asInt() + a.path("h").asInt();
+                if (overlap) {
+                    problems.add("panels '" + top.get(i).path("title").asText() + "' and '" + top.get(j).path("title").asText() + "' overlap");
+                }
+            }
+        }
         return problems;
     }
 

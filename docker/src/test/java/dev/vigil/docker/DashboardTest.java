@@ -145,6 +145,13 @@ class DashboardTest {
     }
 
     @Test
+    void overlappingPanelsAreReported() {
+        ObjectNode d = dashboard.deepCopy();
+        ((ObjectNode) d.path("panels").get(2).path("gridPos")).put("x", 4);
+        assertThat(new DashboardChecks(d).identity()).anySatisfy(p -> assertThat(p).endsWith("overlap"));
+    }
+
+    @Test
     void aMissingUidIsReported() {
         ObjectNode d = dashboard.deepCopy();
         d.remove("uid");
