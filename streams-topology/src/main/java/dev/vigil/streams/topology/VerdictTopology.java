@@ -54,7 +54,7 @@ public final class VerdictTopology {
                 VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
         topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
                 VigilSerdes.monitorStatus(), VERDICTS_NODE);
-        topology.addProcessor(UPTIME_PROCESSOR, UptimeProcessor::new, VERDICTS_NODE);
+        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
 
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
                 Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);

@@ -15,7 +15,13 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
     public static final String STORE = "uptime-daily";
     private static final long DAY_MS = Duration.ofDays(1).toMillis();
 
+    private final int retentionDays;
     private KeyValueStore<String, DailyUptime> store;
+
+    /** @param retentionDays days kept per monitor (the verdict history retention); older days are deleted */
+    public UptimeProcessor(int retentionDays) {
+        this.retentionDays = retentionDays;
+    }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
@@ -29,6 +35,21 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
         String key = key(verdict.monitorId(), day);
         DailyUptime current = store.get(key);
         store.put(key, (current == null ? DailyUptime.empty(day) : current).plus(verdict.status()));
+        if (current == null) {
+            forgetBefore(verdict.monitorId(), day - retentionDays + 1);
+        }
+    }
+
+    /** A monitor's first window of a new day removes its days that fell out of retention. */
+    private void forgetBefore(String monitorId, long firstKeptDay) {
+        if (firstKeptDay <= 0) {
+            return;
+        }
+        java.util.List<String> old = new java.util.ArrayList<>();
+        try (var it = store.range(key(monitorId, 0), key(monitorId, firstKeptDay - 1))) {
+            it.forEachRemaining(kv -> old.add(kv.key));
+        }
+        old.forEach(store::delete);
     }
 
     /** Store key: monitor id, a separator sorting after slug characters, and the zero-padded UTC epoch day. */

@@ -251,6 +251,25 @@ class VerdictTopologyTest {
     }
 
     @Test
+    void uptimeDaysOutsideRetentionAreForgotten() {
+        h.close();
+        var cfg = new dev.vigil.streams.config.TopologyConfig(null,
+                new dev.vigil.streams.config.TopologyConfig.VerdictSettings(null, 2, null, null), null);
+        h = new DriverHarness(cfg, W0 - 30_000);
+        defineAndSettle(monitor("shop", regions(1)));
+        long day = 86_400_000L;
+        for (int d = 0; d < 4; d++) {
+            h.result(success("shop", "eu-west", W0 + d * day));
+        }
+        KeyValueStore<String, DailyUptime> uptime = h.driver.getKeyValueStore(UptimeProcessor.STORE);
+        long first = Math.floorDiv(W0, day);
+        assertThat(uptime.get(UptimeProcessor.key("shop", first))).isNull();
+        assertThat(uptime.get(UptimeProcessor.key("shop", first + 1))).isNull();
+        assertThat(uptime.get(UptimeProcessor.key("shop", first + 2)).up()).isEqualTo(1);
+        assertThat(uptime.get(UptimeProcessor.key("shop", first + 3)).up()).isEqualTo(1);
+    }
+
+    @Test
     void poisonRecordsGoToDeadLetterAndProcessingContinues() {
         defineAndSettle(monitor("shop", regions(1)));
         h.rawResults.pipeInput("shop", "{not json".getBytes(StandardCharsets.UTF_8));
