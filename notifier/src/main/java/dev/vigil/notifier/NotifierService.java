@@ -126,6 +126,12 @@ public final class NotifierService {
                         cfg.database().poolSize());
                 closeables.add(database);
                 ConnectionPool pool = database.pool();
+                pool.getMetrics().ifPresent(m -> {
+                    Gauge.builder("vigil.notifier.db.pool.acquired", m, io.r2dbc.pool.PoolMetrics::acquiredSize).register(registry);
+                    Gauge.builder("vigil.notifier.db.pool.idle", m, io.r2dbc.pool.PoolMetrics::idleSize).register(registry);
+                    Gauge.builder("vigil.notifier.db.pool.pending", m, io.r2dbc.pool.PoolMetrics::pendingAcquireSize)
+                            .register(registry);
+                });
                 try {
                     Migrations.run(pool).block(Duration.ofSeconds(60));
                 } catch (RuntimeException e) {

@@ -35,6 +35,7 @@ public final class Database implements AutoCloseable {
         }
         ConnectionPool pool = new ConnectionPool(ConnectionPoolConfiguration.builder(ConnectionFactories.get(b.build()))
                 .name("vigil-notifier")
+                .registerJmx(false)
                 .initialSize(1)
                 .maxSize(size)
                 .maxAcquireTime(Duration.ofSeconds(5))

@@ -1,0 +1,53 @@
+package dev.vigil.notifier.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.vigil.notifier.NotifierService;
+import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The shipped example configuration stays valid, and start-up problems outside the YAML are clear. */
+class ExampleConfigTest {
+    private static final Path EXAMPLE = Path.of("config/vigil-notifier.yaml");
+    private static final Map<String, String> ENV = Map.of(
+            "BETTERSTACK_API_TOKEN", "t",
+            "SLACK_WEBHOOK_URL", "https://hooks.slack.test/services/T/B/X",
+            "DISCORD_WEBHOOK_URL", "https://discord.test/api/webhooks/1/x",
+            "PAYMENTS_HOOK_SECRET", "0123456789abcdef0123456789abcdef");
+
+    @Test
+    void theExampleLoads() {
+        NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
+        assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
+        assertThat(l.config().http().port()).isEqualTo(8082);
+    }
+
+    @Test
+    void theExampleWithoutItsSecretsNamesEachVariable() {
+        assertThatThrownBy(() -> NotifierSettings.load(EXAMPLE, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems()).hasSize(4)
+                        .allSatisfy(p -> assertThat(p).contains("routing.yaml: channels.").contains("is not set")));
+    }
+
+    @Test
+    void anUnreachableDatabaseStopsStartUpWithAClearMessage() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        NotifierConfig cfg = NotifierSettings.load(EXAMPLE, ENV).config()
+                .withDatabase(new NotifierConfig.Database("r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil",
+                        null, 2))
+                .withRouting(new RoutingSpec(Map.of("log", ChannelSpec.of(ChannelType.LOG)), java.util.List.of(),
+                        Map.of("critical", java.util.List.of("log"), "warning", java.util.List.of("log"),
+                                "info", java.util.List.of("log"))));
+        assertThatThrownBy(() -> NotifierService.start(cfg, ENV))
+                .isInstanceOf(NotifierService.StartupException.class)
+                .hasMessageStartingWith("cannot prepare the PostgreSQL schema at r2dbc:postgresql://127.0.0.1:" + closedPort
+                        + "/vigil as vigil: ");
+    }
+}
