@@ -16,6 +16,10 @@ final class LocalTarget implements AutoCloseable {
                 .route(r -> r.get("/health", (req, res) -> {
                     requests.incrementAndGet();
                     return res.header("Content-Type", "application/json").sendString(Mono.just("{\"status\":\"ok\"}"));
+                }).get("/slow-health", (req, res) -> {
+                    requests.incrementAndGet();
+                    return res.header("Content-Type", "application/json")
+                            .sendString(Mono.delay(Duration.ofMillis(1500)).thenReturn("{\"status\":\"ok\"}"));
                 }))
                 .bindNow();
     }

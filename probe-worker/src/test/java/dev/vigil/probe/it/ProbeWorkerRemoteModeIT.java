@@ -99,6 +99,48 @@ class ProbeWorkerRemoteModeIT {
     }
 
     @Test
+    void closeDrainsTheInFlightProbeAndFlushesItsResult() throws Exception {
+        var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
+        List<ProbeResult> received = new CopyOnWriteArrayList<>();
+        var ingest = HttpServer.create().host("127.0.0.1").port(0)
+                .route(r -> r.post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
+                        .flatMap(body -> {
+                            var h = req.requestHeaders();
+                            if (!signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
+                                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
+                                    h.get(RequestSigner.HEADER_SIGNATURE))) {
+                                return Mono.from(res.status(401).send());
+                            }
+                            for (JsonNode n : Json.tree(body)) {
+                                received.add(Json.convert(n, ProbeResult.class));
+                            }
+                            return Mono.from(res.status(202).send());
+                        })))
+                .bindNow();
+        try (var target = new LocalTarget()) {
+            Path monitors = dir.resolve("monitors.yaml");
+            Files.writeString(monitors, "monitors:\n  - id: slow\n    url: " + target.url("/slow-health")
+                    + "\n    intervalSeconds: 10\n    timeoutMs: 5000\n    regions: [eu-west]\n");
+            var d = ProbeWorkerConfig.defaults();
+            var cfg = new ProbeWorkerConfig("eu-west", "remote-2", d.regions(), 16, monitors.toString(),
+                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L, d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 100, 60_000L));
+            var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET));
+            // Wait until the probe is on the wire (the target answers after 1.5 s), then shut down.
+            await().atMost(Duration.ofSeconds(30)).until(() -> target.requests.get() >= 1);
+            assertThat(worker.scheduler().inFlight()).isEqualTo(1);
+            worker.close();
+            // The flush interval is a minute: only the drain + flush on close can have delivered it.
+            assertThat(received).hasSize(1);
+            assertThat(received.get(0).monitorId()).isEqualTo("slow");
+            assertThat(received.get(0).outcome()).isEqualTo(dev.vigil.schemas.contract.Outcome.SUCCESS);
+            assertThat(worker.scheduler().inFlight()).isZero();
+        } finally {
+            ingest.disposeNow();
+        }
+    }
+
+    @Test
     void aMissingSecretStopsStartUpNamingTheKey() {
         var d = ProbeWorkerConfig.defaults();
         var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, "", List.of(), "", 10_000L, 10_000L,
