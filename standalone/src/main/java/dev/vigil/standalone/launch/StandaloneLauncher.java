@@ -1,0 +1,264 @@
+package dev.vigil.standalone.launch;
+
+import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.embedded.postgres.EmbeddedPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
+import dev.vigil.ingest.IngestServer;
+import dev.vigil.ingest.config.IngestConfig;
+import dev.vigil.notifier.NotifierService;
+import dev.vigil.notifier.config.NotifierSettings;
+import dev.vigil.probe.ProbeWorker;
+import dev.vigil.probe.config.ProbeWorkerConfig;
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.topic.Topics;
+import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.config.StreamsServiceConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Vigil in one JVM: an embedded KRaft broker (data kept in the data directory between runs), an embedded
+ * PostgreSQL unless {@code VIGIL_DB_URL} names a server, and every service — streams with its query API,
+ * the notifier, ingest, and one probe worker per region — each configured through its own configuration
+ * loader, exactly as the separate containers are, with the standalone values given as {@code VIGIL_*}
+ * overrides and generated YAML under {@code <dataDir>/config}.
+ */
+public final class StandaloneLauncher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneLauncher.class);
+
+    private final StandaloneOptions options;
+    private final Deque<Named> running = new ArrayDeque<>();
+    private EmbeddedKafka kafka;
+    private EmbeddedPostgres postgres;
+    private int ingestPort;
+    private int queryPort;
+    private int notifierPort;
+    private final List<Integer> probePorts = new ArrayList<>();
+
+    private record Named(String name, AutoCloseable component) {
+    }
+
+    private StandaloneLauncher(StandaloneOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * Starts everything, reporting each step to {@code progress}. On any failure, whatever started is
+     * stopped again and the failure is rethrown with the step that failed.
+     */
+    public static StandaloneLauncher start(StandaloneOptions options, Map<String, String> processEnv,
+                                           Consumer<String> progress) {
+        StandaloneLauncher launcher = new StandaloneLauncher(options);
+        try {
+            launcher.startAll(processEnv, progress);
+            return launcher;
+        } catch (RuntimeException e) {
+            launcher.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Map<String, String> processEnv, Consumer<String> progress) {
+        Path dataDir = options.dataDir().toAbsolutePath();
+        Path configDir = dataDir.resolve("config");
+        createDirectories(configDir);
+
+        long t = System.nanoTime();
+        kafka = step(progress, "Kafka broker", () -> EmbeddedKafka.builder()
+                .port(options.kafkaPort())
+                .dataDir(dataDir.resolve("kafka"))
+                .build()
+                .start());
+        running.push(new Named("kafka", kafka));
+        kafka.createTopics(Topics.all().stream().map(s -> s.withPartitions(Math.min(s.partitions(), 6))).toList());
+        progress.accept(String.format("  kafka      %s (%d topics, %s)", kafka.bootstrapServers(), Topics.all().size(), since(t)));
+
+        t = System.nanoTime();
+        EmbeddedPostgres.Builder pg = EmbeddedPostgres.builder().poolSize(2);
+        String externalDb = processEnv.get(EmbeddedPostgres.URL_ENV);
+        if (externalDb == null || externalDb.isBlank()) {
+            pg.port(options.postgresPort()).dataDir(dataDir.resolve("postgres")).useEnvironment(false);
+        } else {
+            pg.externalUrl(externalDb);
+        }
+        postgres = step(progress, "PostgreSQL", () -> pg.build().start());
+        running.push(new Named("postgres", postgres));
+        PostgresDatabase db = postgres.database();
+        progress.accept(String.format("  postgres   %s:%d/%s (%s, %s)", db.host(), db.port(), db.name(),
+                postgres.isEmbedded() ? "embedded" : "external, from " + EmbeddedPostgres.URL_ENV, since(t)));
+
+        Map<String, String> common = baseEnv(processEnv);
+        common.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
+
+        t = System.nanoTime();
+        Map<String, String> streamsEnv = new HashMap<>(common);
+        streamsEnv.put("VIGIL_KAFKA_STATE_DIR", dataDir.resolve("streams").toString());
+        streamsEnv.put("VIGIL_HTTP_HOST", options.host());
+        streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.queryPort()));
+        streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
+        StreamsApp.Running streams = step(progress, "streams topology",
+                () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv)));
+        running.push(new Named("streams", streams));
+        queryPort = streams.httpPort();
+        progress.accept(String.format("  streams    query API http://%s:%d (%s)", options.host(), queryPort, since(t)));
+
+        t = System.nanoTime();
+        Path notifierYaml = configDir.resolve("vigil-notifier.yaml");
+        write(notifierYaml, options.routingFile() == null ? GeneratedConfig.consoleRouting()
+                : "routingFile: " + GeneratedConfig.quote(options.routingFile().toAbsolutePath().toString()) + "\n");
+        Map<String, String> notifierEnv = new HashMap<>(common);
+        notifierEnv.put("VIGIL_DATABASE_URL", "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name());
+        notifierEnv.put("VIGIL_DATABASE_USERNAME", db.user());
+        if (db.password() != null) {
+            notifierEnv.put("VIGIL_DB_PASSWORD", db.password());
+        }
+        notifierEnv.put("VIGIL_HTTP_HOST", options.host());
+        notifierEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.notifierPort()));
+        NotifierService.Running notifier = step(progress, "notifier",
+                () -> NotifierService.start(NotifierSettings.load(notifierYaml, notifierEnv), notifierEnv));
+        running.push(new Named("notifier", notifier));
+        notifierPort = notifier.httpPort();
+        progress.accept(String.format("  notifier   health http://%s:%d/health, routing %s (%s)", options.host(),
+                notifierPort, options.routingFile() == null ? "to this console" : options.routingFile(), since(t)));
+
+        t = System.nanoTime();
+        GeneratedConfig.IngestKey key = GeneratedConfig.ingestKey(configDir);
+        Path ingestYaml = configDir.resolve("vigil-ingest.yaml");
+        write(ingestYaml, GeneratedConfig.ingest(key));
+        Map<String, String> ingestEnv = new HashMap<>(common);
+        ingestEnv.put("VIGIL_HOST", options.host());
+        ingestEnv.put("VIGIL_PORT", Integer.toString(options.ingestPort()));
+        IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
+                ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), ingestYaml, ingestEnv), ingestEnv,
+                java.time.Clock.systemUTC()));
+        running.push(new Named("ingest", ingest));
+        ingestPort = ingest.port();
+        progress.accept(String.format("  ingest     http://%s:%d (app '%s', API key in %s) (%s)", options.host(),
+                ingestPort, key.appId(), key.file(), since(t)));
+
+        for (int i = 0; i < options.regions().size(); i++) {
+            String region = options.regions().get(i);
+            Map<String, String> probeEnv = new HashMap<>(common);
+            probeEnv.put("VIGIL_REGION", region);
+            probeEnv.put("VIGIL_WORKER_ID", "standalone-" + region);
+            probeEnv.put("VIGIL_REGIONS", String.join(",", options.regions()));
+            probeEnv.put("VIGIL_ALLOW_LIST", String.join(",", options.allowList()));
+            probeEnv.put("VIGIL_HTTP_HOST", options.host());
+            probeEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.probePort(i)));
+            ProbeWorker.Running probe = step(progress, "probe worker " + region,
+                    () -> ProbeWorker.start(ProbeWorkerConfig.load(null, probeEnv), probeEnv));
+            running.push(new Named("probe-" + region, probe));
+            probePorts.add(probe.httpPort());
+        }
+        progress.accept(String.format("  probes     %s on ports %s", options.regions(), probePorts));
+    }
+
+    /** The process environment without {@code VIGIL_*} settings meant for single-service runs; secrets stay. */
+    private static Map<String, String> baseEnv(Map<String, String> processEnv) {
+        Map<String, String> env = new HashMap<>();
+        processEnv.forEach((k, v) -> {
+            if (!k.startsWith(ConfigLoader.ENV_PREFIX)) {
+                env.put(k, v);
+            }
+        });
+        return env;
+    }
+
+    private interface Step<T> {
+        T run();
+    }
+
+    private static <T> T step(Consumer<String> progress, String what, Step<T> step) {
+        progress.accept("starting " + what + " ...");
+        try {
+            return step.run();
+        } catch (ConfigLoader.ConfigException e) {
+            throw new LaunchException(what + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new LaunchException(what + " failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private static String since(long startNanos) {
+        return String.format("%.1f s", (System.nanoTime() - startNanos) / 1e9);
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new LaunchException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    public EmbeddedPostgres postgres() {
+        return postgres;
+    }
+
+    public int ingestPort() {
+        return ingestPort;
+    }
+
+    public int queryPort() {
+        return queryPort;
+    }
+
+    public int notifierPort() {
+        return notifierPort;
+    }
+
+    public List<Integer> probePorts() {
+        return List.copyOf(probePorts);
+    }
+
+    public StandaloneOptions options() {
+        return options;
+    }
+
+    /** Stops in reverse order of start: probes first (drained, flushed), the broker last. */
+    @Override
+    public void close() {
+        while (!running.isEmpty()) {
+            Named n = running.pop();
+            long t = System.nanoTime();
+            try {
+                n.component().close();
+                LOG.info("stopped {} in {}", n.name(), since(t));
+            } catch (Exception e) {
+                LOG.warn("stopping {} failed: {}", n.name(), e.getMessage());
+            }
+        }
+    }
+
+    /** A start-up failure, with the step that failed and what to do. */
+    public static final class LaunchException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public LaunchException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
