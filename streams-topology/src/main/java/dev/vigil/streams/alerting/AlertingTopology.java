@@ -108,7 +108,7 @@ public final class AlertingTopology {
                 METRICS_SOURCE);
         topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(METRIC_WINDOWS_STORE,
                         alerting.metricRetention(), java.time.Duration.ofMinutes(1), false), Serdes.String(),
-                new MetricAggregateSerde()).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
+                new MetricAggregateSerde()).withCachingEnabled(), METRIC_ALERT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_SERIES_STORE),
                 Serdes.String(), new JsonSerde<>(SeriesState.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_ALERTS_STORE),

@@ -95,7 +95,8 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         lastRecordWallClock = context.currentSystemTimeMs();
         long minute = MetricAggregate.minuteOf(m.timestamp());
         SeriesState s = series.get(m.key());
-        if (s == null) {
+        boolean fresh = s == null;
+        if (fresh) {
             s = new SeriesState(m.appId(), m.metricName(), minute, m.timestamp(), List.of());
         }
         if (minute < s.closedUpTo() - config.metricRetention().toMillis()) {
@@ -110,11 +111,18 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         if (agg == null) {
             agg = MetricAggregate.windowFor(m);
         }
+        // (the window store is cached: repeated updates of one minute are coalesced before the changelog)
         windows.put(windowKey, agg.add(m), minute);
-        s = s.seen(m.statusClass(), m.timestamp());
-        s = close(s, s.maxTimestamp() - config.metricGraceMs());
+        SeriesState before = s;
+        SeriesState seen = s.seen(m.statusClass(), m.timestamp());
+        s = close(seen, seen.maxTimestamp() - config.metricGraceMs());
         series.put(s.key(), s);
-        seriesStore.put(s.key(), s);
+        // Persist only what decides output (minutes closed, classes to fetch); the event-time high-water mark
+        // alone is kept in memory: after a restart it is lower, so a minute closes at the next record instead.
+        if (before.closedUpTo() != s.closedUpTo() || !before.statusClasses().equals(s.statusClasses())
+                || fresh) {
+            seriesStore.put(s.key(), s);
+        }
     }
 
     /** Closes every minute whose end is at or before {@code watermark}, evaluating the rules in force at each. */
