@@ -47,7 +47,7 @@ import reactor.netty.resources.ConnectionProvider;
  * mvn -B -o -q -Dvigil.target=target-ingest -pl bench -am package -DskipTests dependency:build-classpath \
  *     -Dmdep.outputFile=target-ingest/classpath.txt -Dmdep.includeScope=runtime
  * java -Xmx1g -cp bench/target-ingest/classes:$(cat bench/target-ingest/classpath.txt) \
- *     dev.vigil.bench.ingest.IngestThroughputBench --duration 30 --warmup 10 --batch 500 --in-flight 8
+ *     dev.vigil.bench.ingest.IngestThroughputBench --duration 30 --warmup 10 --batch 500 --in-flight 32 --producers 1
  * </pre>
  * The last line is {@code RESULT ingest-throughput key=value ...}; the same goes to
  * {@code bench/target/results/ingest-throughput.json} (directory: {@code -Dvigil.results.dir}).
@@ -66,8 +66,8 @@ public final class IngestThroughputBench {
             int duration = 30;
             int warmup = 10;
             int batch = 500;
-            int inFlight = 8;
-            int producers = 2;
+            int inFlight = 32;
+            int producers = 1;
             int partitions = 6;
             int raw = 1_000_000;
             String compression = "none";
@@ -130,6 +130,9 @@ public final class IngestThroughputBench {
                     .headers(h -> h.set("Authorization", "Bearer " + KEY).set("Content-Type", "application/json"));
             try {
                 run(client, o, o.warmupSeconds(), null);
+                var txTimer = server.registry().find("vigil.ingest.kafka.send").tag("outcome", "committed").timer();
+                long tx0 = txTimer == null ? 0 : txTimer.count();
+                double txNanos0 = txTimer == null ? 0 : txTimer.totalTime(TimeUnit.NANOSECONDS);
                 Stats stats = new Stats();
                 long t0 = System.nanoTime();
                 run(client, o, o.durationSeconds(), stats);
@@ -148,6 +151,11 @@ public final class IngestThroughputBench {
                 r.put("p50Ms", round(percentile(lat, 0.50) / 1e6));
                 r.put("p99Ms", round(percentile(lat, 0.99) / 1e6));
                 r.put("maxMs", round(lat.length == 0 ? 0 : lat[lat.length - 1] / 1e6));
+                long txns = txTimer == null ? 0 : txTimer.count() - tx0;
+                r.put("transactions", txns);
+                r.put("eventsPerTransaction", txns == 0 ? 0 : stats.events.sum() / txns);
+                r.put("transactionMeanMs", txns == 0 ? 0
+                        : round((txTimer.totalTime(TimeUnit.NANOSECONDS) - txNanos0) / txns / 1e6));
                 return r;
             } finally {
                 pool.disposeLater().block(Duration.ofSeconds(5));
