@@ -44,6 +44,9 @@ public final class AlertConsumer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread owner;
     private boolean paused;
+    private long lastCommitNanos;
+    /** Commits are batched in time: at most one every this many nanoseconds while running. */
+    private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
 
     private record Finished(TopicPartition tp, long offset) {
     }
@@ -191,6 +194,11 @@ public final class AlertConsumer implements AutoCloseable {
     }
 
     private void commitAsync() {
+        long now = System.nanoTime();
+        if (now - lastCommitNanos < COMMIT_INTERVAL_NANOS) {
+            return;
+        }
+        lastCommitNanos = now;
         Map<TopicPartition, OffsetAndMetadata> offsets = committable();
         if (!offsets.isEmpty()) {
             consumer.commitAsync(offsets, (o, e) -> {

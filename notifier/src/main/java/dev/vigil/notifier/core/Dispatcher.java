@@ -41,12 +41,10 @@ public final class Dispatcher {
 
     private Mono<EventResult> dispatchNow(AlertEvent e) {
         RouteDecision d = routes.route(e);
-        Mono<Void> incident = Mono.defer(() -> log.recordIncident(e))
-                .retryWhen(ClaimStage.storeRetry(timer, "incident"));
+        Mono<Void> incident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
         if (e.silenced()) {
             LOG.info("silenced event {} recorded, not paged (would have gone to {})", e.eventId(), d.channels());
-            return incident.then(Mono.defer(() -> log.recordSilenced(e, d.channels()))
-                            .retryWhen(ClaimStage.storeRetry(timer, "silenced")))
+            return incident.then(ClaimStage.untilStored(() -> log.recordSilenced(e, d.channels()), timer, "silenced"))
                     .thenReturn(new EventResult(e.eventId(), d, d.channels().stream()
                             .map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, "silenced")).toList()));
         }

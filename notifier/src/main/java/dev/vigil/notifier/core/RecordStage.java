@@ -17,21 +17,18 @@ public final class RecordStage {
     }
 
     public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
-        return Mono.defer(() -> log.settle(claim, attempt, settlement))
-                .retryWhen(ClaimStage.storeRetry(timer, "settle " + claim.channel()));
+        return ClaimStage.untilStored(() -> log.settle(claim, attempt, settlement), timer, "settle " + claim.channel());
     }
 
     public Mono<Void> saveVendorRef(String incidentId, String channel, String ref) {
         if (ref == null) {
             return Mono.empty();
         }
-        return Mono.defer(() -> log.saveVendorRef(incidentId, channel, ref))
-                .retryWhen(ClaimStage.storeRetry(timer, "vendor ref " + channel));
+        return ClaimStage.untilStored(() -> log.saveVendorRef(incidentId, channel, ref), timer, "vendor ref " + channel);
     }
 
     public Mono<String> vendorRef(String incidentId, String channel) {
-        return Mono.defer(() -> log.vendorRef(incidentId, channel))
-                .retryWhen(ClaimStage.storeRetry(timer, "vendor ref " + channel))
+        return ClaimStage.untilStored(() -> log.vendorRef(incidentId, channel), timer, "vendor ref " + channel)
                 .flatMap(o -> Mono.justOrEmpty(o));
     }
 }
