@@ -146,6 +146,7 @@ public final class ProbeThroughputBench {
             long c0 = completed.sum();
             long s0 = skippedTotal(skips);
             long cpu0 = os.getProcessCpuTime();
+            long targetCpu0 = target.cpuNanos();
             long gc0 = gcMillis();
             heap.reset();
             maxLag.set(0);
@@ -153,6 +154,7 @@ public final class ProbeThroughputBench {
             sleepUntil(measureTo);
             long elapsedNs = System.nanoTime() - t0;
             long cpu1 = os.getProcessCpuTime();
+            long targetCpu1 = target.cpuNanos();
             long c1 = completed.sum();
             long s1 = skippedTotal(skips);
             long gc1 = gcMillis();
@@ -175,6 +177,10 @@ public final class ProbeThroughputBench {
             r.put("probesPerSec", round(probes / seconds));
             r.put("probesPerCpuSec", round(cpuSeconds == 0 ? 0 : probes / cpuSeconds));
             r.put("cpuCoresUsed", round(cpuSeconds / seconds));
+            if (targetCpu0 >= 0 && targetCpu1 >= 0) {
+                r.put("targetCpuCoresUsed", round((targetCpu1 - targetCpu0) / 1e9 / seconds));
+            }
+            r.put("machineLoadAverage", round(os.getSystemLoadAverage()));
             r.put("skippedWindows", s1 - s0);
             r.put("skippedByReason", skips.entrySet().stream()
                     .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum())));
@@ -293,6 +299,11 @@ public final class ProbeThroughputBench {
     private interface Target extends AutoCloseable {
         int port();
 
+        /** CPU time of the target process so far, or -1 when it runs in this JVM. */
+        default long cpuNanos() {
+            return -1;
+        }
+
         @Override
         void close();
 
@@ -346,6 +357,10 @@ public final class ProbeThroughputBench {
             return new Target() {
                 public int port() {
                     return bound;
+                }
+
+                public long cpuNanos() {
+                    return p.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
                 }
 
                 public void close() {
