@@ -126,11 +126,25 @@ public final class NotifierThroughputBench {
                 // warm-up: JIT, connection pools, group join
                 burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.warmup(), "warm" + run);
                 sink.reset();
+                var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                long cpu0 = os.getProcessCpuTime();
                 double seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
+                double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
+                for (var s : notifier.registry().find("vigil.notifier.store.batch.size").summaries()) {
+                    String stmt = s.getId().getTag("statement");
+                    var t = notifier.registry().find("vigil.notifier.store.statement").tag("statement", stmt).timer();
+                    result.put("batch_" + stmt + "_avg_rows", round(s.mean()));
+                    result.put("batch_" + stmt + "_avg_ms", round(t.mean(TimeUnit.MILLISECONDS)));
+                }
                 long duplicates = sink.duplicates.get();
                 result.put("events", o.events());
                 result.put("deliveries_per_s", round(o.events() / seconds));
                 result.put("burst_seconds", round(seconds));
+                // this JVM also hosts the broker, the producer and the sink: an upper bound on the notifier's cost
+                result.put("jvm_cpu_seconds", round(cpuSeconds));
+                result.put("deliveries_per_jvm_cpu_s", round(o.events() / cpuSeconds));
+                result.put("load_average", round(os.getSystemLoadAverage()));
+                result.put("cores", os.getAvailableProcessors());
                 sink.reset();
                 long[] lat = paced(producer, topic, sink, o.pacedRate(), o.pacedSeconds(), "paced" + run);
                 result.put("paced_rate", o.pacedRate());
@@ -152,7 +166,7 @@ public final class NotifierThroughputBench {
     static NotifierConfig config(EmbeddedKafka kafka, PostgresDatabase db, String topic, int sinkPort) {
         Map<String, ChannelSpec> ch = new LinkedHashMap<>();
         ch.put("sink", new ChannelSpec(ChannelType.WEBHOOK, "http://127.0.0.1:" + sinkPort + "/hook", null, SECRET_ENV,
-                0.0, 128));
+                0.0, 256));
         RoutingSpec routing = new RoutingSpec(ch, List.of(), Map.of("critical", List.of("sink"),
                 "warning", List.of("sink"), "info", List.of("sink")));
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
