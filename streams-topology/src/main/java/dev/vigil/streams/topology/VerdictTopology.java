@@ -1,12 +1,11 @@
 package dev.vigil.streams.topology;
 
 import dev.vigil.schemas.contract.MonitorStatus;
-import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.uptime.DailyUptime;
+import dev.vigil.streams.uptime.DailyUptimeSerde;
 import dev.vigil.streams.uptime.UptimeProcessor;
-import dev.vigil.streams.verdict.PendingWindow;
+import dev.vigil.streams.verdict.PendingWindowSerde;
 import dev.vigil.streams.verdict.VerdictMetrics;
 import dev.vigil.streams.verdict.VerdictProcessor;
 import dev.vigil.streams.verdict.VerdictsNode;
@@ -44,6 +43,7 @@ public final class VerdictTopology {
     public static Topology addTo(Topology topology, TopologyConfig cfg, MeterRegistry registry) {
         var topics = cfg.topics();
         var verdictMetrics = new VerdictMetrics(registry);
+        var statusSerde = new LastValueSerde<>(VigilSerdes.monitorStatus());
         topology.addSource(MONITORS_SOURCE, Serdes.String().deserializer(), VigilSerdes.monitorDefinition(), topics.monitors());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), VigilSerdes.probeResult(), topics.probeResults());
         topology.addProcessor(VERDICT_PROCESSOR,
@@ -53,23 +53,23 @@ public final class VerdictTopology {
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
         topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
-                VigilSerdes.monitorStatus(), VERDICTS_NODE);
+                statusSerde, VERDICTS_NODE);
         topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
 
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
                 Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.PENDING_STORE),
-                Serdes.String(), new JsonSerde<>(PendingWindow.class)).withCachingEnabled(), VERDICT_PROCESSOR);
+                Serdes.String(), new PendingWindowSerde()).withCachingEnabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.CURSOR_STORE),
                 Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.STATUS_STORE),
-                Serdes.String(), VigilSerdes.monitorStatus()).withCachingEnabled(), VERDICT_PROCESSOR);
+                Serdes.String(), statusSerde).withCachingEnabled(), VERDICT_PROCESSOR);
         Duration retention = cfg.verdict().historyRetention();
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
-                Serdes.String(), VigilSerdes.monitorStatus()).withCachingDisabled(), VERDICT_PROCESSOR);
+                Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
-                Serdes.String(), new JsonSerde<>(DailyUptime.class)).withCachingEnabled(), UPTIME_PROCESSOR);
+                Serdes.String(), new DailyUptimeSerde()).withCachingEnabled(), UPTIME_PROCESSOR);
         return topology;
     }
 }

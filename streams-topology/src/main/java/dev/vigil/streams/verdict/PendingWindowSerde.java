@@ -1,0 +1,102 @@
+package dev.vigil.streams.verdict;
+
+import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
+import dev.vigil.schemas.contract.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Compact binary form of {@link PendingWindow} for the pending store and its changelog (written once or
+ * twice per probe result, so JSON would dominate the processor's cost). Layout, version 1:
+ * {@code byte version, UTF monitorId, long windowStart, short n, n × (UTF region, byte outcome,
+ * byte errorKind|-1, int httpStatus|-1, int responseMs|-1)}. Enum codes are ordinals in wire order.
+ */
+public final class PendingWindowSerde implements Serde<PendingWindow>, Serializer<PendingWindow>, Deserializer<PendingWindow> {
+    private static final byte VERSION = 1;
+    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final ErrorKind[] ERROR_KINDS = ErrorKind.values();
+
+    @Override
+    public byte[] serialize(String topic, PendingWindow w) {
+        if (w == null) {
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 24 * w.results().size());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeUTF(w.monitorId());
+            out.writeLong(w.windowStart());
+            out.writeShort(w.results().size());
+            for (var e : w.results().entrySet()) {
+                RegionResult r = e.getValue();
+                out.writeUTF(e.getKey());
+                out.writeByte(r.outcome().ordinal());
+                out.writeByte(r.errorKind() == null ? -1 : r.errorKind().ordinal());
+                out.writeInt(r.httpStatus() == null ? -1 : r.httpStatus());
+                out.writeInt(r.responseMs() == null ? -1 : r.responseMs());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public PendingWindow deserialize(String topic, byte[] data) {
+        if (data == null) {
+            return null;
+        }
+        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data))) {
+            byte version = in.readByte();
+            if (version != VERSION) {
+                throw new SerializationException("unknown PendingWindow format version " + version);
+            }
+            String monitorId = in.readUTF();
+            long windowStart = in.readLong();
+            int n = in.readShort();
+            Map<String, RegionResult> results = new HashMap<>();
+            for (int i = 0; i < n; i++) {
+                String region = in.readUTF();
+                Outcome outcome = OUTCOMES[in.readByte()];
+                byte kind = in.readByte();
+                int status = in.readInt();
+                int ms = in.readInt();
+                results.put(region, new RegionResult(outcome, kind < 0 ? null : ERROR_KINDS[kind],
+                        status < 0 ? null : status, ms < 0 ? null : ms));
+            }
+            return new PendingWindow(monitorId, windowStart, results);
+        } catch (IOException | RuntimeException e) {
+            throw new SerializationException("unreadable PendingWindow", e);
+        }
+    }
+
+    @Override
+    public Serializer<PendingWindow> serializer() {
+        return this;
+    }
+
+    @Override
+    public Deserializer<PendingWindow> deserializer() {
+        return this;
+    }
+
+    @Override
+    public void configure(java.util.Map<String, ?> configs, boolean isKey) {
+        // stateless
+    }
+
+    @Override
+    public void close() {
+        // stateless
+    }
+}
