@@ -137,13 +137,14 @@ public final class AcknowledgedPublisher implements AutoCloseable {
     }
 
     private TransactionalLane pickLane() {
-        // Prefer a ready lane with the shortest queue; start the scan round-robin so ties spread.
+        // Prefer a ready lane with the least load (an idle lane starts a transaction at once); start the scan
+        // round-robin so ties spread.
         int n = lanes.size();
         int start = Math.floorMod(next.getAndIncrement(), n);
         TransactionalLane best = null;
         for (int i = 0; i < n; i++) {
             TransactionalLane l = lanes.get((start + i) % n);
-            if (best == null || (l.ready() && !best.ready()) || (l.ready() == best.ready() && l.queued() < best.queued())) {
+            if (best == null || (l.ready() && !best.ready()) || (l.ready() == best.ready() && l.load() < best.load())) {
                 best = l;
             }
         }

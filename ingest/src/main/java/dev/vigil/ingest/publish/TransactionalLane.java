@@ -42,6 +42,7 @@ final class TransactionalLane implements Runnable {
     private AutoCloseable producerMetrics;
     private volatile boolean running = true;
     private volatile boolean ready;
+    private volatile boolean busy;
     private Producer<String, byte[]> producer;
     private boolean initialized;
     private boolean abortPending;
@@ -72,6 +73,11 @@ final class TransactionalLane implements Runnable {
 
     int queued() {
         return queue.size();
+    }
+
+    /** Queued requests, plus one while a transaction is open: an idle lane has load 0. */
+    int load() {
+        return queue.size() + (busy ? 1 : 0);
     }
 
     /** Producer initialised and not stuck on an abort. */
@@ -110,7 +116,12 @@ final class TransactionalLane implements Runnable {
                 }
                 List<PendingRequest> group = nextGroup();
                 if (!group.isEmpty()) {
-                    publish(group);
+                    busy = true;
+                    try {
+                        publish(group);
+                    } finally {
+                        busy = false;
+                    }
                 }
             }
         } catch (InterruptedException e) {
