@@ -1,0 +1,57 @@
+package dev.vigil.standalone.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code vigil status}: every monitor's latest verdict (and open alert) from the query API. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Show every monitor's latest status and alert, from any query API instance.")
+public final class StatusCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--url", defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
+            description = "Query API base URL (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--json", description = "Print the API's JSON as is.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        QueryClient.Reply reply = new QueryClient(url, Duration.ofSeconds(10)).get("/v1/status");
+        if (!reply.ok()) {
+            spec.commandLine().getErr().println("error: " + reply.problem());
+            return 1;
+        }
+        if (json) {
+            out.println(reply.body().toPrettyString());
+            return 0;
+        }
+        JsonNode monitors = reply.body().path("monitors");
+        out.printf("%-32s %-9s %-20s %-9s %s%n", "MONITOR", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
+        for (JsonNode m : monitors) {
+            JsonNode alert = m.path("alert");
+            String alertText = alert.isMissingNode() || alert.isNull() ? "-"
+                    : alert.path("state").asText("?") + " " + alert.path("severity").asText("");
+            out.printf("%-32s %-9s %-20s %-9s %s%n",
+                    m.path("monitorId").asText(),
+                    m.path("status").asText("pending"),
+                    m.hasNonNull("windowStart") ? Instant.ofEpochMilli(m.get("windowStart").asLong()).toString().substring(0, 19) : "-",
+                    m.path("missingRegions").size() == 0 ? (m.has("status") ? "all" : "-") : "missing " + m.path("missingRegions").size(),
+                    alertText.strip());
+        }
+        JsonNode counts = reply.body().path("counts");
+        out.printf("%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n", monitors.size(),
+                counts.path("up").asLong(), counts.path("degraded").asLong(), counts.path("down").asLong(),
+                counts.path("unknown").asLong(), counts.path("pending").asLong());
+        return 0;
+    }
+}
