@@ -213,15 +213,20 @@ class NotifierIT {
         stack.slack.respond(r -> FakeVendor.Reply.of(404).withHeader("Content-Type", "text/plain"));
         NotifierService.Running n = stack.start(stack.config("g-" + UUID.randomUUID(), 50));
         AlertEvent opened = event(fp("gone"), AlertState.OPENED, Severity.CRITICAL, 1);
+        AlertEvent second = event(fp("gone-too"), AlertState.OPENED, Severity.CRITICAL, 1);
         stack.produce(opened);
+        stack.produce(second);
         // the failure alert travels through vigil.alerts like any event, to BetterStack and Discord only
         await().atMost(Duration.ofSeconds(30)).until(() -> stack.discord.requests.stream()
                 .anyMatch(r -> r.body().contains("notifier/delivery-failing/slack")));
         await().atMost(Duration.ofSeconds(30)).until(() -> n.inFlight() == 0);
         assertThat(stack.slack.requests.stream().filter(r -> r.body().contains(opened.eventId()))).hasSize(1);
         assertThat(stack.slack.requests.stream().filter(r -> r.body().contains("delivery-failing"))).isEmpty();
+        // two undeliverable events, one failure page per channel within the dedupe window
         assertThat(stack.betterstack.requests.stream().filter(r -> r.body().contains("delivery-failing"))).hasSize(1);
-        List<DeadLetter> dl = stack.deadLetters();
+        assertThat(stack.discord.requests.stream().filter(r -> r.body().contains("delivery-failing"))).hasSize(1);
+        List<DeadLetter> dl = stack.deadLetters().stream().filter(d -> d.eventId().equals(opened.eventId())).toList();
+        assertThat(stack.deadLetters()).hasSize(2);
         assertThat(dl).singleElement().satisfies(d -> {
             assertThat(d.channel()).isEqualTo("slack");
             assertThat(d.eventId()).isEqualTo(opened.eventId());

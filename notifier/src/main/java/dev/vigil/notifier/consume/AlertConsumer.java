@@ -43,7 +43,7 @@ public final class AlertConsumer implements AutoCloseable {
     private final AtomicBoolean assigned = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread owner;
-    private boolean paused;
+    private volatile boolean paused;
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;

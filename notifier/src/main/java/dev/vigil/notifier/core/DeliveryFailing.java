@@ -28,9 +28,13 @@ public final class DeliveryFailing {
                 nowMs);
     }
 
+    /**
+     * One alert per failing channel, with the application-event id {@code fingerprint/opened}: further failures on
+     * the same channel fold into it for the dedupe window instead of paging once per undeliverable event.
+     */
     public static AlertEvent alert(AlertEvent failed, String channel, String reason, List<String> others, long nowMs) {
         String fingerprint = FINGERPRINT_PREFIX + "/" + channel;
-        String eventId = truncate(fingerprint + "/" + failed.eventId(), 300);
+        String eventId = AlertEvent.appEventId(fingerprint, AlertState.OPENED);
         String summary = truncate(("Notifications to channel " + channel + " are failing (" + failed.fingerprint()
                 + " " + failed.state().wire() + "): " + reason).replaceAll("\\p{Cntrl}", " "), 300);
         return new AlertEvent(1, eventId, fingerprint, null, AlertState.OPENED, Severity.CRITICAL, "vigil-notifier",

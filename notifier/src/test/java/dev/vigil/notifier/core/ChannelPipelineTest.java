@@ -138,6 +138,7 @@ class ChannelPipelineTest {
         });
         assertThat(escalations.raised).singleElement().satisfies(a -> {
             assertThat(a.fingerprint()).isEqualTo("notifier/delivery-failing/slack");
+            assertThat(a.eventId()).isEqualTo("notifier/delivery-failing/slack/opened");
             assertThat(a.channels()).containsExactly("betterstack", "discord");
             assertThat(a.severity()).isEqualTo(Severity.CRITICAL);
             assertThat(a.summary()).contains("slack").contains("HTTP 404");
