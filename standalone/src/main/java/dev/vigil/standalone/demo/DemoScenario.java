@@ -33,11 +33,11 @@ public final class DemoScenario {
 
     /** A canned answer: status, JSON body and delay. */
     public record Answer(int status, String body, Duration delay) {
-        static Answer ok() {
+        public static Answer ok() {
             return new Answer(200, "{\"status\":\"ok\"}", Duration.ZERO);
         }
 
-        static Answer unavailable() {
+        public static Answer unavailable() {
             return new Answer(503, "{\"status\":\"unavailable\"}", Duration.ZERO);
         }
     }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -16,22 +17,26 @@ public final class DemoTargets implements AutoCloseable {
     public static final List<String> TARGETS = List.of("healthy", "outage", "escalating", "flapping", "slow", "status-down");
     private final DisposableServer server;
     private final Instant started;
+    private final Map<String, DemoScenario.Answer> forced;
 
-    private DemoTargets(DisposableServer server, Instant started) {
+    private DemoTargets(DisposableServer server, Instant started, Map<String, DemoScenario.Answer> forced) {
         this.server = server;
         this.started = started;
+        this.forced = forced;
     }
 
     /** Starts the targets on {@code host:port} (port 0 = any free port). */
     public static DemoTargets start(String host, int port, Clock clock) {
         Instant started = clock.instant();
+        Map<String, DemoScenario.Answer> forced = new ConcurrentHashMap<>();
         DisposableServer server = HttpServer.create()
                 .host(host)
                 .port(port)
                 .route(routes -> routes.get("/{target}/health", (req, res) -> {
                     String region = req.requestHeaders().get("X-Vigil-Region");
                     Duration since = Duration.between(started, clock.instant());
-                    DemoScenario.Answer answer = DemoScenario.answer(req.param("target"), since, region);
+                    DemoScenario.Answer answer = forced.getOrDefault(req.param("target"),
+                            DemoScenario.answer(req.param("target"), since, region));
                     if (answer == null) {
                         return res.status(404).sendString(Mono.just("{\"status\":\"no such demo target\"}"));
                     }
@@ -42,7 +47,12 @@ public final class DemoTargets implements AutoCloseable {
                     return answer.delay().isZero() ? reply : Mono.delay(answer.delay()).then(reply);
                 }))
                 .bindNow();
-        return new DemoTargets(server, started);
+        return new DemoTargets(server, started, forced);
+    }
+
+    /** Overrides the script for one target (drills and tests that must not wait for the timeline). */
+    public void force(String target, boolean healthy) {
+        forced.put(target, healthy ? DemoScenario.Answer.ok() : DemoScenario.Answer.unavailable());
     }
 
     public int port() {

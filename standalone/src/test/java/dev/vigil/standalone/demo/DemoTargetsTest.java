@@ -62,6 +62,14 @@ class DemoTargetsTest {
     }
 
     @Test
+    void forcedStateOverridesTheScript() {
+        targets.force("healthy", false);
+        assertThat(get(targets.url("healthy"), "us-east")).isEqualTo(503);
+        targets.force("healthy", true);
+        assertThat(get(targets.url("healthy"), "us-east")).isEqualTo(200);
+    }
+
+    @Test
     void monitorsCoverEveryTargetAtTenSeconds() {
         List<MonitorDefinition> monitors = targets.monitors(List.of("us-east", "eu-west", "asia-east"));
         assertThat(monitors).hasSize(DemoTargets.TARGETS.size())
