@@ -16,8 +16,12 @@ import reactor.core.publisher.Mono;
  * Checking never throws: refusals are values.
  */
 public final class TargetGuard {
+    private static final int PARSE_CACHE_LIMIT = 100_000;
+
     private final List<Cidr> allowList;
     private final HostResolver resolver;
+    /** Monitor URLs repeat every window: their syntactic verdict (Parsed or the refusal text) is kept. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
     public TargetGuard(List<Cidr> allowList, HostResolver resolver) {
         this.allowList = List.copyOf(allowList);
@@ -30,12 +34,24 @@ public final class TargetGuard {
 
     /** Checks a URL: syntax first, then (for host names) DNS, then every resolved address. */
     public Mono<Target> check(String url) {
-        Parsed parsed;
-        try {
-            parsed = parse(url);
-        } catch (RefusedException e) {
-            return Mono.just(new Target.Refused(e.getMessage(), 0));
+        Object cached = url == null ? null : this.parsed.get(url);
+        if (cached == null) {
+            try {
+                cached = parse(url);
+            } catch (RefusedException e) {
+                cached = e.getMessage();
+            }
+            if (url != null) {
+                if (this.parsed.size() >= PARSE_CACHE_LIMIT) {
+                    this.parsed.clear();
+                }
+                this.parsed.put(url, cached);
+            }
         }
+        if (cached instanceof String refusal) {
+            return Mono.just(new Target.Refused(refusal, 0));
+        }
+        Parsed parsed = (Parsed) cached;
         if (parsed.literal() != null) {
             return Mono.just(decide(parsed, List.of(parsed.literal()), 0));
         }

@@ -137,6 +137,14 @@ class TargetGuardTest {
             }
             default -> throw new IllegalArgumentException(expected);
         }
+        // The second check of the same URL (next window) comes from the parse cache and must agree.
+        Target again = guard.check(url).block(Duration.ofSeconds(5));
+        assertThat(again).isInstanceOf(target.getClass());
+        if (target instanceof Target.Allowed first) {
+            var second = (Target.Allowed) again;
+            assertThat(second.address()).isEqualTo(first.address());
+            assertThat(second.uri()).isEqualTo(first.uri());
+        }
     }
 
     @Test
