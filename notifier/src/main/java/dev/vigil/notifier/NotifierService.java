@@ -246,6 +246,11 @@ public final class NotifierService {
             return consumer.inFlight();
         }
 
+        /** True while the consumer has paused its partitions because {@code kafka.maxInFlight} events are unfinished. */
+        public boolean paused() {
+            return consumer.isPaused();
+        }
+
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
