@@ -21,6 +21,8 @@ class VerdictPipelineBenchTest {
         assertThat(r.latencySamples()).isEqualTo(50);
         assertThat(r.verdictResultsPerSecond()).isPositive();
         assertThat(r.rawPipeRecordsPerSecond()).isPositive();
+        assertThat(r.verdictResultsPerCpuSecond()).isPositive();
+        assertThat(r.cpuRatio()).isPositive();
         assertThat(r.latencyP99Ms()).isGreaterThanOrEqualTo(r.latencyP50Ms());
         assertThat(r.line()).startsWith("RESULT streams-verdicts monitors=50 ");
         var json = Json.tree(Files.readAllBytes(results.resolve("streams-verdicts.json")));
