@@ -100,6 +100,8 @@ public final class ChannelPipeline {
         DeliveryOutcome o = sent.outcome();
         if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
             lane.holdOff(t.retryAfter());
+        } else if (o instanceof DeliveryOutcome.Delivered ok && ok.slowDown() != null) {
+            lane.holdOff(ok.slowDown());
         }
         sendTimers.computeIfAbsent(kind(o), k -> Timer.builder("vigil.notifier.send").tag("channel", channel)
                 .tag("outcome", k).register(meters)).record(sent.latencyMs(), TimeUnit.MILLISECONDS);

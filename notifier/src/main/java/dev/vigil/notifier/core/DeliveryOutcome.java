@@ -8,8 +8,14 @@ public sealed interface DeliveryOutcome {
     /** HTTP status of the vendor's answer, or null when none came (timeout, network, log channel). */
     Integer httpStatus();
 
-    /** Accepted. {@code vendorRef} is the vendor's id for the incident when it created one. */
-    record Delivered(Integer httpStatus, String vendorRef) implements DeliveryOutcome {
+    /**
+     * Accepted. {@code vendorRef} is the vendor's id for the incident when it created one; {@code slowDown}, when
+     * the vendor said its rate-limit bucket is empty, holds the channel's next send back that long.
+     */
+    record Delivered(Integer httpStatus, String vendorRef, Duration slowDown) implements DeliveryOutcome {
+        public Delivered(Integer httpStatus, String vendorRef) {
+            this(httpStatus, vendorRef, null);
+        }
     }
 
     /** Worth retrying: network, timeout, 408, 429, 5xx. {@code retryAfter} when the vendor said how long to wait. */

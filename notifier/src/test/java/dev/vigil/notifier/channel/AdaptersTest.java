@@ -91,7 +91,11 @@ class AdaptersTest {
         assertThat(embed.path("color").asInt()).isEqualTo(0xE01E5A);
         vendor.respond(r -> Reply.json(200, "{\"id\":\"1\"}"));
         assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
-                .isInstanceOf(DeliveryOutcome.Delivered.class);
+                .isEqualTo(new DeliveryOutcome.Delivered(200, null));
+        vendor.respond(r -> Reply.json(200, "{\"id\":\"2\"}").withHeader("X-RateLimit-Remaining", "0")
+                .withHeader("X-RateLimit-Reset-After", "0.8"));
+        assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(200, null, Duration.ofMillis(800)));
         vendor.respond(r -> Reply.json(404, "{\"message\":\"Unknown Webhook\",\"code\":10015}"));
         assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
                 .isInstanceOf(DeliveryOutcome.Permanent.class);

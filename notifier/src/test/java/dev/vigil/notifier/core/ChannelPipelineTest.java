@@ -123,6 +123,20 @@ class ChannelPipelineTest {
     }
 
     @Test
+    void anEmptyRateLimitBucketHoldsTheChannelBack() {
+        script.add(new DeliveryOutcome.Delivered(200, null, Duration.ofSeconds(3)));
+        ChannelPipeline p = pipeline(scripted, Duration.ofHours(1));
+        run(p, opened("monitor/a", Severity.CRITICAL), Duration.ZERO);
+        AtomicReference<ChannelResult> second = new AtomicReference<>();
+        p.deliver(opened("monitor/b", Severity.CRITICAL), List.of("slack")).subscribe(second::set);
+        vts.advanceTimeBy(Duration.ofMillis(2999));
+        assertThat(sent).hasSize(1);
+        vts.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(sent).hasSize(2);
+        assertThat(second.get().outcome()).isEqualTo(FinalOutcome.DELIVERED);
+    }
+
+    @Test
     void permanentFailureDeadLettersAtOnceAndRaisesDeliveryFailingOnTheOtherChannels() {
         script.add(new DeliveryOutcome.Permanent("slack answered HTTP 404: no_service", 404));
         AlertEvent e = opened("monitor/a", Severity.CRITICAL);

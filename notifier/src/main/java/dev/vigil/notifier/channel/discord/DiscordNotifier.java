@@ -16,7 +16,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Discord webhook with {@code wait=true} (so a 2xx means the message exists). A 429 carries {@code retry_after}
- * (seconds, fractional) in its JSON body, preferred over the Retry-After header.
+ * (seconds, fractional) in its JSON body, preferred over the Retry-After header. A success that reports an empty
+ * rate-limit bucket ({@code X-RateLimit-Remaining: 0}) holds the channel until {@code X-RateLimit-Reset-After}.
  */
 public final class DiscordNotifier implements Notifier {
     private final URI webhook;
@@ -45,6 +46,13 @@ public final class DiscordNotifier implements Notifier {
 
     DeliveryOutcome outcome(HttpReply reply) {
         DeliveryOutcome o = StatusMapping.map("discord", reply, clock);
+        if (o instanceof DeliveryOutcome.Delivered d && "0".equals(reply.header("x-ratelimit-remaining"))) {
+            // the bucket is empty: wait for its reset instead of earning a 429
+            Duration reset = StatusMapping.retryAfter(reply.header("x-ratelimit-reset-after"), clock);
+            if (reset != null) {
+                return new DeliveryOutcome.Delivered(d.httpStatus(), d.vendorRef(), reset);
+            }
+        }
         if (reply.status() == 429 && o instanceof DeliveryOutcome.Transient t) {
             Duration fromBody = retryAfterFromBody(reply.body());
             if (fromBody != null) {
