@@ -82,7 +82,7 @@ public final class NotifierThroughputBench {
             int rate = 1000;
             int seconds = 5;
             int reference = 10;
-            int warmup = 1000;
+            int warmup = 5000;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--events" -> events = Integer.parseInt(args[++i]);

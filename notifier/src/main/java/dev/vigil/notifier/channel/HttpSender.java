@@ -30,13 +30,15 @@ public final class HttpSender implements AutoCloseable {
     }
 
     public Mono<HttpReply> postJson(URI uri, Map<String, String> headers, byte[] body) {
-        return client.headers(h -> {
-                    h.set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
-                    headers.forEach(h::set);
-                })
-                .post()
+        // headers go on the request inside send(): configuring them on the client would copy its whole
+        // configuration for every message
+        return client.post()
                 .uri(uri)
-                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                .send((req, out) -> {
+                    req.header(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8");
+                    headers.forEach(req::header);
+                    return out.send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)));
+                })
                 .responseSingle((resp, content) -> content.asByteArray()
                         .defaultIfEmpty(new byte[0])
                         .map(bytes -> {
