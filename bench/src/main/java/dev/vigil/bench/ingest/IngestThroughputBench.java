@@ -126,7 +126,9 @@ public final class IngestThroughputBench {
             }
             ConnectionProvider pool = ConnectionProvider.builder("ingest-bench").maxConnections(o.inFlight())
                     .pendingAcquireMaxCount(-1).build();
-            HttpClient client = HttpClient.create(pool).baseUrl(server.baseUrl())
+            // The load generator gets its own event loop so it does not queue behind the server's work.
+            reactor.netty.resources.LoopResources clientLoop = reactor.netty.resources.LoopResources.create("bench-client", 1, true);
+            HttpClient client = HttpClient.create(pool).runOn(clientLoop).baseUrl(server.baseUrl())
                     .headers(h -> h.set("Authorization", "Bearer " + KEY).set("Content-Type", "application/json"));
             try {
                 run(client, o, o.warmupSeconds(), null);
@@ -159,6 +161,7 @@ public final class IngestThroughputBench {
                 return r;
             } finally {
                 pool.disposeLater().block(Duration.ofSeconds(5));
+                clientLoop.disposeLater().block(Duration.ofSeconds(5));
             }
         }
     }
