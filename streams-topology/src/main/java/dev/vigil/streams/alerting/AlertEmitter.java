@@ -18,7 +18,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The thin shell around {@link AlertStateMachine} that every alert processor shares: read the fingerprint's
  * record, ask the silences, apply, store the new record (same exactly_once_v2 transaction as the output),
- * forward the event keyed by fingerprint with the evaluation's event time as record timestamp.
+ * forward the event keyed by fingerprint with the evaluation's event time as record timestamp (capped at wall
+ * clock).
  */
 public final class AlertEmitter {
     private final AlertStateMachine machine;
@@ -77,9 +78,13 @@ public final class AlertEmitter {
         if (t.state() != null && !t.state().equals(current)) {
             store.put(t.state().fingerprint(), t.state());
         }
+        // The record timestamp is the evaluation's event time, except when that lies ahead of wall clock (a
+        // producer's clock running fast): brokers refuse timestamps too far in the future, and a refused
+        // record would fail the task. Replays of past data are unaffected.
+        long timestamp = Math.min(at, context.currentSystemTimeMs());
         t.event().ifPresent(e -> {
             counters.emitted(e);
-            context.forward(new Record<String, Object>(e.fingerprint(), e, at), alertsChild);
+            context.forward(new Record<String, Object>(e.fingerprint(), e, timestamp), alertsChild);
         });
         return t.event();
     }
