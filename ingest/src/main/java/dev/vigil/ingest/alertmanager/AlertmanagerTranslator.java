@@ -16,7 +16,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -105,8 +104,7 @@ public final class AlertmanagerTranslator {
             throw new ContractViolation("labels", "is required and must be a non-empty object");
         }
         Map<String, String> labels = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = labelsNode.fields(); it.hasNext(); ) {
-            var e = it.next();
+        for (Map.Entry<String, JsonNode> e : labelsNode.properties()) {
             if (!e.getValue().isTextual()) {
                 throw new ContractViolation("labels." + safeKey(e.getKey()), "must be a string");
             }
@@ -115,11 +113,11 @@ public final class AlertmanagerTranslator {
         Map<String, String> annotations = new TreeMap<>();
         JsonNode annNode = alert.get("annotations");
         if (annNode != null && annNode.isObject()) {
-            annNode.fields().forEachRemaining(e -> {
+            for (Map.Entry<String, JsonNode> e : annNode.properties()) {
                 if (e.getValue().isTextual()) {
                     annotations.put(e.getKey(), e.getValue().textValue());
                 }
-            });
+            }
         }
         long startsAt = time("startsAt", alert.get("startsAt"));
         long lastSeen;
