@@ -5,6 +5,7 @@ import dev.vigil.probe.http.HealthServer;
 import dev.vigil.probe.http.ProbeMetrics;
 import dev.vigil.probe.probe.HttpProbe;
 import dev.vigil.probe.probe.ProbeSettings;
+import dev.vigil.probe.probe.TrustStores;
 import dev.vigil.probe.publish.KafkaResultPublisher;
 import dev.vigil.probe.publish.RemoteResultPublisher;
 import dev.vigil.probe.publish.ResultPublisher;
@@ -18,13 +19,8 @@ import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,33 +159,7 @@ public final class ProbeWorker {
         }
 
         private static TrustManagerFactory trust(String pemFile) {
-            if (pemFile.isEmpty()) {
-                return null;
-            }
-            try (InputStream in = Files.newInputStream(Path.of(pemFile))) {
-                KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-                ks.load(null, null);
-                // Keep the JDK's public CAs and add the configured ones.
-                TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                jdk.init((KeyStore) null);
-                int i = 0;
-                for (var tm : jdk.getTrustManagers()) {
-                    if (tm instanceof javax.net.ssl.X509TrustManager x) {
-                        for (var c : x.getAcceptedIssuers()) {
-                            ks.setCertificateEntry("jdk-" + i++, c);
-                        }
-                    }
-                }
-                for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                    ks.setCertificateEntry("extra-" + i++, c);
-                }
-                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                tmf.init(ks);
-                return tmf;
-            } catch (Exception e) {
-                throw new ConfigLoader.ConfigException(List.of("trustedCaFile: " + pemFile
-                        + " is not a readable PEM file of certificates (" + e.getClass().getSimpleName() + ")"));
-            }
+            return pemFile.isEmpty() ? null : TrustStores.jdkPlus(Path.of(pemFile));
         }
 
         private void heartbeat() {

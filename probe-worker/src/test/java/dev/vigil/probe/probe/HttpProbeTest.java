@@ -210,6 +210,20 @@ class HttpProbeTest {
     }
 
     @Test
+    void aConfiguredCaFileIsTrustedNextToTheJdkCas() throws Exception {
+        Path pem = Path.of(System.getProperty("java.io.tmpdir"), "vigil-probe-test-certs-" + ProcessHandle.current().pid(), "ca.crt");
+        var tmf = TrustStores.jdkPlus(pem);
+        var issuers = ((javax.net.ssl.X509TrustManager) tmf.getTrustManagers()[0]).getAcceptedIssuers();
+        assertThat(issuers.length).isGreaterThan(1);
+        try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
+            var p = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(tmf));
+            assertThat(run(p, monitor(tls.httpsUrl("/ok"), 3000)).outcome()).isEqualTo(Outcome.SUCCESS);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TrustStores.jdkPlus(Path.of("/nonexistent/ca.pem")))
+                .hasMessageContaining("trustedCaFile");
+    }
+
+    @Test
     void httpsWithATrustedCaReportsTlsDaysLeft() throws Exception {
         try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
             var trustingCa = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
