@@ -246,6 +246,34 @@ public final class DurationHistogram {
         offset = newLo;
     }
 
+    // ---- direct access for the binary serde (same package; avoids the sparse snapshot's allocations) ----------
+
+    int denseOffset() {
+        return offset;
+    }
+
+    long[] denseCounts() {
+        return counts;
+    }
+
+    long zeroCount() {
+        return zeroCount;
+    }
+
+    /** Rebuilds a histogram from a dense window of counts the serde has validated; takes ownership of the array. */
+    static DurationHistogram ofDense(int offset, long[] counts, long zeroCount, long total, double min, double max) {
+        DurationHistogram h = new DurationHistogram();
+        h.offset = offset;
+        h.counts = counts;
+        h.zeroCount = zeroCount;
+        h.total = total;
+        if (total > 0) {
+            h.min = min;
+            h.max = max;
+        }
+        return h;
+    }
+
     // ---- compact form (serialisation) ------------------------------------------------------------------------
 
     /**

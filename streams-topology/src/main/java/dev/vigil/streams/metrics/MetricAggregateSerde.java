@@ -1,6 +1,5 @@
 package dev.vigil.streams.metrics;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -27,29 +26,43 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         if (a == null) {
             return null;
         }
-        DurationHistogram.Snapshot h = a.histogram().snapshot();
-        Out out = new Out(64 + h.indexes().length * 4);
-        out.buf.write(VERSION);
-        out.string(a.appId());
-        out.string(a.metricName());
-        out.string(a.statusClass());
+        DurationHistogram h = a.histogram();
+        long[] counts = h.denseCounts();
+        int offset = h.denseOffset();
+        int buckets = 0;
+        for (long c : counts) {
+            if (c != 0) {
+                buckets++;
+            }
+        }
+        byte[] app = a.appId().getBytes(StandardCharsets.UTF_8);
+        byte[] metric = a.metricName().getBytes(StandardCharsets.UTF_8);
+        byte[] cls = a.statusClass().getBytes(StandardCharsets.UTF_8);
+        Out out = new Out(1 + 3 * 5 + app.length + metric.length + cls.length + 8 + 10 + 10 + 8 + 10 + 8 + 8 + 5
+                + buckets * (10 + 10));
+        out.u8(VERSION);
+        out.bytes(app);
+        out.bytes(metric);
+        out.bytes(cls);
         out.fixed64(a.windowStart());
         out.varlong(a.count());
         out.varlong(a.errorCount());
         out.fixed64(Double.doubleToLongBits(a.sum()));
         out.varlong(h.zeroCount());
-        out.fixed64(Double.doubleToLongBits(h.min()));
-        out.fixed64(Double.doubleToLongBits(h.max()));
-        out.varlong(h.indexes().length);
-        int prev = 0;
-        for (int k = 0; k < h.indexes().length; k++) {
-            int i = h.indexes()[k];
-            long delta = (long) i - prev;
-            out.varlong((delta << 1) ^ (delta >> 63));
-            out.varlong(h.counts()[k]);
-            prev = i;
+        out.fixed64(Double.doubleToLongBits(h.isEmpty() ? 0 : h.min()));
+        out.fixed64(Double.doubleToLongBits(h.isEmpty() ? 0 : h.max()));
+        out.varlong(buckets);
+        long prev = 0;
+        for (int k = 0; k < counts.length; k++) {
+            if (counts[k] != 0) {
+                long i = (long) offset + k;
+                long delta = i - prev;
+                out.varlong((delta << 1) ^ (delta >> 63));
+                out.varlong(counts[k]);
+                prev = i;
+            }
         }
-        return out.buf.toByteArray();
+        return out.toByteArray();
     }
 
     @Override
@@ -73,27 +86,46 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
             double min = Double.longBitsToDouble(in.fixed64());
             double max = Double.longBitsToDouble(in.fixed64());
             long n = in.varlong();
-            if (n < 0 || n > data.length) {
+            if (n < 0 || n > data.length || zero < 0) {
                 throw new SerializationException("metric window: bad bucket count");
             }
             int[] idx = new int[(int) n];
             long[] cnt = new long[(int) n];
             long prev = 0;
+            long total = zero;
             for (int k = 0; k < n; k++) {
                 long z = in.varlong();
                 long i = prev + ((z >>> 1) ^ -(z & 1));
-                if (i < Integer.MIN_VALUE || i > Integer.MAX_VALUE) {
-                    throw new SerializationException("metric window: bucket index out of range");
+                if (i < Integer.MIN_VALUE || i > Integer.MAX_VALUE || (k > 0 && i <= prev)) {
+                    throw new SerializationException("metric window: bucket indexes must ascend within int range");
+                }
+                long c = in.varlong();
+                if (c <= 0) {
+                    throw new SerializationException("metric window: bucket counts must be positive");
                 }
                 idx[k] = (int) i;
-                cnt[k] = in.varlong();
+                cnt[k] = c;
+                total += c;
                 prev = i;
             }
             if (in.pos != data.length) {
                 throw new SerializationException("metric window: trailing bytes");
             }
-            return new MetricAggregate(app, metric, cls, windowStart, count, sum, errors,
-                    DurationHistogram.of(new DurationHistogram.Snapshot(zero, min, max, idx, cnt)));
+            DurationHistogram h;
+            if (n == 0) {
+                h = DurationHistogram.ofDense(0, new long[0], zero, total, min, max);
+            } else {
+                long span = (long) idx[(int) n - 1] - idx[0] + 1;
+                if (span > 1_000_000) {
+                    throw new SerializationException("metric window: bucket range too wide");
+                }
+                long[] dense = new long[(int) span];
+                for (int k = 0; k < n; k++) {
+                    dense[idx[k] - idx[0]] = cnt[k];
+                }
+                h = DurationHistogram.ofDense(idx[0], dense, zero, total, min, max);
+            }
+            return new MetricAggregate(app, metric, cls, windowStart, count, sum, errors, h);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new SerializationException("metric window: malformed value (" + e.getClass().getSimpleName() + ")", e);
         }
@@ -119,31 +151,41 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         // stateless
     }
 
+    /** An unsynchronised writer into a buffer sized for the worst case. */
     private static final class Out {
-        final ByteArrayOutputStream buf;
+        private final byte[] buf;
+        private int pos;
 
-        Out(int size) {
-            buf = new ByteArrayOutputStream(size);
+        Out(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        void u8(int b) {
+            buf[pos++] = (byte) b;
         }
 
         void varlong(long v) {
             while ((v & ~0x7FL) != 0) {
-                buf.write((int) ((v & 0x7F) | 0x80));
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
             }
-            buf.write((int) v);
+            buf[pos++] = (byte) v;
         }
 
         void fixed64(long v) {
             for (int s = 56; s >= 0; s -= 8) {
-                buf.write((int) (v >>> s));
+                buf[pos++] = (byte) (v >>> s);
             }
         }
 
-        void string(String s) {
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        void bytes(byte[] b) {
             varlong(b.length);
-            buf.write(b, 0, b.length);
+            System.arraycopy(b, 0, buf, pos, b.length);
+            pos += b.length;
+        }
+
+        byte[] toByteArray() {
+            return java.util.Arrays.copyOf(buf, pos);
         }
     }
 
