@@ -47,8 +47,25 @@ final class ItSupport {
         return new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), new ByteArraySerializer());
     }
 
+    /**
+     * Sends and waits for the acknowledgement, retrying a failed send: a test must never lose an input record
+     * silently (on a loaded machine the embedded broker does time out the odd request).
+     */
     static void send(KafkaProducer<String, byte[]> producer, String topic, String key, Object value) {
-        producer.send(new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value)));
+        var record = new ProducerRecord<>(topic, key, value == null ? null : Json.bytes(value));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                producer.send(record).get(60, java.util.concurrent.TimeUnit.SECONDS);
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                if (attempt == 5) {
+                    throw new IllegalStateException("could not produce to " + topic + " after 5 attempts", e);
+                }
+            }
+        }
     }
 
     static void define(KafkaProducer<String, byte[]> producer, MonitorDefinition def) {
