@@ -145,6 +145,7 @@ public final class ProbeThroughputBench {
             sleepUntil(measureFrom);
             long c0 = completed.sum();
             long s0 = skippedTotal(skips);
+            Map<String, Long> skips0 = snapshot(skips);
             long cpu0 = os.getProcessCpuTime();
             long targetCpu0 = target.cpuNanos();
             long gc0 = gcMillis();
@@ -182,8 +183,9 @@ public final class ProbeThroughputBench {
             }
             r.put("machineLoadAverage", round(os.getSystemLoadAverage()));
             r.put("skippedWindows", s1 - s0);
-            r.put("skippedByReason", skips.entrySet().stream()
-                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum())));
+            Map<String, Long> skipsInWindow = new LinkedHashMap<>();
+            snapshot(skips).forEach((k, v) -> skipsInWindow.put(k, v - skips0.getOrDefault(k, 0L)));
+            r.put("skippedByReason", skipsInWindow);
             r.put("successes", succeeded.sum());
             r.put("failures", failures.entrySet().stream()
                     .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum())));
@@ -221,6 +223,12 @@ public final class ProbeThroughputBench {
         r.put("referenceRequestsPerSec", round(n / s));
         r.put("referenceRequestsPerCpuSec", round(n / cpu));
         return r;
+    }
+
+    private static Map<String, Long> snapshot(Map<String, LongAdder> counters) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        counters.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
     }
 
     private static long skippedTotal(Map<String, LongAdder> skips) {
