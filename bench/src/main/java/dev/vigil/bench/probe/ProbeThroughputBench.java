@@ -146,6 +146,8 @@ public final class ProbeThroughputBench {
             long c0 = completed.sum();
             long s0 = skippedTotal(skips);
             Map<String, Long> skips0 = snapshot(skips);
+            long ok0 = succeeded.sum();
+            Map<String, Long> failures0 = snapshot(failures);
             long cpu0 = os.getProcessCpuTime();
             long targetCpu0 = target.cpuNanos();
             long gc0 = gcMillis();
@@ -186,9 +188,12 @@ public final class ProbeThroughputBench {
             Map<String, Long> skipsInWindow = new LinkedHashMap<>();
             snapshot(skips).forEach((k, v) -> skipsInWindow.put(k, v - skips0.getOrDefault(k, 0L)));
             r.put("skippedByReason", skipsInWindow);
-            r.put("successes", succeeded.sum());
-            r.put("failures", failures.entrySet().stream()
-                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().sum())));
+            long ok1 = succeeded.sum();
+            Map<String, Long> failures1 = snapshot(failures);
+            r.put("successes", ok1 - ok0);
+            Map<String, Long> failuresInWindow = new LinkedHashMap<>();
+            failures1.forEach((k, v) -> failuresInWindow.put(k, v - failures0.getOrDefault(k, 0L)));
+            r.put("failures", failuresInWindow);
             r.put("maxScheduleLagMs", maxLag.get());
             r.put("maxHeapUsedMiB", round(maxHeap / 1048576.0));
             r.put("heapAfterGcMiB", round(heapAfterGc / 1048576.0));
