@@ -159,6 +159,8 @@ public final class ProbeThroughputBench {
             long cpu1 = os.getProcessCpuTime();
             long targetCpu1 = target.cpuNanos();
             long c1 = completed.sum();
+            long ok1 = succeeded.sum();
+            Map<String, Long> failures1 = snapshot(failures);
             long s1 = skippedTotal(skips);
             long gc1 = gcMillis();
             long maxHeap = heap.stop();
@@ -188,8 +190,6 @@ public final class ProbeThroughputBench {
             Map<String, Long> skipsInWindow = new LinkedHashMap<>();
             snapshot(skips).forEach((k, v) -> skipsInWindow.put(k, v - skips0.getOrDefault(k, 0L)));
             r.put("skippedByReason", skipsInWindow);
-            long ok1 = succeeded.sum();
-            Map<String, Long> failures1 = snapshot(failures);
             r.put("successes", ok1 - ok0);
             Map<String, Long> failuresInWindow = new LinkedHashMap<>();
             failures1.forEach((k, v) -> failuresInWindow.put(k, v - failures0.getOrDefault(k, 0L)));
