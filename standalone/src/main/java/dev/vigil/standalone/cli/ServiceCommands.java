@@ -66,7 +66,8 @@ final class ServiceCommands {
     static final class Ingest extends ServiceCommand {
         @Override
         AutoCloseable start(Path config, Map<String, String> env) {
-            return IngestServer.start(ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), config, env));
+            return IngestServer.start(ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), config, env), env,
+                    java.time.Clock.systemUTC());
         }
     }
 
