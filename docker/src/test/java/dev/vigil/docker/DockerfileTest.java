@@ -50,6 +50,27 @@ class DockerfileTest {
     }
 
     @Test
+    void everyCopiedPathExistsAndIsNotExcludedFromTheBuildContext() {
+        List<java.nio.file.PathMatcher> ignored = Repo.text(Repo.root().resolve(".dockerignore")).lines()
+                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("!"))
+                .map(l -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + l))
+                .toList();
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?!--from)(\\S+)\\s+\\S+\\s*$").matcher(dockerfile);
+        int n = 0;
+        while (copy.find()) {
+            n++;
+            String src = copy.group(1);
+            assertThat(Repo.root().resolve(src)).as("COPY " + src).exists();
+            java.nio.file.Path p = java.nio.file.Path.of(src);
+            for (java.nio.file.Path prefix = p; prefix != null; prefix = prefix.getParent()) {
+                java.nio.file.Path candidate = prefix;
+                assertThat(ignored).as("COPY " + src + " excluded by .dockerignore").noneMatch(m -> m.matches(candidate));
+            }
+        }
+        assertThat(n).isGreaterThan(10);
+    }
+
+    @Test
     void theBuildContextIgnoresBuildOutputAndGit() {
         String ignore = Repo.text(Repo.root().resolve(".dockerignore"));
         assertThat(ignore).contains(".git", "**/target", "**/target-*");
