@@ -28,8 +28,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * Metric windows and metric rules. Each {@link DomainMetric} (key {@code appId/metricName}) is added to its
  * one-minute window (store {@link AlertingTopology#METRIC_WINDOWS_STORE}, per {@code appId/metricName/class},
  * retained {@code metricRetentionDays}). A minute closes when the series' event time passes its end plus the
- * grace, or, when this task has seen no metric for {@code idleCloseMs}, when wall clock does (so absence of data
- * is noticed, without wall clock racing ahead of a replay); on close, every rule in force for the app and metric
+ * grace, or (punctuator) when the task's stream time does, or, when this task has seen no metric for
+ * {@code idleCloseMs}, when wall clock does (so absence of data is noticed, without wall clock racing ahead of a
+ * replay); on close, every rule in force for the app and metric
  * is evaluated at the minute's end over exactly its lookback of windows, and the result goes through the alert
  * state machine. The punctuator also resolves open alerts whose rule was deleted, disabled or narrowed.
  */
@@ -162,14 +163,21 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         return out;
     }
 
+    /**
+     * Closes minutes of quiet series: up to the task's stream time (other series' data moved event time on, so
+     * a series that stopped sending is evaluated too, deterministically on a replay), and, when the whole task
+     * has been idle for {@code idleCloseMs}, up to wall clock (no data at all is noticed as well).
+     */
     void punctuate(long now) {
+        long watermark = context.currentStreamTimeMs() - config.metricGraceMs();
         if (now - lastRecordWallClock >= config.idleCloseMs()) {
-            for (SeriesState s : new ArrayList<>(series.values())) {
-                SeriesState next = close(s, now - config.metricGraceMs());
-                if (next != s) {
-                    series.put(next.key(), next);
-                    seriesStore.put(next.key(), next);
-                }
+            watermark = Math.max(watermark, now - config.metricGraceMs());
+        }
+        for (SeriesState s : new ArrayList<>(series.values())) {
+            SeriesState next = close(s, watermark);
+            if (next != s) {
+                series.put(next.key(), next);
+                seriesStore.put(next.key(), next);
             }
         }
         resolveOrphans(now);

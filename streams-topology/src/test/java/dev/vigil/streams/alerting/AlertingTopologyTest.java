@@ -229,6 +229,22 @@ class AlertingTopologyTest {
     }
 
     @Test
+    void aSeriesThatFallsQuietIsEvaluatedOnStreamTimeWhileOtherAppsKeepTheTaskBusy() {
+        try (var h = started()) {
+            h.metric(metric("dlq_routed", "archived", null, W0 + 10_000));
+            List<AlertEvent> out = new ArrayList<>();
+            for (long t = W0 + 30_000; t <= W0 + 15 * MIN; t += 30_000) {
+                h.metrics.pipeInput("busy/http_request", new DomainMetric(1, "busy", "http_request", "200", "/", null,
+                        5.0, null, t), t);
+                h.wallClockTo(h.wallClock() + 2_000); // punctuations, but never idle
+                out.addAll(h.alerts.readValuesToList());
+            }
+            assertThat(out).filteredOn(e -> e.fingerprint().equals("rule/dlq-routed/shop"))
+                    .extracting(e -> e.state().wire()).containsExactly("opened", "resolved");
+        }
+    }
+
+    @Test
     void ratioRuleFiresOnSyntheticStreamAndNotOnTheBoundary() {
         try (var h = started()) {
             // minute 0..4: exactly 5 % 5xx (boundary), minute 5..9: 10 %
