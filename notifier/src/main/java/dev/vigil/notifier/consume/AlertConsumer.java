@@ -48,7 +48,8 @@ public final class AlertConsumer implements AutoCloseable {
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
 
-    private record Finished(TopicPartition tp, long offset) {
+    /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
+    private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {
     }
 
     public AlertConsumer(Map<String, Object> props, String topic, int maxInFlight,
@@ -135,7 +136,7 @@ public final class AlertConsumer implements AutoCloseable {
                                             r.partition(), r.offset(), s.failure())))
                             .then()
                             .subscribe(null, e -> LOG.error("handler gave up", e), () -> {
-                                done.add(new Finished(tp, r.offset()));
+                                done.add(new Finished(tp, p, r.offset()));
                                 inFlight.decrementAndGet();
                             });
                 }
@@ -176,7 +177,7 @@ public final class AlertConsumer implements AutoCloseable {
         Finished f;
         while ((f = done.poll()) != null) {
             PartitionProgress p = progress.get(f.tp);
-            if (p != null) {
+            if (p != null && p == f.progress) {
                 p.finish(f.offset);
             }
         }
