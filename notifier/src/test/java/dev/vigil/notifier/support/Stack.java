@@ -44,9 +44,13 @@ public final class Stack implements AutoCloseable {
     public final String deadLetterTopic = "dead-letter-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     public Stack(EmbeddedKafka kafka, PostgresDatabase db) {
+        this(kafka, db, 6);
+    }
+
+    public Stack(EmbeddedKafka kafka, PostgresDatabase db, int partitions) {
         this.kafka = kafka;
         this.db = db;
-        kafka.createTopics(new Topics.TopicSpec(alertsTopic, 6, false), new Topics.TopicSpec(deadLetterTopic, 1, false));
+        kafka.createTopics(new Topics.TopicSpec(alertsTopic, partitions, false), new Topics.TopicSpec(deadLetterTopic, 1, false));
         this.producer = new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
         betterstack.respond(r -> r.path().endsWith("/resolve") ? FakeVendor.Reply.json(200, "{}")
                 : FakeVendor.Reply.json(201, "{\"data\":{\"id\":\"bs-" + (++incidentSeq) + "\",\"type\":\"incident\"}}"));
