@@ -1,0 +1,250 @@
+package dev.vigil.streams.alerting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.metrics.MetricAggregate;
+import dev.vigil.streams.metrics.MetricKey;
+import dev.vigil.streams.metrics.MetricSeries;
+import dev.vigil.streams.metrics.SeriesState;
+import dev.vigil.streams.query.Forwarder;
+import dev.vigil.streams.query.HttpResult;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryRequest;
+import dev.vigil.streams.query.RouteTable;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The alerting half's query endpoints, registered through {@link StreamsApp.RouteExtension}:
+ * <ul>
+ *   <li>{@code GET /v1/alerts?state=open|firing|resolving|healthy|all} (default {@code open}: firing and
+ *       resolving) — alert states from every instance ({@code ?scope=local} answers with this instance's only);</li>
+ *   <li>{@code GET /v1/metrics/{appId}/{metricName}?from=&to=&step=1m} — one-minute windows combined per step
+ *       (count, error count, sum, p50/p95/p99), answered by the owner of {@code appId/metricName} (forwarded).</li>
+ * </ul>
+ * Store reads run off the event loop; a rebalancing instance or a failing peer answers 503, never a partial list.
+ */
+public final class AlertingRoutes implements StreamsApp.RouteExtension {
+    static final Set<String> STATES = Set.of("open", "firing", "resolving", "healthy", "all");
+    private static final int GATHER_CONCURRENCY = 8;
+
+    private final Clock clock;
+
+    public AlertingRoutes(Clock clock) {
+        this.clock = clock;
+    }
+
+    public AlertingRoutes() {
+        this(Clock.systemUTC());
+    }
+
+    @Override
+    public void register(RouteTable routes, QueryBackend backend, Forwarder forwarder) {
+        routes.get("/v1/alerts", req -> alerts(req, backend, forwarder))
+                .get("/v1/metrics/{appId}/{metricName}", req -> metrics(req, backend, forwarder));
+    }
+
+    // ---- /v1/alerts -------------------------------------------------------------------------------------
+
+    private Mono<HttpResult> alerts(QueryRequest req, QueryBackend backend, Forwarder forwarder) {
+        String state = req.queryParam("state") == null ? "open" : req.queryParam("state");
+        if (!STATES.contains(state)) {
+            return Mono.just(HttpResult.badRequest("state must be one of open, firing, resolving, healthy, all", req.path()));
+        }
+        if (!backend.ready()) {
+            return Mono.just(rebalancing(req, backend));
+        }
+        Mono<List<JsonNode>> mine = off(() -> localAlerts(backend, state));
+        if ("local".equals(req.queryParam("scope"))) {
+            return mine.map(rows -> HttpResult.ok(Map.of("alerts", rows)))
+                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+        }
+        List<String> peers;
+        try {
+            peers = backend.peers();
+        } catch (QueryBackend.Unavailable e) {
+            return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
+        }
+        Flux<List<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder
+                .get(peer, req.path() + "?scope=local&state=" + state)
+                .map(res -> {
+                    if (res.status() != 200) {
+                        throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
+                    }
+                    List<JsonNode> rows = new ArrayList<>();
+                    Json.tree(res.body()).path("alerts").forEach(rows::add);
+                    return rows;
+                }), GATHER_CONCURRENCY);
+        return Flux.concat(mine, theirs).collectList().map(parts -> {
+            List<JsonNode> all = new ArrayList<>();
+            parts.forEach(all::addAll);
+            all.sort(Comparator.comparing((JsonNode n) -> n.path("fingerprint").asText()));
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("generatedAt", clock.millis());
+            body.put("instances", peers.size() + 1);
+            body.put("state", state);
+            body.put("count", all.size());
+            body.put("alerts", all);
+            return HttpResult.ok(body);
+        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    static List<JsonNode> localAlerts(QueryBackend backend, String state) {
+        List<JsonNode> rows = new ArrayList<>();
+        for (String store : AlertingTopology.ALERT_STORES) {
+            ReadOnlyKeyValueStore<String, AlertStateRecord> s = backend.keyValueStore(store);
+            try (var it = s.all()) {
+                it.forEachRemaining(kv -> {
+                    AlertStateRecord r = kv.value;
+                    if (r != null && selected(r.phase(), state)) {
+                        rows.add(Json.toTree(r));
+                    }
+                });
+            }
+        }
+        return rows;
+    }
+
+    static boolean selected(AlertPhase phase, String state) {
+        return switch (state) {
+            case "all" -> true;
+            case "open" -> phase.isOpen();
+            default -> phase.wire().equals(state);
+        };
+    }
+
+    // ---- /v1/metrics/{appId}/{metricName} ---------------------------------------------------------------
+
+    private Mono<HttpResult> metrics(QueryRequest req, QueryBackend backend, Forwarder forwarder) {
+        String appId = req.param("appId");
+        String metricName = req.param("metricName");
+        if (!Require.SLUG.matcher(appId).matches() || !Require.METRIC_NAME.matcher(metricName).matches()) {
+            return Mono.just(HttpResult.badRequest("appId must be a slug and metricName must match [a-z][a-z0-9_]{0,63}",
+                    req.path()));
+        }
+        long from;
+        long to;
+        long step;
+        try {
+            from = instant("from", req.queryParam("from"));
+            to = instant("to", req.queryParam("to"));
+            step = step(req.queryParam("step"));
+            if (to <= from) {
+                throw new IllegalArgumentException("'to' must be after 'from'");
+            }
+            if (to - from > MetricSeries.MAX_RANGE_MS) {
+                throw new IllegalArgumentException("the range must be at most 31 days");
+            }
+        } catch (IllegalArgumentException e) {
+            return Mono.just(HttpResult.badRequest(e.getMessage(), req.path()));
+        }
+        if (!backend.ready()) {
+            return Mono.just(rebalancing(req, backend));
+        }
+        String seriesKey = appId + "/" + metricName; // the record key on vigil.metrics decides the partition
+        QueryBackend.Placement placement = backend.placement(AlertingTopology.METRIC_WINDOWS_STORE, seriesKey);
+        return switch (placement.kind()) {
+            case LOCAL -> off(() -> localMetrics(backend, appId, metricName, from, to, step))
+                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+            case REMOTE -> req.forwarded()
+                    ? Mono.just(HttpResult.unavailable("ownership of this series is moving between instances", req.path()))
+                    : forwarder.get(placement.hostPort(), req.uri())
+                            .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+            case UNAVAILABLE -> Mono.just(HttpResult.unavailable("the owner of this series is not known yet", req.path()));
+        };
+    }
+
+    static HttpResult localMetrics(QueryBackend backend, String appId, String metricName, long from, long to, long step) {
+        ReadOnlyKeyValueStore<String, SeriesState> series = backend.keyValueStore(AlertingTopology.METRIC_SERIES_STORE);
+        SeriesState s = series.get(appId + "/" + metricName);
+        if (s == null) {
+            return HttpResult.notFound("no metric " + metricName + " has been received for app " + appId, null);
+        }
+        ReadOnlyWindowStore<String, MetricAggregate> windows = backend.windowStore(AlertingTopology.METRIC_WINDOWS_STORE);
+        List<MetricAggregate> found = new ArrayList<>();
+        for (String cls : s.statusClasses()) {
+            try (var it = windows.fetch(new MetricKey(appId, metricName, cls).storeKey(), Instant.ofEpochMilli(from),
+                    Instant.ofEpochMilli(to - 1))) {
+                it.forEachRemaining(kv -> found.add(kv.value));
+            }
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("appId", appId);
+        body.put("metricName", metricName);
+        body.put("from", from);
+        body.put("to", to);
+        body.put("stepMs", step);
+        body.put("quantileRelativeError", dev.vigil.streams.metrics.DurationHistogram.RELATIVE_ERROR);
+        body.put("points", MetricSeries.points(appId, metricName, found, from, to, step));
+        return HttpResult.ok(body);
+    }
+
+    /** {@code 1m}, {@code 5m}, {@code 1h} or a whole number of minutes; default one minute. */
+    static long step(String value) {
+        if (value == null || value.isBlank()) {
+            return MetricAggregate.MINUTE_MS;
+        }
+        String v = value.trim();
+        try {
+            long n;
+            if (v.endsWith("m")) {
+                n = Long.parseLong(v.substring(0, v.length() - 1));
+            } else if (v.endsWith("h")) {
+                n = Long.parseLong(v.substring(0, v.length() - 1)) * 60;
+            } else {
+                n = Long.parseLong(v);
+            }
+            if (n < 1 || n > 31L * 24 * 60) {
+                throw new NumberFormatException();
+            }
+            return n * MetricAggregate.MINUTE_MS;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'step' must be a whole number of minutes such as 1m, 5m or 1h");
+        }
+    }
+
+    static long instant(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("'" + name + "' is required (ISO-8601 instant or epoch milliseconds)");
+        }
+        try {
+            if (value.chars().allMatch(Character::isDigit)) {
+                return Long.parseLong(value);
+            }
+            return Instant.parse(value).toEpochMilli();
+        } catch (NumberFormatException | DateTimeParseException e) {
+            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 instant or epoch milliseconds");
+        }
+    }
+
+    private static HttpResult rebalancing(QueryRequest req, QueryBackend backend) {
+        return HttpResult.unavailable("this instance is " + backend.state() + "; its stores cannot give a whole answer now",
+                req.path());
+    }
+
+    private static <T> Mono<T> off(Callable<T> work) {
+        return Mono.fromCallable(() -> {
+            try {
+                return work.call();
+            } catch (InvalidStateStoreException e) {
+                throw new QueryBackend.Unavailable("store is not queryable now: " + e.getMessage(), e);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+}

@@ -1,0 +1,150 @@
+package dev.vigil.streams.alerting;
+
+import static dev.vigil.streams.Fixtures.W0;
+import static dev.vigil.streams.Fixtures.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.DomainMetric;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.query.Forwarder;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryServer;
+import dev.vigil.streams.query.RouteTable;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code /v1/alerts} and {@code /v1/metrics/...} over real HTTP on loopback, backed by a TopologyTestDriver. */
+class AlertingRoutesTest {
+    static final long MIN = 60_000L;
+
+    /** Every key local, no peers. */
+    record LocalBackend(TopologyTestDriver driver) implements QueryBackend {
+        @Override
+        public boolean ready() {
+            return true;
+        }
+
+        @Override
+        public String state() {
+            return "RUNNING";
+        }
+
+        @Override
+        public Placement placement(String store, String key) {
+            return Placement.LOCAL;
+        }
+
+        @Override
+        public List<String> peers() {
+            return List.of();
+        }
+
+        @Override
+        public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
+            return driver.getKeyValueStore(name);
+        }
+
+        @Override
+        public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
+            return driver.getWindowStore(name);
+        }
+    }
+
+    AlertingHarness h;
+    Forwarder forwarder;
+    QueryServer server;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void start() {
+        h = new AlertingHarness(W0 - 30_000);
+        forwarder = new Forwarder(Duration.ofSeconds(5));
+        RouteTable routes = new RouteTable();
+        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
+                .register(routes, new LocalBackend(h.driver), forwarder);
+        server = QueryServer.start("127.0.0.1", 0, routes);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        forwarder.close();
+        h.close();
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void alertsListsOpenIncidentsByDefaultAndEveryStateOnRequest() throws Exception {
+        h.define(new MonitorDefinition(1, "api", null, "https://example.com/api", null, 60, 2500, List.of("eu-west"),
+                null, null, null, null, null, null, null));
+        h.wallClockTo(W0 - 20_000);
+        h.result(failure("api", "eu-west", W0));
+        h.metric(new DomainMetric(1, "shop", "dlq_routed", "archived", null, null, null, null, W0 + 1_000));
+        h.metric(new DomainMetric(1, "shop", "dlq_routed", "archived", null, null, null, null, W0 + MIN + 6_000));
+
+        var res = get("/v1/alerts");
+        assertThat(res.statusCode()).isEqualTo(200);
+        JsonNode body = Json.tree(res.body().getBytes());
+        assertThat(body.path("state").asText()).isEqualTo("open");
+        assertThat(body.path("count").asInt()).isEqualTo(2);
+        assertThat(body.path("alerts").findValuesAsText("fingerprint"))
+                .containsExactly("monitor/api", "rule/dlq-routed/shop");
+        assertThat(body.path("alerts").get(0).path("phase").asText()).isEqualTo("firing");
+        assertThat(body.path("alerts").get(0).path("incidentId").asText()).isEqualTo("monitor/api@" + W0);
+
+        assertThat(Json.tree(get("/v1/alerts?state=resolving").body().getBytes()).path("count").asInt()).isZero();
+        assertThat(Json.tree(get("/v1/alerts?state=all&scope=local").body().getBytes()).path("alerts").size()).isEqualTo(2);
+
+        var bad = get("/v1/alerts?state=broken");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+    }
+
+    @Test
+    void metricsSeriesCombinesMinutesPerStep() throws Exception {
+        for (int m = 0; m < 4; m++) {
+            for (int i = 0; i < 10; i++) {
+                String status = i < m ? "500" : "200";
+                h.metric(new DomainMetric(1, "shop", "http_request", status, "/", null, 100.0 + i, null,
+                        W0 + m * MIN + i * 1000));
+            }
+        }
+        var res = get("/v1/metrics/shop/http_request?from=" + W0 + "&to=" + (W0 + 4 * MIN) + "&step=2m");
+        assertThat(res.statusCode()).isEqualTo(200);
+        JsonNode body = Json.tree(res.body().getBytes());
+        JsonNode points = body.path("points");
+        assertThat(points.size()).isEqualTo(2);
+        assertThat(points.get(0).path("windowStart").asLong()).isEqualTo(W0);
+        assertThat(points.get(0).path("count").asLong()).isEqualTo(20);
+        assertThat(points.get(0).path("errorCount").asLong()).isEqualTo(1);
+        assertThat(points.get(1).path("errorCount").asLong()).isEqualTo(5);
+        assertThat(points.get(1).path("p99").asDouble()).isBetween(100.0, 110.0);
+        assertThat(body.path("quantileRelativeError").asDouble()).isEqualTo(0.01);
+
+        assertThat(get("/v1/metrics/shop/http_request?to=" + W0).statusCode()).isEqualTo(400);
+        assertThat(get("/v1/metrics/shop/http_request?from=0&to=" + (40L * 24 * 3600 * 1000)).statusCode()).isEqualTo(400);
+        assertThat(get("/v1/metrics/shop/http_request?from=" + W0 + "&to=" + (W0 + MIN) + "&step=90s").statusCode())
+                .isEqualTo(400);
+        assertThat(get("/v1/metrics/Bad_App/http_request?from=0&to=1").statusCode()).isEqualTo(400);
+        assertThat(get("/v1/metrics/other/http_request?from=" + W0 + "&to=" + (W0 + MIN)).statusCode()).isEqualTo(404);
+    }
+}
