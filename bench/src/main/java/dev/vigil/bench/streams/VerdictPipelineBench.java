@@ -467,9 +467,13 @@ public final class VerdictPipelineBench {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop.set(true);
-            thread.join(10_000);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -550,9 +554,13 @@ public final class VerdictPipelineBench {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop.set(true);
-            thread.join(10_000);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
