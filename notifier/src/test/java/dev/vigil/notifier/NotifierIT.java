@@ -219,7 +219,7 @@ class NotifierIT {
         // the failure alert travels through vigil.alerts like any event, to BetterStack and Discord only
         await().atMost(Duration.ofSeconds(30)).until(() -> stack.discord.requests.stream()
                 .anyMatch(r -> r.body().contains("notifier/delivery-failing/slack")));
-        await().atMost(Duration.ofSeconds(30)).until(() -> n.inFlight() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stack.deadLetters().size() == 2 && n.inFlight() == 0);
         assertThat(stack.slack.requests.stream().filter(r -> r.body().contains(opened.eventId()))).hasSize(1);
         assertThat(stack.slack.requests.stream().filter(r -> r.body().contains("delivery-failing"))).isEmpty();
         // two undeliverable events, one failure page per channel within the dedupe window
