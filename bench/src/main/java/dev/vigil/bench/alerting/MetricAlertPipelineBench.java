@@ -430,9 +430,13 @@ public final class MetricAlertPipelineBench {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop.set(true);
-            thread.join(10_000);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
