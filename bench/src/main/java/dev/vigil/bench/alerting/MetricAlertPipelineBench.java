@@ -158,7 +158,8 @@ public final class MetricAlertPipelineBench {
                 long tLast = awaitCommitted(kafka, Topics.METRICS, Duration.ofMinutes(15));
                 double rate = batch.size() / ((tLast - t0) / 1e9);
                 long alertsSeen = alerts.count();
-                System.out.printf("metric windows + rules: %.0f metrics/s (%d alerts emitted meanwhile)%n", rate, alertsSeen);
+                System.out.printf("metric windows + rules: %.0f metrics/s (%d alerts emitted meanwhile; streams %s)%n", rate,
+                        alertsSeen, streams.state());
 
                 Latencies lat = latency(kafka, alerts, o, base + (o.minutes() + 5L) * MIN);
                 System.out.printf("decision latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d samples%n", lat.p50,
