@@ -1,6 +1,7 @@
 package dev.vigil.streams.app;
 
 import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.streams.alerting.AlertingRoutes;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
@@ -58,7 +59,7 @@ public final class StreamsApp {
     }
 
     public static Running start(StreamsServiceConfig cfg) {
-        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of());
+        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()));
     }
 
     /**
@@ -87,7 +88,7 @@ public final class StreamsApp {
                     ? cfg.http().advertisedHost() + ":" + server.port()
                     : cfg.http().applicationServer());
             checkTopics(cfg);
-            Topology topology = VigilTopology.build(cfg.topology(), registry);
+            Topology topology = VigilTopology.build(cfg.topology(), cfg.alerting(), registry);
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
             streams.setUncaughtExceptionHandler(e -> {
                 LOG.error("stream thread failed; replacing it", e);

@@ -5,6 +5,7 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
+import dev.vigil.streams.alerting.AlertingConfig;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -14,7 +15,7 @@ import java.util.Map;
  * {@code VIGIL_VERDICT_GRACE_MS}, {@code VIGIL_WORKERS_DEAD_SECONDS}).
  */
 public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
-                                   WorkerSettings workers) {
+                                   WorkerSettings workers, AlertingConfig alerting) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     public StreamsServiceConfig {
@@ -23,10 +24,19 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         topics = topics == null ? TopicNames.defaults() : topics;
         verdict = verdict == null ? VerdictSettings.defaults() : verdict;
         workers = workers == null ? WorkerSettings.defaults() : workers;
+        alerting = alerting == null ? defaultAlerting(http) : alerting;
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null);
+    }
+
+    /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
+    private static AlertingConfig defaultAlerting(HttpSettings http) {
+        AlertingConfig d = AlertingConfig.defaults();
+        return new AlertingConfig(d.alertsTopic(), d.alertRulesTopic(), d.silencesTopic(), d.metricsTopic(),
+                d.debounceMinutes(), d.healthyToResolve(), "http://" + http.advertisedHost() + ":" + http.port(),
+                d.metricRetentionDays(), d.metricGraceMs(), d.idleCloseMs(), d.punctuationIntervalMs());
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
@@ -39,15 +49,15 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, topics, verdict, workers);
+        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting);
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, topics, verdict, workers);
+        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, topics, v, workers);
+        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.alerting.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -15,15 +17,27 @@ public final class VigilTopology {
     private VigilTopology() {
     }
 
+    /** The whole topology with default alerting settings. */
     public static Topology build(TopologyConfig cfg) {
-        return build(cfg, new SimpleMeterRegistry());
+        return build(cfg, AlertingConfig.defaults(), new SimpleMeterRegistry());
     }
 
-    /** @param registry where processors count (late results, verdicts, dead letters); never read by the topology */
+    /**
+     * The status half alone (verdicts, status, worker health), for tests and benchmarks of that half.
+     *
+     * @param registry where processors count (late results, verdicts, dead letters); never read by the topology
+     */
     public static Topology build(TopologyConfig cfg, MeterRegistry registry) {
         Topology topology = new Topology();
         VerdictTopology.addTo(topology, cfg, registry);
         WorkerHealthTopology.addTo(topology, cfg);
+        return topology;
+    }
+
+    /** The whole topology: the status half plus alerting (metric windows, rules, alert state, silences). */
+    public static Topology build(TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
+        Topology topology = build(cfg, registry);
+        AlertingTopology.addTo(topology, cfg, alerting, registry);
         return topology;
     }
 }
