@@ -102,11 +102,15 @@ public final class StandaloneLauncher implements AutoCloseable {
         common.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
 
         t = System.nanoTime();
+        // Alert links carry the query API's address, so it must be known before streams starts.
+        int queryPortWanted = options.queryPort() == 0 ? freePort() : options.queryPort();
         Map<String, String> streamsEnv = new HashMap<>(common);
         streamsEnv.put("VIGIL_KAFKA_STATE_DIR", dataDir.resolve("streams").toString());
         streamsEnv.put("VIGIL_HTTP_HOST", options.host());
-        streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.queryPort()));
+        streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
+        streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
+        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE_MINUTES", Long.toString(Math.max(1, options.reminderInterval().toMinutes())));
         StreamsApp.Running streams = step(progress, "streams topology",
                 () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv)));
         running.push(new Named("streams", streams));
@@ -187,6 +191,14 @@ public final class StandaloneLauncher implements AutoCloseable {
             throw new LaunchException(what + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new LaunchException(what + " failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private static int freePort() {
+        try (var socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port for the query API", e);
         }
     }
 

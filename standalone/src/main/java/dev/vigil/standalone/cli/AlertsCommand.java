@@ -1,0 +1,57 @@
+package dev.vigil.standalone.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code vigil alerts}: alert states from every Streams instance. */
+@Command(name = "alerts", mixinStandardHelpOptions = true,
+        description = "List alert states (open = firing or resolving) from the query API.")
+public final class AlertsCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--url", defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
+            description = "Query API base URL (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--state", defaultValue = "open",
+            description = "open, firing, resolving, healthy or all (default: ${DEFAULT-VALUE}).")
+    String state;
+
+    @Option(names = "--json", description = "Print the API's JSON as is.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        QueryClient.Reply reply = new QueryClient(url, Duration.ofSeconds(10)).get("/v1/alerts?state=" + state);
+        if (!reply.ok()) {
+            spec.commandLine().getErr().println("error: " + reply.problem());
+            return 1;
+        }
+        if (json) {
+            out.println(reply.body().toPrettyString());
+            return 0;
+        }
+        JsonNode alerts = reply.body().path("alerts");
+        out.printf("%-40s %-10s %-9s %-5s %-20s %s%n", "FINGERPRINT", "STATE", "SEVERITY", "SEEN", "SINCE (UTC)", "SUMMARY");
+        for (JsonNode a : alerts) {
+            out.printf("%-40s %-10s %-9s %-5d %-20s %s%s%n",
+                    a.path("fingerprint").asText(),
+                    a.path("phase").asText("?"),
+                    a.path("severity").asText("?"),
+                    a.path("occurrences").asInt(),
+                    a.hasNonNull("firstSeen") ? Instant.ofEpochMilli(a.get("firstSeen").asLong()).toString().substring(0, 19) : "-",
+                    a.path("summary").asText(""),
+                    a.path("silenced").asBoolean() ? " (silenced)" : "");
+        }
+        out.printf("%d alert(s) in state %s%n", alerts.size(), state);
+        return 0;
+    }
+}
