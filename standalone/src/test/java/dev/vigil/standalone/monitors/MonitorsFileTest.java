@@ -71,6 +71,16 @@ class MonitorsFileTest {
     }
 
     @Test
+    void theReadmeExampleIsValid() {
+        // Surefire runs in the module folder; the example lives at the repository root.
+        List<MonitorDefinition> monitors = MonitorsFile.read(Path.of("../examples/monitors.yaml"),
+                Set.of("us-east", "eu-west", "asia-east"));
+        assertThat(monitors).extracting(MonitorDefinition::id).containsExactly("checkout-api", "marketing-site", "status-json");
+        assertThat(monitors.get(0).expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
+        assertThat(monitors.get(2).expect().json().anyOf()).containsExactly("green", "operational");
+    }
+
+    @Test
     void missingListIsAClearError() throws Exception {
         Path file = write("monitor:\n  - id: api\n");
         assertThatThrownBy(() -> MonitorsFile.read(file, Set.of()))
