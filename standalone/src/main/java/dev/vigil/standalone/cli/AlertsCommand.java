@@ -2,7 +2,6 @@ package dev.vigil.standalone.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -16,26 +15,22 @@ public final class AlertsCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--url", defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
-            description = "Query API base URL (default: ${DEFAULT-VALUE}).")
-    String url;
+    @CommandLine.Mixin
+    QueryOptions query;
 
     @Option(names = "--state", defaultValue = "open",
             description = "open, firing, resolving, healthy or all (default: ${DEFAULT-VALUE}).")
     String state;
 
-    @Option(names = "--json", description = "Print the API's JSON as is.")
-    boolean json;
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        QueryClient.Reply reply = new QueryClient(url, Duration.ofSeconds(10)).get("/v1/alerts?state=" + state);
+        QueryClient.Reply reply = query.client().get("/v1/alerts?state=" + state);
         if (!reply.ok()) {
             spec.commandLine().getErr().println("error: " + reply.problem());
             return 1;
         }
-        if (json) {
+        if (query.json) {
             out.println(reply.body().toPrettyString());
             return 0;
         }

@@ -2,12 +2,10 @@ package dev.vigil.standalone.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code vigil status}: every monitor's latest verdict (and open alert) from the query API. */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -16,22 +14,18 @@ public final class StatusCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--url", defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
-            description = "Query API base URL (default: ${DEFAULT-VALUE}).")
-    String url;
-
-    @Option(names = "--json", description = "Print the API's JSON as is.")
-    boolean json;
+    @CommandLine.Mixin
+    QueryOptions query;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        QueryClient.Reply reply = new QueryClient(url, Duration.ofSeconds(10)).get("/v1/status");
+        QueryClient.Reply reply = query.client().get("/v1/status");
         if (!reply.ok()) {
             spec.commandLine().getErr().println("error: " + reply.problem());
             return 1;
         }
-        if (json) {
+        if (query.json) {
             out.println(reply.body().toPrettyString());
             return 0;
         }

@@ -1,0 +1,88 @@
+package dev.vigil.standalone.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/** {@code vigil status} and {@code vigil alerts} against a stand-in query API on loopback. */
+class QueryCommandsTest {
+    private static final String STATUS = """
+            {"counts":{"up":1,"degraded":0,"down":1,"unknown":0,"pending":0},"instances":2,"monitors":[
+              {"monitorId":"api","status":"down","windowStart":1796073010000,"complete":true,"missingRegions":[],
+               "alert":{"state":"firing","severity":"critical"}},
+              {"monitorId":"web","status":"up","windowStart":1796073010000,"complete":false,"missingRegions":["eu-west"]}]}
+            """;
+    private static final String ALERTS = """
+            {"state":"open","count":1,"alerts":[{"fingerprint":"monitor/api","phase":"firing","severity":"critical",
+             "occurrences":3,"firstSeen":1796073010000,"summary":"api is down","silenced":true}]}
+            """;
+
+    private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
+            .route(r -> r.get("/v1/status", (req, res) -> res.header("Content-Type", "application/json").sendString(Mono.just(STATUS)))
+                    .get("/v1/alerts", (req, res) -> req.uri().contains("state=bogus")
+                            ? res.status(400).header("Content-Type", "application/problem+json")
+                                    .sendString(Mono.just("{\"title\":\"Bad request\",\"status\":400,\"detail\":\"state must be one of open, all\"}"))
+                            : res.header("Content-Type", "application/json").sendString(Mono.just(ALERTS))))
+            .bindNow();
+
+    @AfterEach
+    void stop() {
+        api.disposeNow(Duration.ofSeconds(5));
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run vigil(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = VigilCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return new Run(cli.execute(args), out.toString(), err.toString());
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + api.port();
+    }
+
+    @Test
+    void statusPrintsOneLinePerMonitorWithItsAlert() {
+        Run run = vigil("status", "--url", url());
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).containsPattern("api\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical")
+                .containsPattern("web\\s+up\\s+\\S+\\s+missing 1\\s+-")
+                .contains("2 monitors: 1 up, 0 degraded, 1 down, 0 unknown, 0 pending");
+    }
+
+    @Test
+    void alertsPrintsStatesAndSilences() {
+        Run run = vigil("alerts", "--url", url());
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).containsPattern("monitor/api\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
+                .contains("1 alert(s) in state open");
+    }
+
+    @Test
+    void apiProblemsAreShownWithTheirDetail() {
+        Run run = vigil("alerts", "--url", url(), "--state", "bogus");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("400 Bad request: state must be one of open, all");
+    }
+
+    @Test
+    void unreachableApiSaysWhatToDo() {
+        api.disposeNow(Duration.ofSeconds(5));
+        Run run = vigil("status", "--url", url());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("cannot reach the query API at " + url()).contains("is Vigil running?");
+    }
+}
