@@ -286,7 +286,7 @@ class ComposeFileTest {
 
     @Test
     void aLogbackConfigurationThatHidesPagesIsReported() {
-        String ours = Repo.text(stack.docker.resolve("config/logback.xml"));
+        String ours = Repo.text(Repo.root().resolve("standalone/src/main/resources/logback-json.xml"));
         assertThat(LogbackCheck.check(ours, "x")).isEmpty();
         String hidden = ours.replaceAll("<logger name=\"vigil\\.notifications\"[^>]*/>", "");
         assertThat(LogbackCheck.check(hidden, "x")).anySatisfy(p -> assertThat(p).contains("vigil.notifications"));
