@@ -183,6 +183,9 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         definitions.delete(key);
         definitionCache.remove(key);
         dropMonitorState(key);
+        // A deleted monitor leaves the fleet status; its verdict history stays until retention expires.
+        latest.delete(key);
+        latestDecided.remove(key);
     }
 
     private void dropMonitorState(String monitorId) {

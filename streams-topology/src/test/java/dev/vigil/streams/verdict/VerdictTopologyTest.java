@@ -223,6 +223,22 @@ class VerdictTopologyTest {
     }
 
     @Test
+    void deletedMonitorLeavesTheLatestStatusButKeepsItsHistory() {
+        defineAndSettle(monitor("pruned", regions(1)));
+        h.result(failure("pruned", "eu-west", W0));
+        KeyValueStore<String, MonitorStatus> latest = h.driver.getKeyValueStore(VerdictProcessor.STATUS_STORE);
+        assertThat(latest.get("pruned").status()).isEqualTo(Status.DOWN);
+
+        h.monitors.pipeInput("pruned", null);
+
+        assertThat(latest.get("pruned")).as("a deleted monitor leaves /v1/status").isNull();
+        WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(VerdictProcessor.HISTORY_STORE);
+        try (var it = history.fetch("pruned", Instant.ofEpochMilli(W0), Instant.ofEpochMilli(W0))) {
+            assertThat(it.hasNext()).as("history stays until retention").isTrue();
+        }
+    }
+
+    @Test
     void storesHoldLatestStatusHistoryAndDailyUptime() {
         defineAndSettle(monitor("shop", regions(1)));
         h.result(success("shop", "eu-west", W0));
