@@ -5,9 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.demo.DemoTargets;
+import dev.vigil.standalone.drill.Drill;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,6 +90,46 @@ class StandaloneEndToEndIT {
         byte[] body = HttpClient.create().get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
                 .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10));
         return Json.tree(body);
+    }
+
+    @Test
+    void drillTravelsEndToEndAndCleansUp() throws Exception {
+        String id = "drill-e2e";
+        var db = vigil.postgres().database().url();
+        List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Drill drill = new Drill(vigil.bootstrapServers(), db, Duration.ofSeconds(90), Clock.systemUTC(), progress::add);
+        Drill.Report report = drill.run(id, Severity.CRITICAL);
+
+        assertThat(report.hops()).extracting(Drill.Hop::name).containsSubsequence(
+                "outage injected (probe result acknowledged)", "verdict down on vigil.monitor-status",
+                "alert opened on vigil.alerts", "delivered to oncall-a",
+                "recovery injected (2 healthy windows)", "alert resolved on vigil.alerts", "delivered to oncall-a");
+        assertThat(report.hops()).filteredOn(h -> h.name().startsWith("delivered to"))
+                .extracting(Drill.Hop::detail).containsOnly("delivered");
+        assertThat(report.hops()).extracting(Drill.Hop::atMs).isSorted();
+        for (String c : CHANNELS) {
+            assertThat(count(c, "monitor/" + id, AlertState.OPENED)).as("drill opened on " + c).isEqualTo(1);
+            assertThat(count(c, "monitor/" + id, AlertState.RESOLVED)).as("drill resolved on " + c).isEqualTo(1);
+        }
+
+        List<String> removed = drill.cleanup(id);
+        assertThat(removed).anyMatch(r -> r.startsWith("monitor " + id)).anyMatch(r -> r.endsWith(" claims"));
+        try (var c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             var st = c.prepareStatement("SELECT (SELECT count(*) FROM claims WHERE event_id LIKE ?) "
+                     + "+ (SELECT count(*) FROM incidents WHERE incident_id LIKE ?) "
+                     + "+ (SELECT count(*) FROM delivery_attempts WHERE incident_id LIKE ?)")) {
+            for (int i = 1; i <= 3; i++) {
+                st.setString(i, "monitor/" + id + "@%");
+            }
+            try (var rs = st.executeQuery()) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("notifier records left behind").isZero();
+            }
+        }
+        assertThat(new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .current(line -> { })).doesNotContainKey(id);
+        await("drill monitor gone from the query API").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> status(id).path("status").asInt() == 404);
     }
 
     @Test
