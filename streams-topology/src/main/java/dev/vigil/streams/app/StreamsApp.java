@@ -11,6 +11,7 @@ import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.DeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -32,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -81,7 +83,17 @@ public final class StreamsApp {
         for (RouteExtension ext : extensions) {
             ext.register(routes, backend, forwarder);
         }
-        QueryServer server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes);
+        KafkaProducer<String, byte[]> silenceProducer = SilenceRoutes.producer(cfg.kafka().bootstrapServers(),
+                SilenceRoutes.DEFAULT_ACK_TIMEOUT, producerOverrides(cfg));
+        new SilenceRoutes(silenceProducer, cfg.alerting().silencesTopic(), Clock.systemUTC(), SilenceRoutes.DEFAULT_ACK_TIMEOUT)
+                .register(routes, backend, forwarder);
+        QueryServer server;
+        try {
+            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes);
+        } catch (RuntimeException e) {
+            silenceProducer.close(Duration.ZERO);
+            throw e;
+        }
         KafkaStreams streams = null;
         try {
             HostInfo self = HostInfo.buildFromEndpoint(cfg.http().applicationServer().isEmpty()
@@ -101,15 +113,27 @@ public final class StreamsApp {
             streams.start();
             LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
                     cfg.kafka().applicationId(), self.host(), self.port(), server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self);
+            return new Running(server, streams, forwarder, streamsMetrics, self, silenceProducer);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
             }
             server.close();
+            silenceProducer.close(Duration.ZERO);
             forwarder.close();
             throw e;
         }
+    }
+
+    /** {@code kafka.properties} entries prefixed {@code producer.} (as Streams reads them) also tune the silences producer. */
+    static Map<String, String> producerOverrides(StreamsServiceConfig cfg) {
+        Map<String, String> out = new java.util.HashMap<>();
+        cfg.kafka().properties().forEach((k, v) -> {
+            if (k.startsWith(StreamsConfig.PRODUCER_PREFIX)) {
+                out.put(k.substring(StreamsConfig.PRODUCER_PREFIX.length()), v);
+            }
+        });
+        return out;
     }
 
     static Properties streamsProperties(StreamsServiceConfig cfg, HostInfo self, PrometheusMeterRegistry registry) {
@@ -176,8 +200,11 @@ public final class StreamsApp {
         private final Forwarder forwarder;
         private final KafkaStreamsMetrics metrics;
         private final HostInfo self;
+        private final KafkaProducer<String, byte[]> silenceProducer;
 
-        Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self) {
+        Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self,
+                KafkaProducer<String, byte[]> silenceProducer) {
+            this.silenceProducer = silenceProducer;
             this.server = server;
             this.streams = streams;
             this.forwarder = forwarder;
@@ -205,6 +232,7 @@ public final class StreamsApp {
         @Override
         public void close() {
             server.close();
+            silenceProducer.close(Duration.ofSeconds(10)); // flushes a silence write still in flight
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));

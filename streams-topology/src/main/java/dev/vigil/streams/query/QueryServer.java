@@ -1,12 +1,15 @@
 package dev.vigil.streams.query;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -15,10 +18,12 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
-/** The HTTP server of the query API: a Reactor Netty server dispatching GET requests through a {@link RouteTable}. */
+/** The HTTP server of the query API: a Reactor Netty server dispatching GET, POST and DELETE requests through a {@link RouteTable}. */
 public final class QueryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
     static final Duration HANDLER_TIMEOUT = Duration.ofSeconds(15);
+    /** Largest request body accepted (POST); beyond it the answer is 413. */
+    public static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final DisposableServer server;
 
@@ -44,34 +49,46 @@ public final class QueryServer implements AutoCloseable {
     private static Mono<Void> dispatch(RouteTable routes, HttpServerRequest req, HttpServerResponse res) {
         QueryStringDecoder decoder = new QueryStringDecoder(req.uri());
         String path = decoder.path();
+        RouteTable.Method method = method(req.method());
+        RouteTable.Lookup lookup = routes.lookup(method, path);
         Mono<HttpResult> result;
-        if (!HttpMethod.GET.equals(req.method()) && !HttpMethod.HEAD.equals(req.method())) {
-            result = Mono.just(HttpResult.problem(405, "method-not-allowed", "Method not allowed",
-                    "this API answers GET only", path));
-            res.header("Allow", "GET");
-        } else {
-            var match = routes.match(path);
-            if (match.isEmpty()) {
+        if (lookup.match().isEmpty()) {
+            if (lookup.allowed().isEmpty()) {
                 result = Mono.just(HttpResult.notFound("no such endpoint: " + path, path));
             } else {
-                Map<String, String> query = new HashMap<>();
-                for (Map.Entry<String, List<String>> e : decoder.parameters().entrySet()) {
-                    if (!e.getValue().isEmpty()) {
-                        query.put(e.getKey(), e.getValue().get(0));
-                    }
-                }
-                boolean forwarded = req.requestHeaders().contains(QueryRequest.FORWARDED_HEADER);
-                QueryRequest request = new QueryRequest(path, match.get().params(), query, forwarded, req.uri());
-                result = Mono.defer(() -> match.get().handler().handle(request))
-                        .timeout(HANDLER_TIMEOUT)
-                        .onErrorResume(e -> {
-                            LOG.warn("query {} failed", path, e);
-                            return Mono.just(e instanceof QueryBackend.Unavailable u
-                                    ? HttpResult.unavailable(u.getMessage(), path)
-                                    : HttpResult.problem(500, "internal", "Internal error",
-                                            "the query failed; see the instance's log", path));
-                        });
+                String allow = allowHeader(lookup.allowed());
+                res.header("Allow", allow);
+                result = Mono.just(HttpResult.problem(405, "method-not-allowed", "Method not allowed",
+                        path + " answers " + allow + " only", path));
             }
+        } else if (method == RouteTable.Method.POST && !isJson(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE))) {
+            result = Mono.just(HttpResult.problem(415, "unsupported-media-type", "Unsupported media type",
+                    "send the body as application/json", path));
+        } else {
+            RouteTable.Match match = lookup.match().get();
+            Map<String, String> query = new HashMap<>();
+            for (Map.Entry<String, List<String>> e : decoder.parameters().entrySet()) {
+                if (!e.getValue().isEmpty()) {
+                    query.put(e.getKey(), e.getValue().get(0));
+                }
+            }
+            boolean forwarded = req.requestHeaders().contains(QueryRequest.FORWARDED_HEADER);
+            Mono<byte[]> body = method == RouteTable.Method.POST ? readBody(req) : Mono.just(new byte[0]);
+            result = body
+                    .flatMap(bytes -> match.handler().handle(
+                            new QueryRequest(method, path, match.params(), query, forwarded, req.uri(), bytes)))
+                    .timeout(HANDLER_TIMEOUT)
+                    .onErrorResume(e -> {
+                        if (e instanceof BodyTooLarge) {
+                            return Mono.just(HttpResult.problem(413, "payload-too-large", "Payload too large",
+                                    "the request body must be at most " + MAX_BODY_BYTES + " bytes", path));
+                        }
+                        LOG.warn("query {} failed", path, e);
+                        return Mono.just(e instanceof QueryBackend.Unavailable u
+                                ? HttpResult.unavailable(u.getMessage(), path)
+                                : HttpResult.problem(500, "internal", "Internal error",
+                                        "the query failed; see the instance's log", path));
+                    });
         }
         return result.flatMap(r -> {
             res.status(HttpResponseStatus.valueOf(r.status()));
@@ -79,6 +96,67 @@ public final class QueryServer implements AutoCloseable {
             r.headers().forEach(res::header);
             return res.sendByteArray(Mono.just(r.body())).then();
         });
+    }
+
+    /** HEAD is answered like GET; methods no route can answer map to null (405 on a known path). */
+    private static RouteTable.Method method(HttpMethod m) {
+        if (HttpMethod.GET.equals(m) || HttpMethod.HEAD.equals(m)) {
+            return RouteTable.Method.GET;
+        }
+        if (HttpMethod.POST.equals(m)) {
+            return RouteTable.Method.POST;
+        }
+        if (HttpMethod.DELETE.equals(m)) {
+            return RouteTable.Method.DELETE;
+        }
+        return null;
+    }
+
+    private static String allowHeader(Set<RouteTable.Method> allowed) {
+        return java.util.Arrays.stream(RouteTable.Method.values()).filter(allowed::contains)
+                .map(m -> m == RouteTable.Method.GET ? "GET, HEAD" : m.name())
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** {@code application/json} or {@code application/*+json}, parameters such as charset ignored. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semi = contentType.indexOf(';');
+        String type = (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(java.util.Locale.ROOT);
+        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+    }
+
+    /** The whole body, failing with {@link BodyTooLarge} as soon as it exceeds {@link #MAX_BODY_BYTES}. */
+    private static Mono<byte[]> readBody(HttpServerRequest req) {
+        String declared = req.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (declared != null) {
+            try {
+                if (Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
+                    return Mono.error(new BodyTooLarge());
+                }
+            } catch (NumberFormatException e) {
+                // let the streamed count decide
+            }
+        }
+        return req.receive().asByteArray()
+                .reduceWith(ByteArrayOutputStream::new, (buf, chunk) -> {
+                    if (buf.size() + chunk.length > MAX_BODY_BYTES) {
+                        throw new BodyTooLarge();
+                    }
+                    buf.writeBytes(chunk);
+                    return buf;
+                })
+                .map(ByteArrayOutputStream::toByteArray);
+    }
+
+    private static final class BodyTooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTooLarge() {
+            super("request body too large", null, false, false);
+        }
     }
 
     @Override

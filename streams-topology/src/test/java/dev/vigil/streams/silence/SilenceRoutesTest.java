@@ -1,0 +1,320 @@
+package dev.vigil.streams.silence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.query.Forwarder;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryServer;
+import dev.vigil.streams.query.RouteTable;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The silences endpoints over loopback HTTP, for everything that does not reach Kafka (validation, 404, 405,
+ * 413, 415, listing by state) plus the 503 of a write Kafka does not acknowledge: a real producer pointed at a
+ * port nobody listens on. The acknowledged writes are covered against the embedded broker in SilencesApiIT.
+ */
+class SilenceRoutesTest {
+    private static final long NOW = Instant.parse("2026-11-30T12:00:00Z").toEpochMilli();
+    private static final long HOUR = 3_600_000L;
+
+    private final TreeMap<String, Silence> silences = new TreeMap<>();
+    private KafkaProducer<String, byte[]> deadProducer;
+    private QueryServer server;
+    private Forwarder forwarder;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void start() {
+        deadProducer = SilenceRoutes.producer("127.0.0.1:1", Duration.ofMillis(1500),
+                Map.of("reconnect.backoff.max.ms", "200"));
+        forwarder = new Forwarder(Duration.ofSeconds(5));
+        RouteTable routes = new RouteTable();
+        new SilenceRoutes(deadProducer, "vigil.silences", Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC),
+                Duration.ofSeconds(2)).register(routes, new MapBackend(silences), forwarder);
+        server = QueryServer.start("127.0.0.1", 0, routes);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        forwarder.close();
+        deadProducer.close(Duration.ZERO);
+    }
+
+    private static Silence silence(String id, long startsAt, long endsAt) {
+        return new Silence(1, id, "monitor/" + id, null, null, startsAt, endsAt, "ops", "maintenance", startsAt - 1000);
+    }
+
+    private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String body) throws Exception {
+        return send("POST", "/v1/silences", "application/json", body);
+    }
+
+    private static JsonNode problem(HttpResponse<String> res, int status) {
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(status);
+        assertThat(res.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        JsonNode p = Json.tree(res.body().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(p.path("status").asInt()).isEqualTo(status);
+        assertThat(p.path("type").asText()).startsWith("https://vigil.dev/problems/");
+        assertThat(p.path("detail").asText()).isNotBlank();
+        return p;
+    }
+
+    @Test
+    void invalidSilencesAre400NamingTheField() throws Exception {
+        Map<String, String> cases = Map.of(
+                "{\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\"}", "fingerprint",
+                "{\"fingerprint\":\"monitor/a b\",\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\"}", "fingerprint",
+                "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"reason\":\"r\"}", "author",
+                "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"author\":\"ops\"}", "reason",
+                "{\"fingerprint\":\"monitor/a\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
+                "{\"fingerprint\":\"monitor/a\",\"endsAt\":\"2026-11-30T11:00:00Z\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
+                "{\"fingerprint\":\"monitor/a\",\"startsAt\":\"2026-12-01T00:00:00Z\",\"endsAt\":\"2026-11-30T13:00:00Z\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
+                "{\"fingerprint\":\"monitor/a\",\"endsAt\":\"tomorrow\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
+                "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":0,\"author\":\"ops\",\"reason\":\"r\"}", "durationMinutes",
+                "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\",\"id\":\"x\"}", "id");
+        for (var c : cases.entrySet()) {
+            JsonNode p = problem(post(c.getKey()), 400);
+            assertThat(p.path("field").asText()).as(c.getKey()).isEqualTo(c.getValue());
+            assertThat(p.path("detail").asText()).as(c.getKey()).startsWith(c.getValue() + ":");
+        }
+        assertThat(problem(post("{\"service\":\"shop\",\"attributes\":{\"env\":1},\"durationMinutes\":5,"
+                + "\"author\":\"a\",\"reason\":\"r\"}"), 400).path("field").asText()).isEqualTo("attributes.env");
+        assertThat(problem(post("[1,2]"), 400).path("field").asText()).isEqualTo("body");
+        assertThat(problem(post("{not json"), 400).path("field").asText()).isEqualTo("body");
+    }
+
+    @Test
+    void parseAppliesDefaultsAndDuration() {
+        Silence s = SilenceRoutes.parse(("{\"service\":\"checkout\",\"attributes\":{\"region\":\"eu-west\"},"
+                + "\"durationMinutes\":120,\"author\":\"ann\",\"reason\":\"db upgrade\"}").getBytes(), "id-1", NOW);
+        assertThat(s.startsAt()).isEqualTo(NOW);
+        assertThat(s.endsAt()).isEqualTo(NOW + 2 * HOUR);
+        assertThat(s.createdAt()).isEqualTo(NOW);
+        assertThat(s.attributes()).containsEntry("region", "eu-west");
+        Silence later = SilenceRoutes.parse(("{\"fingerprint\":\"monitor/*\",\"startsAt\":\"2026-12-01T00:00:00Z\","
+                + "\"endsAt\":" + (NOW + 20 * HOUR) + ",\"author\":\"ann\",\"reason\":\"r\"}").getBytes(), "id-2", NOW);
+        assertThat(later.startsAt()).isEqualTo(NOW + 12 * HOUR);
+        assertThat(SilenceRoutes.state(later, NOW)).isEqualTo("pending");
+        assertThatThrownBy(() -> SilenceRoutes.parse(("{\"fingerprint\":\"x\",\"durationMinutes\":5,\"endsAt\":"
+                + (NOW + HOUR) + ",\"author\":\"a\",\"reason\":\"r\"}").getBytes(), "id-3", NOW))
+                .isInstanceOfSatisfying(ContractViolation.class, e -> assertThat(e.field()).isEqualTo("durationMinutes"));
+    }
+
+    @Test
+    void nonJsonBodyIs415() throws Exception {
+        problem(send("POST", "/v1/silences", "text/plain", "fingerprint=monitor/a"), 415);
+        problem(send("POST", "/v1/silences", null, "{}"), 415);
+        // parameters and +json types are JSON
+        assertThat(problem(send("POST", "/v1/silences", "application/json; charset=utf-8", "{}"), 400)
+                .path("field").asText()).isEqualTo("endsAt");
+        assertThat(problem(send("POST", "/v1/silences", "application/merge-patch+json", "{}"), 400)
+                .path("field").asText()).isEqualTo("endsAt");
+    }
+
+    @Test
+    void bodyOver64KiBIs413() throws Exception {
+        String big = "{\"fingerprint\":\"monitor/a\",\"reason\":\"" + "x".repeat(QueryServer.MAX_BODY_BYTES) + "\"}";
+        problem(post(big), 413);
+        // exactly at the limit is read (and then judged on its content)
+        String atLimit = "{\"reason\":\"" + "x".repeat(QueryServer.MAX_BODY_BYTES - 13) + "\"}";
+        assertThat(atLimit.length()).isEqualTo(QueryServer.MAX_BODY_BYTES);
+        assertThat(problem(post(atLimit), 400).path("field").asText()).isEqualTo("endsAt");
+    }
+
+    @Test
+    void wrongMethodOnAKnownPathIs405WithAllow() throws Exception {
+        var put = send("PUT", "/v1/silences", "application/json", "{}");
+        problem(put, 405);
+        assertThat(put.headers().firstValue("Allow")).hasValue("GET, HEAD, POST");
+        var deleteAll = send("DELETE", "/v1/silences", null, null);
+        problem(deleteAll, 405);
+        var getOne = send("GET", "/v1/silences/abc", null, null);
+        problem(getOne, 405);
+        assertThat(getOne.headers().firstValue("Allow")).hasValue("DELETE");
+        problem(send("POST", "/v1/nothing-here", "application/json", "{}"), 404);
+    }
+
+    @Test
+    void expiringAnUnknownSilenceIs404() throws Exception {
+        problem(send("DELETE", "/v1/silences/9b2c7a52-0000-4000-8000-000000000000", null, null), 404);
+        problem(send("DELETE", "/v1/silences/NOT%20AN%20ID", null, null), 404);
+    }
+
+    @Test
+    void listFiltersByStateDefaultActive() throws Exception {
+        silences.put("active-1", silence("active-1", NOW - HOUR, NOW + HOUR));
+        silences.put("pending-1", silence("pending-1", NOW + HOUR, NOW + 2 * HOUR));
+        silences.put("expired-1", silence("expired-1", NOW - 2 * HOUR, NOW - HOUR));
+        silences.put("ends-now", silence("ends-now", NOW - HOUR, NOW));
+
+        JsonNode active = Json.tree(send("GET", "/v1/silences", null, null).body().getBytes());
+        assertThat(active.path("state").asText()).isEqualTo("active");
+        assertThat(ids(active)).containsExactly("active-1");
+        assertThat(active.path("silences").get(0).path("state").asText()).isEqualTo("active");
+        assertThat(ids(Json.tree(send("GET", "/v1/silences?state=pending", null, null).body().getBytes())))
+                .containsExactly("pending-1");
+        assertThat(ids(Json.tree(send("GET", "/v1/silences?state=expired", null, null).body().getBytes())))
+                .containsExactly("expired-1", "ends-now");
+        JsonNode all = Json.tree(send("GET", "/v1/silences?state=all", null, null).body().getBytes());
+        assertThat(all.path("count").asInt()).isEqualTo(4);
+        assertThat(ids(all)).containsExactly("expired-1", "active-1", "ends-now", "pending-1");
+        problem(send("GET", "/v1/silences?state=bogus", null, null), 400);
+    }
+
+    @Test
+    void expiringAnAlreadyExpiredSilenceAnswersItUnchangedWithoutWriting() throws Exception {
+        silences.put("old", silence("old", NOW - 2 * HOUR, NOW - HOUR));
+        var res = send("DELETE", "/v1/silences/old", null, null);
+        assertThat(res.statusCode()).isEqualTo(200);
+        JsonNode body = Json.tree(res.body().getBytes());
+        assertThat(body.path("state").asText()).isEqualTo("expired");
+        assertThat(body.path("endsAt").asLong()).isEqualTo(NOW - HOUR);
+    }
+
+    @Test
+    void writesKafkaDoesNotAcknowledgeAre503WithRetryAfter() throws Exception {
+        var res = post("{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\"}");
+        JsonNode p = problem(res, 503);
+        assertThat(res.headers().firstValue("Retry-After")).isPresent();
+        assertThat(p.path("detail").asText()).contains("did not acknowledge");
+
+        silences.put("live", silence("live", NOW - HOUR, NOW + HOUR));
+        var expire = send("DELETE", "/v1/silences/live", null, null);
+        problem(expire, 503);
+        assertThat(expire.headers().firstValue("Retry-After")).isPresent();
+    }
+
+    private static List<String> ids(JsonNode list) {
+        List<String> out = new java.util.ArrayList<>();
+        list.path("silences").forEach(n -> out.add(n.path("id").asText()));
+        return out;
+    }
+
+    /** A backend whose only store is the silences map (every instance holds the whole global store). */
+    private static final class MapBackend implements QueryBackend {
+        private final TreeMap<String, Silence> map;
+
+        MapBackend(TreeMap<String, Silence> map) {
+            this.map = map;
+        }
+
+        @Override
+        public boolean ready() {
+            return true;
+        }
+
+        @Override
+        public String state() {
+            return "RUNNING";
+        }
+
+        @Override
+        public Placement placement(String store, String key) {
+            return Placement.LOCAL;
+        }
+
+        @Override
+        public List<String> peers() {
+            return List.of();
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
+            assertThat(name).isEqualTo(AlertingTopology.SILENCES_STORE);
+            return (ReadOnlyKeyValueStore<String, V>) new MapStore(new TreeMap<>(map));
+        }
+
+        @Override
+        public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
+            throw new UnsupportedOperationException(name);
+        }
+    }
+
+    private record MapStore(TreeMap<String, Silence> map) implements ReadOnlyKeyValueStore<String, Silence> {
+        @Override
+        public Silence get(String key) {
+            return map.get(key);
+        }
+
+        @Override
+        public KeyValueIterator<String, Silence> range(String from, String to) {
+            return iterator(map.subMap(from, true, to, true));
+        }
+
+        @Override
+        public KeyValueIterator<String, Silence> all() {
+            return iterator(map);
+        }
+
+        @Override
+        public long approximateNumEntries() {
+            return map.size();
+        }
+
+        private static KeyValueIterator<String, Silence> iterator(java.util.SortedMap<String, Silence> m) {
+            Iterator<Map.Entry<String, Silence>> it = m.entrySet().iterator();
+            return new KeyValueIterator<>() {
+                private Map.Entry<String, Silence> peeked;
+
+                @Override
+                public boolean hasNext() {
+                    return peeked != null || it.hasNext();
+                }
+
+                @Override
+                public KeyValue<String, Silence> next() {
+                    Map.Entry<String, Silence> e = peeked != null ? peeked : it.next();
+                    peeked = null;
+                    return KeyValue.pair(e.getKey(), e.getValue());
+                }
+
+                @Override
+                public String peekNextKey() {
+                    if (peeked == null) {
+                        peeked = it.next();
+                    }
+                    return peeked.getKey();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+}
