@@ -2,6 +2,10 @@ package dev.vigil.streams.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.Severity;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Status;
@@ -108,8 +112,45 @@ public final class QueryHandlers {
         body.put("monitorId", id);
         body.put("monitor", def == null ? null : monitorSummary(def));
         body.put("status", status);
+        body.put("alerts", openAlerts(alertStore(), id));
         body.put("recentWindows", recent);
         return HttpResult.ok(body);
+    }
+
+    /**
+     * The monitor-alert store, or null in a topology without the alerting half. The store lives in the
+     * same task (partition) as the monitor's definition and status, so a local read is the whole answer.
+     */
+    private ReadOnlyKeyValueStore<String, AlertStateRecord> alertStore() {
+        try {
+            return backend.keyValueStore(AlertingTopology.MONITOR_ALERTS_STORE);
+        } catch (QueryBackend.Unavailable e) {
+            return null;
+        }
+    }
+
+    /** Open alerts of a monitor (availability, no data, TLS), most severe first. */
+    private static List<Map<String, Object>> openAlerts(ReadOnlyKeyValueStore<String, AlertStateRecord> store, String monitorId) {
+        List<Map<String, Object>> open = new ArrayList<>();
+        if (store == null) {
+            return open;
+        }
+        for (String fingerprint : List.of(Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId), Fingerprints.tls(monitorId))) {
+            AlertStateRecord a = store.get(fingerprint);
+            if (a != null && a.isOpen()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("fingerprint", a.fingerprint());
+                row.put("state", a.phase());
+                row.put("severity", a.severity());
+                row.put("since", a.firstSeen());
+                row.put("occurrences", a.occurrences());
+                row.put("silenced", a.silenced());
+                row.put("summary", a.summary());
+                open.add(row);
+            }
+        }
+        open.sort(Comparator.comparing((Map<String, Object> r) -> (Severity) r.get("severity"))); // critical first
+        return open;
     }
 
     private HttpResult history(QueryRequest req) {
@@ -264,6 +305,13 @@ public final class QueryHandlers {
                 row.put("decidedAt", s.decidedAt());
             });
         }
+        ReadOnlyKeyValueStore<String, AlertStateRecord> alerts = alertStore();
+        rows.forEach((id, row) -> {
+            List<Map<String, Object>> open = openAlerts(alerts, id);
+            if (!open.isEmpty()) {
+                row.put("alert", open.get(0));
+            }
+        });
         return new ArrayList<>(rows.values());
     }
 
