@@ -163,17 +163,26 @@ public final class Drill {
             return List.of(new Hop("delivery", clock.millis(), "not checked: no notifier database given (--db-url)"));
         }
         long deadline = clock.millis() + timeout.toMillis();
-        try (Connection c = connect(); PreparedStatement st = c.prepareStatement(
-                "SELECT channel, outcome, http_status FROM delivery_attempts WHERE event_id = ? ORDER BY id")) {
-            st.setString(1, eventId);
+        // Every routed channel claims the event before sending: done when each claimed channel has an outcome.
+        try (Connection c = connect();
+             PreparedStatement claims = c.prepareStatement("SELECT count(*) FROM claims WHERE event_id = ?");
+             PreparedStatement attempts = c.prepareStatement("SELECT DISTINCT ON (channel) channel, outcome "
+                     + "FROM delivery_attempts WHERE event_id = ? ORDER BY channel, id DESC")) {
+            claims.setString(1, eventId);
+            attempts.setString(1, eventId);
             while (clock.millis() < deadline) {
+                long claimed;
+                try (ResultSet rs = claims.executeQuery()) {
+                    rs.next();
+                    claimed = rs.getLong(1);
+                }
                 List<Hop> found = new ArrayList<>();
-                try (ResultSet rs = st.executeQuery()) {
+                try (ResultSet rs = attempts.executeQuery()) {
                     while (rs.next()) {
                         found.add(new Hop("delivered to " + rs.getString(1), clock.millis(), rs.getString(2)));
                     }
                 }
-                if (!found.isEmpty()) {
+                if (claimed > 0 && found.size() >= claimed) {
                     return found;
                 }
                 pause(200);

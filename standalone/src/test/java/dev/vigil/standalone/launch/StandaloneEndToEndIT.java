@@ -141,6 +141,18 @@ class StandaloneEndToEndIT {
         await("outage paged on every channel").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> CHANNELS.stream().allMatch(c -> count(c, "monitor/demo-outage", AlertState.OPENED) >= 1));
         assertThat(status("demo-outage").path("status").path("status").asText()).isEqualTo("down");
+        await("the open alert shows in the monitor's detail").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> "monitor/demo-outage".equals(status("demo-outage").path("alerts").path(0).path("fingerprint").asText()));
+        JsonNode fleet = Json.tree(HttpClient.create().get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/status")
+                .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10)));
+        JsonNode outageRow = null;
+        for (JsonNode row : fleet.path("monitors")) {
+            if (row.path("monitorId").asText().equals("demo-outage")) {
+                outageRow = row;
+            }
+        }
+        assertThat(outageRow).isNotNull();
+        assertThat(outageRow.path("alert").path("severity").asText()).isEqualTo("critical");
 
         targets.force("outage", true);
         await("outage resolved on every channel").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
