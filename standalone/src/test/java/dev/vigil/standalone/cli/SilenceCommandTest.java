@@ -1,0 +1,189 @@
+package dev.vigil.standalone.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/** {@code vigil silence add|list|expire} against a stand-in query API on loopback. */
+class SilenceCommandTest {
+    private static final String ID = "0b7c2d9e-5a43-4f7e-9d1c-3f2a1b0c9d8e";
+    private static final String CREATED = """
+            {"id":"%s","fingerprint":"monitor/checkout-*","attributes":{"region":"eu-west"},"startsAt":1796040000000,
+             "endsAt":1796047200000,"author":"ann","reason":"db upgrade","createdAt":1796040000000,"state":"active"}
+            """.formatted(ID);
+    private static final String LIST = """
+            {"state":"active","count":2,"silences":[
+              {"id":"%s","fingerprint":"monitor/checkout-*","startsAt":1796040000000,"endsAt":1796047200000,
+               "author":"ann","reason":"db upgrade","state":"active"},
+              {"id":"11111111-2222-4333-8444-555555555555","service":"billing","attributes":{"env":"prod"},
+               "startsAt":1796040000000,"endsAt":1796043600000,"author":"bob","reason":"deploy","state":"active"}]}
+            """.formatted(ID);
+    private static final String EXPIRED = """
+            {"id":"%s","fingerprint":"monitor/checkout-*","startsAt":1796040000000,"endsAt":1796041800000,
+             "author":"ann","reason":"db upgrade","state":"expired"}
+            """.formatted(ID);
+
+    private final List<String> posted = new CopyOnWriteArrayList<>();
+    private final List<String> uris = new CopyOnWriteArrayList<>();
+
+    private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
+            .route(r -> r.post("/v1/silences", (req, res) -> req.receive().aggregate().asString().flatMap(body -> {
+                        posted.add(body + "|" + req.requestHeaders().get("Content-Type"));
+                        return body.contains("\"reason\":\"bad\"")
+                                ? problem(res, 400, "reason: must not be blank").then()
+                                : res.status(201).header("Content-Type", "application/json").sendString(Mono.just(CREATED)).then();
+                    }))
+                    .get("/v1/silences", (req, res) -> {
+                        uris.add(req.uri());
+                        return req.uri().contains("state=bogus")
+                                ? problem(res, 400, "state must be one of active, pending, expired, all")
+                                : res.header("Content-Type", "application/json").sendString(Mono.just(LIST));
+                    })
+                    .delete("/v1/silences/{id}", (req, res) -> ID.equals(req.param("id"))
+                            ? res.header("Content-Type", "application/json").sendString(Mono.just(EXPIRED))
+                            : res.status(404).header("Content-Type", "application/problem+json").sendString(Mono.just(
+                                    "{\"title\":\"Not found\",\"status\":404,\"detail\":\"no silence " + req.param("id") + "\"}"))))
+            .bindNow();
+
+    private static reactor.netty.NettyOutbound problem(reactor.netty.http.server.HttpServerResponse res, int status, String detail) {
+        return res.status(status).header("Content-Type", "application/problem+json")
+                .sendString(Mono.just("{\"title\":\"Bad request\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}"));
+    }
+
+    @AfterEach
+    void stop() {
+        api.disposeNow(Duration.ofSeconds(5));
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run vigil(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = VigilCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return new Run(cli.execute(args), out.toString(), err.toString());
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + api.port();
+    }
+
+    @Test
+    void addSendsTheMatchersAndDurationAndPrintsTheNewSilence() {
+        Run run = vigil("silence", "add", "--url", url(), "--fingerprint", "monitor/checkout-*", "--attribute", "region=eu-west",
+                "--duration", "2h", "--author", "ann", "--reason", "db upgrade");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("silence " + ID + " created (active): fingerprint=monitor/checkout-*,region=eu-west, "
+                + "2026-11-30T12:00:00 until 2026-11-30T14:00:00");
+        assertThat(posted).hasSize(1);
+        assertThat(posted.get(0)).endsWith("|application/json");
+        JsonNode sent = Json.tree(posted.get(0).substring(0, posted.get(0).lastIndexOf('|')).getBytes());
+        assertThat(sent.path("fingerprint").asText()).isEqualTo("monitor/checkout-*");
+        assertThat(sent.path("attributes").path("region").asText()).isEqualTo("eu-west");
+        assertThat(sent.path("durationMinutes").asLong()).isEqualTo(120);
+        assertThat(sent.has("endsAt")).isFalse();
+        assertThat(sent.path("author").asText()).isEqualTo("ann");
+        assertThat(sent.path("reason").asText()).isEqualTo("db upgrade");
+    }
+
+    @Test
+    void addWithEndsAtAndServiceSendsTheInstant() {
+        Run run = vigil("silence", "add", "--url", url(), "--service", "billing", "--ends-at", "2026-12-01T06:00:00Z",
+                "--author", "bob", "--reason", "deploy", "--json");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(Json.tree(run.out().getBytes()).path("id").asText()).isEqualTo(ID);
+        JsonNode sent = Json.tree(posted.get(0).substring(0, posted.get(0).lastIndexOf('|')).getBytes());
+        assertThat(sent.path("service").asText()).isEqualTo("billing");
+        assertThat(sent.path("endsAt").asText()).isEqualTo("2026-12-01T06:00:00Z");
+        assertThat(sent.has("durationMinutes")).isFalse();
+    }
+
+    @Test
+    void addRefusesBadArgumentsBeforeCallingTheApi() {
+        Run noMatcher = vigil("silence", "add", "--url", url(), "--duration", "1h", "--author", "a", "--reason", "r");
+        assertThat(noMatcher.exit()).isEqualTo(2);
+        assertThat(noMatcher.err()).contains("at least one matcher");
+        Run both = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--ends-at",
+                "2026-12-01T06:00:00Z", "--author", "a", "--reason", "r");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("exactly one of --duration or --ends-at");
+        Run badDuration = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "soon", "--author", "a",
+                "--reason", "r");
+        assertThat(badDuration.exit()).isEqualTo(2);
+        assertThat(badDuration.err()).contains("--duration must look like 90m, 2h");
+        Run badEnd = vigil("silence", "add", "--url", url(), "--service", "s", "--ends-at", "tomorrow", "--author", "a",
+                "--reason", "r");
+        assertThat(badEnd.exit()).isEqualTo(2);
+        assertThat(badEnd.err()).contains("--ends-at must be an ISO-8601 instant");
+        Run noAuthor = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--reason", "r");
+        assertThat(noAuthor.exit()).isEqualTo(2);
+        assertThat(noAuthor.err()).contains("--author");
+        assertThat(posted).isEmpty();
+    }
+
+    @Test
+    void durationsInMinutes() {
+        assertThat(SilenceCommand.Add.minutes("90m")).isEqualTo(90);
+        assertThat(SilenceCommand.Add.minutes("2h")).isEqualTo(120);
+        assertThat(SilenceCommand.Add.minutes("1h30m")).isEqualTo(90);
+        assertThat(SilenceCommand.Add.minutes("1d")).isEqualTo(1440);
+        assertThat(SilenceCommand.Add.minutes("1d2h")).isEqualTo(1560);
+        assertThat(SilenceCommand.Add.minutes("PT45M")).isEqualTo(45);
+    }
+
+    @Test
+    void apiValidationProblemsAreShownWithTheirDetail() {
+        Run run = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--author", "a", "--reason", "bad");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("400 Bad request: reason: must not be blank");
+    }
+
+    @Test
+    void listPrintsOneLinePerSilence() {
+        Run run = vigil("silence", "list", "--url", url());
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(uris).containsExactly("/v1/silences?state=active");
+        assertThat(run.out())
+                .containsPattern(ID + "\\s+active\\s+2026-11-30T12:00:00\\s+2026-11-30T14:00:00\\s+ann\\s+fingerprint=monitor/checkout-\\*\\s+db upgrade")
+                .containsPattern("11111111-2222-4333-8444-555555555555\\s+active\\s+\\S+\\s+\\S+\\s+bob\\s+service=billing,env=prod\\s+deploy")
+                .contains("2 silence(s) in state active");
+        Run all = vigil("silence", "list", "--url", url(), "--state", "all");
+        assertThat(all.exit()).isZero();
+        assertThat(uris).contains("/v1/silences?state=all");
+        Run bogus = vigil("silence", "list", "--url", url(), "--state", "bogus");
+        assertThat(bogus.exit()).isEqualTo(1);
+        assertThat(bogus.err()).contains("400 Bad request: state must be one of active, pending, expired, all");
+    }
+
+    @Test
+    void expirePrintsTheEndOrTheProblem() {
+        Run run = vigil("silence", "expire", "--url", url(), ID);
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("silence " + ID + " expired at 2026-11-30T12:30:00");
+        Run unknown = vigil("silence", "expire", "--url", url(), "nope");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("404 Not found: no silence nope");
+    }
+
+    @Test
+    void unreachableApiSaysWhatToDo() {
+        api.disposeNow(Duration.ofSeconds(5));
+        Run run = vigil("silence", "list", "--url", url());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("cannot reach the query API at " + url());
+    }
+}
