@@ -6,7 +6,11 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.Fixtures;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.silence.Silence;
@@ -31,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The silences API of a running instance against the embedded broker: POST writes to vigil.silences (answered once
  * Kafka acknowledged), GET sees it once the global store has it, DELETE expires it; a pending silence is deleted
- * with a tombstone.
+ * with a tombstone; a silence created through the API marks the alert of a matching outage silenced (and only it).
  */
 @WithKafka(createVigilTopics = true)
 class SilencesApiIT {
@@ -103,6 +107,59 @@ class SilencesApiIT {
                 assertThat(send(port, "DELETE", "/v1/silences/" + pendingId, null).statusCode()).isEqualTo(404);
             });
         }
+    }
+
+    @Test
+    void aSilenceCreatedThroughTheApiMarksTheMatchingOutageSilenced() throws Exception {
+        try (var app = StreamsApp.start(ItSupport.config(kafka, "vigil-silenced-outage-it", dir))) {
+            int port = app.httpPort();
+            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.get(port, "/ready").statusCode() == 200);
+            HttpResponse<String> created = send(port, "POST", "/v1/silences",
+                    "{\"fingerprint\":\"monitor/quiet-*\",\"durationMinutes\":60,\"author\":\"ann\",\"reason\":\"maintenance\"}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            String id = ItSupport.json(created).path("id").asText();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
+
+            try (var producer = ItSupport.producer(kafka)) {
+                ItSupport.define(producer, Fixtures.monitor("quiet-a", Fixtures.regions(1)));
+                ItSupport.define(producer, Fixtures.monitor("loud-b", Fixtures.regions(1)));
+                long ws = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), 60_000L) + 60_000L;
+                ItSupport.result(producer, Fixtures.failure("quiet-a", "eu-west", ws));
+                ItSupport.result(producer, Fixtures.failure("loud-b", "eu-west", ws));
+            }
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                Map<String, AlertEvent> opened = new HashMap<>();
+                for (AlertEvent e : readAlerts()) {
+                    if (e.state() == AlertState.OPENED) {
+                        opened.put(e.fingerprint(), e);
+                    }
+                }
+                assertThat(opened).containsKeys("monitor/quiet-a", "monitor/loud-b");
+                assertThat(opened.get("monitor/quiet-a").silenced()).isTrue();
+                assertThat(opened.get("monitor/loud-b").silenced()).isFalse();
+            });
+        }
+    }
+
+    private List<AlertEvent> readAlerts() {
+        List<AlertEvent> out = new ArrayList<>();
+        Map<String, Object> props = new HashMap<>(kafka.consumerProps("alert-reader-" + System.nanoTime()));
+        props.put("isolation.level", "read_committed");
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), VigilSerdes.alertEvent())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.ALERTS).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                for (ConsumerRecord<String, AlertEvent> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.add(r.value());
+                }
+                return partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
+            });
+        }
+        return out;
     }
 
     private static HttpResponse<String> send(int port, String method, String path, String json) throws Exception {

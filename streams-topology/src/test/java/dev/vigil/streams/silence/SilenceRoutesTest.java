@@ -218,6 +218,14 @@ class SilenceRoutesTest {
         assertThat(expire.headers().firstValue("Retry-After")).isPresent();
     }
 
+    @Test
+    void openApiDocumentsTheSilencesEndpoints() {
+        JsonNode paths = Json.tree(dev.vigil.streams.query.OpsRoutes.openApiDocument()).path("paths");
+        assertThat(paths.path("/v1/silences").has("get")).isTrue();
+        assertThat(paths.path("/v1/silences").path("post").path("responses").has("413")).isTrue();
+        assertThat(paths.path("/v1/silences/{id}").has("delete")).isTrue();
+    }
+
     private static List<String> ids(JsonNode list) {
         List<String> out = new java.util.ArrayList<>();
         list.path("silences").forEach(n -> out.add(n.path("id").asText()));
