@@ -178,7 +178,7 @@ class NotifierSettingsTest {
                     pager: { type: pagerduty }
                 """, ENV);
         assertThat(p).hasSize(1);
-        assertThat(p.get(0)).contains("routing.channels.pager.type").contains("unknown channel type");
+        assertThat(p.get(0)).contains("routing.channels.pager.type").contains("unknown value; expected one of [betterstack, slack, discord, webhook, log]");
     }
 
     @Test
