@@ -7,8 +7,6 @@ import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.monitors.MonitorCatalog;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 @WithKafka(createVigilTopics = true)
 class MonitorsApplyIT {
@@ -25,19 +22,6 @@ class MonitorsApplyIT {
 
     @TempDir
     Path dir;
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run vigil(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = VigilCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private Path file(String name, String yaml) throws Exception {
         Path f = dir.resolve(name);
@@ -63,12 +47,12 @@ class MonitorsApplyIT {
                     url: https://shop.example.com/
                     regions: [us-east]
                 """);
-        Run first = vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun first = CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out()).contains("+ api", "+ shop", "2 to add, 0 to change, 0 unchanged, 0 to delete");
         assertThat(topic()).containsOnlyKeys("api", "shop");
 
-        Run again = vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun again = CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(again.out()).contains("0 to add, 0 to change, 2 unchanged", "nothing to publish");
 
         Path v2 = file("v2.yaml", """
@@ -78,17 +62,17 @@ class MonitorsApplyIT {
                     intervalSeconds: 30
                     regions: [us-east, eu-west]
                 """);
-        Run keep = vigil("monitors", "apply", "-f", v2.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun keep = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(keep.out()).contains("~ api (changed: intervalSeconds)", "? shop (not in file; kept");
         assertThat(topic()).containsOnlyKeys("api", "shop");
         assertThat(topic().get("api").intervalSeconds()).isEqualTo(30);
 
-        Run dry = vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--dry-run",
+        CliRun dry = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--dry-run",
                 "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(dry.out()).contains("- shop (deleted)", "dry run: nothing published");
         assertThat(topic()).containsKey("shop");
 
-        Run prune = vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun prune = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(prune.exit()).isZero();
         assertThat(topic()).containsOnlyKeys("api");
     }
@@ -104,7 +88,7 @@ class MonitorsApplyIT {
                     url: https://bad.example.com/
                     regions: [us-east]
                 """);
-        Run run = vigil("monitors", "apply", "-f", bad.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun run = CliRun.vigil("monitors", "apply", "-f", bad.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("nothing was published", "monitors[1]", "id: must be a slug");
         assertThat(topic()).doesNotContainKey("ok-one");

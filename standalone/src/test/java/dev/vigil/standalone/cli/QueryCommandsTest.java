@@ -2,12 +2,9 @@ package dev.vigil.standalone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -38,25 +35,13 @@ class QueryCommandsTest {
         api.disposeNow(Duration.ofSeconds(5));
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run vigil(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = VigilCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Run(cli.execute(args), out.toString(), err.toString());
-    }
-
     private String url() {
         return "http://127.0.0.1:" + api.port();
     }
 
     @Test
     void statusPrintsOneLinePerMonitorWithItsAlert() {
-        Run run = vigil("status", "--url", url());
+        CliRun run = CliRun.vigil("status", "--url", url());
         assertThat(run.exit()).isZero();
         assertThat(run.out()).containsPattern("api\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical")
                 .containsPattern("web\\s+up\\s+\\S+\\s+missing 1\\s+-")
@@ -65,7 +50,7 @@ class QueryCommandsTest {
 
     @Test
     void alertsPrintsStatesAndSilences() {
-        Run run = vigil("alerts", "--url", url());
+        CliRun run = CliRun.vigil("alerts", "--url", url());
         assertThat(run.exit()).isZero();
         assertThat(run.out()).containsPattern("monitor/api\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
                 .contains("1 alert(s) in state open");
@@ -73,7 +58,7 @@ class QueryCommandsTest {
 
     @Test
     void apiProblemsAreShownWithTheirDetail() {
-        Run run = vigil("alerts", "--url", url(), "--state", "bogus");
+        CliRun run = CliRun.vigil("alerts", "--url", url(), "--state", "bogus");
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("400 Bad request: state must be one of open, all");
     }
@@ -81,7 +66,7 @@ class QueryCommandsTest {
     @Test
     void unreachableApiSaysWhatToDo() {
         api.disposeNow(Duration.ofSeconds(5));
-        Run run = vigil("status", "--url", url());
+        CliRun run = CliRun.vigil("status", "--url", url());
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("cannot reach the query API at " + url()).contains("is Vigil running?");
     }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.json.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,25 +64,13 @@ class SilenceCommandTest {
         api.disposeNow(Duration.ofSeconds(5));
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run vigil(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = VigilCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Run(cli.execute(args), out.toString(), err.toString());
-    }
-
     private String url() {
         return "http://127.0.0.1:" + api.port();
     }
 
     @Test
     void addSendsTheMatchersAndDurationAndPrintsTheNewSilence() {
-        Run run = vigil("silence", "add", "--url", url(), "--fingerprint", "monitor/checkout-*", "--attribute", "region=eu-west",
+        CliRun run = CliRun.vigil("silence", "add", "--url", url(), "--fingerprint", "monitor/checkout-*", "--attribute", "region=eu-west",
                 "--duration", "2h", "--author", "ann", "--reason", "db upgrade");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("silence " + ID + " created (active): fingerprint=monitor/checkout-*,region=eu-west, "
@@ -102,7 +88,7 @@ class SilenceCommandTest {
 
     @Test
     void addWithEndsAtAndServiceSendsTheInstant() {
-        Run run = vigil("silence", "add", "--url", url(), "--service", "billing", "--ends-at", "2026-12-01T06:00:00Z",
+        CliRun run = CliRun.vigil("silence", "add", "--url", url(), "--service", "billing", "--ends-at", "2026-12-01T06:00:00Z",
                 "--author", "bob", "--reason", "deploy", "--json");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(Json.tree(run.out().getBytes()).path("id").asText()).isEqualTo(ID);
@@ -114,22 +100,22 @@ class SilenceCommandTest {
 
     @Test
     void addRefusesBadArgumentsBeforeCallingTheApi() {
-        Run noMatcher = vigil("silence", "add", "--url", url(), "--duration", "1h", "--author", "a", "--reason", "r");
+        CliRun noMatcher = CliRun.vigil("silence", "add", "--url", url(), "--duration", "1h", "--author", "a", "--reason", "r");
         assertThat(noMatcher.exit()).isEqualTo(2);
         assertThat(noMatcher.err()).contains("at least one matcher");
-        Run both = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--ends-at",
+        CliRun both = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--ends-at",
                 "2026-12-01T06:00:00Z", "--author", "a", "--reason", "r");
         assertThat(both.exit()).isEqualTo(2);
         assertThat(both.err()).contains("exactly one of --duration or --ends-at");
-        Run badDuration = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "soon", "--author", "a",
+        CliRun badDuration = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "soon", "--author", "a",
                 "--reason", "r");
         assertThat(badDuration.exit()).isEqualTo(2);
         assertThat(badDuration.err()).contains("--duration must look like 90m, 2h");
-        Run badEnd = vigil("silence", "add", "--url", url(), "--service", "s", "--ends-at", "tomorrow", "--author", "a",
+        CliRun badEnd = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--ends-at", "tomorrow", "--author", "a",
                 "--reason", "r");
         assertThat(badEnd.exit()).isEqualTo(2);
         assertThat(badEnd.err()).contains("--ends-at must be an ISO-8601 instant");
-        Run noAuthor = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--reason", "r");
+        CliRun noAuthor = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--reason", "r");
         assertThat(noAuthor.exit()).isEqualTo(2);
         assertThat(noAuthor.err()).contains("--author");
         assertThat(posted).isEmpty();
@@ -147,34 +133,34 @@ class SilenceCommandTest {
 
     @Test
     void apiValidationProblemsAreShownWithTheirDetail() {
-        Run run = vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--author", "a", "--reason", "bad");
+        CliRun run = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--author", "a", "--reason", "bad");
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("400 Bad request: reason: must not be blank");
     }
 
     @Test
     void listPrintsOneLinePerSilence() {
-        Run run = vigil("silence", "list", "--url", url());
+        CliRun run = CliRun.vigil("silence", "list", "--url", url());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(uris).containsExactly("/v1/silences?state=active");
         assertThat(run.out())
                 .containsPattern(ID + "\\s+active\\s+2026-11-30T12:00:00\\s+2026-11-30T14:00:00\\s+ann\\s+fingerprint=monitor/checkout-\\*\\s+db upgrade")
                 .containsPattern("11111111-2222-4333-8444-555555555555\\s+active\\s+\\S+\\s+\\S+\\s+bob\\s+service=billing,env=prod\\s+deploy")
                 .contains("2 silence(s) in state active");
-        Run all = vigil("silence", "list", "--url", url(), "--state", "all");
+        CliRun all = CliRun.vigil("silence", "list", "--url", url(), "--state", "all");
         assertThat(all.exit()).isZero();
         assertThat(uris).contains("/v1/silences?state=all");
-        Run bogus = vigil("silence", "list", "--url", url(), "--state", "bogus");
+        CliRun bogus = CliRun.vigil("silence", "list", "--url", url(), "--state", "bogus");
         assertThat(bogus.exit()).isEqualTo(1);
         assertThat(bogus.err()).contains("400 Bad request: state must be one of active, pending, expired, all");
     }
 
     @Test
     void expirePrintsTheEndOrTheProblem() {
-        Run run = vigil("silence", "expire", "--url", url(), ID);
+        CliRun run = CliRun.vigil("silence", "expire", "--url", url(), ID);
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("silence " + ID + " expired at 2026-11-30T12:30:00");
-        Run unknown = vigil("silence", "expire", "--url", url(), "nope");
+        CliRun unknown = CliRun.vigil("silence", "expire", "--url", url(), "nope");
         assertThat(unknown.exit()).isEqualTo(1);
         assertThat(unknown.err()).contains("404 Not found: no silence nope");
     }
@@ -182,7 +168,7 @@ class SilenceCommandTest {
     @Test
     void unreachableApiSaysWhatToDo() {
         api.disposeNow(Duration.ofSeconds(5));
-        Run run = vigil("silence", "list", "--url", url());
+        CliRun run = CliRun.vigil("silence", "list", "--url", url());
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("cannot reach the query API at " + url());
     }
