@@ -4,9 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The links an alert carries: {@code history} points into the query API (no query string: the privacy
- * invariant forbids query strings in alert fields, so the API's default range applies), and a monitor's own
- * links (dashboard, runbook, ...) follow, up to the contract's 8 links.
+ * The links an alert carries: {@code history} points into the query API — for a monitor, its detail page
+ * (status, open alerts and the last 20 windows), because the range endpoint needs from/to and the privacy
+ * invariant forbids query strings in alert fields — and a monitor's own links (dashboard, runbook, ...)
+ * follow, up to the contract's 8 links.
  */
 public final class AlertLinks {
     public static final String HISTORY = "history";
@@ -25,7 +26,7 @@ public final class AlertLinks {
 
     public Map<String, String> monitor(String monitorId, Map<String, String> definitionLinks) {
         Map<String, String> links = new LinkedHashMap<>();
-        links.put(HISTORY, queryBaseUrl + "/v1/monitors/" + monitorId + "/history");
+        links.put(HISTORY, queryBaseUrl + "/v1/monitors/" + monitorId);
         if (definitionLinks != null) {
             definitionLinks.entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .filter(e -> !e.getKey().equals(HISTORY))

@@ -177,7 +177,7 @@ class MonitorRulesTest {
         assertThat(ev.at()).isEqualTo(T0);
         assertThat(ev.service()).isEqualTo("checkout");
         assertThat(ev.summary()).isEqualTo("Checkout API is down: failing in eu-west, us-east");
-        assertThat(ev.links()).containsEntry("history", "http://vigil.test:8084/v1/monitors/checkout-api/history")
+        assertThat(ev.links()).containsEntry("history", "http://vigil.test:8084/v1/monitors/checkout-api")
                 .containsEntry("runbook", "https://wiki.example.com/runbooks/checkout");
         assertThat(ev.attributes()).containsEntry("monitorId", "checkout-api").containsEntry("status", "down")
                 .containsEntry("failingRegions", "eu-west,us-east").containsEntry("component", "api");
