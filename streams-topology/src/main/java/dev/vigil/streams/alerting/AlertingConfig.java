@@ -28,28 +28,28 @@ public record AlertingConfig(String alertsTopic, String alertRulesTopic, String 
                              Long punctuationIntervalMs) {
 
     public AlertingConfig {
-        alertsTopic = topic("alerting.alertsTopic", alertsTopic, Topics.ALERTS);
-        alertRulesTopic = topic("alerting.alertRulesTopic", alertRulesTopic, Topics.ALERT_RULES);
-        silencesTopic = topic("alerting.silencesTopic", silencesTopic, Topics.SILENCES);
-        metricsTopic = topic("alerting.metricsTopic", metricsTopic, Topics.METRICS);
-        debounceMinutes = range("alerting.debounceMinutes", debounceMinutes, 15, 1, 1440);
-        healthyToResolve = range("alerting.healthyToResolve", healthyToResolve, 2, 1, 100);
+        alertsTopic = topic("alertsTopic", alertsTopic, Topics.ALERTS);
+        alertRulesTopic = topic("alertRulesTopic", alertRulesTopic, Topics.ALERT_RULES);
+        silencesTopic = topic("silencesTopic", silencesTopic, Topics.SILENCES);
+        metricsTopic = topic("metricsTopic", metricsTopic, Topics.METRICS);
+        debounceMinutes = range("debounceMinutes", debounceMinutes, 15, 1, 1440);
+        healthyToResolve = range("healthyToResolve", healthyToResolve, 2, 1, 100);
         queryBaseUrl = queryBaseUrl == null ? "http://localhost:8084" : queryBaseUrl;
         if (!(queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://")) || queryBaseUrl.contains("?")) {
-            throw new ContractViolation("alerting.queryBaseUrl", "must be an http(s) URL without a query string");
+            throw new ContractViolation("queryBaseUrl", "must be an http(s) URL without a query string");
         }
-        metricRetentionDays = range("alerting.metricRetentionDays", metricRetentionDays, 90, 1, 3650);
+        metricRetentionDays = range("metricRetentionDays", metricRetentionDays, 90, 1, 3650);
         metricGraceMs = metricGraceMs == null ? 5_000L : metricGraceMs;
         if (metricGraceMs < 0 || metricGraceMs > 600_000) {
-            throw new ContractViolation("alerting.metricGraceMs", "must be between 0 and 600000");
+            throw new ContractViolation("metricGraceMs", "must be between 0 and 600000");
         }
         idleCloseMs = idleCloseMs == null ? 30_000L : idleCloseMs;
         if (idleCloseMs < 0 || idleCloseMs > 3_600_000) {
-            throw new ContractViolation("alerting.idleCloseMs", "must be between 0 and 3600000");
+            throw new ContractViolation("idleCloseMs", "must be between 0 and 3600000");
         }
         punctuationIntervalMs = punctuationIntervalMs == null ? 1_000L : punctuationIntervalMs;
         if (punctuationIntervalMs < 10 || punctuationIntervalMs > 60_000) {
-            throw new ContractViolation("alerting.punctuationIntervalMs", "must be between 10 and 60000");
+            throw new ContractViolation("punctuationIntervalMs", "must be between 10 and 60000");
         }
     }
 
