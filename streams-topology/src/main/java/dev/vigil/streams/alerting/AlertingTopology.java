@@ -8,9 +8,8 @@ import dev.vigil.streams.health.HeartbeatProcessor;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleState;
-import dev.vigil.streams.rules.RuleStoreUpdater;
 import dev.vigil.streams.silence.Silence;
-import dev.vigil.streams.silence.SilenceStoreUpdater;
+import dev.vigil.streams.topology.CompactedTopicMirror;
 import dev.vigil.streams.topology.VerdictTopology;
 import dev.vigil.streams.topology.WorkerHealthTopology;
 import dev.vigil.streams.verdict.VerdictProcessor;
@@ -75,11 +74,11 @@ public final class AlertingTopology {
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RULES_STORE), Serdes.String(),
                         VigilSerdes.alertRule()).withLoggingDisabled(),
                 RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), alerting.alertRulesTopic(),
-                RULES_UPDATER, () -> new RuleStoreUpdater(RULES_STORE));
+                RULES_UPDATER, () -> new CompactedTopicMirror<>(RULES_STORE, AlertRule::id));
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SILENCES_STORE), Serdes.String(),
                         new JsonSerde<>(Silence.class)).withLoggingDisabled(),
                 SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
-                SILENCES_UPDATER, () -> new SilenceStoreUpdater(SILENCES_STORE));
+                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(SILENCES_STORE, Silence::id));
 
         // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,

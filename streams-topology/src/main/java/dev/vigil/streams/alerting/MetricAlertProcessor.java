@@ -1,5 +1,7 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.rules.DefaultRules;
+
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.DomainMetric;
@@ -8,7 +10,6 @@ import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.MetricRules;
-import dev.vigil.streams.rules.RuleStoreUpdater;
 import dev.vigil.streams.silence.Silence;
 import dev.vigil.streams.topology.DeadLetters;
 import io.micrometer.core.instrument.Counter;
@@ -135,7 +136,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         long start = Math.max(s.closedUpTo(), target - MAX_CATCH_UP_MINUTES * MIN);
         List<AlertRule> applicable = new ArrayList<>();
         int lookback = 0;
-        for (AlertRule r : RuleStoreUpdater.effective(publishedRules).values()) {
+        for (AlertRule r : DefaultRules.effective(publishedRules).values()) {
             if (r.enabled() && r.metricName().equals(s.metricName()) && r.appliesTo(s.appId())) {
                 applicable.add(r);
                 lookback = Math.max(lookback, MetricRules.lookbackMinutes(r));
@@ -189,7 +190,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         if (open.isEmpty()) {
             return;
         }
-        Map<String, AlertRule> inForce = RuleStoreUpdater.effective(publishedRules);
+        Map<String, AlertRule> inForce = DefaultRules.effective(publishedRules);
         for (AlertStateRecord a : open) {
             String ruleId = a.attributes().get("ruleId");
             String appId = a.attributes().get("appId");

@@ -5,7 +5,10 @@ import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.Comparison;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.Severity;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The four metric rules Vigil ships (SPEC section 7), for every application ({@code appId = *}). They are
@@ -44,5 +47,26 @@ public final class DefaultRules {
 
     public static List<AlertRule> all() {
         return List.of(DLQ_ROUTED, HTTP_5XX_RATIO, HTTP_P95_LATENCY, HTTP_ERROR_SPIKE);
+    }
+
+    /**
+     * The rules in force: the shipped defaults, each replaced by a published rule with the same id, plus every
+     * other published rule. Publishing a default's id with {@code enabled=false} switches it off.
+     */
+    public static Map<String, AlertRule> effective(ReadOnlyKeyValueStore<String, AlertRule> published) {
+        Map<String, AlertRule> rules = new LinkedHashMap<>();
+        for (AlertRule r : DefaultRules.all()) {
+            rules.put(r.id(), r);
+        }
+        if (published != null) {
+            try (var it = published.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.value != null) {
+                        rules.put(kv.key, kv.value);
+                    }
+                });
+            }
+        }
+        return rules;
     }
 }
