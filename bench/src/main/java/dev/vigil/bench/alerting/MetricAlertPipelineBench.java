@@ -1,5 +1,9 @@
 package dev.vigil.bench.alerting;
 
+import static dev.vigil.bench.BenchSupport.percentile;
+import static dev.vigil.bench.BenchSupport.writeJson;
+import static dev.vigil.bench.BenchSupport.deleteTree;
+
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
@@ -339,16 +343,8 @@ public final class MetricAlertPipelineBench {
         return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
                 sorted[sorted.length - 1] / 1e6, sorted.length);
     }
-
-    static double percentile(long[] sorted, double p) {
-        int idx = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
-    }
-
     private static void write(Path dir, Result r) throws IOException {
-        Files.createDirectories(dir);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("name", NAME);
         json.put("metrics", r.metrics());
         json.put("apps", r.apps());
         json.put("metricsPerSecond", Math.round(r.metricsPerSecond()));
@@ -360,17 +356,8 @@ public final class MetricAlertPipelineBench {
         json.put("latencySamples", r.latencySamples());
         json.put("alertsDuringThroughput", r.alertsDuringThroughput());
         json.put("processingGuarantee", "exactly_once_v2");
-        Files.write(dir.resolve(NAME + ".json"), Json.bytes(json));
+        writeJson(dir, NAME, json);
     }
-
-    private static void deleteTree(Path root) {
-        try (var files = Files.walk(root)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // temp dir
-        }
-    }
-
     /** Reads vigil.alerts (read_committed) from its end; counts events and times tracked opened alerts. */
     private static final class AlertObserver implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();

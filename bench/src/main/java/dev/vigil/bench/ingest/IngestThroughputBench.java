@@ -1,5 +1,8 @@
 package dev.vigil.bench.ingest;
 
+import static dev.vigil.bench.BenchSupport.percentile;
+import static dev.vigil.bench.BenchSupport.report;
+
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.ingest.IngestServer;
 import dev.vigil.ingest.auth.ApiKeys;
@@ -8,8 +11,6 @@ import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
 import io.netty.buffer.Unpooled;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -290,28 +291,7 @@ public final class IngestThroughputBench {
             return a;
         }
     }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int idx = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
-    }
-
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
-    }
-
-    static void report(String name, Map<String, Object> r) throws java.io.IOException {
-        Path dir = Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
-        Files.createDirectories(dir);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("name", name);
-        json.putAll(r);
-        Files.writeString(dir.resolve(name + ".json"), Json.string(json));
-        StringBuilder line = new StringBuilder("RESULT ").append(name);
-        r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
-        System.out.println(line);
     }
 }

@@ -1,5 +1,8 @@
 package dev.vigil.bench.notifier;
 
+import static dev.vigil.bench.BenchSupport.percentile;
+import static dev.vigil.bench.BenchSupport.report;
+
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
@@ -29,7 +32,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -267,15 +269,6 @@ public final class NotifierThroughputBench {
         Arrays.sort(lat);
         return lat;
     }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int idx = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
-    }
-
     record Reference(String kind, double perSecond) {
     }
 
@@ -338,19 +331,6 @@ public final class NotifierThroughputBench {
     private static double round(double v) {
         return Math.round(v * 100.0) / 100.0;
     }
-
-    static void report(String name, Map<String, Object> r) throws Exception {
-        StringBuilder line = new StringBuilder("RESULT ").append(name);
-        r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
-        Path dir = Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
-        Files.createDirectories(dir);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("name", name);
-        json.putAll(r);
-        Files.writeString(dir.resolve(name + ".json"), Json.string(json));
-        System.out.println(line.toString().toLowerCase(Locale.ROOT).equals(line.toString()) ? line : line);
-    }
-
     /** The webhook sink: answers 200 at once and keeps the arrival time of each event id (first arrival). */
     static final class Sink implements AutoCloseable {
         final Map<String, Long> received = new ConcurrentHashMap<>();

@@ -1,5 +1,7 @@
 package dev.vigil.bench.probe;
 
+import static dev.vigil.bench.BenchSupport.report;
+
 import dev.vigil.probe.probe.HttpProbe;
 import dev.vigil.probe.probe.ProbeSettings;
 import dev.vigil.probe.safety.Cidr;
@@ -8,14 +10,11 @@ import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.probe.schedule.ProbeScheduler;
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.contract.ProbeResult;
-import dev.vigil.schemas.json.Json;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -254,23 +253,6 @@ public final class ProbeThroughputBench {
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
     }
-
-    static void report(String name, Map<String, Object> r) throws java.io.IOException {
-        Path dir = Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
-        Files.createDirectories(dir);
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("name", name);
-        json.putAll(r);
-        Files.writeString(dir.resolve(name + ".json"), Json.string(json));
-        StringBuilder line = new StringBuilder("RESULT ").append(name);
-        r.forEach((k, v) -> {
-            if (!(v instanceof Map)) {
-                line.append(' ').append(k).append('=').append(v);
-            }
-        });
-        System.out.println(line);
-    }
-
     /** Samples heap used every 100 ms; reports the maximum since the last reset. */
     private static final class HeapSampler {
         private final MemoryMXBean memory;

@@ -1,5 +1,9 @@
 package dev.vigil.bench.streams;
 
+import static dev.vigil.bench.BenchSupport.percentile;
+import static dev.vigil.bench.BenchSupport.writeJson;
+import static dev.vigil.bench.BenchSupport.deleteTree;
+
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
@@ -365,12 +369,6 @@ public final class VerdictPipelineBench {
         return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
                 sorted[sorted.length - 1] / 1e6, sorted.length);
     }
-
-    static double percentile(long[] sorted, double p) {
-        int idx = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
-    }
-
     private static void awaitMonitorsLoaded(int port, int monitors) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.currentTimeMillis() + 180_000;
@@ -391,9 +389,7 @@ public final class VerdictPipelineBench {
     }
 
     private static void write(Path dir, Result r) throws IOException {
-        Files.createDirectories(dir);
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("name", NAME);
         json.put("monitors", r.monitors());
         json.put("regions", r.regions());
         json.put("results", r.results());
@@ -409,17 +405,8 @@ public final class VerdictPipelineBench {
         json.put("latencyMaxMs", r.latencyMaxMs());
         json.put("latencySamples", r.latencySamples());
         json.put("processingGuarantee", "exactly_once_v2");
-        Files.write(dir.resolve(NAME + ".json"), Json.bytes(json));
+        writeJson(dir, NAME, json);
     }
-
-    private static void deleteTree(Path root) {
-        try (var files = Files.walk(root)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // temp dir
-        }
-    }
-
     /** Counts records arriving on a topic (read_committed), from its end at start. */
     private static final class CountingConsumer implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();

@@ -1,0 +1,62 @@
+package dev.vigil.bench;
+
+import dev.vigil.schemas.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What every benchmark harness shares: percentiles, the RESULT line and its JSON file, temp cleanup. */
+public final class BenchSupport {
+    /** Where results go: {@code -Dvigil.results.dir}, read at each report (tests set it per run). */
+    public static Path resultsDir() {
+        return Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
+    }
+
+    private BenchSupport() {
+    }
+
+    /** Nearest-rank percentile of sorted samples; NaN when there are none. */
+    public static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    /** Writes {@code <dir>/<name>.json} with the name first, then the figures. */
+    public static void writeJson(Path dir, String name, Map<String, Object> figures) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", name);
+        json.putAll(figures);
+        Files.writeString(dir.resolve(name + ".json"), Json.string(json));
+    }
+
+    /**
+     * Writes the figures to {@link #resultsDir()} and prints the last line
+     * {@code RESULT <name> key=value ...} (nested maps go to the JSON only).
+     */
+    public static void report(String name, Map<String, Object> figures) throws IOException {
+        writeJson(resultsDir(), name, figures);
+        StringBuilder line = new StringBuilder("RESULT ").append(name);
+        figures.forEach((k, v) -> {
+            if (!(v instanceof Map)) {
+                line.append(' ').append(k).append('=').append(v);
+            }
+        });
+        System.out.println(line);
+    }
+
+    /** Best-effort removal of a temporary folder. */
+    public static void deleteTree(Path root) {
+        try (var files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
+    }
+}
