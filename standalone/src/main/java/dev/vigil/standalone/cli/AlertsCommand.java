@@ -25,28 +25,20 @@ public final class AlertsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        QueryClient.Reply reply = query.client().get("/v1/alerts?state=" + state);
-        if (!reply.ok()) {
-            spec.commandLine().getErr().println("error: " + reply.problem());
-            return 1;
-        }
-        if (query.json) {
-            out.println(reply.body().toPrettyString());
-            return 0;
-        }
-        JsonNode alerts = reply.body().path("alerts");
-        out.printf("%-40s %-10s %-9s %-5s %-20s %s%n", "FINGERPRINT", "STATE", "SEVERITY", "SEEN", "SINCE (UTC)", "SUMMARY");
-        for (JsonNode a : alerts) {
-            out.printf("%-40s %-10s %-9s %-5d %-20s %s%s%n",
-                    a.path("fingerprint").asText(),
-                    a.path("phase").asText("?"),
-                    a.path("severity").asText("?"),
-                    a.path("occurrences").asInt(),
-                    a.hasNonNull("firstSeen") ? Instant.ofEpochMilli(a.get("firstSeen").asLong()).toString().substring(0, 19) : "-",
-                    a.path("summary").asText(""),
-                    a.path("silenced").asBoolean() ? " (silenced)" : "");
-        }
-        out.printf("%d alert(s) in state %s%n", alerts.size(), state);
-        return 0;
+        return query.answer(spec, query.client().get("/v1/alerts?state=" + state), body -> {
+            JsonNode alerts = body.path("alerts");
+            out.printf("%-40s %-10s %-9s %-5s %-20s %s%n", "FINGERPRINT", "STATE", "SEVERITY", "SEEN", "SINCE (UTC)", "SUMMARY");
+            for (JsonNode a : alerts) {
+                out.printf("%-40s %-10s %-9s %-5d %-20s %s%s%n",
+                        a.path("fingerprint").asText(),
+                        a.path("phase").asText("?"),
+                        a.path("severity").asText("?"),
+                        a.path("occurrences").asInt(),
+                        a.hasNonNull("firstSeen") ? Instant.ofEpochMilli(a.get("firstSeen").asLong()).toString().substring(0, 19) : "-",
+                        a.path("summary").asText(""),
+                        a.path("silenced").asBoolean() ? " (silenced)" : "");
+            }
+            out.printf("%d alert(s) in state %s%n", alerts.size(), state);
+        });
     }
 }

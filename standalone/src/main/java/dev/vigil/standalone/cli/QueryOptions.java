@@ -1,6 +1,9 @@
 package dev.vigil.standalone.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.function.Consumer;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** Options shared by the commands that read the query API. */
@@ -14,5 +17,22 @@ final class QueryOptions {
 
     QueryClient client() {
         return new QueryClient(url, Duration.ofSeconds(10));
+    }
+
+    /**
+     * The exit code of a command that printed {@code reply}: 1 with the problem detail on an error,
+     * the JSON as is with {@code --json}, otherwise what {@code table} prints of the body.
+     */
+    int answer(CommandLine.Model.CommandSpec spec, QueryClient.Reply reply, Consumer<JsonNode> table) {
+        if (!reply.ok()) {
+            spec.commandLine().getErr().println("error: " + reply.problem());
+            return 1;
+        }
+        if (json) {
+            spec.commandLine().getOut().println(reply.body().toPrettyString());
+        } else {
+            table.accept(reply.body());
+        }
+        return 0;
     }
 }

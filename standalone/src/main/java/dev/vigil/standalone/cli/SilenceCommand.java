@@ -100,20 +100,11 @@ public final class SilenceCommand implements Runnable {
             }
             body.put("author", author);
             body.put("reason", reason);
-            QueryClient.Reply reply = query.client().post("/v1/silences", body);
-            if (!reply.ok()) {
-                err.println("error: " + reply.problem());
-                return 1;
-            }
             PrintWriter out = spec.commandLine().getOut();
-            if (query.json) {
-                out.println(reply.body().toPrettyString());
-                return 0;
-            }
-            JsonNode s = reply.body();
-            out.printf("silence %s created (%s): %s, %s until %s%n", s.path("id").asText(), s.path("state").asText(),
-                    matchers(s), time(s.path("startsAt")), time(s.path("endsAt")));
-            return 0;
+            return query.answer(spec, query.client().post("/v1/silences", body), s -> {
+                out.printf("silence %s created (%s): %s, %s until %s%n", s.path("id").asText(), s.path("state").asText(),
+                        matchers(s), time(s.path("startsAt")), time(s.path("endsAt")));
+            });
         }
 
         /** A whole number of minutes from {@code 90m}, {@code 2h}, {@code 1d}, {@code 1h30m} or {@code PT2H}. */
@@ -163,26 +154,18 @@ public final class SilenceCommand implements Runnable {
 
         @Override
         public Integer call() {
-            QueryClient.Reply reply = query.client().get("/v1/silences?state=" + URLEncoder.encode(state, StandardCharsets.UTF_8));
-            if (!reply.ok()) {
-                spec.commandLine().getErr().println("error: " + reply.problem());
-                return 1;
-            }
             PrintWriter out = spec.commandLine().getOut();
-            if (query.json) {
-                out.println(reply.body().toPrettyString());
-                return 0;
-            }
-            JsonNode silences = reply.body().path("silences");
-            out.printf("%-36s %-8s %-20s %-20s %-12s %-40s %s%n", "ID", "STATE", "STARTS (UTC)", "ENDS (UTC)", "AUTHOR",
-                    "MATCHERS", "REASON");
-            for (JsonNode s : silences) {
-                out.printf("%-36s %-8s %-20s %-20s %-12s %-40s %s%n", s.path("id").asText(), s.path("state").asText("?"),
-                        time(s.path("startsAt")), time(s.path("endsAt")), s.path("author").asText(), matchers(s),
-                        s.path("reason").asText());
-            }
-            out.printf("%d silence(s) in state %s%n", silences.size(), state);
-            return 0;
+            return query.answer(spec, query.client().get("/v1/silences?state=" + URLEncoder.encode(state, StandardCharsets.UTF_8)), body -> {
+                JsonNode silences = body.path("silences");
+                out.printf("%-36s %-8s %-20s %-20s %-12s %-40s %s%n", "ID", "STATE", "STARTS (UTC)", "ENDS (UTC)", "AUTHOR",
+                        "MATCHERS", "REASON");
+                for (JsonNode s : silences) {
+                    out.printf("%-36s %-8s %-20s %-20s %-12s %-40s %s%n", s.path("id").asText(), s.path("state").asText("?"),
+                            time(s.path("startsAt")), time(s.path("endsAt")), s.path("author").asText(), matchers(s),
+                            s.path("reason").asText());
+                }
+                out.printf("%d silence(s) in state %s%n", silences.size(), state);
+            });
         }
     }
 
@@ -200,23 +183,14 @@ public final class SilenceCommand implements Runnable {
 
         @Override
         public Integer call() {
-            QueryClient.Reply reply = query.client().delete("/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8));
-            if (!reply.ok()) {
-                spec.commandLine().getErr().println("error: " + reply.problem());
-                return 1;
-            }
             PrintWriter out = spec.commandLine().getOut();
-            if (query.json) {
-                out.println(reply.body().toPrettyString());
-                return 0;
-            }
-            JsonNode s = reply.body();
-            if ("deleted".equals(s.path("state").asText())) {
-                out.printf("silence %s deleted (it had not started)%n", id);
-            } else {
-                out.printf("silence %s expired at %s%n", id, time(s.path("endsAt")));
-            }
-            return 0;
+            return query.answer(spec, query.client().delete("/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8)), s -> {
+                if ("deleted".equals(s.path("state").asText())) {
+                    out.printf("silence %s deleted (it had not started)%n", id);
+                } else {
+                    out.printf("silence %s expired at %s%n", id, time(s.path("endsAt")));
+                }
+            });
         }
     }
 

@@ -20,32 +20,24 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        QueryClient.Reply reply = query.client().get("/v1/status");
-        if (!reply.ok()) {
-            spec.commandLine().getErr().println("error: " + reply.problem());
-            return 1;
-        }
-        if (query.json) {
-            out.println(reply.body().toPrettyString());
-            return 0;
-        }
-        JsonNode monitors = reply.body().path("monitors");
-        out.printf("%-32s %-9s %-20s %-9s %s%n", "MONITOR", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
-        for (JsonNode m : monitors) {
-            JsonNode alert = m.path("alert");
-            String alertText = alert.isMissingNode() || alert.isNull() ? "-"
-                    : alert.path("state").asText("?") + " " + alert.path("severity").asText("");
-            out.printf("%-32s %-9s %-20s %-9s %s%n",
-                    m.path("monitorId").asText(),
-                    m.path("status").asText("pending"),
-                    m.hasNonNull("windowStart") ? Instant.ofEpochMilli(m.get("windowStart").asLong()).toString().substring(0, 19) : "-",
-                    m.path("missingRegions").size() == 0 ? (m.has("status") ? "all" : "-") : "missing " + m.path("missingRegions").size(),
-                    alertText.strip());
-        }
-        JsonNode counts = reply.body().path("counts");
-        out.printf("%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n", monitors.size(),
-                counts.path("up").asLong(), counts.path("degraded").asLong(), counts.path("down").asLong(),
-                counts.path("unknown").asLong(), counts.path("pending").asLong());
-        return 0;
+        return query.answer(spec, query.client().get("/v1/status"), body -> {
+            JsonNode monitors = body.path("monitors");
+            out.printf("%-32s %-9s %-20s %-9s %s%n", "MONITOR", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
+            for (JsonNode m : monitors) {
+                JsonNode alert = m.path("alert");
+                String alertText = alert.isMissingNode() || alert.isNull() ? "-"
+                        : alert.path("state").asText("?") + " " + alert.path("severity").asText("");
+                out.printf("%-32s %-9s %-20s %-9s %s%n",
+                        m.path("monitorId").asText(),
+                        m.path("status").asText("pending"),
+                        m.hasNonNull("windowStart") ? Instant.ofEpochMilli(m.get("windowStart").asLong()).toString().substring(0, 19) : "-",
+                        m.path("missingRegions").size() == 0 ? (m.has("status") ? "all" : "-") : "missing " + m.path("missingRegions").size(),
+                        alertText.strip());
+            }
+            JsonNode counts = body.path("counts");
+            out.printf("%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n", monitors.size(),
+                    counts.path("up").asLong(), counts.path("degraded").asLong(), counts.path("down").asLong(),
+                    counts.path("unknown").asLong(), counts.path("pending").asLong());
+        });
     }
 }
