@@ -13,6 +13,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
@@ -90,7 +91,11 @@ public final class QueryServer implements AutoCloseable {
                                         "the query failed; see the instance's log", path));
                     });
         }
-        return result.flatMap(r -> {
+        // Answers are computed on boundedElastic, never on the event loop: handlers read RocksDB stores (disk
+        // I/O), and an answer completing synchronously on the event loop for a keep-alive request that arrived
+        // while the previous response was in flight leaves the connection unread in Reactor Netty 1.3.7
+        // (reactor-netty#4347; QueryServerKeepAliveTest reproduces it).
+        return result.subscribeOn(Schedulers.boundedElastic()).flatMap(r -> {
             res.status(HttpResponseStatus.valueOf(r.status()));
             res.header("Content-Type", r.contentType());
             r.headers().forEach(res::header);

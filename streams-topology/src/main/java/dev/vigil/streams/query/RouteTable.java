@@ -15,7 +15,7 @@ import reactor.core.publisher.Mono;
  * (e.g. {@code /v1/alerts}, {@code /v1/silences}).
  */
 public final class RouteTable {
-    /** Answers one request; never blocks the calling (event-loop) thread. */
+    /** Answers one request; called on a boundedElastic thread (store reads are fine), never waits for another request. */
     @FunctionalInterface
     public interface Handler {
         Mono<HttpResult> handle(QueryRequest request);
