@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
@@ -18,6 +19,9 @@ public final class HealthServer implements AutoCloseable {
     public HealthServer(String host, int port, BooleanSupplier ready, Supplier<Map<String, Object>> details,
                         PrometheusMeterRegistry registry) {
         this.server = HttpServer.create().host(host).port(port)
+                // Answers are written from boundedElastic: one completing synchronously on the event loop for a
+                // keep-alive request queued behind an answer in flight stops Reactor Netty 1.3.7 reading the
+                // connection (reactor-netty#4347); scraping the registry is not event-loop work either.
                 .route(r -> r
                         .get("/health", (req, res) -> json(res, 200, Map.of("status", "ok")))
                         .get("/ready", (req, res) -> {
@@ -27,7 +31,7 @@ public final class HealthServer implements AutoCloseable {
                             return json(res, ok ? 200 : 503, body);
                         })
                         .get("/metrics", (req, res) -> res.header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                                .sendString(Mono.fromSupplier(registry::scrape)).then())
+                                .sendString(Mono.fromSupplier(registry::scrape)).then().subscribeOn(Schedulers.boundedElastic()))
                         .route(x -> true, (req, res) -> problem(res, 404, "Not Found",
                                 "no such endpoint; try /health, /ready or /metrics")))
                 .bindNow();
@@ -39,13 +43,13 @@ public final class HealthServer implements AutoCloseable {
 
     private static Mono<Void> json(HttpServerResponse res, int status, Object body) {
         return res.status(status).header("Content-Type", "application/json")
-                .sendByteArray(Mono.just(Json.bytes(body))).then();
+                .sendByteArray(Mono.just(Json.bytes(body))).then().subscribeOn(Schedulers.boundedElastic());
     }
 
     static Mono<Void> problem(HttpServerResponse res, int status, String title, String detail) {
         byte[] body = Json.bytes(Map.of("type", "about:blank", "title", title, "status", status, "detail", detail));
         return res.status(status).header("Content-Type", "application/problem+json")
-                .sendByteArray(Mono.just(body)).then();
+                .sendByteArray(Mono.just(body)).then().subscribeOn(Schedulers.boundedElastic());
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
@@ -23,6 +24,9 @@ public final class HealthServer implements AutoCloseable {
      */
     public HealthServer(String host, int port, Supplier<String> readiness, Supplier<String> scrape) {
         this.server = HttpServer.create().host(host).port(port)
+                // Answers are written from boundedElastic: one completing synchronously on the event loop for a
+                // keep-alive request queued behind an answer in flight stops Reactor Netty 1.3.7 reading the
+                // connection (reactor-netty#4347); scraping the registry is not event-loop work either.
                 .route(r -> r
                         .get("/health", (req, res) -> json(res, HttpResponseStatus.OK, Map.of("status", "up")))
                         .get("/ready", (req, res) -> {
@@ -32,7 +36,7 @@ public final class HealthServer implements AutoCloseable {
                                     : problem(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "not-ready", "Not ready", notReady);
                         })
                         .get("/metrics", (req, res) -> res.header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                                .sendString(Mono.fromSupplier(scrape)))
+                                .sendString(Mono.fromSupplier(scrape)).then().subscribeOn(Schedulers.boundedElastic()))
                         .route(req -> true, (req, res) -> problem(res, HttpResponseStatus.NOT_FOUND, "not-found",
                                 "Not found", "no such endpoint; try /health, /ready or /metrics")))
                 .bindNow(Duration.ofSeconds(10));
@@ -40,7 +44,7 @@ public final class HealthServer implements AutoCloseable {
 
     static Publisher<Void> json(HttpServerResponse res, HttpResponseStatus status, Object body) {
         return res.status(status).header("Content-Type", "application/json")
-                .sendByteArray(Mono.just(Json.bytes(body)));
+                .sendByteArray(Mono.just(Json.bytes(body))).then().subscribeOn(Schedulers.boundedElastic());
     }
 
     static Publisher<Void> problem(HttpServerResponse res, HttpResponseStatus status, String type, String title,
@@ -51,7 +55,8 @@ public final class HealthServer implements AutoCloseable {
         p.put("status", status.code());
         p.put("detail", detail);
         return res.status(status).header("Content-Type", "application/problem+json")
-                .sendByteArray(Mono.just(Json.string(p).getBytes(StandardCharsets.UTF_8)));
+                .sendByteArray(Mono.just(Json.string(p).getBytes(StandardCharsets.UTF_8))).then()
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
     public int port() {
