@@ -58,7 +58,7 @@ public final class MetricValidator {
                         + " s away from the server clock", Rejection.Kind.TIMESTAMP));
                 continue;
             }
-            List<PrivacyViolation> pii = PrivacyGuard.inspect(metric);
+            List<PrivacyViolation> pii = PrivacyGuard.inspectSanitized(metric);
             if (!pii.isEmpty()) {
                 out.reject(Rejection.of(i, pii.get(0)));
                 continue;

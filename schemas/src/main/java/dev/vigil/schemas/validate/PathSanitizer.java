@@ -39,12 +39,15 @@ public final class PathSanitizer {
             return "/";
         }
         String path = withoutControlCharacters(pathname).strip();
-        var url = ABSOLUTE_URL.matcher(path);
-        if (url.lookingAt()) {
-            int pathStart = indexOfAny(path, "/?#", url.end());
-            path = pathStart < 0 ? "" : path.substring(pathStart);
-        } else if (SCHEME.matcher(path).lookingAt()) {
-            return "/";
+        // both patterns start with a letter: the common "/..." needs neither
+        if (!path.startsWith("/")) {
+            var url = ABSOLUTE_URL.matcher(path);
+            if (url.lookingAt()) {
+                int pathStart = indexOfAny(path, "/?#", url.end());
+                path = pathStart < 0 ? "" : path.substring(pathStart);
+            } else if (SCHEME.matcher(path).lookingAt()) {
+                return "/";
+            }
         }
         int queryOrFragment = indexOfAny(path, "?#", 0);
         if (queryOrFragment >= 0) {

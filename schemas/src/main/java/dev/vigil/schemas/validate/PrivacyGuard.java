@@ -43,11 +43,25 @@ public final class PrivacyGuard {
 
     /** Every offending string field, at most one violation per field; empty when the metric is clean. */
     public static List<PrivacyViolation> inspect(DomainMetric metric) {
+        return inspect(metric, true);
+    }
+
+    /**
+     * {@link #inspect(DomainMetric)} for a metric whose pathname came out of {@link PathSanitizer#sanitize}, which
+     * only returns paths this guard passes: the path is not scanned a second time.
+     */
+    public static List<PrivacyViolation> inspectSanitized(DomainMetric metric) {
+        return inspect(metric, false);
+    }
+
+    private static List<PrivacyViolation> inspect(DomainMetric metric, boolean withPathname) {
         var findings = new Findings();
         findings.field("appId", metric.appId());
         findings.field("metricName", metric.metricName());
         findings.field("status", metric.status());
-        findings.field("pathname", metric.pathname());
+        if (withPathname) {
+            findings.field("pathname", metric.pathname());
+        }
         findings.map("labels", metric.labels());
         return findings.list();
     }
