@@ -8,6 +8,8 @@ import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.silence.Silence;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,6 +31,11 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
 
     private ProcessorContext<String, Object> context;
     private ReadOnlyKeyValueStore<String, MonitorDefinition> definitions;
+    /**
+     * Definitions read from the store, dropped whenever the monitors topic carries a record for the id: a
+     * store read decodes the definition's JSON, and every verdict needs it.
+     */
+    private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
     private KeyValueStore<String, MonitorRuleState> ruleStates;
     private AlertEmitter emitter;
 
@@ -56,6 +63,9 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
     @Override
     public void process(Record<String, Object> record) {
         Object value = record.value();
+        if (record.key() != null && (value instanceof MonitorDefinition || value == null)) {
+            definitionCache.remove(record.key());
+        }
         if (value instanceof MonitorStatus verdict) {
             onVerdict(verdict);
         } else if (value instanceof ProbeResult result) {
@@ -75,8 +85,19 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         return context.recordMetadata().map(m -> monitorsTopic.equals(m.topic())).orElse(false);
     }
 
+    private MonitorDefinition definition(String monitorId) {
+        MonitorDefinition def = definitionCache.get(monitorId);
+        if (def == null) {
+            def = definitions.get(monitorId);
+            if (def != null) {
+                definitionCache.put(monitorId, def);
+            }
+        }
+        return def;
+    }
+
     private void onVerdict(MonitorStatus verdict) {
-        MonitorDefinition def = definitions.get(verdict.monitorId());
+        MonitorDefinition def = definition(verdict.monitorId());
         if (def == null || !def.enabled()) {
             return;
         }
@@ -90,7 +111,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         if (r.tlsDaysLeft() == null) {
             return;
         }
-        MonitorDefinition def = definitions.get(r.monitorId());
+        MonitorDefinition def = definition(r.monitorId());
         if (def == null || !def.enabled()) {
             return;
         }

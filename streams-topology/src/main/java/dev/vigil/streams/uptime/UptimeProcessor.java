@@ -1,6 +1,7 @@
 package dev.vigil.streams.uptime;
 
 import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.streams.topology.StoreKeys;
 import java.time.Duration;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -54,6 +55,6 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
 
     /** Store key: monitor id, a separator sorting after slug characters, and the zero-padded UTC epoch day. */
     public static String key(String monitorId, long epochDay) {
-        return monitorId + "|" + String.format("%07d", epochDay);
+        return StoreKeys.of(monitorId, epochDay, 7);
     }
 }

@@ -1,6 +1,7 @@
 package dev.vigil.streams.verdict;
 
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
+import dev.vigil.streams.topology.StoreKeys;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -22,10 +23,10 @@ public record PendingWindow(String monitorId, long windowStart, Map<String, Regi
 
     /** Store key: monitor id, a separator that sorts after every slug character, and the zero-padded window start. */
     public static String key(String monitorId, long windowStart) {
-        return prefix(monitorId) + String.format("%019d", windowStart);
+        return StoreKeys.of(monitorId, windowStart, 19);
     }
 
     public static String prefix(String monitorId) {
-        return monitorId + "|";
+        return StoreKeys.prefix(monitorId);
     }
 }

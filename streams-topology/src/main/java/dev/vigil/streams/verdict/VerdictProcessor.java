@@ -57,14 +57,14 @@ public final class VerdictProcessor implements Processor<String, Object, String,
 
     private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
     private final Map<String, Long> cursorCache = new HashMap<>();
-    /** pending store key -> (monitorId, windowStart), so the punctuator reads only windows that are due. */
-    private final Map<String, PendingRef> pendingIndex = new HashMap<>();
+    /**
+     * pending store key -> the window as last written to the store: the punctuator finds due windows without a
+     * scan, and a result extends its window without reading and decoding it from the store.
+     */
+    private final Map<String, PendingWindow> pendingIndex = new HashMap<>();
     /** monitorId -> the latest decided window start: a window after it cannot have been decided yet. */
     private final Map<String, Long> latestDecided = new HashMap<>();
     private long holdDeadlinesUntil;
-
-    private record PendingRef(String monitorId, long windowStart) {
-    }
 
     public VerdictProcessor(TopologyConfig config, String verdictsChild, String deadLetterChild, VerdictMetrics metrics) {
         this.config = config;
@@ -92,7 +92,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             it.forEachRemaining(kv -> latestDecided.put(kv.key, kv.value.windowStart()));
         }
         try (var it = pending.all()) {
-            it.forEachRemaining(kv -> pendingIndex.put(kv.key, new PendingRef(kv.value.monitorId(), kv.value.windowStart())));
+            it.forEachRemaining(kv -> pendingIndex.put(kv.key, kv.value));
         }
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
@@ -139,7 +139,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             return;
         }
         String pendingKey = PendingWindow.key(key, windowStart);
-        PendingWindow window = pendingIndex.containsKey(pendingKey) ? pending.get(pendingKey) : null;
+        PendingWindow window = pendingIndex.get(pendingKey);
         if (window == null) {
             window = PendingWindow.empty(key, windowStart);
         }
@@ -152,7 +152,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
         } else {
             pending.put(pendingKey, window);
-            pendingIndex.put(pendingKey, new PendingRef(key, windowStart));
+            pendingIndex.put(pendingKey, window);
         }
     }
 
@@ -213,18 +213,17 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         List<String> due = new ArrayList<>();
         for (var e : pendingIndex.entrySet()) {
-            PendingRef ref = e.getValue();
-            MonitorDefinition def = definitionCache.get(ref.monitorId());
-            if (def == null || !def.enabled() || deadline(def, ref.windowStart()) <= now) {
+            PendingWindow window = e.getValue();
+            MonitorDefinition def = definitionCache.get(window.monitorId());
+            if (def == null || !def.enabled() || deadline(def, window.windowStart()) <= now) {
                 due.add(e.getKey());
             }
         }
         for (String key : due) {
-            PendingRef ref = pendingIndex.remove(key);
-            PendingWindow window = pending.get(key);
+            PendingWindow window = pendingIndex.remove(key);
             pending.delete(key);
-            MonitorDefinition def = definitionCache.get(ref.monitorId());
-            if (window != null && def != null && def.enabled()) {
+            MonitorDefinition def = definitionCache.get(window.monitorId());
+            if (def != null && def.enabled()) {
                 emit(def, window, VerdictMetrics.Trigger.DEADLINE, now);
             }
         }
