@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +44,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 
 /**
  * End-to-end benchmark of the verdict topology on the embedded broker (issue 4, "must measure").
@@ -51,6 +55,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   <li><b>Raw pipe</b> (the physical reference): the same serialized probe results go through a plain
  *       consumer → idempotent producer loop between two 6-partition topics; records/s from the first record
  *       produced to the last record readable downstream.</li>
+ *   <li><b>Kafka Streams pass-through</b> (the framework's ceiling): the same records through a source → sink
+ *       topology with the verdict service's guarantee and commit interval (exactly_once_v2, 100 ms); records/s
+ *       until the last is readable with read_committed.</li>
  *   <li><b>Verdict throughput</b>: the results go to {@code vigil.probe-results}; the Streams service
  *       (exactly_once_v2) turns each (monitor, window) into a verdict; results/s from the first result
  *       produced to the last verdict readable with read_committed on {@code vigil.monitor-status}.</li>
@@ -66,6 +73,8 @@ public final class VerdictPipelineBench {
     private static final long HOUR = 3_600_000L;
     private static final String RAW_IN = "bench.raw-in";
     private static final String RAW_OUT = "bench.raw-out";
+    private static final String EOS_IN = "bench.eos-in";
+    private static final String EOS_OUT = "bench.eos-out";
 
     /** Scale of one run. */
     public record Options(int monitors, int regions, int throughputWindows, int latencyRatePerSecond, int streamThreads,
@@ -91,15 +100,24 @@ public final class VerdictPipelineBench {
      */
     public record Result(int monitors, int regions, long results, int rounds, double rawPipeRecordsPerSecond,
                          double verdictResultsPerSecond, double ratio, double rawPipeRecordsPerCpuSecond,
-                         double verdictResultsPerCpuSecond, double cpuRatio, double latencyP50Ms, double latencyP99Ms,
+                         double verdictResultsPerCpuSecond, double cpuRatio, double passThroughRecordsPerSecond,
+                         double passThroughRecordsPerCpuSecond, double latencyP50Ms, double latencyP99Ms,
                          double latencyMaxMs, int latencySamples) {
+        /** Verdict topology over the Streams pass-through, per CPU-second: the share of the framework's ceiling. */
+        public double passThroughCpuRatio() {
+            return verdictResultsPerCpuSecond / passThroughRecordsPerCpuSecond;
+        }
+
         public String line() {
             return String.format(java.util.Locale.ROOT,
                     "RESULT %s monitors=%d regions=%d results=%d rounds=%d verdict_results_per_s=%.0f raw_pipe_records_per_s=%.0f "
                             + "ratio=%.3f verdict_results_per_cpu_s=%.0f raw_pipe_records_per_cpu_s=%.0f cpu_ratio=%.3f "
+                            + "streams_pass_through_records_per_s=%.0f streams_pass_through_records_per_cpu_s=%.0f "
+                            + "pass_through_cpu_ratio=%.3f "
                             + "latency_p50_ms=%.1f latency_p99_ms=%.1f latency_max_ms=%.1f latency_samples=%d",
                     NAME, monitors, regions, results, rounds, verdictResultsPerSecond, rawPipeRecordsPerSecond, ratio,
-                    verdictResultsPerCpuSecond, rawPipeRecordsPerCpuSecond, cpuRatio,
+                    verdictResultsPerCpuSecond, rawPipeRecordsPerCpuSecond, cpuRatio, passThroughRecordsPerSecond,
+                    passThroughRecordsPerCpuSecond, passThroughCpuRatio(),
                     latencyP50Ms, latencyP99Ms, latencyMaxMs, latencySamples);
         }
     }
@@ -142,6 +160,8 @@ public final class VerdictPipelineBench {
             List<TopicSpec> topics = new ArrayList<>(Topics.all());
             topics.add(new TopicSpec(RAW_IN, Topics.DEFAULT_PARTITIONS, false));
             topics.add(new TopicSpec(RAW_OUT, Topics.DEFAULT_PARTITIONS, false));
+            topics.add(new TopicSpec(EOS_IN, Topics.DEFAULT_PARTITIONS, false));
+            topics.add(new TopicSpec(EOS_OUT, Topics.DEFAULT_PARTITIONS, false));
             kafka.createTopics(topics);
 
             // Hourly windows from the next hour on: deadlines ahead, so verdicts are decided by completeness,
@@ -166,8 +186,9 @@ public final class VerdictPipelineBench {
             sendAll(kafka, definitions);
             Rate bestRaw = new Rate(0, 0);
             Rate bestVerdict = new Rate(0, 0);
+            Rate bestPassThrough = new Rate(0, 0);
             Latencies lat;
-            try (var streams = StreamsApp.start(cfg)) {
+            try (var streams = StreamsApp.start(cfg); KafkaStreams passThrough = passThrough(kafka, work.resolve("eos"))) {
                 awaitMonitorsLoaded(streams.httpPort(), o.monitors());
                 System.out.println("streams running with " + o.monitors() + " monitors loaded");
                 try (VerdictObserver observer = new VerdictObserver(kafka)) {
@@ -176,10 +197,14 @@ public final class VerdictPipelineBench {
                         List<ProducerRecord<String, byte[]>> batch = results(o, regions, base, o.throughputWindows(),
                                 round * o.throughputWindows());
                         Rate raw = rawPipe(kafka, batch);
+                        Rate eos = passThroughRate(kafka, batch);
                         Rate verdicts = verdictThroughput(kafka, observer, batch, (long) o.monitors() * o.throughputWindows());
-                        System.out.printf("round %d: raw pipe %.0f records/s (%.0f per CPU-s), verdict topology %.0f results/s "
-                                + "(%.0f per CPU-s)%n", round + 1, raw.perSecond(), raw.perCpuSecond(), verdicts.perSecond(),
-                                verdicts.perCpuSecond());
+                        System.out.printf("round %d: raw pipe %.0f records/s (%.0f per CPU-s), streams pass-through %.0f "
+                                + "records/s (%.0f per CPU-s), verdict topology %.0f results/s (%.0f per CPU-s)%n", round + 1,
+                                raw.perSecond(), raw.perCpuSecond(), eos.perSecond(), eos.perCpuSecond(),
+                                verdicts.perSecond(), verdicts.perCpuSecond());
+                        bestPassThrough = new Rate(Math.max(bestPassThrough.perSecond(), eos.perSecond()),
+                                Math.max(bestPassThrough.perCpuSecond(), eos.perCpuSecond()));
                         bestRaw = new Rate(Math.max(bestRaw.perSecond(), raw.perSecond()), Math.max(bestRaw.perCpuSecond(), raw.perCpuSecond()));
                         bestVerdict = new Rate(Math.max(bestVerdict.perSecond(), verdicts.perSecond()),
                                 Math.max(bestVerdict.perCpuSecond(), verdicts.perCpuSecond()));
@@ -191,7 +216,8 @@ public final class VerdictPipelineBench {
             }
             Result r = new Result(o.monitors(), o.regions(), perRound, o.rounds(), bestRaw.perSecond(), bestVerdict.perSecond(),
                     bestVerdict.perSecond() / bestRaw.perSecond(), bestRaw.perCpuSecond(), bestVerdict.perCpuSecond(),
-                    bestVerdict.perCpuSecond() / bestRaw.perCpuSecond(), lat.p50, lat.p99, lat.max, lat.samples);
+                    bestVerdict.perCpuSecond() / bestRaw.perCpuSecond(), bestPassThrough.perSecond(),
+                    bestPassThrough.perCpuSecond(), lat.p50, lat.p99, lat.max, lat.samples);
             write(o.resultsDir(), r);
             return r;
         } finally {
@@ -279,6 +305,44 @@ public final class VerdictPipelineBench {
         long tLast = observer.awaitCount(target, Duration.ofMinutes(10));
         long cpu = cpuNanos() - cpu0;
         return new Rate(batch.size() / ((tLast - t0) / 1e9), batch.size() / (cpu / 1e9));
+    }
+
+    /** A source → sink Kafka Streams app with the verdict service's guarantee and commit interval. */
+    private static KafkaStreams passThrough(EmbeddedKafka kafka, Path stateDir) throws InterruptedException {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "vigil-bench-eos-pass-through");
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        Topology t = new Topology();
+        t.addSource("in", new ByteArrayDeserializer(), new ByteArrayDeserializer(), EOS_IN);
+        t.addSink("out", EOS_OUT, new ByteArraySerializer(), new ByteArraySerializer(), "in");
+        KafkaStreams streams = new KafkaStreams(t, p);
+        streams.start();
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (streams.state() != KafkaStreams.State.RUNNING) {
+            if (System.currentTimeMillis() > deadline) {
+                streams.close();
+                throw new IllegalStateException("the pass-through app did not reach RUNNING: " + streams.state());
+            }
+            Thread.sleep(50);
+        }
+        return streams;
+    }
+
+    /** The batch through the pass-through app; records/s until the last is readable (read_committed). */
+    private static Rate passThroughRate(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
+        try (var counter = new CountingConsumer(kafka, EOS_OUT)) {
+            counter.awaitAssigned();
+            long cpu0 = cpuNanos();
+            long t0 = System.nanoTime();
+            sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(EOS_IN, r.key(), r.value())).toList());
+            long tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
+            long cpu = cpuNanos() - cpu0;
+            return new Rate(records.size() / ((tLast - t0) / 1e9), records.size() / (cpu / 1e9));
+        }
     }
 
     /** Plain consume → produce of the same records between two topics; records/s end to end. */
@@ -400,6 +464,9 @@ public final class VerdictPipelineBench {
         json.put("verdictResultsPerCpuSecond", Math.round(r.verdictResultsPerCpuSecond()));
         json.put("rawPipeRecordsPerCpuSecond", Math.round(r.rawPipeRecordsPerCpuSecond()));
         json.put("cpuRatio", r.cpuRatio());
+        json.put("streamsPassThroughRecordsPerSecond", Math.round(r.passThroughRecordsPerSecond()));
+        json.put("streamsPassThroughRecordsPerCpuSecond", Math.round(r.passThroughRecordsPerCpuSecond()));
+        json.put("passThroughCpuRatio", r.passThroughCpuRatio());
         json.put("latencyP50Ms", r.latencyP50Ms());
         json.put("latencyP99Ms", r.latencyP99Ms());
         json.put("latencyMaxMs", r.latencyMaxMs());

@@ -23,11 +23,14 @@ class VerdictPipelineBenchTest {
         assertThat(r.rawPipeRecordsPerSecond()).isPositive();
         assertThat(r.verdictResultsPerCpuSecond()).isPositive();
         assertThat(r.cpuRatio()).isPositive();
+        assertThat(r.passThroughRecordsPerSecond()).isPositive();
+        assertThat(r.passThroughCpuRatio()).isPositive();
         assertThat(r.latencyP99Ms()).isGreaterThanOrEqualTo(r.latencyP50Ms());
         assertThat(r.line()).startsWith("RESULT streams-verdicts monitors=50 ");
         var json = Json.tree(Files.readAllBytes(results.resolve("streams-verdicts.json")));
         assertThat(json.path("results").asLong()).isEqualTo(300);
         assertThat(json.path("processingGuarantee").asText()).isEqualTo("exactly_once_v2");
+        assertThat(json.path("streamsPassThroughRecordsPerSecond").asLong()).isPositive();
     }
 
     @Test

@@ -46,6 +46,11 @@ public final class AlertEmitter {
 
     public Optional<AlertEvent> apply(Evaluation ev) {
         AlertStateRecord current = store.get(ev.fingerprint());
+        if (!ev.breach() && (current == null || !current.isOpen())) {
+            // healthy with nothing open: the machine keeps the record as it is and emits nothing, so the silences
+            // (a scan of their store) need not be read; this is every healthy verdict of a healthy fleet
+            return Optional.empty();
+        }
         boolean silenced = silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
         return commit(current, machine.apply(current, ev, silenced), ev.at());
     }
