@@ -122,7 +122,13 @@ public final class ProbeWorker {
                             cfg.kafka().monitorsTopic(), scheduler, dl -> {
                                 if (kafka != null) {
                                     kafka.producer().send(new ProducerRecord<>(cfg.kafka().deadLetterTopic(), dl.key(),
-                                            VigilSerdes.deadLetter().serialize(cfg.kafka().deadLetterTopic(), dl)));
+                                            VigilSerdes.deadLetter().serialize(cfg.kafka().deadLetterTopic(), dl)),
+                                            (md, e) -> {
+                                                if (e != null) {
+                                                    LOG.error("dead letter for monitor definition {} was not delivered ({}): {}",
+                                                            dl.key(), dl.reason(), e.toString());
+                                                }
+                                            });
                                 }
                             });
                     new KafkaClientMetrics(kafkaFeed.consumer()).bindTo(metrics.registry());
