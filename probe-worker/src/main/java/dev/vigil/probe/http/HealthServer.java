@@ -28,7 +28,7 @@ public final class HealthServer implements AutoCloseable {
                 // keep-alive request queued behind an answer in flight stops Reactor Netty 1.3.7 reading the
                 // connection (reactor-netty#4347); scraping the registry is not event-loop work either.
                 .route(r -> r
-                        .get("/health", (req, res) -> json(res, HttpResponseStatus.OK, Map.of("status", "up")))
+                        .get("/health", (req, res) -> json(res, HttpResponseStatus.OK, Map.of("status", "ok")))
                         .get("/ready", (req, res) -> {
                             String notReady = readiness.get();
                             return notReady == null

@@ -30,6 +30,8 @@ class HealthServerTest {
         try (var server = new HealthServer("127.0.0.1", 0, notReady::get, metrics::scrape)) {
             var health = get(server.port(), "/health");
             assertThat(health.statusCode()).isEqualTo(200);
+            // the body every Vigil service answers, and the one Vigil's own health assertion accepts by default
+            assertThat(Json.tree(health.body().getBytes()).path("status").asText()).isEqualTo("ok");
 
             var ready = get(server.port(), "/ready");
             assertThat(ready.statusCode()).isEqualTo(503);

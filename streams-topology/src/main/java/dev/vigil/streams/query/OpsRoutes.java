@@ -17,7 +17,7 @@ public final class OpsRoutes {
     public static RouteTable register(RouteTable routes, QueryBackend backend, Supplier<String> prometheusScrape) {
         byte[] openapi = openApiDocument();
         return routes
-                .get("/health", req -> Mono.just(HttpResult.ok(Map.of("status", "up"))))
+                .get("/health", req -> Mono.just(HttpResult.ok(Map.of("status", "ok"))))
                 .get("/ready", req -> Mono.just(backend.ready()
                         ? HttpResult.ok(Map.of("status", "ready", "streams", backend.state()))
                         : HttpResult.unavailable("Kafka Streams is " + backend.state(), req.path())))

@@ -233,7 +233,9 @@ class QueryApiTest {
 
     @Test
     void opsEndpointsAndOpenApi() throws Exception {
-        assertThat(get(serverA, "/health").statusCode()).isEqualTo(200);
+        var health = get(serverA, "/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(json(health).path("status").asText()).isEqualTo("ok");
         assertThat(get(serverA, "/ready").statusCode()).isEqualTo(200);
         assertThat(get(serverA, "/metrics").body()).contains("# metrics");
         var doc = get(serverA, "/v1/openapi.json");
