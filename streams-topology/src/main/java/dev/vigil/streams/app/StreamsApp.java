@@ -150,7 +150,7 @@ public final class StreamsApp {
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         // Kafka Streams 4.4.0 String.formats trace text for every record a task processes while one of its input
-        // partitions has nothing buffered (the monitors partition, nearly always): 15 % of the stream thread. With
+        // partitions has nothing buffered (the monitors partition, nearly always): ~9 % of the stream thread. With
         // idling disabled that path is skipped; a task no longer waits for an empty partition's lag. Definitions
         // are restored from their store before processing starts, and a fresh start fetches monitors and results
         // in the same fetch and processes them in timestamp order (definitions are older).
