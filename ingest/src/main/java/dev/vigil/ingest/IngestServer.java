@@ -10,8 +10,8 @@ import dev.vigil.ingest.route.BatchResponder;
 import dev.vigil.ingest.route.BodyReader;
 import dev.vigil.ingest.route.HttpProblem;
 import dev.vigil.ingest.route.MetricsHandler;
-import dev.vigil.ingest.route.ProbeResultsHandler;
 import dev.vigil.ingest.route.Responder;
+import dev.vigil.ingest.route.SignedBatchHandler;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.MetricValidator;
 import dev.vigil.schemas.config.ConfigLoader;
@@ -95,7 +95,8 @@ public final class IngestServer {
                 batches, responder, topics.metrics(), clock);
         SignatureVerifier verifier = new SignatureVerifier(workerKeys,
                 new ReplayCache(limits.replayCacheSize(), limits.signatureSkewMs()), limits.signatureSkewMs(), clock);
-        ProbeResultsHandler probes = new ProbeResultsHandler(verifier, bodies, parser, batches, responder, topics.probeResults());
+        var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults());
+        var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats());
         AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), batches, responder, topics.alerts(), clock);
 
         DisposableServer server = HttpServer.create()
@@ -103,7 +104,8 @@ public final class IngestServer {
                 .port(config.port())
                 .route(r -> r
                         .post(MetricsHandler.ROUTE, metrics::handle)
-                        .post(ProbeResultsHandler.ROUTE, probes::handle)
+                        .post(probes.route(), probes::handle)
+                        .post(heartbeats.route(), heartbeats::handle)
                         .post(AlertsHandler.ROUTE, alerts::handle)
                         .get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
                         .get("/ready", (req, res) -> ready(publisher, admin)
@@ -114,8 +116,8 @@ public final class IngestServer {
                         .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
                                 "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder, limits.maxBodyBytes())))
                 .bindNow(Duration.ofSeconds(10));
-        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, alerts → {})",
-                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.alerts());
+        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {})",
+                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts());
         return new Running(server, publisher, admin, registry, gc);
     }
 
@@ -140,7 +142,7 @@ public final class IngestServer {
             } else if (secret.getBytes(StandardCharsets.UTF_8).length < 32) {
                 problems.add("probeWorkers." + keyId + ".secretEnv: the secret in " + k.secretEnv() + " must be at least 32 bytes");
             } else {
-                keys.put(keyId, new SignatureVerifier.WorkerKey(k.region(), new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
+                keys.put(keyId, new SignatureVerifier.WorkerKey(k.region(), k.workerIdOr(keyId), new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
             }
         });
         if (!problems.isEmpty()) {

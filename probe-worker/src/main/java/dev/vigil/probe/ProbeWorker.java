@@ -102,6 +102,18 @@ public final class ProbeWorker {
                     metrics.failed(result, error);
                     observer.failed(result, error);
                 }
+
+                @Override
+                public void heartbeatAcknowledged(WorkerHeartbeat heartbeat) {
+                    metrics.heartbeatAcknowledged(heartbeat);
+                    observer.heartbeatAcknowledged(heartbeat);
+                }
+
+                @Override
+                public void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
+                    metrics.heartbeatFailed(heartbeat, error);
+                    observer.heartbeatFailed(heartbeat, error);
+                }
             };
             try {
                 ProbeSettings settings = new ProbeSettings(cfg.region(), cfg.workerId(), ProbeWorkerConfig.VERSION,

@@ -34,18 +34,18 @@ public final class SignatureVerifier {
         }
     }
 
-    /** A worker key: its region and secret. */
-    public record WorkerKey(String region, RequestSigner signer) {
+    /** A worker key: its region, the worker id it speaks for (heartbeats) and its secret. */
+    public record WorkerKey(String region, String workerId, RequestSigner signer) {
     }
 
-    /** Result of a check: a failure, or the verified key id and region. */
-    public record Verdict(Failure failure, String replayId, String region) {
+    /** Result of a check: a failure, or the verified key's replay id, region and worker id. */
+    public record Verdict(Failure failure, String replayId, String region, String workerId) {
         public boolean ok() {
             return failure == null;
         }
 
         static Verdict fail(Failure f) {
-            return new Verdict(f, null, null);
+            return new Verdict(f, null, null, null);
         }
     }
 
@@ -85,7 +85,7 @@ public final class SignatureVerifier {
         if (Math.abs(clock.millis() - ts) > skewMs) {
             return Verdict.fail(Failure.STALE);
         }
-        return new Verdict(null, r.keyId() + "\n" + r.requestId(), key.region());
+        return new Verdict(null, r.keyId() + "\n" + r.requestId(), key.region(), key.workerId());
     }
 
     /** Header checks, signature over the body, then the replay cache. */

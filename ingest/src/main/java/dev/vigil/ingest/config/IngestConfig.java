@@ -142,26 +142,46 @@ public record IngestConfig(
     }
 
     /** Topic names; defaults from {@link Topics}. */
-    public record TopicNames(String metrics, String probeResults, String alerts) {
+    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats) {
         public TopicNames {
             metrics = metrics == null ? Topics.METRICS : Require.text("metrics", metrics, 249);
             probeResults = probeResults == null ? Topics.PROBE_RESULTS : Require.text("probeResults", probeResults, 249);
             alerts = alerts == null ? Topics.ALERTS : Require.text("alerts", alerts, 249);
+            heartbeats = heartbeats == null ? Topics.HEARTBEATS : Require.text("heartbeats", heartbeats, 249);
+        }
+
+        /** Heartbeats on the default topic. */
+        public TopicNames(String metrics, String probeResults, String alerts) {
+            this(metrics, probeResults, alerts, null);
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null);
+            return new TopicNames(null, null, null, null);
         }
     }
 
-    /** A remote probe worker's signing key: the region it may speak for and the env var holding its secret. */
-    public record ProbeWorkerKey(String region, String secretEnv) {
+    /**
+     * A remote probe worker's signing key: the region it may speak for, the env var holding its secret and
+     * the worker id it may heartbeat as ({@code null} = the key id itself).
+     */
+    public record ProbeWorkerKey(String region, String secretEnv, String workerId) {
         public ProbeWorkerKey {
             Require.slug("region", region);
+            workerId = workerId == null || workerId.isBlank() ? null : Require.text("workerId", workerId.strip(), 128);
             Require.present("secretEnv", secretEnv);
             if (!ENV_NAME.matcher(secretEnv).matches()) {
                 throw new ContractViolation("secretEnv", "must be an environment variable name");
             }
+        }
+
+        /** A key whose worker id is its key id. */
+        public ProbeWorkerKey(String region, String secretEnv) {
+            this(region, secretEnv, null);
+        }
+
+        /** The worker id heartbeats signed with this key must carry. */
+        public String workerIdOr(String keyId) {
+            return workerId == null ? keyId : workerId;
         }
     }
 

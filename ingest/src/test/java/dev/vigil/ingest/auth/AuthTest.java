@@ -43,7 +43,7 @@ class AuthTest {
     }
 
     private SignatureVerifier verifier(ReplayCache cache) {
-        return new SignatureVerifier(Map.of("w1", new SignatureVerifier.WorkerKey("us-east", new RequestSigner(SECRET))), cache, 60_000,
+        return new SignatureVerifier(Map.of("w1", new SignatureVerifier.WorkerKey("us-east", "w1", new RequestSigner(SECRET))), cache, 60_000,
                 Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
     }
 

@@ -35,6 +35,20 @@ class IngestConfigTest {
         assertThat(c.apiKeys()).containsKey("checkout");
         assertThat(c.probeWorkers().get("us-east-1").region()).isEqualTo("us-east");
         assertThat(c.kafka().topics().metrics()).isEqualTo("vigil.metrics");
+        assertThat(c.kafka().topics().heartbeats()).isEqualTo("vigil.heartbeats");
+    }
+
+    @Test
+    void aKeysHeartbeatWorkerIdDefaultsToTheKeyIdAndCanBeSet() throws Exception {
+        IngestConfig c = load("probeWorkers:\n  k1: {region: us-east, secretEnv: K1}\n"
+                + "  k2: {region: eu-west, secretEnv: K2, workerId: probe-eu-west-2}\n  k3: {region: eu-west, secretEnv: K3, workerId: \"  \"}\n",
+                Map.of());
+        assertThat(c.probeWorkers().get("k1").workerIdOr("k1")).isEqualTo("k1");
+        assertThat(c.probeWorkers().get("k2").workerIdOr("k2")).isEqualTo("probe-eu-west-2");
+        assertThat(c.probeWorkers().get("k3").workerIdOr("k3")).isEqualTo("k3");
+        assertThat(IngestConfig.defaults().kafka().topics().heartbeats()).isEqualTo("vigil.heartbeats");
+        assertThatThrownBy(() -> load("probeWorkers:\n  k1: {region: us-east, secretEnv: K1, workerId: \"" + "w".repeat(129) + "\"}\n", Map.of()))
+                .hasMessageContaining("probeWorkers.k1.workerId");
     }
 
     @Test

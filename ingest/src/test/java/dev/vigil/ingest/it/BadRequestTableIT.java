@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every bad request gets its precise 4xx with an RFC 9457 problem body, and produces nothing: the end
- * offsets (read_uncommitted, so even an aborted attempt would show) of the three ingest topics do not move.
+ * offsets (read_uncommitted, so even an aborted attempt would show) of the four ingest topics do not move.
  */
 @WithKafka
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -48,7 +48,8 @@ class BadRequestTableIT {
     @BeforeAll
     void start(EmbeddedKafka kafka) {
         ingest = new IngestHarness(kafka);
-        offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS);
+        offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS,
+                Topics.HEARTBEATS);
     }
 
     @AfterAll
@@ -86,7 +87,58 @@ class BadRequestTableIT {
         return Events.array(List.of(Events.probeResult("table-api", region, n - n % 60_000, "r-1")));
     }
 
+    static String beat(String workerId, String region) {
+        return Events.array(List.of(Events.heartbeat(workerId, region, now())));
+    }
+
+    static IngestHarness.Reply usEastBeat(IngestHarness h, String body) {
+        return h.heartbeats("w-us-east", h.usEast, "us-east", now(), Events.id(), body);
+    }
+
+    static Case beats(String name, Function<IngestHarness, IngestHarness.Reply> request, int status, String type, String detail) {
+        return new Case(name, null, request, status, type, detail);
+    }
+
     static Stream<Case> cases() {
+        return Stream.concat(endpointCases(), heartbeatCases());
+    }
+
+    static Stream<Case> heartbeatCases() {
+        String replayedId = Events.id();
+        return Stream.of(
+                beats("heartbeat: unsigned", h -> h.post("/v1/heartbeats", "application/json",
+                        beat("w-us-east", "us-east").getBytes(StandardCharsets.UTF_8), Map.of()), 401, "missing-headers", "X-Vigil-Signature"),
+                beats("heartbeat: unknown key id", h -> h.heartbeats("w-nowhere", h.usEast, "us-east", now(), Events.id(),
+                        beat("w-nowhere", "us-east")), 401, "unknown-key", "not configured"),
+                beats("heartbeat: forged signature (other secret)", h -> h.heartbeats("w-us-east", h.euWest, "us-east", now(),
+                        Events.id(), beat("w-us-east", "us-east")), 401, "bad-signature", "does not match"),
+                beats("heartbeat: stale timestamp (120 s old)", h -> h.heartbeats("w-us-east", h.usEast, "us-east", now() - 120_000,
+                        Events.id(), beat("w-us-east", "us-east")), 401, "stale", "clock skew"),
+                new Case("heartbeat: replayed request id", h -> assertThat(h.heartbeats("w-us-east", h.usEast, "us-east", now(),
+                        replayedId, beat("w-us-east", "us-east")).status()).isEqualTo(202),
+                        h -> h.heartbeats("w-us-east", h.usEast, "us-east", now(), replayedId, beat("w-us-east", "us-east")),
+                        409, "replayed", "already received"),
+                beats("heartbeat: signed for a region not the key's", h -> h.heartbeats("w-us-east", h.usEast, "eu-west", now(),
+                        Events.id(), beat("w-us-east", "eu-west")), 403, "wrong-region", "region"),
+                beats("heartbeat: of another worker id", h -> usEastBeat(h, beat("w-eu-west", "us-east")), 422, "invalid-events",
+                        "event 0: workerId: is not the signing key's worker id ('w-us-east')"),
+                beats("heartbeat: of another region", h -> usEastBeat(h, beat("w-us-east", "eu-west")), 422, "invalid-events",
+                        "event 0: region: is not the signing key's region ('us-east')"),
+                beats("heartbeat: configured worker id differs from the key id", h -> h.heartbeats("k-ap-south", h.euWest, "ap-south",
+                        now(), Events.id(), beat("k-ap-south", "ap-south")), 422, "invalid-events",
+                        "event 0: workerId: is not the signing key's worker id ('probe-ap-south-1')"),
+                beats("heartbeat: negative inFlight", h -> usEastBeat(h, beat("w-us-east", "us-east").replace("\"inFlight\":2", "\"inFlight\":-1")),
+                        422, "invalid-events", "event 0: inFlight:"),
+                beats("heartbeat: missing sentAt", h -> usEastBeat(h, beat("w-us-east", "us-east").replaceAll("\"sentAt\":\\d+,", "")),
+                        422, "invalid-events", "event 0: sentAt: is required"),
+                beats("heartbeat: e-mail in version", h -> usEastBeat(h, beat("w-us-east", "us-east").replace("0.1.0", "ops@example.com")),
+                        422, "invalid-events", "event 0: version: contains an e-mail address"),
+                beats("heartbeat: not an object", h -> usEastBeat(h, "[42]"), 422, "invalid-events", "must be a JSON object"),
+                beats("heartbeat: malformed JSON", h -> usEastBeat(h, "[{\"workerId\":"), 400, "malformed-json", "not valid JSON"),
+                beats("heartbeat: empty batch", h -> usEastBeat(h, "[]"), 400, "empty-batch", "no events"));
+    }
+
+    static Stream<Case> endpointCases() {
         String big = "[" + "x".repeat((1 << 20)) + "]";
         List<String> many = new ArrayList<>();
         for (int i = 0; i < 1001; i++) {

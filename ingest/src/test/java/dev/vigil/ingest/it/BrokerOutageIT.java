@@ -76,10 +76,21 @@ class BrokerOutageIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> refused.size() >= 2 * CLIENTS);
             assertThat(ingest.get("/ready").status()).as("not ready while Kafka is down").isEqualTo(503);
             assertThat(ingest.get("/health").status()).isEqualTo(200);
+            // A signed heartbeat Kafka cannot take: 503 + Retry-After, and its request id is released so the
+            // worker may resend it as it is.
+            String beatId = Events.id();
+            long beatAt = System.currentTimeMillis();
+            String beat = Events.array(List.of(Events.heartbeat("w-us-east", "us-east", beatAt)));
+            var down = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", beatAt, beatId, beat);
+            assertThat(down.status()).as(down.text()).isEqualTo(503);
+            assertThat(down.retryAfter()).isNotBlank();
+            assertThat(down.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
             kafka.start();
             restarted.set(true);
             await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
             await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get("/ready").status() == 200);
+            var resent = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", System.currentTimeMillis(), beatId, beat);
+            assertThat(resent.status()).as(resent.text()).isEqualTo(202);
             stop.set(true);
             for (Future<?> f : clients) {
                 f.get();

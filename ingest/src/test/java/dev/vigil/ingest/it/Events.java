@@ -38,6 +38,11 @@ final class Events {
                 + requestId + "\"}";
     }
 
+    static String heartbeat(String workerId, String region, long sentAt) {
+        return "{\"schemaVersion\":1,\"workerId\":\"" + workerId + "\",\"region\":\"" + region + "\",\"sentAt\":" + sentAt
+                + ",\"inFlight\":2,\"monitorsAssigned\":7,\"version\":\"0.1.0\"}";
+    }
+
     static String alertEvent(String fingerprint, String state, long ts) {
         return "{\"schemaVersion\":1,\"fingerprint\":\"" + fingerprint + "\",\"state\":\"" + state
                 + "\",\"severity\":\"P1\",\"service\":\"checkout\",\"summary\":\"Checkout failing\",\"firstSeen\":"

@@ -11,6 +11,7 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.Severity;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
 import java.nio.charset.StandardCharsets;
@@ -125,6 +126,48 @@ class IngestEndToEndIT {
                     ProbeResult.class);
             assertThat(first).isEqualTo(Json.read(Events.probeResult("checkout-api", "us-east", window, "r-1"), ProbeResult.class));
         }
+    }
+
+    @Test
+    void signedHeartbeatsLandOnTheHeartbeatsTopicExactlyAsSentKeyedByWorkerId() {
+        long now = System.currentTimeMillis();
+        String usEast = Events.heartbeat("w-us-east", "us-east", now);
+        String apSouth = Events.heartbeat("probe-ap-south-1", "ap-south", now + 1);
+        try (var consumer = ingest.consumer(Topics.HEARTBEATS)) {
+            var reply = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", now, Events.id(), Events.array(List.of(usEast)));
+            assertThat(reply.status()).as(reply.text()).isEqualTo(202);
+            assertThat(reply.json().get("accepted").asInt()).isEqualTo(1);
+            assertThat(reply.json().get("rejected")).isEmpty();
+            // NDJSON, and a key whose configured worker id is not its key id; the second line beats for another
+            // worker and is rejected by index while the first is accepted.
+            String ndjson = apSouth + "\n" + Events.heartbeat("w-us-east", "ap-south", now) + "\n";
+            Map<String, String> headers = new java.util.HashMap<>();
+            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_KEY_ID, "k-ap-south");
+            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_TIMESTAMP, Long.toString(now));
+            String id = Events.id();
+            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_REQUEST_ID, id);
+            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_REGION, "ap-south");
+            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_SIGNATURE,
+                    ingest.euWest.sign(now, id, "ap-south", ndjson.getBytes(StandardCharsets.UTF_8)));
+            var mixed = ingest.post("/v1/heartbeats", "application/x-ndjson", ndjson.getBytes(StandardCharsets.UTF_8), headers);
+            assertThat(mixed.status()).as(mixed.text()).isEqualTo(202);
+            assertThat(mixed.json().get("accepted").asInt()).isEqualTo(1);
+            assertThat(mixed.json().get("rejected")).singleElement().satisfies(r -> {
+                assertThat(r.get("index").asInt()).isEqualTo(1);
+                assertThat(r.get("field").asText()).isEqualTo("workerId");
+            });
+
+            var records = IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, new ArrayList<>(), Duration.ofSeconds(30));
+            assertThat(records).hasSize(2);
+            assertThat(records).extracting(ConsumerRecord::key).containsExactlyInAnyOrder("w-us-east", "probe-ap-south-1");
+            for (var r : records) {
+                String sent = r.key().equals("w-us-east") ? usEast : apSouth;
+                assertThat(Json.read(r.value(), WorkerHeartbeat.class)).isEqualTo(Json.read(sent, WorkerHeartbeat.class));
+                assertThat(Json.tree(r.value())).isEqualTo(Json.tree(sent.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        var metrics = ingest.get("/metrics").text();
+        assertThat(metrics).contains("route=\"/v1/heartbeats\"");
     }
 
     @Test

@@ -52,7 +52,8 @@ final class IngestHarness implements AutoCloseable {
         IngestConfig config = new IngestConfig("127.0.0.1", 0, k,
                 Map.of("checkout", List.of(ApiKeys.hash(CHECKOUT_KEY)), "billing", List.of(ApiKeys.hash(BILLING_KEY))),
                 Map.of("w-us-east", new IngestConfig.ProbeWorkerKey("us-east", "US_EAST_SECRET"),
-                        "w-eu-west", new IngestConfig.ProbeWorkerKey("eu-west", "EU_WEST_SECRET")),
+                        "w-eu-west", new IngestConfig.ProbeWorkerKey("eu-west", "EU_WEST_SECRET"),
+                        "k-ap-south", new IngestConfig.ProbeWorkerKey("ap-south", "EU_WEST_SECRET", "probe-ap-south-1")),
                 IngestConfig.Limits.defaults());
         this.server = IngestServer.start(config,
                 Map.of("US_EAST_SECRET", US_EAST_SECRET, "EU_WEST_SECRET", EU_WEST_SECRET), Clock.systemUTC());
@@ -110,6 +111,14 @@ final class IngestHarness implements AutoCloseable {
     }
 
     Reply probeResults(String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
+        return signedPost("/v1/probe-results", keyId, signer, region, timestamp, requestId, body);
+    }
+
+    Reply heartbeats(String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
+        return signedPost("/v1/heartbeats", keyId, signer, region, timestamp, requestId, body);
+    }
+
+    Reply signedPost(String path, String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         Map<String, String> h = new HashMap<>();
         h.put(RequestSigner.HEADER_KEY_ID, keyId);
@@ -117,7 +126,7 @@ final class IngestHarness implements AutoCloseable {
         h.put(RequestSigner.HEADER_REQUEST_ID, requestId);
         h.put(RequestSigner.HEADER_REGION, region);
         h.put(RequestSigner.HEADER_SIGNATURE, signer.sign(timestamp, requestId, region, bytes));
-        return post("/v1/probe-results", "application/json", bytes, h);
+        return post(path, "application/json", bytes, h);
     }
 
     static Map<String, String> bearer(String key) {

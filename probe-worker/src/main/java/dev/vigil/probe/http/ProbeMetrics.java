@@ -3,6 +3,7 @@ package dev.vigil.probe.http;
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.probe.publish.ResultPublisher;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -28,6 +29,8 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
     private final Timer lag;
     private final Counter published;
     private final Counter publishFailed;
+    private final Counter heartbeatsAcknowledged;
+    private final Counter heartbeatsFailed;
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
     public ProbeMetrics() {
@@ -44,6 +47,10 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
                 .register(registry);
         this.published = Counter.builder("vigil.probe.published").tag("result", "acknowledged").register(registry);
         this.publishFailed = Counter.builder("vigil.probe.published").tag("result", "failed").register(registry);
+        this.heartbeatsAcknowledged = Counter.builder("vigil.probe.heartbeats").tag("result", "acknowledged")
+                .description("heartbeats by delivery result").register(registry);
+        this.heartbeatsFailed = Counter.builder("vigil.probe.heartbeats").tag("result", "failed")
+                .description("heartbeats by delivery result").register(registry);
         for (SkipReason r : SkipReason.values()) {
             skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.tag())
                     .description("windows not probed").register(registry));
@@ -91,6 +98,16 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
     @Override
     public void failed(ProbeResult result, Throwable error) {
         publishFailed.increment();
+    }
+
+    @Override
+    public void heartbeatAcknowledged(WorkerHeartbeat heartbeat) {
+        heartbeatsAcknowledged.increment();
+    }
+
+    @Override
+    public void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
+        heartbeatsFailed.increment();
     }
 
     public String scrape() {

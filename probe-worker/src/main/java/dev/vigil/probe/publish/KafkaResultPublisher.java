@@ -102,10 +102,14 @@ public final class KafkaResultPublisher implements ResultPublisher {
                 producer.send(new ProducerRecord<>(heartbeatsTopic, heartbeat.workerId(), value), (md, ex) -> {
                     if (ex != null) {
                         LOG.warn("heartbeat was not delivered: {}", ex.toString());
+                        listener.heartbeatFailed(heartbeat, ex);
+                    } else {
+                        listener.heartbeatAcknowledged(heartbeat);
                     }
                 });
             } catch (RuntimeException ex) {
                 LOG.warn("heartbeat could not be sent: {}", ex.toString());
+                listener.heartbeatFailed(heartbeat, ex);
             }
         });
     }

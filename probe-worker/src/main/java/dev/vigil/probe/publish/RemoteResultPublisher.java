@@ -30,13 +30,19 @@ import reactor.netty.http.client.HttpClient;
  * accept for a transient reason (network, 408, 429, 5xx) is retried under the same request id; a batch
  * refused with another 4xx is dropped and logged (resending it cannot help). At most {@code maxBuffered}
  * results wait; beyond that the oldest are dropped and counted as failed.
+ *
+ * <p>Heartbeats go to ingest's {@code /v1/heartbeats} as a one-element batch, signed the same way. They
+ * are fire-and-forget: one in flight at most, no retry (the next one follows within the heartbeat period);
+ * a failure is logged at WARN and reported to {@link Listener#heartbeatFailed}.
  */
 public final class RemoteResultPublisher implements ResultPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteResultPublisher.class);
     private static final int MAX_BUFFERED = 100_000;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
     private final HttpClient client;
-    private final String ingestUrl;
+    private final String resultsUrl;
+    private final String heartbeatsUrl;
     private final String keyId;
     private final String region;
     private final RequestSigner signer;
@@ -46,6 +52,7 @@ public final class RemoteResultPublisher implements ResultPublisher {
     private final Scheduler worker = Schedulers.newSingle("vigil-remote-publisher");
     private final Deque<ProbeResult> pending = new ArrayDeque<>();
     private final AtomicBoolean sending = new AtomicBoolean();
+    private final AtomicBoolean beating = new AtomicBoolean();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final Disposable ticker;
@@ -55,7 +62,9 @@ public final class RemoteResultPublisher implements ResultPublisher {
     public RemoteResultPublisher(String ingestUrl, String keyId, String region, byte[] secret, int batchSize,
                                  Duration flushInterval, LongSupplier clock, Listener listener) {
         this.client = HttpClient.create().responseTimeout(Duration.ofSeconds(10));
-        this.ingestUrl = ingestUrl.endsWith("/") ? ingestUrl + "v1/probe-results" : ingestUrl + "/v1/probe-results";
+        String base = ingestUrl.endsWith("/") ? ingestUrl.substring(0, ingestUrl.length() - 1) : ingestUrl;
+        this.resultsUrl = base + "/v1/probe-results";
+        this.heartbeatsUrl = base + "/v1/heartbeats";
         this.keyId = keyId;
         this.region = region;
         this.signer = new RequestSigner(secret);
@@ -83,7 +92,44 @@ public final class RemoteResultPublisher implements ResultPublisher {
 
     @Override
     public void heartbeat(WorkerHeartbeat heartbeat) {
-        // Ingest has no heartbeat endpoint: a remote worker's liveness is visible through its results.
+        if (!beating.compareAndSet(false, true)) {
+            beatFailed(heartbeat, "the previous heartbeat is still in flight");
+            return;
+        }
+        byte[] body;
+        try {
+            body = Json.bytes(List.of(heartbeat));
+        } catch (RuntimeException e) {
+            beating.set(false);
+            beatFailed(heartbeat, "it could not be serialised: " + e.getClass().getSimpleName());
+            return;
+        }
+        post(heartbeatsUrl, body, UUID.randomUUID().toString())
+                .doFinally(s -> beating.set(false))
+                .subscribe(reply -> {
+                    if (reply.accepted()) {
+                        listener.heartbeatAcknowledged(heartbeat);
+                    } else {
+                        beatFailed(heartbeat, reply.describe());
+                    }
+                });
+    }
+
+    private void beatFailed(WorkerHeartbeat heartbeat, String why) {
+        LOG.warn("heartbeat of worker {} was not delivered to ingest: {}", heartbeat.workerId(), why);
+        listener.heartbeatFailed(heartbeat, new IllegalStateException("heartbeat not delivered: " + why));
+    }
+
+    /** Ingest's answer to a signed POST: the status (-1 when none arrived in time) and a short reason. */
+    private record Reply(int status, String problem) {
+        boolean accepted() {
+            return status >= 200 && status < 300;
+        }
+
+        String describe() {
+            String s = status == -1 ? "no response" : "status " + status;
+            return problem == null || problem.isEmpty() ? s : s + " (" + problem + ")";
+        }
     }
 
     /** Sends one batch if none is in flight; on success, continues while full batches wait. */
@@ -105,21 +151,49 @@ public final class RemoteResultPublisher implements ResultPublisher {
     }
 
     private void send(List<ProbeResult> batch, String requestId, int attempt) {
-        byte[] body = Json.bytes(batch);
+        post(resultsUrl, Json.bytes(batch), requestId)
+                .publishOn(worker)
+                .subscribe(reply -> onResponse(batch, requestId, attempt, reply.status()));
+    }
+
+    /**
+     * One signed JSON POST to ingest, signed at send time. Never fails: no answer within the timeout (or a
+     * connection error) is status -1. A refusal carries the problem's {@code detail} (ingest never echoes
+     * secrets), cut short, for the log.
+     */
+    private Mono<Reply> post(String url, byte[] body, String requestId) {
         long ts = clock.getAsLong();
         String signature = signer.sign(ts, requestId, region, body);
-        client.headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+        return client.headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                         .set(RequestSigner.HEADER_KEY_ID, keyId)
                         .set(RequestSigner.HEADER_TIMESTAMP, Long.toString(ts))
                         .set(RequestSigner.HEADER_REQUEST_ID, requestId)
                         .set(RequestSigner.HEADER_REGION, region)
                         .set(RequestSigner.HEADER_SIGNATURE, signature))
-                .post().uri(ingestUrl).send(ByteBufFlux.fromInbound(Mono.just(body)))
-                .responseSingle((res, content) -> Mono.just(res.status().code()))
-                .timeout(Duration.ofSeconds(15))
-                .onErrorResume(e -> Mono.just(-1))
-                .publishOn(worker)
-                .subscribe(status -> onResponse(batch, requestId, attempt, status));
+                .post().uri(url).send(ByteBufFlux.fromInbound(Mono.just(body)))
+                .responseSingle((res, content) -> {
+                    int status = res.status().code();
+                    if (status >= 200 && status < 300) {
+                        return Mono.just(new Reply(status, null));
+                    }
+                    return content.asByteArray().map(bytes -> new Reply(status, problemDetail(bytes)))
+                            .defaultIfEmpty(new Reply(status, null));
+                })
+                .timeout(REQUEST_TIMEOUT)
+                .onErrorResume(e -> Mono.just(new Reply(-1, e.getClass().getSimpleName())));
+    }
+
+    private static String problemDetail(byte[] body) {
+        try {
+            var detail = Json.tree(body).get("detail");
+            if (detail == null || !detail.isTextual()) {
+                return null;
+            }
+            String d = detail.textValue();
+            return d.length() > 300 ? d.substring(0, 300) + "…" : d;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private void onResponse(List<ProbeResult> batch, String requestId, int attempt, int status) {
@@ -175,7 +249,7 @@ public final class RemoteResultPublisher implements ResultPublisher {
             synchronized (pending) {
                 empty = pending.isEmpty();
             }
-            if (empty && !sending.get()) {
+            if (empty && !sending.get() && !beating.get()) {
                 break;
             }
             worker.schedule(this::sendNext);

@@ -40,5 +40,13 @@ public interface ResultPublisher extends AutoCloseable {
 
         default void failed(ProbeResult result, Throwable error) {
         }
+
+        /** The destination took a heartbeat. */
+        default void heartbeatAcknowledged(WorkerHeartbeat heartbeat) {
+        }
+
+        /** A heartbeat was not delivered (no retry: the next one follows within the heartbeat period). */
+        default void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
+        }
     }
 }

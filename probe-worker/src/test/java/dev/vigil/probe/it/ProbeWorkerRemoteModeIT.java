@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.probe.ProbeWorker;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.sign.RequestSigner;
 import java.net.URI;
@@ -36,13 +37,46 @@ class ProbeWorkerRemoteModeIT {
     record Received(String requestId, String region, String keyId, boolean signatureValid, List<ProbeResult> results) {
     }
 
+    record Beat(String requestId, String region, String keyId, String contentType, boolean signatureValid,
+                List<WorkerHeartbeat> heartbeats) {
+    }
+
+    /** A stand-in for ingest's {@code POST /v1/heartbeats}: verifies the signature, records what came, answers {@code status}. */
+    private static reactor.netty.http.server.HttpServerRoutes heartbeats(reactor.netty.http.server.HttpServerRoutes routes,
+                                                                         RequestSigner signer, List<Beat> into, int status) {
+        return routes.post("/v1/heartbeats", (req, res) -> req.receive().aggregate().asByteArray().flatMap(body -> {
+            var h = req.requestHeaders();
+            boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
+                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
+                    h.get(RequestSigner.HEADER_SIGNATURE));
+            List<WorkerHeartbeat> beats = new java.util.ArrayList<>();
+            for (JsonNode n : Json.tree(body)) {
+                beats.add(Json.convert(n, WorkerHeartbeat.class));
+            }
+            into.add(new Beat(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
+                    h.get(RequestSigner.HEADER_KEY_ID), h.get("Content-Type"), valid, beats));
+            if (status == 202) {
+                return Mono.from(res.status(202).header("Content-Type", "application/json").sendString(Mono.just("{\"accepted\":1,\"rejected\":[]}")));
+            }
+            return Mono.from(res.status(status).header("Content-Type", "application/problem+json").sendString(Mono.just(
+                    "{\"type\":\"https://vigil.dev/problems/invalid-events\",\"title\":\"No valid event\",\"status\":" + status
+                            + ",\"detail\":\"event 0: workerId: is not the signing key's worker id ('key-eu')\"}")));
+        }));
+    }
+
+    private static double heartbeatCount(ProbeWorker.Running worker, String result) {
+        var c = worker.metrics().registry().find("vigil.probe.heartbeats").tag("result", result).counter();
+        return c == null ? 0 : c.count();
+    }
+
     @Test
     void signedBatchesReachIngestAndATransientRefusalIsRetried() throws Exception {
         var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
         List<Received> received = new CopyOnWriteArrayList<>();
         AtomicInteger calls = new AtomicInteger();
+        List<Beat> beats = new CopyOnWriteArrayList<>();
         var ingest = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
+                .route(r -> heartbeats(r, signer, beats, 202).post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
                         .flatMap(body -> {
                             var h = req.requestHeaders();
                             boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
@@ -78,7 +112,26 @@ class ProbeWorkerRemoteModeIT {
                 assertThat(ready.statusCode()).isEqualTo(200);
                 assertThat(worker.scheduler().monitorsAssigned()).isEqualTo(1);
                 await().atMost(Duration.ofSeconds(40)).until(() -> worker.publisher().acknowledged() >= 1);
+                // The first heartbeat goes out at start; the worker counts it once ingest took it.
+                await().atMost(Duration.ofSeconds(30)).until(() -> heartbeatCount(worker, "acknowledged") >= 1);
+                assertThat(heartbeatCount(worker, "failed")).isZero();
+                assertThat(worker.metrics().scrape()).contains("vigil_probe_heartbeats_total{result=\"acknowledged\"}");
             }
+            // Closing sends a last heartbeat and waits for it.
+            assertThat(beats).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(beats).allSatisfy(b -> {
+                assertThat(b.signatureValid()).isTrue();
+                assertThat(b.keyId()).isEqualTo("key-eu");
+                assertThat(b.region()).isEqualTo("eu-west");
+                assertThat(b.contentType()).startsWith("application/json");
+                assertThat(b.heartbeats()).singleElement().satisfies(hb -> {
+                    assertThat(hb.workerId()).isEqualTo("remote-1");
+                    assertThat(hb.region()).isEqualTo("eu-west");
+                    assertThat(hb.version()).isEqualTo(ProbeWorkerConfig.VERSION);
+                    assertThat(hb.sentAt()).isPositive();
+                });
+            });
+            assertThat(beats).extracting(Beat::requestId).doesNotHaveDuplicates();
             assertThat(received).hasSizeGreaterThanOrEqualTo(2);
             assertThat(received).allSatisfy(r -> {
                 assertThat(r.signatureValid()).isTrue();
@@ -135,6 +188,47 @@ class ProbeWorkerRemoteModeIT {
             assertThat(received.get(0).monitorId()).isEqualTo("slow");
             assertThat(received.get(0).outcome()).isEqualTo(dev.vigil.schemas.contract.Outcome.SUCCESS);
             assertThat(worker.scheduler().inFlight()).isZero();
+        } finally {
+            ingest.disposeNow();
+        }
+    }
+
+    @Test
+    void aRefusedHeartbeatIsCountedAndLoggedWhileProbesGoOn() throws Exception {
+        var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
+        List<Beat> beats = new CopyOnWriteArrayList<>();
+        List<Throwable> beatErrors = new CopyOnWriteArrayList<>();
+        var ingest = HttpServer.create().host("127.0.0.1").port(0)
+                .route(r -> heartbeats(r, signer, beats, 422).post("/v1/probe-results", (req, res) -> req.receive().aggregate()
+                        .asByteArray().flatMap(body -> Mono.from(res.status(202).send()))))
+                .bindNow();
+        var observer = new dev.vigil.probe.publish.ResultPublisher.Listener() {
+            @Override
+            public void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
+                beatErrors.add(error);
+            }
+        };
+        try (var target = new LocalTarget()) {
+            Path monitors = dir.resolve("monitors.yaml");
+            Files.writeString(monitors, "monitors:\n  - id: beat-api\n    url: " + target.url("/health")
+                    + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n");
+            var d = ProbeWorkerConfig.defaults();
+            var cfg = new ProbeWorkerConfig("eu-west", "remote-3", d.regions(), 16, monitors.toString(),
+                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L, d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port() + "/", "key-eu", "PROBE_SECRET", 1, 50L));
+            try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET), observer)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> heartbeatCount(worker, "failed") >= 1);
+                // Probing is not held up by the refused heartbeat: the result still goes out and is acknowledged.
+                await().atMost(Duration.ofSeconds(40)).until(() -> worker.publisher().acknowledged() >= 1);
+                assertThat(heartbeatCount(worker, "acknowledged")).isZero();
+                assertThat(worker.publisher().failed()).isZero();
+            }
+            // Reached /v1/heartbeats although the configured base URL ends with a slash.
+            assertThat(beats).isNotEmpty();
+            assertThat(beats.get(0).signatureValid()).isTrue();
+            assertThat(beatErrors).isNotEmpty();
+            assertThat(beatErrors.get(0).getMessage()).contains("status 422").contains("workerId: is not the signing key's worker id")
+                    .doesNotContain(SECRET);
         } finally {
             ingest.disposeNow();
         }

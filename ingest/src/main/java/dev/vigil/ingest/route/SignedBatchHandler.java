@@ -1,0 +1,119 @@
+package dev.vigil.ingest.route;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.ingest.auth.SignatureVerifier;
+import dev.vigil.ingest.auth.SignedRequest;
+import dev.vigil.ingest.validate.BatchParser;
+import dev.vigil.ingest.validate.BatchResult;
+import dev.vigil.ingest.validate.HeartbeatValidator;
+import dev.vigil.ingest.validate.ProbeResultValidator;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.WorkerHeartbeat;
+import dev.vigil.schemas.sign.RequestSigner;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.List;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * The routes remote probe workers call, signed with HMAC-SHA-256 over {@link RequestSigner#canonicalForm}:
+ * {@code POST /v1/probe-results} and {@code POST /v1/heartbeats}. Header checks (key, region, staleness)
+ * happen before the body is read; the signature and the replay cache after. The body is a JSON array or
+ * NDJSON; what differs per route is how its events are validated against the verified key.
+ */
+public final class SignedBatchHandler<T> {
+    public static final String PROBE_RESULTS = "/v1/probe-results";
+    public static final String HEARTBEATS = "/v1/heartbeats";
+
+    /** Validates the parsed events of a request whose signature was verified for {@code key}. */
+    @FunctionalInterface
+    public interface Validator<T> {
+        BatchResult<T> validate(List<JsonNode> events, SignatureVerifier.Verdict key);
+    }
+
+    private final String route;
+    private final Validator<T> validator;
+    private final SignatureVerifier verifier;
+    private final BodyReader bodies;
+    private final BatchParser parser;
+    private final BatchResponder batches;
+    private final Responder responder;
+    private final String topic;
+
+    public SignedBatchHandler(String route, Validator<T> validator, SignatureVerifier verifier, BodyReader bodies,
+                              BatchParser parser, BatchResponder batches, Responder responder, String topic) {
+        this.route = route;
+        this.validator = validator;
+        this.verifier = verifier;
+        this.bodies = bodies;
+        this.parser = parser;
+        this.batches = batches;
+        this.responder = responder;
+        this.topic = topic;
+    }
+
+    /** ProbeResults keyed by monitorId; a result naming another region than the key's refuses the request. */
+    public static SignedBatchHandler<ProbeResult> probeResults(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
+                                                               BatchResponder batches, Responder responder, String topic) {
+        ProbeResultValidator v = new ProbeResultValidator();
+        return new SignedBatchHandler<>(PROBE_RESULTS, (events, key) -> v.validate(events, key.region()),
+                verifier, bodies, parser, batches, responder, topic);
+    }
+
+    /** WorkerHeartbeats keyed by workerId; each must carry the key's worker id and region. */
+    public static SignedBatchHandler<WorkerHeartbeat> heartbeats(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
+                                                                 BatchResponder batches, Responder responder, String topic) {
+        HeartbeatValidator v = new HeartbeatValidator();
+        return new SignedBatchHandler<>(HEARTBEATS, (events, key) -> v.validate(events, key.workerId(), key.region()),
+                verifier, bodies, parser, batches, responder, topic);
+    }
+
+    public String route() {
+        return route;
+    }
+
+    public Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        Mono<Void> flow = Mono.defer(() -> {
+            SignedRequest signed = signed(req.requestHeaders());
+            refuse(verifier.checkHeaders(signed));
+            RequestChecks.Framing framing = RequestChecks.framing(req, true);
+            bodies.checkDeclaredLength(req);
+            return bodies.read(req).flatMap(body -> Mono.defer(() -> {
+                SignatureVerifier.Verdict verdict = verifier.verify(signed, body);
+                refuse(verdict);
+                try {
+                    List<JsonNode> events = framing == RequestChecks.Framing.JSON ? parser.jsonArray(body) : parser.ndjson(body);
+                    BatchResult<T> batch = validator.validate(events, verdict);
+                    return batches.publish(route, topic, req, res, batch, () -> verifier.release(verdict));
+                } catch (HttpProblem p) {
+                    // A signed but unusable batch: the worker may fix and resend it under the same id.
+                    verifier.release(verdict);
+                    throw p;
+                }
+            }).doFinally(s -> bodies.release(body)));
+        });
+        return Responder.guard(flow, route, req, res, responder, bodies.limit());
+    }
+
+    static SignedRequest signed(HttpHeaders h) {
+        return new SignedRequest(h.get(RequestSigner.HEADER_KEY_ID), h.get(RequestSigner.HEADER_TIMESTAMP),
+                h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), h.get(RequestSigner.HEADER_SIGNATURE));
+    }
+
+    private static void refuse(SignatureVerifier.Verdict v) {
+        if (v.ok()) {
+            return;
+        }
+        SignatureVerifier.Failure f = v.failure();
+        String type = f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        throw switch (f) {
+            case MISSING_HEADERS, UNKNOWN_KEY, STALE, BAD_SIGNATURE -> HttpProblem.unauthorized(type, f.detail());
+            case BAD_TIMESTAMP, BAD_REQUEST_ID -> HttpProblem.badRequest(type, f.detail());
+            case WRONG_REGION -> HttpProblem.forbidden(type, f.detail());
+            case REPLAYED -> new HttpProblem(409, type, "Conflict", f.detail());
+            case REPLAY_CACHE_FULL -> new HttpProblem(429, type, "Too many requests", f.detail());
+        };
+    }
+}
