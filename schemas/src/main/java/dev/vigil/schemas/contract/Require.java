@@ -55,8 +55,9 @@ public final class Require {
     }
 
     /**
-     * {@code pattern.matcher(value).matches()}, with hand-written loops for {@link #SLUG} and {@link #METRIC_NAME}:
-     * every ingested event and every probe result is checked, and the loops cost a fraction of a regex match
+     * {@code pattern.matcher(value).matches()}, with hand-written loops for {@link #SLUG}, {@link #METRIC_NAME} and
+     * {@link #FINGERPRINT}: every ingested event, probe result and alert evaluation is checked, and the loops cost a
+     * fraction of a regex match
      * (RequireTest holds them equal to the patterns).
      */
     static boolean matchesPattern(String value, Pattern pattern) {
@@ -66,7 +67,50 @@ public final class Require {
         if (pattern == METRIC_NAME) {
             return charClassRun(value, 64, true, '_');
         }
+        if (pattern == FINGERPRINT) {
+            return isFingerprint(value);
+        }
         return pattern.matcher(value).matches();
+    }
+
+    /** {@link #FINGERPRINT}: a head of 1-64 [a-z0-9._-] starting with [a-z0-9], then 1-4 "/" + 1-128 [A-Za-z0-9._:-]. */
+    private static boolean isFingerprint(String value) {
+        int n = value.length();
+        int slash = value.indexOf('/');
+        if (slash < 1 || slash > 64) {
+            return false;
+        }
+        char first = value.charAt(0);
+        if (!((first >= 'a' && first <= 'z') || (first >= '0' && first <= '9'))) {
+            return false;
+        }
+        for (int i = 1; i < slash; i++) {
+            char c = value.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        int segments = 0;
+        int start = slash + 1;
+        while (true) {
+            int end = value.indexOf('/', start);
+            int stop = end < 0 ? n : end;
+            int length = stop - start;
+            if (length < 1 || length > 128 || ++segments > 4) {
+                return false;
+            }
+            for (int i = start; i < stop; i++) {
+                char c = value.charAt(i);
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                        || c == '.' || c == '_' || c == ':' || c == '-')) {
+                    return false;
+                }
+            }
+            if (end < 0) {
+                return true;
+            }
+            start = end + 1;
+        }
     }
 
     /** 1..max characters of [a-z0-9] and {@code extra}; the first [a-z] only if {@code letterFirst}, else [a-z0-9]. */
