@@ -43,7 +43,7 @@ class AuthTest {
     }
 
     private SignatureVerifier verifier(ReplayCache cache) {
-        return new SignatureVerifier(Map.of("w1", new SignatureVerifier.WorkerKey("us-east", "w1", new RequestSigner(SECRET))), cache, 60_000,
+        return new SignatureVerifier(Map.of("w1", new SignatureVerifier.WorkerKey("us-east", "probe-us-east-1", new RequestSigner(SECRET))), cache, 60_000,
                 Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
     }
 
@@ -58,6 +58,7 @@ class AuthTest {
         var ok = v.verify(signed(NOW - 60_000, "r1", "us-east", body), body);
         assertThat(ok.ok()).isTrue();
         assertThat(ok.region()).isEqualTo("us-east");
+        assertThat(ok.workerId()).as("the worker the key speaks for (heartbeats)").isEqualTo("probe-us-east-1");
         assertThat(v.verify(signed(NOW - 60_000, "r1", "us-east", body), body).failure()).isEqualTo(SignatureVerifier.Failure.REPLAYED);
         v.release(ok);
         assertThat(v.verify(signed(NOW, "r1", "us-east", body), body).ok()).as("released after a 503").isTrue();
