@@ -73,7 +73,7 @@ public final class Responder {
                 .then()
                 // Written from another thread, an answer never completes inside the event loop's dispatch of a
                 // queued keep-alive request; in Reactor Netty 1.3.7 that stops reading the connection
-                // (reactor-netty#4347, KeepAliveIT).
+                // (reactor-netty#4347, IngestEndToEndIT).
                 .subscribeOn(Schedulers.parallel());
     }
 

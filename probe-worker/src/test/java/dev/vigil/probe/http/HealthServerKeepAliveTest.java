@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Pipelined requests on one keep-alive connection are answered in order and the connection stays read, now that
  * answers are written from another thread (see HealthServer on reactor-netty#4347; the hang itself is forced
- * deterministically in the query API's QueryServerKeepAliveTest and the ingest's KeepAliveIT).
+ * deterministically in the query API's QueryServerKeepAliveTest and the ingest's IngestEndToEndIT).
  */
 class HealthServerKeepAliveTest {
     @Test
