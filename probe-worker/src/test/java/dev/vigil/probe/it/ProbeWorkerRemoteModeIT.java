@@ -41,20 +41,32 @@ class ProbeWorkerRemoteModeIT {
                 List<WorkerHeartbeat> heartbeats) {
     }
 
-    /** A stand-in for ingest's {@code POST /v1/heartbeats}: verifies the signature, records what came, answers {@code status}. */
-    private static reactor.netty.http.server.HttpServerRoutes heartbeats(reactor.netty.http.server.HttpServerRoutes routes,
-                                                                         RequestSigner signer, List<Beat> into, int status) {
-        return routes.post("/v1/heartbeats", (req, res) -> req.receive().aggregate().asByteArray().flatMap(body -> {
+    /** A batch as the fake ingest received it: the signing headers, whether the signature holds, the events. */
+    record Signed<T>(String requestId, String region, String keyId, String contentType, boolean signatureValid,
+                     List<T> events) {
+    }
+
+    private static <T> Mono<Signed<T>> readSigned(reactor.netty.http.server.HttpServerRequest req, RequestSigner signer,
+                                                  Class<T> type) {
+        return req.receive().aggregate().asByteArray().map(body -> {
             var h = req.requestHeaders();
             boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
                     h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
                     h.get(RequestSigner.HEADER_SIGNATURE));
-            List<WorkerHeartbeat> beats = new java.util.ArrayList<>();
+            List<T> events = new java.util.ArrayList<>();
             for (JsonNode n : Json.tree(body)) {
-                beats.add(Json.convert(n, WorkerHeartbeat.class));
+                events.add(Json.convert(n, type));
             }
-            into.add(new Beat(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
-                    h.get(RequestSigner.HEADER_KEY_ID), h.get("Content-Type"), valid, beats));
+            return new Signed<>(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
+                    h.get(RequestSigner.HEADER_KEY_ID), h.get("Content-Type"), valid, events);
+        });
+    }
+
+    /** A stand-in for ingest's {@code POST /v1/heartbeats}: verifies the signature, records what came, answers {@code status}. */
+    private static reactor.netty.http.server.HttpServerRoutes heartbeats(reactor.netty.http.server.HttpServerRoutes routes,
+                                                                         RequestSigner signer, List<Beat> into, int status) {
+        return routes.post("/v1/heartbeats", (req, res) -> readSigned(req, signer, WorkerHeartbeat.class).flatMap(b -> {
+            into.add(new Beat(b.requestId(), b.region(), b.keyId(), b.contentType(), b.signatureValid(), b.events()));
             if (status == 202) {
                 return Mono.from(res.status(202).header("Content-Type", "application/json").sendString(Mono.just("{\"accepted\":1,\"rejected\":[]}")));
             }
@@ -76,18 +88,9 @@ class ProbeWorkerRemoteModeIT {
         AtomicInteger calls = new AtomicInteger();
         List<Beat> beats = new CopyOnWriteArrayList<>();
         var ingest = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> heartbeats(r, signer, beats, 202).post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
-                        .flatMap(body -> {
-                            var h = req.requestHeaders();
-                            boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
-                                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
-                                    h.get(RequestSigner.HEADER_SIGNATURE));
-                            List<ProbeResult> results = new java.util.ArrayList<>();
-                            for (JsonNode n : Json.tree(body)) {
-                                results.add(Json.convert(n, ProbeResult.class));
-                            }
-                            received.add(new Received(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
-                                    h.get(RequestSigner.HEADER_KEY_ID), valid, results));
+                .route(r -> heartbeats(r, signer, beats, 202).post("/v1/probe-results", (req, res) -> readSigned(req, signer, ProbeResult.class)
+                        .flatMap(b -> {
+                            received.add(new Received(b.requestId(), b.region(), b.keyId(), b.signatureValid(), b.events()));
                             // The first delivery meets a busy ingest: 503, to be retried.
                             int status = calls.incrementAndGet() == 1 ? 503 : 202;
                             return Mono.from(res.status(status).send());
@@ -156,17 +159,12 @@ class ProbeWorkerRemoteModeIT {
         var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
         List<ProbeResult> received = new CopyOnWriteArrayList<>();
         var ingest = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.post("/v1/probe-results", (req, res) -> req.receive().aggregate().asByteArray()
-                        .flatMap(body -> {
-                            var h = req.requestHeaders();
-                            if (!signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
-                                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
-                                    h.get(RequestSigner.HEADER_SIGNATURE))) {
+                .route(r -> r.post("/v1/probe-results", (req, res) -> readSigned(req, signer, ProbeResult.class)
+                        .flatMap(b -> {
+                            if (!b.signatureValid()) {
                                 return Mono.from(res.status(401).send());
                             }
-                            for (JsonNode n : Json.tree(body)) {
-                                received.add(Json.convert(n, ProbeResult.class));
-                            }
+                            received.addAll(b.events());
                             return Mono.from(res.status(202).send());
                         })))
                 .bindNow();
