@@ -86,9 +86,11 @@ public final class AlertingTopology {
                         MONITOR_ALERTS_SINK, counters),
                 VerdictTopology.VERDICTS_NODE, VerdictTopology.RESULTS_SOURCE, VerdictTopology.MONITORS_SOURCE);
         topology.connectProcessorAndStateStores(MONITOR_ALERT_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MONITOR_RULE_STATE_STORE),
+        // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
+        // (see VerdictTopology on the choice)
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_RULE_STATE_STORE),
                 Serdes.String(), new JsonSerde<>(MonitorRuleState.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(MONITOR_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
 
         // workers: health changes and the worker-health store, in the heartbeat sub-topology
