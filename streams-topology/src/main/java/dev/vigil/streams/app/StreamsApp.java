@@ -155,7 +155,7 @@ public final class StreamsApp {
         // are restored from their store before processing starts, and a fresh start fetches monitors and results
         // in the same fetch and processes them in timestamp order (definitions are older).
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // Room for every monitor's pending window, latest status and uptime day: an evicting cache writes each
+        // Room for every monitor's pending window and uptime day (the cached stores): an evicting cache writes each
         // evicted entry to RocksDB and its changelog in the middle of processing instead of once per commit.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
