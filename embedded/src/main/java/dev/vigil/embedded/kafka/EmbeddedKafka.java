@@ -28,9 +28,11 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -331,7 +333,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             try {
                 Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames()
                         .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                if (topics.values().stream().allMatch(EmbeddedKafka::hasLeaders)) {
+                if (topics.values().stream().allMatch(EmbeddedKafka::hasLeaders) && servesOffsets(admin, topics.values())) {
                     return;
                 }
             } catch (ExecutionException e) {
@@ -341,6 +343,27 @@ public final class EmbeddedKafka implements AutoCloseable {
                 throw new TimeoutException("topics " + names + " have no leader after " + ADMIN_TIMEOUT);
             }
             Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Whether the broker answers ListOffsets for every partition. Metadata can name the leader a moment before the
+     * broker's replica manager leads the partition; a produce in that moment gets NOT_LEADER_OR_FOLLOWER, and an
+     * idempotent producer's retries could then stall on OUT_OF_ORDER_SEQUENCE_NUMBER until its delivery timeout.
+     * ListOffsets passes the same leadership check as a produce.
+     */
+    private static boolean servesOffsets(Admin admin, Collection<TopicDescription> topics)
+            throws InterruptedException, TimeoutException {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (TopicDescription t : topics) {
+            t.partitions().forEach(p -> latest.put(new TopicPartition(t.name(), p.partition()), OffsetSpec.latest()));
+        }
+        try {
+            admin.listOffsets(latest).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            LOG.debug("partitions not served yet: {}", rootMessage(e));
+            return false;
         }
     }
 
