@@ -4,11 +4,19 @@ import dev.vigil.schemas.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** What every benchmark harness shares: percentiles, the RESULT line and its JSON file, temp cleanup. */
+/**
+ * What every benchmark harness shares: percentiles, the RESULT line and its JSON file, temp cleanup, and waiting
+ * on the background readers that observe a pipeline's output.
+ */
 public final class BenchSupport {
     /** Where results go: {@code -Dvigil.results.dir}, read at each report (tests set it per run). */
     public static Path resultsDir() {
@@ -57,6 +65,27 @@ public final class BenchSupport {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a temp dir left behind is harmless
+        }
+    }
+
+    /** Parks (1 ms steps) until {@code done} holds; fails with {@code shortfall}'s message when {@code timeout} passes first. */
+    public static void awaitUntil(BooleanSupplier done, Duration timeout, Supplier<String> shortfall) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(shortfall.get());
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    /** Ends a background reader: raises its stop flag and waits up to 10 s for its thread. */
+    public static void stopAndJoin(AtomicBoolean stop, Thread thread) {
+        stop.set(true);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

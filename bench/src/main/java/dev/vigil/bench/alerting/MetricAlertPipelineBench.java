@@ -1,17 +1,18 @@
 package dev.vigil.bench.alerting;
 
+import static dev.vigil.bench.BenchSupport.deleteTree;
 import static dev.vigil.bench.BenchSupport.percentile;
 import static dev.vigil.bench.BenchSupport.writeJson;
-import static dev.vigil.bench.BenchSupport.deleteTree;
 
+import dev.vigil.bench.BenchSupport;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.topic.Topics.TopicSpec;
+import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.alerting.AlertingConfig;
 import dev.vigil.streams.alerting.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
@@ -405,13 +406,7 @@ public final class MetricAlertPipelineBench {
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (latencies.size() < n) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("only " + latencies.size() + " of " + n + " opened alerts arrived");
-                }
-                LockSupport.parkNanos(1_000_000);
-            }
+            BenchSupport.awaitUntil(() -> !(latencies.size() < n), timeout, () -> "only " + latencies.size() + " of " + n + " opened alerts arrived");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }
@@ -419,12 +414,7 @@ public final class MetricAlertPipelineBench {
 
         @Override
         public void close() {
-            stop.set(true);
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            BenchSupport.stopAndJoin(stop, thread);
         }
     }
 }

@@ -1,23 +1,24 @@
 package dev.vigil.bench.streams;
 
+import static dev.vigil.bench.BenchSupport.deleteTree;
 import static dev.vigil.bench.BenchSupport.percentile;
 import static dev.vigil.bench.BenchSupport.writeJson;
-import static dev.vigil.bench.BenchSupport.deleteTree;
 
+import dev.vigil.bench.BenchSupport;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Outcome;
-import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.topic.Topics.TopicSpec;
+import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
-import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.config.StreamsServiceConfig.HttpSettings;
 import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
+import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -510,24 +511,13 @@ public final class VerdictPipelineBench {
         }
 
         long awaitCount(long n, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (count.get() < n) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("only " + count.get() + " of " + n + " records arrived");
-                }
-                LockSupport.parkNanos(1_000_000);
-            }
+            BenchSupport.awaitUntil(() -> !(count.get() < n), timeout, () -> "only " + count.get() + " of " + n + " records arrived");
             return lastNanos.get();
         }
 
         @Override
         public void close() {
-            stop.set(true);
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            BenchSupport.stopAndJoin(stop, thread);
         }
     }
 
@@ -584,24 +574,12 @@ public final class VerdictPipelineBench {
         }
 
         long awaitCount(long n, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (count.get() < n) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("only " + count.get() + " of " + n + " verdicts arrived");
-                }
-                LockSupport.parkNanos(1_000_000);
-            }
+            BenchSupport.awaitUntil(() -> !(count.get() < n), timeout, () -> "only " + count.get() + " of " + n + " verdicts arrived");
             return lastNanos.get();
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (latencies.size() < n) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("only " + latencies.size() + " of " + n + " latency samples");
-                }
-                LockSupport.parkNanos(1_000_000);
-            }
+            BenchSupport.awaitUntil(() -> !(latencies.size() < n), timeout, () -> "only " + latencies.size() + " of " + n + " latency samples");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }
@@ -609,12 +587,7 @@ public final class VerdictPipelineBench {
 
         @Override
         public void close() {
-            stop.set(true);
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            BenchSupport.stopAndJoin(stop, thread);
         }
     }
 
