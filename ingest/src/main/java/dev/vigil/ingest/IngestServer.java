@@ -96,7 +96,8 @@ public final class IngestServer {
         SignatureVerifier verifier = new SignatureVerifier(workerKeys,
                 new ReplayCache(limits.replayCacheSize(), limits.signatureSkewMs()), limits.signatureSkewMs(), clock);
         var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults());
-        var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats());
+        var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats(),
+                limits.signatureSkewMs(), clock);
         AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), batches, responder, topics.alerts(), clock);
 
         DisposableServer server = HttpServer.create()

@@ -11,6 +11,7 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.netty.handler.codec.http.HttpHeaders;
+import java.time.Clock;
 import java.util.List;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -64,9 +65,10 @@ public final class SignedBatchHandler<T> {
 
     /** WorkerHeartbeats keyed by workerId; each must carry the key's worker id and region. */
     public static SignedBatchHandler<WorkerHeartbeat> heartbeats(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
-                                                                 BatchResponder batches, Responder responder, String topic) {
-        HeartbeatValidator v = new HeartbeatValidator();
-        return new SignedBatchHandler<>(HEARTBEATS, (events, key) -> v.validate(events, key.workerId(), key.region()),
+                                                                 BatchResponder batches, Responder responder, String topic,
+                                                                 long maxSkewMs, Clock clock) {
+        HeartbeatValidator v = new HeartbeatValidator(maxSkewMs);
+        return new SignedBatchHandler<>(HEARTBEATS, (events, key) -> v.validate(events, key.workerId(), key.region(), clock.millis()),
                 verifier, bodies, parser, batches, responder, topic);
     }
 

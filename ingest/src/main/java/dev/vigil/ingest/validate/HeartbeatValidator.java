@@ -13,12 +13,19 @@ import java.util.Optional;
 /**
  * Per-heartbeat validation of a signed batch: the contract (record constructor), then identity — a worker
  * beats only for itself, so {@code workerId} must be the signing key's worker id and {@code region} the
- * key's region — then the privacy guard on {@code version}, the one free-text field the key does not fix.
+ * key's region — then {@code sentAt} within the signature's clock skew (health is judged by its age), then the
+ * privacy guard on {@code version}, the one free-text field the key does not fix.
  * Accepted heartbeats are keyed by workerId.
  */
 public final class HeartbeatValidator {
+    private final long maxSkewMs;
 
-    public BatchResult<WorkerHeartbeat> validate(List<JsonNode> heartbeats, String keyWorkerId, String keyRegion) {
+    /** @param maxSkewMs how far {@code sentAt} may be from the server clock (the signature's skew bound) */
+    public HeartbeatValidator(long maxSkewMs) {
+        this.maxSkewMs = maxSkewMs;
+    }
+
+    public BatchResult<WorkerHeartbeat> validate(List<JsonNode> heartbeats, String keyWorkerId, String keyRegion, long nowMs) {
         var out = new BatchResult.Builder<WorkerHeartbeat>();
         for (int i = 0; i < heartbeats.size(); i++) {
             JsonNode node = heartbeats.get(i);
@@ -41,6 +48,13 @@ public final class HeartbeatValidator {
             if (!hb.region().equals(keyRegion)) {
                 out.reject(new Rejection(i, "region", "is not the signing key's region ('" + keyRegion
                         + "'): a worker heartbeats only for its own region", Rejection.Kind.IDENTITY));
+                continue;
+            }
+            // Worker health is judged by the age of sentAt: a worker whose clock is off would look dead (or alive
+            // after it died), so its beats are refused rather than believed.
+            if (Math.abs(hb.sentAt() - nowMs) > maxSkewMs) {
+                out.reject(new Rejection(i, "sentAt", "is more than " + maxSkewMs / 1000 + " s away from the server clock:"
+                        + " fix the worker's clock (NTP)", Rejection.Kind.TIMESTAMP));
                 continue;
             }
             Optional<PrivacyViolation> pii = PrivacyGuard.check("version", hb.version());
