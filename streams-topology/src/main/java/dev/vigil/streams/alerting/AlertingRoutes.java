@@ -22,13 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The alerting half's query endpoints, registered through {@link StreamsApp.RouteExtension}:
@@ -70,7 +67,7 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req, backend));
         }
-        Mono<List<JsonNode>> mine = off(() -> localAlerts(backend, state));
+        Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state));
         if ("local".equals(req.queryParam("scope"))) {
             return mine.map(rows -> HttpResult.ok(Map.of("alerts", rows)))
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
@@ -160,7 +157,7 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
         String seriesKey = appId + "/" + metricName; // the record key on vigil.metrics decides the partition
         QueryBackend.Placement placement = backend.placement(AlertingTopology.METRIC_WINDOWS_STORE, seriesKey);
         return switch (placement.kind()) {
-            case LOCAL -> off(() -> localMetrics(backend, appId, metricName, from, to, step))
+            case LOCAL -> QueryBackend.read(() -> localMetrics(backend, appId, metricName, from, to, step))
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
             case REMOTE -> req.forwarded()
                     ? Mono.just(HttpResult.unavailable("ownership of this series is moving between instances", req.path()))
@@ -236,15 +233,5 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
     private static HttpResult rebalancing(QueryRequest req, QueryBackend backend) {
         return HttpResult.unavailable("this instance is " + backend.state() + "; its stores cannot give a whole answer now",
                 req.path());
-    }
-
-    private static <T> Mono<T> off(Callable<T> work) {
-        return Mono.fromCallable(() -> {
-            try {
-                return work.call();
-            } catch (InvalidStateStoreException e) {
-                throw new QueryBackend.Unavailable("store is not queryable now: " + e.getMessage(), e);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
     }
 }

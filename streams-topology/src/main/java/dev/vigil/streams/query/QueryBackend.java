@@ -1,8 +1,11 @@
 package dev.vigil.streams.query;
 
 import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import reactor.core.publisher.Mono;
 
 /**
  * What the query handlers need from the Streams runtime: readiness, where a key lives, the other instances,
@@ -25,6 +28,21 @@ public interface QueryBackend {
     <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name);
 
     <V> ReadOnlyWindowStore<String, V> windowStore(String name);
+
+    /**
+     * A read of this instance's stores, run when subscribed; a store that moves away mid-read (rebalance) fails
+     * with {@link Unavailable}. No scheduler hop here: the query server already calls every handler on
+     * {@code boundedElastic}, never on the event loop, so reads subscribed by a handler run there.
+     */
+    static <T> Mono<T> read(Callable<T> work) {
+        return Mono.fromCallable(() -> {
+            try {
+                return work.call();
+            } catch (InvalidStateStoreException e) {
+                throw new Unavailable("store is not queryable now: " + e.getMessage(), e);
+            }
+        });
+    }
 
     /** LOCAL: answer here; REMOTE: forward to {@code hostPort}; UNAVAILABLE: no owner known right now. */
     record Placement(Kind kind, String hostPort) {

@@ -30,12 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The analysts' endpoints (SPEC section 7). Keyed endpoints answer locally when this instance owns the
@@ -81,7 +79,7 @@ public final class QueryHandlers {
         }
         QueryBackend.Placement placement = backend.placement(VerdictProcessor.STATUS_STORE, id);
         return switch (placement.kind()) {
-            case LOCAL -> blocking(() -> local.apply(req), req);
+            case LOCAL -> readLocal(() -> local.apply(req), req);
             case REMOTE -> req.forwarded()
                     // The owner we forwarded to thinks someone else owns it: metadata is moving, do not ping-pong.
                     ? Mono.just(HttpResult.unavailable("ownership of this monitor is moving between instances", req.path()))
@@ -368,7 +366,7 @@ public final class QueryHandlers {
             return Mono.just(rebalancing(req));
         }
         boolean localOnly = "local".equals(req.queryParam("scope"));
-        Mono<List<JsonNode>> mine = blockingValue(local).map(rows -> rows.stream().map(Json::toTree).toList());
+        Mono<List<JsonNode>> mine = QueryBackend.read(local).map(rows -> rows.stream().map(Json::toTree).toList());
         if (localOnly) {
             return mine.map(rows -> HttpResult.ok(Map.of(field, rows)))
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
@@ -408,20 +406,10 @@ public final class QueryHandlers {
                 req.path());
     }
 
-    /** Store reads run off the event loop; a store that moves away mid-read answers 503. */
-    private Mono<HttpResult> blocking(Callable<HttpResult> work, QueryRequest req) {
-        return blockingValue(work)
+    /** A local store read; a store that moves away mid-read answers 503. */
+    private Mono<HttpResult> readLocal(Callable<HttpResult> work, QueryRequest req) {
+        return QueryBackend.read(work)
                 .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
-    }
-
-    private static <T> Mono<T> blockingValue(Callable<T> work) {
-        return Mono.fromCallable(() -> {
-            try {
-                return work.call();
-            } catch (InvalidStateStoreException e) {
-                throw new QueryBackend.Unavailable("store is not queryable now: " + e.getMessage(), e);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
     }
 
     static Instant instant(String name, String value) {

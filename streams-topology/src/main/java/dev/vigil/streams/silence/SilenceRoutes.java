@@ -26,14 +26,12 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -213,7 +211,7 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
             return Mono.just(HttpResult.badRequest("state must be one of active, pending, expired, all", req.path()));
         }
         long now = clock.millis();
-        return off(() -> {
+        return QueryBackend.read(() -> {
             List<Silence> all = new ArrayList<>();
             ReadOnlyKeyValueStore<String, Silence> store = backend.keyValueStore(AlertingTopology.SILENCES_STORE);
             try (var it = store.all()) {
@@ -240,7 +238,7 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
         if (!Require.SLUG.matcher(id).matches()) {
             return Mono.just(HttpResult.notFound("no silence with this id", req.path()));
         }
-        return off(() -> Optional.ofNullable(backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).get(id)))
+        return QueryBackend.read(() -> Optional.ofNullable(backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).get(id)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
                         return Mono.just(HttpResult.notFound("no silence " + id + " (never created, or deleted)", req.path()));
@@ -312,15 +310,5 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
 
     private static HttpResult withLocation(HttpResult r, String location) {
         return new HttpResult(r.status(), r.contentType(), r.body(), Map.of("Location", location));
-    }
-
-    private static <T> Mono<T> off(Callable<T> work) {
-        return Mono.fromCallable(() -> {
-            try {
-                return work.call();
-            } catch (InvalidStateStoreException e) {
-                throw new QueryBackend.Unavailable("store is not queryable now: " + e.getMessage(), e);
-            }
-        }).subscribeOn(Schedulers.boundedElastic());
     }
 }
