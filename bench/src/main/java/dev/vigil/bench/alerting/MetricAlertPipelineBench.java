@@ -5,6 +5,7 @@ import static dev.vigil.bench.BenchSupport.percentile;
 import static dev.vigil.bench.BenchSupport.writeJson;
 
 import dev.vigil.bench.BenchSupport;
+import dev.vigil.bench.TopicTail;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
@@ -362,39 +363,21 @@ public final class MetricAlertPipelineBench {
     /** Reads vigil.alerts (read_committed) from its end; counts events and times tracked opened alerts. */
     private static final class AlertObserver implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();
-        private final AtomicBoolean stop = new AtomicBoolean();
         private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
         private volatile Map<String, Long> sentAt = new ConcurrentHashMap<>();
-        private final Thread thread;
+        private final TopicTail<String, AlertEvent> tail;
 
         AlertObserver(EmbeddedKafka kafka) {
-            AtomicBoolean ready = new AtomicBoolean();
-            thread = new Thread(() -> {
-                try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-alerts-" + System.nanoTime()),
-                        new StringDeserializer(), VigilSerdes.alertEvent())) {
-                    var parts = c.partitionsFor(Topics.ALERTS).stream()
-                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-                    c.assign(parts);
-                    c.seekToEnd(parts);
-                    parts.forEach(c::position);
-                    ready.set(true);
-                    while (!stop.get()) {
-                        var polled = c.poll(Duration.ofMillis(10));
-                        long now = System.nanoTime();
-                        for (ConsumerRecord<String, AlertEvent> r : polled) {
+            tail = new TopicTail<>(kafka, Topics.ALERTS, new StringDeserializer(), VigilSerdes.alertEvent(), Duration.ofMillis(10),
+                    (records, nanos) -> {
+                        for (ConsumerRecord<String, AlertEvent> r : records) {
                             count.incrementAndGet();
                             Long sent = sentAt.remove(r.key());
                             if (sent != null && r.value().state() == AlertState.OPENED) {
-                                latencies.add(now - sent);
+                                latencies.add(nanos - sent);
                             }
                         }
-                    }
-                }
-            }, "bench-alert-observer");
-            thread.start();
-            while (!ready.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
+                    });
         }
 
         long count() {
@@ -406,7 +389,7 @@ public final class MetricAlertPipelineBench {
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> !(latencies.size() < n), timeout, () -> "only " + latencies.size() + " of " + n + " opened alerts arrived");
+            BenchSupport.awaitUntil(() -> latencies.size() >= n, timeout, () -> "only " + latencies.size() + " of " + n + " opened alerts arrived");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }
@@ -414,7 +397,7 @@ public final class MetricAlertPipelineBench {
 
         @Override
         public void close() {
-            BenchSupport.stopAndJoin(stop, thread);
+            tail.close();
         }
     }
 }

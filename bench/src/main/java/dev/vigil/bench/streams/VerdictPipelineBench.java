@@ -5,6 +5,7 @@ import static dev.vigil.bench.BenchSupport.percentile;
 import static dev.vigil.bench.BenchSupport.writeJson;
 
 import dev.vigil.bench.BenchSupport;
+import dev.vigil.bench.TopicTail;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
@@ -336,8 +337,7 @@ public final class VerdictPipelineBench {
     /** The batch through the pass-through app; records/s until the last is readable (read_committed). */
     private static Rate passThroughRate(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
         try (var counter = new CountingConsumer(kafka, EOS_OUT)) {
-            counter.awaitAssigned();
-            long cpu0 = cpuNanos();
+                        long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
             sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(EOS_IN, r.key(), r.value())).toList());
             long tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
@@ -381,8 +381,7 @@ public final class VerdictPipelineBench {
             LockSupport.parkNanos(1_000_000);
         }
         try (var counter = new CountingConsumer(kafka, RAW_OUT)) {
-            counter.awaitAssigned();
-            cpu0 = cpuNanos();
+                        cpu0 = cpuNanos();
             t0 = System.nanoTime();
             sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(RAW_IN, r.key(), r.value())).toList());
             tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
@@ -479,45 +478,24 @@ public final class VerdictPipelineBench {
     private static final class CountingConsumer implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();
         private final AtomicLong lastNanos = new AtomicLong();
-        private final AtomicBoolean assigned = new AtomicBoolean();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final Thread thread;
+        private final TopicTail<byte[], byte[]> tail;
 
         CountingConsumer(EmbeddedKafka kafka, String topic) {
-            thread = new Thread(() -> {
-                try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-count-" + System.nanoTime()),
-                        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                    var parts = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-                    c.assign(parts);
-                    c.seekToEnd(parts);
-                    parts.forEach(c::position);
-                    assigned.set(true);
-                    while (!stop.get()) {
-                        int n = c.poll(Duration.ofMillis(50)).count();
-                        if (n > 0) {
-                            lastNanos.set(System.nanoTime());
-                            count.addAndGet(n);
-                        }
-                    }
-                }
-            }, "bench-count-" + topic);
-            thread.start();
-        }
-
-        void awaitAssigned() {
-            while (!assigned.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
+            tail = new TopicTail<>(kafka, topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMillis(50),
+                    (records, nanos) -> {
+                        lastNanos.set(nanos);
+                        count.addAndGet(records.count());
+                    });
         }
 
         long awaitCount(long n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> !(count.get() < n), timeout, () -> "only " + count.get() + " of " + n + " records arrived");
+            BenchSupport.awaitUntil(() -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " records arrived");
             return lastNanos.get();
         }
 
         @Override
         public void close() {
-            BenchSupport.stopAndJoin(stop, thread);
+            tail.close();
         }
     }
 
@@ -525,43 +503,23 @@ public final class VerdictPipelineBench {
     private static final class VerdictObserver implements AutoCloseable {
         private final AtomicLong count = new AtomicLong();
         private final AtomicLong lastNanos = new AtomicLong();
-        private final AtomicBoolean stop = new AtomicBoolean();
         private final List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
         private volatile long trackedWindow = -1;
         private volatile Map<String, Long> sentAt = Map.of();
-        private final Thread thread;
+        private final TopicTail<String, MonitorStatus> tail;
 
         VerdictObserver(EmbeddedKafka kafka) {
-            AtomicBoolean ready = new AtomicBoolean();
-            thread = new Thread(() -> {
-                try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-verdicts-" + System.nanoTime()),
-                        new StringDeserializer(), VigilSerdes.monitorStatus())) {
-                    var parts = c.partitionsFor(Topics.MONITOR_STATUS).stream()
-                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-                    c.assign(parts);
-                    c.seekToEnd(parts);
-                    parts.forEach(c::position);
-                    ready.set(true);
-                    while (!stop.get()) {
-                        var polled = c.poll(Duration.ofMillis(20));
-                        long now = System.nanoTime();
-                        for (ConsumerRecord<String, MonitorStatus> r : polled) {
+            tail = new TopicTail<>(kafka, Topics.MONITOR_STATUS, new StringDeserializer(), VigilSerdes.monitorStatus(),
+                    Duration.ofMillis(20), (records, nanos) -> {
+                        for (ConsumerRecord<String, MonitorStatus> r : records) {
                             count.incrementAndGet();
-                            lastNanos.set(now);
-                            if (r.value().windowStart() == trackedWindow) {
-                                Long sent = sentAt.get(r.key());
-                                if (sent != null) {
-                                    latencies.add(now - sent);
-                                }
+                            lastNanos.set(nanos);
+                            Long sent = r.value().windowStart() == trackedWindow ? sentAt.get(r.key()) : null;
+                            if (sent != null) {
+                                latencies.add(nanos - sent);
                             }
                         }
-                    }
-                }
-            }, "bench-verdict-observer");
-            thread.start();
-            while (!ready.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
+                    });
         }
 
         long count() {
@@ -574,12 +532,12 @@ public final class VerdictPipelineBench {
         }
 
         long awaitCount(long n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> !(count.get() < n), timeout, () -> "only " + count.get() + " of " + n + " verdicts arrived");
+            BenchSupport.awaitUntil(() -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " verdicts arrived");
             return lastNanos.get();
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> !(latencies.size() < n), timeout, () -> "only " + latencies.size() + " of " + n + " latency samples");
+            BenchSupport.awaitUntil(() -> latencies.size() >= n, timeout, () -> "only " + latencies.size() + " of " + n + " latency samples");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }
@@ -587,8 +545,7 @@ public final class VerdictPipelineBench {
 
         @Override
         public void close() {
-            BenchSupport.stopAndJoin(stop, thread);
+            tail.close();
         }
     }
-
 }
