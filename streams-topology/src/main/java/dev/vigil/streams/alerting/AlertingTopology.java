@@ -7,7 +7,7 @@ import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.health.HeartbeatProcessor;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
-import dev.vigil.streams.rules.MonitorRuleState;
+import dev.vigil.streams.rules.MonitorRuleStateSerde;
 import dev.vigil.streams.silence.Silence;
 import dev.vigil.streams.topology.CompactedTopicMirror;
 import dev.vigil.streams.topology.VerdictTopology;
@@ -89,7 +89,7 @@ public final class AlertingTopology {
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_RULE_STATE_STORE),
-                Serdes.String(), new JsonSerde<>(MonitorRuleState.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
+                Serdes.String(), new MonitorRuleStateSerde()).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
 

@@ -77,6 +77,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.METRIC_ALERTS_STORE);
         this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
                 counters);
+        series.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         try (var it = seriesStore.all()) {
             it.forEachRemaining(kv -> series.put(kv.key, kv.value));
         }

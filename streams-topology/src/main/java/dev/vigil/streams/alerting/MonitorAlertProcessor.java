@@ -37,6 +37,8 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
      */
     private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
     private KeyValueStore<String, MonitorRuleState> ruleStates;
+    /** The rule state store's contents (one small entry per monitor, read on every verdict), kept decoded. */
+    private final Map<String, MonitorRuleState> ruleStateCache = new HashMap<>();
     private AlertEmitter emitter;
 
     public MonitorAlertProcessor(AlertingConfig config, String monitorsTopic, String definitionsStore,
@@ -58,6 +60,12 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.MONITOR_ALERTS_STORE);
         this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
                 counters);
+        // init runs again on a revived task, whose stores were restored to the last commit: forget what was cached
+        definitionCache.clear();
+        ruleStateCache.clear();
+        try (var it = ruleStates.all()) {
+            it.forEachRemaining(kv -> ruleStateCache.put(kv.key, kv.value));
+        }
     }
 
     @Override
@@ -77,6 +85,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         } else if (value == null && record.key() != null && fromMonitorsTopic()) {
             resolveAll(record.key(), record.timestamp(), "monitor deleted");
             ruleStates.delete(record.key());
+            ruleStateCache.remove(record.key());
         }
         // anything else was already dead-lettered by the verdict processor
     }
@@ -120,13 +129,14 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
     }
 
     private MonitorRuleState stateOf(String monitorId) {
-        MonitorRuleState s = ruleStates.get(monitorId);
+        MonitorRuleState s = ruleStateCache.get(monitorId);
         return s == null ? MonitorRuleState.INITIAL : s;
     }
 
     private void apply(String monitorId, MonitorRuleState before, MonitorRules.Result result) {
         if (!result.state().equals(before)) {
             ruleStates.put(monitorId, result.state());
+            ruleStateCache.put(monitorId, result.state());
         }
         result.evaluations().forEach(emitter::apply);
     }

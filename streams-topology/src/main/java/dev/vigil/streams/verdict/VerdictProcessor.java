@@ -82,6 +82,12 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         this.cursors = context.getStateStore(CURSOR_STORE);
         this.latest = context.getStateStore(STATUS_STORE);
         this.history = context.getStateStore(HISTORY_STORE);
+        // Kafka Streams calls init again on this same instance when it revives a task (EOS: the stores are wiped and
+        // restored to the last commit): what the caches learned from the aborted transaction must go with it.
+        definitionCache.clear();
+        cursorCache.clear();
+        latestDecided.clear();
+        pendingIndex.clear();
         try (var it = definitions.all()) {
             it.forEachRemaining(kv -> definitionCache.put(kv.key, kv.value));
         }

@@ -8,7 +8,10 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.Status;
+import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.rules.MonitorRuleState;
+import dev.vigil.streams.rules.MonitorRuleStateSerde;
 import dev.vigil.streams.uptime.DailyUptime;
 import dev.vigil.streams.uptime.DailyUptimeSerde;
 import dev.vigil.streams.verdict.PendingWindow;
@@ -40,6 +43,33 @@ class StoreSerdesTest {
         var d = new DailyUptime(20_833, 1000, 20, 3, 7);
         assertThat(serde.deserialize("t", serde.serialize("t", d))).isEqualTo(d);
         assertThatThrownBy(() -> serde.deserialize("t", new byte[3])).isInstanceOf(SerializationException.class);
+    }
+
+    @Test
+    void monitorRuleStateRoundTripsEveryFlagCombinationAndStillReadsTheJsonItReplaced() {
+        var serde = new MonitorRuleStateSerde();
+        for (boolean breach : new boolean[] {false, true}) {
+            for (boolean healthy : new boolean[] {false, true}) {
+                var s = new MonitorRuleState(1_800_000_060_000L, 3, Integer.MAX_VALUE, -1, breach, healthy);
+                assertThat(serde.deserialize("t", serde.serialize("t", s))).isEqualTo(s);
+                // a changelog written by an earlier version holds JSON
+                assertThat(serde.deserialize("t", Json.bytes(s))).isEqualTo(s);
+            }
+        }
+        assertThat(serde.deserialize("t", serde.serialize("t", MonitorRuleState.INITIAL))).isEqualTo(MonitorRuleState.INITIAL);
+        assertThat(serde.serialize("t", null)).isNull();
+        assertThat(serde.deserialize("t", null)).isNull();
+        byte[] good = serde.serialize("t", MonitorRuleState.INITIAL);
+        byte[] otherVersion = good.clone();
+        otherVersion[0] = 2;
+        assertThatThrownBy(() -> serde.deserialize("t", otherVersion)).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("version 2");
+        assertThatThrownBy(() -> serde.deserialize("t", new byte[] {1, 0})).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("2 bytes");
+        byte[] negative = serde.serialize("t", new MonitorRuleState(5, 1, 0, -1, false, false));
+        negative[9] = (byte) 0xFF; // consecutiveDegraded's high byte: a negative count
+        assertThatThrownBy(() -> serde.deserialize("t", negative)).isInstanceOf(SerializationException.class)
+                .hasMessageContaining("negative");
     }
 
     @Test
