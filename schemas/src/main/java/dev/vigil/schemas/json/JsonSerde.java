@@ -1,6 +1,7 @@
 package dev.vigil.schemas.json;
 
 import dev.vigil.schemas.contract.ContractViolation;
+import java.util.function.Function;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -11,12 +12,26 @@ import org.apache.kafka.common.serialization.Serializer;
  * cannot be read raises {@link PoisonRecordException} (a Kafka {@link SerializationException}) naming
  * the field, which Streams' deserialization handler and consumers route to the dead-letter topic.
  * A null value (tombstone) reads as null.
+ *
+ * <p>A serde may carry a fast reader for its type's common shape (e.g. {@link ProbeResultReader}): it is tried
+ * first, and when it returns null ("not sure") the value is read through {@link Json} exactly as without it, so
+ * values, errors and {@link PoisonRecordException} messages do not change.
  */
 public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer<T> {
     private final Class<T> type;
+    private final Function<byte[], T> fastReader;
 
     public JsonSerde(Class<T> type) {
+        this(type, null);
+    }
+
+    /**
+     * @param fastReaderOrNull returns the value {@code Json.read(bytes, type)} would return, or null to defer to
+     *                         it; it must never throw
+     */
+    public JsonSerde(Class<T> type, Function<byte[], T> fastReaderOrNull) {
         this.type = type;
+        this.fastReader = fastReaderOrNull;
     }
 
     public Class<T> type() {
@@ -32,6 +47,12 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     public T deserialize(String topic, byte[] data) {
         if (data == null) {
             return null;
+        }
+        if (fastReader != null) {
+            T fast = fastReader.apply(data);
+            if (fast != null) {
+                return fast;
+            }
         }
         try {
             return Json.read(data, type);

@@ -12,7 +12,8 @@ import dev.vigil.schemas.contract.WorkerHeartbeat;
 /** One serde per contract. Serdes are stateless and thread-safe; share them. */
 public final class VigilSerdes {
     private static final JsonSerde<MonitorDefinition> MONITOR_DEFINITION = new JsonSerde<>(MonitorDefinition.class);
-    private static final JsonSerde<ProbeResult> PROBE_RESULT = new JsonSerde<>(ProbeResult.class);
+    private static final JsonSerde<ProbeResult> PROBE_RESULT = new JsonSerde<>(ProbeResult.class,
+            ProbeResultReader::readOrNull);
     private static final JsonSerde<WorkerHeartbeat> WORKER_HEARTBEAT = new JsonSerde<>(WorkerHeartbeat.class);
     private static final JsonSerde<DomainMetric> DOMAIN_METRIC = new JsonSerde<>(DomainMetric.class);
     private static final JsonSerde<MonitorStatus> MONITOR_STATUS = new JsonSerde<>(MonitorStatus.class);
