@@ -1,0 +1,140 @@
+package dev.vigil.bench.schemas;
+
+import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.json.JsonSerde;
+import dev.vigil.schemas.json.ProbeResultReader;
+import dev.vigil.schemas.json.VigilSerdes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * JMH micro-benchmark of decoding one typical {@link ProbeResult} (an HTTP success with timings, as the probe worker
+ * writes it): the shared mapper ({@code Json.read}, what the serde did before), the streaming
+ * {@link ProbeResultReader}, and the serde as the topology now calls it ({@code VigilSerdes.probeResult()}: fast path,
+ * mapper fallback).
+ *
+ * <p>Run (from the repository root):
+ * <pre>
+ * mvn -B -o -q -Dvigil.target=target-decoder -pl bench -am package -DskipTests dependency:build-classpath \
+ *     -Dmdep.outputFile=target-decoder/classpath.txt -Dmdep.includeScope=runtime
+ * java -cp bench/target-decoder/classes:$(cat bench/target-decoder/classpath.txt) \
+ *     dev.vigil.bench.schemas.ProbeResultDecodeBench [--forks 1] [--iterations 3] [--millis 2000]
+ * </pre>
+ * Prints a last line {@code RESULT probe-result-decode <benchmark>_ops_s=... ... speedup=...} (throughput, ops/s;
+ * speedup = fastReader / mapper) and writes {@code target/results/probe-result-decode.json}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class ProbeResultDecodeBench {
+    public static final String NAME = "probe-result-decode";
+    private static final long T0 = 1_767_225_600_000L;
+
+    private final JsonSerde<ProbeResult> serde = VigilSerdes.probeResult();
+    private byte[] typical;
+
+    /** What the probe worker writes for a healthy HTTPS check. */
+    static ProbeResult typicalResult() {
+        return new ProbeResult(1, "checkout-api", "us-east", "worker-us-east-1", T0, T0 + 1_234, Outcome.SUCCESS,
+                null, 200, 182, 214, 4_096L, 0, "https://checkout.example.com/health", 87, 4, 11, 23, null,
+                "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
+    }
+
+    @Setup
+    public void setup() {
+        typical = Json.bytes(typicalResult());
+        if (!typicalResult().equals(ProbeResultReader.readOrNull(typical))) {
+            throw new IllegalStateException("the fast path does not answer the typical result");
+        }
+    }
+
+    @Benchmark
+    public ProbeResult mapper() {
+        return Json.read(typical, ProbeResult.class);
+    }
+
+    @Benchmark
+    public ProbeResult fastReader() {
+        return ProbeResultReader.readOrNull(typical);
+    }
+
+    @Benchmark
+    public ProbeResult serde() {
+        return serde.deserialize("vigil.probe-results", typical);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int forks = 1;
+        int iterations = 3;
+        int millis = 2000;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            int v = Integer.parseInt(args[i + 1]);
+            switch (args[i]) {
+                case "--forks" -> forks = v;
+                case "--iterations" -> iterations = v;
+                case "--millis" -> millis = v;
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (known: --forks --iterations --millis)");
+            }
+        }
+        Map<String, Double> r = run(forks, iterations, millis, Path.of("target", "results"));
+        System.out.println(line(r));
+    }
+
+    /**
+     * Runs every benchmark ({@code iterations} warm-up and {@code iterations} measured, {@code millis} each); returns
+     * ops/s by benchmark method name and writes the JSON result.
+     */
+    public static Map<String, Double> run(int forks, int iterations, int millis, Path resultsDir)
+            throws RunnerException, IOException {
+        Options opt = new OptionsBuilder().include(ProbeResultDecodeBench.class.getName() + "\\.")
+                .forks(forks).warmupIterations(iterations).measurementIterations(iterations)
+                .warmupTime(TimeValue.milliseconds(millis)).measurementTime(TimeValue.milliseconds(millis))
+                .shouldFailOnError(true).build();
+        Collection<RunResult> results = new Runner(opt).run();
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (RunResult rr : results) {
+            String label = rr.getParams().getBenchmark();
+            out.put(label.substring(label.lastIndexOf('.') + 1), rr.getPrimaryResult().getScore());
+        }
+        Files.createDirectories(resultsDir);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("name", NAME);
+        json.put("unit", "ops/s");
+        json.putAll(out);
+        json.put("speedup", speedup(out));
+        Files.write(resultsDir.resolve(NAME + ".json"), Json.bytes(json));
+        return out;
+    }
+
+    static double speedup(Map<String, Double> r) {
+        return r.getOrDefault("fastReader", 0.0) / r.getOrDefault("mapper", Double.NaN);
+    }
+
+    static String line(Map<String, Double> r) {
+        StringBuilder sb = new StringBuilder("RESULT ").append(NAME);
+        r.forEach((k, v) -> sb.append(' ').append(k).append("_ops_s=").append(String.format(Locale.ROOT, "%.0f", v)));
+        return sb.append(" speedup=").append(String.format(Locale.ROOT, "%.2f", speedup(r))).toString();
+    }
+}
