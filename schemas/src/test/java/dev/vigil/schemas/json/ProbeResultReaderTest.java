@@ -289,6 +289,14 @@ class ProbeResultReaderTest {
         assertThat(ProbeResultReader.readOrNull(null)).isNull();
     }
 
+    /** Why a repeated field is deferred: the mapper takes the last value, which a fast path could easily get wrong. */
+    @Test
+    void aRepeatedFieldIsLeftToTheMapperWhichKeepsTheLastValue() {
+        byte[] bytes = minimalWith("\"httpStatus\":503");
+        assertThat(ProbeResultReader.readOrNull(bytes)).isNull();
+        assertThat(SERDE.deserialize(TOPIC, bytes).httpStatus()).isEqualTo(503);
+    }
+
     @Test
     void aStringOverTheParserLimitInAnIgnoredFieldIsLeftToTheMapper() {
         byte[] bytes = minimalWith("\"future\":\"" + "z".repeat((1 << 20) + 1) + "\"");
