@@ -56,12 +56,13 @@ public final class VerdictTopology {
                 statusSerde, VERDICTS_NODE);
         topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
 
-        // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory, changelogged
-        // like the others: a RocksDB write per window cost more than the verdict rule itself (+26 % throughput in
-        // the verdict benchmark). They are restored from their compacted changelogs on start, one entry per monitor.
+        // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory: a RocksDB
+        // write per window cost more than the verdict rule itself (+26 % throughput in the verdict benchmark). The
+        // first two are changelogged and restored from their compacted changelogs on start, one entry per monitor.
         // History and the uptime rollup (90 days, range scans) stay in RocksDB; definitions too (read at init only).
-        // The latest status has no record cache: each monitor's entry changes once per window, so a cache would
-        // only add its own bookkeeping (+7 % verdicts/s without it).
+        // The latest status has no record cache (each monitor's entry changes once per window, so a cache would only
+        // add its own bookkeeping: +7 % verdicts/s without it) and no changelog: it is the newest entry of the
+        // verdict history, rebuilt from there when the processor initialises (VerdictProcessor#rebuildLatest).
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
                 Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.PENDING_STORE),
@@ -69,7 +70,7 @@ public final class VerdictTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.CURSOR_STORE),
                 Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.STATUS_STORE),
-                Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
+                Serdes.String(), statusSerde).withCachingDisabled().withLoggingDisabled(), VERDICT_PROCESSOR);
         Duration retention = cfg.verdict().historyRetention();
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),

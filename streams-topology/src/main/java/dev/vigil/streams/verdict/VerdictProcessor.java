@@ -94,9 +94,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         try (var it = cursors.all()) {
             it.forEachRemaining(kv -> cursorCache.put(kv.key, kv.value));
         }
-        try (var it = latest.all()) {
-            it.forEachRemaining(kv -> latestDecided.put(kv.key, kv.value.windowStart()));
-        }
+        rebuildLatest();
         try (var it = pending.all()) {
             it.forEachRemaining(kv -> pendingIndex.put(kv.key, kv.value));
         }
@@ -104,6 +102,28 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         // turn silence into verdicts, so buffered results are not declared late.
         holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();
         context.schedule(config.verdict().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    /**
+     * The latest-status store is not changelogged: each monitor's entry is the newest verdict in its history, which
+     * is (one record less per window on the changelogs), so it is rebuilt from there on every init, for the monitors
+     * this task knows (a deleted monitor has no definition and no latest status; a disabled one keeps its last).
+     */
+    private void rebuildLatest() {
+        List<String> stale = new ArrayList<>();
+        try (var it = latest.all()) {
+            it.forEachRemaining(kv -> stale.add(kv.key));
+        }
+        stale.forEach(latest::delete);
+        for (String monitorId : definitionCache.keySet()) {
+            try (var it = history.backwardFetch(monitorId, 0L, Long.MAX_VALUE)) {
+                if (it.hasNext()) {
+                    MonitorStatus newest = it.next().value;
+                    latest.put(monitorId, newest);
+                    latestDecided.put(monitorId, newest.windowStart());
+                }
+            }
+        }
     }
 
     @Override

@@ -34,6 +34,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +76,31 @@ class ProcessorReinitTest {
             assertThat(v.status()).isEqualTo(Status.UP);
             assertThat(v.complete()).isTrue();
         });
+    }
+
+    @Test
+    void verdictProcessorRebuildsTheLatestStatusFromTheVerdictHistory() {
+        MonitorDefinition shop = monitor("shop", regions(1));
+        var context = verdictContext(shop);
+        WindowStore<String, MonitorStatus> history = context.getStateStore(VerdictProcessor.HISTORY_STORE);
+        KeyValueStore<String, MonitorStatus> latest = context.getStateStore(VerdictProcessor.STATUS_STORE);
+        MonitorStatus up = new MonitorStatus(1, "shop", W0, Status.UP, true, Map.of(), List.of(), NOW);
+        MonitorStatus down = new MonitorStatus(1, "shop", W0 + 60_000, Status.DOWN, true, Map.of(), List.of(), NOW);
+        history.put("shop", down, W0 + 60_000);
+        history.put("shop", up, W0);
+        // a deleted monitor keeps its history but has no definition, so no latest status
+        history.put("gone", new MonitorStatus(1, "gone", W0, Status.UP, true, Map.of(), List.of(), NOW), W0);
+        latest.put("gone", up); // what a wiped store could still hold must not survive the rebuild
+
+        var processor = new VerdictProcessor(config, "verdicts", "dead-letters", new VerdictMetrics(registry));
+        processor.init(context);
+
+        assertThat(latest.get("shop")).isEqualTo(down);
+        assertThat(latest.get("gone")).isNull();
+        processor.process(new Record<>("shop", success("shop", "eu-west", W0 + 60_000), W0));
+        assertThat(registry.get("vigil.verdict.late.results").counter().count())
+                .as("a window the history holds counts as decided").isEqualTo(1.0);
+        assertThat(context.forwarded("verdicts")).isEmpty();
     }
 
     @Test
