@@ -32,7 +32,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * JMH micro-benchmark of decoding one typical {@link ProbeResult} (an HTTP success with timings, as the probe worker
  * writes it): the shared mapper ({@code Json.read}, what the serde did before), the streaming
  * {@link ProbeResultReader}, and the serde as the topology now calls it ({@code VigilSerdes.probeResult()}: fast path,
- * mapper fallback).
+ * mapper fallback), plus both on a shape the fast path defers.
  *
  * <p>Run (from the repository root):
  * <pre>
@@ -41,8 +41,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -cp bench/target-decoder/classes:$(cat bench/target-decoder/classpath.txt) \
  *     dev.vigil.bench.schemas.ProbeResultDecodeBench [--forks 1] [--iterations 3] [--millis 2000]
  * </pre>
- * Prints a last line {@code RESULT probe-result-decode <benchmark>_ops_s=... ... speedup=...} (throughput, ops/s;
- * speedup = fastReader / mapper) and writes {@code target/results/probe-result-decode.json}.
+ * Prints a last line {@code RESULT probe-result-decode <benchmark>_ops_s=... ... speedup=... deferral_cost=...}
+ * (throughput, ops/s; speedup = fastReader / mapper; deferral_cost = mapperDeferred / serdeDeferred, the slowdown
+ * of a record the fast path leaves to the mapper) and writes {@code target/results/probe-result-decode.json}.
+ * The {@code *Deferred} benchmarks decode a result whose detail holds escaped quotes, outside the fast path.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -53,6 +55,7 @@ public class ProbeResultDecodeBench {
 
     private final JsonSerde<ProbeResult> serde = VigilSerdes.probeResult();
     private byte[] typical;
+    private byte[] deferred;
 
     /** What the probe worker writes for a healthy HTTPS check. */
     static ProbeResult typicalResult() {
@@ -61,11 +64,22 @@ public class ProbeResultDecodeBench {
                 "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
     }
 
+    /** A failure whose detail quotes the response (escaped quotes): outside the fast path's subset. */
+    static ProbeResult deferredResult() {
+        return new ProbeResult(1, "checkout-api", "us-east", "worker-us-east-1", T0, T0 + 1_234,
+                Outcome.ASSERTION_FAILURE, null, 200, 182, 214, 4_096L, 0, "https://checkout.example.com/health", 87,
+                4, 11, 23, "/status was \"degraded\"", "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
+    }
+
     @Setup
     public void setup() {
         typical = Json.bytes(typicalResult());
         if (!typicalResult().equals(ProbeResultReader.readOrNull(typical))) {
             throw new IllegalStateException("the fast path does not answer the typical result");
+        }
+        deferred = Json.bytes(deferredResult());
+        if (ProbeResultReader.readOrNull(deferred) != null) {
+            throw new IllegalStateException("the fast path answers the deferred result; pick another shape");
         }
     }
 
@@ -82,6 +96,18 @@ public class ProbeResultDecodeBench {
     @Benchmark
     public ProbeResult serde() {
         return serde.deserialize("vigil.probe-results", typical);
+    }
+
+    /** The price of a deferral: the mapper alone on a shape the fast path leaves to it... */
+    @Benchmark
+    public ProbeResult mapperDeferred() {
+        return Json.read(deferred, ProbeResult.class);
+    }
+
+    /** ...and the serde on it (fast path scans, gives up, mapper decodes). */
+    @Benchmark
+    public ProbeResult serdeDeferred() {
+        return serde.deserialize("vigil.probe-results", deferred);
     }
 
     public static void main(String[] args) throws Exception {
@@ -124,6 +150,7 @@ public class ProbeResultDecodeBench {
         json.put("unit", "ops/s");
         json.putAll(out);
         json.put("speedup", speedup(out));
+        json.put("deferral_cost", deferralCost(out));
         Files.write(resultsDir.resolve(NAME + ".json"), Json.bytes(json));
         return out;
     }
@@ -132,9 +159,14 @@ public class ProbeResultDecodeBench {
         return r.getOrDefault("fastReader", 0.0) / r.getOrDefault("mapper", Double.NaN);
     }
 
+    static double deferralCost(Map<String, Double> r) {
+        return r.getOrDefault("mapperDeferred", 0.0) / r.getOrDefault("serdeDeferred", Double.NaN);
+    }
+
     static String line(Map<String, Double> r) {
         StringBuilder sb = new StringBuilder("RESULT ").append(NAME);
         r.forEach((k, v) -> sb.append(' ').append(k).append("_ops_s=").append(String.format(Locale.ROOT, "%.0f", v)));
-        return sb.append(" speedup=").append(String.format(Locale.ROOT, "%.2f", speedup(r))).toString();
+        return sb.append(" speedup=").append(String.format(Locale.ROOT, "%.2f", speedup(r)))
+                .append(" deferral_cost=").append(String.format(Locale.ROOT, "%.2f", deferralCost(r))).toString();
     }
 }
