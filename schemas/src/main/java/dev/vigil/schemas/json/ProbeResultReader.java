@@ -21,7 +21,7 @@ import java.util.function.Function;
  *       whitespace after it (no BOM, no comments: the mapper fails on trailing tokens and allows no comments);</li>
  *   <li>every key and every string value is printable ASCII (0x20..0x7E) without a backslash, so the UTF-8 text is
  *       its own ISO-8859-1 decoding and no escape is ever decoded; keys are at most {@value #MAX_KEY} bytes and
- *       strings at most the mapper's 1 MiB string limit;</li>
+ *       strings at most {@value #MAX_STRING} (the mapper's limit is 1 MiB);</li>
  *   <li>every number is an integer {@code -?(0|[1-9][0-9]*)} (no fraction, exponent, plus sign or leading zero) that
  *       fits a long, and an int for Integer components (the mapper fails on out-of-range ints; it never coerces
  *       floats, text or booleans into numbers, nor numbers into text);</li>
@@ -39,8 +39,11 @@ import java.util.function.Function;
 public final class ProbeResultReader {
     /** Far below Jackson's default name-length limit (50,000), far above any real key. */
     static final int MAX_KEY = 256;
-    /** The mapper's {@code maxStringLength}; strings here are ASCII, so bytes = chars. */
-    private static final int MAX_STRING = 1 << 20;
+    /**
+     * Well under the mapper's {@code maxStringLength} (1 MiB), so no answer depends on where exactly the parser
+     * enforces it; the longest component allows 2,048 characters. Strings here are ASCII, so bytes = chars.
+     */
+    static final int MAX_STRING = 1 << 16;
 
     private static final int INT = 0;
     private static final int LONG = 1;

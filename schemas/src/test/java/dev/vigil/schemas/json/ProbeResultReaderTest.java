@@ -342,6 +342,20 @@ class ProbeResultReaderTest {
     }
 
     @Test
+    void stringsUpToTheScannersLimitAreAnsweredLongerOnesDeferred() {
+        int max = ProbeResultReader.MAX_STRING;
+        byte[] atLimit = minimalWith("\"future\":\"" + "z".repeat(max) + "\"");
+        ProbeResult fast = ProbeResultReader.readOrNull(atLimit);
+        assertThat(fast).isNotNull().isEqualTo(Json.read(atLimit, ProbeResult.class));
+        byte[] over = minimalWith("\"future\":\"" + "z".repeat(max + 1) + "\"");
+        assertThat(ProbeResultReader.readOrNull(over)).isNull();
+        assertThat(SERDE.deserialize(TOPIC, over)).isEqualTo(fast);
+        byte[] longKey = minimalWith("\"" + "k".repeat(max + 1) + "\":1");
+        assertThat(ProbeResultReader.readOrNull(longKey)).isNull();
+        assertConsistent("long key", longKey);
+    }
+
+    @Test
     void theSerdeTriesItsFastReaderFirstAndFallsBackToTheMapperOnNull() {
         ProbeResult sentinel = realistic().get(0);
         byte[] minimal = minimalWith(null);
