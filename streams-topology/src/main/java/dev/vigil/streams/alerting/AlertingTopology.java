@@ -83,9 +83,10 @@ public final class AlertingTopology {
         // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,
                 () -> new MonitorAlertProcessor(alerting, cfg.topics().monitors(), VerdictProcessor.DEFINITIONS_STORE,
-                        MONITOR_ALERTS_SINK, counters),
+                        VerdictProcessor.HISTORY_STORE, MONITOR_ALERTS_SINK, counters),
                 VerdictTopology.VERDICTS_NODE, VerdictTopology.RESULTS_SOURCE, VerdictTopology.MONITORS_SOURCE);
-        topology.connectProcessorAndStateStores(MONITOR_ALERT_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE);
+        topology.connectProcessorAndStateStores(MONITOR_ALERT_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE,
+                VerdictProcessor.HISTORY_STORE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_RULE_STATE_STORE),

@@ -8,23 +8,29 @@ import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.silence.Silence;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 
 /**
  * The built-in per-monitor alerts (availability, no data, TLS) in the verdict sub-topology, so they share
  * the monitor's partition: verdicts (from the verdicts node), probe results (TLS) and definition changes
- * (a deleted or disabled monitor resolves its open alerts). Reads the verdict processor's definitions store.
+ * (a deleted or disabled monitor resolves its open alerts). Reads the verdict processor's definitions and history
+ * stores.
  */
 public final class MonitorAlertProcessor implements Processor<String, Object, String, Object> {
     private final AlertingConfig config;
     private final String monitorsTopic;
     private final String definitionsStore;
+    private final String historyStore;
     private final String alertsChild;
     private final MonitorRules rules;
     private final AlertEmitter.Counters counters;
@@ -37,15 +43,22 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
      */
     private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
     private KeyValueStore<String, MonitorRuleState> ruleStates;
-    /** The rule state store's contents (one small entry per monitor, read on every verdict), kept decoded. */
+    /**
+     * Each monitor's rule state, decoded: the store's entry, except that {@code lastWindowStart} may be newer (see
+     * {@link #apply}).
+     */
     private final Map<String, MonitorRuleState> ruleStateCache = new HashMap<>();
+    /** Monitors whose cached {@code lastWindowStart} was checked against the verdict history since init. */
+    private final Set<String> lastWindowChecked = new HashSet<>();
+    private ReadOnlyWindowStore<String, MonitorStatus> history;
     private AlertEmitter emitter;
 
     public MonitorAlertProcessor(AlertingConfig config, String monitorsTopic, String definitionsStore,
-                                 String alertsChild, AlertEmitter.Counters counters) {
+                                 String historyStore, String alertsChild, AlertEmitter.Counters counters) {
         this.config = config;
         this.monitorsTopic = monitorsTopic;
         this.definitionsStore = definitionsStore;
+        this.historyStore = historyStore;
         this.alertsChild = alertsChild;
         this.rules = new MonitorRules(new AlertLinks(config.queryBaseUrl()));
         this.counters = counters;
@@ -56,6 +69,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         this.context = context;
         this.definitions = context.getStateStore(definitionsStore);
         this.ruleStates = context.getStateStore(AlertingTopology.MONITOR_RULE_STATE_STORE);
+        this.history = context.getStateStore(historyStore);
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.MONITOR_ALERTS_STORE);
         this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
@@ -63,6 +77,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         // init runs again on a revived task, whose stores were restored to the last commit: forget what was cached
         definitionCache.clear();
         ruleStateCache.clear();
+        lastWindowChecked.clear();
         try (var it = ruleStates.all()) {
             it.forEachRemaining(kv -> ruleStateCache.put(kv.key, kv.value));
         }
@@ -86,6 +101,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
             resolveAll(record.key(), record.timestamp(), "monitor deleted");
             ruleStates.delete(record.key());
             ruleStateCache.remove(record.key());
+            lastWindowChecked.remove(record.key());
         }
         // anything else was already dead-lettered by the verdict processor
     }
@@ -110,7 +126,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         if (def == null || !def.enabled()) {
             return;
         }
-        MonitorRuleState state = stateOf(def.id());
+        MonitorRuleState state = stateBefore(verdict);
         AlertStateRecord availability = emitter.store().get(Fingerprints.monitor(def.id()));
         var result = rules.onVerdict(state, def, verdict, availability != null && availability.isOpen());
         apply(def.id(), state, result);
@@ -133,10 +149,35 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         return s == null ? MonitorRuleState.INITIAL : s;
     }
 
+    /**
+     * The rule state before a verdict. The store's {@code lastWindowStart} may be behind (see {@link #apply}), so the
+     * first verdict of a monitor since init takes it from the verdict history: every verdict there was applied
+     * here, in the transaction that wrote it; a newer window there means this verdict arrived out of order.
+     */
+    private MonitorRuleState stateBefore(MonitorStatus verdict) {
+        MonitorRuleState s = stateOf(verdict.monitorId());
+        if (lastWindowChecked.add(verdict.monitorId())) {
+            try (var newer = history.backwardFetch(verdict.monitorId(), Instant.ofEpochMilli(verdict.windowStart() + 1),
+                    Instant.ofEpochMilli(Long.MAX_VALUE))) {
+                if (newer.hasNext()) {
+                    s = s.withLastWindowStart(Math.max(s.lastWindowStart(), newer.next().key));
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * A state that differs only in {@code lastWindowStart} (a healthy monitor's every window) stays in memory: the
+     * changelog record it would cost per window is what {@link #stateBefore} saves.
+     */
     private void apply(String monitorId, MonitorRuleState before, MonitorRules.Result result) {
-        if (!result.state().equals(before)) {
-            ruleStates.put(monitorId, result.state());
-            ruleStateCache.put(monitorId, result.state());
+        MonitorRuleState after = result.state();
+        if (!after.equals(before)) {
+            ruleStateCache.put(monitorId, after);
+            if (!after.withLastWindowStart(before.lastWindowStart()).equals(before)) {
+                ruleStates.put(monitorId, after);
+            }
         }
         result.evaluations().forEach(emitter::apply);
     }

@@ -20,4 +20,9 @@ public record MonitorRuleState(long lastWindowStart, int consecutiveDegraded, in
             throw new IllegalArgumentException("counts must not be negative");
         }
     }
+
+    public MonitorRuleState withLastWindowStart(long windowStart) {
+        return new MonitorRuleState(windowStart, consecutiveDegraded, consecutiveUnknown, tlsWindowStart,
+                tlsBreachInWindow, tlsHealthyInWindow);
+    }
 }
