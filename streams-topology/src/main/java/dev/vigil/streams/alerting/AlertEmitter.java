@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,24 +29,50 @@ public final class AlertEmitter {
     private final ProcessorContext<String, Object> context;
     private final String alertsChild;
     private final Counters counters;
+    /** The store's records, decoded, when it is small enough to hold (null: read the store each time). */
+    private final Map<String, AlertStateRecord> decoded;
 
     public AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
                         ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
                         String alertsChild, Counters counters) {
+        this(machine, store, silences, context, alertsChild, counters, null);
+    }
+
+    private AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
+                         ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
+                         String alertsChild, Counters counters, Map<String, AlertStateRecord> decoded) {
         this.machine = machine;
         this.store = store;
         this.silences = silences;
         this.context = context;
         this.alertsChild = alertsChild;
         this.counters = counters;
+        this.decoded = decoded;
     }
 
-    public KeyValueStore<String, AlertStateRecord> store() {
-        return store;
+    /**
+     * An emitter that reads the store once, here, and keeps its records decoded in memory (writes still go to the
+     * store): for a store every input reads, such as the per-monitor alerts (three reads per verdict). Create it in
+     * the processor's {@code init}, after the store was restored.
+     */
+    public static AlertEmitter decodedInMemory(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
+                                               ReadOnlyKeyValueStore<String, Silence> silences,
+                                               ProcessorContext<String, Object> context, String alertsChild,
+                                               Counters counters) {
+        Map<String, AlertStateRecord> decoded = new HashMap<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> decoded.put(kv.key, kv.value));
+        }
+        return new AlertEmitter(machine, store, silences, context, alertsChild, counters, decoded);
+    }
+
+    /** The fingerprint's record, or null. */
+    public AlertStateRecord current(String fingerprint) {
+        return decoded != null ? decoded.get(fingerprint) : store.get(fingerprint);
     }
 
     public Optional<AlertEvent> apply(Evaluation ev) {
-        AlertStateRecord current = store.get(ev.fingerprint());
+        AlertStateRecord current = current(ev.fingerprint());
         if (!ev.breach() && (current == null || !current.isOpen())) {
             // healthy with nothing open: the machine keeps the record as it is and emits nothing, so the silences
             // (a scan of their store) need not be read; this is every healthy verdict of a healthy fleet
@@ -57,7 +84,7 @@ public final class AlertEmitter {
 
     /** Resolves the fingerprint's open incident at once (rule or monitor deleted or disabled). */
     public Optional<AlertEvent> forceResolve(String fingerprint, long at, String summary) {
-        AlertStateRecord current = store.get(fingerprint);
+        AlertStateRecord current = current(fingerprint);
         if (current == null || !current.isOpen()) {
             return Optional.empty();
         }
@@ -69,6 +96,10 @@ public final class AlertEmitter {
     /** Fingerprints of open incidents in this task's store. */
     public List<AlertStateRecord> open() {
         List<AlertStateRecord> out = new ArrayList<>();
+        if (decoded != null) {
+            decoded.values().stream().filter(AlertStateRecord::isOpen).forEach(out::add);
+            return out;
+        }
         try (var it = store.all()) {
             it.forEachRemaining(kv -> {
                 if (kv.value != null && kv.value.isOpen()) {
@@ -82,6 +113,9 @@ public final class AlertEmitter {
     private Optional<AlertEvent> commit(AlertStateRecord current, AlertStateMachine.Transition t, long at) {
         if (t.state() != null && !t.state().equals(current)) {
             store.put(t.state().fingerprint(), t.state());
+            if (decoded != null) {
+                decoded.put(t.state().fingerprint(), t.state());
+            }
         }
         // The record timestamp is the evaluation's event time, except when that lies ahead of wall clock (a
         // producer's clock running fast): brokers refuse timestamps too far in the future, and a refused

@@ -72,8 +72,8 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         this.history = context.getStateStore(historyStore);
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.MONITOR_ALERTS_STORE);
-        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
-                counters);
+        this.emitter = AlertEmitter.decodedInMemory(new AlertStateMachine(config.machine()), alerts, silences, context,
+                alertsChild, counters);
         // init runs again on a revived task, whose stores were restored to the last commit: forget what was cached
         definitionCache.clear();
         ruleStateCache.clear();
@@ -127,7 +127,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
             return;
         }
         MonitorRuleState state = stateBefore(verdict);
-        AlertStateRecord availability = emitter.store().get(Fingerprints.monitor(def.id()));
+        AlertStateRecord availability = emitter.current(Fingerprints.monitor(def.id()));
         var result = rules.onVerdict(state, def, verdict, availability != null && availability.isOpen());
         apply(def.id(), state, result);
     }

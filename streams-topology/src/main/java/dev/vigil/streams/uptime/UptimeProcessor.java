@@ -3,6 +3,8 @@ package dev.vigil.streams.uptime;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.streams.topology.StoreKeys;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -18,6 +20,8 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
 
     private final int retentionDays;
     private KeyValueStore<String, DailyUptime> store;
+    /** monitorId -> its newest day's counts as last written: nearly every verdict adds to that day. */
+    private final Map<String, DailyUptime> latestDay = new HashMap<>();
 
     /** @param retentionDays days kept per monitor (the verdict history retention); older days are deleted */
     public UptimeProcessor(int retentionDays) {
@@ -27,6 +31,7 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(STORE);
+        latestDay.clear(); // init runs again on a revived task, whose store was restored to the last commit
     }
 
     @Override
@@ -34,8 +39,13 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
         MonitorStatus verdict = record.value();
         long day = Math.floorDiv(verdict.windowStart(), DAY_MS);
         String key = key(verdict.monitorId(), day);
-        DailyUptime current = store.get(key);
-        store.put(key, (current == null ? DailyUptime.empty(day) : current).plus(verdict.status()));
+        DailyUptime cached = latestDay.get(verdict.monitorId());
+        DailyUptime current = cached != null && cached.epochDay() == day ? cached : store.get(key);
+        DailyUptime next = (current == null ? DailyUptime.empty(day) : current).plus(verdict.status());
+        store.put(key, next);
+        if (cached == null || cached.epochDay() <= day) {
+            latestDay.put(verdict.monitorId(), next);
+        }
         if (current == null) {
             forgetBefore(verdict.monitorId(), day - retentionDays + 1);
         }
