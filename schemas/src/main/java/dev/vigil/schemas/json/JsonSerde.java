@@ -15,11 +15,13 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>A serde may carry a fast reader for its type's common shape (e.g. {@link ProbeResultReader}): it is tried
  * first, and when it returns null ("not sure") the value is read through {@link Json} exactly as without it, so
- * values, errors and {@link PoisonRecordException} messages do not change.
+ * values, errors and {@link PoisonRecordException} messages do not change. Likewise a streaming writer (e.g.
+ * {@link MonitorStatusWriter}) must produce exactly the bytes {@link Json#bytes} would.
  */
 public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer<T> {
     private final Class<T> type;
     private final Function<byte[], T> fastReader;
+    private final Function<T, byte[]> writer;
 
     public JsonSerde(Class<T> type) {
         this(type, null);
@@ -30,8 +32,17 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
      *                         it; it must never throw
      */
     public JsonSerde(Class<T> type, Function<byte[], T> fastReaderOrNull) {
+        this(type, fastReaderOrNull, null);
+    }
+
+    /**
+     * @param fastReaderOrNull as above
+     * @param writerOrNull     returns exactly the bytes {@code Json.bytes(value)} would (null: use it)
+     */
+    public JsonSerde(Class<T> type, Function<byte[], T> fastReaderOrNull, Function<T, byte[]> writerOrNull) {
         this.type = type;
         this.fastReader = fastReaderOrNull;
+        this.writer = writerOrNull;
     }
 
     public Class<T> type() {
@@ -40,7 +51,10 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
 
     @Override
     public byte[] serialize(String topic, T data) {
-        return data == null ? null : Json.bytes(data);
+        if (data == null) {
+            return null;
+        }
+        return writer != null ? writer.apply(data) : Json.bytes(data);
     }
 
     @Override

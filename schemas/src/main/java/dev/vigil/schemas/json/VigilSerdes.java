@@ -16,7 +16,8 @@ public final class VigilSerdes {
             ProbeResultReader::readOrNull);
     private static final JsonSerde<WorkerHeartbeat> WORKER_HEARTBEAT = new JsonSerde<>(WorkerHeartbeat.class);
     private static final JsonSerde<DomainMetric> DOMAIN_METRIC = new JsonSerde<>(DomainMetric.class);
-    private static final JsonSerde<MonitorStatus> MONITOR_STATUS = new JsonSerde<>(MonitorStatus.class);
+    private static final JsonSerde<MonitorStatus> MONITOR_STATUS = new JsonSerde<>(MonitorStatus.class, null,
+            MonitorStatusWriter::write);
     private static final JsonSerde<AlertRule> ALERT_RULE = new JsonSerde<>(AlertRule.class);
     private static final JsonSerde<AlertEvent> ALERT_EVENT = new JsonSerde<>(AlertEvent.class);
     private static final JsonSerde<DeadLetter> DEAD_LETTER = new JsonSerde<>(DeadLetter.class);
