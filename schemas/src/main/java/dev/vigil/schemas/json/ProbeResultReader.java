@@ -4,8 +4,10 @@ import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WireEnum;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.function.Function;
 
 /**
@@ -62,10 +64,49 @@ public final class ProbeResultReader {
             INT, INT, TEXT, TEXT};
     private static final byte[][] NAME_BYTES = ascii(NAMES);
 
+    /** Each name and its closing quote as two little-endian words with masks, for the sixteen-byte key match. */
+    private static final long[] KEY_LO = new long[NAMES.length];
+    private static final long[] KEY_LO_MASK = new long[NAMES.length];
+    private static final long[] KEY_HI = new long[NAMES.length];
+    private static final long[] KEY_HI_MASK = new long[NAMES.length];
+
+    static {
+        for (int i = 0; i < NAMES.length; i++) {
+            byte[] quoted = (NAMES[i] + '"').getBytes(StandardCharsets.US_ASCII);
+            if (quoted.length > 2 * Long.BYTES) {
+                throw new IllegalStateException("component name too long for the key match: " + NAMES[i]);
+            }
+            for (int j = 0; j < quoted.length; j++) {
+                long value = (quoted[j] & 0xFFL) << (8 * (j % Long.BYTES));
+                long mask = 0xFFL << (8 * (j % Long.BYTES));
+                if (j < Long.BYTES) {
+                    KEY_LO[i] |= value;
+                    KEY_LO_MASK[i] |= mask;
+                } else {
+                    KEY_HI[i] |= value;
+                    KEY_HI_MASK[i] |= mask;
+                }
+            }
+        }
+    }
+
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final byte[][] OUTCOME_WIRES = wires(OUTCOMES, Outcome::fromWire);
     private static final ErrorKind[] ERROR_KINDS = ErrorKind.values();
     private static final byte[][] ERROR_KIND_WIRES = wires(ERROR_KINDS, ErrorKind::fromWire);
+
+    private static final byte PLAIN = 0;
+    private static final byte QUOTE = 1;
+    private static final byte REFUSED = 2;
+    /** Each byte inside a string: printable ASCII but the backslash is plain, a quote ends it, the rest defers. */
+    private static final byte[] STRING_BYTE = new byte[256];
+
+    static {
+        for (int c = 0; c < 256; c++) {
+            STRING_BYTE[c] = c >= 0x20 && c <= 0x7E && c != '\\' ? PLAIN : REFUSED;
+        }
+        STRING_BYTE['"'] = QUOTE;
+    }
 
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
@@ -80,239 +121,304 @@ public final class ProbeResultReader {
             return null;
         }
         try {
-            return new Scan(bytes).read();
+            return read(bytes);
         } catch (RuntimeException e) {
             return null;
         }
     }
 
-    /** One pass over one document; {@link NotSure} leaves it to the mapper. */
-    private static final class Scan {
-        private final byte[] b;
-        private final int end;
-        private int pos;
-        private final Object[] values = new Object[NAMES.length];
-        private int seen;
-
-        Scan(byte[] b) {
-            this.b = b;
-            this.end = b.length;
-        }
-
-        ProbeResult read() {
-            skipWhitespace();
-            expect('{');
-            skipWhitespace();
-            if (peek() == '}') {
-                pos++;
-            } else {
-                int hint = 0;
-                while (true) {
-                    int field = key(hint);
-                    skipWhitespace();
-                    expect(':');
-                    skipWhitespace();
-                    if (field < 0) {
-                        skipScalar();
-                    } else {
-                        int bit = 1 << field;
-                        if ((seen & bit) != 0) {
-                            throw NotSure.INSTANCE;
-                        }
-                        seen |= bit;
-                        values[field] = value(KINDS[field]);
-                        hint = field + 1;
-                    }
-                    skipWhitespace();
-                    byte c = peek();
-                    pos++;
-                    if (c == '}') {
-                        break;
-                    }
-                    if (c != ',') {
-                        throw NotSure.INSTANCE;
-                    }
-                    skipWhitespace();
-                }
-            }
-            skipWhitespace();
-            if (pos != end) {
-                throw NotSure.INSTANCE;
-            }
-            Object[] v = values;
-            return new ProbeResult((Integer) v[0], (String) v[1], (String) v[2], (String) v[3], (Long) v[4],
-                    (Long) v[5], (Outcome) v[6], (ErrorKind) v[7], (Integer) v[8], (Integer) v[9], (Integer) v[10],
-                    (Long) v[11], (Integer) v[12], (String) v[13], (Integer) v[14], (Integer) v[15], (Integer) v[16],
-                    (Integer) v[17], (String) v[18], (String) v[19]);
-        }
-
-        /** Reads a key; returns the component index, or -1 for an unknown field. Tries {@code hint} first. */
-        private int key(int hint) {
-            int start = string();
-            int stop = pos - 1;
-            int length = stop - start;
-            if (length > MAX_KEY) {
-                throw NotSure.INSTANCE;
-            }
-            if (hint < NAME_BYTES.length && matches(NAME_BYTES[hint], start, stop)) {
-                return hint;
-            }
-            for (int i = 0; i < NAME_BYTES.length; i++) {
-                if (matches(NAME_BYTES[i], start, stop)) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        private boolean matches(byte[] name, int start, int stop) {
-            return name.length == stop - start && Arrays.equals(b, start, stop, name, 0, name.length);
-        }
-
-        private Object value(int kind) {
-            byte c = peek();
-            if (c == 'n') {
-                literal(NULL);
-                return null;
-            }
-            switch (kind) {
-                case INT -> {
-                    long n = integer();
-                    if ((int) n != n) {
-                        throw NotSure.INSTANCE;
-                    }
-                    return (int) n;
-                }
-                case LONG -> {
-                    return integer();
-                }
-                case TEXT -> {
-                    int start = string();
-                    return new String(b, start, pos - 1 - start, StandardCharsets.ISO_8859_1);
-                }
-                case OUTCOME -> {
-                    return OUTCOMES[wire(OUTCOME_WIRES)];
-                }
-                default -> {
-                    return ERROR_KINDS[wire(ERROR_KIND_WIRES)];
-                }
-            }
-        }
-
-        private int wire(byte[][] wires) {
-            int start = string();
-            int stop = pos - 1;
-            for (int i = 0; i < wires.length; i++) {
-                if (matches(wires[i], start, stop)) {
-                    return i;
-                }
-            }
+    /**
+     * One pass over one document. The position lives in a local and every helper takes and returns it, because a
+     * position kept in a field made each token wait on a store and a reload. {@link NotSure} (or an
+     * {@link ArithmeticException} from an overflowing number) leaves the document to the mapper.
+     */
+    private static ProbeResult read(byte[] b) {
+        int n = b.length;
+        int p = skipWhitespace(b, 0);
+        if (p >= n || b[p] != '{') {
             throw NotSure.INSTANCE;
         }
-
-        /** An unknown field's value: a scalar of the accepted subset, read and dropped. */
-        private void skipScalar() {
-            switch (peek()) {
-                case '"' -> string();
-                case 't' -> literal(TRUE);
-                case 'f' -> literal(FALSE);
-                case 'n' -> literal(NULL);
-                default -> integer();
-            }
-        }
-
-        /**
-         * A string of printable ASCII without escapes, from the opening quote at {@code pos}; returns the index of
-         * its first content byte and leaves {@code pos} just after the closing quote.
-         */
-        private int string() {
-            expect('"');
-            int start = pos;
-            int limit = Math.min(end, start + MAX_STRING + 1);
-            for (int i = start; i < limit; i++) {
-                byte c = b[i];
-                if (c == '"') {
-                    pos = i + 1;
-                    return start;
-                }
-                // Signed bytes: 0x80..0xFF are negative, so one test catches controls and non-ASCII alike.
-                if (c < 0x20 || c == '\\' || c == 0x7F) {
+        p = skipWhitespace(b, p + 1);
+        Object[] values = new Object[NAMES.length];
+        if (p < n && b[p] == '}') {
+            p++;
+        } else {
+            int seen = 0;
+            int hint = 0;
+            while (true) {
+                long keyAndEnd = key(b, p, hint);
+                int field = (int) (keyAndEnd >> 32);
+                p = skipWhitespace(b, (int) keyAndEnd);
+                if (p >= n || b[p] != ':') {
                     throw NotSure.INSTANCE;
                 }
-            }
-            throw NotSure.INSTANCE;
-        }
-
-        /** {@code -?(0|[1-9][0-9]*)} that fits a long; what follows is checked by the caller's separator test. */
-        private long integer() {
-            boolean negative = false;
-            if (pos < end && b[pos] == '-') {
-                negative = true;
-                pos++;
-            }
-            if (pos >= end) {
-                throw NotSure.INSTANCE;
-            }
-            int d = b[pos] - '0';
-            if (d < 0 || d > 9) {
-                throw NotSure.INSTANCE;
-            }
-            pos++;
-            if (d == 0) {
-                return 0L;
-            }
-            // Accumulated negatively so that Long.MIN_VALUE fits.
-            long limit = negative ? Long.MIN_VALUE : -Long.MAX_VALUE;
-            long multMin = limit / 10;
-            long acc = -d;
-            while (pos < end) {
-                d = b[pos] - '0';
-                if (d < 0 || d > 9) {
+                p = skipWhitespace(b, p + 1);
+                if (p >= n) {
+                    throw NotSure.INSTANCE;
+                }
+                if (field < 0) {
+                    p = skipScalar(b, p);
+                } else {
+                    int bit = 1 << field;
+                    if ((seen & bit) != 0) {
+                        throw NotSure.INSTANCE;
+                    }
+                    seen |= bit;
+                    hint = field + 1;
+                    if (b[p] == 'n') {
+                        p = literal(b, p, NULL);
+                    } else {
+                        int end;
+                        switch (KINDS[field]) {
+                            case INT -> {
+                                end = integerEnd(b, p);
+                                long v = integerValue(b, p, end);
+                                if ((int) v != v) {
+                                    throw NotSure.INSTANCE;
+                                }
+                                values[field] = (int) v;
+                            }
+                            case LONG -> {
+                                end = integerEnd(b, p);
+                                values[field] = integerValue(b, p, end);
+                            }
+                            case TEXT -> {
+                                end = stringEnd(b, p);
+                                values[field] = new String(b, p + 1, end - p - 2, StandardCharsets.ISO_8859_1);
+                            }
+                            case OUTCOME -> {
+                                end = stringEnd(b, p);
+                                values[field] = OUTCOMES[wire(b, p + 1, end - 1, OUTCOME_WIRES)];
+                            }
+                            default -> {
+                                end = stringEnd(b, p);
+                                values[field] = ERROR_KINDS[wire(b, p + 1, end - 1, ERROR_KIND_WIRES)];
+                            }
+                        }
+                        p = end;
+                    }
+                }
+                p = skipWhitespace(b, p);
+                if (p >= n) {
+                    throw NotSure.INSTANCE;
+                }
+                byte c = b[p++];
+                if (c == '}') {
                     break;
                 }
-                if (acc < multMin) {
+                if (c != ',') {
                     throw NotSure.INSTANCE;
                 }
-                acc *= 10;
-                if (acc < limit + d) {
-                    throw NotSure.INSTANCE;
+                p = skipWhitespace(b, p);
+            }
+        }
+        if (skipWhitespace(b, p) != n) {
+            throw NotSure.INSTANCE;
+        }
+        return build(values);
+    }
+
+    private static ProbeResult build(Object[] v) {
+        return new ProbeResult((Integer) v[0], (String) v[1], (String) v[2], (String) v[3], (Long) v[4],
+                (Long) v[5], (Outcome) v[6], (ErrorKind) v[7], (Integer) v[8], (Integer) v[9], (Integer) v[10],
+                (Long) v[11], (Integer) v[12], (String) v[13], (Integer) v[14], (Integer) v[15], (Integer) v[16],
+                (Integer) v[17], (String) v[18], (String) v[19]);
+    }
+
+    /**
+     * The key whose opening quote is at {@code p}: returns {@code (component index or -1) << 32 | position after
+     * the closing quote}. A component name followed by the closing quote is that key (names are plain ASCII without
+     * quotes), so known keys are matched in place, sixteen bytes at a time when the buffer allows; writers emit the
+     * components in declaration order skipping nulls, so the search starts at {@code hint}.
+     */
+    private static long key(byte[] b, int p, int hint) {
+        if (p >= b.length || b[p] != '"') {
+            throw NotSure.INSTANCE;
+        }
+        int start = p + 1;
+        int count = NAME_BYTES.length;
+        if (start + 2 * Long.BYTES <= b.length) {
+            long w0 = (long) LONGS.get(b, start);
+            long w1 = (long) LONGS.get(b, start + Long.BYTES);
+            for (int k = 0; k < count; k++) {
+                int i = hint + k < count ? hint + k : hint + k - count;
+                if (((w0 ^ KEY_LO[i]) & KEY_LO_MASK[i]) == 0 && ((w1 ^ KEY_HI[i]) & KEY_HI_MASK[i]) == 0) {
+                    return (long) i << 32 | (start + NAME_BYTES[i].length + 1);
                 }
-                acc -= d;
-                pos++;
             }
-            return negative ? acc : -acc;
-        }
-
-        private void literal(byte[] word) {
-            if (end - pos < word.length || !Arrays.equals(b, pos, pos + word.length, word, 0, word.length)) {
-                throw NotSure.INSTANCE;
-            }
-            pos += word.length;
-        }
-
-        private void skipWhitespace() {
-            while (pos < end) {
-                byte c = b[pos];
-                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                    return;
+        } else {
+            for (int k = 0; k < count; k++) {
+                int i = hint + k < count ? hint + k : hint + k - count;
+                byte[] name = NAME_BYTES[i];
+                int close = start + name.length;
+                if (close < b.length && b[close] == '"' && matches(b, start, name)) {
+                    return (long) i << 32 | (close + 1);
                 }
-                pos++;
             }
         }
+        int end = stringEnd(b, p);
+        if (end - 1 - start > MAX_KEY) {
+            throw NotSure.INSTANCE;
+        }
+        return -1L << 32 | end;
+    }
 
-        private byte peek() {
-            if (pos >= end) {
+    /** Whether {@code name} occurs at {@code start} (the caller checked the bounds). */
+    private static boolean matches(byte[] b, int start, byte[] name) {
+        for (int i = 0; i < name.length; i++) {
+            if (b[start + i] != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The index of the wire name equal to {@code b[start..stop)}; fromWire refuses any other, so defer. */
+    private static int wire(byte[] b, int start, int stop, byte[][] wires) {
+        for (int i = 0; i < wires.length; i++) {
+            if (wires[i].length == stop - start && matches(b, start, wires[i])) {
+                return i;
+            }
+        }
+        throw NotSure.INSTANCE;
+    }
+
+    /** Past an unknown field's value: a scalar of the accepted subset. */
+    private static int skipScalar(byte[] b, int p) {
+        return switch (b[p]) {
+            case '"' -> stringEnd(b, p);
+            case 't' -> literal(b, p, TRUE);
+            case 'f' -> literal(b, p, FALSE);
+            case 'n' -> literal(b, p, NULL);
+            default -> {
+                int end = integerEnd(b, p);
+                integerValue(b, p, end);
+                yield end;
+            }
+        };
+    }
+
+    /**
+     * Past a string of printable ASCII without escapes whose opening quote is at {@code p} (the position after its
+     * closing quote), at most {@link #MAX_STRING} bytes long.
+     */
+    private static int stringEnd(byte[] b, int p) {
+        if (p >= b.length || b[p] != '"') {
+            throw NotSure.INSTANCE;
+        }
+        int start = p + 1;
+        int limit = Math.min(b.length, start + MAX_STRING + 1);
+        int i = start;
+        // Eight bytes at a time while none of them needs a look (SWAR; see plainWord).
+        while (i + Long.BYTES <= limit && plainWord((long) LONGS.get(b, i))) {
+            i += Long.BYTES;
+        }
+        for (; i < limit; i++) {
+            byte kind = STRING_BYTE[b[i] & 0xFF];
+            if (kind != PLAIN) {
+                if (kind == QUOTE) {
+                    return i + 1;
+                }
                 throw NotSure.INSTANCE;
             }
-            return b[pos];
         }
+        throw NotSure.INSTANCE;
+    }
 
-        private void expect(char c) {
-            if (peek() != c) {
-                throw NotSure.INSTANCE;
-            }
-            pos++;
+    /**
+     * Past {@code -?(0|[1-9][0-9]*)} starting at {@code p}, at most 19 digits; what follows is checked by the
+     * caller's separator test (so {@code 01}, {@code 1.5}, {@code 1e3} are refused there).
+     */
+    private static int integerEnd(byte[] b, int p) {
+        int n = b.length;
+        if (p < n && b[p] == '-') {
+            p++;
         }
+        if (p >= n) {
+            throw NotSure.INSTANCE;
+        }
+        int d = b[p] - '0';
+        if (d < 0 || d > 9) {
+            throw NotSure.INSTANCE;
+        }
+        int first = p++;
+        if (d == 0) {
+            return p;
+        }
+        while (p < n) {
+            d = b[p] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            p++;
+        }
+        if (p - first > 19) {
+            throw NotSure.INSTANCE;
+        }
+        return p;
+    }
+
+    /**
+     * The value of the integer {@link #integerEnd} accepted in {@code b[p..end)}. Accumulated negatively so that
+     * {@code Long.MIN_VALUE} fits; up to 18 digits cannot overflow, 19 use exact arithmetic, which throws on
+     * overflow (the caller defers).
+     */
+    private static long integerValue(byte[] b, int p, int end) {
+        boolean negative = b[p] == '-';
+        if (negative) {
+            p++;
+        }
+        long acc = 0;
+        if (end - p < 19) {
+            for (; p < end; p++) {
+                acc = acc * 10 - (b[p] - '0');
+            }
+        } else {
+            for (; p < end; p++) {
+                acc = Math.subtractExact(Math.multiplyExact(acc, 10L), b[p] - '0');
+            }
+        }
+        return negative ? acc : Math.negateExact(acc);
+    }
+
+    private static int literal(byte[] b, int p, byte[] word) {
+        if (b.length - p < word.length || !matches(b, p, word)) {
+            throw NotSure.INSTANCE;
+        }
+        return p + word.length;
+    }
+
+    private static int skipWhitespace(byte[] b, int p) {
+        while (p < b.length) {
+            byte c = b[p];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                return p;
+            }
+            p++;
+        }
+        return p;
+    }
+
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * True when all eight bytes of {@code w} are plain string bytes (0x20..0x7E, not {@code "} or {@code \\}).
+     * {@code (x - n*ONES) & ~x & HIGHS} is non-zero exactly when some byte of {@code x} is below {@code n}, provided
+     * no byte has its high bit set, which the last term checks; a false answer only sends these bytes to the
+     * byte-by-byte loop, which decides.
+     */
+    static boolean plainWord(long w) {
+        long below20 = (w - 0x20 * ONES) & ~w;
+        long quote = w ^ ('"' * ONES);
+        quote = (quote - ONES) & ~quote;
+        long backslash = w ^ ('\\' * ONES);
+        backslash = (backslash - ONES) & ~backslash;
+        long delete = w ^ (0x7F * ONES);
+        delete = (delete - ONES) & ~delete;
+        return ((below20 | quote | backslash | delete | w) & HIGHS) == 0;
     }
 
     private static byte[][] ascii(String[] names) {

@@ -539,6 +539,45 @@ class ProbeResultReaderTest {
         assertThat(answered).isPositive().isLessThan(cases);
     }
 
+    /** The eight-bytes-at-a-time test against the byte rule: every byte value at every position, then random words. */
+    @Test
+    void theWordTestAgreesWithTheByteRule() {
+        int checked = 0;
+        for (int position = 0; position < 8; position++) {
+            for (int value = 0; value < 256; value++) {
+                byte[] word = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
+                word[position] = (byte) value;
+                assertThat(ProbeResultReader.plainWord(littleEndian(word))).as("byte %d at %d", value, position)
+                        .isEqualTo(plain(word));
+                checked++;
+            }
+        }
+        Random rnd = new Random(7);
+        byte[] pool = {' ', '!', '"', '#', '[', '\\', ']', '~', 0x7F, (byte) 0x80, (byte) 0xFF, 0, 0x1F, 'a', '0'};
+        for (int i = 0; i < 200_000; i++) {
+            byte[] word = new byte[8];
+            for (int j = 0; j < 8; j++) {
+                word[j] = rnd.nextInt(3) == 0 ? pool[rnd.nextInt(pool.length)] : (byte) rnd.nextInt(256);
+            }
+            assertThat(ProbeResultReader.plainWord(littleEndian(word))).isEqualTo(plain(word));
+            checked++;
+        }
+        assertThat(checked).isEqualTo(8 * 256 + 200_000);
+    }
+
+    private static long littleEndian(byte[] word) {
+        return java.nio.ByteBuffer.wrap(word).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    private static boolean plain(byte[] word) {
+        for (byte c : word) {
+            if (c < 0x20 || c == 0x7F || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
