@@ -391,7 +391,8 @@ public final class ProbeResultReader {
     private static int skipWhitespace(byte[] b, int p) {
         while (p < b.length) {
             byte c = b[p];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            // Most bytes are above the space: one comparison ends the common case.
+            if (c > ' ' || c != ' ' && c != '\n' && c != '\r' && c != '\t') {
                 return p;
             }
             p++;
