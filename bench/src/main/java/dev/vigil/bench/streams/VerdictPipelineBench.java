@@ -136,6 +136,21 @@ public final class VerdictPipelineBench {
     private VerdictPipelineBench() {
     }
 
+    /**
+     * Extra Kafka Streams properties for the verdict service, to compare settings on the same run conditions:
+     * {@code -Dvigil.bench.kafka=producer.batch.size=65536,producer.linger.ms=20}.
+     */
+    private static Map<String, String> extraKafkaProperties() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : System.getProperty("vigil.bench.kafka", "").split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+        }
+        return out;
+    }
+
     public static void main(String[] args) throws Exception {
         Options o = Options.defaults();
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -177,7 +192,7 @@ public final class VerdictPipelineBench {
             Path state = work.resolve("state");
             var cfg = StreamsServiceConfig.defaults()
                     .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench", state.toString(), o.streamThreads(),
-                            1, 0, 100L, Map.of()))
+                            1, 0, 100L, extraKafkaProperties()))
                     .withHttp(HttpSettings.loopback(0));
             List<ProducerRecord<String, byte[]>> definitions = new ArrayList<>();
             for (int m = 0; m < o.monitors(); m++) {
@@ -309,7 +324,7 @@ public final class VerdictPipelineBench {
         return new Rate(batch.size() / ((tLast - t0) / 1e9), batch.size() / (cpu / 1e9));
     }
 
-    /** A source → sink Kafka Streams app with the verdict service's guarantee and commit interval. */
+    /** A source → sink Kafka Streams app with the verdict service's guarantee, commit interval and batch size. */
     private static KafkaStreams passThrough(EmbeddedKafka kafka, Path stateDir) throws InterruptedException {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "vigil-bench-eos-pass-through");
@@ -318,6 +333,7 @@ public final class VerdictPipelineBench {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        p.put(StreamsConfig.producerPrefix("batch.size"), StreamsApp.PRODUCER_BATCH_BYTES);
         Topology t = new Topology();
         t.addSource("in", new ByteArrayDeserializer(), new ByteArrayDeserializer(), EOS_IN);
         t.addSink("out", EOS_OUT, new ByteArraySerializer(), new ByteArraySerializer(), "in");
@@ -337,7 +353,7 @@ public final class VerdictPipelineBench {
     /** The batch through the pass-through app; records/s until the last is readable (read_committed). */
     private static Rate passThroughRate(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
         try (var counter = new CountingConsumer(kafka, EOS_OUT)) {
-                        long cpu0 = cpuNanos();
+            long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
             sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(EOS_IN, r.key(), r.value())).toList());
             long tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
@@ -381,7 +397,7 @@ public final class VerdictPipelineBench {
             LockSupport.parkNanos(1_000_000);
         }
         try (var counter = new CountingConsumer(kafka, RAW_OUT)) {
-                        cpu0 = cpuNanos();
+            cpu0 = cpuNanos();
             t0 = System.nanoTime();
             sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(RAW_IN, r.key(), r.value())).toList());
             tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));

@@ -34,6 +34,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -136,6 +137,12 @@ public final class StreamsApp {
         return out;
     }
 
+    /**
+     * Producer batch size: every window writes its verdict and several changelog records, spread over many partitions,
+     * and the default 16 KiB batches cost the producer and the brokers a request each for a few dozen records.
+     */
+    public static final int PRODUCER_BATCH_BYTES = 128 * 1024;
+
     static Properties streamsProperties(StreamsServiceConfig cfg, HostInfo self, PrometheusMeterRegistry registry) {
         var k = cfg.kafka();
         Properties p = new Properties();
@@ -158,6 +165,7 @@ public final class StreamsApp {
         // Room for every monitor's pending window and uptime day (the cached stores): an evicting cache writes each
         // evicted entry to RocksDB and its changelog in the middle of processing instead of once per commit.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
         p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
         p.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
         p.putAll(k.properties());
