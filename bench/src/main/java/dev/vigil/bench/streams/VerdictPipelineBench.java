@@ -95,16 +95,18 @@ public final class VerdictPipelineBench {
         }
     }
 
-    /** Measured figures. */
     /**
      * Measured figures: the best round of each phase (the least disturbed by other load on the machine),
      * and per CPU-second of this process (broker included), which other processes' load does not distort.
+     * {@code roundRatioMedian}: the median over rounds of (verdict rate / raw pipe rate of the same round), which
+     * pairs two phases run back to back under the same conditions; the best-of-each ratio instead divides by the
+     * raw pipe's single best burst (about a second long, the noisiest phase).
      */
     public record Result(int monitors, int regions, long results, int rounds, double rawPipeRecordsPerSecond,
                          double verdictResultsPerSecond, double ratio, double rawPipeRecordsPerCpuSecond,
                          double verdictResultsPerCpuSecond, double cpuRatio, double passThroughRecordsPerSecond,
-                         double passThroughRecordsPerCpuSecond, double latencyP50Ms, double latencyP99Ms,
-                         double latencyMaxMs, int latencySamples) {
+                         double passThroughRecordsPerCpuSecond, double roundRatioMedian, double roundCpuRatioMedian,
+                         double latencyP50Ms, double latencyP99Ms, double latencyMaxMs, int latencySamples) {
         /** Verdict topology over the Streams pass-through, per CPU-second: the share of the framework's ceiling. */
         public double passThroughCpuRatio() {
             return verdictResultsPerCpuSecond / passThroughRecordsPerCpuSecond;
@@ -115,17 +117,23 @@ public final class VerdictPipelineBench {
                     "RESULT %s monitors=%d regions=%d results=%d rounds=%d verdict_results_per_s=%.0f raw_pipe_records_per_s=%.0f "
                             + "ratio=%.3f verdict_results_per_cpu_s=%.0f raw_pipe_records_per_cpu_s=%.0f cpu_ratio=%.3f "
                             + "streams_pass_through_records_per_s=%.0f streams_pass_through_records_per_cpu_s=%.0f "
-                            + "pass_through_cpu_ratio=%.3f "
+                            + "pass_through_cpu_ratio=%.3f round_ratio_median=%.3f round_cpu_ratio_median=%.3f "
                             + "latency_p50_ms=%.1f latency_p99_ms=%.1f latency_max_ms=%.1f latency_samples=%d",
                     NAME, monitors, regions, results, rounds, verdictResultsPerSecond, rawPipeRecordsPerSecond, ratio,
                     verdictResultsPerCpuSecond, rawPipeRecordsPerCpuSecond, cpuRatio, passThroughRecordsPerSecond,
-                    passThroughRecordsPerCpuSecond, passThroughCpuRatio(),
+                    passThroughRecordsPerCpuSecond, passThroughCpuRatio(), roundRatioMedian, roundCpuRatioMedian,
                     latencyP50Ms, latencyP99Ms, latencyMaxMs, latencySamples);
         }
     }
 
     /** A phase's rate by wall clock and by CPU time of this process. */
     private record Rate(double perSecond, double perCpuSecond) {
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n == 0 ? Double.NaN : n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     private static long cpuNanos() {
@@ -204,6 +212,8 @@ public final class VerdictPipelineBench {
             Rate bestRaw = new Rate(0, 0);
             Rate bestVerdict = new Rate(0, 0);
             Rate bestPassThrough = new Rate(0, 0);
+            List<Double> roundRatios = new ArrayList<>();
+            List<Double> roundCpuRatios = new ArrayList<>();
             Latencies lat;
             try (var streams = StreamsApp.start(cfg); KafkaStreams passThrough = passThrough(kafka, work.resolve("eos"))) {
                 awaitMonitorsLoaded(streams.httpPort(), o.monitors());
@@ -220,6 +230,8 @@ public final class VerdictPipelineBench {
                                 + "records/s (%.0f per CPU-s), verdict topology %.0f results/s (%.0f per CPU-s)%n", round + 1,
                                 raw.perSecond(), raw.perCpuSecond(), eos.perSecond(), eos.perCpuSecond(),
                                 verdicts.perSecond(), verdicts.perCpuSecond());
+                        roundRatios.add(verdicts.perSecond() / raw.perSecond());
+                        roundCpuRatios.add(verdicts.perCpuSecond() / raw.perCpuSecond());
                         bestPassThrough = new Rate(Math.max(bestPassThrough.perSecond(), eos.perSecond()),
                                 Math.max(bestPassThrough.perCpuSecond(), eos.perCpuSecond()));
                         bestRaw = new Rate(Math.max(bestRaw.perSecond(), raw.perSecond()), Math.max(bestRaw.perCpuSecond(), raw.perCpuSecond()));
@@ -234,7 +246,8 @@ public final class VerdictPipelineBench {
             Result r = new Result(o.monitors(), o.regions(), perRound, o.rounds(), bestRaw.perSecond(), bestVerdict.perSecond(),
                     bestVerdict.perSecond() / bestRaw.perSecond(), bestRaw.perCpuSecond(), bestVerdict.perCpuSecond(),
                     bestVerdict.perCpuSecond() / bestRaw.perCpuSecond(), bestPassThrough.perSecond(),
-                    bestPassThrough.perCpuSecond(), lat.p50, lat.p99, lat.max, lat.samples);
+                    bestPassThrough.perCpuSecond(), median(roundRatios), median(roundCpuRatios), lat.p50, lat.p99, lat.max,
+                    lat.samples);
             write(o.resultsDir(), r);
             return r;
         } finally {
@@ -483,6 +496,8 @@ public final class VerdictPipelineBench {
         json.put("streamsPassThroughRecordsPerSecond", Math.round(r.passThroughRecordsPerSecond()));
         json.put("streamsPassThroughRecordsPerCpuSecond", Math.round(r.passThroughRecordsPerCpuSecond()));
         json.put("passThroughCpuRatio", r.passThroughCpuRatio());
+        json.put("roundRatioMedian", r.roundRatioMedian());
+        json.put("roundCpuRatioMedian", r.roundCpuRatioMedian());
         json.put("latencyP50Ms", r.latencyP50Ms());
         json.put("latencyP99Ms", r.latencyP99Ms());
         json.put("latencyMaxMs", r.latencyMaxMs());

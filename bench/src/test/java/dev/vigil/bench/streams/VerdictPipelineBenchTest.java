@@ -25,12 +25,20 @@ class VerdictPipelineBenchTest {
         assertThat(r.cpuRatio()).isPositive();
         assertThat(r.passThroughRecordsPerSecond()).isPositive();
         assertThat(r.passThroughCpuRatio()).isPositive();
+        assertThat(r.roundRatioMedian()).isPositive();
+        assertThat(r.roundCpuRatioMedian()).isPositive();
         assertThat(r.latencyP99Ms()).isGreaterThanOrEqualTo(r.latencyP50Ms());
         assertThat(r.line()).startsWith("RESULT streams-verdicts monitors=50 ");
         var json = Json.tree(Files.readAllBytes(results.resolve("streams-verdicts.json")));
         assertThat(json.path("results").asLong()).isEqualTo(300);
         assertThat(json.path("processingGuarantee").asText()).isEqualTo("exactly_once_v2");
         assertThat(json.path("streamsPassThroughRecordsPerSecond").asLong()).isPositive();
+    }
+
+    @Test
+    void medianOfRoundRatios() {
+        assertThat(VerdictPipelineBench.median(java.util.List.of(0.5, 0.1, 0.3))).isEqualTo(0.3);
+        assertThat(VerdictPipelineBench.median(java.util.List.of(0.4, 0.1, 0.3, 0.2))).isEqualTo(0.25);
     }
 
     @Test
