@@ -127,9 +127,14 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
             return;
         }
         MonitorRuleState state = stateBefore(verdict);
-        AlertStateRecord availability = emitter.current(Fingerprints.monitor(def.id()));
-        var result = rules.onVerdict(state, def, verdict, availability != null && availability.isOpen());
+        var result = rules.onVerdict(state, def, verdict, isOpen(Fingerprints.monitor(def.id())),
+                isOpen(Fingerprints.noData(def.id())));
         apply(def.id(), state, result);
+    }
+
+    private boolean isOpen(String fingerprint) {
+        AlertStateRecord record = emitter.current(fingerprint);
+        return record != null && record.isOpen();
     }
 
     private void onResult(ProbeResult r) {

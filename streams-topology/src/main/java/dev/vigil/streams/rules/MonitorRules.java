@@ -56,6 +56,24 @@ public final class MonitorRules {
      */
     public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
                             boolean availabilityOpen) {
+        return evaluate(state, def, verdict, availabilityOpen, true, true);
+    }
+
+    /**
+     * As {@link #onVerdict(MonitorRuleState, MonitorDefinition, MonitorStatus, boolean)}, without the healthy
+     * evaluations of incidents that are not open: the state machine leaves those unchanged and emits nothing, and
+     * building them (attributes, links, summaries) was most of the rules' cost for a healthy fleet.
+     *
+     * @param noDataOpen whether the {@code monitor/<id>/no-data} incident is open; when false, and for availability
+     *                   when {@code availabilityOpen} is false, healthy evaluations are left out
+     */
+    public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
+                            boolean availabilityOpen, boolean noDataOpen) {
+        return evaluate(state, def, verdict, availabilityOpen, availabilityOpen, noDataOpen);
+    }
+
+    private Result evaluate(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, boolean availabilityOpen,
+                            boolean availabilityHealthyCounts, boolean noDataHealthyCounts) {
         if (!def.id().equals(verdict.monitorId())) {
             throw new IllegalArgumentException("verdict of " + verdict.monitorId() + " evaluated with definition " + def.id());
         }
@@ -69,6 +87,13 @@ public final class MonitorRules {
         MonitorRuleState next = new MonitorRuleState(at, degraded, unknown, state.tlsWindowStart(),
                 state.tlsBreachInWindow(), state.tlsHealthyInWindow());
 
+        boolean availabilityBreach = s == Status.DOWN
+                || s == Status.DEGRADED && (availabilityOpen || degraded >= DEGRADED_TO_BREACH);
+        boolean noDataBreach = s == Status.UNKNOWN && unknown >= UNKNOWN_TO_BREACH;
+        if (!availabilityBreach && !noDataBreach
+                && !(s == Status.UP && availabilityHealthyCounts) && !(s != Status.UNKNOWN && noDataHealthyCounts)) {
+            return new Result(next, List.of());
+        }
         List<Evaluation> out = new ArrayList<>(2);
         String fp = Fingerprints.monitor(def.id());
         Map<String, String> attrs = attributes(def, verdict);
@@ -77,25 +102,27 @@ public final class MonitorRules {
             case DOWN -> out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
                     def.name() + " is down" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
             case DEGRADED -> {
-                if (availabilityOpen || degraded >= DEGRADED_TO_BREACH) {
+                if (availabilityBreach) {
                     out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
                             def.name() + " is degraded" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
                 }
             }
-            case UP -> out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, def.name() + " is up",
-                    monitorLinks, attrs, AlertSource.PROBE));
+            case UP -> {
+                if (availabilityHealthyCounts) {
+                    out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, def.name() + " is up",
+                            monitorLinks, attrs, AlertSource.PROBE));
+                }
+            }
             case UNKNOWN -> {
                 // neither breaches nor heals availability
             }
         }
         String noData = Fingerprints.noData(def.id());
-        if (s == Status.UNKNOWN) {
-            if (unknown >= UNKNOWN_TO_BREACH) {
-                out.add(Evaluation.breach(noData, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
-                        "No probe results for " + def.name() + " in " + unknown + " windows in a row", monitorLinks,
-                        attrs, AlertSource.PROBE));
-            }
-        } else {
+        if (noDataBreach) {
+            out.add(Evaluation.breach(noData, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
+                    "No probe results for " + def.name() + " in " + unknown + " windows in a row", monitorLinks,
+                    attrs, AlertSource.PROBE));
+        } else if (s != Status.UNKNOWN && noDataHealthyCounts) {
             out.add(Evaluation.healthy(noData, at, def.service(), COMPONENT_TYPE,
                     "Probe results for " + def.name() + " arrive again", monitorLinks, attrs, AlertSource.PROBE));
         }

@@ -287,6 +287,30 @@ class MonitorRulesTest {
     }
 
     @Test
+    void leavingOutHealthyEvaluationsOfClosedIncidentsChangesNothingElse() {
+        java.util.Random random = new java.util.Random(7);
+        Status[] statuses = Status.values();
+        for (int run = 0; run < 200; run++) {
+            MonitorRuleState state = MonitorRuleState.INITIAL;
+            long w = T0;
+            for (int i = 0; i < 30; i++) {
+                MonitorStatus v = verdict(w, statuses[random.nextInt(statuses.length)]);
+                boolean availabilityOpen = random.nextBoolean();
+                boolean noDataOpen = random.nextBoolean();
+                var all = rules.onVerdict(state, DEF, v, availabilityOpen);
+                var lean = rules.onVerdict(state, DEF, v, availabilityOpen, noDataOpen);
+                assertThat(lean.state()).isEqualTo(all.state());
+                assertThat(lean.evaluations()).isEqualTo(all.evaluations().stream()
+                        .filter(ev -> ev.breach() || (ev.fingerprint().equals(Fingerprints.monitor(DEF.id()))
+                                ? availabilityOpen : noDataOpen))
+                        .toList());
+                state = all.state();
+                w += random.nextInt(4) == 0 ? -MIN : MIN; // now and then a verdict out of order
+            }
+        }
+    }
+
+    @Test
     void fingerprintsAreValidAndLinksAreBoundedAndQueryFree() {
         assertThat(Fingerprints.monitor("a")).isEqualTo("monitor/a");
         assertThat(Fingerprints.metricRule("dlq-routed", "shop")).isEqualTo("rule/dlq-routed/shop");
