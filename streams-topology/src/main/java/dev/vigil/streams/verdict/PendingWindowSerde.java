@@ -8,6 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.errors.SerializationException;
@@ -31,6 +32,62 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
         if (w == null) {
             return null;
         }
+        byte[] ascii = serializeAscii(w);
+        return ascii != null ? ascii : serializeUtf(w);
+    }
+
+    /**
+     * The same bytes as {@link #serializeUtf} when every name is ASCII without NUL (slugs always are: modified UTF-8
+     * writes those one byte per char), without the stream machinery; null otherwise.
+     */
+    private static byte[] serializeAscii(PendingWindow w) {
+        if (!ascii(w.monitorId())) {
+            return null;
+        }
+        int size = 1 + Short.BYTES + w.monitorId().length() + Long.BYTES + Short.BYTES;
+        for (String region : w.results().keySet()) {
+            if (!ascii(region)) {
+                return null;
+            }
+            size += Short.BYTES + region.length() + 2 + 2 * Integer.BYTES;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size);
+        b.put(VERSION);
+        putAscii(b, w.monitorId());
+        b.putLong(w.windowStart());
+        b.putShort((short) w.results().size());
+        for (var e : w.results().entrySet()) {
+            RegionResult r = e.getValue();
+            putAscii(b, e.getKey());
+            b.put((byte) r.outcome().ordinal());
+            b.put((byte) (r.errorKind() == null ? -1 : r.errorKind().ordinal()));
+            b.putInt(r.httpStatus() == null ? -1 : r.httpStatus());
+            b.putInt(r.responseMs() == null ? -1 : r.responseMs());
+        }
+        return b.array();
+    }
+
+    private static boolean ascii(String s) {
+        if (s.length() > 0xFFFF) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0 || c > 0x7F) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void putAscii(ByteBuffer b, String s) {
+        b.putShort((short) s.length());
+        for (int i = 0; i < s.length(); i++) {
+            b.put((byte) s.charAt(i));
+        }
+    }
+
+    private static byte[] serializeUtf(PendingWindow w) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 24 * w.results().size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(VERSION);

@@ -217,7 +217,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private void dropMonitorState(String monitorId) {
         for (PendingWindow window : pendingOf(monitorId)) {
             String k = PendingWindow.key(monitorId, window.windowStart());
-            pending.delete(k);
+            removePending(k);
             pendingIndex.remove(k);
         }
         cursors.delete(monitorId);
@@ -247,7 +247,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         for (String key : due) {
             PendingWindow window = pendingIndex.remove(key);
-            pending.delete(key);
+            removePending(key);
             MonitorDefinition def = definitionCache.get(window.monitorId());
             if (def != null && def.enabled()) {
                 emit(def, window, VerdictMetrics.Trigger.DEADLINE, now);
@@ -287,7 +287,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private void emit(MonitorDefinition def, PendingWindow window, VerdictMetrics.Trigger trigger, long now) {
         String pendingKey = PendingWindow.key(def.id(), window.windowStart());
         if (pendingIndex.remove(pendingKey) != null) {
-            pending.delete(pendingKey);
+            removePending(pendingKey);
         }
         MonitorStatus verdict = VerdictRule.verdict(def.id(), window.windowStart(), def.regions(), window.results(), now);
         history.put(def.id(), verdict, window.windowStart());
@@ -300,6 +300,11 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
         // stamped now, since brokers reject timestamps too far ahead.
         context.forward(new Record<String, Object>(def.id(), verdict, Math.min(window.windowStart(), now)), verdictsChild);
+    }
+
+    /** {@code put(key, null)} deletes like {@code delete(key)} without reading and decoding the old value back. */
+    private void removePending(String key) {
+        pending.put(key, null);
     }
 
     private boolean decided(String monitorId, long windowStart) {

@@ -38,6 +38,38 @@ class StoreSerdesTest {
     }
 
     @Test
+    void pendingWindowAsciiFormIsTheStreamFormByteForByte() throws Exception {
+        var serde = new PendingWindowSerde();
+        var w = new PendingWindow("shop-eu", 1_800_000_000_000L, Map.of(
+                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
+                "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null)));
+        assertThat(serde.serialize("t", w)).isEqualTo(streamForm(w));
+        // names outside the ASCII fast path take the stream path and still round-trip
+        var odd = new PendingWindow("caf\u00e9", 60_000L, Map.of("r\u0000", new RegionResult(Outcome.SUCCESS, null, 200, 1)));
+        assertThat(serde.serialize("t", odd)).isEqualTo(streamForm(odd));
+        assertThat(serde.deserialize("t", serde.serialize("t", odd))).isEqualTo(odd);
+    }
+
+    /** Version 1 as written with DataOutputStream (the format's definition). */
+    private static byte[] streamForm(PendingWindow w) throws java.io.IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        try (var out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF(w.monitorId());
+            out.writeLong(w.windowStart());
+            out.writeShort(w.results().size());
+            for (var e : w.results().entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeByte(e.getValue().outcome().ordinal());
+                out.writeByte(e.getValue().errorKind() == null ? -1 : e.getValue().errorKind().ordinal());
+                out.writeInt(e.getValue().httpStatus() == null ? -1 : e.getValue().httpStatus());
+                out.writeInt(e.getValue().responseMs() == null ? -1 : e.getValue().responseMs());
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
     void dailyUptimeRoundTrips() {
         var serde = new DailyUptimeSerde();
         var d = new DailyUptime(20_833, 1000, 20, 3, 7);
