@@ -75,8 +75,10 @@ public final class VerdictTopology {
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
                 Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
+        // No record cache for the uptime days either: a monitor's day changes once per window, far less often than
+        // commits, so a cache never merged two writes; the processor keeps each monitor's current day itself.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
-                Serdes.String(), new DailyUptimeSerde()).withCachingEnabled(), UPTIME_PROCESSOR);
+                Serdes.String(), new DailyUptimeSerde()).withCachingDisabled(), UPTIME_PROCESSOR);
         return topology;
     }
 }
