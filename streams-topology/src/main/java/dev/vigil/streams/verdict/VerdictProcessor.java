@@ -19,6 +19,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
  * Collects probe results per (monitorId, windowStart) and emits exactly one verdict per window:
@@ -79,6 +80,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         this.context = context;
         this.definitions = context.getStateStore(DEFINITIONS_STORE);
         this.pending = context.getStateStore(PENDING_STORE);
+        skipTombstonesOfUnwrittenWindows(pending);
         this.cursors = context.getStateStore(CURSOR_STORE);
         this.latest = context.getStateStore(STATUS_STORE);
         this.history = context.getStateStore(HISTORY_STORE);
@@ -300,6 +302,20 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
         // stamped now, since brokers reject timestamps too far ahead.
         context.forward(new Record<String, Object>(def.id(), verdict, Math.min(window.windowStart(), now)), verdictsChild);
+    }
+
+    /**
+     * Nearly every window is opened and removed within one commit interval, so only the record cache ever held it; yet
+     * on flush the cache writes a tombstone for it to the store below and to the changelog (one record per window).
+     * Kafka Streams' caching layer skips a removal whose key the store below never held when the cache has a flush
+     * listener (the layer's KTable path), so the pending store gets one that does nothing. This is Kafka Streams'
+     * internal API ({@code CachedStateStore}); without a caching layer the call does nothing.
+     */
+    @SuppressWarnings("unchecked")
+    private static void skipTombstonesOfUnwrittenWindows(KeyValueStore<String, PendingWindow> store) {
+        if (store instanceof CachedStateStore<?, ?> cached) {
+            ((CachedStateStore<String, PendingWindow>) cached).setFlushListener(record -> { }, false);
+        }
     }
 
     /** {@code put(key, null)} deletes like {@code delete(key)} without reading and decoding the old value back. */

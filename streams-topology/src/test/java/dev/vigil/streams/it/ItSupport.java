@@ -78,17 +78,22 @@ final class ItSupport {
 
     /** Every verdict on vigil.monitor-status so far, read with read_committed from the beginning. */
     static List<MonitorStatus> readAllVerdicts(EmbeddedKafka kafka) {
-        Map<String, Object> props = kafka.consumerProps("verdict-reader-" + System.nanoTime());
-        List<MonitorStatus> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), VigilSerdes.monitorStatus())) {
-            var partitions = consumer.partitionsFor("vigil.monitor-status").stream()
+        return readAll(kafka, "vigil.monitor-status", VigilSerdes.monitorStatus());
+    }
+
+    /** Every record value on a topic so far (null for tombstones), read with read_committed from the beginning. */
+    static <V> List<V> readAll(EmbeddedKafka kafka, String topic, org.apache.kafka.common.serialization.Deserializer<V> values) {
+        Map<String, Object> props = kafka.consumerProps("topic-reader-" + System.nanoTime());
+        List<V> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), values)) {
+            var partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
             long deadline = System.currentTimeMillis() + 20_000;
             while (System.currentTimeMillis() < deadline) {
-                for (ConsumerRecord<String, MonitorStatus> r : consumer.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, V> r : consumer.poll(Duration.ofMillis(200))) {
                     out.add(r.value());
                 }
                 boolean done = partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
