@@ -19,6 +19,26 @@ import java.util.function.Supplier;
  */
 public final class BenchSupport {
     /** Where results go: {@code -Dvigil.results.dir}, read at each report (tests set it per run). */
+    /** The command-line options of the JMH harnesses: {@code --forks --iterations --millis}, each optional. */
+    public record JmhArgs(int forks, int iterations, int millis) {
+        public static JmhArgs parse(String[] args, JmhArgs defaults) {
+            int forks = defaults.forks();
+            int iterations = defaults.iterations();
+            int millis = defaults.millis();
+            for (int i = 0; i + 1 < args.length; i += 2) {
+                int v = Integer.parseInt(args[i + 1]);
+                switch (args[i]) {
+                    case "--forks" -> forks = v;
+                    case "--iterations" -> iterations = v;
+                    case "--millis" -> millis = v;
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + " (known: --forks --iterations --millis)");
+                }
+            }
+            return new JmhArgs(forks, iterations, millis);
+        }
+    }
+
     public static Path resultsDir() {
         return Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
     }

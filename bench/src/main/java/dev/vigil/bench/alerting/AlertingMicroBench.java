@@ -1,5 +1,6 @@
 package dev.vigil.bench.alerting;
 
+import dev.vigil.bench.BenchSupport;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.Severity;
@@ -139,20 +140,8 @@ public class AlertingMicroBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int forks = 1;
-        int iterations = 5;
-        int millis = 1000;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            int v = Integer.parseInt(args[i + 1]);
-            switch (args[i]) {
-                case "--forks" -> forks = v;
-                case "--iterations" -> iterations = v;
-                case "--millis" -> millis = v;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --forks --iterations --millis)");
-            }
-        }
-        Map<String, Double> r = run(forks, iterations, millis, Path.of("target", "results"));
+        var a = BenchSupport.JmhArgs.parse(args, new BenchSupport.JmhArgs(1, 5, 1000));
+        Map<String, Double> r = run(a.forks(), a.iterations(), a.millis(), Path.of("target", "results"));
         System.out.println(line(r));
     }
 

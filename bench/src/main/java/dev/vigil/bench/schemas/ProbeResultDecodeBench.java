@@ -1,5 +1,6 @@
 package dev.vigil.bench.schemas;
 
+import dev.vigil.bench.BenchSupport;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;
@@ -111,20 +112,8 @@ public class ProbeResultDecodeBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int forks = 1;
-        int iterations = 3;
-        int millis = 2000;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            int v = Integer.parseInt(args[i + 1]);
-            switch (args[i]) {
-                case "--forks" -> forks = v;
-                case "--iterations" -> iterations = v;
-                case "--millis" -> millis = v;
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --forks --iterations --millis)");
-            }
-        }
-        Map<String, Double> r = run(forks, iterations, millis, Path.of("target", "results"));
+        var a = BenchSupport.JmhArgs.parse(args, new BenchSupport.JmhArgs(1, 3, 2000));
+        Map<String, Double> r = run(a.forks(), a.iterations(), a.millis(), Path.of("target", "results"));
         System.out.println(line(r));
     }
 

@@ -33,9 +33,9 @@ class CrashRestartIT {
     private static final int WINDOWS = 30;
     /** Windows produced before the kill; the rest only after it, so the kill lands mid-stream however fast the instance runs. */
     private static final int BEFORE_KILL = 20;
-    private static final long HOUR = 3_600_000L;
+    private static final long HOUR = ItSupport.HOUR;
     /** Hourly windows from the next hour on, so their collection deadlines are still ahead. */
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
+    private static final long BASE = ItSupport.nextHourStart();
 
     EmbeddedKafka kafka;
 

@@ -35,6 +35,17 @@ final class ItSupport {
     private ItSupport() {
     }
 
+    static final long HOUR = 3_600_000L;
+
+    /**
+     * The start of the next hour: hourly windows from there on have their collection deadlines ahead, so verdicts are
+     * decided by completeness (a test's clock never reaches them).
+     */
+    static long nextHourStart() {
+        long now = System.currentTimeMillis();
+        return now - Math.floorMod(now, HOUR) + HOUR;
+    }
+
     /** Session timeout low enough that a crashed member's partitions move within seconds. */
     static StreamsServiceConfig config(EmbeddedKafka kafka, String appId, Path stateDir) {
         KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, 100L,

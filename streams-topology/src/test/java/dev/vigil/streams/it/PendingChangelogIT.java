@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKafka(createVigilTopics = true)
 class PendingChangelogIT {
     private static final int MONITORS = 300;
-    private static final long HOUR = 3_600_000L;
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
+    private static final long HOUR = ItSupport.HOUR;
+    private static final long BASE = ItSupport.nextHourStart();
 
     EmbeddedKafka kafka;
 

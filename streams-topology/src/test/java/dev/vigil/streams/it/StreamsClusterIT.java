@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKafka(createVigilTopics = true)
 class StreamsClusterIT {
     private static final int MONITORS = 24;
-    private static final long HOUR = 3_600_000L;
+    private static final long HOUR = ItSupport.HOUR;
 
     EmbeddedKafka kafka;
 
@@ -47,7 +47,7 @@ class StreamsClusterIT {
     @TempDir
     Path dirB;
 
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
+    private static final long BASE = ItSupport.nextHourStart();
 
     /**
      * Hourly windows from the next hour on: their collection deadlines are still ahead, so every verdict
