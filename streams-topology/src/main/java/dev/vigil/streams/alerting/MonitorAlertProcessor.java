@@ -164,8 +164,10 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         if (lastWindowChecked.add(verdict.monitorId())) {
             try (var newer = history.backwardFetch(verdict.monitorId(), Instant.ofEpochMilli(verdict.windowStart() + 1),
                     Instant.ofEpochMilli(Long.MAX_VALUE))) {
-                if (newer.hasNext()) {
-                    s = s.withLastWindowStart(Math.max(s.lastWindowStart(), newer.next().key));
+                long newest = newer.hasNext() ? newer.next().key : Long.MIN_VALUE;
+                if (newest > s.lastWindowStart()) {
+                    s = s.withLastWindowStart(newest);
+                    ruleStateCache.put(verdict.monitorId(), s); // an ignored verdict leaves the state as it is
                 }
             }
         }

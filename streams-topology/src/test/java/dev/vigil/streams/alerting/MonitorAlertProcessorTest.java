@@ -92,13 +92,15 @@ class MonitorAlertProcessorTest {
     @Test
     void afterARestartAnOutOfOrderVerdictIsStillIgnored() {
         var before = started(context);
-        verdict(before, W0 + 2 * INTERVAL_MS, Status.UP); // applied; the store still says "no window yet"
+        verdict(before, W0 + 3 * INTERVAL_MS, Status.UP); // applied; the store still says "no window yet"
         var restarted = started(context);
 
-        verdict(restarted, W0 + INTERVAL_MS, Status.DOWN); // an older window decided at its deadline
-        assertThat(opened()).as("a verdict older than one already applied is ignored").isEmpty();
+        // older windows decided at their deadlines, after the restart
+        verdict(restarted, W0 + INTERVAL_MS, Status.DOWN);
+        verdict(restarted, W0 + 2 * INTERVAL_MS, Status.DOWN);
+        assertThat(opened()).as("verdicts older than one already applied are ignored").isEmpty();
 
-        verdict(restarted, W0 + 3 * INTERVAL_MS, Status.DOWN);
+        verdict(restarted, W0 + 4 * INTERVAL_MS, Status.DOWN);
         assertThat(opened()).hasSize(1);
     }
 
