@@ -107,9 +107,9 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     }
 
     /**
-     * The latest-status store is not changelogged: each monitor's entry is the newest verdict in its history, which
-     * is (one record less per window on the changelogs), so it is rebuilt from there on every init, for the monitors
-     * this task knows (a deleted monitor has no definition and no latest status; a disabled one keeps its last).
+     * The latest-status store has no changelog (one record less per window): each monitor's entry is the newest
+     * verdict in its history, so it is rebuilt from there on every init, for the monitors this task knows (a deleted
+     * monitor has no definition and no latest status; a disabled one keeps its last).
      */
     private void rebuildLatest() {
         List<String> stale = new ArrayList<>();
