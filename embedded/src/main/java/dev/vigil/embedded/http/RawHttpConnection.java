@@ -84,6 +84,26 @@ public final class RawHttpConnection implements AutoCloseable {
         return new Response(status, headers, new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8));
     }
 
+    /** Writes raw bytes (e.g. half a request head) and flushes. */
+    public void sendPartial(String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** True once the server has closed the connection (end of stream), false when it is still open at the read timeout. */
+    public boolean closedByServer() throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // drain whatever the server still sends before closing
+            }
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (java.net.SocketException e) {
+            return true; // reset by the server
+        }
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

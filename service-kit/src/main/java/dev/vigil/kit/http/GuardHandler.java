@@ -1,0 +1,168 @@
+package dev.vigil.kit.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-connection edge guard, placed right after the HTTP codec so it sees decoded request heads and body chunks
+ * before Reactor Netty does: the request-head deadline, the Host allow-list and the server's body budget. A request
+ * it refuses never reaches a handler.
+ */
+final class GuardHandler extends ChannelDuplexHandler {
+    private final ServerLimits limits;
+    private final BodyBudget budget;
+    private final ServerGuard.Refusals refusals;
+    private ScheduledFuture<?> headDeadline;
+    /** Requests read whose answer has not been written completely (HTTP/1.1 pipelining keeps this above 1). */
+    private int open;
+    private long held;
+    private boolean refusing;
+
+    GuardHandler(ServerLimits limits, BodyBudget budget, ServerGuard.Refusals refusals) {
+        this.limits = limits;
+        this.budget = budget;
+        this.refusals = refusals;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive()) {
+            armHeadDeadline(ctx);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        armHeadDeadline(ctx);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (refusing) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (msg instanceof HttpRequest req) {
+            cancelHeadDeadline();
+            String host = req.headers().get(HttpHeaderNames.HOST);
+            if (!limits.hostAllowed(host)) {
+                refuse(ctx, msg, HttpResponseStatus.MISDIRECTED_REQUEST, "host-not-allowed", "Host not allowed",
+                        "this server answers only requests addressed to " + String.join(", ",
+                                new java.util.TreeSet<>(limits.allowedHosts())), "host");
+                return;
+            }
+            long declared = HttpUtil.getContentLength(req, -1L);
+            if (declared > 0 && !budget.fits(declared)) {
+                refuse(ctx, msg, HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", "Server busy",
+                        "the server holds as many request bodies as it may; retry shortly", "budget");
+                return;
+            }
+            open++;
+        }
+        if (msg instanceof HttpContent content) {
+            int n = content.content().readableBytes();
+            if (n > 0) {
+                if (!budget.tryTake(n)) {
+                    refusals.count("budget");
+                    refusing = true;
+                    ReferenceCountUtil.release(msg);
+                    ctx.close();
+                    return;
+                }
+                held += n;
+            }
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (msg instanceof LastHttpContent) {
+            promise = promise.unvoid();
+            promise.addListener(f -> answered(ctx));
+        }
+        super.write(ctx, msg, promise);
+    }
+
+    private void answered(ChannelHandlerContext ctx) {
+        if (open > 0) {
+            open--;
+        }
+        if (open == 0) {
+            releaseHeld();
+            if (ctx.channel().isActive() && !refusing) {
+                armHeadDeadline(ctx);
+            }
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancelHeadDeadline();
+        releaseHeld();
+        super.channelInactive(ctx);
+    }
+
+    private void releaseHeld() {
+        budget.give(held);
+        held = 0;
+    }
+
+    private void armHeadDeadline(ChannelHandlerContext ctx) {
+        cancelHeadDeadline();
+        headDeadline = ctx.executor().schedule(() -> {
+            if (open == 0 && ctx.channel().isActive() && !refusing) {
+                refusing = true;
+                refusals.count("header_timeout");
+                respond(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout",
+                        "the request head was not received within " + limits.headerTimeout().toSeconds() + " s");
+            }
+        }, limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelHeadDeadline() {
+        if (headDeadline != null) {
+            headDeadline.cancel(false);
+            headDeadline = null;
+        }
+    }
+
+    private void refuse(ChannelHandlerContext ctx, Object msg, HttpResponseStatus status, String type, String title,
+                        String detail, String reason) {
+        ReferenceCountUtil.release(msg);
+        refusing = true;
+        refusals.count(reason);
+        respond(ctx, status, type, title, detail);
+    }
+
+    /** Writes a problem answer and closes: the rest of a refused request is never read. */
+    private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String type, String title,
+                                String detail) {
+        byte[] body = new Problem(status.code(), type, title, detail, null).bytes();
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.CONTENT_TYPE)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        if (status.code() == 503) {
+            res.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+        }
+        ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+    }
+}

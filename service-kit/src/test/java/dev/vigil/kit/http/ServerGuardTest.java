@@ -1,0 +1,160 @@
+package dev.vigil.kit.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.embedded.http.RawHttpConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+class ServerGuardTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final AtomicInteger handled = new AtomicInteger();
+    private final CountDownLatch releaseSlow = new CountDownLatch(1);
+    private DisposableServer server;
+
+    private void start(ServerLimits limits) {
+        server = ServerGuard.apply(HttpServer.create().host("127.0.0.1").port(0), limits, "test", registry)
+                .route(r -> r
+                        .get("/ok", (req, res) -> {
+                            handled.incrementAndGet();
+                            return res.header("Content-Type", "text/plain").sendString(Mono.just("ok"));
+                        })
+                        .post("/echo", (req, res) -> {
+                            handled.incrementAndGet();
+                            return req.receive().aggregate().asString().defaultIfEmpty("")
+                                    .flatMap(body -> res.header("Content-Type", "text/plain")
+                                            .sendString(Mono.just("got " + body.length())).then());
+                        })
+                        .post("/slow", (req, res) -> {
+                            handled.incrementAndGet();
+                            return req.receive().aggregate().asString()
+                                    .flatMap(body -> Mono.fromCallable(() -> releaseSlow.await(10, TimeUnit.SECONDS))
+                                            .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic()))
+                                    .flatMap(x -> res.header("Content-Type", "text/plain").sendString(Mono.just("slow")).then());
+                        }))
+                .bindNow();
+    }
+
+    private static ServerLimits limits() {
+        return ServerLimits.defaults("127.0.0.1").withHeaderTimeout(Duration.ofMillis(400));
+    }
+
+    @AfterEach
+    void stop() {
+        releaseSlow.countDown();
+        if (server != null) {
+            server.disposeNow();
+        }
+    }
+
+    @Test
+    void loopbackServerRefusesAForeignHostHeaderBeforeAnyHandler() throws Exception {
+        start(limits());
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.send("GET /ok HTTP/1.1\r\nHost: attacker.example:8081\r\n\r\n");
+            RawHttpConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(421);
+            assertThat(r.headers().get("content-type")).isEqualTo("application/problem+json");
+            assertThat(r.body()).contains("https://vigil.dev/problems/host-not-allowed");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.send("GET /ok HTTP/1.1\r\n\r\n"); // no Host at all
+            assertThat(c.read().status()).isEqualTo(421);
+        }
+        assertThat(handled.get()).isZero();
+        for (String host : new String[] {"127.0.0.1", "localhost:8081", "[::1]:8081", "LOCALHOST"}) {
+            try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+                c.send("GET /ok HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+                assertThat(c.read().status()).as(host).isEqualTo(200);
+            }
+        }
+        assertThat(registry.get("vigil.http.refused").tag("reason", "host").counter().count()).isEqualTo(2.0);
+    }
+
+    @Test
+    void slowlorisHeadIsAnswered408AndCut() throws Exception {
+        start(limits());
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.sendPartial("GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a");
+            RawHttpConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(408);
+            assertThat(c.closedByServer()).isTrue();
+        }
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            // a connection that never sends anything is cut as well
+            assertThat(c.read().status()).isEqualTo(408);
+        }
+        assertThat(handled.get()).isZero();
+    }
+
+    @Test
+    void keepAliveConnectionGetsAFreshHeadDeadlineAfterEachAnswer() throws Exception {
+        start(limits());
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.send(RawHttpConnection.get("/ok"));
+            assertThat(c.read().status()).isEqualTo(200);
+            c.send(RawHttpConnection.get("/ok"), RawHttpConnection.get("/ok")); // pipelined
+            assertThat(c.read().status()).isEqualTo(200);
+            assertThat(c.read().status()).isEqualTo(200);
+            c.sendPartial("GET /ok HTTP/1.1\r\n");
+            assertThat(c.read().status()).isEqualTo(408);
+        }
+        assertThat(handled.get()).isEqualTo(3);
+    }
+
+    @Test
+    void bodiesBeyondTheServerBudgetAre503WithRetryAfterAndReleasedWhenAnswered() throws Exception {
+        start(limits().withMaxInFlightBodyBytes(1000));
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.send(RawHttpConnection.post("/echo", "text/plain", "x".repeat(1500)));
+            RawHttpConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.headers()).containsKey("retry-after");
+        }
+        assertThat(handled.get()).isZero();
+        try (RawHttpConnection slow = new RawHttpConnection(server.port(), 10000);
+             RawHttpConnection other = new RawHttpConnection(server.port(), 5000)) {
+            slow.send(RawHttpConnection.post("/slow", "text/plain", "y".repeat(800)));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> handled.get() == 1);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> registry.get("vigil.http.body.in.flight.bytes").gauge().value() == 800.0);
+            other.send(RawHttpConnection.post("/echo", "text/plain", "z".repeat(300)));
+            assertThat(other.read().status()).isEqualTo(503);
+            releaseSlow.countDown();
+            assertThat(slow.read().status()).isEqualTo(200);
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> registry.get("vigil.http.body.in.flight.bytes").gauge().value() == 0.0);
+        try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+            c.send(RawHttpConnection.post("/echo", "text/plain", "z".repeat(300)));
+            RawHttpConnection.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("got 300");
+        }
+    }
+
+    @Test
+    void hostAllowListParsing() {
+        ServerLimits l = ServerLimits.defaults("127.0.0.1").withAllowedHosts(Set.of("vigil.internal", "localhost"));
+        assertThat(l.hostAllowed("vigil.internal:8081")).isTrue();
+        assertThat(l.hostAllowed("VIGIL.INTERNAL.")).isTrue();
+        assertThat(l.hostAllowed("vigil.internal.evil.example")).isFalse();
+        assertThat(l.hostAllowed("localhost:99999")).isFalse();
+        assertThat(l.hostAllowed("localhost:80x")).isFalse();
+        assertThat(l.hostAllowed("127.0.0.1")).isFalse();
+        assertThat(l.hostAllowed(null)).isFalse();
+        assertThat(ServerLimits.defaults("0.0.0.0").hostAllowed("anything.example")).isTrue();
+        assertThat(ServerLimits.defaults("127.0.0.1").hostAllowed("[::1]:8081")).isTrue();
+        assertThat(ServerLimits.defaults("127.0.0.1").hostAllowed("[::1")).isFalse();
+    }
+}
