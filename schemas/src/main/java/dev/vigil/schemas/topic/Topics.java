@@ -13,6 +13,8 @@ public final class Topics {
     public static final String ALERTS = "vigil.alerts";
     public static final String SILENCES = "vigil.silences";
     public static final String DEAD_LETTER = "vigil.dead-letter";
+    /** Who changed what through the API and the CLI (append-only; read with the admin scope). */
+    public static final String AUDIT = "vigil.audit";
 
     /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
     public static final int DEFAULT_PARTITIONS = 6;
@@ -48,6 +50,7 @@ public final class Topics {
                 new TopicSpec(ALERT_RULES, 1, true),
                 new TopicSpec(ALERTS, DEFAULT_PARTITIONS, false),
                 new TopicSpec(SILENCES, 1, true),
-                new TopicSpec(DEAD_LETTER, 3, false));
+                new TopicSpec(DEAD_LETTER, 3, false),
+                new TopicSpec(AUDIT, 1, false));
     }
 }

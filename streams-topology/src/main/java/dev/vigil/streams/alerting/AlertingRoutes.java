@@ -15,7 +15,6 @@ import dev.vigil.streams.query.QueryRequest;
 import dev.vigil.streams.query.RouteTable;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -217,17 +216,7 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
     }
 
     static long instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("'" + name + "' is required (ISO-8601 instant or epoch milliseconds)");
-        }
-        try {
-            if (value.chars().allMatch(Character::isDigit)) {
-                return Long.parseLong(value);
-            }
-            return Instant.parse(value).toEpochMilli();
-        } catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 instant or epoch milliseconds");
-        }
+        return dev.vigil.streams.query.TimeParam.epochMillis(name, value);
     }
 
     private static HttpResult rebalancing(QueryRequest req, QueryBackend backend) {

@@ -1,7 +1,14 @@
 package dev.vigil.streams.app;
 
 import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.kit.auth.TokenSpec;
+import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.streams.alerting.AlertingRoutes;
+import dev.vigil.streams.audit.ApiWriter;
+import dev.vigil.streams.audit.AuditLog;
+import dev.vigil.streams.audit.AuditRoutes;
+import dev.vigil.streams.query.ApiAccess;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
@@ -29,11 +36,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -62,7 +69,34 @@ public final class StreamsApp {
     }
 
     public static Running start(StreamsServiceConfig cfg) {
-        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()));
+        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()), System.getenv());
+    }
+
+    /** {@link #start(StreamsServiceConfig)} reading secrets (the instance token) from {@code env}. */
+    public static Running start(StreamsServiceConfig cfg, Map<String, String> env) {
+        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()), env);
+    }
+
+    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions) {
+        return start(cfg, registry, extensions, System.getenv());
+    }
+
+    /**
+     * The API's access control from configuration: the configured tokens, those of {@code auth.tokensFile}, and the
+     * instance credential from the environment variable {@code auth.instanceTokenEnv} (a random one when unset).
+     */
+    static ApiAccess access(StreamsServiceConfig cfg, Map<String, String> env) {
+        List<TokenSpec> tokens = new ArrayList<>(cfg.auth().tokens());
+        if (!cfg.auth().tokensFile().isEmpty()) {
+            tokens.addAll(TokensFile.read(Path.of(cfg.auth().tokensFile())));
+        }
+        String instance = env.get(cfg.auth().instanceTokenEnv());
+        if (instance == null || instance.isBlank()) {
+            instance = BearerTokens.generate();
+            LOG.info("{} is not set: this instance uses a random forwarding credential; with several instances set the "
+                    + "same secret on each so they can forward queries to each other", cfg.auth().instanceTokenEnv());
+        }
+        return new ApiAccess(BearerTokens.of(tokens, instance), instance);
     }
 
     /**
@@ -70,29 +104,36 @@ public final class StreamsApp {
      * {@code application.server} set to the bound address. Returns once Streams is started (not yet RUNNING;
      * {@code /ready} tells when it is).
      */
-    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions) {
+    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions,
+                                Map<String, String> env) {
+        ApiAccess access = access(cfg, env);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
 
         DeferredBackend backend = new DeferredBackend();
-        Forwarder forwarder = new Forwarder(Duration.ofSeconds(5));
+        Forwarder forwarder = new Forwarder(Duration.ofSeconds(5), access.instanceAuthorization());
         RouteTable routes = new RouteTable();
         OpsRoutes.register(routes, backend, registry::scrape);
         new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
         for (RouteExtension ext : extensions) {
             ext.register(routes, backend, forwarder);
         }
-        KafkaProducer<String, byte[]> silenceProducer = SilenceRoutes.producer(cfg.kafka().bootstrapServers(),
-                SilenceRoutes.DEFAULT_ACK_TIMEOUT, producerOverrides(cfg));
-        new SilenceRoutes(silenceProducer, cfg.alerting().silencesTopic(), Clock.systemUTC(), SilenceRoutes.DEFAULT_ACK_TIMEOUT)
-                .register(routes, backend, forwarder);
+        ApiWriter writer = new ApiWriter(ApiWriter.kafka(cfg.kafka().bootstrapServers(), SilenceRoutes.DEFAULT_ACK_TIMEOUT,
+                producerOverrides(cfg)), cfg.topics().audit(), SilenceRoutes.DEFAULT_ACK_TIMEOUT);
+        SilenceRoutes silences = new SilenceRoutes(writer, cfg.alerting().silencesTopic(), Clock.systemUTC(), cfg.silences());
+        silences.register(routes, backend, forwarder);
+        new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
+                Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
+        ServerLimits limits = ServerLimits.defaults(cfg.http().host())
+                .withAllowedHosts(ServerLimits.defaultAllowedHosts(cfg.http().host(), Set.copyOf(cfg.http().allowedHosts())));
         QueryServer server;
         try {
-            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes);
+            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes, access, limits, registry);
         } catch (RuntimeException e) {
-            silenceProducer.close(Duration.ZERO);
+            silences.close();
+            writer.close();
             throw e;
         }
         KafkaStreams streams = null;
@@ -114,19 +155,31 @@ public final class StreamsApp {
             streams.start();
             LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
                     cfg.kafka().applicationId(), self.host(), self.port(), server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self, silenceProducer);
+            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
             }
             server.close();
-            silenceProducer.close(Duration.ZERO);
+            silences.close();
+            writer.close();
             forwarder.close();
             throw e;
         }
     }
 
-    /** {@code kafka.properties} entries prefixed {@code producer.} (as Streams reads them) also tune the silences producer. */
+    /** {@code kafka.properties} entries prefixed {@code consumer.} (as Streams reads them) also tune the audit reader. */
+    static Map<String, String> consumerOverrides(StreamsServiceConfig cfg) {
+        Map<String, String> out = new java.util.HashMap<>();
+        cfg.kafka().properties().forEach((k, v) -> {
+            if (k.startsWith(StreamsConfig.CONSUMER_PREFIX)) {
+                out.put(k.substring(StreamsConfig.CONSUMER_PREFIX.length()), v);
+            }
+        });
+        return out;
+    }
+
+    /** {@code kafka.properties} entries prefixed {@code producer.} (as Streams reads them) also tune the API writer. */
     static Map<String, String> producerOverrides(StreamsServiceConfig cfg) {
         Map<String, String> out = new java.util.HashMap<>();
         cfg.kafka().properties().forEach((k, v) -> {
@@ -217,11 +270,13 @@ public final class StreamsApp {
         private final Forwarder forwarder;
         private final KafkaStreamsMetrics metrics;
         private final HostInfo self;
-        private final KafkaProducer<String, byte[]> silenceProducer;
+        private final ApiWriter writer;
+        private final SilenceRoutes silences;
 
         Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self,
-                KafkaProducer<String, byte[]> silenceProducer) {
-            this.silenceProducer = silenceProducer;
+                ApiWriter writer, SilenceRoutes silences) {
+            this.writer = writer;
+            this.silences = silences;
             this.server = server;
             this.streams = streams;
             this.forwarder = forwarder;
@@ -249,7 +304,8 @@ public final class StreamsApp {
         @Override
         public void close() {
             server.close();
-            silenceProducer.close(Duration.ofSeconds(10)); // flushes a silence write still in flight
+            silences.close();
+            writer.close(); // waits for a write still in flight
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));

@@ -6,7 +6,9 @@ import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
 import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.kit.auth.TokenSpec;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,7 +17,8 @@ import java.util.Map;
  * {@code VIGIL_VERDICT_GRACE_MS}, {@code VIGIL_WORKERS_DEAD_SECONDS}).
  */
 public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
-                                   WorkerSettings workers, AlertingConfig alerting) {
+                                   WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
+                                   SilenceSettings silences) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     public StreamsServiceConfig {
@@ -25,10 +28,18 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         verdict = verdict == null ? VerdictSettings.defaults() : verdict;
         workers = workers == null ? WorkerSettings.defaults() : workers;
         alerting = alerting == null ? defaultAlerting(http) : alerting;
+        auth = auth == null ? AuthSettings.defaults() : auth;
+        silences = silences == null ? SilenceSettings.defaults() : silences;
+    }
+
+    /** The pre-access-control shape, kept for callers that build a config by hand: no tokens, default silences. */
+    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+                                WorkerSettings workers, AlertingConfig alerting) {
+        this(kafka, http, topics, verdict, workers, alerting, null, null);
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null);
     }
 
     /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
@@ -49,15 +60,82 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting);
+        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting, auth, silences);
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting);
+        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting, auth, silences);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting);
+        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting, auth, silences);
+    }
+
+    public StreamsServiceConfig withAuth(AuthSettings a) {
+        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, a, silences);
+    }
+
+    public StreamsServiceConfig withSilences(SilenceSettings s) {
+        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, s);
+    }
+
+    /**
+     * Query API access (SPEC section 11). {@code tokens}: name, SHA-256 of the token, scopes; {@code tokensFile}: a
+     * YAML file holding more of them (a list under {@code tokens:}), read at start; {@code instanceTokenEnv}: the
+     * environment variable holding the credential every instance of this application shares to forward queries
+     * to the owner of a key (unset: a random one, fine for a single instance; forwards between instances then fail
+     * with 503 and a log line saying why). With no token configured every {@code /v1} request is refused.
+     */
+    public record AuthSettings(List<TokenSpec> tokens, String tokensFile, String instanceTokenEnv) {
+        public static final String DEFAULT_INSTANCE_TOKEN_ENV = "VIGIL_INSTANCE_TOKEN";
+
+        public AuthSettings {
+            tokens = tokens == null ? List.of() : List.copyOf(tokens);
+            tokensFile = tokensFile == null ? "" : tokensFile.trim();
+            instanceTokenEnv = instanceTokenEnv == null || instanceTokenEnv.isBlank() ? DEFAULT_INSTANCE_TOKEN_ENV : instanceTokenEnv;
+            if (!instanceTokenEnv.matches("[A-Z_][A-Z0-9_]{0,127}")) {
+                throw new ContractViolation("auth.instanceTokenEnv", "must be an environment variable name such as VIGIL_INSTANCE_TOKEN");
+            }
+            List<String> problems = new java.util.ArrayList<>();
+            for (int i = 0; i < tokens.size(); i++) {
+                if (tokens.get(i) == null) {
+                    problems.add("auth.tokens[" + i + "]: must be an object with name, sha256 and scopes");
+                } else {
+                    problems.addAll(tokens.get(i).problems("auth.tokens[" + i + "]"));
+                }
+            }
+            if (!problems.isEmpty()) {
+                String first = problems.get(0);
+                int colon = first.indexOf(": ");
+                throw new ContractViolation(first.substring(0, colon), String.join("; ", problems).substring(colon + 2));
+            }
+        }
+
+        public static AuthSettings defaults() {
+            return new AuthSettings(null, null, null);
+        }
+
+        public static AuthSettings of(List<TokenSpec> tokens) {
+            return new AuthSettings(tokens, null, null);
+        }
+    }
+
+    /** Silences: at most {@code max} not yet expired; expired ones are deleted (tombstoned) after {@code keepExpiredDays}. */
+    public record SilenceSettings(Integer max, Integer keepExpiredDays) {
+        public SilenceSettings {
+            max = max == null ? 1000 : max;
+            if (max < 1 || max > 100_000) {
+                throw new ContractViolation("silences.max", "must be between 1 and 100000");
+            }
+            keepExpiredDays = keepExpiredDays == null ? 7 : keepExpiredDays;
+            if (keepExpiredDays < 0 || keepExpiredDays > 366) {
+                throw new ContractViolation("silences.keepExpiredDays", "must be between 0 and 366");
+            }
+        }
+
+        public static SilenceSettings defaults() {
+            return new SilenceSettings(null, null);
+        }
     }
 
     /**
@@ -112,10 +190,13 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
     /**
      * The query API. {@code port} 0 picks a free port. {@code applicationServer} is the {@code host:port} other
      * instances use to reach this one (Streams' {@code application.server}); empty means
-     * {@code advertisedHost:<bound port>}.
+     * {@code advertisedHost:<bound port>}. {@code allowedHosts}: names accepted in the {@code Host} header besides
+     * the loopback names a loopback-bound server always accepts (empty on a non-loopback bind: any).
      */
-    public record HttpSettings(String host, Integer port, String advertisedHost, String applicationServer) {
+    public record HttpSettings(String host, Integer port, String advertisedHost, String applicationServer,
+                               List<String> allowedHosts) {
         public HttpSettings {
+            allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
             host = host == null ? "0.0.0.0" : host;
             port = port == null ? 8081 : port;
             if (port < 0 || port > 65535) {
@@ -129,11 +210,11 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         }
 
         public static HttpSettings defaults() {
-            return new HttpSettings(null, null, null, null);
+            return new HttpSettings(null, null, null, null, null);
         }
 
         public static HttpSettings loopback(int port) {
-            return new HttpSettings("127.0.0.1", port, "127.0.0.1", "");
+            return new HttpSettings("127.0.0.1", port, "127.0.0.1", "", null);
         }
     }
 }

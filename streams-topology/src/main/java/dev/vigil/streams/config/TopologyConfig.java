@@ -23,8 +23,9 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
 
     /** Topic names (SPEC section 3); defaults from {@link Topics}. */
     public record TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
-                             String deadLetter) {
+                             String deadLetter, String audit) {
         public TopicNames {
+            audit = name("topics.audit", audit, Topics.AUDIT);
             monitors = name("topics.monitors", monitors, Topics.MONITORS);
             probeResults = name("topics.probeResults", probeResults, Topics.PROBE_RESULTS);
             heartbeats = name("topics.heartbeats", heartbeats, Topics.HEARTBEATS);
@@ -32,8 +33,12 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
             deadLetter = name("topics.deadLetter", deadLetter, Topics.DEAD_LETTER);
         }
 
+        public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
+            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null);
+        }
+
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null);
+            return new TopicNames(null, null, null, null, null, null);
         }
 
         private static String name(String key, String value, String fallback) {

@@ -17,18 +17,31 @@ public final class Forwarder implements AutoCloseable {
     private final HttpClient client;
     private final Duration timeout;
 
-    public Forwarder(Duration timeout) {
+    /** @param authorization the {@code Authorization} value that identifies this instance to its peers */
+    public Forwarder(Duration timeout, String authorization) {
         this.timeout = timeout;
         this.pool = ConnectionProvider.builder("vigil-query-forward").maxConnections(64)
                 .pendingAcquireTimeout(timeout).build();
         this.client = HttpClient.create(pool).responseTimeout(timeout)
-                .headers(h -> h.set(QueryRequest.FORWARDED_HEADER, "true"));
+                .headers(h -> h.set(QueryRequest.FORWARDED_HEADER, "true").set(HttpHeaderNames.AUTHORIZATION, authorization));
     }
 
-    /** GET {@code http://hostPort + uri}; the peer's status, content type, Retry-After and body are passed through. */
+    /**
+     * GET {@code http://hostPort + uri}; the peer's status, content type, Retry-After and body are passed through.
+     * {@code hostPort} comes from Kafka Streams' metadata, never from the request; {@code uri} must be an
+     * origin-form path (checked here so no caller can turn it into another host).
+     */
     public Mono<HttpResult> get(String hostPort, String uri) {
+        if (uri == null || !uri.startsWith("/") || uri.startsWith("//") || uri.indexOf('@') >= 0
+                || uri.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+            return Mono.error(new QueryBackend.Unavailable("refusing to forward a request whose path is not a plain origin-form path"));
+        }
         return client.get().uri("http://" + hostPort + uri)
                 .responseSingle((res, body) -> body.asByteArray().defaultIfEmpty(new byte[0]).map(bytes -> {
+                    if (res.status().code() == 401) {
+                        throw new QueryBackend.Unavailable("peer " + hostPort + " refused this instance's credential: "
+                                + "every instance must share the same instance token (auth.instanceTokenEnv)");
+                    }
                     if (bytes.length > MAX_BODY_BYTES) {
                         throw new QueryBackend.Unavailable("peer " + hostPort + " answered more than " + MAX_BODY_BYTES + " bytes");
                     }

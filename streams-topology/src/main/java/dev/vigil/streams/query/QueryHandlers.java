@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -413,17 +412,7 @@ public final class QueryHandlers {
     }
 
     static Instant instant(String name, String value) {
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("'" + name + "' is required (ISO-8601 instant or epoch milliseconds)");
-        }
-        try {
-            if (value.chars().allMatch(Character::isDigit)) {
-                return Instant.ofEpochMilli(Long.parseLong(value));
-            }
-            return Instant.parse(value);
-        } catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + name + "' must be an ISO-8601 instant or epoch milliseconds");
-        }
+        return TimeParam.instant(name, value);
     }
 
     static Map<Status, Long> emptyCounts() {

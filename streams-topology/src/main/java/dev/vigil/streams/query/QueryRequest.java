@@ -1,14 +1,17 @@
 package dev.vigil.streams.query;
 
+import dev.vigil.kit.auth.Principal;
 import java.util.Map;
 
 /**
  * One request as the handlers see it: method, path, path parameters from the route template, query parameters
- * (first value of each), whether another instance already forwarded it here, and the body (empty for GET and
- * DELETE; at most {@link QueryServer#MAX_BODY_BYTES}).
+ * (first value of each), whether another instance already forwarded it here (only ever true for a request
+ * authenticated with the instance credential), the body (empty for GET and DELETE; at most
+ * {@link QueryServer#MAX_BODY_BYTES}), who is calling and from which address (for the audit log).
  */
 public record QueryRequest(RouteTable.Method method, String path, Map<String, String> pathParams,
-                           Map<String, String> query, boolean forwarded, String uri, byte[] body) {
+                           Map<String, String> query, boolean forwarded, String uri, byte[] body,
+                           Principal principal, String remoteAddress) {
     public static final String FORWARDED_HEADER = "X-Vigil-Forwarded";
 
     public QueryRequest {
@@ -16,12 +19,19 @@ public record QueryRequest(RouteTable.Method method, String path, Map<String, St
         pathParams = pathParams == null ? Map.of() : Map.copyOf(pathParams);
         query = query == null ? Map.of() : Map.copyOf(query);
         body = body == null ? new byte[0] : body;
+        remoteAddress = remoteAddress == null ? "" : remoteAddress;
+    }
+
+    /** A request without a known caller (handlers under test). */
+    public QueryRequest(RouteTable.Method method, String path, Map<String, String> pathParams,
+                        Map<String, String> query, boolean forwarded, String uri, byte[] body) {
+        this(method, path, pathParams, query, forwarded, uri, body, null, null);
     }
 
     /** A GET request without a body. */
     public QueryRequest(String path, Map<String, String> pathParams, Map<String, String> query, boolean forwarded,
                         String uri) {
-        this(RouteTable.Method.GET, path, pathParams, query, forwarded, uri, null);
+        this(RouteTable.Method.GET, path, pathParams, query, forwarded, uri, null, null, null);
     }
 
     public String param(String name) {
@@ -30,5 +40,10 @@ public record QueryRequest(RouteTable.Method method, String path, Map<String, St
 
     public String queryParam(String name) {
         return query.get(name);
+    }
+
+    /** The caller's name: the token's name, which is the author of every change it makes. */
+    public String actor() {
+        return principal == null ? "anonymous" : principal.name();
     }
 }

@@ -1,5 +1,10 @@
 package dev.vigil.streams.query;
 
+import dev.vigil.kit.auth.Principal;
+import dev.vigil.kit.auth.Scope;
+import dev.vigil.kit.http.ServerGuard;
+import dev.vigil.kit.http.ServerLimits;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -32,13 +37,19 @@ public final class QueryServer implements AutoCloseable {
         this.server = server;
     }
 
-    /** Binds {@code host:port} (0 = a free port) and serves {@code routes}. */
-    public static QueryServer start(String host, int port, RouteTable routes) {
-        DisposableServer server = HttpServer.create()
-                .host(host)
-                .port(port)
-                .handle((req, res) -> dispatch(routes, req, res))
+    /**
+     * Binds {@code host:port} (0 = a free port) and serves {@code routes} to callers {@code access} admits, behind the
+     * shared edge guard ({@code limits}: timeouts, body budget, Host allow-list).
+     */
+    public static QueryServer start(String host, int port, RouteTable routes, ApiAccess access, ServerLimits limits,
+                                    MeterRegistry registry) {
+        DisposableServer server = ServerGuard.apply(HttpServer.create().host(host).port(port), limits, "query", registry)
+                .handle((req, res) -> dispatch(routes, access, req, res))
                 .bindNow(Duration.ofSeconds(10));
+        if (access.noClientTokens()) {
+            LOG.warn("no query API token is configured: every /v1 request will be refused with 401 "
+                    + "(add auth.tokens or auth.tokensFile; vigil token create prints one)");
+        }
         LOG.info("query API listening on {}:{}", host, server.port());
         return new QueryServer(server);
     }
@@ -47,13 +58,24 @@ public final class QueryServer implements AutoCloseable {
         return server.port();
     }
 
-    private static Mono<Void> dispatch(RouteTable routes, HttpServerRequest req, HttpServerResponse res) {
+    private static Mono<Void> dispatch(RouteTable routes, ApiAccess access, HttpServerRequest req, HttpServerResponse res) {
         QueryStringDecoder decoder = new QueryStringDecoder(req.uri());
         String path = decoder.path();
         RouteTable.Method method = method(req.method());
-        RouteTable.Lookup lookup = routes.lookup(method, path);
+        Principal principal = null;
+        if (!ApiAccess.isPublic(method, path)) {
+            principal = access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
+        }
+        // Routes match the raw path and decode each segment, so a fingerprint such as monitor%2Fshop is one parameter.
+        RouteTable.Lookup lookup = routes.lookup(method, decoder.rawPath());
         Mono<HttpResult> result;
-        if (lookup.match().isEmpty()) {
+        if (principal == null && !ApiAccess.isPublic(method, path)) {
+            boolean presented = req.requestHeaders().contains(HttpHeaderNames.AUTHORIZATION);
+            HttpResult p = HttpResult.problem(401, presented ? "invalid-credentials" : "missing-credentials",
+                    "Unauthorized", presented ? "the token is not valid"
+                            : "an Authorization: Bearer <token> header is required", path);
+            result = Mono.just(new HttpResult(401, p.contentType(), p.body(), Map.of("WWW-Authenticate", "Bearer realm=\"vigil\"")));
+        } else if (lookup.match().isEmpty()) {
             if (lookup.allowed().isEmpty()) {
                 result = Mono.just(HttpResult.notFound("no such endpoint: " + path, path));
             } else {
@@ -67,17 +89,26 @@ public final class QueryServer implements AutoCloseable {
                     "send the body as application/json", path));
         } else {
             RouteTable.Match match = lookup.match().get();
+            Scope needed = ApiAccess.required(method, match.template());
+            if (principal != null && !principal.may(needed)) {
+                return respond(Mono.just(HttpResult.problem(403, "forbidden", "Forbidden", "the token '" + principal.name()
+                        + "' lacks the '" + needed.wire() + "' scope this endpoint needs", path)), res);
+            }
             Map<String, String> query = new HashMap<>();
             for (Map.Entry<String, List<String>> e : decoder.parameters().entrySet()) {
                 if (!e.getValue().isEmpty()) {
                     query.put(e.getKey(), e.getValue().get(0));
                 }
             }
-            boolean forwarded = req.requestHeaders().contains(QueryRequest.FORWARDED_HEADER);
+            // Only a peer instance may say it already forwarded a request (it then must not forward again).
+            boolean forwarded = principal != null && principal.instance()
+                    && req.requestHeaders().contains(QueryRequest.FORWARDED_HEADER);
+            Principal caller = principal;
+            String remote = req.remoteAddress() == null ? "" : req.remoteAddress().getAddress().getHostAddress();
             Mono<byte[]> body = method == RouteTable.Method.POST ? readBody(req) : Mono.just(new byte[0]);
             result = body
                     .flatMap(bytes -> match.handler().handle(
-                            new QueryRequest(method, path, match.params(), query, forwarded, req.uri(), bytes)))
+                            new QueryRequest(method, path, match.params(), query, forwarded, req.uri(), bytes, caller, remote)))
                     .timeout(HANDLER_TIMEOUT)
                     .onErrorResume(e -> {
                         if (e instanceof BodyTooLarge) {
@@ -95,6 +126,10 @@ public final class QueryServer implements AutoCloseable {
         // I/O), and an answer completing synchronously on the event loop for a keep-alive request that arrived
         // while the previous response was in flight leaves the connection unread in Reactor Netty 1.3.7
         // (reactor-netty#4347; QueryServerKeepAliveTest reproduces it).
+        return respond(result, res);
+    }
+
+    private static Mono<Void> respond(Mono<HttpResult> result, HttpServerResponse res) {
         return result.subscribeOn(Schedulers.boundedElastic()).flatMap(r -> {
             res.status(HttpResponseStatus.valueOf(r.status()));
             res.header("Content-Type", r.contentType());

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  *   <li>{@code service}: the event's service, exactly;</li>
  *   <li>{@code attributes}: each listed attribute must be present with exactly this value.</li>
  * </ul>
- * Active on {@code [startsAt, endsAt)} (epoch ms).
+ * Active on {@code [startsAt, endsAt)} (epoch ms). {@code author} is the name of the token that created it;
+ * {@code comment} is the creator's optional free text.
  */
 public record Silence(
         Integer schemaVersion,
@@ -29,7 +30,8 @@ public record Silence(
         Long endsAt,
         String author,
         String reason,
-        Long createdAt) {
+        Long createdAt,
+        String comment) {
 
     /** Fingerprint characters plus {@code *}. */
     static final Pattern FINGERPRINT_GLOB = Pattern.compile("[A-Za-z0-9._:*/-]{1,300}");
@@ -63,6 +65,13 @@ public record Silence(
         Require.text("author", author, 100);
         Require.text("reason", reason, 300);
         Require.atLeast("createdAt", Require.present("createdAt", createdAt), 0);
+        Require.optionalText("comment", comment, 300);
+    }
+
+    /** A silence without a comment. */
+    public Silence(Integer schemaVersion, String id, String fingerprint, String service, Map<String, String> attributes,
+                   Long startsAt, Long endsAt, String author, String reason, Long createdAt) {
+        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, null);
     }
 
     /** True when the silence is in force at {@code at}: {@code startsAt <= at < endsAt}. */
@@ -88,7 +97,7 @@ public record Silence(
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(
-                new Silence(schemaVersion, id, fingerprint, service, attributes, startsAt, at, author, reason, createdAt));
+                new Silence(schemaVersion, id, fingerprint, service, attributes, startsAt, at, author, reason, createdAt, comment));
     }
 
     /** True when the matchers select an event with these fields (time is not considered). */

@@ -7,6 +7,10 @@ import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertingTopology;
 import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.audit.ApiWriter;
+import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
+import dev.vigil.streams.query.TimeParam;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
@@ -15,7 +19,6 @@ import dev.vigil.streams.query.RouteTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -23,99 +26,158 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * The silences endpoints of the query API (SPEC section 7):
  * <ul>
- *   <li>{@code POST /v1/silences} — body {@code {fingerprint?, service?, attributes?, startsAt?, endsAt | durationMinutes,
- *       author, reason}} (times as ISO-8601 instants or epoch ms; startsAt defaults to now). The id (a UUID) and
- *       createdAt are assigned here; the silence is written to the compacted silences topic keyed by id and the
- *       answer (201) is sent once Kafka acknowledged it (acks=all, idempotent producer); 503 with Retry-After when
- *       it does not within the bound; 400 naming the field for invalid input.</li>
+ *   <li>{@code POST /v1/silences} (scope {@code silence}) — body {@code {fingerprint?, service?, attributes?, startsAt?,
+ *       endsAt | durationMinutes, reason, comment?}} (times as ISO-8601 instants or epoch ms; startsAt defaults to
+ *       now). The id (a UUID), createdAt and the author (the token's name) are assigned here; a body {@code author}
+ *       is free text and becomes the comment when none is given. The silence and its audit record are written in
+ *       one Kafka transaction and the answer (201) is sent once it committed; 503 with Retry-After when it does not
+ *       within the bound; 400 naming the field for invalid input; 409 when {@code silences.max} silences are
+ *       already active or pending.</li>
  *   <li>{@code GET /v1/silences?state=active|pending|expired|all} (default active) — from the global
  *       {@code silences} store, which every instance holds whole: answered locally, never forwarded.</li>
- *   <li>{@code DELETE /v1/silences/{id}} — expires it now ({@link Silence#expire}: an active silence is rewritten
- *       with endsAt = now, a pending one is deleted with a tombstone); 404 when unknown; 200 with the result.</li>
+ *   <li>{@code DELETE /v1/silences/{id}} (scope {@code silence}) — expires it now ({@link Silence#expire}: an active
+ *       silence is rewritten with endsAt = now, a pending one is deleted with a tombstone); 404 when unknown; 200
+ *       with the result; audited like a creation.</li>
  * </ul>
- * Writes are visible to GET once the global store has consumed them (normally well under a second).
+ * Writes are visible to GET once the global store has consumed them (normally well under a second). Silences
+ * expired for longer than {@code silences.keepExpiredDays} are deleted with tombstones, at each creation and
+ * every ten minutes, so the compacted topic and every instance's global store stay bounded.
  */
-public final class SilenceRoutes implements StreamsApp.RouteExtension {
-    private static final Logger LOG = LoggerFactory.getLogger(SilenceRoutes.class);
+public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoCloseable {
     /** How long a write may wait for Kafka's acknowledgement before the answer is 503. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
     static final Set<String> STATES = Set.of("active", "pending", "expired", "all");
     static final Set<String> FIELDS = Set.of("fingerprint", "service", "attributes", "startsAt", "endsAt",
-            "durationMinutes", "author", "reason");
+            "durationMinutes", "author", "reason", "comment");
+    static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
 
-    private final Producer<String, byte[]> producer;
+    private final ApiWriter writer;
     private final String topic;
     private final Clock clock;
-    private final Duration ackTimeout;
+    private final SilenceSettings settings;
+    private volatile reactor.core.Disposable pruning;
 
-    public SilenceRoutes(Producer<String, byte[]> producer, String topic, Clock clock, Duration ackTimeout) {
-        this.producer = producer;
+    public SilenceRoutes(ApiWriter writer, String topic, Clock clock, SilenceSettings settings) {
+        this.writer = writer;
         this.topic = topic;
         this.clock = clock;
-        this.ackTimeout = ackTimeout;
-    }
-
-    /**
-     * The producer for the silences topic: idempotent, acks=all, and bounded so a send never waits longer than
-     * {@code ackTimeout} for metadata or delivery. {@code extra} (e.g. security settings) is applied last.
-     */
-    public static KafkaProducer<String, byte[]> producer(String bootstrapServers, Duration ackTimeout,
-                                                         Map<String, String> extra) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "vigil-silences-" + UUID.randomUUID());
-        int bound = (int) Math.max(1000, ackTimeout.toMillis());
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, bound);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, bound);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, bound);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        p.putAll(extra);
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.settings = settings;
     }
 
     @Override
     public void register(RouteTable routes, QueryBackend backend, Forwarder forwarder) {
-        routes.post("/v1/silences", this::create)
+        routes.post("/v1/silences", req -> create(req, backend))
                 .get("/v1/silences", req -> list(req, backend))
                 .delete("/v1/silences/{id}", req -> expire(req, backend));
+        pruning = reactor.core.publisher.Flux.interval(PRUNE_EVERY, PRUNE_EVERY, Schedulers.boundedElastic())
+                .concatMap(tick -> prune(backend, "system").onErrorResume(e -> Mono.empty()))
+                .subscribe();
+    }
+
+    @Override
+    public void close() {
+        if (pruning != null) {
+            pruning.dispose();
+        }
     }
 
     // ---- POST ---------------------------------------------------------------------------------------------
 
-    private Mono<HttpResult> create(QueryRequest req) {
+    private Mono<HttpResult> create(QueryRequest req, QueryBackend backend) {
         long now = clock.millis();
         Silence silence;
         try {
-            silence = parse(req.body(), UUID.randomUUID().toString(), now);
+            silence = parse(req.body(), UUID.randomUUID().toString(), now, req.actor());
         } catch (ContractViolation e) {
             return Mono.just(invalid(e, req.path()));
         }
-        return write(silence.id(), silence, req.path())
-                .map(ok -> withLocation(HttpResult.json(201, view(silence, now)), req.path() + "/" + silence.id()));
+        return QueryBackend.read(() -> countInForce(backend, now))
+                .flatMap(inForce -> {
+                    if (inForce >= settings.max()) {
+                        return Mono.just(HttpResult.problem(409, "too-many-silences", "Too many silences",
+                                "there are already " + inForce + " active or pending silences (silences.max = "
+                                        + settings.max() + "); expire some before adding more", req.path()));
+                    }
+                    Map<String, String> details = new LinkedHashMap<>();
+                    details.put("matcher", matcherText(silence));
+                    details.put("endsAt", Instant.ofEpochMilli(silence.endsAt()).toString());
+                    return write(silence.id(), silence, audit(req, "silence.created", silence.id(), now, details))
+                            .then(prune(backend, req.actor()).onErrorResume(e -> Mono.empty()))
+                            .thenReturn(withLocation(HttpResult.json(201, view(silence, now)), req.path() + "/" + silence.id()));
+                })
+                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
-    /** The silence a POST body asks for, or a {@link ContractViolation} naming the field. */
-    static Silence parse(byte[] body, String id, long now) {
+    private static long countInForce(QueryBackend backend, long now) {
+        long n = 0;
+        try (var it = backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).all()) {
+            while (it.hasNext()) {
+                Silence s = it.next().value;
+                if (s != null && !s.expiredAt(now)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Tombstones silences that ended more than {@code keepExpiredDays} ago (one transaction, one audit record). */
+    Mono<Void> prune(QueryBackend backend, String actor) {
+        long now = clock.millis();
+        long cutoff = now - settings.keepExpiredDays() * 86_400_000L;
+        return QueryBackend.read(() -> {
+            List<String> old = new ArrayList<>();
+            try (var it = backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).all()) {
+                while (it.hasNext() && old.size() < 500) {
+                    var kv = it.next();
+                    if (kv.value != null && kv.value.endsAt() <= cutoff) {
+                        old.add(kv.key);
+                    }
+                }
+            }
+            return old;
+        }).flatMap(old -> {
+            if (old.isEmpty()) {
+                return Mono.empty();
+            }
+            List<ProducerRecord<String, byte[]>> tombstones = old.stream()
+                    .map(id -> new ProducerRecord<String, byte[]>(topic, id, null)).toList();
+            AuditRecord record = new AuditRecord(1, UUID.randomUUID().toString(), now, actor, "silence.pruned",
+                    "silences", "", Map.of("count", String.valueOf(old.size()),
+                            "keepExpiredDays", String.valueOf(settings.keepExpiredDays())));
+            return writer.write(tombstones, record);
+        });
+    }
+
+    private static String matcherText(Silence s) {
+        StringBuilder sb = new StringBuilder();
+        if (s.fingerprint() != null) {
+            sb.append("fingerprint=").append(s.fingerprint());
+        }
+        if (s.service() != null) {
+            sb.append(sb.length() > 0 ? " " : "").append("service=").append(s.service());
+        }
+        s.attributes().forEach((k, v) -> sb.append(sb.length() > 0 ? " " : "").append(k).append('=').append(v));
+        return sb.length() > 512 ? sb.substring(0, 512) : sb.toString();
+    }
+
+    private static AuditRecord audit(QueryRequest req, String action, String target, long now, Map<String, String> details) {
+        return new AuditRecord(1, UUID.randomUUID().toString(), now, req.actor(), action, "silence/" + target,
+                req.remoteAddress(), details);
+    }
+
+    /** The silence a POST body asks for, by {@code author} (the caller's token name), or a {@link ContractViolation} naming the field. */
+    static Silence parse(byte[] body, String id, long now, String author) {
         JsonNode root;
         try {
             root = Json.tree(body);
@@ -170,8 +232,15 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
         if (endsAt <= now) {
             throw new ContractViolation("endsAt", "must be in the future");
         }
-        return new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, text(root, "author"),
-                text(root, "reason"), now);
+        String comment = text(root, "comment");
+        String freeAuthor = text(root, "author");
+        if (comment == null && freeAuthor != null) {
+            comment = freeAuthor; // older clients sent a free-text author: kept as the comment, never as the identity
+        } else if (comment != null && freeAuthor != null) {
+            comment = freeAuthor + ": " + comment;
+        }
+        return new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, author,
+                text(root, "reason"), now, comment);
     }
 
     private static String text(JsonNode root, String field) {
@@ -190,17 +259,18 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
         if (n == null || n.isNull()) {
             return null;
         }
-        if (n.isIntegralNumber() && n.canConvertToLong()) {
-            return n.asLong();
-        }
-        if (n.isTextual()) {
-            try {
-                return Instant.parse(n.asText()).toEpochMilli();
-            } catch (DateTimeParseException e) {
-                // fall through
+        try {
+            if (n.isIntegralNumber() && n.canConvertToLong()) {
+                return TimeParam.check(field, n.asLong());
             }
+            if (n.isTextual()) {
+                return TimeParam.epochMillis(field, n.asText());
+            }
+        } catch (IllegalArgumentException e) {
+            // fall through
         }
-        throw new ContractViolation(field, "must be an ISO-8601 instant such as 2026-12-01T02:00:00Z or epoch milliseconds");
+        throw new ContractViolation(field, "must be an ISO-8601 instant such as 2026-12-01T02:00:00Z or epoch milliseconds"
+                + " between 1970 and 9999");
     }
 
     // ---- GET ----------------------------------------------------------------------------------------------
@@ -249,15 +319,17 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
                         return Mono.just(HttpResult.ok(view(current, now)));
                     }
                     Optional<Silence> expired = current.expire(now);
+                    Map<String, String> details = Map.of("matcher", matcherText(current), "createdBy", current.author());
                     if (expired.isPresent()) {
-                        return write(id, expired.get(), req.path()).map(ok -> HttpResult.ok(view(expired.get(), now)));
+                        return write(id, expired.get(), audit(req, "silence.expired", id, now, details))
+                                .thenReturn(HttpResult.ok(view(expired.get(), now)));
                     }
                     // never started: deleted with a tombstone, shown as it was with state "deleted"
-                    return write(id, null, req.path()).map(ok -> {
+                    return write(id, null, audit(req, "silence.deleted", id, now, details)).then(Mono.fromCallable(() -> {
                         ObjectNode v = view(current, now);
                         v.put("state", "deleted");
                         return HttpResult.ok(v);
-                    });
+                    }));
                 })
                 .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
@@ -278,27 +350,9 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension {
         return n;
     }
 
-    /**
-     * Writes {@code value} (null = tombstone) keyed by id and completes when Kafka acknowledged it; a failure or no
-     * acknowledgement within the bound is a 503 (the write may still land: GET tells).
-     */
-    private Mono<Boolean> write(String id, Silence value, String path) {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, id, value == null ? null : Json.bytes(value));
-        return Mono.<Boolean>create(sink -> producer.send(record, (md, e) -> {
-                    if (e != null) {
-                        sink.error(e);
-                    } else {
-                        sink.success(true);
-                    }
-                }))
-                .subscribeOn(Schedulers.boundedElastic()) // send() may block up to max.block.ms for metadata
-                .timeout(ackTimeout)
-                .onErrorMap(e -> !(e instanceof QueryBackend.Unavailable), e -> {
-                    LOG.warn("silence {} was not acknowledged by Kafka", id, e);
-                    return new QueryBackend.Unavailable("Kafka did not acknowledge the silence write within "
-                            + ackTimeout.toSeconds() + " s (" + e.getClass().getSimpleName()
-                            + "); it may still be written: check GET /v1/silences before retrying");
-                });
+    /** Writes {@code value} (null = tombstone) keyed by id with its audit record, in one transaction. */
+    private Mono<Void> write(String id, Silence value, AuditRecord audit) {
+        return writer.write(List.of(new ProducerRecord<>(topic, id, value == null ? null : Json.bytes(value))), audit);
     }
 
     private static HttpResult invalid(ContractViolation e, String path) {

@@ -73,11 +73,11 @@ class AlertingRoutesTest {
     @BeforeEach
     void start() {
         h = new AlertingHarness(W0 - 30_000);
-        forwarder = new Forwarder(Duration.ofSeconds(5));
+        forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         RouteTable routes = new RouteTable();
         new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
                 .register(routes, new LocalBackend(h.driver), forwarder);
-        server = QueryServer.start("127.0.0.1", 0, routes);
+        server = dev.vigil.streams.query.TestApi.start(routes);
     }
 
     @AfterEach
@@ -88,7 +88,7 @@ class AlertingRoutesTest {
     }
 
     HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("Authorization", dev.vigil.streams.query.TestApi.admin()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -51,7 +51,13 @@ final class ItSupport {
         KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, 100L,
                 Map.of("consumer.session.timeout.ms", "6000", "consumer.heartbeat.interval.ms", "1000"));
         return StreamsServiceConfig.defaults().withKafka(k).withHttp(HttpSettings.loopback(0))
-                .withVerdict(new VerdictSettings(null, null, 200L, null));
+                .withVerdict(new VerdictSettings(null, null, 200L, null))
+                .withAuth(StreamsServiceConfig.AuthSettings.of(dev.vigil.streams.query.TestApi.tokens()));
+    }
+
+    /** The environment every IT instance shares: the same forwarding credential. */
+    static Map<String, String> env() {
+        return Map.of(StreamsServiceConfig.AuthSettings.DEFAULT_INSTANCE_TOKEN_ENV, dev.vigil.streams.query.TestApi.INSTANCE);
     }
 
     static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
@@ -119,6 +125,7 @@ final class ItSupport {
     static HttpResponse<String> get(int port, String path) {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET()
+                    .header("Authorization", dev.vigil.streams.query.TestApi.admin())
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

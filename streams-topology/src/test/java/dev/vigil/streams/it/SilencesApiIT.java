@@ -68,14 +68,15 @@ class SilencesApiIT {
             Silence onTopic = Json.read(topic.get(id), Silence.class);
             assertThat(onTopic.fingerprint()).isEqualTo("monitor/checkout-*");
             assertThat(onTopic.attributes()).containsEntry("region", "eu-west");
-            assertThat(onTopic.author()).isEqualTo("ann");
+            assertThat(onTopic.author()).as("the author is the token's name").isEqualTo("test-admin");
+            assertThat(onTopic.comment()).as("a free-text author becomes the comment").isEqualTo("ann");
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
 
             HttpResponse<String> bad = send(port, "POST", "/v1/silences", "{\"fingerprint\":\"monitor/x\",\"durationMinutes\":5}");
             assertThat(bad.statusCode()).isEqualTo(400);
-            assertThat(ItSupport.json(bad).path("field").asText()).isEqualTo("author");
+            assertThat(ItSupport.json(bad).path("field").asText()).isEqualTo("reason");
 
             HttpResponse<String> expired = send(port, "DELETE", "/v1/silences/" + id, null);
             assertThat(expired.statusCode()).as(expired.body()).isEqualTo(200);
@@ -106,6 +107,23 @@ class SilencesApiIT {
                 assertThat(ids(ItSupport.get(port, "/v1/silences?state=all"))).containsExactly(id);
                 assertThat(send(port, "DELETE", "/v1/silences/" + pendingId, null).statusCode()).isEqualTo(404);
             });
+
+            // every change is in the audit log, with who and from where; only admin may read it
+            HttpResponse<String> audit = ItSupport.get(port, "/v1/audit");
+            assertThat(audit.statusCode()).as(audit.body()).isEqualTo(200);
+            List<String> actions = new java.util.ArrayList<>();
+            ItSupport.json(audit).path("records").forEach(r -> {
+                assertThat(r.path("actor").asText()).isEqualTo("test-admin");
+                assertThat(r.path("remoteAddress").asText()).isEqualTo("127.0.0.1");
+                actions.add(r.path("action").asText() + " " + r.path("target").asText());
+            });
+            assertThat(actions).containsExactly("silence.created silence/" + id, "silence.expired silence/" + id,
+                    "silence.created silence/" + pendingId, "silence.deleted silence/" + pendingId);
+            HttpResponse<String> asReader = ItSupport.HTTP.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + "/v1/audit"))
+                    .header("Authorization", "Bearer " + dev.vigil.streams.query.TestApi.READER).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(asReader.statusCode()).isEqualTo(403);
         }
     }
 
@@ -164,6 +182,7 @@ class SilencesApiIT {
 
     private static HttpResponse<String> send(int port, String method, String path, String json) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", dev.vigil.streams.query.TestApi.admin())
                 .timeout(Duration.ofSeconds(20))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {

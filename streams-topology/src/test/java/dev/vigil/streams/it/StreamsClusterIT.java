@@ -124,8 +124,8 @@ class StreamsClusterIT {
 
     @Test
     void twoInstancesAnswerEveryKeyAndOneTakesOverWhenTheOtherStops() {
-        var a = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirA));
-        var b = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirB));
+        var a = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirA), ItSupport.env());
+        var b = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirB), ItSupport.env());
         try {
             await().atMost(Duration.ofSeconds(90)).until(() -> a.running() && b.running()
                     && get(a.httpPort(), "/ready").statusCode() == 200 && get(b.httpPort(), "/ready").statusCode() == 200);

@@ -57,7 +57,7 @@ class QueryApiTest {
         a.heartbeats.pipeInput("w-1", Fixtures.heartbeat("w-1", "eu-west", W0), W0);
         b.heartbeats.pipeInput("w-2", Fixtures.heartbeat("w-2", "us-east", W0), W0);
 
-        forwarder = new Forwarder(Duration.ofSeconds(5));
+        forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         backendA = new DriverBackend(a.driver);
         backendB = new DriverBackend(b.driver);
         serverB = serve(backendB);
@@ -72,7 +72,7 @@ class QueryApiTest {
         RouteTable routes = new RouteTable();
         OpsRoutes.register(routes, backend, () -> "# metrics\n");
         new QueryHandlers(backend, forwarder, CLOCK).register(routes);
-        return QueryServer.start("127.0.0.1", 0, routes);
+        return TestApi.start(routes);
     }
 
     @AfterEach
@@ -89,7 +89,7 @@ class QueryApiTest {
     }
 
     private HttpResponse<String> get(QueryServer server, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).GET()
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("Authorization", TestApi.admin()).GET()
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -134,10 +134,22 @@ class QueryApiTest {
 
     @Test
     void aForwardedRequestThatReachesANonOwnerIsRefusedNotBouncedBack() throws Exception {
+        // a peer instance (the instance credential) says it already forwarded this request
         var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
+                .header("Authorization", "Bearer " + TestApi.INSTANCE)
                 .header(QueryRequest.FORWARDED_HEADER, "true").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertProblem(res, 503);
         assertThat(res.headers().firstValue("Retry-After")).isPresent();
+    }
+
+    @Test
+    void aClientCannotClaimItsRequestWasForwarded() throws Exception {
+        // the same header from a client token is ignored: the request is forwarded to the owner as usual
+        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
+                .header("Authorization", TestApi.admin())
+                .header(QueryRequest.FORWARDED_HEADER, "true").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).isEqualTo(200);
+        assertThat(json(res).path("monitorId").asText()).isEqualTo("blog");
     }
 
     @Test
@@ -243,7 +255,7 @@ class QueryApiTest {
         JsonNode openapi = json(doc);
         assertThat(openapi.path("openapi").asText()).isEqualTo("3.1.0");
         assertThat(openapi.path("paths").has("/v1/monitors/{id}/history")).isTrue();
-        var post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/status"))
+        var post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/status")).header("Authorization", TestApi.admin())
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertProblem(post, 405);
     }

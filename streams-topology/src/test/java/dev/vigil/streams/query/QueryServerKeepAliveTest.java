@@ -1,6 +1,5 @@
 package dev.vigil.streams.query;
 
-import static dev.vigil.embedded.http.RawHttpConnection.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.embedded.http.RawHttpConnection;
@@ -32,7 +31,7 @@ class QueryServerKeepAliveTest {
         RouteTable routes = new RouteTable()
                 .get("/slow", req -> Mono.delay(Duration.ofMillis(150)).thenReturn(HttpResult.ok(Map.of("r", "slow"))))
                 .get("/quick", req -> Mono.just(HttpResult.ok(Map.of("r", "quick"))));
-        server = QueryServer.start("127.0.0.1", 0, routes);
+        server = TestApi.start(routes);
         try (RawHttpConnection conn = new RawHttpConnection(server.port(), 5_000)) {
             conn.send(get("/slow"), get("/quick"), get("/quick"));
             assertThat(conn.read().body()).contains("\"slow\"");
@@ -45,5 +44,10 @@ class QueryServerKeepAliveTest {
             conn.send(get("/no-such-endpoint"));
             assertThat(conn.read().status()).isEqualTo(404);
         }
+    }
+
+    /** A bodyless GET with the admin token (every non-ops route needs one). */
+    private static String get(String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + TestApi.admin() + "\r\n\r\n";
     }
 }

@@ -23,7 +23,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import dev.vigil.streams.audit.ApiWriter;
+import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -42,27 +43,30 @@ class SilenceRoutesTest {
     private static final long HOUR = 3_600_000L;
 
     private final TreeMap<String, Silence> silences = new TreeMap<>();
-    private KafkaProducer<String, byte[]> deadProducer;
+    private ApiWriter deadWriter;
     private QueryServer server;
+    private SilenceRoutes routesUnderTest;
     private Forwarder forwarder;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
-        deadProducer = SilenceRoutes.producer("127.0.0.1:1", Duration.ofMillis(1500),
-                Map.of("reconnect.backoff.max.ms", "200"));
-        forwarder = new Forwarder(Duration.ofSeconds(5));
+        deadWriter = new ApiWriter(ApiWriter.kafka("127.0.0.1:1", Duration.ofMillis(1500),
+                Map.of("reconnect.backoff.max.ms", "200")), "vigil.audit", Duration.ofSeconds(2));
+        forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         RouteTable routes = new RouteTable();
-        new SilenceRoutes(deadProducer, "vigil.silences", Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC),
-                Duration.ofSeconds(2)).register(routes, new MapBackend(silences), forwarder);
-        server = QueryServer.start("127.0.0.1", 0, routes);
+        routesUnderTest = new SilenceRoutes(deadWriter, "vigil.silences", Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC),
+                SilenceSettings.defaults());
+        routesUnderTest.register(routes, new MapBackend(silences), forwarder);
+        server = dev.vigil.streams.query.TestApi.start(routes);
     }
 
     @AfterEach
     void stop() {
         server.close();
         forwarder.close();
-        deadProducer.close(Duration.ZERO);
+        routesUnderTest.close();
+        deadWriter.close();
     }
 
     private static Silence silence(String id, long startsAt, long endsAt) {
@@ -70,7 +74,7 @@ class SilenceRoutesTest {
     }
 
     private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("Authorization", dev.vigil.streams.query.TestApi.admin())
                 .timeout(Duration.ofSeconds(20))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
@@ -98,7 +102,6 @@ class SilenceRoutesTest {
         Map<String, String> cases = Map.of(
                 "{\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\"}", "fingerprint",
                 "{\"fingerprint\":\"monitor/a b\",\"durationMinutes\":60,\"author\":\"ops\",\"reason\":\"r\"}", "fingerprint",
-                "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"reason\":\"r\"}", "author",
                 "{\"fingerprint\":\"monitor/a\",\"durationMinutes\":60,\"author\":\"ops\"}", "reason",
                 "{\"fingerprint\":\"monitor/a\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
                 "{\"fingerprint\":\"monitor/a\",\"endsAt\":\"2026-11-30T11:00:00Z\",\"author\":\"ops\",\"reason\":\"r\"}", "endsAt",
@@ -120,17 +123,17 @@ class SilenceRoutesTest {
     @Test
     void parseAppliesDefaultsAndDuration() {
         Silence s = SilenceRoutes.parse(("{\"service\":\"checkout\",\"attributes\":{\"region\":\"eu-west\"},"
-                + "\"durationMinutes\":120,\"author\":\"ann\",\"reason\":\"db upgrade\"}").getBytes(), "id-1", NOW);
+                + "\"durationMinutes\":120,\"author\":\"ann\",\"reason\":\"db upgrade\"}").getBytes(), "id-1", NOW, "test-admin");
         assertThat(s.startsAt()).isEqualTo(NOW);
         assertThat(s.endsAt()).isEqualTo(NOW + 2 * HOUR);
         assertThat(s.createdAt()).isEqualTo(NOW);
         assertThat(s.attributes()).containsEntry("region", "eu-west");
         Silence later = SilenceRoutes.parse(("{\"fingerprint\":\"monitor/*\",\"startsAt\":\"2026-12-01T00:00:00Z\","
-                + "\"endsAt\":" + (NOW + 20 * HOUR) + ",\"author\":\"ann\",\"reason\":\"r\"}").getBytes(), "id-2", NOW);
+                + "\"endsAt\":" + (NOW + 20 * HOUR) + ",\"author\":\"ann\",\"reason\":\"r\"}").getBytes(), "id-2", NOW, "test-admin");
         assertThat(later.startsAt()).isEqualTo(NOW + 12 * HOUR);
         assertThat(SilenceRoutes.state(later, NOW)).isEqualTo("pending");
         assertThatThrownBy(() -> SilenceRoutes.parse(("{\"fingerprint\":\"x\",\"durationMinutes\":5,\"endsAt\":"
-                + (NOW + HOUR) + ",\"author\":\"a\",\"reason\":\"r\"}").getBytes(), "id-3", NOW))
+                + (NOW + HOUR) + ",\"author\":\"a\",\"reason\":\"r\"}").getBytes(), "id-3", NOW, "test-admin"))
                 .isInstanceOfSatisfying(ContractViolation.class, e -> assertThat(e.field()).isEqualTo("durationMinutes"));
     }
 
