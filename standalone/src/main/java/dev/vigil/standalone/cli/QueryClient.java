@@ -14,11 +14,17 @@ final class QueryClient {
     private final Duration timeout;
     private final HttpClient http;
 
-    QueryClient(String baseUrl, Duration timeout) {
+    /** @param token the bearer token sent with every request, or null for none */
+    QueryClient(String baseUrl, Duration timeout, String token) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
         this.http = HttpClient.create().responseTimeout(timeout)
-                .headers(h -> h.add("Accept", "application/json"));
+                .headers(h -> {
+                    h.add("Accept", "application/json");
+                    if (token != null) {
+                        h.add("Authorization", "Bearer " + token);
+                    }
+                });
     }
 
     /** A response: status and parsed JSON body (null when the body is not JSON). */

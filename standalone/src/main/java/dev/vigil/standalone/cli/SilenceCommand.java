@@ -58,7 +58,8 @@ public final class SilenceCommand implements Runnable {
         @Option(names = "--starts-at", paramLabel = "ISO", description = "When it starts (default: now).")
         String startsAt;
 
-        @Option(names = "--author", required = true, description = "Who is silencing.")
+        @Option(names = "--author", description = "Free text kept as the silence's comment; the author recorded is "
+                + "the name of the token used.")
         String author;
 
         @Option(names = "--reason", required = true, description = "Why (shown with every silenced alert).")
@@ -98,7 +99,9 @@ public final class SilenceCommand implements Runnable {
                 err.println("error: " + e.getMessage());
                 return 2;
             }
-            body.put("author", author);
+            if (author != null) {
+                body.put("author", author);
+            }
             body.put("reason", reason);
             PrintWriter out = spec.commandLine().getOut();
             return query.answer(spec, query.client().post("/v1/silences", body), s -> {

@@ -12,6 +12,7 @@ import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.app.TokensFile;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,6 +44,9 @@ public final class StandaloneLauncher implements AutoCloseable {
     private EmbeddedPostgres postgres;
     private int ingestPort;
     private int queryPort;
+    private GeneratedConfig.AdminToken adminToken;
+    /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
+    public static final String TOKENS_FILE_ENV = "VIGIL_EXTRA_TOKENS_FILE";
     private int notifierPort;
     private final List<Integer> probePorts = new ArrayList<>();
 
@@ -111,11 +115,18 @@ public final class StandaloneLauncher implements AutoCloseable {
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
         streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
         streamsEnv.put("VIGIL_ALERTING_DEBOUNCE_MINUTES", Long.toString(Math.max(1, options.reminderInterval().toMinutes())));
+        adminToken = GeneratedConfig.adminToken(configDir);
+        Path tokensYaml = configDir.resolve("vigil-streams-tokens.yaml");
+        String extraTokens = processEnv.get(TOKENS_FILE_ENV);
+        write(tokensYaml, GeneratedConfig.streamsTokens(adminToken, extraTokens == null || extraTokens.isBlank()
+                ? List.of() : TokensFile.read(Path.of(extraTokens))));
+        streamsEnv.put("VIGIL_AUTH_TOKENS_FILE", tokensYaml.toString());
         StreamsApp.Running streams = step(progress, "streams topology",
                 () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv)));
         running.push(new Named("streams", streams));
         queryPort = streams.httpPort();
-        progress.accept(String.format("  streams    query API http://%s:%d (%s)", options.host(), queryPort, since(t)));
+        progress.accept(String.format("  streams    query API http://%s:%d (%s); admin token in %s (the vigil CLI reads it)",
+                options.host(), queryPort, since(t), adminToken.file()));
 
         t = System.nanoTime();
         Path notifierYaml = configDir.resolve("vigil-notifier.yaml");
@@ -220,6 +231,11 @@ public final class StandaloneLauncher implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
+    }
+
+    /** The query API admin token of this data directory (what the CLI reads from its file). */
+    public String adminToken() {
+        return adminToken.token();
     }
 
     public String bootstrapServers() {

@@ -34,6 +34,7 @@ class SilenceCommandTest {
 
     private final List<String> posted = new CopyOnWriteArrayList<>();
     private final List<String> uris = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
 
     private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
             .route(r -> r.post("/v1/silences", (req, res) -> req.receive().aggregate().asString().flatMap(body -> {
@@ -44,6 +45,7 @@ class SilenceCommandTest {
                     }))
                     .get("/v1/silences", (req, res) -> {
                         uris.add(req.uri());
+                        authorizations.add(String.valueOf(req.requestHeaders().get("Authorization")));
                         return req.uri().contains("state=bogus")
                                 ? problem(res, 400, "state must be one of active, pending, expired, all")
                                 : res.header("Content-Type", "application/json").sendString(Mono.just(LIST));
@@ -115,10 +117,26 @@ class SilenceCommandTest {
                 "--reason", "r");
         assertThat(badEnd.exit()).isEqualTo(2);
         assertThat(badEnd.err()).contains("--ends-at must be an ISO-8601 instant");
-        CliRun noAuthor = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h", "--reason", "r");
-        assertThat(noAuthor.exit()).isEqualTo(2);
-        assertThat(noAuthor.err()).contains("--author");
+        CliRun noReason = CliRun.vigil("silence", "add", "--url", url(), "--service", "s", "--duration", "1h");
+        assertThat(noReason.exit()).isEqualTo(2);
+        assertThat(noReason.err()).contains("--reason");
         assertThat(posted).isEmpty();
+    }
+
+    @Test
+    void theTokenComesFromTheFlagElseTheTokenFileAndIsSentAsABearerCredential(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("config/admin-token");
+        dev.vigil.kit.auth.SecretFiles.write(file, "vgl_from-file");
+        assertThat(CliRun.vigil("silence", "list", "--url", url(), "--token-file", file.toString()).exit()).isZero();
+        assertThat(CliRun.vigil("silence", "list", "--url", url(), "--token", "vgl_from-flag", "--token-file", file.toString()).exit()).isZero();
+        assertThat(CliRun.vigil("silence", "list", "--url", url(), "--token-file", dir.resolve("none").toString()).exit()).isZero();
+        assertThat(authorizations).containsExactly("Bearer vgl_from-file", "Bearer vgl_from-flag", "null");
+        java.nio.file.Path link = dir.resolve("link");
+        java.nio.file.Files.createSymbolicLink(link, file);
+        CliRun viaLink = CliRun.vigil("silence", "list", "--url", url(), "--token-file", link.toString());
+        assertThat(viaLink.exit()).isNotZero();
+        assertThat(viaLink.err()).contains("not a regular file");
     }
 
     @Test

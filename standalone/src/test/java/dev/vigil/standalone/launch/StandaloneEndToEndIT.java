@@ -87,7 +87,8 @@ class StandaloneEndToEndIT {
     }
 
     private static JsonNode status(String monitorId) {
-        byte[] body = HttpClient.create().get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
+        byte[] body = HttpClient.create().headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
+                .get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
                 .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10));
         return Json.tree(body);
     }
@@ -143,7 +144,8 @@ class StandaloneEndToEndIT {
         assertThat(status("demo-outage").path("status").path("status").asText()).isEqualTo("down");
         await("the open alert shows in the monitor's detail").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> "monitor/demo-outage".equals(status("demo-outage").path("alerts").path(0).path("fingerprint").asText()));
-        JsonNode fleet = Json.tree(HttpClient.create().get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/status")
+        JsonNode fleet = Json.tree(HttpClient.create().headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
+                .get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/status")
                 .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10)));
         JsonNode outageRow = null;
         for (JsonNode row : fleet.path("monitors")) {

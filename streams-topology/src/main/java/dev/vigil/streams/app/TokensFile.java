@@ -13,11 +13,11 @@ import java.util.List;
  * {@code sha256}, {@code scopes} — the same shape as {@code auth.tokens}. Every problem is reported at once with its
  * position in the file.
  */
-final class TokensFile {
+public final class TokensFile {
     private TokensFile() {
     }
 
-    static List<TokenSpec> read(Path file) {
+    public static List<TokenSpec> read(Path file) {
         JsonNode root = ConfigLoader.readYaml(file);
         JsonNode list = root == null ? null : root.get("tokens");
         List<String> problems = new ArrayList<>();
