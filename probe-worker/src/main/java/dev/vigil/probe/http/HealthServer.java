@@ -12,6 +12,8 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
+import dev.vigil.kit.http.ServerGuard;
+import dev.vigil.kit.http.ServerLimits;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -23,7 +25,7 @@ public final class HealthServer implements AutoCloseable {
      * @param readiness null when ready, else why not (shown in the 503 problem detail)
      */
     public HealthServer(String host, int port, Supplier<String> readiness, Supplier<String> scrape) {
-        this.server = HttpServer.create().host(host).port(port)
+        this.server = ServerGuard.apply(HttpServer.create().host(host).port(port), ServerLimits.defaults(host), "probe", null)
                 // Answers are written from boundedElastic: one completing synchronously on the event loop for a
                 // keep-alive request queued behind an answer in flight stops Reactor Netty 1.3.7 reading the
                 // connection (reactor-netty#4347); scraping the registry is not event-loop work either.
