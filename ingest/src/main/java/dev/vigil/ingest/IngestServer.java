@@ -1,8 +1,8 @@
 package dev.vigil.ingest;
 
 import dev.vigil.ingest.auth.ApiKeys;
-import dev.vigil.ingest.auth.ReplayCache;
 import dev.vigil.ingest.auth.SignatureVerifier;
+import dev.vigil.ingest.config.EdgeLimits;
 import dev.vigil.ingest.config.IngestConfig;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
 import dev.vigil.ingest.route.AlertsHandler;
@@ -14,8 +14,11 @@ import dev.vigil.ingest.route.Responder;
 import dev.vigil.ingest.route.SignedBatchHandler;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.MetricValidator;
+import dev.vigil.kit.http.ServerGuard;
+import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.sign.RequestSigner;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -86,23 +89,29 @@ public final class IngestServer {
                 AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000));
 
         Responder responder = new Responder(registry);
-        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, Duration.ofSeconds(30));
+        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, Duration.ofMillis(limits.requestTimeoutMs()));
+        FunctionCounter.builder("vigil.ingest.body.allocated.bytes", bodies, BodyReader::allocatedBytes)
+                .description("bytes allocated for request body buffers (grows with bytes received, never with a declared length)")
+                .baseUnit("bytes").register(registry);
         BatchParser parser = new BatchParser(limits.maxEvents());
         BatchResponder batches = new BatchResponder(publisher, responder, registry, config.kafka().retryAfterSeconds());
         ApiKeys apiKeys = new ApiKeys(config.apiKeys());
         var topics = config.kafka().topics();
         MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkewMs()),
                 batches, responder, topics.metrics(), clock);
-        SignatureVerifier verifier = new SignatureVerifier(workerKeys,
-                new ReplayCache(limits.replayCacheSize(), limits.signatureSkewMs()), limits.signatureSkewMs(), clock);
-        var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults());
+        SignatureVerifier verifier = new SignatureVerifier(workerKeys, limits.replayCacheSize(), limits.signatureSkewMs(), clock);
+        var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults(),
+                limits.signatureSkewMs(), clock);
         var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats(),
                 limits.signatureSkewMs(), clock);
-        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), batches, responder, topics.alerts(), clock);
+        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkewMs(), batches,
+                responder, topics.alerts(), clock);
 
-        DisposableServer server = HttpServer.create()
-                .host(config.host())
-                .port(config.port())
+        // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
+        // enforced by the service kit before any route runs.
+        ServerLimits edge = EdgeLimits.of(config);
+        DisposableServer server = ServerGuard.apply(HttpServer.create().host(config.host()).port(config.port()),
+                        edge, "ingest", registry)
                 .route(r -> r
                         .post(MetricsHandler.ROUTE, metrics::handle)
                         .post(probes.route(), probes::handle)
@@ -117,8 +126,9 @@ public final class IngestServer {
                         .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
                                 "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder, limits.maxBodyBytes())))
                 .bindNow(Duration.ofSeconds(10));
-        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {})",
-                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts());
+        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {}; hosts {})",
+                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
+                edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()));
         return new Running(server, publisher, admin, registry, gc);
     }
 

@@ -2,9 +2,10 @@ package dev.vigil.ingest.alertmanager;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.route.HttpProblem;
-import dev.vigil.ingest.validate.AlertEventValidator;
+import dev.vigil.ingest.validate.AppAlerts;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.Rejection;
+import dev.vigil.ingest.validate.TimeBounds;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
@@ -13,8 +14,8 @@ import dev.vigil.schemas.contract.Severity;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,13 +27,17 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code status} firing → {@code opened}, resolved → {@code resolved};</li>
- *   <li>fingerprint {@code alertmanager/<fingerprint>}, or, when the alert carries none,
- *       {@code alertmanager/<first 16 hex of SHA-256 over the sorted labels>};</li>
+ *   <li>fingerprint {@code app/<appId>/alertmanager/<fingerprint>}, or, when the alert carries none,
+ *       {@code app/<appId>/alertmanager/<first 16 hex of SHA-256 over the sorted labels>}: namespaced by
+ *       {@link AppAlerts} like every app event, since the webhook is authenticated by an app key;</li>
  *   <li>severity from the {@code severity} label (P1/P2/P3 aliases; anything else info);</li>
  *   <li>summary from the {@code summary} annotation, else {@code description}, else the alert name;</li>
  *   <li>service from the {@code service} label, else {@code job}, else the authenticated app;</li>
- *   <li>firstSeen = startsAt; lastSeen = endsAt when resolved, the receive time when firing;</li>
- *   <li>source {@code app}; eventId {@code AlertEvent.appEventId(fingerprint, state)}.</li>
+ *   <li>firstSeen = startsAt; lastSeen = endsAt when resolved, the receive time when firing; an RFC 3339
+ *       time that is malformed, outside epoch milliseconds or more than the skew ahead of the server clock
+ *       rejects the alert;</li>
+ *   <li>source {@code app}, {@code attributes.app} the app, incidentId and eventId derived from the namespaced
+ *       fingerprint ({@code AlertEvent.appEventId(fingerprint, state)}).</li>
  * </ul>
  * Labels become attributes (bounded; over-long ones are left out). Each alert is validated on its own;
  * a payload that is not a v4 webhook at all refuses the request.
@@ -41,6 +46,21 @@ public final class AlertmanagerTranslator {
     private static final Pattern AM_FINGERPRINT = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final HexFormat HEX = HexFormat.of();
     private static final int MAX_ATTRIBUTES = 16;
+    /** The metrics' default timestamp skew, for callers that do not configure one. */
+    private static final long DEFAULT_MAX_AHEAD_MS = 300_000;
+
+    private final AppAlerts apps;
+    private final long maxAheadMs;
+
+    public AlertmanagerTranslator() {
+        this(DEFAULT_MAX_AHEAD_MS);
+    }
+
+    /** @param maxAheadMs how far startsAt/endsAt may be ahead of the server clock */
+    public AlertmanagerTranslator(long maxAheadMs) {
+        this.apps = new AppAlerts(maxAheadMs);
+        this.maxAheadMs = maxAheadMs;
+    }
 
     /** True when a JSON body looks like an Alertmanager webhook rather than AlertEvents. */
     public static boolean isWebhook(JsonNode body) {
@@ -78,7 +98,7 @@ public final class AlertmanagerTranslator {
             try {
                 AlertEvent event = toEvent(alert, appId, externalUrl, nowMs);
                 var single = new BatchResult.Builder<AlertEvent>();
-                AlertEventValidator.check(i, event, single);
+                apps.admit(i, event, appId, nowMs, single);
                 BatchResult<AlertEvent> r = single.build();
                 r.accepted().forEach(a -> out.accept(a.index(), a.key(), a.value()));
                 r.rejected().forEach(x -> out.reject(x.under(prefix)));
@@ -119,11 +139,11 @@ public final class AlertmanagerTranslator {
                 }
             }
         }
-        long startsAt = time("startsAt", alert.get("startsAt"));
+        long startsAt = time("startsAt", alert.get("startsAt"), nowMs);
         long lastSeen;
         if (state == AlertState.RESOLVED) {
             JsonNode ends = alert.get("endsAt");
-            lastSeen = ends == null || ends.isNull() ? nowMs : time("endsAt", ends);
+            lastSeen = ends == null || ends.isNull() ? nowMs : time("endsAt", ends, nowMs);
         } else {
             lastSeen = nowMs;
         }
@@ -178,28 +198,42 @@ public final class AlertmanagerTranslator {
         }
     }
 
-    private static long time(String field, JsonNode node) {
-        String s = text(node);
-        if (s == null) {
+    /**
+     * Epoch milliseconds of an RFC 3339 time. Malformed text, a non-string, a time outside epoch milliseconds
+     * (e.g. year +999999999, which {@link Instant} parses but cannot express in a long) and one more than the skew
+     * ahead of the server clock reject the alert. (A firing alert's endsAt is a forecast and is never read.)
+     */
+    private long time(String field, JsonNode node, long nowMs) {
+        if (node == null || node.isNull()) {
             throw new ContractViolation(field, "is required (RFC 3339 time)");
         }
+        if (!node.isTextual()) {
+            throw new ContractViolation(field, "must be an RFC 3339 time string");
+        }
+        String s = node.textValue();
+        Instant instant;
         try {
-            long ms = Instant.parse(s).toEpochMilli();
-            if (ms < 0) {
-                throw new ContractViolation(field, "must not be before 1970");
-            }
-            return ms;
-        } catch (DateTimeParseException | ArithmeticException e) {
+            instant = Instant.parse(s);
+        } catch (DateTimeException e) {
             try {
-                long ms = java.time.OffsetDateTime.parse(s).toInstant().toEpochMilli();
-                if (ms < 0) {
-                    throw new ContractViolation(field, "must not be before 1970");
-                }
-                return ms;
-            } catch (DateTimeParseException | ArithmeticException e2) {
+                instant = java.time.OffsetDateTime.parse(s).toInstant();
+            } catch (DateTimeException e2) {
                 throw new ContractViolation(field, "must be an RFC 3339 time");
             }
         }
+        long ms;
+        try {
+            ms = instant.toEpochMilli();
+        } catch (ArithmeticException e) {
+            throw new ContractViolation(field, "is out of range (must be between 1970 and year 292278994)");
+        }
+        if (ms < 0) {
+            throw new ContractViolation(field, "must not be before 1970");
+        }
+        if (!TimeBounds.notAhead(ms, nowMs, maxAheadMs)) {
+            throw new ContractViolation(field, "is more than " + maxAheadMs / 1000 + " s ahead of the server clock");
+        }
+        return ms;
     }
 
     /** A link without query string or fragment (Prometheus graph URLs carry the expression in the query). */

@@ -1,14 +1,16 @@
 package dev.vigil.ingest.auth;
 
+import dev.vigil.ingest.validate.TimeBounds;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Request ids seen within the signature window, bounded in size. An id is remembered until its timestamp
- * has left the window (after that the staleness check refuses it anyway). When the cache is full of ids
+ * Request ids one signing key used within the signature window, bounded in size. An id is remembered until its
+ * timestamp has left the window (after that the staleness check refuses it anyway). When the cache is full of ids
  * that are all still inside the window, new requests are refused rather than forgetting a live id, which
- * would reopen the door to its replay.
+ * would reopen the door to its replay. {@link SignatureVerifier} keeps one per key, so a key that fills its cache
+ * (a runaway worker, a stolen secret) locks out only itself.
  */
 public final class ReplayCache {
     /** Outcome of {@link #remember}. */
@@ -52,7 +54,7 @@ public final class ReplayCache {
         Iterator<Map.Entry<String, Long>> it = seen.entrySet().iterator();
         while (it.hasNext()) {
             long ts = it.next().getValue();
-            if (Math.abs(nowMs - ts) > windowMs) {
+            if (!TimeBounds.within(ts, nowMs, windowMs)) {
                 it.remove();
             }
         }

@@ -1,21 +1,25 @@
 package dev.vigil.ingest.auth;
 
+import dev.vigil.ingest.validate.TimeBounds;
 import dev.vigil.schemas.sign.RequestSigner;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * Verifies remote probe-worker requests: a known key id, the key's region, a fresh timestamp, a valid
  * HMAC-SHA-256 over {@link RequestSigner#canonicalForm} and a request id not seen before. Header checks
  * ({@link #checkHeaders}) come before the body is read; {@link #verify} needs the body. A request id enters
- * the replay cache only once its signature is valid, so forged requests cannot fill or poison it.
+ * its key's replay cache only once its signature is valid, so forged requests cannot fill or poison it; each key
+ * has its own bounded cache, so one key filling it (a runaway worker, a stolen secret) never refuses another's
+ * requests. The key set is fixed at start, so the number of caches is bounded too.
  */
 public final class SignatureVerifier {
     /** Why a signed request is refused; the HTTP mapping lives in the route. */
     public enum Failure {
         MISSING_HEADERS("the request must carry X-Vigil-Key-Id, X-Vigil-Timestamp, X-Vigil-Request-Id, X-Vigil-Region and X-Vigil-Signature"),
         UNKNOWN_KEY("the signing key id is not configured"),
-        BAD_TIMESTAMP("X-Vigil-Timestamp must be epoch milliseconds"),
+        BAD_TIMESTAMP("X-Vigil-Timestamp must be epoch milliseconds (a non-negative integer)"),
         BAD_REQUEST_ID("X-Vigil-Request-Id must be 1-64 printable characters"),
         WRONG_REGION("the region is not the one the signing key is configured for"),
         STALE("the request timestamp is outside the allowed clock skew"),
@@ -38,27 +42,36 @@ public final class SignatureVerifier {
     public record WorkerKey(String region, String workerId, RequestSigner signer) {
     }
 
-    /** Result of a check: a failure, or the verified key's replay id, region and worker id. */
-    public record Verdict(Failure failure, String replayId, String region, String workerId) {
+    /** Result of a check: a failure, or the verified key's id, the request id, the key's region and worker id. */
+    public record Verdict(Failure failure, String keyId, String requestId, String region, String workerId) {
         public boolean ok() {
             return failure == null;
         }
 
         static Verdict fail(Failure f) {
-            return new Verdict(f, null, null, null);
+            return new Verdict(f, null, null, null, null);
         }
     }
 
     private final Map<String, WorkerKey> keys;
-    private final ReplayCache replays;
+    private final Map<String, ReplayCache> replays;
     private final long skewMs;
     private final Clock clock;
 
-    public SignatureVerifier(Map<String, WorkerKey> keys, ReplayCache replays, long skewMs, Clock clock) {
+    /** @param replayCacheSize request ids remembered per key within the skew window */
+    public SignatureVerifier(Map<String, WorkerKey> keys, int replayCacheSize, long skewMs, Clock clock) {
         this.keys = Map.copyOf(keys);
-        this.replays = replays;
+        Map<String, ReplayCache> caches = new HashMap<>();
+        keys.keySet().forEach(id -> caches.put(id, new ReplayCache(replayCacheSize, skewMs)));
+        this.replays = Map.copyOf(caches);
         this.skewMs = skewMs;
         this.clock = clock;
+    }
+
+    /** Request ids {@code keyId}'s cache holds now (0 for an unknown key). */
+    public int replayCacheSize(String keyId) {
+        ReplayCache c = replays.get(keyId);
+        return c == null ? 0 : c.size();
     }
 
     /** Everything that does not need the body. */
@@ -76,16 +89,20 @@ public final class SignatureVerifier {
         } catch (NumberFormatException e) {
             return Verdict.fail(Failure.BAD_TIMESTAMP);
         }
+        if (ts < 0) {
+            return Verdict.fail(Failure.BAD_TIMESTAMP);
+        }
         if (r.requestId().isEmpty() || r.requestId().length() > 64 || !printable(r.requestId())) {
             return Verdict.fail(Failure.BAD_REQUEST_ID);
         }
         if (!key.region().equals(r.region())) {
             return Verdict.fail(Failure.WRONG_REGION);
         }
-        if (Math.abs(clock.millis() - ts) > skewMs) {
+        // Never Math.abs(now - ts): it wraps for ts near Long.MIN_VALUE (refused above) and then passes any skew.
+        if (!TimeBounds.within(ts, clock.millis(), skewMs)) {
             return Verdict.fail(Failure.STALE);
         }
-        return new Verdict(null, r.keyId() + "\n" + r.requestId(), key.region(), key.workerId());
+        return new Verdict(null, r.keyId(), r.requestId(), key.region(), key.workerId());
     }
 
     /** Header checks, signature over the body, then the replay cache. */
@@ -99,7 +116,7 @@ public final class SignatureVerifier {
         if (!key.signer().verify(ts, r.requestId(), r.region(), body, r.signature())) {
             return Verdict.fail(Failure.BAD_SIGNATURE);
         }
-        return switch (replays.remember(headers.replayId(), ts, clock.millis())) {
+        return switch (replays.get(r.keyId()).remember(r.requestId(), ts, clock.millis())) {
             case NEW -> headers;
             case REPLAYED -> Verdict.fail(Failure.REPLAYED);
             case FULL -> Verdict.fail(Failure.REPLAY_CACHE_FULL);
@@ -109,7 +126,7 @@ public final class SignatureVerifier {
     /** The request was not accepted after all (Kafka unavailable): let the worker retry the same id. */
     public void release(Verdict verdict) {
         if (verdict.ok()) {
-            replays.forget(verdict.replayId());
+            replays.get(verdict.keyId()).forget(verdict.requestId());
         }
     }
 

@@ -23,7 +23,8 @@ public record IngestConfig(
         Kafka kafka,
         Map<String, List<String>> apiKeys,
         Map<String, ProbeWorkerKey> probeWorkers,
-        Limits limits) {
+        Limits limits,
+        Http http) {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -34,6 +35,7 @@ public record IngestConfig(
         port = port == null ? 8080 : Require.range("port", port, 0, 65535);
         kafka = Require.present("kafka", kafka);
         limits = limits == null ? Limits.defaults() : limits;
+        http = http == null ? Http.defaults() : http;
         var keys = new TreeMap<String, List<String>>();
         if (apiKeys != null) {
             for (var e : apiKeys.entrySet()) {
@@ -65,13 +67,28 @@ public record IngestConfig(
         probeWorkers = java.util.Collections.unmodifiableMap(workers);
     }
 
+    /** Default HTTP settings (the Host allow-list follows the bind address). */
+    public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
+                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
+        this(host, port, kafka, apiKeys, probeWorkers, limits, null);
+    }
+
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
     public static IngestConfig defaults() {
-        return new IngestConfig("0.0.0.0", 8080, Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults());
+        return new IngestConfig("0.0.0.0", 8080, Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
+                Http.defaults());
     }
 
     public IngestConfig withPort(int newPort) {
-        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits);
+        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits, http);
+    }
+
+    public IngestConfig withLimits(Limits newLimits) {
+        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, newLimits, http);
+    }
+
+    public IngestConfig withHttp(Http newHttp) {
+        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, newHttp);
     }
 
     /** Kafka connection, topic names and the publish bound. */
@@ -185,13 +202,58 @@ public record IngestConfig(
         }
     }
 
-    /** Request limits. */
+    /**
+     * HTTP edge settings.
+     *
+     * @param allowedHosts names accepted in the {@code Host} header (port ignored). Empty (the default): the loopback
+     *                     names when the server is bound to a loopback address (a DNS-rebound browser page sends the
+     *                     attacker's name, so it is refused), any name otherwise. Names listed here are accepted in
+     *                     addition to the loopback names on a loopback bind, and instead of "any" on other binds;
+     *                     {@code "*"} accepts any name on any bind.
+     */
+    public record Http(List<String> allowedHosts) {
+        private static final Pattern HOST = Pattern.compile(
+                "\\*|\\[[0-9a-f:.]+]|[0-9a-f.]*:[0-9a-f:.]*|[a-z0-9_][a-z0-9._-]{0,252}");
+
+        public Http {
+            var hosts = new java.util.ArrayList<String>();
+            for (String h : Require.list("allowedHosts", allowedHosts, 64)) {
+                String name = h.strip().toLowerCase(Locale.ROOT);
+                if (!HOST.matcher(name).matches()) {
+                    throw new ContractViolation("allowedHosts[" + hosts.size() + "]",
+                            "must be a host name or address without port (or * for any)");
+                }
+                hosts.add(name);
+            }
+            allowedHosts = List.copyOf(hosts);
+        }
+
+        public static Http defaults() {
+            return new Http(List.of());
+        }
+    }
+
+    /**
+     * Request limits.
+     *
+     * @param maxInFlightBodyBytes request body bytes the whole server holds at once until each request is answered;
+     *                             a request that would exceed it is answered 503 with Retry-After before any handler
+     *                             runs. At least {@code maxBodyBytes}, so one request of the largest size fits
+     * @param headerTimeoutMs      a connection must send a complete request head within this time of opening (or of
+     *                             its previous answer), else 408 and the connection is closed (slowloris)
+     * @param requestTimeoutMs     the whole request body must arrive within this time of its head, else 408
+     * @param idleTimeoutMs        a keep-alive connection without any traffic is closed after this time
+     */
     public record Limits(
             Integer maxBodyBytes,
             Integer maxEvents,
             Long timestampSkewMs,
             Long signatureSkewMs,
-            Integer replayCacheSize) {
+            Integer replayCacheSize,
+            Long maxInFlightBodyBytes,
+            Long headerTimeoutMs,
+            Long requestTimeoutMs,
+            Long idleTimeoutMs) {
         public Limits {
             maxBodyBytes = maxBodyBytes == null ? 1 << 20 : Require.range("maxBodyBytes", maxBodyBytes, 1024, 64 << 20);
             maxEvents = maxEvents == null ? 1000 : Require.range("maxEvents", maxEvents, 1, 100_000);
@@ -204,10 +266,52 @@ public record IngestConfig(
                 throw new ContractViolation("signatureSkewMs", "must be between 1000 and 3600000");
             }
             replayCacheSize = replayCacheSize == null ? 100_000 : Require.range("replayCacheSize", replayCacheSize, 16, 10_000_000);
+            maxInFlightBodyBytes = maxInFlightBodyBytes == null ? 64L << 20 : maxInFlightBodyBytes;
+            if (maxInFlightBodyBytes < maxBodyBytes || maxInFlightBodyBytes > 16L << 30) {
+                throw new ContractViolation("maxInFlightBodyBytes",
+                        "must be between limits.maxBodyBytes (" + maxBodyBytes + ") and 17179869184 (16 GiB)");
+            }
+            headerTimeoutMs = millis("headerTimeoutMs", headerTimeoutMs, 10_000L, 100, 600_000);
+            requestTimeoutMs = millis("requestTimeoutMs", requestTimeoutMs, 30_000L, 1000, 600_000);
+            idleTimeoutMs = millis("idleTimeoutMs", idleTimeoutMs, 60_000L, 1000, 3_600_000);
+        }
+
+        /** Default edge settings (body budget, timeouts). */
+        public Limits(Integer maxBodyBytes, Integer maxEvents, Long timestampSkewMs, Long signatureSkewMs,
+                      Integer replayCacheSize) {
+            this(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize, null, null, null, null);
         }
 
         public static Limits defaults() {
-            return new Limits(null, null, null, null, null);
+            return new Limits(null, null, null, null, null, null, null, null, null);
+        }
+
+        public Limits withMaxBodyBytes(int bytes) {
+            return new Limits(bytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize,
+                    Math.max(bytes, maxInFlightBodyBytes), headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+        }
+
+        public Limits withReplayCacheSize(int size) {
+            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, size, maxInFlightBodyBytes,
+                    headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+        }
+
+        public Limits withMaxInFlightBodyBytes(long bytes) {
+            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize, bytes,
+                    headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+        }
+
+        public Limits withHeaderTimeoutMs(long ms) {
+            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize,
+                    maxInFlightBodyBytes, ms, requestTimeoutMs, idleTimeoutMs);
+        }
+
+        private static long millis(String field, Long value, long dflt, long min, long max) {
+            long v = value == null ? dflt : value;
+            if (v < min || v > max) {
+                throw new ContractViolation(field, "must be between " + min + " and " + max);
+            }
+            return v;
         }
     }
 }

@@ -3,14 +3,18 @@ package dev.vigil.ingest.route;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.alertmanager.AlertmanagerTranslator;
 import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.ingest.validate.Accepted;
 import dev.vigil.ingest.validate.AlertEventValidator;
+import dev.vigil.ingest.validate.AppAlerts;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
@@ -19,7 +23,9 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * {@code POST /v1/alerts}: one AlertEvent, an array of them, or a Prometheus Alertmanager webhook (v4)
  * payload, from an app authenticated by API key. Everything lands on the alerts topic keyed by
- * fingerprint, so the notifier dispatches app, Prometheus and Vigil incidents alike.
+ * fingerprint, so the notifier dispatches app, Prometheus and Vigil incidents alike. The key fixes the app, and
+ * the app speaks only for its own incidents ({@link AppAlerts}): the 202 lists, per accepted event, the
+ * namespaced fingerprint and the ids Vigil derived ({@code assigned}), since any the client sent were ignored.
  */
 public final class AlertsHandler {
     public static final String ROUTE = "/v1/alerts";
@@ -27,16 +33,19 @@ public final class AlertsHandler {
     private final ApiKeys keys;
     private final BodyReader bodies;
     private final int maxEvents;
-    private final AlertEventValidator validator = new AlertEventValidator();
-    private final AlertmanagerTranslator alertmanager = new AlertmanagerTranslator();
+    private final AlertEventValidator validator;
+    private final AlertmanagerTranslator alertmanager;
     private final BatchResponder batches;
     private final Responder responder;
     private final String topic;
     private final Clock clock;
 
-    public AlertsHandler(ApiKeys keys, BodyReader bodies, int maxEvents, BatchResponder batches, Responder responder,
-                         String topic, Clock clock) {
+    /** @param maxAheadMs how far an event's times may be ahead of the server clock */
+    public AlertsHandler(ApiKeys keys, BodyReader bodies, int maxEvents, long maxAheadMs, BatchResponder batches,
+                         Responder responder, String topic, Clock clock) {
         this.keys = keys;
+        this.validator = new AlertEventValidator(maxAheadMs);
+        this.alertmanager = new AlertmanagerTranslator(maxAheadMs);
         this.bodies = bodies;
         this.maxEvents = maxEvents;
         this.batches = batches;
@@ -52,7 +61,7 @@ public final class AlertsHandler {
             bodies.checkDeclaredLength(req);
             return bodies.read(req).flatMap(body -> Mono.defer(() -> {
                 BatchResult<AlertEvent> batch = validate(body, app);
-                return batches.publish(ROUTE, topic, req, res, batch, () -> { });
+                return batches.publish(ROUTE, topic, req, res, batch, () -> { }, Map.of("assigned", assigned(batch)));
             }).doFinally(s -> bodies.release(body)));
         });
         return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
@@ -82,6 +91,20 @@ public final class AlertsHandler {
         if (events.size() > maxEvents) {
             throw new HttpProblem(413, "too-many-events", "Too many events", "a batch may hold at most " + maxEvents + " events");
         }
-        return validator.validate(events);
+        return validator.validate(events, app, clock.millis());
+    }
+
+    /** Per accepted event: its index and the fingerprint and ids it was published under. */
+    private static List<Map<String, Object>> assigned(BatchResult<AlertEvent> batch) {
+        List<Map<String, Object>> out = new ArrayList<>(batch.accepted().size());
+        for (Accepted<AlertEvent> a : batch.accepted()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("index", a.index());
+            m.put("fingerprint", a.value().fingerprint());
+            m.put("incidentId", a.value().incidentId());
+            m.put("eventId", a.value().eventId());
+            out.add(m);
+        }
+        return out;
     }
 }

@@ -40,6 +40,12 @@ public final class BatchResponder {
     /** @param onUnavailable called when the batch was not accepted because Kafka could not take it */
     public <T> Mono<Void> publish(String route, String topic, HttpServerRequest req, HttpServerResponse res,
                                   BatchResult<T> batch, Runnable onUnavailable) {
+        return publish(route, topic, req, res, batch, onUnavailable, Map.of());
+    }
+
+    /** @param extra fields added to the 202 body after {@code accepted} and {@code rejected} */
+    public <T> Mono<Void> publish(String route, String topic, HttpServerRequest req, HttpServerResponse res,
+                                  BatchResult<T> batch, Runnable onUnavailable, Map<String, Object> extra) {
         batch.rejected().forEach(r -> countEvents(route, "rejected", r.kind().tag(), 1));
         if (batch.accepted().isEmpty()) {
             Map<String, Object> ext = new LinkedHashMap<>();
@@ -62,6 +68,7 @@ public final class BatchResponder {
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("accepted", batch.accepted().size());
                 body.put("rejected", batch.rejected());
+                body.putAll(extra);
                 return responder.json(route, res, 202, body);
             }
             countEvents(route, "unavailable", "kafka", batch.accepted().size());

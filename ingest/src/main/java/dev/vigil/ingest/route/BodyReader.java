@@ -13,11 +13,25 @@ import reactor.netty.http.server.HttpServerRequest;
  * Reads a request body into memory with a hard size cap, before any parsing. Reactor Netty has no cap on
  * the total body, so bytes are counted as they arrive and the read fails with 413 at the limit.
  * Bytes read count towards the in-flight gauge until {@link #release} (the request was answered).
+ *
+ * <p>Routes call {@link #read} only once the caller is authenticated (API key, or the signing headers checked
+ * against the configured keys), and even then the buffer is not sized from {@code Content-Length}, which costs the
+ * client nothing to declare: it starts at {@value #INITIAL_CAPACITY} bytes at most and grows (doubling, never past
+ * the declared length) as bytes actually arrive. Every allocation is counted in {@link #allocatedBytes()}.
+ *
+ * <p>This reader bounds one request; the bytes all requests hold at once are bounded server-wide by the service
+ * kit's body budget ({@code limits.maxInFlightBodyBytes}), so there is no second budget here.
  */
 public final class BodyReader {
+    /** The largest first buffer a request gets, whatever it declares. */
+    static final int INITIAL_CAPACITY = 64 * 1024;
+    /** For requests without a Content-Length (chunked). */
+    private static final int UNDECLARED_CAPACITY = 8 * 1024;
+
     private final int limit;
     private final AtomicLong inFlightBytes;
     private final Duration readTimeout;
+    private final AtomicLong allocated = new AtomicLong();
 
     public BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout) {
         this.limit = limit;
@@ -27,6 +41,11 @@ public final class BodyReader {
 
     public int limit() {
         return limit;
+    }
+
+    /** Bytes allocated for body buffers since start (first buffers, growth, final copies): a counter for metrics. */
+    public long allocatedBytes() {
+        return allocated.get();
     }
 
     /** Refuses a declared Content-Length over the limit without reading anything. */
@@ -52,8 +71,9 @@ public final class BodyReader {
                     .doOnNext(acc::append)
                     .then(Mono.fromCallable(acc::bytes))
                     .timeout(readTimeout)
-                    .onErrorMap(TimeoutException.class, e -> new HttpProblem(408, "request-timeout", "Request timeout",
-                            "the request body was not received within " + readTimeout.toSeconds() + " s"))
+                    .onErrorMap(e -> e instanceof TimeoutException || e instanceof io.netty.handler.timeout.ReadTimeoutException,
+                            e -> new HttpProblem(408, "request-timeout", "Request timeout",
+                                    "the request body was not received within " + readTimeout.toSeconds() + " s"))
                     .doOnError(e -> acc.release())
                     .doOnCancel(acc::release);
         });
@@ -68,24 +88,27 @@ public final class BodyReader {
         return HttpProblem.tooLarge("the request body exceeds the limit of " + limit + " bytes");
     }
 
-    /** The declared Content-Length when it is within the limit (to size the buffer once), else 8 KiB. */
+    /** The declared Content-Length when it is a number within the limit, else -1. */
     private int declaredLength(HttpServerRequest request) {
         String declared = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
         try {
             long n = declared == null ? -1 : Long.parseLong(declared.trim());
-            return n > 0 && n <= limit ? (int) n : 8192;
+            return n >= 0 && n <= limit ? (int) n : -1;
         } catch (NumberFormatException e) {
-            return 8192;
+            return -1;
         }
     }
 
     private final class Accumulator {
+        /** The declared length (-1: none); growth stops there so a body that matches it needs no final copy. */
+        private final int declared;
         private byte[] buf;
         private int size;
         private long counted;
 
-        Accumulator(int initial) {
-            buf = new byte[initial];
+        Accumulator(int declared) {
+            this.declared = declared;
+            buf = allocate(declared < 0 ? UNDECLARED_CAPACITY : Math.min(declared, INITIAL_CAPACITY));
         }
 
         void append(ByteBuf chunk) {
@@ -93,22 +116,38 @@ public final class BodyReader {
             if ((long) size + n > limit) {
                 throw tooLarge();
             }
-            if (size + n > buf.length) {
-                buf = Arrays.copyOf(buf, Math.min(limit, Math.max(buf.length * 2, size + n)));
+            int needed = size + n;
+            if (needed > buf.length) {
+                int grown = Math.min(limit, Math.max(buf.length * 2, needed));
+                if (declared >= needed) {
+                    grown = Math.min(grown, declared);
+                }
+                byte[] next = allocate(grown);
+                System.arraycopy(buf, 0, next, 0, size);
+                buf = next;
             }
             chunk.readBytes(buf, size, n);
-            size += n;
+            size = needed;
             counted += n;
             inFlightBytes.addAndGet(n);
         }
 
         byte[] bytes() {
-            return size == buf.length ? buf : Arrays.copyOf(buf, size);
+            if (size == buf.length) {
+                return buf;
+            }
+            allocated.addAndGet(size);
+            return Arrays.copyOf(buf, size);
         }
 
         void release() {
             inFlightBytes.addAndGet(-counted);
             counted = 0;
+        }
+
+        private byte[] allocate(int n) {
+            allocated.addAndGet(n);
+            return new byte[n];
         }
     }
 }

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -46,7 +47,8 @@ public final class Responder {
         body.put("instance", req.path().isEmpty() ? "/" : "/" + req.path());
         body.putAll(p.extensions());
         if (p.status() == 401) {
-            res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals("/v1/probe-results")
+            res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)
+                    || route.equals(SignedBatchHandler.HEARTBEATS)
                     ? "Vigil-HMAC-SHA256 realm=\"vigil-ingest\"" : "Bearer realm=\"vigil-ingest\"");
         }
         return send(route, res, p.status(), PROBLEM_JSON, Json.bytes(body));
@@ -85,15 +87,26 @@ public final class Responder {
 
     /**
      * Runs a route, answering an {@link HttpProblem} as problem+json and anything else as 500. A request
-     * refused before its body was read (auth, content type) has its body drained first, up to the body
-     * limit, so the connection stays in step and keep-alive clients read the answer reliably; past the
-     * limit the connection is closed after the answer.
+     * refused before its body was read (auth, content type) is answered at once, then its body is drained, up
+     * to the body limit and for at most 5 s, before the exchange ends: the answer never waits for a body the
+     * client may never send (an unauthenticated request declaring a large Content-Length gets its 401 at once),
+     * and a keep-alive client that is still writing its body does not see the connection reset under it. Past the
+     * limit (413) nothing is drained and the connection is closed after the answer. A request whose connection
+     * went away before it was answered (the client gave up, or the edge guard cut it) has no one to answer: it is
+     * logged at debug, not as a failure of ours.
      */
     public static Publisher<Void> guard(Mono<Void> flow, String route, HttpServerRequest req, HttpServerResponse res,
                                         Responder r, long drainLimit) {
-        return flow.onErrorResume(HttpProblem.class, p -> drain(req, p.status() == 413 ? 0 : drainLimit)
-                        .then(r.problem(route, req, res, p)))
+        return flow.onErrorResume(AbortedException.class, e -> gone(route))
+                .onErrorResume(HttpProblem.class, p -> r.problem(route, req, res, p)
+                        .then(drain(req, p.status() == 413 ? 0 : drainLimit)))
+                .onErrorResume(AbortedException.class, e -> gone(route))
                 .onErrorResume(e -> !(e instanceof HttpProblem), e -> r.unexpected(route, req, res, e));
+    }
+
+    private static Mono<Void> gone(String route) {
+        LOG.debug("connection closed before {} was answered", route);
+        return Mono.empty();
     }
 
     private static Mono<Void> drain(HttpServerRequest req, long limit) {

@@ -20,8 +20,9 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * The routes remote probe workers call, signed with HMAC-SHA-256 over {@link RequestSigner#canonicalForm}:
- * {@code POST /v1/probe-results} and {@code POST /v1/heartbeats}. Header checks (key, region, staleness)
- * happen before the body is read; the signature and the replay cache after. The body is a JSON array or
+ * {@code POST /v1/probe-results} and {@code POST /v1/heartbeats}. Header checks (key id known, region the
+ * key's, timestamp fresh) happen before any body buffer exists, so an unsigned or unknown-key request costs no
+ * memory; the signature and the key's replay cache come after the body is read. The body is a JSON array or
  * NDJSON; what differs per route is how its events are validated against the verified key.
  */
 public final class SignedBatchHandler<T> {
@@ -55,11 +56,15 @@ public final class SignedBatchHandler<T> {
         this.topic = topic;
     }
 
-    /** ProbeResults keyed by monitorId; a result naming another region than the key's refuses the request. */
+    /**
+     * ProbeResults keyed by monitorId; a result naming another region than the key's refuses the request; its
+     * times may be at most {@code maxSkewMs} (the signature skew) ahead of the server clock.
+     */
     public static SignedBatchHandler<ProbeResult> probeResults(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
-                                                               BatchResponder batches, Responder responder, String topic) {
-        ProbeResultValidator v = new ProbeResultValidator();
-        return new SignedBatchHandler<>(PROBE_RESULTS, (events, key) -> v.validate(events, key.region()),
+                                                               BatchResponder batches, Responder responder, String topic,
+                                                               long maxSkewMs, Clock clock) {
+        ProbeResultValidator v = new ProbeResultValidator(maxSkewMs);
+        return new SignedBatchHandler<>(PROBE_RESULTS, (events, key) -> v.validate(events, key.region(), clock.millis()),
                 verifier, bodies, parser, batches, responder, topic);
     }
 

@@ -35,6 +35,7 @@ public final class HeartbeatValidator {
             }
             WorkerHeartbeat hb;
             try {
+                TimeBounds.requireLongs(obj, "sentAt");
                 hb = Json.convert(obj, WorkerHeartbeat.class);
             } catch (ContractViolation e) {
                 out.reject(Rejection.of(i, e));
@@ -52,7 +53,7 @@ public final class HeartbeatValidator {
             }
             // Worker health is judged by the age of sentAt: a worker whose clock is off would look dead (or alive
             // after it died), so its beats are refused rather than believed.
-            if (Math.abs(hb.sentAt() - nowMs) > maxSkewMs) {
+            if (!TimeBounds.within(hb.sentAt(), nowMs, maxSkewMs)) {
                 out.reject(new Rejection(i, "sentAt", "is more than " + maxSkewMs / 1000 + " s away from the server clock:"
                         + " fix the worker's clock (NTP)", Rejection.Kind.TIMESTAMP));
                 continue;

@@ -48,12 +48,13 @@ public final class MetricValidator {
             }
             DomainMetric metric;
             try {
+                TimeBounds.requireLongs(obj, "timestamp");
                 metric = Json.convert(obj, DomainMetric.class);
             } catch (ContractViolation e) {
                 out.reject(Rejection.of(i, e));
                 continue;
             }
-            if (Math.abs(metric.timestamp() - nowMs) > timestampSkewMs) {
+            if (!TimeBounds.within(metric.timestamp(), nowMs, timestampSkewMs)) {
                 out.reject(new Rejection(i, "timestamp", "is more than " + timestampSkewMs / 1000
                         + " s away from the server clock", Rejection.Kind.TIMESTAMP));
                 continue;

@@ -12,11 +12,19 @@ import java.util.List;
 
 /**
  * Per-result validation of a signed probe-worker batch. A result naming another region than the signing
- * key's refuses the whole request: a key speaks for exactly one region.
+ * key's refuses the whole request: a key speaks for exactly one region. {@code windowStart} and
+ * {@code startedAt} may not be ahead of the server clock by more than the signature skew: a probe started before
+ * its batch was signed, and a signature from a clock further off is refused anyway.
  */
 public final class ProbeResultValidator {
+    private final long maxAheadMs;
 
-    public BatchResult<ProbeResult> validate(List<JsonNode> results, String region) {
+    /** @param maxAheadMs how far windowStart/startedAt may be ahead of the server clock (the signature skew) */
+    public ProbeResultValidator(long maxAheadMs) {
+        this.maxAheadMs = maxAheadMs;
+    }
+
+    public BatchResult<ProbeResult> validate(List<JsonNode> results, String region, long nowMs) {
         var out = new BatchResult.Builder<ProbeResult>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode node = results.get(i);
@@ -31,9 +39,18 @@ public final class ProbeResultValidator {
             }
             ProbeResult result;
             try {
+                TimeBounds.requireLongs(obj, "windowStart", "startedAt");
                 result = Json.convert(obj, ProbeResult.class);
             } catch (ContractViolation e) {
                 out.reject(Rejection.of(i, e));
+                continue;
+            }
+            if (!TimeBounds.notAhead(result.windowStart(), nowMs, maxAheadMs)) {
+                out.reject(TimeBounds.ahead(i, "windowStart", maxAheadMs));
+                continue;
+            }
+            if (!TimeBounds.notAhead(result.startedAt(), nowMs, maxAheadMs)) {
+                out.reject(TimeBounds.ahead(i, "startedAt", maxAheadMs));
                 continue;
             }
             List<PrivacyViolation> pii = PrivacyGuard.inspect(result);

@@ -43,8 +43,9 @@ class AlertmanagerTranslatorTest {
         AlertEvent e = only(payload(alert("firing", "\"alertname\":\"DiskFull\",\"severity\":\"P1\",\"service\":\"db\"",
                 ",\"fingerprint\":\"a1b2c3d4e5f60718\"")));
         assertThat(e.state()).isEqualTo(AlertState.OPENED);
-        assertThat(e.fingerprint()).isEqualTo("alertmanager/a1b2c3d4e5f60718");
-        assertThat(e.eventId()).isEqualTo(AlertEvent.appEventId("alertmanager/a1b2c3d4e5f60718", AlertState.OPENED));
+        assertThat(e.fingerprint()).isEqualTo("app/infra/alertmanager/a1b2c3d4e5f60718");
+        assertThat(e.eventId()).isEqualTo(AlertEvent.appEventId("app/infra/alertmanager/a1b2c3d4e5f60718", AlertState.OPENED));
+        assertThat(e.incidentId()).isEqualTo("app/infra/alertmanager/a1b2c3d4e5f60718@" + Instant.parse("2026-01-01T10:00:00Z").toEpochMilli());
         assertThat(e.severity()).isEqualTo(Severity.CRITICAL);
         assertThat(e.summary()).isEqualTo("Disk almost full");
         assertThat(e.service()).isEqualTo("db");
@@ -69,7 +70,7 @@ class AlertmanagerTranslatorTest {
         AlertEvent a = only(payload(alert("firing", "\"alertname\":\"X\",\"job\":\"api\"", "")));
         AlertEvent b = only(payload(alert("resolved", "\"job\":\"api\",\"alertname\":\"X\"", "")));
         AlertEvent c = only(payload(alert("firing", "\"alertname\":\"X\",\"job\":\"web\"", "")));
-        assertThat(a.fingerprint()).matches("alertmanager/[0-9a-f]{16}").isEqualTo(b.fingerprint()).isNotEqualTo(c.fingerprint());
+        assertThat(a.fingerprint()).matches("app/infra/alertmanager/[0-9a-f]{16}").isEqualTo(b.fingerprint()).isNotEqualTo(c.fingerprint());
         assertThat(a.service()).isEqualTo("api");
     }
 
@@ -94,6 +95,34 @@ class AlertmanagerTranslatorTest {
         assertThat(r.rejected()).extracting(Rejection::field).containsExactly(
                 "alerts[0].status", "alerts[1].labels", "alerts[2].startsAt", "alerts[3].attributes.owner");
         assertThat(r.accepted()).extracting(a -> a.index()).containsExactly(4);
+    }
+
+    @Test
+    void aLabelCannotOverrideTheAppAttribute() {
+        AlertEvent e = only(payload(alert("firing", "\"alertname\":\"X\",\"app\":\"billing\"", "")));
+        assertThat(e.attributes()).containsEntry("app", "infra");
+        assertThat(e.source()).isEqualTo(AlertSource.APP);
+    }
+
+    @Test
+    void malformedExtremeOrFarFutureTimesRejectTheAlert() {
+        String ok = alert("resolved", "\"alertname\":\"X\"", "");
+        var r = translator.translate(payload(
+                ok.replace("2026-01-01T10:00:00Z", "+999999999-01-01T00:00:00Z") + ","
+                + ok.replace("2026-01-01T10:00:00Z", "2026-13-45T99:00:00Z") + ","
+                + ok.replace("\"2026-01-01T10:00:00Z\"", "-1") + ","
+                + ok.replace("\"2026-01-01T10:45:00.5+00:00\"", "1e300") + ","
+                + ok.replace("2026-01-01T10:45:00.5+00:00", "+999999999-01-01T00:00:00Z") + ","
+                + ok.replace("2026-01-01T10:00:00Z", "1969-12-31T23:59:59Z") + ","
+                + ok.replace("2026-01-01T10:45:00.5+00:00", "9999-12-31T23:59:59Z") + ","
+                + ok), "infra", NOW, 1000);
+        assertThat(r.rejected()).extracting(Rejection::field).containsExactly("alerts[0].startsAt", "alerts[1].startsAt",
+                "alerts[2].startsAt", "alerts[3].endsAt", "alerts[4].endsAt", "alerts[5].startsAt", "alerts[6].endsAt");
+        assertThat(r.rejected()).extracting(Rejection::reason).containsExactly("is out of range (must be between 1970 and year 292278994)",
+                "must be an RFC 3339 time", "must be an RFC 3339 time string", "must be an RFC 3339 time string",
+                "is out of range (must be between 1970 and year 292278994)", "must not be before 1970",
+                "is more than 300 s ahead of the server clock");
+        assertThat(r.accepted()).extracting(a -> a.index()).containsExactly(7);
     }
 
     @Test

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.ingest.auth.ApiKeys;
 import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.http.ServerLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +83,54 @@ class IngestConfigTest {
     void hashesAreNormalised() throws Exception {
         String upper = ApiKeys.hash("k").toUpperCase();
         assertThat(load("apiKeys:\n  app: [\"" + upper + "\"]\n", Map.of()).apiKeys().get("app")).containsExactly(ApiKeys.hash("k"));
+    }
+
+    @Test
+    void edgeSettingsHaveTheDocumentedDefaults() {
+        IngestConfig c = IngestConfig.defaults();
+        assertThat(c.http().allowedHosts()).isEmpty();
+        assertThat(c.limits().maxInFlightBodyBytes()).isEqualTo(64L << 20);
+        assertThat(c.limits().headerTimeoutMs()).isEqualTo(10_000);
+        assertThat(c.limits().requestTimeoutMs()).isEqualTo(30_000);
+        assertThat(c.limits().idleTimeoutMs()).isEqualTo(60_000);
+        ServerLimits edge = EdgeLimits.of(c);
+        assertThat(edge.maxInFlightBodyBytes()).isEqualTo(64L << 20);
+        assertThat(edge.headerTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(edge.requestTimeout()).as("a backstop behind the body reader's own 408")
+                .isEqualTo(Duration.ofSeconds(30).plus(EdgeLimits.SERVER_READ_GRACE));
+        assertThat(edge.idleTimeout()).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void theHostAllowListFollowsTheBindAddress() throws Exception {
+        assertThat(EdgeLimits.of(load("host: 127.0.0.1\n", Map.of())).allowedHosts())
+                .containsExactlyInAnyOrderElementsOf(ServerLimits.LOOPBACK_NAMES);
+        assertThat(EdgeLimits.of(load("host: localhost\n", Map.of())).hostAllowed("evil.example")).isFalse();
+        assertThat(EdgeLimits.of(load("host: 0.0.0.0\n", Map.of())).allowedHosts()).as("any").isEmpty();
+        IngestConfig listed = load("host: 127.0.0.1\nhttp:\n  allowedHosts: [Ingest.Internal]\n", Map.of());
+        assertThat(listed.http().allowedHosts()).containsExactly("ingest.internal");
+        assertThat(EdgeLimits.of(listed).hostAllowed("ingest.internal:8080")).isTrue();
+        assertThat(EdgeLimits.of(listed).hostAllowed("localhost:8080")).as("loopback names stay on a loopback bind").isTrue();
+        IngestConfig wildcardBind = load("host: 0.0.0.0\n", Map.of("VIGIL_HTTP_ALLOWED_HOSTS", "ingest.internal, [::1]"));
+        assertThat(wildcardBind.http().allowedHosts()).containsExactly("ingest.internal", "[::1]");
+        assertThat(EdgeLimits.of(wildcardBind).hostAllowed("evil.example")).isFalse();
+        assertThat(EdgeLimits.of(load("host: 127.0.0.1\nhttp:\n  allowedHosts: [\"*\"]\n", Map.of())).allowedHosts())
+                .as("* accepts any").isEmpty();
+        assertThatThrownBy(() -> load("http:\n  allowedHosts: [\"evil.example/path\"]\n", Map.of()))
+                .hasMessageContaining("http.allowedHosts[0]");
+    }
+
+    @Test
+    void edgeLimitsAreOverriddenAndCheckedWithTheirKeyPath() throws Exception {
+        IngestConfig c = load("limits:\n  headerTimeoutMs: 500\n", Map.of("VIGIL_LIMITS_MAX_IN_FLIGHT_BODY_BYTES", "2097152",
+                "VIGIL_LIMITS_REQUEST_TIMEOUT_MS", "5000"));
+        assertThat(c.limits().headerTimeoutMs()).isEqualTo(500);
+        assertThat(c.limits().maxInFlightBodyBytes()).isEqualTo(2L << 20);
+        assertThat(c.limits().requestTimeoutMs()).isEqualTo(5000);
+        assertThatThrownBy(() -> load("limits:\n  maxInFlightBodyBytes: 1000\n", Map.of()))
+                .hasMessageContaining("limits.maxInFlightBodyBytes").hasMessageContaining("limits.maxBodyBytes");
+        assertThatThrownBy(() -> load("limits:\n  headerTimeoutMs: 0\n", Map.of())).hasMessageContaining("limits.headerTimeoutMs");
+        assertThatThrownBy(() -> load("limits:\n  idleTimeoutMs: -5\n", Map.of())).hasMessageContaining("limits.idleTimeoutMs");
     }
 
     @Test

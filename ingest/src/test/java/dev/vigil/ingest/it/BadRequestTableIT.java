@@ -100,7 +100,90 @@ class BadRequestTableIT {
     }
 
     static Stream<Case> cases() {
-        return Stream.concat(endpointCases(), heartbeatCases());
+        return Stream.of(endpointCases(), heartbeatCases(), dateCases()).flatMap(c -> c);
+    }
+
+    /**
+     * Extreme or malformed times, as JSON values, and the reason each gets. Where a route reports per-event results
+     * (every batch route), an event with a bad time is rejected by index; alone in its batch that is a 422
+     * {@code invalid-events} naming the field. Never a 5xx, never published.
+     */
+    private static final String[][] BAD_TIMES = {
+        {"\"+999999999-01-01T00:00:00Z\"", "has the wrong type or format"},
+        {"-1", "must be at least 0"},
+        {"9223372036854775807", "is more than"},
+        {"\"2026-13-45T99:00:00Z\"", "has the wrong type or format"},
+        {"1e300", "has the wrong type or format"},
+        {"9223372036854775808", "is out of range"},
+    };
+
+    /** The same, as Alertmanager's RFC 3339 {@code startsAt}/{@code endsAt} (where a number is the wrong type). */
+    private static final String[][] BAD_RFC3339 = {
+        {"\"+999999999-01-01T00:00:00Z\"", "is out of range"},
+        {"-1", "must be an RFC 3339 time string"},
+        {"9223372036854775807", "must be an RFC 3339 time string"},
+        {"\"2026-13-45T99:00:00Z\"", "must be an RFC 3339 time"},
+        {"1e300", "must be an RFC 3339 time string"},
+        {"\"9999-12-31T23:59:59Z\"", "is more than 300 s ahead"},
+        {"\"1969-12-31T23:59:59Z\"", "must not be before 1970"},
+    };
+
+    static Stream<Case> dateCases() {
+        List<Case> cases = new ArrayList<>();
+        for (String[] t : BAD_TIMES) {
+            String v = t[0];
+            String why = t[1];
+            cases.add(new Case("metrics: timestamp " + v, null,
+                    h -> h.metrics(CHECKOUT_KEY, one(Events.metric("200", now()).replaceAll("\"timestamp\":\\d+", "\"timestamp\":" + v))),
+                    422, "invalid-events", "event 0: timestamp: " + why));
+            cases.add(probes("probe: windowStart and startedAt " + v, h -> h.probeResults("w-us-east", h.usEast, "us-east", now(),
+                    Events.id(), probeBody("us-east").replaceAll("\"(windowStart|startedAt)\":\\d+", "\"$1\":" + v)),
+                    422, "invalid-events", "event 0: windowStart: " + why));
+            cases.add(probes("probe: startedAt " + v, h -> h.probeResults("w-us-east", h.usEast, "us-east", now(),
+                    Events.id(), probeBody("us-east").replaceAll("\"startedAt\":\\d+", "\"startedAt\":" + v)),
+                    422, "invalid-events", "event 0: startedAt: " + why));
+            cases.add(beats("heartbeat: sentAt " + v, h -> usEastBeat(h,
+                    beat("w-us-east", "us-east").replaceAll("\"sentAt\":\\d+", "\"sentAt\":" + v)),
+                    422, "invalid-events", "event 0: sentAt: " + why));
+            cases.add(new Case("alerts: firstSeen and lastSeen " + v, null, h -> h.alerts(CHECKOUT_KEY,
+                    Events.alertEvent("checkout/db", "opened", now()).replaceAll("\"(firstSeen|lastSeen)\":\\d+", "\"$1\":" + v)),
+                    422, "invalid-events", "event 0: firstSeen: " + why));
+            cases.add(new Case("alerts: lastSeen " + v, null, h -> h.alerts(CHECKOUT_KEY,
+                    Events.alertEvent("checkout/db", "opened", now()).replaceAll("\"lastSeen\":\\d+", "\"lastSeen\":" + v)),
+                    422, "invalid-events", "event 0: lastSeen: " + why));
+        }
+        for (String[] t : BAD_RFC3339) {
+            String v = t[0];
+            String why = t[1];
+            cases.add(alerts("alertmanager: startsAt " + v, Events.alertmanager("firing", "abc", "P1")
+                    .replace("\"2026-01-01T10:00:00Z\"", v), 422, "invalid-events", "event 0: alerts[0].startsAt: " + why));
+            cases.add(alerts("alertmanager: resolved, endsAt " + v, Events.alertmanager("resolved", "abc", "P1")
+                    .replace("\"2026-01-01T10:30:00Z\"", v), 422, "invalid-events", "event 0: alerts[0].endsAt: " + why));
+        }
+        // Signature timestamps: not epoch milliseconds (or negative) is 400; a number far from now is stale (401),
+        // the documented answer for any timestamp outside the skew.
+        for (String v : new String[] {"+999999999-01-01T00:00:00Z", "-1", "2026-13-45T99:00:00Z", "1e300", "9223372036854775808"}) {
+            cases.add(probes("probe: signature timestamp " + v, h -> withTimestamp(h, "/v1/probe-results", v),
+                    400, "bad-timestamp", "epoch milliseconds"));
+            cases.add(beats("heartbeat: signature timestamp " + v, h -> withTimestamp(h, "/v1/heartbeats", v),
+                    400, "bad-timestamp", "epoch milliseconds"));
+        }
+        cases.add(probes("probe: signature timestamp 9223372036854775807", h -> h.probeResults("w-us-east", h.usEast, "us-east",
+                Long.MAX_VALUE, Events.id(), probeBody("us-east")), 401, "stale", "clock skew"));
+        // Validly signed: Math.abs(now - ts) wraps for this one, which passed the skew check and was accepted.
+        cases.add(probes("probe: signature timestamp Long.MIN_VALUE + now", h -> h.probeResults("w-us-east", h.usEast, "us-east",
+                Long.MIN_VALUE + now(), Events.id(), probeBody("us-east")), 400, "bad-timestamp", "epoch milliseconds"));
+        cases.add(beats("heartbeat: signature timestamp Long.MIN_VALUE + now", h -> h.heartbeats("w-us-east", h.usEast, "us-east",
+                Long.MIN_VALUE + now(), Events.id(), beat("w-us-east", "us-east")), 400, "bad-timestamp", "epoch milliseconds"));
+        return cases.stream();
+    }
+
+    /** A correctly signed request whose timestamp header is then replaced by {@code timestamp}. */
+    private static IngestHarness.Reply withTimestamp(IngestHarness h, String path, String timestamp) {
+        String body = path.equals("/v1/heartbeats") ? beat("w-us-east", "us-east") : probeBody("us-east");
+        Map<String, String> headers = signedHeaders(h.usEast, now(), Events.id(), "us-east", body);
+        headers.put(RequestSigner.HEADER_TIMESTAMP, timestamp);
+        return h.post(path, "application/json", body.getBytes(StandardCharsets.UTF_8), headers);
     }
 
     static Stream<Case> heartbeatCases() {
@@ -236,8 +319,8 @@ class BadRequestTableIT {
                         Events.alertEvent("app/x", "opened", now()).getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(CHECKOUT_KEY)),
                         415, "unsupported-media-type", "application/json"),
                 alerts("alerts: malformed JSON", "{\"fingerprint\":", 400, "malformed-json", "not valid JSON"),
-                alerts("alerts: source other than app", Events.alertEvent("monitor/checkout", "opened", now())
-                        .replace("\"summary\"", "\"source\":\"probe\",\"summary\""), 422, "invalid-events", "source: must be app"),
+                alerts("alerts: fingerprint with too many parts once namespaced", Events.alertEvent("checkout/a/b/c", "opened", now()),
+                        422, "invalid-events", "event 0: fingerprint: has too many parts once namespaced as app/checkout/"),
                 alerts("alerts: missing fingerprint", Events.alertEvent("app/x", "opened", now()).replace("\"fingerprint\":\"app/x\",", ""),
                         422, "invalid-events", "fingerprint: is required"),
                 alerts("alerts: e-mail in summary", Events.alertEvent("app/x", "opened", now())

@@ -116,6 +116,11 @@ class FuzzIT {
                             assertThat(PrivacyGuard.inspect(a)).as(ctx).isEmpty();
                             assertThat(a.source()).isEqualTo(AlertSource.APP);
                             assertThat(r.key()).isEqualTo(a.fingerprint());
+                            // Whatever the body claimed, an app's event stays in its namespace under ids Vigil derived.
+                            assertThat(a.fingerprint()).as(ctx).startsWith("app/checkout/");
+                            assertThat(a.attributes()).as(ctx).containsEntry("app", "checkout");
+                            assertThat(a.eventId()).as(ctx).isEqualTo(AlertEvent.appEventId(a.fingerprint(), a.state()));
+                            assertThat(a.incidentId()).as(ctx).isEqualTo(AlertEvent.incidentIdFor(a.fingerprint(), a.firstSeen()));
                         }
                     }
                 }

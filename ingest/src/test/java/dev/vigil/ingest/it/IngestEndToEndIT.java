@@ -186,19 +186,20 @@ class IngestEndToEndIT {
 
             var records = IngestHarness.pollUntil(consumer, rs -> rs.size() >= 3, new ArrayList<>(), Duration.ofSeconds(30));
             List<AlertEvent> events = records.stream().map(r -> Json.read(r.value(), AlertEvent.class)).toList();
-            AlertEvent appEvent = events.stream().filter(e -> e.fingerprint().equals("checkout/payment-failures")).findFirst().orElseThrow();
+            // An app's events are namespaced to the app its key is for (AppAlertNamespaceIT has the details).
+            AlertEvent appEvent = events.stream().filter(e -> e.fingerprint().equals("app/checkout/checkout/payment-failures")).findFirst().orElseThrow();
             assertThat(appEvent.source()).isEqualTo(AlertSource.APP);
             assertThat(appEvent.severity()).isEqualTo(Severity.CRITICAL);
-            assertThat(appEvent.eventId()).isEqualTo(AlertEvent.appEventId("checkout/payment-failures", AlertState.OPENED));
+            assertThat(appEvent.eventId()).isEqualTo(AlertEvent.appEventId("app/checkout/checkout/payment-failures", AlertState.OPENED));
 
-            AlertEvent am = events.stream().filter(e -> e.fingerprint().equals("alertmanager/3fa1c2d4e5b6a7f8")).findFirst().orElseThrow();
+            AlertEvent am = events.stream().filter(e -> e.fingerprint().equals("app/checkout/alertmanager/3fa1c2d4e5b6a7f8")).findFirst().orElseThrow();
             assertThat(am.state()).isEqualTo(AlertState.OPENED);
             assertThat(am.severity()).isEqualTo(Severity.WARNING);
             assertThat(am.summary()).isEqualTo("p99 latency above 2s");
             assertThat(am.service()).isEqualTo("api");
             assertThat(am.links()).containsEntry("source", "http://prometheus:9090/graph");
             AlertEvent amResolved = events.stream().filter(e -> e.state() == AlertState.RESOLVED).findFirst().orElseThrow();
-            assertThat(amResolved.fingerprint()).matches("alertmanager/[0-9a-f]{16}");
+            assertThat(amResolved.fingerprint()).matches("app/checkout/alertmanager/[0-9a-f]{16}");
             assertThat(amResolved.severity()).isEqualTo(Severity.CRITICAL);
             assertThat(records).allSatisfy(r -> assertThat(r.key()).isEqualTo(Json.read(r.value(), AlertEvent.class).fingerprint()));
         }

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class IngestHarness implements AutoCloseable {
     static final String CHECKOUT_KEY = "ck_live_checkout_0123456789abcdef";
     static final String BILLING_KEY = "ck_live_billing_0123456789abcdef";
+    static final String DEMO_KEY = "ck_live_demo_0123456789abcdef";
     static final String US_EAST_SECRET = "us-east-worker-secret-0123456789abcdef";
     static final String EU_WEST_SECRET = "eu-west-worker-secret-0123456789abcdef";
 
@@ -44,18 +45,28 @@ final class IngestHarness implements AutoCloseable {
     }
 
     IngestHarness(EmbeddedKafka kafka, long sendTimeoutMs) {
+        this(kafka, sendTimeoutMs, c -> c);
+    }
+
+    /** @param customize adjusts the configuration (limits, HTTP settings) before the server starts */
+    IngestHarness(EmbeddedKafka kafka, java.util.function.UnaryOperator<IngestConfig> customize) {
+        this(kafka, 5_000, customize);
+    }
+
+    IngestHarness(EmbeddedKafka kafka, long sendTimeoutMs, java.util.function.UnaryOperator<IngestConfig> customize) {
         this.kafka = kafka;
         kafka.createTopics(Topics.all().stream().map(t -> t.withPartitions(3)).toList());
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers())
                 .withTransactionalIdPrefix("ingest-it-" + UUID.randomUUID())
                 .withSendTimeoutMs(sendTimeoutMs);
         IngestConfig config = new IngestConfig("127.0.0.1", 0, k,
-                Map.of("checkout", List.of(ApiKeys.hash(CHECKOUT_KEY)), "billing", List.of(ApiKeys.hash(BILLING_KEY))),
+                Map.of("checkout", List.of(ApiKeys.hash(CHECKOUT_KEY)), "billing", List.of(ApiKeys.hash(BILLING_KEY)),
+                        "demo", List.of(ApiKeys.hash(DEMO_KEY))),
                 Map.of("w-us-east", new IngestConfig.ProbeWorkerKey("us-east", "US_EAST_SECRET"),
                         "w-eu-west", new IngestConfig.ProbeWorkerKey("eu-west", "EU_WEST_SECRET"),
                         "k-ap-south", new IngestConfig.ProbeWorkerKey("ap-south", "EU_WEST_SECRET", "probe-ap-south-1")),
                 IngestConfig.Limits.defaults());
-        this.server = IngestServer.start(config,
+        this.server = IngestServer.start(customize.apply(config),
                 Map.of("US_EAST_SECRET", US_EAST_SECRET, "EU_WEST_SECRET", EU_WEST_SECRET), Clock.systemUTC());
         try {
             if (!server.awaitReady(Duration.ofSeconds(30))) {
@@ -127,6 +138,18 @@ final class IngestHarness implements AutoCloseable {
         h.put(RequestSigner.HEADER_REGION, region);
         h.put(RequestSigner.HEADER_SIGNATURE, signer.sign(timestamp, requestId, region, bytes));
         return post(path, "application/json", bytes, h);
+    }
+
+    /** The current value of a gauge or counter of the server's registry (0 when it does not exist yet). */
+    double meter(String name, String... tags) {
+        var search = server.registry().find(name).tags(tags);
+        if (search.gauge() != null) {
+            return search.gauge().value();
+        }
+        if (search.functionCounter() != null) {
+            return search.functionCounter().count();
+        }
+        return search.counter() == null ? 0 : search.counter().count();
     }
 
     static Map<String, String> bearer(String key) {

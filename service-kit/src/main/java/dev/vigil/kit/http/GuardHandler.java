@@ -22,9 +22,27 @@ import java.util.concurrent.TimeUnit;
 /**
  * Per-connection edge guard, placed right after the HTTP codec so it sees decoded request heads and body chunks
  * before Reactor Netty does: the request-head deadline, the Host allow-list and the server's body budget. A request
- * it refuses never reaches a handler.
+ * it refuses never reaches a handler. Its {@link #firstBytes} companion sits before the codec and starts the head
+ * deadline when the first byte of a request arrives: a connection that sends nothing is closed silently (a fresh
+ * one after the head timeout, an idle keep-alive one by Reactor Netty's idle timeout), never answered 408, so a
+ * pooled client is not handed an answer to a request it has not sent yet.
  */
 final class GuardHandler extends ChannelDuplexHandler {
+    /** Before the codec: notices raw bytes while no request is open. */
+    final class FirstBytes extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (open == 0 && !inHead && !refusing && msg instanceof io.netty.buffer.ByteBuf b && b.isReadable()) {
+                inHead = true;
+                armHeadDeadline(self); // answers must go out through the codec, so from the guard's own position
+            }
+            super.channelRead(ctx, msg);
+        }
+    }
+
+    final FirstBytes firstBytes = new FirstBytes();
+    private boolean inHead;
+    private ChannelHandlerContext self;
     private final ServerLimits limits;
     private final BodyBudget budget;
     private final ServerGuard.Refusals refusals;
@@ -42,15 +60,27 @@ final class GuardHandler extends ChannelDuplexHandler {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+        self = ctx;
         if (ctx.channel().isActive()) {
-            armHeadDeadline(ctx);
+            armSilentClose(ctx);
         }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        armHeadDeadline(ctx);
+        armSilentClose(ctx);
         super.channelActive(ctx);
+    }
+
+    /** A fresh connection that never sends a byte is closed after the head timeout, without an answer. */
+    private void armSilentClose(ChannelHandlerContext ctx) {
+        cancelHeadDeadline();
+        headDeadline = ctx.executor().schedule(() -> {
+            if (open == 0 && !inHead && ctx.channel().isActive()) {
+                refusals.count("idle_connection");
+                ctx.close();
+            }
+        }, limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -61,6 +91,7 @@ final class GuardHandler extends ChannelDuplexHandler {
         }
         if (msg instanceof HttpRequest req) {
             cancelHeadDeadline();
+            inHead = false;
             String host = req.headers().get(HttpHeaderNames.HOST);
             if (!limits.hostAllowed(host)) {
                 refuse(ctx, msg, HttpResponseStatus.MISDIRECTED_REQUEST, "host-not-allowed", "Host not allowed",
@@ -69,6 +100,11 @@ final class GuardHandler extends ChannelDuplexHandler {
                 return;
             }
             long declared = HttpUtil.getContentLength(req, -1L);
+            if (declared > budget.limit()) {
+                refuse(ctx, msg, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "payload-too-large", "Payload too large",
+                        "the request body may be at most " + budget.limit() + " bytes", "budget");
+                return;
+            }
             if (declared > 0 && !budget.fits(declared)) {
                 refuse(ctx, msg, HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", "Server busy",
                         "the server holds as many request bodies as it may; retry shortly", "budget");
@@ -107,9 +143,6 @@ final class GuardHandler extends ChannelDuplexHandler {
         }
         if (open == 0) {
             releaseHeld();
-            if (ctx.channel().isActive() && !refusing) {
-                armHeadDeadline(ctx);
-            }
         }
     }
 
@@ -128,7 +161,7 @@ final class GuardHandler extends ChannelDuplexHandler {
     private void armHeadDeadline(ChannelHandlerContext ctx) {
         cancelHeadDeadline();
         headDeadline = ctx.executor().schedule(() -> {
-            if (open == 0 && ctx.channel().isActive() && !refusing) {
+            if (inHead && ctx.channel().isActive() && !refusing) {
                 refusing = true;
                 refusals.count("header_timeout");
                 respond(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout",

@@ -15,7 +15,7 @@ import reactor.netty.http.server.HttpServer;
  * bytes of all bodies held at once, the Host header). Every Vigil HTTP server is built through {@link #apply}.
  *
  * <p>Metrics: {@code vigil.http.refused{server, reason}} (reason {@code host}, {@code budget},
- * {@code header_timeout}) and {@code vigil.http.body.in.flight.bytes{server}}.
+ * {@code header_timeout}, {@code idle_connection}) and {@code vigil.http.body.in.flight.bytes{server}}.
  */
 public final class ServerGuard {
     private ServerGuard() {
@@ -53,8 +53,9 @@ public final class ServerGuard {
                 .requestTimeout(limits.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
-                        channel.pipeline().addAfter(NettyPipeline.HttpCodec, HANDLER_NAME,
-                                new GuardHandler(limits, budget, refusals));
+                        GuardHandler guard = new GuardHandler(limits, budget, refusals);
+                        channel.pipeline().addBefore(NettyPipeline.HttpCodec, HANDLER_NAME + ".firstBytes", guard.firstBytes);
+                        channel.pipeline().addAfter(NettyPipeline.HttpCodec, HANDLER_NAME, guard);
                     }
                 });
     }
