@@ -168,7 +168,7 @@ public final class NotifierService {
                             new RecordStage(store, timer), deadLetters, policy, clock, timer, Duration.ofSeconds(1),
                             registry));
                 }
-                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer);
+                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer, registry);
 
                 JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
                 this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().alertsTopic(),

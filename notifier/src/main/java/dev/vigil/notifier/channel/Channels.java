@@ -5,9 +5,9 @@ import dev.vigil.notifier.channel.discord.DiscordNotifier;
 import dev.vigil.notifier.channel.log.LogNotifier;
 import dev.vigil.notifier.channel.slack.SlackNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookNotifier;
+import dev.vigil.notifier.channel.webhook.WebhookSignature;
 import dev.vigil.notifier.config.ResolvedChannel;
 import dev.vigil.notifier.core.Notifier;
-import dev.vigil.schemas.sign.RequestSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +24,7 @@ public final class Channels implements AutoCloseable {
             case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock);
             case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock);
             case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
-            case WEBHOOK -> new WebhookNotifier(c.url(), new RequestSigner(c.secret().getBytes(StandardCharsets.UTF_8)),
+            case WEBHOOK -> new WebhookNotifier(c.url(), new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
                     sender(c, sendTimeout), clock);
         };
     }

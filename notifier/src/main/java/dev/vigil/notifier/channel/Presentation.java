@@ -2,11 +2,69 @@ package dev.vigil.notifier.channel;
 
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 
-/** What every chat message shows, decided once: title, colour, timestamps. */
+/**
+ * What every notification shows, decided once: the cleaned event, title, colour, timestamps, which links may be
+ * rendered as links. Every adapter starts from {@link #clean}, so no adapter can forget a field.
+ */
 public final class Presentation {
+    /** Stands in for a text that held nothing but invisible characters (the contract wants it non-blank). */
+    static final String BLANK = "-";
+
     private Presentation() {
+    }
+
+    /**
+     * The event with bidi controls and zero-width characters ({@link Text#stripInvisible}) removed from every text
+     * field: summary, service, component type, link labels and URLs, attribute names and values, and the ids shown
+     * in messages (the fingerprint's pattern already excludes them). The same instance comes back when there is nothing to remove, which is almost always.
+     */
+    public static AlertEvent clean(AlertEvent e) {
+        if (!needsCleaning(e)) {
+            return e;
+        }
+        Map<String, String> links = new LinkedHashMap<>();
+        e.links().forEach((k, v) -> {
+            String url = Text.stripInvisible(v);
+            if (!url.isBlank()) {
+                links.putIfAbsent(nonBlank(k), url);
+            }
+        });
+        Map<String, String> attributes = new LinkedHashMap<>();
+        e.attributes().forEach((k, v) -> attributes.putIfAbsent(nonBlank(k), nonBlank(v)));
+        return new AlertEvent(e.schemaVersion(), nonBlank(e.eventId()), e.fingerprint(), nonBlank(e.incidentId()),
+                e.state(), e.severity(), nonBlank(e.service()),
+                e.componentType() == null ? null : Text.stripInvisible(e.componentType()), nonBlank(e.summary()),
+                links, attributes, e.occurrences(), e.firstSeen(), e.lastSeen(), e.source(), e.silenced(), e.channels());
+    }
+
+    private static boolean needsCleaning(AlertEvent e) {
+        if (Text.hasInvisible(e.summary()) || Text.hasInvisible(e.service()) || Text.hasInvisible(e.componentType())
+                || Text.hasInvisible(e.eventId()) || Text.hasInvisible(e.incidentId())) {
+            return true;
+        }
+        for (var a : e.attributes().entrySet()) {
+            if (Text.hasInvisible(a.getKey()) || Text.hasInvisible(a.getValue())) {
+                return true;
+            }
+        }
+        for (var l : e.links().entrySet()) {
+            if (Text.hasInvisible(l.getKey()) || Text.hasInvisible(l.getValue())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String nonBlank(String s) {
+        String t = Text.stripInvisible(s);
+        return t.isBlank() ? BLANK : t;
     }
 
     public static int colour(AlertEvent e) {
@@ -24,14 +82,15 @@ public final class Presentation {
         return String.format("#%06X", colour(e));
     }
 
+    /** One line; invisible characters are removed here too, for a caller that built it from an uncleaned event. */
     public static String title(AlertEvent e) {
         String prefix = switch (e.state()) {
-            case OPENED -> "[" + e.severity().wire().toUpperCase(java.util.Locale.ROOT) + "] ";
+            case OPENED -> "[" + e.severity().wire().toUpperCase(Locale.ROOT) + "] ";
             case REMINDER -> "[Still firing] ";
             case ESCALATED -> "[Escalated to " + e.severity().wire() + "] ";
             case RESOLVED -> "[Resolved] ";
         };
-        return Text.oneLine(prefix + e.service() + ": " + e.summary());
+        return Text.oneLine(Text.stripInvisible(prefix + e.service() + ": " + e.summary()));
     }
 
     public static String time(long epochMs) {
@@ -40,5 +99,29 @@ public final class Presentation {
 
     public static boolean isHttpLink(String url) {
         return url != null && (url.startsWith("https://") || url.startsWith("http://"));
+    }
+
+    /**
+     * Whether a URL from the event's links may be rendered as a link: absolute http(s) with a host, no user-info
+     * (it can make {@code https://grafana.example@evil.test} read as the first host), and none of the characters
+     * that end or split a link in vendor markup ({@code | < >}), whitespace or control characters.
+     */
+    public static boolean isSafeLink(String url) {
+        if (!isHttpLink(url)) {
+            return false;
+        }
+        for (int i = 0; i < url.length(); i++) {
+            char c = url.charAt(i);
+            if (c == '|' || c == '<' || c == '>' || Character.isWhitespace(c) || Character.isISOControl(c)
+                    || Character.isSpaceChar(c) || Text.isInvisible(c)) {
+                return false;
+            }
+        }
+        try {
+            URI u = new URI(url);
+            return u.getHost() != null && !u.getHost().isBlank() && u.getRawUserInfo() == null;
+        } catch (URISyntaxException ex) {
+            return false;
+        }
     }
 }

@@ -69,7 +69,10 @@ public final class ClaimStore implements DeliveryLog {
             + " first_seen = LEAST(i.first_seen, EXCLUDED.first_seen),"
             + " last_seen = GREATEST(i.last_seen, EXCLUDED.last_seen),"
             + " occurrences = GREATEST(i.occurrences, EXCLUDED.occurrences), events = i.events + 1,"
-            + " silenced_events = i.silenced_events + EXCLUDED.silenced_events, updated_at = now()";
+            + " silenced_events = i.silenced_events + EXCLUDED.silenced_events, updated_at = now()"
+            // an incident id is fingerprint@firstBreach; an event pairing it with another fingerprint must not
+            // rewrite that incident's row
+            + " WHERE i.fingerprint = EXCLUDED.fingerprint";
 
     private final ConnectionFactory db;
     private final String window;
@@ -131,10 +134,11 @@ public final class ClaimStore implements DeliveryLog {
     }
 
     @Override
-    public Mono<Optional<String>> vendorRef(String incidentId, String channel) {
+    public Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel) {
         return withConnection(c -> {
-            Statement s = c.createStatement("SELECT vendor_ids ->> $2 AS ref FROM incidents WHERE incident_id = $1");
-            s.bind("$1", incidentId).bind("$2", channel);
+            Statement s = c.createStatement("SELECT vendor_ids ->> $2 AS ref FROM incidents WHERE incident_id = $1"
+                    + " AND fingerprint = $3");
+            s.bind("$1", incidentId).bind("$2", channel).bind("$3", fingerprint);
             return Flux.from(s.execute())
                     .flatMap(r -> r.map((row, m) -> Optional.ofNullable(row.get("ref", String.class))))
                     .next()
@@ -143,11 +147,11 @@ public final class ClaimStore implements DeliveryLog {
     }
 
     @Override
-    public Mono<Void> saveVendorRef(String incidentId, String channel, String vendorRef) {
+    public Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef) {
         return withConnection(c -> {
             Statement s = c.createStatement("UPDATE incidents SET vendor_ids = vendor_ids || jsonb_build_object($2::text,"
-                    + " $3::text), updated_at = now() WHERE incident_id = $1");
-            s.bind("$1", incidentId).bind("$2", channel).bind("$3", vendorRef);
+                    + " $3::text), updated_at = now() WHERE incident_id = $1 AND fingerprint = $4");
+            s.bind("$1", incidentId).bind("$2", channel).bind("$3", vendorRef).bind("$4", fingerprint);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
         });
     }

@@ -10,9 +10,10 @@ import java.util.Map;
  * every problem at once.
  *
  * @param defaults severity name → channels, used when no route matches
+ * @param apps     app id → what that app's events may override (absent: app events get no override)
  */
 public record RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> routes,
-                          Map<String, List<String>> defaults) {
+                          Map<String, List<String>> defaults, Map<String, AppSpec> apps) {
 
     public static final String BETTERSTACK_TOKEN_ENV = "BETTERSTACK_API_TOKEN";
     public static final String SLACK_URL_ENV = "SLACK_WEBHOOK_URL";
@@ -22,6 +23,13 @@ public record RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> rou
         channels = channels == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(channels));
         routes = routes == null ? List.of() : List.copyOf(routes);
         defaults = defaults == null ? standardDefaults() : Map.copyOf(defaults);
+        // insertion order kept (problems are reported in file order); null values kept for the validator to name
+        apps = apps == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(apps));
+    }
+
+    /** Routing without an {@code apps} section: no app event may override its channels. */
+    public RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> routes, Map<String, List<String>> defaults) {
+        this(channels, routes, defaults, null);
     }
 
     /** SPEC section 8: critical → betterstack + slack + discord; warning → slack + discord; info → log. */

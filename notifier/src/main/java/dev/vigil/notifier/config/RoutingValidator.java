@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * Checks a {@link RoutingSpec} against itself and the environment and reports every problem at once, one line
- * each with its key path: an unknown channel in a route, a missing or empty secret, a bad URL, an inline secret.
+ * each with its key path: an unknown channel in a route, a default or an app's allowed channels, a missing or
+ * empty secret, a bad URL, an inline secret.
  */
 public final class RoutingValidator {
     public static final URI BETTERSTACK_DEFAULT_URL = URI.create("https://uptime.betterstack.com");
@@ -87,10 +88,25 @@ public final class RoutingValidator {
                         + ": a default route for every severity is required (an event must never route nowhere)");
             }
         }
+        Map<String, Set<String>> apps = new LinkedHashMap<>();
+        for (var e : spec.apps().entrySet()) {
+            String path = source + ": apps." + e.getKey();
+            if (e.getKey() == null || !Require.SLUG.matcher(e.getKey()).matches()) {
+                problems.add(path + ": app ids are slugs [a-z0-9-], as in ingest's apiKeys");
+                continue;
+            }
+            if (e.getValue() == null) {
+                problems.add(path + ": give the channels this app may name in an override, e.g. channels: [slack]"
+                        + " (channels: [] allows none)");
+                continue;
+            }
+            checkKnown(path + ".channels", e.getValue().channels(), spec.channels().keySet(), problems);
+            apps.put(e.getKey(), new LinkedHashSet<>(e.getValue().channels()));
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet()));
+        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps));
     }
 
     private static void checkKnown(String path, List<String> names, Set<String> known, List<String> problems) {

@@ -91,7 +91,7 @@ public final class ChannelPipeline {
 
     private Mono<java.util.Optional<String>> vendorRef(AlertEvent e) {
         Mono<String> ref = sender.usesVendorRef() && e.state() != AlertState.OPENED
-                ? records.vendorRef(e.incidentId(), channel) : Mono.empty();
+                ? records.vendorRef(e.incidentId(), e.fingerprint(), channel) : Mono.empty();
         return ref.map(java.util.Optional::of).defaultIfEmpty(java.util.Optional.empty());
     }
 
@@ -111,7 +111,7 @@ public final class ChannelPipeline {
         if (d instanceof RetryPolicy.Done) {
             String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
             Mono<Void> ref = vendorRef == null ? Mono.empty()
-                    : incident.then(records.saveVendorRef(e.incidentId(), channel, vendorRef));
+                    : incident.then(records.saveVendorRef(e.incidentId(), e.fingerprint(), channel, vendorRef));
             return ref.then(records.settle(c, attempt, Settlement.DELIVERED))
                     .thenReturn(new ChannelResult(channel, FinalOutcome.DELIVERED, n, null));
         }

@@ -16,13 +16,22 @@ public interface DeliveryLog {
     /** Ends a claim and records the attempt that ended it. */
     Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement);
 
-    /** Upserts the incident (first/last seen, occurrences, latest state). */
+    /**
+     * Upserts the incident (first/last seen, occurrences, latest state). An existing row of the same incident id
+     * but another fingerprint is left as it is.
+     */
     Mono<Void> recordIncident(AlertEvent event);
 
     /** Records that a silenced event was not paged on these channels. */
     Mono<Void> recordSilenced(AlertEvent event, List<String> channels);
 
-    Mono<Optional<String>> vendorRef(String incidentId, String channel);
+    /**
+     * The id {@code channel}'s vendor gave the incident when it was opened. Keyed by the incident and its
+     * fingerprint together: an event that names another fingerprint's incident id (an app claiming
+     * {@code monitor/x@…} from {@code app/demo/monitor/x}) finds nothing, so it cannot resolve that incident.
+     */
+    Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel);
 
-    Mono<Void> saveVendorRef(String incidentId, String channel, String vendorRef);
+    /** Keeps the vendor's id on the incident row of that incident id and fingerprint (no other row). */
+    Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef);
 }

@@ -20,15 +20,16 @@ public final class RecordStage {
         return ClaimStage.untilStored(() -> log.settle(claim, attempt, settlement), timer, "settle " + claim.channel());
     }
 
-    public Mono<Void> saveVendorRef(String incidentId, String channel, String ref) {
+    public Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String ref) {
         if (ref == null) {
             return Mono.empty();
         }
-        return ClaimStage.untilStored(() -> log.saveVendorRef(incidentId, channel, ref), timer, "vendor ref " + channel);
+        return ClaimStage.untilStored(() -> log.saveVendorRef(incidentId, fingerprint, channel, ref), timer,
+                "vendor ref " + channel);
     }
 
-    public Mono<String> vendorRef(String incidentId, String channel) {
-        return ClaimStage.untilStored(() -> log.vendorRef(incidentId, channel), timer, "vendor ref " + channel)
-                .flatMap(o -> Mono.justOrEmpty(o));
+    public Mono<String> vendorRef(String incidentId, String fingerprint, String channel) {
+        return ClaimStage.untilStored(() -> log.vendorRef(incidentId, fingerprint, channel), timer,
+                "vendor ref " + channel).flatMap(o -> Mono.justOrEmpty(o));
     }
 }

@@ -5,9 +5,17 @@ import java.util.List;
 /**
  * Where one event goes and why ({@code reason} names the override, route or default that decided it, for logs
  * and tests).
+ *
+ * @param refused channel names of an app event's override that the routing's {@code apps} section does not allow
+ *                for that app (in the order the event named them; empty for every other event)
  */
-public record RouteDecision(List<String> channels, String reason) {
+public record RouteDecision(List<String> channels, String reason, List<String> refused) {
     public RouteDecision {
         channels = List.copyOf(channels);
+        refused = List.copyOf(refused);
+    }
+
+    public RouteDecision(List<String> channels, String reason) {
+        this(channels, reason, List.of());
     }
 }

@@ -1,9 +1,11 @@
 package dev.vigil.notifier.core;
 
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.Severity;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,38 +15,102 @@ import java.util.Set;
  * Pure routing: who gets an event. Order of decision: the event's channel override (its known channels), then
  * the first matching route, then the default route of the event's severity. Unknown severities were already read
  * as info by the contract, so they route as info: never dropped, never paging.
+ *
+ * <p>An application's event ({@code source: app}) speaks only for its app: ingest namespaces its fingerprint
+ * {@code app/<appId>/<rest>}, and its override keeps only the channels the routing's {@code apps} section allows
+ * for that app id. The other names are refused (reported in {@link RouteDecision#refused()}); with none left, or
+ * without the namespace, the event routes as if it named no override. Events Vigil produced itself (probe,
+ * metric, heartbeat, and the notifier's own delivery-failing alert) keep their override as before.
  */
 public final class Routes {
+    static final String APP_PREFIX = "app/";
     private final List<Route> routes;
     private final Map<Severity, List<String>> defaults;
     private final Set<String> channels;
+    private final Map<String, Set<String>> appChannels;
 
     public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels) {
+        this(routes, defaults, channels, Map.of());
+    }
+
+    /** @param appChannels app id → the channels its events may name in an override */
+    public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels,
+                  Map<String, Set<String>> appChannels) {
         this.routes = List.copyOf(routes);
         this.defaults = new EnumMap<>(Severity.class);
         this.defaults.putAll(defaults);
         this.channels = Set.copyOf(channels);
+        Map<String, Set<String>> apps = new HashMap<>();
+        appChannels.forEach((app, allowed) -> apps.put(app, Set.copyOf(allowed)));
+        this.appChannels = Map.copyOf(apps);
         for (Severity s : Severity.values()) {
             if (this.defaults.getOrDefault(s, List.of()).isEmpty()) {
                 throw new IllegalArgumentException("no default route for severity " + s);
             }
         }
+        for (var a : this.appChannels.entrySet()) {
+            if (!this.channels.containsAll(a.getValue())) {
+                throw new IllegalArgumentException("app " + a.getKey() + " is allowed channels that are not configured");
+            }
+        }
     }
 
     public RouteDecision route(AlertEvent e) {
-        if (!e.channels().isEmpty()) {
-            List<String> known = e.channels().stream().filter(channels::contains).distinct().toList();
-            if (!known.isEmpty()) {
-                return new RouteDecision(known, "override");
+        List<String> named = e.channels().stream().distinct().toList();
+        List<String> refused = List.of();
+        String note = "";
+        String routeNote = "";
+        if (!named.isEmpty()) {
+            List<String> kept;
+            String by;
+            if (isAppEvent(e)) {
+                String app = appId(e.fingerprint());
+                Set<String> allowed = app == null ? Set.of() : appChannels.getOrDefault(app, Set.of());
+                kept = named.stream().filter(allowed::contains).toList();
+                refused = named.stream().filter(c -> !allowed.contains(c)).toList();
+                by = "override:app/" + app;
+                note = app == null ? " (override refused: app event without an app/<appId>/ fingerprint)"
+                        : " (override refused for app " + app + ": " + refused + ")";
+                routeNote = note;
+            } else {
+                kept = named.stream().filter(channels::contains).toList();
+                by = "override";
+                note = " (override named no configured channel)";
+            }
+            if (!kept.isEmpty()) {
+                return new RouteDecision(kept, by, refused);
             }
         }
         for (Route r : routes) {
             if (r.matches(e)) {
-                return new RouteDecision(dedupe(r.channels()), "route:" + r.name());
+                return new RouteDecision(dedupe(r.channels()), "route:" + r.name() + routeNote, refused);
             }
         }
-        String note = e.channels().isEmpty() ? "" : " (override named no configured channel)";
-        return new RouteDecision(dedupe(defaults.get(e.severity())), "default:" + e.severity().wire() + note);
+        return new RouteDecision(dedupe(defaults.get(e.severity())), "default:" + e.severity().wire() + note, refused);
+    }
+
+    /**
+     * An application's event. The notifier's own {@code notifier/delivery-failing/<channel>} alert carries source
+     * app only because the contract has no source of its own; its override (the channels that still work) must
+     * hold. An application cannot pass for it: ingest namespaces every app fingerprint under {@code app/<appId>/}.
+     */
+    static boolean isAppEvent(AlertEvent e) {
+        return e.source() == AlertSource.APP && !DeliveryFailing.isOwn(e);
+    }
+
+    /**
+     * The app id of a namespaced fingerprint {@code app/<appId>/<rest>}, or null when it is not one (no prefix, an
+     * empty id, or nothing after the id).
+     */
+    static String appId(String fingerprint) {
+        if (fingerprint == null || !fingerprint.startsWith(APP_PREFIX)) {
+            return null;
+        }
+        int end = fingerprint.indexOf('/', APP_PREFIX.length());
+        if (end <= APP_PREFIX.length() || end == fingerprint.length() - 1) {
+            return null;
+        }
+        return fingerprint.substring(APP_PREFIX.length(), end);
     }
 
     /**

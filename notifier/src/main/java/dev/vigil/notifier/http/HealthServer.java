@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
+import dev.vigil.kit.http.ServerGuard;
+import dev.vigil.kit.http.ServerLimits;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -18,7 +20,7 @@ public final class HealthServer implements AutoCloseable {
 
     public HealthServer(String host, int port, BooleanSupplier ready, Supplier<Map<String, Object>> details,
                         PrometheusMeterRegistry registry) {
-        this.server = HttpServer.create().host(host).port(port)
+        this.server = ServerGuard.apply(HttpServer.create().host(host).port(port), ServerLimits.defaults(host), "notifier", registry)
                 // Answers are written from boundedElastic: one completing synchronously on the event loop for a
                 // keep-alive request queued behind an answer in flight stops Reactor Netty 1.3.7 reading the
                 // connection (reactor-netty#4347); scraping the registry is not event-loop work either.

@@ -9,6 +9,7 @@ import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
 import dev.vigil.notifier.channel.discord.DiscordNotifier;
 import dev.vigil.notifier.channel.slack.SlackNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookNotifier;
+import dev.vigil.notifier.channel.webhook.WebhookSignature;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.SendStage;
@@ -18,10 +19,11 @@ import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.schemas.sign.RequestSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -135,16 +137,110 @@ class AdaptersTest {
     @Test
     void webhookSignsTheExactBody() {
         byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
-        RequestSigner signer = new RequestSigner(secret);
         vendor.respond(r -> Reply.of(202));
-        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), signer, http, clock);
+        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), new WebhookSignature(secret), http, clock);
         assertThat(w.send(new Notification(open, "hook", null)).block(Duration.ofSeconds(10)))
                 .isInstanceOf(DeliveryOutcome.Delivered.class);
         FakeVendor.Request r = vendor.requests.get(0);
-        assertThat(r.header(RequestSigner.HEADER_SIGNATURE))
-                .isEqualTo(signer.signBody(r.body().getBytes(StandardCharsets.UTF_8)));
+        byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
+        assertThat(WebhookReceiver.verify(secret, r.header(WebhookSignature.HEADER), body, clock.instant().getEpochSecond()))
+                .isTrue();
         assertThat(r.header(WebhookNotifier.HEADER_EVENT_ID)).isEqualTo(open.eventId());
         assertThat(Json.read(r.body(), AlertEvent.class)).isEqualTo(open);
+    }
+
+    @Test
+    void webhookSignatureCoversTheTimestampSoAReplayWithAnotherTFails() {
+        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        Instant sentAt = Instant.parse("2026-01-01T00:00:00Z");
+        vendor.respond(r -> Reply.of(200));
+        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), new WebhookSignature(secret), http,
+                Clock.fixed(sentAt, ZoneOffset.UTC));
+        w.send(new Notification(open, "hook", null)).block(Duration.ofSeconds(10));
+        FakeVendor.Request r = vendor.requests.get(0);
+        byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
+        String header = r.header(WebhookSignature.HEADER);
+        long t = sentAt.getEpochSecond();
+        assertThat(header).matches("t=" + t + ",v1=[0-9a-f]{64}");
+        assertThat(r.header("X-Vigil-Timestamp")).as("the time is signed inside the signature header now").isNull();
+
+        // a receiver a few seconds later accepts it
+        assertThat(WebhookReceiver.verify(secret, header, body, t + 3)).isTrue();
+        // replayed later with a fresh t but the captured v1: the MAC no longer matches
+        String replayed = header.replace("t=" + t, "t=" + (t + 3600));
+        assertThat(WebhookReceiver.verify(secret, replayed, body, t + 3600)).isFalse();
+        // replayed later as captured: outside the tolerance
+        assertThat(WebhookReceiver.verify(secret, header, body, t + WebhookSignature.TOLERANCE_SECONDS + 1)).isFalse();
+        // body, key and header shape are all bound
+        byte[] tampered = r.body().replace("checkout-api", "checkout-apx").getBytes(StandardCharsets.UTF_8);
+        assertThat(WebhookReceiver.verify(secret, header, tampered, t)).isFalse();
+        assertThat(WebhookReceiver.verify("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.UTF_8), header,
+                body, t)).isFalse();
+        assertThat(WebhookReceiver.verify(secret, header.substring(header.indexOf(',') + 1), body, t)).isFalse();
+        assertThat(WebhookReceiver.verify(secret, null, body, t)).isFalse();
+    }
+
+    @Test
+    void webhookSignatureMatchesAKnownAnswer() {
+        // printf '1767225600.{"eventId":"e-1"}' | openssl dgst -sha256 -hmac 0123456789abcdef0123456789abcdef
+        WebhookSignature sig = new WebhookSignature("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
+        assertThat(sig.header(1_767_225_600L, "{\"eventId\":\"e-1\"}".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo("t=1767225600,v1=04488e9e9e1627eb7b3c39ac0ca790aa92993ef1f033a8b4eade5aafcb13fccb");
+    }
+
+    /**
+     * What a receiver does with a delivery, written out independently of the notifier's signing code (it is the
+     * README's recipe): parse {@code t} and {@code v1}, recompute HMAC-SHA-256 over {@code t + "." + body},
+     * compare in constant time, refuse a {@code t} more than 300 s from its own clock.
+     */
+    static final class WebhookReceiver {
+        static boolean verify(byte[] secret, String header, byte[] body, long nowSeconds) {
+            if (header == null) {
+                return false;
+            }
+            String t = null;
+            String v1 = null;
+            for (String part : header.split(",")) {
+                int eq = part.indexOf('=');
+                if (eq > 0) {
+                    String k = part.substring(0, eq).trim();
+                    String v = part.substring(eq + 1).trim();
+                    if (k.equals("t")) {
+                        t = v;
+                    } else if (k.equals("v1")) {
+                        v1 = v;
+                    }
+                }
+            }
+            if (t == null || v1 == null || !t.matches("[0-9]{1,12}")) {
+                return false;
+            }
+            if (Math.abs(nowSeconds - Long.parseLong(t)) > 300) {
+                return false;
+            }
+            try {
+                javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+                mac.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacSHA256"));
+                mac.update((t + ".").getBytes(StandardCharsets.UTF_8));
+                byte[] expected = mac.doFinal(body);
+                byte[] presented = java.util.HexFormat.of().parseHex(v1);
+                return java.security.MessageDigest.isEqual(expected, presented);
+            } catch (IllegalArgumentException e) {
+                return false;
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    @Test
+    void betterStackResolvedWithoutAnIncidentItOpenedCallsNothing() {
+        vendor.respond(r -> Reply.json(200, "{}"));
+        BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
+        AlertEvent resolved = event("monitor/checkout", AlertState.RESOLVED, Severity.CRITICAL, 3);
+        assertThat(bs.send(new Notification(resolved, "betterstack", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(null, null));
+        assertThat(vendor.requests).isEmpty();
     }
 
     @Test

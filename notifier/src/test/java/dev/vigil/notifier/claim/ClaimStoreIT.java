@@ -170,17 +170,41 @@ class ClaimStoreIT {
         AlertEvent open = opened(fp, Severity.CRITICAL);
         AlertEvent reminder = event(fp, AlertState.REMINDER, Severity.CRITICAL, 4);
         s.recordIncident(open).block();
-        s.saveVendorRef(open.incidentId(), "betterstack", "bs-1").block();
+        s.saveVendorRef(open.incidentId(), fp, "betterstack", "bs-1").block();
         s.recordIncident(reminder).block();
         s.recordSilenced(dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true), List.of("slack", "discord")).block();
-        assertThat(s.vendorRef(open.incidentId(), "betterstack").block()).contains("bs-1");
-        assertThat(s.vendorRef(open.incidentId(), "slack").block()).isEmpty();
-        assertThat(s.vendorRef("nope", "slack").block()).isEmpty();
+        assertThat(s.vendorRef(open.incidentId(), fp, "betterstack").block()).contains("bs-1");
+        assertThat(s.vendorRef(open.incidentId(), fp, "slack").block()).isEmpty();
+        assertThat(s.vendorRef("nope", fp, "slack").block()).isEmpty();
         Map<String, Object> r = row("SELECT state, occurrences, events, extract(epoch FROM last_seen - first_seen) AS span"
                 + " FROM incidents WHERE incident_id = $1", open.incidentId());
         assertThat(r).containsEntry("state", "reminder").containsEntry("occurrences", 4).containsEntry("events", 2);
         assertThat(((Number) r.get("span")).longValue()).isEqualTo(240);
         assertThat(row("SELECT count(*) AS n FROM delivery_attempts WHERE event_id = $1 AND outcome = 'silenced'",
                 reminder.eventId())).containsEntry("n", 2L);
+    }
+
+    @Test
+    void anEventPairingAnIncidentIdWithAnotherFingerprintCannotTouchThatIncident() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String fp = "monitor/own-" + UUID.randomUUID().toString().substring(0, 8);
+        AlertEvent open = opened(fp, Severity.CRITICAL);
+        s.recordIncident(open).block();
+        s.saveVendorRef(open.incidentId(), fp, "betterstack", "bs-9").block();
+        String incidentRow = "SELECT fingerprint, service, severity, state, first_seen, last_seen, occurrences, events,"
+                + " vendor_ids::text AS vendor_ids, updated_at FROM incidents WHERE incident_id = $1";
+        Map<String, Object> before = row(incidentRow, open.incidentId());
+
+        // app/demo/<fp> naming <fp>'s incident id: its upsert, lookup and save all miss that row
+        AlertEvent resolved = event(fp, AlertState.RESOLVED, Severity.WARNING, 5);
+        AlertEvent forged = new AlertEvent(1, null, "app/demo/" + fp, open.incidentId(), AlertState.RESOLVED,
+                Severity.WARNING, "demo", null, "resolved", Map.of(), Map.of(), 5, resolved.firstSeen(),
+                resolved.lastSeen(), dev.vigil.schemas.contract.AlertSource.APP, false, List.of());
+        s.recordIncident(forged).block();
+        assertThat(s.vendorRef(open.incidentId(), forged.fingerprint(), "betterstack").block()).isEmpty();
+        s.saveVendorRef(open.incidentId(), forged.fingerprint(), "betterstack", "forged").block();
+
+        assertThat(row(incidentRow, open.incidentId())).isEqualTo(before);
+        assertThat(s.vendorRef(open.incidentId(), fp, "betterstack").block()).contains("bs-9");
     }
 }

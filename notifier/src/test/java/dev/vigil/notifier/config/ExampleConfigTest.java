@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.notifier.NotifierService;
+import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.Severity;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,12 @@ class ExampleConfigTest {
         NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
         assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
         assertThat(l.config().http().port()).isEqualTo(8082);
+        // the example grants the checkout app slack, and nothing else, in an override
+        AlertEvent base = TestEvents.opened("monitor/x", Severity.CRITICAL);
+        AlertEvent app = new AlertEvent(1, null, "app/checkout/payments", null, AlertState.OPENED, Severity.CRITICAL,
+                "checkout", null, "payment errors", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(),
+                AlertSource.APP, false, java.util.List.of("slack", "betterstack"));
+        assertThat(l.routing().routes().route(app).channels()).containsExactly("slack");
     }
 
     @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -155,6 +158,47 @@ class NotifierSettingsTest {
                 "routing: defaults.info: a default route for every severity is required (an event must never route nowhere)");
         assertThat(String.join("\n", p)).doesNotContain("hooks.slack.test/inline").doesNotContain(SECRET);
         assertThat(f).isNotBlank();
+    }
+
+    @Test
+    void appsSectionGrantsOverridesPerApp() throws IOException {
+        Path file = write("vigil-notifier.yaml", """
+                routing:
+                  channels:
+                    ops: { type: webhook, url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }
+                    console: { type: log }
+                  defaults: { critical: [console], warning: [console], info: [console] }
+                  apps:
+                    checkout: { channels: [ops] }
+                    muted: { channels: [] }
+                """);
+        NotifierSettings.Loaded l = NotifierSettings.load(file, ENV);
+        AlertEvent base = dev.vigil.notifier.support.TestEvents.opened("monitor/x", Severity.CRITICAL);
+        java.util.function.Function<String, List<String>> route = fp -> l.routing().routes().route(new AlertEvent(1, null,
+                fp, null, AlertState.OPENED, Severity.CRITICAL, "svc", null, "s", Map.of(), Map.of(), 1, base.firstSeen(),
+                base.lastSeen(), AlertSource.APP, false, List.of("ops"))).channels();
+        assertThat(route.apply("app/checkout/db")).containsExactly("ops");
+        assertThat(route.apply("app/muted/db")).containsExactly("console");
+        assertThat(route.apply("app/unlisted/db")).containsExactly("console");
+    }
+
+    @Test
+    void appsSectionProblemsNameTheirKeyPath() throws IOException {
+        List<String> p = problems("""
+                routing:
+                  channels:
+                    console: { type: log }
+                  defaults: { critical: [console], warning: [console], info: [console] }
+                  apps:
+                    checkout: { channels: [console, pager] }
+                    Bad_App: { channels: [console] }
+                    empty:
+                """, ENV);
+        assertThat(p).containsExactlyInAnyOrder(
+                "routing: apps.checkout.channels: unknown channel 'pager'; configured channels are [console]",
+                "routing: apps.Bad_App: app ids are slugs [a-z0-9-], as in ingest's apiKeys",
+                "routing: apps.empty: give the channels this app may name in an override, e.g. channels: [slack]"
+                        + " (channels: [] allows none)");
     }
 
     @Test

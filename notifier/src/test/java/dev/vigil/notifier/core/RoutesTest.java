@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import java.util.EnumMap;
@@ -76,6 +77,83 @@ class RoutesTest {
         RouteDecision fallback = defaults.route(with(e, "x", Map.of(), List.of("nope"), false));
         assertThat(fallback.channels()).containsExactly("betterstack", "slack", "discord");
         assertThat(fallback.reason()).contains("override named no configured channel");
+    }
+
+    /** An event as ingest builds it for an app: source app, fingerprint namespaced by ingest. */
+    private static AlertEvent app(String fingerprint, Severity severity, List<String> channels) {
+        AlertEvent e = opened(fingerprint, severity);
+        return new AlertEvent(1, null, fingerprint, null, e.state(), severity, "checkout", null, "payment errors",
+                Map.of(), Map.of(), 1, e.firstSeen(), e.lastSeen(), AlertSource.APP, false, channels);
+    }
+
+    private final Routes withApps = new Routes(List.of(
+            new Route("payments", Set.of(), Set.of("payments"), Map.of(), List.of("payments-hook"))),
+            standard(), CHANNELS, Map.of("checkout", Set.of("slack", "ops-slack"), "quiet", Set.of()));
+
+    @Test
+    void anAppOverrideKeepsOnlyTheChannelsThatAppIsAllowed() {
+        RouteDecision d = withApps.route(app("app/checkout/payments", Severity.CRITICAL,
+                List.of("betterstack", "slack", "nope", "slack")));
+        assertThat(d).isEqualTo(new RouteDecision(List.of("slack"), "override:app/checkout", List.of("betterstack", "nope")));
+        assertThat(withApps.route(app("app/checkout/payments", Severity.INFO, List.of("ops-slack", "slack"))))
+                .isEqualTo(new RouteDecision(List.of("ops-slack", "slack"), "override:app/checkout"));
+    }
+
+    @Test
+    void anAppOverrideWithNothingAllowedFallsBackToNormalRouting() {
+        RouteDecision d = withApps.route(app("app/checkout/db", Severity.WARNING, List.of("betterstack", "payments-hook")));
+        assertThat(d.channels()).containsExactly("slack", "discord");
+        assertThat(d.refused()).containsExactly("betterstack", "payments-hook");
+        assertThat(d.reason()).startsWith("default:warning").contains("override refused for app checkout");
+        // an app allowed nothing, and an app the routing does not name, get no override
+        assertThat(withApps.route(app("app/quiet/x", Severity.INFO, List.of("slack"))))
+                .isEqualTo(new RouteDecision(List.of("log"), "default:info (override refused for app quiet: [slack])",
+                        List.of("slack")));
+        assertThat(withApps.route(app("app/other/x", Severity.INFO, List.of("slack"))).channels()).containsExactly("log");
+        // the matching route still applies to the app's event
+        AlertEvent payments = with(app("app/checkout/p", Severity.CRITICAL, List.of("betterstack")), "payments", Map.of(),
+                List.of("betterstack"), false);
+        assertThat(withApps.route(payments).channels()).containsExactly("payments-hook");
+    }
+
+    @Test
+    void anAppEventWithoutTheAppNamespaceGetsNoOverrideAtAll() {
+        for (String fp : List.of("checkout/payments", "monitor/checkout", "app/checkout", "apps/checkout/x")) {
+            RouteDecision d = withApps.route(app(fp, Severity.CRITICAL, List.of("slack")));
+            assertThat(d.channels()).as(fp).containsExactly("betterstack", "slack", "discord");
+            assertThat(d.refused()).as(fp).containsExactly("slack");
+            assertThat(d.reason()).as(fp).contains("app event without an app/<appId>/ fingerprint");
+        }
+        assertThat(Routes.appId("app/checkout/a/b")).isEqualTo("checkout");
+        assertThat(Routes.appId("app/checkout")).isNull();
+        assertThat(Routes.appId("monitor/app/checkout")).isNull();
+    }
+
+    @Test
+    void eventsVigilProducedKeepTheirOverrideWhateverTheAppsSectionSays() {
+        // a probe event whose fingerprint merely looks namespaced is not an app's event
+        AlertEvent probe = with(opened("app/quiet/x", Severity.CRITICAL), "x", Map.of(), List.of("betterstack"), false);
+        assertThat(withApps.route(probe)).isEqualTo(new RouteDecision(List.of("betterstack"), "override"));
+        assertThat(withApps.route(with(opened("monitor/a", Severity.INFO), "x", Map.of(), List.of("discord"), false)))
+                .isEqualTo(new RouteDecision(List.of("discord"), "override"));
+    }
+
+    @Test
+    void theNotifiersOwnDeliveryFailingAlertKeepsItsOverrideThoughItsSourceIsApp() {
+        AlertEvent failed = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent alert = DeliveryFailing.alert(failed, "slack", "slack answered HTTP 404",
+                List.of("betterstack", "discord"), failed.lastSeen());
+        assertThat(alert.source()).isEqualTo(AlertSource.APP);
+        assertThat(withApps.route(alert)).isEqualTo(new RouteDecision(List.of("betterstack", "discord"), "override"));
+        // an app's event named like it, inside its namespace, is still only an app's event
+        AlertEvent lookalike = app("app/checkout/" + alert.fingerprint(), Severity.CRITICAL, List.of("betterstack"));
+        assertThat(withApps.route(lookalike).refused()).containsExactly("betterstack");
+    }
+
+    @Test
+    void anAppCannotBeAllowedAnUnconfiguredChannel() {
+        assertThatThrownBy(() -> new Routes(List.of(), standard(), CHANNELS, Map.of("checkout", Set.of("pager"))))
+                .hasMessageContaining("checkout");
     }
 
     @Test

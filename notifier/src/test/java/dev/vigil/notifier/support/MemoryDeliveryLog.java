@@ -85,19 +85,19 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     }
 
     @Override
-    public Mono<Optional<String>> vendorRef(String incidentId, String channel) {
+    public Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel) {
         return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
-                return Optional.ofNullable(vendorRefs.get(incidentId + "|" + channel));
+                return Optional.ofNullable(vendorRefs.get(incidentId + "|" + fingerprint + "|" + channel));
             }
         }));
     }
 
     @Override
-    public Mono<Void> saveVendorRef(String incidentId, String channel, String vendorRef) {
+    public Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef) {
         return check().then(Mono.fromRunnable(() -> {
             synchronized (this) {
-                vendorRefs.put(incidentId + "|" + channel, vendorRef);
+                vendorRefs.put(incidentId + "|" + fingerprint + "|" + channel, vendorRef);
             }
         }));
     }

@@ -22,6 +22,8 @@ import reactor.core.publisher.Mono;
  * BetterStack Uptime incidents: {@code opened} (and an escalation of an incident BetterStack has not seen)
  * creates an incident and hands its id back for the incident record; {@code resolved} resolves that incident
  * (409 "already resolved" counts as delivered); reminders create nothing (the incident is already paging).
+ * A {@code resolved} without the id of an incident this channel opened ({@link Notification#vendorRef()}, looked
+ * up for the event's own incident and fingerprint) calls nothing: there is nothing of ours to resolve.
  */
 public final class BetterStackNotifier implements Notifier {
     private final URI base;
@@ -59,7 +61,8 @@ public final class BetterStackNotifier implements Notifier {
         return Map.of("Authorization", "Bearer " + token);
     }
 
-    private Mono<DeliveryOutcome> create(AlertEvent e) {
+    private Mono<DeliveryOutcome> create(AlertEvent event) {
+        AlertEvent e = Presentation.clean(event);
         ObjectNode body = Json.mapper().createObjectNode();
         body.put("name", Text.truncate(e.service(), 100));
         body.put("summary", Text.truncate(Presentation.title(e), 255));

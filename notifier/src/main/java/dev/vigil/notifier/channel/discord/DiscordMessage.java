@@ -14,6 +14,12 @@ import java.util.Map;
  * One embed within Discord's limits: title 256, description 4096, at most 25 fields (name 256, value 1024),
  * footer 2048, and at most 6000 characters across them all. Fields are dropped from the end, then the
  * description shortened, until the total fits.
+ *
+ * <p>Nothing in the data may ping or hide a link: every payload carries {@code allowed_mentions: {"parse": []}}
+ * (so {@code @everyone}, {@code @here}, {@code <@id>} and {@code <@&role>} render without notifying anyone), and
+ * data shown where Discord renders markdown (description, field values) has its masked-link syntax escaped
+ * ({@link #escapeMarkdown}), so {@code [dashboard](https://evil)} shows as typed. The Links field is the only
+ * markup Vigil writes itself, from the event's http(s) links.
  */
 public final class DiscordMessage {
     public static final int TITLE_MAX = 256;
@@ -28,26 +34,28 @@ public final class DiscordMessage {
     private DiscordMessage() {
     }
 
-    public static ObjectNode build(AlertEvent e) {
+    public static ObjectNode build(AlertEvent event) {
+        AlertEvent e = Presentation.clean(event);
         String title = Text.truncate(Presentation.title(e), TITLE_MAX);
         String footer = Text.truncate("Vigil · " + e.fingerprint() + " · event " + e.eventId(), FOOTER_MAX);
         List<String[]> fields = new ArrayList<>();
         add(fields, "Severity", e.severity().wire(), true);
-        add(fields, "Service", e.service(), true);
+        add(fields, "Service", escapeMarkdown(e.service()), true);
         add(fields, "Occurrences", String.valueOf(e.occurrences()), true);
         add(fields, "First seen", Presentation.time(e.firstSeen()), true);
         add(fields, "Last seen", Presentation.time(e.lastSeen()), true);
         StringBuilder links = new StringBuilder();
         for (Map.Entry<String, String> l : e.links().entrySet()) {
-            if (Presentation.isHttpLink(l.getValue())) {
-                links.append('[').append(l.getKey().replace("]", "")).append("](").append(l.getValue()).append(")\n");
+            if (Presentation.isSafeLink(l.getValue())) {
+                links.append('[').append(escapeMarkdown(Text.oneLine(l.getKey()))).append("](")
+                        .append(linkTarget(l.getValue())).append(")\n");
             }
         }
         if (links.length() > 0 && links.length() <= FIELD_VALUE_MAX) {
             add(fields, "Links", links.toString().strip(), false);
         }
         for (Map.Entry<String, String> a : e.attributes().entrySet()) {
-            add(fields, a.getKey(), a.getValue(), true);
+            add(fields, a.getKey(), escapeMarkdown(a.getValue()), true);
         }
         while (fields.size() > FIELDS_MAX) {
             fields.remove(fields.size() - 1);
@@ -59,7 +67,7 @@ public final class DiscordMessage {
             fieldChars -= last[0].length() + last[1].length();
         }
         int room = Math.max(0, Math.min(DESCRIPTION_MAX, TOTAL_MAX - fixed - fieldChars));
-        String description = Text.truncate(e.summary(), room);
+        String description = Text.truncate(escapeMarkdown(e.summary()), room);
 
         ObjectNode root = Json.mapper().createObjectNode();
         root.put("username", "Vigil");
@@ -73,8 +81,33 @@ public final class DiscordMessage {
             fs.addObject().put("name", f[0]).put("value", f[1]).put("inline", Boolean.parseBoolean(f[2]));
         }
         embed.putObject("footer").put("text", footer);
+        // an empty parse list: no mention in the text notifies anyone, whatever the data says
         root.putObject("allowed_mentions").putArray("parse");
         return root;
+    }
+
+    /**
+     * Backslash-escapes what builds a masked link ({@code [label](url)}), and the backslash itself so data cannot
+     * undo the escape. Bare URLs stay visible as typed, so they hide nothing.
+     */
+    static String escapeMarkdown(String s) {
+        if (s.indexOf('[') < 0 && s.indexOf(']') < 0 && s.indexOf('\\') < 0) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '[' || c == ']' || c == '\\') {
+                sb.append('\\');
+            }
+            sb.append(c);
+        }
+        return sb.toString();
+    }
+
+    /** Parentheses would end the link target early; percent-encoded they mean the same to the server. */
+    private static String linkTarget(String url) {
+        return url.replace("(", "%28").replace(")", "%29");
     }
 
     private static void add(List<String[]> fields, String name, String value, boolean inline) {

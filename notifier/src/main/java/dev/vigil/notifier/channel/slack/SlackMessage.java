@@ -11,6 +11,12 @@ import java.util.Map;
 /**
  * Block Kit payload for an incoming webhook, within Slack's limits: header text 150, section text 3000, at most
  * 10 fields of 2000, button text 75 and URL 3000, top-level fallback text kept short, at most 50 blocks.
+ *
+ * <p>Every text built from event data, plain_text as well as mrkdwn and the top-level fallback (which Slack
+ * shows in notifications and parses as mrkdwn), goes through {@link #escape}: a summary such as
+ * {@code <!channel>} or {@code <https://evil|dashboard>} must arrive as inert text, never ping or hide a link.
+ * mrkdwn objects are also {@code verbatim}, so Slack does not turn bare names or URLs in the data into mentions or
+ * links either. The only links are the buttons for the event's own http(s) links.
  */
 public final class SlackMessage {
     public static final int HEADER_MAX = 150;
@@ -25,15 +31,16 @@ public final class SlackMessage {
     private SlackMessage() {
     }
 
-    public static ObjectNode build(AlertEvent e) {
+    public static ObjectNode build(AlertEvent event) {
+        AlertEvent e = Presentation.clean(event);
         ObjectNode root = Json.mapper().createObjectNode();
-        String title = Presentation.title(e);
+        String title = escape(Presentation.title(e));
         root.put("text", Text.truncate(title, FALLBACK_MAX));
         ArrayNode blocks = Json.mapper().createArrayNode();
         ObjectNode header = blocks.addObject().put("type", "header");
-        header.putObject("text").put("type", "plain_text").put("text", Text.truncate(title, HEADER_MAX));
+        header.set("text", plain(Text.truncate(title, HEADER_MAX)));
         ObjectNode summary = blocks.addObject().put("type", "section");
-        summary.putObject("text").put("type", "mrkdwn").put("text", Text.truncate(escape(e.summary()), SECTION_MAX));
+        summary.set("text", mrkdwn(Text.truncate(escape(e.summary()), SECTION_MAX)));
         ObjectNode facts = blocks.addObject().put("type", "section");
         ArrayNode fields = facts.putArray("fields");
         field(fields, "Severity", e.severity().wire());
@@ -49,21 +56,20 @@ public final class SlackMessage {
                 sb.append("*").append(escape(a.getKey())).append("*: ").append(escape(a.getValue())).append('\n');
             }
             ObjectNode attrs = blocks.addObject().put("type", "section");
-            attrs.putObject("text").put("type", "mrkdwn").put("text", Text.truncate(sb.toString().strip(), SECTION_MAX));
+            attrs.set("text", mrkdwn(Text.truncate(sb.toString().strip(), SECTION_MAX)));
         }
         ArrayNode buttons = Json.mapper().createArrayNode();
         for (Map.Entry<String, String> l : e.links().entrySet()) {
-            if (Presentation.isHttpLink(l.getValue()) && l.getValue().length() <= URL_MAX) {
+            if (Presentation.isSafeLink(l.getValue()) && l.getValue().length() <= URL_MAX) {
                 ObjectNode b = buttons.addObject().put("type", "button").put("url", l.getValue());
-                b.putObject("text").put("type", "plain_text").put("text", Text.truncate(l.getKey(), BUTTON_TEXT_MAX));
+                b.set("text", plain(Text.truncate(escape(Text.oneLine(l.getKey())), BUTTON_TEXT_MAX)));
             }
         }
         if (!buttons.isEmpty()) {
             blocks.addObject().put("type", "actions").set("elements", buttons);
         }
         ObjectNode context = blocks.addObject().put("type", "context");
-        context.putArray("elements").addObject().put("type", "mrkdwn")
-                .put("text", Text.truncate("Vigil · event " + escape(e.eventId()), SECTION_MAX));
+        context.putArray("elements").add(mrkdwn(Text.truncate("Vigil · event " + escape(e.eventId()), SECTION_MAX)));
         ObjectNode attachment = root.putArray("attachments").addObject();
         attachment.put("color", Presentation.hexColour(e));
         attachment.set("blocks", blocks);
@@ -72,11 +78,23 @@ public final class SlackMessage {
 
     private static void field(ArrayNode fields, String name, String value) {
         if (fields.size() < FIELDS_MAX) {
-            fields.addObject().put("type", "mrkdwn").put("text", Text.truncate("*" + name + "*\n" + escape(value), FIELD_MAX));
+            fields.add(mrkdwn(Text.truncate("*" + name + "*\n" + escape(value), FIELD_MAX)));
         }
     }
 
-    /** Slack mrkdwn control characters. */
+    private static ObjectNode plain(String escapedText) {
+        return Json.mapper().createObjectNode().put("type", "plain_text").put("text", escapedText);
+    }
+
+    private static ObjectNode mrkdwn(String escapedText) {
+        return Json.mapper().createObjectNode().put("type", "mrkdwn").put("text", escapedText).put("verbatim", true);
+    }
+
+    /**
+     * Slack's control characters, replaced by the entities Slack decodes for display: with no {@code <} left,
+     * data can form no mention ({@code <!here>}, {@code <@U123>}, {@code <#C123>}) and no link
+     * ({@code <url|label>}). {@code &} goes first so an entity already in the data is shown, not decoded.
+     */
     static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
