@@ -21,6 +21,8 @@ import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.IOException;
 import java.net.URI;
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.kit.auth.TokenSpec;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -200,7 +202,9 @@ public final class VerdictPipelineBench {
             var cfg = StreamsServiceConfig.defaults()
                     .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench", state.toString(), o.streamThreads(),
                             1, 0, 100L, extraKafkaProperties()))
-                    .withHttp(HttpSettings.loopback(0));
+                    .withHttp(HttpSettings.loopback(0))
+                    .withAuth(StreamsServiceConfig.AuthSettings.of(List.of(
+                            new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))));
             List<ProducerRecord<String, byte[]>> definitions = new ArrayList<>();
             for (int m = 0; m < o.monitors(); m++) {
                 MonitorDefinition def = new MonitorDefinition(1, id(m), null, "https://example.com/" + m, null, 3600,
@@ -461,13 +465,17 @@ public final class VerdictPipelineBench {
         return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
                 sorted[sorted.length - 1] / 1e6, sorted.length);
     }
+    /** The bench's own query API token (read scope), generated per run. */
+    private static final String BENCH_TOKEN = BearerTokens.generate();
+
     private static void awaitMonitorsLoaded(int port, int monitors) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.currentTimeMillis() + 180_000;
         while (System.currentTimeMillis() < deadline) {
             try {
                 HttpResponse<String> res = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/v1/status?scope=local")).build(),
+                        URI.create("http://127.0.0.1:" + port + "/v1/status?scope=local"))
+                        .header("Authorization", "Bearer " + BENCH_TOKEN).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (res.statusCode() == 200 && Json.tree(res.body().getBytes()).path("monitors").size() >= monitors) {
                     return;

@@ -3,6 +3,7 @@ package dev.vigil.standalone.cli;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.streams.audit.AuditRecord;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorDiff;
 import dev.vigil.standalone.monitors.MonitorsFile;
@@ -103,9 +104,22 @@ public final class MonitorsCommand implements Runnable {
             }
             List<MonitorDefinition> upserts = new java.util.ArrayList<>(diff.added());
             diff.changed().forEach(c -> upserts.add(c.next()));
-            catalog.publish(upserts, prune ? diff.removed() : List.of());
+            List<String> deletes = prune ? diff.removed() : List.of();
+            catalog.publish(upserts, deletes, Topics.AUDIT, new AuditRecord(1, java.util.UUID.randomUUID().toString(),
+                    System.currentTimeMillis(), "cli:" + System.getProperty("user.name", "unknown"), "monitors.applied",
+                    "monitors", localHost(), java.util.Map.of("added", String.valueOf(diff.added().size()),
+                            "changed", String.valueOf(diff.changed().size()), "deleted", String.valueOf(deletes.size()),
+                            "file", String.valueOf(file.getFileName()))));
             out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
             return 0;
+        }
+    }
+
+    private static String localHost() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "";
         }
     }
 }

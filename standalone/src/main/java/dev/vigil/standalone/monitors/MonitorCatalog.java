@@ -1,8 +1,10 @@
 package dev.vigil.standalone.monitors;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.audit.AuditRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -89,6 +92,14 @@ public final class MonitorCatalog {
 
     /** Publishes upserts and tombstones, waiting until the broker acknowledged every one. */
     public void publish(List<MonitorDefinition> upserts, List<String> deletes) {
+        publish(upserts, deletes, null, null);
+    }
+
+    /**
+     * {@link #publish(List, List)}, then {@code audit} (who applied what) to {@code auditTopic} with the same producer,
+     * acknowledged like the changes; null for none (the demo and tests seeding monitors).
+     */
+    public void publish(List<MonitorDefinition> upserts, List<String> deletes, String auditTopic, AuditRecord audit) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -106,6 +117,12 @@ public final class MonitorCatalog {
             producer.flush();
             for (var f : sent) {
                 f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            if (audit != null) {
+                try (var auditProducer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                    auditProducer.send(new ProducerRecord<>(auditTopic, audit.target(), Json.bytes(audit)))
+                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                }
             }
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;

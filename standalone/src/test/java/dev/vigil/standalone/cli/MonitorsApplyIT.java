@@ -75,6 +75,17 @@ class MonitorsApplyIT {
         CliRun prune = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(prune.exit()).isZero();
         assertThat(topic()).containsOnlyKeys("api");
+
+        // every apply that published is on the audit log: who, what, how much
+        var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
+                .read(0, System.currentTimeMillis() + 60_000, 100).records();
+        assertThat(audit).extracting(a -> a.action() + " " + a.details().get("added") + "/" + a.details().get("changed")
+                + "/" + a.details().get("deleted")).containsExactly("monitors.applied 2/0/0", "monitors.applied 0/1/0",
+                "monitors.applied 0/0/1");
+        assertThat(audit).allSatisfy(a -> {
+            assertThat(a.actor()).startsWith("cli:");
+            assertThat(a.target()).isEqualTo("monitors");
+        });
     }
 
     @Test
