@@ -61,7 +61,10 @@ public final class QueryHandlers {
         return routes
                 .get("/v1/status", this::status)
                 .get("/v1/monitors/{id}", req -> keyed(req, this::monitor))
-                .get("/v1/monitors/{id}/history", req -> keyed(req, this::history))
+                .get("/v1/monitors/{id}/history", req -> {
+                    HttpResult bad = badRange(req);
+                    return bad != null ? Mono.just(bad) : keyed(req, this::history);
+                })
                 .get("/v1/monitors/{id}/uptime", req -> keyed(req, this::uptime))
                 .get("/v1/workers", this::workers);
     }
@@ -148,6 +151,23 @@ public final class QueryHandlers {
         }
         open.sort(Comparator.comparing((Map<String, Object> r) -> (Severity) r.get("severity"))); // critical first
         return open;
+    }
+
+    /** A 400 for a missing, malformed, reversed or too long history range (checked before any forwarding); else null. */
+    private static HttpResult badRange(QueryRequest req) {
+        try {
+            Instant from = instant("from", req.queryParam("from"));
+            Instant to = instant("to", req.queryParam("to"));
+            if (!to.isAfter(from)) {
+                return HttpResult.badRequest("'to' must be after 'from'", req.path());
+            }
+            if (Duration.between(from, to).compareTo(MAX_HISTORY_RANGE) > 0) {
+                return HttpResult.badRequest("the range must be at most 31 days; ask for several ranges", req.path());
+            }
+            return null;
+        } catch (IllegalArgumentException e) {
+            return HttpResult.badRequest(e.getMessage(), req.path());
+        }
     }
 
     private HttpResult history(QueryRequest req) {

@@ -66,6 +66,8 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
     private final Clock clock;
     private final SilenceSettings settings;
     private volatile reactor.core.Disposable pruning;
+    /** Silences this instance wrote that the global store has not shown yet: id → endsAt. */
+    private final Map<String, Long> reserved = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SilenceRoutes(ApiWriter writer, String topic, Clock clock, SilenceSettings settings) {
         this.writer = writer;
@@ -101,9 +103,9 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
         } catch (ContractViolation e) {
             return Mono.just(invalid(e, req.path()));
         }
-        return QueryBackend.read(() -> countInForce(backend, now))
+        return QueryBackend.read(() -> reserve(backend, silence, now))
                 .flatMap(inForce -> {
-                    if (inForce >= settings.max()) {
+                    if (inForce >= 0) {
                         return Mono.just(HttpResult.problem(409, "too-many-silences", "Too many silences",
                                 "there are already " + inForce + " active or pending silences (silences.max = "
                                         + settings.max() + "); expire some before adding more", req.path()));
@@ -112,23 +114,37 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
                     details.put("matcher", matcherText(silence));
                     details.put("endsAt", Instant.ofEpochMilli(silence.endsAt()).toString());
                     return write(silence.id(), silence, audit(req, "silence.created", silence.id(), now, details))
+                            .doOnError(e -> reserved.remove(silence.id()))
                             .then(prune(backend, req.actor()).onErrorResume(e -> Mono.empty()))
                             .thenReturn(withLocation(HttpResult.json(201, view(silence, now)), req.path() + "/" + silence.id()));
                 })
                 .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
-    private static long countInForce(QueryBackend backend, long now) {
-        long n = 0;
+    /**
+     * Counts the silences in force — those in the store plus those this instance wrote that the store has not
+     * consumed yet (the global store follows the topic a moment behind) — and reserves a place for {@code silence}
+     * when there is room. Returns -1 when reserved, else the count that is at the cap. Synchronised so concurrent
+     * creations on this instance cannot both take the last place.
+     */
+    private synchronized long reserve(QueryBackend backend, Silence silence, long now) {
+        java.util.Set<String> inForce = new java.util.HashSet<>();
         try (var it = backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).all()) {
             while (it.hasNext()) {
-                Silence s = it.next().value;
-                if (s != null && !s.expiredAt(now)) {
-                    n++;
+                var kv = it.next();
+                if (kv.value != null && !kv.value.expiredAt(now)) {
+                    inForce.add(kv.key);
                 }
+                reserved.remove(kv.key); // the store has it now
             }
         }
-        return n;
+        reserved.entrySet().removeIf(e -> e.getValue() <= now);
+        inForce.addAll(reserved.keySet());
+        if (inForce.size() >= settings.max()) {
+            return inForce.size();
+        }
+        reserved.put(silence.id(), silence.endsAt());
+        return -1;
     }
 
     /** Tombstones silences that ended more than {@code keepExpiredDays} ago (one transaction, one audit record). */
