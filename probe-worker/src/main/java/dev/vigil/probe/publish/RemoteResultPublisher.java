@@ -56,12 +56,17 @@ public final class RemoteResultPublisher implements ResultPublisher {
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final Disposable ticker;
+    private final reactor.netty.resources.ConnectionProvider pool;
     private volatile boolean healthy = true;
     private long backoffUntil;
 
     public RemoteResultPublisher(String ingestUrl, String keyId, String region, byte[] secret, int batchSize,
                                  Duration flushInterval, LongSupplier clock, Listener listener) {
-        this.client = HttpClient.create().responseTimeout(Duration.ofSeconds(10));
+        // Idle connections are dropped before ingest's idle timeout closes them, so a batch is never written onto a
+        // connection the server is closing at that moment.
+        this.pool = reactor.netty.resources.ConnectionProvider.builder("vigil-remote-publisher").maxConnections(4)
+                .maxIdleTime(Duration.ofSeconds(30)).build();
+        this.client = HttpClient.create(pool).responseTimeout(Duration.ofSeconds(10));
         String base = ingestUrl.endsWith("/") ? ingestUrl.substring(0, ingestUrl.length() - 1) : ingestUrl;
         this.resultsUrl = base + "/v1/probe-results";
         this.heartbeatsUrl = base + "/v1/heartbeats";
@@ -262,5 +267,6 @@ public final class RemoteResultPublisher implements ResultPublisher {
         }
         ticker.dispose();
         worker.dispose();
+        pool.disposeLater().subscribe();
     }
 }
