@@ -7,12 +7,20 @@ set -eu
 BOOTSTRAP="${KAFKA_BOOTSTRAP:-kafka:9092}"
 TOPICS_BIN="${KAFKA_HOME:-/opt/kafka}/bin/kafka-topics.sh"
 
+# create NAME PARTITIONS compact|delete [RETENTION_MS]: without RETENTION_MS the broker's default retention applies.
 create() {
-  name="$1"; partitions="$2"; policy="$3"
-  "$TOPICS_BIN" --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
-    --topic "$name" --partitions "$partitions" --replication-factor 1 \
-    --config "cleanup.policy=$policy"
-  echo "topic $name: $partitions partitions, cleanup.policy=$policy"
+  name="$1"; partitions="$2"; policy="$3"; retention="${4:-}"
+  if [ -n "$retention" ]; then
+    "$TOPICS_BIN" --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
+      --topic "$name" --partitions "$partitions" --replication-factor 1 \
+      --config "cleanup.policy=$policy" --config "retention.ms=$retention"
+    echo "topic $name: $partitions partitions, cleanup.policy=$policy, retention.ms=$retention"
+  else
+    "$TOPICS_BIN" --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
+      --topic "$name" --partitions "$partitions" --replication-factor 1 \
+      --config "cleanup.policy=$policy"
+    echo "topic $name: $partitions partitions, cleanup.policy=$policy"
+  fi
 }
 
 create vigil.monitors 6 compact
@@ -24,5 +32,8 @@ create vigil.alert-rules 1 compact
 create vigil.alerts 6 delete
 create vigil.silences 1 compact
 create vigil.dead-letter 3 delete
+# Who changed what (silences, acknowledgements, monitors applied): an append-only log, never compacted (a later
+# record must not replace an earlier one), kept 90 days (7776000000 ms).
+create vigil.audit 1 delete 7776000000
 
 echo "all Vigil topics present"

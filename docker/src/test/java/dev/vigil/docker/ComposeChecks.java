@@ -351,7 +351,7 @@ final class ComposeChecks {
     List<String> secretsFromEnvironment() {
         List<String> problems = new ArrayList<>();
         services().fields().forEachRemaining(e -> environment(e.getValue()).forEach((k, v) -> {
-            if (SECRET_NAME.matcher(k).matches() && !v.matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*(:?-[^}]*)?}")) {
+            if (SECRET_NAME.matcher(k).matches() && !v.matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?}")) {
                 problems.add(e.getKey() + ".environment." + k + ": a secret must be interpolated from the host environment (${VAR}), never written inline");
             }
         }));
@@ -504,11 +504,27 @@ final class ComposeChecks {
     record TopicLine(String name, int partitions, boolean compacted) {
     }
 
+    /** {@code create NAME PARTITIONS compact|delete [RETENTION_MS]}, as kafka/create-topics.sh calls it. */
+    private static final Pattern CREATE_LINE =
+            Pattern.compile("(?m)^\\s*create\\s+(\\S+)\\s+(\\d+)\\s+(compact|delete)(?:\\s+(\\d+))?\\s*$");
+
     static List<TopicLine> scriptTopics(String script) {
         List<TopicLine> out = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^\\s*create\\s+(\\S+)\\s+(\\d+)\\s+(compact|delete)\\s*$").matcher(script);
+        Matcher m = CREATE_LINE.matcher(script);
         while (m.find()) {
             out.add(new TopicLine(m.group(1), Integer.parseInt(m.group(2)), m.group(3).equals("compact")));
+        }
+        return out;
+    }
+
+    /** Topic name → the retention.ms the script gives it, for the topics that set one. */
+    static Map<String, Long> scriptRetentions(String script) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        Matcher m = CREATE_LINE.matcher(script);
+        while (m.find()) {
+            if (m.group(4) != null) {
+                out.put(m.group(1), Long.parseLong(m.group(4)));
+            }
         }
         return out;
     }

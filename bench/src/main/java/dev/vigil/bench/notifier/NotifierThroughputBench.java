@@ -77,6 +77,8 @@ import reactor.netty.http.server.HttpServer;
  */
 public final class NotifierThroughputBench {
     private static final String SECRET_ENV = "BENCH_HOOK_SECRET";
+    /** The embedded server requires its generated password; the notifier reads it from this variable. */
+    private static final String DB_PASSWORD_ENV = "BENCH_DB_PASSWORD";
 
     public record Options(int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup) {
         static Options parse(String[] args) {
@@ -118,7 +120,8 @@ public final class NotifierThroughputBench {
             String topic = "bench-alerts";
             kafka.createTopics(new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
                     new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false));
-            Map<String, String> env = Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789");
+            Map<String, String> env = Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789",
+                    DB_PASSWORD_ENV, db.password());
             NotifierConfig cfg = config(kafka, db, topic, sink.port());
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(),
                     new ByteArraySerializer(), new ByteArraySerializer());
@@ -175,7 +178,7 @@ public final class NotifierThroughputBench {
         return NotifierConfig.defaults()
                 .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), "bench-" + UUID.randomUUID(), topic,
                         Topics.DEAD_LETTER, 5000, 1000))
-                .withDatabase(new NotifierConfig.Database(url, db.user(), "BENCH_NO_PASSWORD", 8))
+                .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 8))
                 .withDelivery(new NotifierConfig.Delivery(null, null, null, null, null, null, 500))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
                 .withRouting(routing);

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,10 +20,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +36,20 @@ import org.slf4j.LoggerFactory;
  * <p>The embedded server keeps its port and data directory across {@link #stop()} / {@link #start()},
  * which is how outage tests take the database away and bring it back. {@link #createDatabase(String)}
  * gives each test class its own database on one server.
+ *
+ * <p>The embedded server requires a password for every connection (SCRAM-SHA-256 in {@code pg_hba.conf},
+ * over TCP and the Unix socket alike): anyone else on the machine could otherwise connect as its superuser.
+ * The password is generated per data directory and kept in a file inside it ({@link PasswordFile}), so a
+ * restart on the same directory uses it again; {@link #password()}, {@link #database()} and the URLs it gives
+ * carry it. A data directory made by an older Vigil, which trusted every local connection, is converted on
+ * its first start: it gets a password and stops trusting.
  */
 public final class EmbeddedPostgres implements AutoCloseable {
     public static final String URL_ENV = "VIGIL_DB_URL";
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgres.class);
     private static final String LOCAL_HOST = "localhost";
     private static final String SUPERUSER = "postgres";
+    private static final String PASSWORD_AUTH = "scram-sha-256";
     private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     private final PostgresUrl external;
@@ -68,8 +79,10 @@ public final class EmbeddedPostgres implements AutoCloseable {
             this.dataDir = ownsDataDir ? Dirs.createTemp("vigil-postgres-") : builder.dataDir.toAbsolutePath();
             this.port = builder.port != 0 ? builder.port : freePort();
             this.serverConfig = serverConfig(ownsDataDir, builder.serverConfig);
+            // Known before start() so database() and its URLs can be handed out first; written by the first start.
+            String password = PasswordFile.read(PasswordFile.in(dataDir)).orElseGet(PasswordFile::generate);
             this.defaultDatabase = new PostgresDatabase(
-                    new PostgresUrl(LOCAL_HOST, port, "postgres", SUPERUSER, null), poolSize, null);
+                    new PostgresUrl(LOCAL_HOST, port, "postgres", SUPERUSER, password), poolSize, null);
         }
     }
 
@@ -187,9 +200,22 @@ public final class EmbeddedPostgres implements AutoCloseable {
         return defaultDatabase.user();
     }
 
-    /** May be null (the embedded server trusts local connections). */
+    /**
+     * The superuser's password: generated for (and stored in) the data directory of an embedded server, so never
+     * null there; the URL's for an external server (null if it has none). Never log it.
+     */
     public String password() {
         return defaultDatabase.password();
+    }
+
+    /**
+     * The password an embedded server on {@code dataDir} requires, for a client in another process (the CLI next
+     * to a running {@code vigil standalone}); empty if no server has started on that directory yet.
+     *
+     * @throws IllegalStateException if the file is a symlink, not a regular file, or readable by other users
+     */
+    public static Optional<String> storedPassword(Path dataDir) {
+        return PasswordFile.read(PasswordFile.in(dataDir.toAbsolutePath()));
     }
 
     /** Wall time of the last successful {@link #start()}. */
@@ -282,18 +308,120 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
 
     private io.zonky.test.db.postgres.embedded.EmbeddedPostgres startEmbedded() {
+        Path passwordFile = PasswordFile.in(dataDir);
+        boolean initialised = Files.exists(dataDir.resolve("postgresql.conf"));
+        boolean stored = Files.exists(passwordFile, LinkOption.NOFOLLOW_LINKS);
+        if (initialised && !stored && !trustsAnyone()) {
+            // The file is written before the server first runs, so only a crash right after initdb (or a foreign
+            // cluster) gets here; a new password would not match the one initdb set.
+            throw new IllegalStateException("the PostgreSQL cluster in " + dataDir + " requires a password but "
+                    + passwordFile.getFileName() + " is missing (was its first start interrupted?); if it holds"
+                    + " nothing you need, delete " + dataDir + " and start again");
+        }
         try {
-            Files.createDirectories(dataDir);
+            var server = startServer(initialised, !stored);
+            if (PgHba.trustsAnyone(dataDir)) {
+                server = requirePasswords(server);
+            }
+            return server;
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("embedded PostgreSQL failed to start on port " + port + " (data " + dataDir
+                    + "): " + rootMessage(e) + "; is the port taken or the data directory used by another server?", e);
+        }
+    }
+
+    private boolean trustsAnyone() {
+        try {
+            return PgHba.trustsAnyone(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dataDir.resolve(PgHba.FILE), e);
+        }
+    }
+
+    /**
+     * Starts zonky's server; a new cluster is made by initdb with password authentication only, the superuser's
+     * password handed over in a private temporary file, deleted as soon as initdb is done.
+     */
+    private io.zonky.test.db.postgres.embedded.EmbeddedPostgres startServer(boolean initialised, boolean writePassword)
+            throws IOException {
+        Files.createDirectories(dataDir);
+        String password = defaultDatabase.password();
+        Path initdbPassword = initialised ? null : initdbPasswordFile(password);
+        try {
             var builder = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
                     .setPort(port)
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
-                    .setPGStartupWait(Duration.ofSeconds(30));
+                    .setPGStartupWait(Duration.ofSeconds(30))
+                    // zonky's readiness check and data sources connect with this
+                    .setConnectConfig("password", password)
+                    // runs after initdb, before the server starts: the password is on disk before it is needed
+                    .setDataDirectoryCustomizer(dir -> {
+                        deleteQuietly(initdbPassword);
+                        if (writePassword) {
+                            try {
+                                PasswordFile.create(PasswordFile.in(dataDir), password);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException("cannot create " + PasswordFile.in(dataDir), e);
+                            }
+                        }
+                    });
+            if (initdbPassword != null) {
+                // passed to initdb as --key=value after zonky's own "-A trust", which they override
+                builder.setLocaleConfig("auth-host", PASSWORD_AUTH)
+                        .setLocaleConfig("auth-local", PASSWORD_AUTH)
+                        .setLocaleConfig("pwfile", initdbPassword.toString());
+            }
             serverConfig.forEach(builder::setServerConfig);
             return builder.start();
+        } finally {
+            deleteQuietly(initdbPassword);
+        }
+    }
+
+    /**
+     * Converts a cluster made before passwords were required (trust authentication): sets the superuser's
+     * password over the still-trusting connection (pgjdbc sends only the SCRAM verifier, never the password),
+     * then restarts with {@code pg_hba.conf} requiring it. A restart rather than a reload, so no connection
+     * is let in by the old rules once this returns.
+     */
+    private io.zonky.test.db.postgres.embedded.EmbeddedPostgres requirePasswords(
+            io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) throws IOException {
+        try (Connection connection = defaultDatabase.openJdbcConnection()) {
+            connection.unwrap(PGConnection.class)
+                    .alterUserPassword(SUPERUSER, defaultDatabase.password().toCharArray(), PASSWORD_AUTH);
+        } catch (SQLException e) {
+            server.close();
+            throw new IllegalStateException("could not set a password on the trusting cluster in " + dataDir, e);
+        }
+        server.close();
+        PgHba.requirePasswords(dataDir, PASSWORD_AUTH);
+        LOG.info("Embedded PostgreSQL in {} now requires a password (it trusted local connections)", dataDir);
+        return startServer(true, false);
+    }
+
+    /** initdb's copy of the password, outside the data directory (initdb wants it empty) and owner-only. */
+    private static Path initdbPasswordFile(String password) throws IOException {
+        Path dir = Files.createTempDirectory("vigil-initdb-");
+        Path file = dir.resolve("pwfile");
+        try {
+            PasswordFile.create(file, password);
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("embedded PostgreSQL failed to start on port " + port + " (data " + dataDir
-                    + "): " + rootMessage(e) + "; is the port taken or the data directory used by another server?", e);
+            deleteQuietly(file);
+            throw e;
+        }
+        return file;
+    }
+
+    private static void deleteQuietly(Path initdbPassword) {
+        if (initdbPassword == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(initdbPassword);
+            Files.deleteIfExists(initdbPassword.getParent());
+        } catch (IOException e) {
+            LOG.warn("could not delete the temporary initdb password file {}: {}", initdbPassword, e.getMessage());
         }
     }
 

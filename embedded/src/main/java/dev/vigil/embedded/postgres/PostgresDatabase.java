@@ -51,7 +51,7 @@ public final class PostgresDatabase implements AutoCloseable {
         return url.user();
     }
 
-    /** May be null (trust authentication, as on the embedded server). */
+    /** Never null on the embedded server (it requires one); may be null for an external server's URL. */
     public String password() {
         return url.password();
     }

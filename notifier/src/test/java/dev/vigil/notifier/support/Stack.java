@@ -31,6 +31,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * BetterStack, Slack and Discord servers, and a producer for alert events.
  */
 public final class Stack implements AutoCloseable {
+    private static final String DB_PASSWORD_ENV = "VIGIL_DB_PASSWORD";
     public final FakeVendor betterstack = new FakeVendor();
     public final FakeVendor slack = new FakeVendor();
     public final FakeVendor discord = new FakeVendor();
@@ -61,6 +62,9 @@ public final class Stack implements AutoCloseable {
         env.put("BS_TOKEN", "token-for-tests");
         env.put("SLACK_URL", slack.uri("/services/T0/B0/secret").toString());
         env.put("DISCORD_URL", discord.uri("/api/webhooks/1/secret").toString());
+        if (db.password() != null) {
+            env.put(DB_PASSWORD_ENV, db.password()); // the embedded server requires its generated password
+        }
         return env;
     }
 
@@ -74,7 +78,7 @@ public final class Stack implements AutoCloseable {
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
                 .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, alertsTopic, deadLetterTopic, null, null))
-                .withDatabase(new NotifierConfig.Database(url, db.user(), "NO_PASSWORD_SET", 6))
+                .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 6))
                 .withDelivery(new NotifierConfig.Delivery("1h", "1h", "200ms", 2.0, "2s", "1s", null))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
                 .withRouting(routing);

@@ -89,11 +89,18 @@ final class PiiDetector {
 
     // --- query strings ---------------------------------------------------------------------------------
 
-    /** {@code ?key=} or {@code #key=} (fragment parameters carry OAuth implicit-flow tokens). */
-    private static final Pattern QUERY_PARAMETER = Pattern.compile("[?#][^\\s?#=&/]{1,128}=");
-    /** A form-encoded body or a query without its {@code ?}: {@code a=1&b=2}. */
+    /** {@code ?key=} anywhere. */
+    private static final Pattern QUERY_PARAMETER = Pattern.compile("[?][^\\s?#=&/]{1,128}=");
+    /** {@code #key=} in a URL or path: fragment parameters carry OAuth implicit-flow tokens. */
+    private static final Pattern FRAGMENT_PARAMETER = Pattern.compile("#[^\\s?#=&/]{1,128}=");
+    /**
+     * A form-encoded body or a query without its {@code ?} ({@code user=ann&ref=x}). Pairs whose values are all numbers
+     * ({@code ratio=0.05&count=30}, a rule's description) carry no personal data and pass.
+     */
     private static final Pattern FORM_PARAMETERS = Pattern.compile(
             "[^\\s?#=&/]{1,128}=[^\\s&]{0,512}&[^\\s?#=&/]{1,128}=");
+    private static final Pattern FORM_PAIR = Pattern.compile("[^\\s?#=&/]{1,128}=([^\\s&]{0,512})");
+    private static final Pattern NUMBER = Pattern.compile("[+-]?\\d{1,18}(?:\\.\\d{1,18})?%?");
 
     private PiiDetector() {
     }
@@ -325,7 +332,23 @@ final class PiiDetector {
                 && (v.charAt(0) == '/' || v.contains("://"))) {
             return true; // a path or URL with anything after its '?'
         }
-        return QUERY_PARAMETER.matcher(v).find() || v.indexOf('&') >= 0 && FORM_PARAMETERS.matcher(v).find();
+        if (QUERY_PARAMETER.matcher(v).find()) {
+            return true;
+        }
+        if ((v.charAt(0) == '/' || v.contains("://")) && FRAGMENT_PARAMETER.matcher(v).find()) {
+            return true;
+        }
+        return v.indexOf('&') >= 0 && FORM_PARAMETERS.matcher(v).find() && !allNumericPairs(v);
+    }
+
+    private static boolean allNumericPairs(String v) {
+        Matcher m = FORM_PAIR.matcher(v);
+        while (m.find()) {
+            if (!NUMBER.matcher(m.group(1)).matches()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean containsAny(String v, String[] literals) {

@@ -33,6 +33,9 @@ class PrivacyGuardTest {
     static Stream<Arguments> ordinaryValues() {
         return Stream.of(
                 arguments("200", "HTTP status"),
+                arguments("runbook#step=2", "a runbook anchor, not a URL fragment"),
+                arguments("ratio=0.05&count=30", "a rule's numeric parameters"),
+                arguments("a=1&b=2", "numeric pairs carry no personal data"),
                 arguments("503", "HTTP status"),
                 arguments("archived", "status word"),
                 arguments("drain_error", "status word"),
@@ -177,7 +180,9 @@ class PrivacyGuardTest {
                 arguments("?utm_source=newsletter", Kind.QUERY_STRING),
                 arguments("/export?download", Kind.QUERY_STRING),
                 arguments("https://example.com/app#state=xyz", Kind.QUERY_STRING),
-                arguments("a=1&b=2", Kind.QUERY_STRING));
+                arguments("/app#access_token=xyz", Kind.QUERY_STRING),
+                arguments("user=ann&ref=newsletter", Kind.QUERY_STRING),
+                arguments("a=1&b=x", Kind.QUERY_STRING));
     }
 
     @ParameterizedTest(name = "passes {0} ({1})")

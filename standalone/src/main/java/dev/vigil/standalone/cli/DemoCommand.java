@@ -8,10 +8,15 @@ import dev.vigil.standalone.launch.StandaloneLauncher;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.io.PrintWriter;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -28,20 +33,83 @@ public final class DemoCommand extends StandaloneCommand {
             description = "Port of the local demo targets (default: ${DEFAULT-VALUE}).")
     int targetsPort;
 
+    /** An IPv4 or IPv6 literal: only those are inspected, never resolved (a name could resolve anywhere). */
+    private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+
     @Override
     StandaloneOptions adjust(StandaloneOptions options) {
-        List<String> allow = new ArrayList<>(options.allowList());
-        allow.add(options.host() + "/32");
+        List<String> allow;
+        try {
+            allow = allowList(options.allowList(), options.host());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         return options.withAllowList(allow).withReminderInterval(DEMO_REMINDER_INTERVAL);
+    }
+
+    /**
+     * The probes' SSRF allow-list for the demo: the operator's {@code --allow} entries plus the one loopback address
+     * the demo targets listen on, never a wildcard. Binding the stack to {@code 0.0.0.0} must not turn into
+     * "probes may reach 0.0.0.0" (which connects to this machine) or into allowing everything.
+     *
+     * @throws IllegalArgumentException for an {@code --allow} entry that would open every address
+     */
+    static List<String> allowList(List<String> operatorAllow, String host) {
+        List<String> allow = new ArrayList<>();
+        for (String cidr : operatorAllow) {
+            if (opensEverything(cidr)) {
+                throw new IllegalArgumentException("--allow " + cidr + " would let probes reach every address;"
+                        + " the demo allows its own targets already, name only the internal ranges you need");
+            }
+            allow.add(cidr);
+        }
+        allow.add(targetsHost(host) + "/32");
+        return List.copyOf(allow);
+    }
+
+    /**
+     * Where the demo targets listen: {@code --host} if it is an IPv4 loopback address, else 127.0.0.1. Only this
+     * JVM's probes call them, so they never need another interface, whatever the services are bound to.
+     */
+    static String targetsHost(String host) {
+        InetAddress address = literal(host);
+        return address instanceof Inet4Address && address.isLoopbackAddress() ? address.getHostAddress() : "127.0.0.1";
+    }
+
+    /** 0.0.0.0, ::, any /0, or an entry whose address is the unspecified one (0.0.0.0/8, ::/16 ...). */
+    private static boolean opensEverything(String cidr) {
+        String entry = cidr.strip();
+        int slash = entry.indexOf('/');
+        String address = slash < 0 ? entry : entry.substring(0, slash);
+        if (slash >= 0 && entry.substring(slash + 1).strip().equals("0")) {
+            return true;
+        }
+        InetAddress parsed = literal(address);
+        return parsed != null && parsed.isAnyLocalAddress();
+    }
+
+    private static InetAddress literal(String host) {
+        String h = host.strip();
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        if (!IP_LITERAL.matcher(h).matches()) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(h); // a literal: parsed, not looked up
+        } catch (UnknownHostException e) {
+            return null;
+        }
     }
 
     @Override
     AutoCloseable afterStart(StandaloneLauncher launcher, PrintWriter out) {
-        DemoTargets targets = DemoTargets.start(launcher.options().host(), targetsPort, Clock.systemUTC());
+        DemoTargets targets = DemoTargets.start(targetsHost(launcher.options().host()), targetsPort, Clock.systemUTC());
         List<MonitorDefinition> monitors = targets.monitors(launcher.options().regions());
         new MonitorCatalog(launcher.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
         out.printf("%ndemo targets on http://%s:%d, %d monitors published (every 10 s from %s)%n",
-                launcher.options().host(), targets.port(), monitors.size(), launcher.options().regions());
+                targetsHost(launcher.options().host()), targets.port(), monitors.size(), launcher.options().regions());
         out.printf("what happens (times from now):%n"
                         + "  demo-healthy      stays up%n"
                         + "  demo-status-down  answers {\"status\":\"down\"}: paged within ~30 s%n"

@@ -1,10 +1,12 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresUrl;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.standalone.drill.Drill;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -41,6 +43,11 @@ public final class DrillCommand implements Callable<Integer> {
             description = "The notifier's PostgreSQL, to time deliveries and clean claims (default: the standalone one, ${DEFAULT-VALUE}; 'none' to skip).")
     String dbUrl;
 
+    @Option(names = "--data-dir", defaultValue = "${env:VIGIL_DATA_DIR:-.vigil}", paramLabel = "DIR",
+            description = "The standalone's data directory: a loopback --db-url without a password uses the embedded"
+                    + " PostgreSQL's generated one from there (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
     @Option(names = "--timeout", defaultValue = "PT90S",
             description = "How long to wait for each hop (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -54,7 +61,7 @@ public final class DrillCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return 2;
         }
-        PostgresUrl db = "none".equals(dbUrl) ? null : PostgresUrl.parse(dbUrl);
+        PostgresUrl db = "none".equals(dbUrl) ? null : withStandalonePassword(PostgresUrl.parse(dbUrl));
         Drill drill = new Drill(bootstrapServers, db, timeout, Clock.systemUTC(), line -> {
             out.println(line);
             out.flush();
@@ -71,5 +78,23 @@ public final class DrillCommand implements Callable<Integer> {
         }
         out.printf("drill complete; remove its records with: vigil drill --monitor %s --cleanup%n", monitorId);
         return 0;
+    }
+
+    /**
+     * The standalone's embedded PostgreSQL requires the password it generated into its data directory. Only a
+     * loopback URL gets it, so it is never offered to a server on another machine.
+     */
+    PostgresUrl withStandalonePassword(PostgresUrl url) {
+        if (url.password() != null || !isLoopback(url.host())) {
+            return url;
+        }
+        // the launcher keeps the embedded server's data in <data dir>/postgres
+        return EmbeddedPostgres.storedPassword(dataDir.resolve("postgres"))
+                .map(password -> new PostgresUrl(url.host(), url.port(), url.database(), url.user(), password))
+                .orElse(url);
+    }
+
+    private static boolean isLoopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
     }
 }
