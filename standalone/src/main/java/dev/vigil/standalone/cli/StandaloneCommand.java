@@ -92,8 +92,10 @@ public class StandaloneCommand implements Callable<Integer> {
             return 1;
         }
         AutoCloseable extra = afterStart(launcher, out);
-        out.printf("%nVigil is running. Try:%n  curl -s http://%s:%d/v1/status%n  ./vigil status%n"
-                + "Press Ctrl-C to stop.%n", options.host(), launcher.queryPort());
+        out.printf("%nVigil is running. Try:%n  ./vigil status%n  ./vigil alerts%n"
+                + "  curl -s -H \"Authorization: Bearer $(cat %s)\" http://%s:%d/v1/status%n"
+                + "Press Ctrl-C to stop.%n", options.dataDir().resolve("config").resolve("admin-token"), options.host(),
+                launcher.queryPort());
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
