@@ -170,21 +170,19 @@ public final class StreamsApp {
 
     /** {@code kafka.properties} entries prefixed {@code consumer.} (as Streams reads them) also tune the audit reader. */
     static Map<String, String> consumerOverrides(StreamsServiceConfig cfg) {
-        Map<String, String> out = new java.util.HashMap<>();
-        cfg.kafka().properties().forEach((k, v) -> {
-            if (k.startsWith(StreamsConfig.CONSUMER_PREFIX)) {
-                out.put(k.substring(StreamsConfig.CONSUMER_PREFIX.length()), v);
-            }
-        });
-        return out;
+        return prefixed(cfg, StreamsConfig.CONSUMER_PREFIX);
     }
 
     /** {@code kafka.properties} entries prefixed {@code producer.} (as Streams reads them) also tune the API writer. */
     static Map<String, String> producerOverrides(StreamsServiceConfig cfg) {
+        return prefixed(cfg, StreamsConfig.PRODUCER_PREFIX);
+    }
+
+    private static Map<String, String> prefixed(StreamsServiceConfig cfg, String prefix) {
         Map<String, String> out = new java.util.HashMap<>();
         cfg.kafka().properties().forEach((k, v) -> {
-            if (k.startsWith(StreamsConfig.PRODUCER_PREFIX)) {
-                out.put(k.substring(StreamsConfig.PRODUCER_PREFIX.length()), v);
+            if (k.startsWith(prefix)) {
+                out.put(k.substring(prefix.length()), v);
             }
         });
         return out;
