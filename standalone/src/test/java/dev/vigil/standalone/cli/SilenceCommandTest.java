@@ -27,6 +27,17 @@ class SilenceCommandTest {
               {"id":"11111111-2222-4333-8444-555555555555","service":"billing","attributes":{"env":"prod"},
                "startsAt":1796040000000,"endsAt":1796043600000,"author":"bob","reason":"deploy","state":"active"}]}
             """.formatted(ID);
+    private static final String CREATED_SCHEDULED = """
+            {"id":"%s","fingerprint":"monitor/db-*","startsAt":1796040000000,"endsAt":1827662400000,"author":"ann",
+             "reason":"weekly db maintenance","createdAt":1796040000000,"state":"pending",
+             "schedule":{"days":["mon","tue"],"at":"02:00","durationMinutes":90,"zone":"Europe/Paris"}}
+            """.formatted(ID);
+    private static final String LIST_PENDING = """
+            {"state":"pending","count":1,"silences":[
+              {"id":"%s","fingerprint":"monitor/db-*","startsAt":1796040000000,"endsAt":1827662400000,"author":"ann",
+               "reason":"weekly db maintenance","state":"pending",
+               "schedule":{"days":["mon","tue"],"at":"02:00","durationMinutes":90,"zone":"Europe/Paris"}}]}
+            """.formatted(ID);
     private static final String EXPIRED = """
             {"id":"%s","fingerprint":"monitor/checkout-*","startsAt":1796040000000,"endsAt":1796041800000,
              "author":"ann","reason":"db upgrade","state":"expired"}
@@ -41,14 +52,16 @@ class SilenceCommandTest {
                         posted.add(body + "|" + req.requestHeaders().get("Content-Type"));
                         return body.contains("\"reason\":\"bad\"")
                                 ? problem(res, 400, "reason: must not be blank").then()
-                                : res.status(201).header("Content-Type", "application/json").sendString(Mono.just(CREATED)).then();
+                                : res.status(201).header("Content-Type", "application/json")
+                                        .sendString(Mono.just(body.contains("\"schedule\"") ? CREATED_SCHEDULED : CREATED)).then();
                     }))
                     .get("/v1/silences", (req, res) -> {
                         uris.add(req.uri());
                         authorizations.add(String.valueOf(req.requestHeaders().get("Authorization")));
                         return req.uri().contains("state=bogus")
                                 ? problem(res, 400, "state must be one of active, pending, expired, all")
-                                : res.header("Content-Type", "application/json").sendString(Mono.just(LIST));
+                                : res.header("Content-Type", "application/json")
+                                        .sendString(Mono.just(req.uri().contains("state=pending") ? LIST_PENDING : LIST));
                     })
                     .delete("/v1/silences/{id}", (req, res) -> ID.equals(req.param("id"))
                             ? res.header("Content-Type", "application/json").sendString(Mono.just(EXPIRED))
@@ -121,6 +134,94 @@ class SilenceCommandTest {
         assertThat(noReason.exit()).isEqualTo(2);
         assertThat(noReason.err()).contains("--reason");
         assertThat(posted).isEmpty();
+    }
+
+    private JsonNode sent(int i) {
+        return Json.tree(posted.get(i).substring(0, posted.get(i).lastIndexOf('|')).getBytes());
+    }
+
+    @Test
+    void addWithEverySendsAWeeklyScheduleForTheLongestSeries() {
+        CliRun run = CliRun.vigil("silence", "add", "--url", url(), "--fingerprint", "monitor/db-*", "--every", "Tue, mon",
+                "--at", "02:00", "--for", "1h30m", "--zone", "Europe/Paris", "--reason", "weekly db maintenance");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("silence " + ID + " created (pending): fingerprint=monitor/db-*, "
+                + "2026-11-30T12:00:00 until 2027-12-01T12:00:00, every mon,tue 02:00 for 1h30m (Europe/Paris)");
+        JsonNode sent = sent(0);
+        assertThat(sent.path("schedule").path("days").toString()).isEqualTo("[\"mon\",\"tue\"]");
+        assertThat(sent.path("schedule").path("at").asText()).isEqualTo("02:00");
+        assertThat(sent.path("schedule").path("durationMinutes").asInt()).isEqualTo(90);
+        assertThat(sent.path("schedule").path("zone").asText()).isEqualTo("Europe/Paris");
+        // the series starts now (server side) and lasts the 366 days a silence may last
+        assertThat(sent.path("durationMinutes").asLong()).isEqualTo(366 * 24 * 60);
+        assertThat(sent.has("endsAt")).isFalse();
+        assertThat(sent.has("startsAt")).isFalse();
+    }
+
+    @Test
+    void addWithEveryAndUntilEndsTheSeriesThere() {
+        CliRun run = CliRun.vigil("silence", "add", "--url", url(), "--service", "billing", "--every", "sat", "--at", "23:30",
+                "--for", "2h", "--zone", "UTC", "--starts-at", "2026-12-01T00:00:00Z", "--until", "2027-06-30T00:00:00Z",
+                "--reason", "backups");
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode sent = sent(0);
+        assertThat(sent.path("startsAt").asText()).isEqualTo("2026-12-01T00:00:00Z");
+        assertThat(sent.path("endsAt").asText()).isEqualTo("2027-06-30T00:00:00Z");
+        assertThat(sent.has("durationMinutes")).isFalse();
+        assertThat(sent.path("schedule").path("durationMinutes").asInt()).isEqualTo(120);
+        assertThat(sent.path("schedule").path("zone").asText()).isEqualTo("UTC");
+    }
+
+    @Test
+    void addRefusesBadScheduleArgumentsBeforeCallingTheApi() {
+        java.util.Map<java.util.List<String>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(java.util.List.of("--duration", "1h", "--at", "02:00"), "give --every too");
+        cases.put(java.util.List.of("--duration", "1h", "--until", "2027-06-30T00:00:00Z"), "give --every too");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "1h"), "with --every, give --at, --for and --zone");
+        cases.put(java.util.List.of("--every", "mon", "--zone", "UTC", "--for", "1h"), "with --every, give --at, --for and --zone");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--zone", "UTC"), "with --every, give --at, --for and --zone");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "1h", "--zone", "UTC", "--duration", "1h"),
+                "--duration and --ends-at are for one-off silences");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "1h", "--zone", "UTC", "--ends-at",
+                "2027-06-30T00:00:00Z"), "--duration and --ends-at are for one-off silences");
+        cases.put(java.util.List.of("--every", "mon,funday", "--at", "02:00", "--for", "1h", "--zone", "UTC"),
+                "--every: must be one of mon, tue, wed, thu, fri, sat, sun");
+        cases.put(java.util.List.of("--every", "mon,mon", "--at", "02:00", "--for", "1h", "--zone", "UTC"), "--every: repeats");
+        cases.put(java.util.List.of("--every", "mon", "--at", "2am", "--for", "1h", "--zone", "UTC"), "--at: must be a local time HH:MM");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "soon", "--zone", "UTC"), "--for must look like 90m");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "25h", "--zone", "UTC"), "--for must be at most 24h");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "1h", "--zone", "Paris"),
+                "--zone: must be an IANA time-zone id");
+        cases.put(java.util.List.of("--every", "mon", "--at", "02:00", "--for", "1h", "--zone", "UTC", "--until", "next year"),
+                "--until must be an ISO-8601 instant");
+        for (var c : cases.entrySet()) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("silence", "add", "--url", url(), "--service",
+                    "s", "--reason", "r"));
+            args.addAll(c.getKey());
+            CliRun run = CliRun.vigil(args.toArray(String[]::new));
+            assertThat(run.exit()).as(c.getKey().toString()).isEqualTo(2);
+            assertThat(run.err()).as(c.getKey().toString()).contains(c.getValue());
+        }
+        assertThat(posted).isEmpty();
+    }
+
+    @Test
+    void listShowsTheScheduleOfASeries() {
+        CliRun run = CliRun.vigil("silence", "list", "--url", url(), "--state", "pending");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("SCHEDULE")
+                .containsPattern(ID + "\\s+pending\\s+2026-11-30T12:00:00\\s+2027-12-01T12:00:00\\s+"
+                        + "mon,tue 02:00 for 1h30m \\(Europe/Paris\\)\\s+ann\\s+fingerprint=monitor/db-\\*\\s+weekly db maintenance")
+                .contains("1 silence(s) in state pending");
+    }
+
+    @Test
+    void scheduleTextShowsHoursAndMinutes() {
+        String sundays = "{\"days\":[\"sun\"],\"at\":\"23:00\",\"durationMinutes\":45,\"zone\":\"UTC\"}";
+        assertThat(SilenceCommand.schedule(Json.tree(sundays.getBytes()))).isEqualTo("sun 23:00 for 45m (UTC)");
+        String twoHours = "{\"days\":[\"mon\",\"fri\"],\"at\":\"02:00\",\"durationMinutes\":120,\"zone\":\"Pacific/Auckland\"}";
+        assertThat(SilenceCommand.schedule(Json.tree(twoHours.getBytes()))).isEqualTo("mon,fri 02:00 for 2h (Pacific/Auckland)");
+        assertThat(SilenceCommand.Add.minutes("--for", "1h30m")).isEqualTo(90);
     }
 
     @Test

@@ -17,8 +17,12 @@ import java.util.regex.Pattern;
  *   <li>{@code service}: the event's service, exactly;</li>
  *   <li>{@code attributes}: each listed attribute must be present with exactly this value.</li>
  * </ul>
- * Active on {@code [startsAt, endsAt)} (epoch ms). {@code author} is the name of the token that created it;
- * {@code comment} is the creator's optional free text.
+ * Without a {@code schedule}, active on {@code [startsAt, endsAt)} (epoch ms). With one (a recurring maintenance
+ * window, SPEC section 12), {@code [startsAt, endsAt)} bounds the series and the silence is active only inside an
+ * occurrence: one that starts at or after startsAt and before endsAt, cut at endsAt (see {@link Schedule} for the
+ * local-time and daylight-saving rules). Either way the series lasts at most {@link #MAX_DURATION_MS}.
+ * {@code author} is the name of the token that created it; {@code comment} is the creator's optional free text.
+ * Records written before schedules existed have none and read as one-off silences.
  */
 public record Silence(
         Integer schemaVersion,
@@ -31,7 +35,8 @@ public record Silence(
         String author,
         String reason,
         Long createdAt,
-        String comment) {
+        String comment,
+        Schedule schedule) {
 
     /** Fingerprint characters plus {@code *}. */
     static final Pattern FINGERPRINT_GLOB = Pattern.compile("[A-Za-z0-9._:*/-]{1,300}");
@@ -68,26 +73,57 @@ public record Silence(
         Require.optionalText("comment", comment, 300);
     }
 
-    /** A silence without a comment. */
+    /** A one-off silence (no schedule). */
+    public Silence(Integer schemaVersion, String id, String fingerprint, String service, Map<String, String> attributes,
+                   Long startsAt, Long endsAt, String author, String reason, Long createdAt, String comment) {
+        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, comment, null);
+    }
+
+    /** A one-off silence without a comment. */
     public Silence(Integer schemaVersion, String id, String fingerprint, String service, Map<String, String> attributes,
                    Long startsAt, Long endsAt, String author, String reason, Long createdAt) {
-        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, null);
+        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, null, null);
     }
 
-    /** True when the silence is in force at {@code at}: {@code startsAt <= at < endsAt}. */
+    /**
+     * True when the silence is in force at {@code at}: {@code startsAt <= at < endsAt} and, with a schedule, {@code at}
+     * inside an occurrence that started at or after startsAt.
+     */
     public boolean activeAt(long at) {
-        return startsAt <= at && at < endsAt;
+        if (at < startsAt || at >= endsAt) {
+            return false;
+        }
+        return schedule == null || schedule.inOccurrence(at, startsAt);
     }
 
-    /** True when the silence has ended by {@code at} (it can be compacted away). */
+    /** True when the silence (for a schedule, the whole series) has ended by {@code at} (it can be compacted away). */
     public boolean expiredAt(long at) {
         return at >= endsAt;
     }
 
     /**
-     * This silence ended at {@code at} (the {@code DELETE /v1/silences/{id}} operation): {@code endsAt = at}.
-     * An already expired silence is returned unchanged. A silence that has not started by {@code at} never
-     * takes effect: the result is empty, meaning "delete it" (a tombstone on the silences topic).
+     * The first instant at or after {@code from} at which the silence is active: {@code from} itself when active
+     * then, else the start of the series or of its next occurrence; empty when it will never be active again.
+     */
+    public java.util.OptionalLong nextActiveAt(long from) {
+        if (from >= endsAt) {
+            return java.util.OptionalLong.empty();
+        }
+        if (activeAt(from)) {
+            return java.util.OptionalLong.of(from);
+        }
+        if (schedule == null) {
+            return java.util.OptionalLong.of(startsAt); // from < startsAt here
+        }
+        java.util.OptionalLong next = schedule.nextStart(Math.max(from, startsAt));
+        return next.isPresent() && next.getAsLong() < endsAt ? next : java.util.OptionalLong.empty();
+    }
+
+    /**
+     * This silence ended at {@code at} (the {@code DELETE /v1/silences/{id}} operation): {@code endsAt = at}, which
+     * for a schedule ends the series (an occurrence in force ends now). An already expired silence is returned
+     * unchanged. A silence (or series) that has not started by {@code at} never takes effect: the result is empty,
+     * meaning "delete it" (a tombstone on the silences topic).
      */
     public java.util.Optional<Silence> expire(long at) {
         if (expiredAt(at)) {
@@ -97,7 +133,8 @@ public record Silence(
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(
-                new Silence(schemaVersion, id, fingerprint, service, attributes, startsAt, at, author, reason, createdAt, comment));
+                new Silence(schemaVersion, id, fingerprint, service, attributes, startsAt, at, author, reason, createdAt, comment,
+                        schedule));
     }
 
     /** True when the matchers select an event with these fields (time is not considered). */

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Decides whether an alert event is silenced at a time: pure, over an immutable snapshot of silences.
- * The time is the evaluation's event time, so a replay with the same silences gives the same answer.
+ * The time is the evaluation's event time, so a replay with the same silences gives the same answer. "Active" is
+ * {@link Silence#activeAt}: for a maintenance window, only inside one of its occurrences.
  */
 public final class SilenceMatcher {
     private final List<Silence> silences;

@@ -37,28 +37,37 @@ import reactor.core.scheduler.Schedulers;
  * The silences endpoints of the query API (SPEC section 7):
  * <ul>
  *   <li>{@code POST /v1/silences} (scope {@code silence}) — body {@code {fingerprint?, service?, attributes?, startsAt?,
- *       endsAt | durationMinutes, reason, comment?}} (times as ISO-8601 instants or epoch ms; startsAt defaults to
- *       now). The id (a UUID), createdAt and the author (the token's name) are assigned here; a body {@code author}
- *       is free text and becomes the comment when none is given. The silence and its audit record are written in
- *       one Kafka transaction and the answer (201) is sent once it committed; 503 with Retry-After when it does not
- *       within the bound; 400 naming the field for invalid input; 409 when {@code silences.max} silences are
+ *       endsAt | durationMinutes, reason, comment?, schedule?}} (times as ISO-8601 instants or epoch ms; startsAt
+ *       defaults to now). The id (a UUID), createdAt and the author (the token's name) are assigned here; a body
+ *       {@code author} is free text and becomes the comment when none is given. A {@code schedule}
+ *       {@code {days: ["mon", …], at: "HH:MM", durationMinutes: 1..1440, zone: "Europe/Paris"}} makes it a weekly
+ *       maintenance window ({@link Schedule}); startsAt/endsAt (or durationMinutes, the length of the series) then
+ *       bound the series, and a series in which no occurrence would be in force from now on is refused. The
+ *       silence and its audit record are written in one Kafka transaction and the answer (201) is sent once it
+ *       committed; 503 with Retry-After when it does not within the bound; 400 naming the field (for the schedule,
+ *       its path such as {@code schedule.zone}) for invalid input; 409 when {@code silences.max} silences are
  *       already active or pending.</li>
  *   <li>{@code GET /v1/silences?state=active|pending|expired|all} (default active) — from the global
- *       {@code silences} store, which every instance holds whole: answered locally, never forwarded.</li>
- *   <li>{@code DELETE /v1/silences/{id}} (scope {@code silence}) — expires it now ({@link Silence#expire}: an active
- *       silence is rewritten with endsAt = now, a pending one is deleted with a tombstone); 404 when unknown; 200
- *       with the result; audited like a creation.</li>
+ *       {@code silences} store, which every instance holds whole: answered locally, never forwarded. The state is
+ *       {@code active} while the silence is in force, {@code expired} from endsAt on and {@code pending} otherwise:
+ *       before startsAt, and for a schedule also between occurrences (before the first one, between two).</li>
+ *   <li>{@code DELETE /v1/silences/{id}} (scope {@code silence}) — expires it now ({@link Silence#expire}: a started
+ *       silence, or a series past its startsAt even between occurrences, is rewritten with endsAt = now; one whose
+ *       startsAt is still ahead is deleted with a tombstone); 404 when unknown; 200 with the result; audited like a
+ *       creation.</li>
  * </ul>
  * Writes are visible to GET once the global store has consumed them (normally well under a second). Silences
  * expired for longer than {@code silences.keepExpiredDays} are deleted with tombstones, at each creation and
- * every ten minutes, so the compacted topic and every instance's global store stay bounded.
+ * every ten minutes, so the compacted topic and every instance's global store stay bounded. A series counts
+ * towards {@code silences.max} until its endsAt, between occurrences too.
  */
 public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoCloseable {
     /** How long a write may wait for Kafka's acknowledgement before the answer is 503. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
     static final Set<String> STATES = Set.of("active", "pending", "expired", "all");
     static final Set<String> FIELDS = Set.of("fingerprint", "service", "attributes", "startsAt", "endsAt",
-            "durationMinutes", "author", "reason", "comment");
+            "durationMinutes", "author", "reason", "comment", "schedule");
+    static final Set<String> SCHEDULE_FIELDS = Set.of("days", "at", "durationMinutes", "zone");
     static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
 
     private final ApiWriter writer;
@@ -113,6 +122,9 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
                     Map<String, String> details = new LinkedHashMap<>();
                     details.put("matcher", matcherText(silence));
                     details.put("endsAt", Instant.ofEpochMilli(silence.endsAt()).toString());
+                    if (silence.schedule() != null) {
+                        details.put("schedule", silence.schedule().text());
+                    }
                     return write(silence.id(), silence, audit(req, "silence.created", silence.id(), now, details))
                             .doOnError(e -> reserved.remove(silence.id()))
                             .then(prune(backend, req.actor()).onErrorResume(e -> Mono.empty()))
@@ -255,8 +267,72 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
         } else if (comment != null && freeAuthor != null) {
             comment = freeAuthor + ": " + comment;
         }
-        return new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, author,
-                text(root, "reason"), now, comment);
+        Schedule schedule = schedule(root.get("schedule"));
+        Silence silence = new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, author,
+                text(root, "reason"), now, comment, schedule);
+        if (schedule != null && silence.nextActiveAt(Math.max(now, startsAt)).isEmpty()) {
+            // e.g. only Sundays in a Monday-to-Friday series: it would silence nothing, so it is surely a mistake
+            throw new ContractViolation("schedule", "no occurrence is in force between now (or startsAt) and endsAt");
+        }
+        return silence;
+    }
+
+    /** The {@code schedule} member of a POST body, or null; problems name {@code schedule.<field>}. */
+    private static Schedule schedule(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isObject()) {
+            throw new ContractViolation("schedule", "must be an object {days, at, durationMinutes, zone}");
+        }
+        for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!SCHEDULE_FIELDS.contains(name)) {
+                throw new ContractViolation("schedule." + name, "unknown field; expected "
+                        + String.join(", ", SCHEDULE_FIELDS.stream().sorted().toList()));
+            }
+        }
+        List<String> days = null;
+        JsonNode d = n.get("days");
+        if (d != null && !d.isNull()) {
+            if (!d.isArray()) {
+                throw new ContractViolation("schedule.days", "must be an array such as [\"mon\", \"thu\"]");
+            }
+            days = new ArrayList<>();
+            for (int i = 0; i < d.size(); i++) {
+                if (!d.get(i).isTextual()) {
+                    throw new ContractViolation("schedule.days[" + i + "]", "must be a string");
+                }
+                days.add(d.get(i).asText());
+            }
+        }
+        Integer minutes = null;
+        JsonNode m = n.get("durationMinutes");
+        if (m != null && !m.isNull()) {
+            if (!m.isIntegralNumber() || !m.canConvertToInt()) {
+                throw new ContractViolation("schedule.durationMinutes", "must be a whole number of minutes, 1 to "
+                        + Schedule.MAX_DURATION_MINUTES);
+            }
+            minutes = m.asInt();
+        }
+        String at = scheduleText(n, "at");
+        String zone = scheduleText(n, "zone");
+        try {
+            return new Schedule(days, at, minutes, zone);
+        } catch (ContractViolation e) {
+            throw new ContractViolation("schedule." + e.field(), e.problem());
+        }
+    }
+
+    private static String scheduleText(JsonNode schedule, String field) {
+        JsonNode n = schedule.get(field);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw new ContractViolation("schedule." + field, "must be a string");
+        }
+        return n.asText();
     }
 
     private static String text(JsonNode root, String field) {
@@ -352,7 +428,11 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
 
     // ---- shared -------------------------------------------------------------------------------------------
 
-    /** {@code pending} before startsAt, {@code active} in [startsAt, endsAt), {@code expired} after. */
+    /**
+     * {@code expired} from endsAt on; {@code active} while {@link Silence#activeAt} (for a schedule, inside an
+     * occurrence); {@code pending} otherwise: before startsAt, and for a schedule before its first and between
+     * occurrences.
+     */
     static String state(Silence s, long now) {
         if (s.expiredAt(now)) {
             return "expired";

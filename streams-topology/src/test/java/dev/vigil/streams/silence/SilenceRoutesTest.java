@@ -137,6 +137,105 @@ class SilenceRoutesTest {
                 .isInstanceOfSatisfying(ContractViolation.class, e -> assertThat(e.field()).isEqualTo("durationMinutes"));
     }
 
+    private static final String SCHEDULED = "{\"fingerprint\":\"monitor/db-*\",\"durationMinutes\":43200,\"reason\":\"r\","
+            + "\"schedule\":%s}";
+
+    private static String scheduled(String schedule) {
+        return SCHEDULED.formatted(schedule);
+    }
+
+    @Test
+    void invalidSchedulesAre400NamingTheFieldPath() throws Exception {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(scheduled("\"weekly\""), "schedule");
+        cases.put(scheduled("{\"days\":[],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.days");
+        cases.put(scheduled("{\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.days");
+        cases.put(scheduled("{\"days\":\"mon\",\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.days");
+        cases.put(scheduled("{\"days\":[\"mon\",1],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.days[1]");
+        cases.put(scheduled("{\"days\":[\"mon\",\"funday\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"),
+                "schedule.days[1]");
+        cases.put(scheduled("{\"days\":[\"mon\",\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}"),
+                "schedule.days[1]");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"2am\",\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.at");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":200,\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.at");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"durationMinutes\":60,\"zone\":\"UTC\"}"), "schedule.at");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":0,\"zone\":\"UTC\"}"),
+                "schedule.durationMinutes");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":1441,\"zone\":\"UTC\"}"),
+                "schedule.durationMinutes");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":\"60\",\"zone\":\"UTC\"}"),
+                "schedule.durationMinutes");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":1.5,\"zone\":\"UTC\"}"),
+                "schedule.durationMinutes");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"zone\":\"UTC\"}"), "schedule.durationMinutes");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"Europe/Atlantis\"}"),
+                "schedule.zone");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"+02:00\"}"), "schedule.zone");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60}"), "schedule.zone");
+        cases.put(scheduled("{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\",\"every\":1}"),
+                "schedule.every");
+        // NOW is a Monday noon: a three-day series of Sunday windows would silence nothing
+        cases.put("{\"fingerprint\":\"monitor/db-*\",\"durationMinutes\":4320,\"reason\":\"r\",\"schedule\":"
+                + "{\"days\":[\"sun\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}}", "schedule");
+        // the series is bounded as any silence
+        cases.put("{\"fingerprint\":\"monitor/db-*\",\"durationMinutes\":527041,\"reason\":\"r\",\"schedule\":"
+                + "{\"days\":[\"sun\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"UTC\"}}", "durationMinutes");
+        for (var c : cases.entrySet()) {
+            JsonNode p = problem(post(c.getKey()), 400);
+            assertThat(p.path("field").asText()).as(c.getKey()).isEqualTo(c.getValue());
+            assertThat(p.path("detail").asText()).as(c.getKey()).startsWith(c.getValue() + ":");
+        }
+    }
+
+    @Test
+    void parseReadsAScheduleAndBoundsTheSeries() {
+        Silence s = SilenceRoutes.parse(scheduled("{\"days\":[\"wed\",\"mon\"],\"at\":\"02:00\",\"durationMinutes\":90,"
+                + "\"zone\":\"Europe/Paris\"}").getBytes(), "id-s", NOW, "test-admin");
+        assertThat(s.schedule()).isEqualTo(new Schedule(List.of("mon", "wed"), "02:00", 90, "Europe/Paris"));
+        assertThat(s.startsAt()).isEqualTo(NOW);
+        assertThat(s.endsAt()).as("the top-level durationMinutes is the series' length").isEqualTo(NOW + 30 * 24 * HOUR);
+        // NOW is Monday 12:00Z = 13:00 in Paris: between occurrences
+        assertThat(SilenceRoutes.state(s, NOW)).isEqualTo("pending");
+        // an occurrence under way (12:30-13:30 Paris) counts only when the series started before it did
+        String underWay = "{\"days\":[\"mon\"],\"at\":\"12:30\",\"durationMinutes\":60,\"zone\":\"Europe/Paris\"}";
+        Silence fromNow = SilenceRoutes.parse(scheduled(underWay).getBytes(), "id-t", NOW, "test-admin");
+        assertThat(SilenceRoutes.state(fromNow, NOW)).isEqualTo("pending");
+        Silence fromEarlier = SilenceRoutes.parse(("{\"fingerprint\":\"monitor/db-*\",\"startsAt\":\"2026-11-30T11:00:00Z\","
+                + "\"durationMinutes\":43200,\"reason\":\"r\",\"schedule\":" + underWay + "}").getBytes(), "id-u", NOW, "test-admin");
+        assertThat(SilenceRoutes.state(fromEarlier, NOW)).isEqualTo("active");
+        assertThat(SilenceRoutes.FIELDS).contains("schedule");
+    }
+
+    @Test
+    void listShowsTheScheduleAndItsStateByOccurrence() throws Exception {
+        Schedule mondayNoon = new Schedule(List.of("mon"), "11:00", 120, "UTC"); // NOW is Monday 12:00Z
+        Schedule mondayMorning = new Schedule(List.of("mon"), "08:00", 60, "UTC");
+        Schedule tuesdays = new Schedule(List.of("tue"), "08:00", 60, "UTC");
+        silences.put("in-occurrence", scheduled("in-occurrence", NOW - 48 * HOUR, NOW + 720 * HOUR, mondayNoon));
+        silences.put("between", scheduled("between", NOW - 240 * HOUR, NOW + 720 * HOUR, mondayMorning));
+        silences.put("before-first", scheduled("before-first", NOW - HOUR, NOW + 720 * HOUR, tuesdays));
+        silences.put("not-started", scheduled("not-started", NOW + HOUR, NOW + 720 * HOUR, mondayNoon));
+        silences.put("over", scheduled("over", NOW - 720 * HOUR, NOW - HOUR, mondayNoon));
+
+        JsonNode active = Json.tree(send("GET", "/v1/silences", null, null).body().getBytes());
+        assertThat(ids(active)).containsExactly("in-occurrence");
+        JsonNode shown = active.path("silences").get(0);
+        assertThat(shown.path("state").asText()).isEqualTo("active");
+        assertThat(shown.path("schedule").path("days").toString()).isEqualTo("[\"mon\"]");
+        assertThat(shown.path("schedule").path("at").asText()).isEqualTo("11:00");
+        assertThat(shown.path("schedule").path("durationMinutes").asInt()).isEqualTo(120);
+        assertThat(shown.path("schedule").path("zone").asText()).isEqualTo("UTC");
+        assertThat(ids(Json.tree(send("GET", "/v1/silences?state=pending", null, null).body().getBytes())))
+                .containsExactly("between", "before-first", "not-started");
+        assertThat(ids(Json.tree(send("GET", "/v1/silences?state=expired", null, null).body().getBytes())))
+                .containsExactly("over");
+    }
+
+    private static Silence scheduled(String id, long startsAt, long endsAt, Schedule schedule) {
+        return new Silence(1, id, "monitor/" + id, null, null, startsAt, endsAt, "ops", "maintenance", startsAt - 1000, null,
+                schedule);
+    }
+
     @Test
     void nonJsonBodyIs415() throws Exception {
         problem(send("POST", "/v1/silences", "text/plain", "fingerprint=monitor/a"), 415);
@@ -227,6 +326,25 @@ class SilenceRoutesTest {
         assertThat(paths.path("/v1/silences").has("get")).isTrue();
         assertThat(paths.path("/v1/silences").path("post").path("responses").has("413")).isTrue();
         assertThat(paths.path("/v1/silences/{id}").has("delete")).isTrue();
+    }
+
+    @Test
+    void openApiDocumentsTheSchedule() {
+        JsonNode doc = Json.tree(dev.vigil.streams.query.OpsRoutes.openApiDocument());
+        JsonNode body = doc.path("paths").path("/v1/silences").path("post").path("requestBody").path("content")
+                .path("application/json").path("schema").path("properties");
+        List<String> documented = new java.util.ArrayList<>();
+        body.fieldNames().forEachRemaining(documented::add);
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(SilenceRoutes.FIELDS);
+        assertThat(body.path("schedule").path("$ref").asText()).isEqualTo("#/components/schemas/SilenceSchedule");
+        JsonNode schedule = doc.path("components").path("schemas").path("SilenceSchedule");
+        List<String> fields = new java.util.ArrayList<>();
+        schedule.path("properties").fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactlyInAnyOrderElementsOf(SilenceRoutes.SCHEDULE_FIELDS);
+        assertThat(schedule.path("required")).hasSize(4);
+        assertThat(doc.path("paths").path("/v1/silences").path("get").path("responses").path("200").path("content")
+                .path("application/json").path("schema").path("properties").path("silences").path("items")
+                .path("properties").has("schedule")).isTrue();
     }
 
     private static List<String> ids(JsonNode list) {
