@@ -155,7 +155,7 @@ public final class NotifierService {
                 closeables.add(channels);
                 RetryPolicy policy = new RetryPolicy(d.retryBaseDuration(), d.retryMultiplier(), d.retryCapDuration(),
                         d.deadlineDuration(), () -> ThreadLocalRandom.current().nextDouble());
-                DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(),
+                DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(), store,
                         cfg.kafka().alertsTopic(), clock, timer);
                 Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {

@@ -11,6 +11,7 @@ import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.notifier.support.FakeVendor;
 import dev.vigil.notifier.support.Stack;
+import dev.vigil.notifier.support.Wiring;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.DeadLetter;
@@ -209,7 +210,7 @@ class NotifierIT {
     }
 
     @Test
-    void a404DeadLettersAtOnceAndRaisesDeliveryFailingOnTheOtherChannels() {
+    void a404DeadLettersAtOnceRaisesDeliveryFailingOnTheOtherChannelsAndSlacksNextDeliveryResolvesIt() {
         stack.slack.respond(r -> FakeVendor.Reply.of(404).withHeader("Content-Type", "text/plain"));
         NotifierService.Running n = stack.start(stack.config("g-" + UUID.randomUUID(), 50));
         AlertEvent opened = event(fp("gone"), AlertState.OPENED, Severity.CRITICAL, 1);
@@ -234,6 +235,21 @@ class NotifierIT {
             assertThat(d.attempts()).isEqualTo(1);
             assertThat(d.topic()).isEqualTo(stack.alertsTopic);
         });
+
+        // slack answers again: its next delivery resolves the failure alert where it went, back through vigil.alerts
+        stack.slack.respond(r -> FakeVendor.Reply.of(200));
+        AlertEvent back = event(fp("back"), AlertState.OPENED, Severity.WARNING, 1);
+        stack.produce(back);
+        await().atMost(Duration.ofSeconds(30)).until(() -> mentions(stack.discord, "notifier/delivery-failing/slack/resolved") == 1
+                && !stack.betterstack.requests("/api/v2/incidents/").isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(() -> n.inFlight() == 0);
+        assertThat(mentions(stack.slack, back.eventId())).isEqualTo(1);
+        assertThat(stack.slack.requests.stream().filter(r -> r.body().contains("delivery-failing"))).isEmpty();
+        String failingIncident = (String) Wiring.rows(db.connectionFactory(), "SELECT vendor_ids ->> 'betterstack' AS id"
+                + " FROM incidents WHERE fingerprint = 'notifier/delivery-failing/slack'").get(0).get("id");
+        assertThat(stack.betterstack.requests("/api/v2/incidents/")).singleElement()
+                .satisfies(r -> assertThat(r.path()).isEqualTo("/api/v2/incidents/" + failingIncident + "/resolve"));
+        assertThat(Wiring.rows(db.connectionFactory(), "SELECT channel FROM failing_channels")).isEmpty();
     }
 
     @Test

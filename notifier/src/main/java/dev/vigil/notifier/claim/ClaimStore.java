@@ -3,10 +3,12 @@ package dev.vigil.notifier.claim;
 import dev.vigil.notifier.core.Attempt;
 import dev.vigil.notifier.core.Claim;
 import dev.vigil.notifier.core.DeliveryLog;
+import dev.vigil.notifier.core.FailingChannel;
 import dev.vigil.notifier.core.Settlement;
 import dev.vigil.schemas.contract.AlertEvent;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.Row;
 import io.r2dbc.spi.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,8 +16,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -55,9 +59,25 @@ public final class ClaimStore implements DeliveryLog {
             + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END"
             + " FROM s WHERE c.event_id = s.event_id AND c.channel = s.channel AND c.token = s.token RETURNING 1"
             + ") INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
-            + " latency_ms, error)"
+            + " latency_ms, error, fingerprint, state)"
             + " SELECT * FROM unnest($1::text[], $5::text[], $2::text[], $6::int[], $7::text[], $8::int[],"
-            + " $9::bigint[], $10::text[])";
+            + " $9::bigint[], $10::text[], $11::text[], $12::text[])";
+
+    /** Pages are what a resolution is owed to; a resolution itself (or an acknowledgement notice) is none. */
+    private static final String PAGED_SQL = "SELECT DISTINCT channel FROM delivery_attempts"
+            + " WHERE incident_id = $1 AND fingerprint = $2 AND outcome = 'delivered'"
+            + " AND state IN ('opened', 'reminder', 'escalated')";
+
+    /** The no-op update returns (and locks) the row already there, so concurrent openers all get the same one. */
+    private static final String OPEN_FAILING_SQL = "INSERT INTO failing_channels AS f (channel, fingerprint,"
+            + " incident_id, first_seen, recipients) VALUES ($1, $2, $3, $4, $5::text[])"
+            + " ON CONFLICT (channel) DO UPDATE SET channel = f.channel"
+            + " RETURNING f.channel, f.incident_id, f.first_seen, f.recipients";
+
+    /** Its incident row is written when the opened is dispatched, i.e. after it is on the alerts topic. */
+    private static final String DISPATCHED_FAILING_SQL = "SELECT f.channel, f.incident_id, f.first_seen, f.recipients"
+            + " FROM failing_channels f WHERE f.channel = $1 AND EXISTS (SELECT 1 FROM incidents i"
+            + " WHERE i.incident_id = f.incident_id AND i.fingerprint = f.fingerprint)";
 
     private static final String INCIDENT_SQL = "INSERT INTO incidents AS i (incident_id, fingerprint, service,"
             + " severity, state, first_seen, last_seen, occurrences, events, silenced_events)"
@@ -127,8 +147,9 @@ public final class ClaimStore implements DeliveryLog {
         }
         return withConnection(c -> {
             Statement s = c.createStatement("INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt,"
-                    + " outcome) SELECT $1, $2, ch, 0, 'silenced' FROM unnest($3::text[]) AS ch");
-            s.bind("$1", e.eventId()).bind("$2", e.incidentId()).bind("$3", channels.toArray(new String[0]));
+                    + " outcome, fingerprint, state) SELECT $1, $2, ch, 0, 'silenced', $4, $5 FROM unnest($3::text[]) AS ch");
+            s.bind("$1", e.eventId()).bind("$2", e.incidentId()).bind("$3", channels.toArray(new String[0]))
+                    .bind("$4", e.fingerprint()).bind("$5", e.state().wire());
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
         });
     }
@@ -154,6 +175,54 @@ public final class ClaimStore implements DeliveryLog {
             s.bind("$1", incidentId).bind("$2", channel).bind("$3", vendorRef).bind("$4", fingerprint);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
         });
+    }
+
+    @Override
+    public Mono<Set<String>> pagedChannels(String incidentId, String fingerprint) {
+        return withConnection(c -> {
+            Statement s = c.createStatement(PAGED_SQL);
+            s.bind("$1", incidentId).bind("$2", fingerprint);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> row.get("channel", String.class)))
+                    .collect(Collectors.toUnmodifiableSet());
+        });
+    }
+
+    @Override
+    public Mono<FailingChannel> openFailing(FailingChannel candidate) {
+        return withConnection(c -> {
+            Statement s = c.createStatement(OPEN_FAILING_SQL);
+            s.bind("$1", candidate.channel()).bind("$2", candidate.fingerprint()).bind("$3", candidate.incidentId())
+                    .bind("$4", candidate.firstSeen()).bind("$5", candidate.recipients().toArray(new String[0]));
+            return Flux.from(s.execute()).flatMap(r -> r.map((row, m) -> failing(row))).single();
+        });
+    }
+
+    @Override
+    public Mono<Optional<FailingChannel>> dispatchedFailing(String channel) {
+        return withConnection(c -> {
+            Statement s = c.createStatement(DISPATCHED_FAILING_SQL);
+            s.bind("$1", channel);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> Optional.of(failing(row))))
+                    .next()
+                    .defaultIfEmpty(Optional.empty());
+        });
+    }
+
+    @Override
+    public Mono<Void> closeFailing(String channel, String incidentId) {
+        return withConnection(c -> {
+            Statement s = c.createStatement("DELETE FROM failing_channels WHERE channel = $1 AND incident_id = $2");
+            s.bind("$1", channel).bind("$2", incidentId);
+            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
+        });
+    }
+
+    private static FailingChannel failing(Row row) {
+        String[] recipients = row.get("recipients", String[].class);
+        return new FailingChannel(row.get("channel", String.class), row.get("incident_id", String.class),
+                row.get("first_seen", Long.class), recipients == null ? List.of() : List.of(recipients));
     }
 
     private <T> Mono<T> withConnection(Function<Connection, Mono<T>> work) {
@@ -210,6 +279,8 @@ public final class ClaimStore implements DeliveryLog {
         Integer[] statusCodes = new Integer[n];
         Long[] latencies = new Long[n];
         String[] errors = new String[n];
+        String[] fingerprints = new String[n];
+        String[] states = new String[n];
         for (int i = 0; i < n; i++) {
             SettleRequest r = batch.get(i);
             events[i] = r.claim.eventId();
@@ -226,12 +297,14 @@ public final class ClaimStore implements DeliveryLog {
             statusCodes[i] = r.attempt.httpStatus();
             latencies[i] = r.attempt.latencyMs();
             errors[i] = r.attempt.error() == null ? null : truncate(r.attempt.error(), 2000);
+            fingerprints[i] = r.attempt.fingerprint();
+            states[i] = r.attempt.state() == null ? null : r.attempt.state().wire();
         }
         return withConnection(c -> {
             Statement s = c.createStatement(SETTLE_SQL);
             s.bind("$1", events).bind("$2", channels).bind("$3", tokens).bind("$4", statuses)
                     .bind("$5", incidentIds).bind("$6", numbers).bind("$7", outcomes).bind("$8", statusCodes)
-                    .bind("$9", latencies).bind("$10", errors);
+                    .bind("$9", latencies).bind("$10", errors).bind("$11", fingerprints).bind("$12", states);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
         });
     }

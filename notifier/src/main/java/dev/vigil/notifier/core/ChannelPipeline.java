@@ -106,13 +106,15 @@ public final class ChannelPipeline {
         sendTimers.computeIfAbsent(kind(o), k -> Timer.builder("vigil.notifier.send").tag("channel", channel)
                 .tag("outcome", k).register(meters)).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
         RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
-        Attempt attempt = new Attempt(e.eventId(), e.incidentId(), channel, n, kind(o), o.httpStatus(),
-                sent.latencyMs(), error(o));
+        Attempt attempt = new Attempt(e.eventId(), e.incidentId(), e.fingerprint(), e.state(), channel, n, kind(o),
+                o.httpStatus(), sent.latencyMs(), error(o));
         if (d instanceof RetryPolicy.Done) {
             String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
             Mono<Void> ref = vendorRef == null ? Mono.empty()
                     : incident.then(records.saveVendorRef(e.incidentId(), e.fingerprint(), channel, vendorRef));
+            // the channel works: a delivery-failing alert it has open ends here
             return ref.then(records.settle(c, attempt, Settlement.DELIVERED))
+                    .then(deadLetters.delivered(channel))
                     .thenReturn(new ChannelResult(channel, FinalOutcome.DELIVERED, n, null));
         }
         if (d instanceof RetryPolicy.GiveUp g) {

@@ -3,6 +3,7 @@ package dev.vigil.notifier.core;
 import dev.vigil.schemas.contract.AlertEvent;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import reactor.core.publisher.Mono;
 
 /**
@@ -34,4 +35,26 @@ public interface DeliveryLog {
 
     /** Keeps the vendor's id on the incident row of that incident id and fingerprint (no other row). */
     Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef);
+
+    /**
+     * The channels where a page of this incident ({@code opened}, {@code reminder} or {@code escalated}) was
+     * delivered: a resolution is owed to each of them, silenced or not. Keyed by the incident and its fingerprint
+     * together, like {@link #vendorRef}: an event naming another fingerprint's incident id finds nothing.
+     */
+    Mono<Set<String>> pagedChannels(String incidentId, String fingerprint);
+
+    /**
+     * Keeps {@code candidate} as its channel's open delivery-failing alert unless the channel has one open already,
+     * atomically across instances; completes with the one that is open (the existing one, or the candidate).
+     */
+    Mono<FailingChannel> openFailing(FailingChannel candidate);
+
+    /**
+     * The channel's open delivery-failing alert, once its {@code opened} has been dispatched (its incident is
+     * recorded): only then is a {@code resolved} written after it on the alerts topic, so it cannot overtake it.
+     */
+    Mono<Optional<FailingChannel>> dispatchedFailing(String channel);
+
+    /** Closes the channel's delivery-failing alert of this incident (a newer one, opened since, stays open). */
+    Mono<Void> closeFailing(String channel, String incidentId);
 }

@@ -3,8 +3,11 @@ package dev.vigil.notifier.core;
 import dev.vigil.schemas.contract.AlertEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -59,19 +62,78 @@ public final class Dispatcher {
             refused(e, d);
         }
         Mono<Void> incident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
-        if (e.silenced()) {
-            LOG.info("silenced event {} recorded, not paged (would have gone to {})", e.eventId(), d.channels());
-            return incident.then(ClaimStage.untilStored(() -> log.recordSilenced(e, d.channels()), timer, "silenced"))
-                    .thenReturn(new EventResult(e.eventId(), d, d.channels().stream()
-                            .map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, "silenced")).toList()));
+        if (e.isResolution()) {
+            // runs after the incident's earlier events are final here (the sequencer), so every page of it that
+            // was going to be delivered has been recorded by now
+            return ClaimStage.untilStored(() -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged")
+                    .flatMap(paged -> resolution(e, d, paged, incident));
         }
+        if (e.silenced()) {
+            return silenced(e, d, d.channels(), incident);
+        }
+        return deliver(e, d, d.channels(), incident);
+    }
+
+    /**
+     * A silence never eats a resolution: the channels a page of this incident reached are owed its end, silenced
+     * or not, and even when today's routing would not pick them (a changed route, an escalation's channels). A
+     * silenced resolution goes only to those; on its other channels it is recorded as silenced, not paged.
+     */
+    private Mono<EventResult> resolution(AlertEvent e, RouteDecision d, Set<String> paged, Mono<Void> incident) {
+        // a channel paged once but no longer configured cannot be reached
+        List<String> owed = new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
+        List<String> targets = new ArrayList<>();
+        if (!e.silenced()) {
+            targets.addAll(d.channels());
+        } else {
+            d.channels().stream().filter(owed::contains).forEach(targets::add);
+        }
+        owed.stream().filter(c -> !targets.contains(c)).forEach(targets::add);
+        List<String> extra = targets.stream().filter(c -> !d.channels().contains(c)).toList();
+        RouteDecision to = extra.isEmpty() ? d
+                : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused());
+        if (!e.silenced()) {
+            return deliver(e, to, targets, incident);
+        }
+        List<String> muted = d.channels().stream().filter(c -> !targets.contains(c)).toList();
+        if (targets.isEmpty()) {
+            return silenced(e, d, muted, incident);
+        }
+        LOG.info("silenced resolution {} delivered to {} (its pages reached them), recorded silenced on {}",
+                e.eventId(), targets, muted);
+        List<String> order = new ArrayList<>(targets);
+        order.addAll(muted);
+        Mono<EventResult> sent = deliver(e, new RouteDecision(order, to.reason(), d.refused()), targets, incident);
+        if (muted.isEmpty()) {
+            return sent;
+        }
+        Mono<List<ChannelResult>> quiet = ClaimStage.untilStored(() -> log.recordSilenced(e, muted), timer, "silenced")
+                .thenReturn(silencedOn(muted));
+        return sent.zipWith(quiet, (r, rest) -> {
+            List<ChannelResult> all = new ArrayList<>(r.channels());
+            all.addAll(rest);
+            return new EventResult(r.eventId(), r.route(), all);
+        });
+    }
+
+    private Mono<EventResult> silenced(AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> incident) {
+        LOG.info("silenced event {} recorded, not paged (would have gone to {})", e.eventId(), channels);
+        return incident.then(ClaimStage.untilStored(() -> log.recordSilenced(e, channels), timer, "silenced"))
+                .thenReturn(new EventResult(e.eventId(), d, silencedOn(channels)));
+    }
+
+    private Mono<EventResult> deliver(AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> incident) {
         // the incident upsert runs alongside the deliveries; the event is final only when both are done
         Mono<Void> recorded = incident.cache();
         recorded.subscribe(null, err -> { });
-        return Flux.fromIterable(d.channels())
-                .flatMap(ch -> pipelines.get(ch).deliver(e, d.channels(), recorded))
+        return Flux.fromIterable(channels)
+                .flatMap(ch -> pipelines.get(ch).deliver(e, channels, recorded))
                 .collectList()
-                .flatMap(results -> recorded.thenReturn(new EventResult(e.eventId(), d, sortLike(d.channels(), results))));
+                .flatMap(results -> recorded.thenReturn(new EventResult(e.eventId(), d, sortLike(channels, results))));
+    }
+
+    private static List<ChannelResult> silencedOn(List<String> channels) {
+        return channels.stream().map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, "silenced")).toList();
     }
 
     /**

@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 import dev.vigil.embedded.junit.WithPostgres;
 import dev.vigil.notifier.core.Attempt;
 import dev.vigil.notifier.core.Claim;
+import dev.vigil.notifier.core.DeliveryFailing;
+import dev.vigil.notifier.core.FailingChannel;
 import dev.vigil.notifier.core.Settlement;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
@@ -35,9 +37,9 @@ class ClaimStoreIT {
 
     @BeforeAll
     void migrate() {
-        assertThat(Migrations.run(db).block()).isEqualTo(1);
+        assertThat(Migrations.run(db).block()).isEqualTo(2);
         // idempotent, also when several instances race
-        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(1);
+        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(2);
     }
 
     private ClaimStore store(Duration window, Duration lease, String owner) {
@@ -49,7 +51,7 @@ class ClaimStoreIT {
     }
 
     private static Attempt attempt(String eventId, String channel, String outcome) {
-        return new Attempt(eventId, "inc", channel, 1, outcome, 200, 12, null);
+        return new Attempt(eventId, "inc", "monitor/inc", AlertState.OPENED, channel, 1, outcome, 200, 12, null);
     }
 
     private Map<String, Object> row(String sql, Object... binds) {
@@ -206,5 +208,77 @@ class ClaimStoreIT {
 
         assertThat(row(incidentRow, open.incidentId())).isEqualTo(before);
         assertThat(s.vendorRef(open.incidentId(), fp, "betterstack").block()).contains("bs-9");
+    }
+
+    private static void deliver(ClaimStore s, AlertEvent e, String channel, String outcome, Settlement settlement) {
+        Claim c = s.claim(e.eventId(), channel).block();
+        assertThat(c.status()).isEqualTo(Claim.Status.CLAIMED);
+        s.settle(c, new Attempt(e.eventId(), e.incidentId(), e.fingerprint(), e.state(), channel, 1, outcome, 200, 5,
+                null), settlement).block();
+    }
+
+    @Test
+    void pagedChannelsAreWhereAPageOfThatIncidentAndFingerprintWasDelivered() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String fp = "monitor/paged-" + UUID.randomUUID().toString().substring(0, 8);
+        AlertEvent open = opened(fp, Severity.CRITICAL);
+        AlertEvent reminder = event(fp, AlertState.REMINDER, Severity.CRITICAL, 2);
+        AlertEvent escalated = event(fp, AlertState.ESCALATED, Severity.CRITICAL, 3);
+        AlertEvent resolved = event(fp, AlertState.RESOLVED, Severity.CRITICAL, 4);
+        deliver(s, open, "slack", "delivered", Settlement.DELIVERED);
+        deliver(s, open, "discord", "permanent", Settlement.DEAD);
+        deliver(s, reminder, "betterstack", "transient", Settlement.RELEASED);
+        deliver(s, reminder, "betterstack", "delivered", Settlement.DELIVERED);
+        deliver(s, escalated, "pager", "delivered", Settlement.DELIVERED);
+        deliver(s, resolved, "log", "delivered", Settlement.DELIVERED); // a resolution is no page
+        s.recordSilenced(dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true),
+                List.of("webhook")).block();
+        // another fingerprint's event naming this incident id
+        AlertEvent forged = new AlertEvent(1, null, "app/demo/" + fp, open.incidentId(), AlertState.OPENED,
+                Severity.CRITICAL, "demo", null, "x", Map.of(), Map.of(), 1, open.firstSeen(), open.lastSeen(),
+                dev.vigil.schemas.contract.AlertSource.APP, false, List.of());
+        deliver(s, forged, "ops", "delivered", Settlement.DELIVERED);
+
+        assertThat(s.pagedChannels(open.incidentId(), fp).block()).containsExactlyInAnyOrder("slack", "betterstack", "pager");
+        assertThat(s.pagedChannels(open.incidentId(), forged.fingerprint()).block()).containsExactly("ops");
+        assertThat(s.pagedChannels("nope", fp).block()).isEmpty();
+        assertThat(row("SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'slack'",
+                open.eventId())).containsEntry("fingerprint", fp).containsEntry("state", "opened");
+        assertThat(row("SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'webhook'",
+                reminder.eventId())).containsEntry("fingerprint", fp).containsEntry("state", "reminder");
+    }
+
+    @Test
+    void aChannelHasOneFailingAlertAcrossInstancesResolvableOnceItsOpenedWasDispatched() {
+        ClaimStore a = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        ClaimStore b = store(Duration.ofHours(1), Duration.ofMinutes(1), "b");
+        String channel = "hook-" + UUID.randomUUID().toString().substring(0, 8);
+        FailingChannel early = DeliveryFailing.candidate(channel, List.of("slack", "discord"), 1_000);
+        FailingChannel late = DeliveryFailing.candidate(channel, List.of("log"), 2_000);
+        List<FailingChannel> opened = Flux.range(0, 8)
+                .flatMap(i -> (i % 2 == 0 ? a : b).openFailing(i < 4 ? early : late), 8)
+                .collectList().block(Duration.ofSeconds(30));
+        FailingChannel open = opened.get(0);
+        assertThat(opened).hasSize(8).containsOnly(open);
+        assertThat(open).isIn(early, late);
+        assertThat(a.openFailing(late).block()).isEqualTo(open);
+
+        // not yet dispatched: a resolution now could be written before its opened
+        assertThat(a.dispatchedFailing(channel).block()).isEmpty();
+        b.recordIncident(DeliveryFailing.opened(open, opened(fp(), Severity.CRITICAL), "x", 3_000)).block();
+        assertThat(a.dispatchedFailing(channel).block()).contains(open);
+        assertThat(b.dispatchedFailing("other-" + channel).block()).isEmpty();
+
+        // closing another incident of the channel leaves this one open
+        a.closeFailing(channel, open.incidentId() + "0").block();
+        assertThat(b.dispatchedFailing(channel).block()).contains(open);
+        a.closeFailing(channel, open.incidentId()).block();
+        assertThat(b.dispatchedFailing(channel).block()).isEmpty();
+        FailingChannel next = DeliveryFailing.candidate(channel, List.of("log"), 9_000);
+        assertThat(b.openFailing(next).block()).isEqualTo(next);
+    }
+
+    private static String fp() {
+        return "monitor/f-" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

@@ -75,7 +75,7 @@ class ChannelPipelineTest {
         RetryPolicy policy = new RetryPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), deadline, () -> 0.5);
         return new ChannelPipeline("slack", new ClaimStage(log, vts), new ChannelLane("slack", 0, 4, vts),
                 new SendStage(notifier, Duration.ofSeconds(10), vts), new RecordStage(log, vts),
-                new DeadLetterStage(escalations, routes, "vigil.alerts", clock, vts), policy, clock, vts,
+                new DeadLetterStage(escalations, routes, log, "vigil.alerts", clock, vts), policy, clock, vts,
                 Duration.ofSeconds(1), new SimpleMeterRegistry());
     }
 

@@ -3,6 +3,7 @@ package dev.vigil.notifier.core;
 import static dev.vigil.notifier.support.TestEvents.event;
 import static dev.vigil.notifier.support.TestEvents.opened;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -36,6 +37,9 @@ class DispatcherTest {
     private final MemoryDeliveryLog log = new MemoryDeliveryLog();
     private final List<String> sent = new CopyOnWriteArrayList<>();
     private final Map<String, Sinks.One<DeliveryOutcome>> holds = new ConcurrentHashMap<>();
+    /** "channel:eventId" → what that channel answers for that event (delivered when absent) */
+    private final Map<String, DeliveryOutcome> answers = new ConcurrentHashMap<>();
+    private final RecordingEscalations escalations = new RecordingEscalations();
 
     private static Map<Severity, List<String>> standard() {
         Map<Severity, List<String>> d = new EnumMap<>(Severity.class);
@@ -58,12 +62,13 @@ class DispatcherTest {
                 String key = ch + ":" + notification.event().eventId();
                 sent.add(key);
                 Sinks.One<DeliveryOutcome> hold = holds.get(key);
-                return hold == null ? Mono.just(new DeliveryOutcome.Delivered(200, null)) : hold.asMono();
+                return hold != null ? hold.asMono()
+                        : Mono.just(answers.getOrDefault(key, new DeliveryOutcome.Delivered(200, null)));
             };
             pipelines.put(ch, new ChannelPipeline(ch, new ClaimStage(log, Schedulers.immediate()),
                     new ChannelLane(ch, 0, 4, Schedulers.parallel()), new SendStage(n, Duration.ofSeconds(10), Schedulers.parallel()),
-                    new RecordStage(log, Schedulers.immediate()), new DeadLetterStage(new RecordingEscalations(), routes,
-                    "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()), policy, Clock.systemUTC(), Schedulers.parallel(),
+                    new RecordStage(log, Schedulers.immediate()), new DeadLetterStage(escalations, routes,
+                    log, "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()), policy, Clock.systemUTC(), Schedulers.parallel(),
                     Duration.ofMillis(10), new SimpleMeterRegistry()));
         }
         return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters);
@@ -149,5 +154,178 @@ class DispatcherTest {
         slow.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 3);
         assertThat(results).extracting(EventResult::eventId).containsExactly(other.eventId(), opened.eventId(), resolved.eventId());
+    }
+
+    private static AlertEvent silenced(AlertEvent e) {
+        return TestEvents.with(e, e.service(), e.attributes(), e.channels(), true);
+    }
+
+    private EventResult run(Dispatcher d, AlertEvent e) {
+        return d.dispatch(e).block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aSilencedResolutionIsDeliveredExactlyWhereItsIncidentWasPaged() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.WARNING);
+        assertThat(run(d, opened).channels()).extracting(ChannelResult::channel).containsExactly("slack", "discord");
+        // a silence added since: the resolution is routed like a critical event, but owed only where the page went
+        AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
+        EventResult r = run(d, resolved);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                tuple("betterstack", FinalOutcome.SILENCED));
+        assertThat(sent).filteredOn(s -> s.endsWith(resolved.eventId()))
+                .containsExactlyInAnyOrder("slack:" + resolved.eventId(), "discord:" + resolved.eventId());
+        assertThat(log.silenced).containsExactly(resolved.eventId() + "|betterstack");
+    }
+
+    @Test
+    void aSilencedResolutionOfAnIncidentNeverPagedIsRecordedNotSent() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = silenced(opened("monitor/a", Severity.CRITICAL));
+        AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
+        run(d, opened);
+        EventResult r = run(d, resolved);
+        assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
+        assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
+        assertThat(sent).isEmpty();
+        assertThat(log.silenced).containsExactly(opened.eventId() + "|betterstack", opened.eventId() + "|slack",
+                opened.eventId() + "|discord", resolved.eventId() + "|betterstack", resolved.eventId() + "|slack",
+                resolved.eventId() + "|discord");
+    }
+
+    @Test
+    void aSilencedResolutionSkipsAChannelItsOpenedNeverReached() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
+        answers.put("slack:" + opened.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        assertThat(run(d, opened).channels()).extracting(ChannelResult::outcome)
+                .containsExactly(FinalOutcome.DELIVERED, FinalOutcome.DEAD_LETTERED, FinalOutcome.DELIVERED);
+        AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
+        EventResult r = run(d, resolved);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                tuple("slack", FinalOutcome.SILENCED));
+        assertThat(sent).doesNotContain("slack:" + resolved.eventId());
+    }
+
+    @Test
+    void aResolutionAlsoReachesAChannelAnEarlierPageReachedOutsideItsRoute() {
+        Dispatcher d = dispatcher();
+        run(d, opened("monitor/a", Severity.WARNING));
+        AlertEvent escalated = event("monitor/a", AlertState.ESCALATED, Severity.CRITICAL, 2);
+        run(d, escalated);
+        // the resolution carries the warning severity again, whose route has no betterstack
+        AlertEvent resolved = event("monitor/a", AlertState.RESOLVED, Severity.WARNING, 3);
+        EventResult r = run(d, resolved);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                tuple("betterstack", FinalOutcome.DELIVERED));
+        assertThat(r.route().reason()).isEqualTo("default:warning + paged [betterstack]");
+    }
+
+    @Test
+    void aSilencedResolutionNamingAnotherFingerprintsIncidentReachesNone() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
+        run(d, opened);
+        // an app's event claiming monitor/a's incident from its own namespace finds no page of it
+        AlertEvent forged = new AlertEvent(1, null, "app/demo/monitor/a", opened.incidentId(), AlertState.RESOLVED,
+                Severity.CRITICAL, "demo", null, "all good", Map.of(), Map.of(), 1, opened.firstSeen(),
+                opened.lastSeen(), AlertSource.APP, true, List.of());
+        EventResult r = run(d, forged);
+        assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
+        assertThat(sent).noneMatch(s -> s.endsWith(forged.eventId()));
+    }
+
+    @Test
+    void aSilencedResolutionWaitsForItsOpenedAndThenGoesWhereItWasDelivered() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
+        Sinks.One<DeliveryOutcome> slow = Sinks.one();
+        holds.put("slack:" + opened.eventId(), slow);
+        List<EventResult> results = new CopyOnWriteArrayList<>();
+        d.dispatch(opened).subscribe(results::add);
+        d.dispatch(resolved).subscribe(results::add);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
+        assertThat(results).isEmpty();
+        assertThat(sent).noneMatch(s -> s.endsWith(resolved.eventId()));
+        slow.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 2);
+        assertThat(results.get(1).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
+        assertThat(sent).filteredOn(s -> s.endsWith(resolved.eventId())).hasSize(3);
+    }
+
+    private static final String SLACK_FAILING = "notifier/delivery-failing/slack";
+
+    @Test
+    void aChannelThatDeliversAgainResolvesItsDeliveryFailingAlertOnTheOthersOnce() {
+        Dispatcher d = dispatcher();
+        AlertEvent lost = opened("monitor/a", Severity.CRITICAL);
+        answers.put("slack:" + lost.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        run(d, lost);
+        AlertEvent failing = escalations.raised.get(0);
+        assertThat(escalations.raised).singleElement().satisfies(a -> {
+            assertThat(a.eventId()).isEqualTo(SLACK_FAILING + "/opened");
+            assertThat(a.channels()).containsExactly("betterstack", "discord");
+        });
+        // the alerts topic hands it back to the dispatcher
+        assertThat(run(d, failing).channels()).extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+
+        run(d, opened("monitor/b", Severity.WARNING)); // slack delivers again
+        assertThat(escalations.raised).hasSize(2);
+        AlertEvent resolved = escalations.raised.get(1);
+        assertThat(resolved.state()).isEqualTo(AlertState.RESOLVED);
+        assertThat(resolved.fingerprint()).isEqualTo(SLACK_FAILING);
+        assertThat(resolved.eventId()).isEqualTo(SLACK_FAILING + "/resolved");
+        assertThat(resolved.incidentId()).isEqualTo(failing.incidentId());
+        assertThat(resolved.firstSeen()).isEqualTo(failing.firstSeen());
+        assertThat(resolved.channels()).containsExactly("betterstack", "discord");
+        assertThat(resolved.summary()).isEqualTo("Notifications to channel slack are delivered again");
+        assertThat(run(d, resolved).channels()).extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+        assertThat(log.failing).isEmpty();
+
+        run(d, opened("monitor/c", Severity.WARNING)); // a second success: nothing is open any more
+        assertThat(escalations.raised).hasSize(2);
+    }
+
+    @Test
+    void whileOpenEveryFailureRaisesTheSameAlertAndASuccessBeforeItWasDispatchedWaitsForTheNext() {
+        Dispatcher d = dispatcher();
+        AlertEvent lost = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent lostToo = opened("monitor/b", Severity.WARNING);
+        answers.put("slack:" + lost.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        answers.put("slack:" + lostToo.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        run(d, lost);
+        run(d, lostToo);
+        assertThat(escalations.raised).hasSize(2).allSatisfy(a -> {
+            assertThat(a.eventId()).isEqualTo(SLACK_FAILING + "/opened");
+            assertThat(a.incidentId()).isEqualTo(escalations.raised.get(0).incidentId());
+            assertThat(a.channels()).containsExactly("betterstack", "discord");
+        });
+        // its opened is not on the topic's far side yet: a resolution now could overtake it
+        run(d, opened("monitor/c", Severity.WARNING));
+        assertThat(escalations.raised).hasSize(2);
+        run(d, escalations.raised.get(0));
+        run(d, opened("monitor/d", Severity.WARNING));
+        assertThat(escalations.raised).hasSize(3);
+        assertThat(escalations.raised.get(2).eventId()).isEqualTo(SLACK_FAILING + "/resolved");
+        assertThat(escalations.raised.get(2).incidentId()).isEqualTo(escalations.raised.get(0).incidentId());
+    }
+
+    @Test
+    void theNotifiersOwnAlertFailingOpensNoFailingAlert() {
+        Dispatcher d = dispatcher();
+        AlertEvent own = DeliveryFailing.alert(opened("monitor/a", Severity.CRITICAL), "discord", "x",
+                List.of("slack"), TestEvents.T0);
+        answers.put("slack:" + own.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        run(d, own);
+        assertThat(escalations.raised).isEmpty();
+        assertThat(log.failing).isEmpty();
     }
 }

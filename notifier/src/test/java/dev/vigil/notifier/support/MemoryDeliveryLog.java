@@ -3,23 +3,36 @@ package dev.vigil.notifier.support;
 import dev.vigil.notifier.core.Attempt;
 import dev.vigil.notifier.core.Claim;
 import dev.vigil.notifier.core.DeliveryLog;
+import dev.vigil.notifier.core.FailingChannel;
 import dev.vigil.notifier.core.Settlement;
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
 
-/** The claim rules of ClaimStore in memory (no window expiry), with a switch to simulate a store outage. */
+/**
+ * The claim rules of ClaimStore in memory (no window expiry), with a switch to simulate a store outage. Incidents
+ * keep the fingerprint of their first event, as the table does; channels' failing alerts are kept like
+ * {@code failing_channels}.
+ */
 public final class MemoryDeliveryLog implements DeliveryLog {
+    private static final Set<AlertState> PAGES = Set.of(AlertState.OPENED, AlertState.REMINDER, AlertState.ESCALATED);
     public final AtomicBoolean down = new AtomicBoolean();
     public final List<Attempt> attempts = new ArrayList<>();
     public final List<String> silenced = new ArrayList<>();
     public final Map<String, String> vendorRefs = new HashMap<>();
+    /** incident id → the fingerprint that recorded it first */
+    public final Map<String, String> incidents = new HashMap<>();
+    /** channel → its open delivery-failing alert */
+    public final Map<String, FailingChannel> failing = new HashMap<>();
     private final Map<String, String[]> claims = new HashMap<>();
 
     private Mono<Void> check() {
@@ -72,7 +85,11 @@ public final class MemoryDeliveryLog implements DeliveryLog {
 
     @Override
     public Mono<Void> recordIncident(AlertEvent event) {
-        return check();
+        return check().then(Mono.fromRunnable(() -> {
+            synchronized (this) {
+                incidents.putIfAbsent(event.incidentId(), event.fingerprint());
+            }
+        }));
     }
 
     @Override
@@ -89,6 +106,48 @@ public final class MemoryDeliveryLog implements DeliveryLog {
         return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
                 return Optional.ofNullable(vendorRefs.get(incidentId + "|" + fingerprint + "|" + channel));
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Set<String>> pagedChannels(String incidentId, String fingerprint) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                return attempts.stream()
+                        .filter(a -> incidentId.equals(a.incidentId()) && fingerprint.equals(a.fingerprint())
+                                && "delivered".equals(a.outcome()) && PAGES.contains(a.state()))
+                        .map(Attempt::channel)
+                        .collect(Collectors.toUnmodifiableSet());
+            }
+        }));
+    }
+
+    @Override
+    public Mono<FailingChannel> openFailing(FailingChannel candidate) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                return failing.computeIfAbsent(candidate.channel(), c -> candidate);
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Optional<FailingChannel>> dispatchedFailing(String channel) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                FailingChannel f = failing.get(channel);
+                return f != null && f.fingerprint().equals(incidents.get(f.incidentId())) ? Optional.of(f)
+                        : Optional.<FailingChannel>empty();
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Void> closeFailing(String channel, String incidentId) {
+        return check().then(Mono.fromRunnable(() -> {
+            synchronized (this) {
+                failing.computeIfPresent(channel, (c, f) -> f.incidentId().equals(incidentId) ? null : f);
             }
         }));
     }

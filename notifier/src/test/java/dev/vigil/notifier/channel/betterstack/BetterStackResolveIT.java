@@ -88,7 +88,8 @@ class BetterStackResolveIT {
                 new SendStage(new BetterStackNotifier(vendor.uri("/"), "tok", http, clock), Duration.ofSeconds(5),
                         Schedulers.parallel()),
                 new RecordStage(store, Schedulers.parallel()),
-                new DeadLetterStage(new RecordingEscalations(), routes, "vigil.alerts", clock, Schedulers.parallel()),
+                new DeadLetterStage(new RecordingEscalations(), routes, store, "vigil.alerts", clock,
+                        Schedulers.parallel()),
                 policy, clock, Schedulers.parallel(), Duration.ofMillis(50), new SimpleMeterRegistry());
         dispatcher = new Dispatcher(routes, Map.of("betterstack", pipeline), store, Schedulers.parallel());
     }
