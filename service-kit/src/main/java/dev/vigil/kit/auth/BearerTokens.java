@@ -13,6 +13,8 @@ import java.util.Optional;
  */
 public final class BearerTokens {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The name the instances' forwarding credential goes by (in audit records); no configured token may take it. */
+    public static final String INSTANCE_NAME = "vigil-instance";
 
     private final HashedCredentials<Principal> credentials;
 
@@ -27,7 +29,14 @@ public final class BearerTokens {
     public static BearerTokens of(List<TokenSpec> tokens, String instanceToken) {
         List<Map.Entry<String, Principal>> entries = new ArrayList<>();
         java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.Set<String> hashes = new java.util.HashSet<>();
         for (TokenSpec t : tokens) {
+            if (INSTANCE_NAME.equals(t.name())) {
+                throw new IllegalArgumentException("token name " + INSTANCE_NAME + " is reserved for the instances' own credential");
+            }
+            if (!hashes.add(t.sha256())) {
+                throw new IllegalArgumentException("token " + t.name() + " has the same hash as another token: every token must be distinct");
+            }
             List<String> problems = t.problems("token " + t.name());
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException(String.join("; ", problems));
@@ -38,7 +47,10 @@ public final class BearerTokens {
             entries.add(Map.entry(t.sha256(), new Principal(t.name(), t.scopeSet(), false)));
         }
         if (instanceToken != null) {
-            entries.add(Map.entry(hash(instanceToken), new Principal("vigil-instance", java.util.Set.of(Scope.READ), true)));
+            if (hashes.contains(hash(instanceToken))) {
+                throw new IllegalArgumentException("the instance credential equals a configured token: use a distinct secret");
+            }
+            entries.add(Map.entry(hash(instanceToken), new Principal(INSTANCE_NAME, java.util.Set.of(Scope.READ), true)));
         }
         return new BearerTokens(HashedCredentials.of(entries));
     }

@@ -48,6 +48,22 @@ public final class SecretFiles {
         if (Files.isSymbolicLink(file) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(file + " is not a regular file (a symbolic link or other); refusing to read a secret through it");
         }
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            var attrs = Files.readAttributes(file, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            var loose = java.util.EnumSet.copyOf(attrs.permissions());
+            loose.retainAll(java.util.EnumSet.of(java.nio.file.attribute.PosixFilePermission.GROUP_READ,
+                    java.nio.file.attribute.PosixFilePermission.GROUP_WRITE, java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
+                    java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE));
+            if (!loose.isEmpty()) {
+                throw new IOException(file + " can be read or written by other users (mode "
+                        + PosixFilePermissions.toString(attrs.permissions()) + "); a secret file must be private: chmod 600 " + file);
+            }
+            String me = System.getProperty("user.name");
+            if (me != null && !attrs.owner().getName().equals(me)) {
+                throw new IOException(file + " belongs to " + attrs.owner().getName() + ", not to " + me
+                        + "; refusing to trust a secret another user may have planted");
+            }
+        }
         try (SeekableByteChannel ch = Files.newByteChannel(file, Set.<OpenOption>of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
             ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 64 * 1024));
             while (buf.hasRemaining() && ch.read(buf) > 0) {

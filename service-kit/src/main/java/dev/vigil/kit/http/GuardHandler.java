@@ -32,7 +32,8 @@ final class GuardHandler extends ChannelDuplexHandler {
     final class FirstBytes extends io.netty.channel.ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-            if (open == 0 && !inHead && !refusing && msg instanceof io.netty.buffer.ByteBuf b && b.isReadable()) {
+            // bytes while a body is still arriving (also one whose request was already answered) are not a new head
+            if (open == 0 && !inHead && !bodyOpen && !refusing && msg instanceof io.netty.buffer.ByteBuf b && b.isReadable()) {
                 inHead = true;
                 armHeadDeadline(self); // answers must go out through the codec, so from the guard's own position
             }
@@ -42,6 +43,8 @@ final class GuardHandler extends ChannelDuplexHandler {
 
     final FirstBytes firstBytes = new FirstBytes();
     private boolean inHead;
+    /** A request head was read and its body's last chunk not yet. */
+    private boolean bodyOpen;
     private ChannelHandlerContext self;
     private final ServerLimits limits;
     private final BodyBudget budget;
@@ -111,10 +114,15 @@ final class GuardHandler extends ChannelDuplexHandler {
                 return;
             }
             open++;
+            bodyOpen = !(msg instanceof LastHttpContent);
+        } else if (msg instanceof LastHttpContent) {
+            bodyOpen = false;
         }
         if (msg instanceof HttpContent content) {
             int n = content.content().readableBytes();
-            if (n > 0) {
+            // Only bodies of requests not yet answered count: the rest of a body answered early (a 401 before its
+            // bytes) is being discarded, and nothing would ever give its bytes back.
+            if (n > 0 && open > 0) {
                 if (!budget.tryTake(n)) {
                     refusals.count("budget");
                     refusing = true;
@@ -130,7 +138,10 @@ final class GuardHandler extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        if (msg instanceof LastHttpContent) {
+        // a 100 Continue (or any 1xx) is not the answer: the request goes on
+        boolean informational = msg instanceof io.netty.handler.codec.http.HttpResponse r
+                && r.status().codeClass() == io.netty.handler.codec.http.HttpStatusClass.INFORMATIONAL;
+        if (msg instanceof LastHttpContent && !informational) {
             promise = promise.unvoid();
             promise.addListener(f -> answered(ctx));
         }

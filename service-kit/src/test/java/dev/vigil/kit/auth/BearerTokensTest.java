@@ -46,6 +46,12 @@ class BearerTokensTest {
         String h = BearerTokens.hash("x");
         assertThatThrownBy(() -> BearerTokens.of(List.of(new TokenSpec("a", h, List.of("read")),
                 new TokenSpec("a", BearerTokens.hash("y"), List.of("read"))), null)).hasMessageContaining("twice");
+        assertThatThrownBy(() -> BearerTokens.of(List.of(new TokenSpec("vigil-instance", h, List.of("read"))), null))
+                .hasMessageContaining("reserved");
+        assertThatThrownBy(() -> BearerTokens.of(List.of(new TokenSpec("a", h, List.of("read")),
+                new TokenSpec("b", h, List.of("admin"))), null)).hasMessageContaining("same hash");
+        assertThatThrownBy(() -> BearerTokens.of(List.of(new TokenSpec("a", h, List.of("read"))), "x"))
+                .hasMessageContaining("instance credential");
     }
 
     @Test
@@ -67,5 +73,9 @@ class BearerTokensTest {
         assertThatThrownBy(() -> SecretFiles.readOrCreate(link, "x")).hasMessageContaining("not a regular file");
         assertThat(Files.exists(target)).as("nothing written through the link").isFalse();
         assertThatThrownBy(() -> SecretFiles.write(file, "again")).isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        Path loose = dir.resolve("config/loose-token");
+        Files.writeString(loose, "planted\n");
+        Files.setPosixFilePermissions(loose, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> SecretFiles.read(loose)).hasMessageContaining("other users").hasMessageContaining("chmod 600");
     }
 }

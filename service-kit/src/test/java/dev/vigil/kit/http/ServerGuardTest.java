@@ -158,6 +158,31 @@ class ServerGuardTest {
     }
 
     @Test
+    void aBodySentAfterItsRequestWasAnsweredHoldsNoBudgetAndIsNoNewHead() throws Exception {
+        server = ServerGuard.apply(HttpServer.create().host("127.0.0.1").port(0), limits().withMaxInFlightBodyBytes(1000),
+                "test", registry)
+                .route(r -> r.post("/refuse", (req, res) -> res.status(401).header("Content-Type", "text/plain")
+                        .sendString(Mono.just("no"))))
+                .bindNow();
+        for (int round = 0; round < 3; round++) {
+            try (RawHttpConnection c = new RawHttpConnection(server.port(), 1500)) {
+                c.sendPartial("POST /refuse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 900\r\n\r\n");
+                assertThat(c.read().status()).isEqualTo(401);
+                c.sendPartial("b".repeat(900)); // the body of the refused request, after its answer
+                // no unrequested 408 for those bytes (the connection is closed or idle, never answered again)
+                try {
+                    c.read();
+                    org.assertj.core.api.Assertions.fail("an answer nobody asked for");
+                } catch (java.io.IOException expected) {
+                    // closed, or nothing within the read timeout
+                }
+            }
+        }
+        assertThat(registry.get("vigil.http.body.in.flight.bytes").gauge().value())
+                .as("three refused 900-byte bodies leave nothing held").isZero();
+    }
+
+    @Test
     void hostAllowListParsing() {
         ServerLimits l = ServerLimits.defaults("127.0.0.1").withAllowedHosts(Set.of("vigil.internal", "localhost"));
         assertThat(l.hostAllowed("vigil.internal:8081")).isTrue();

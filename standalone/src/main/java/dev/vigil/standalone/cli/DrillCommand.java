@@ -85,7 +85,7 @@ public final class DrillCommand implements Callable<Integer> {
      * loopback URL gets it, so it is never offered to a server on another machine.
      */
     PostgresUrl withStandalonePassword(PostgresUrl url) {
-        if (url.password() != null || !isLoopback(url.host())) {
+        if (url.password() != null || !LoopbackHosts.isLoopback(url.host())) {
             return url;
         }
         // the launcher keeps the embedded server's data in <data dir>/postgres
@@ -94,7 +94,4 @@ public final class DrillCommand implements Callable<Integer> {
                 .orElse(url);
     }
 
-    private static boolean isLoopback(String host) {
-        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
-    }
 }

@@ -22,28 +22,48 @@ final class QueryOptions {
             description = "Query API token (default: $VIGIL_TOKEN, else the token file).")
     String token;
 
-    @Option(names = "--token-file", paramLabel = "FILE",
-            defaultValue = "${env:VIGIL_TOKEN_FILE:-${env:VIGIL_DATA_DIR:-.vigil}/config/admin-token}",
-            description = "File holding the token (default: ${DEFAULT-VALUE}, which vigil standalone and demo create).")
+    @Option(names = "--token-file", paramLabel = "FILE", defaultValue = "${env:VIGIL_TOKEN_FILE}",
+            description = "File holding the token (default: $VIGIL_TOKEN_FILE, else, for a loopback --url only, the "
+                    + "admin token vigil standalone and demo create in $VIGIL_DATA_DIR or .vigil: config/admin-token).")
     Path tokenFile;
 
     QueryClient client() {
         return new QueryClient(url, Duration.ofSeconds(10), resolveToken());
     }
 
-    /** --token, else $VIGIL_TOKEN, else the token file when it exists; null sends no credential (the API says 401). */
+    /**
+     * --token, else $VIGIL_TOKEN, else the token file when it exists; null sends no credential (the API says 401).
+     * The standalone's own token file is only a default for a loopback URL, so a local admin token is never sent
+     * to another machine by accident.
+     */
     String resolveToken() {
         if (token != null && !token.isBlank()) {
             return token.trim();
         }
-        if (tokenFile != null) {
+        Path file = tokenFile != null ? tokenFile : loopback(url) ? standaloneTokenFile() : null;
+        if (file != null) {
             try {
-                return SecretFiles.read(tokenFile).filter(t -> !t.isBlank()).orElse(null);
+                return SecretFiles.read(file).filter(t -> !t.isBlank()).orElse(null);
             } catch (IOException e) {
-                throw new IllegalStateException("cannot read the token file " + tokenFile + ": " + e.getMessage(), e);
+                throw new IllegalStateException("cannot read the token file " + file + ": " + e.getMessage(), e);
             }
         }
         return null;
+    }
+
+    /** Where vigil standalone and demo keep their admin token. */
+    static Path standaloneTokenFile() {
+        String dataDir = System.getenv("VIGIL_DATA_DIR");
+        return Path.of(dataDir == null || dataDir.isBlank() ? ".vigil" : dataDir, "config", "admin-token");
+    }
+
+    static boolean loopback(String url) {
+        try {
+            String host = java.net.URI.create(url).getHost();
+            return LoopbackHosts.isLoopback(host);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
@@ -54,8 +74,8 @@ final class QueryOptions {
         if (!reply.ok()) {
             spec.commandLine().getErr().println("error: " + reply.problem());
             if (reply.status() == 401) {
-                spec.commandLine().getErr().println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at the token "
-                        + "file (vigil standalone writes " + tokenFile + ")");
+                spec.commandLine().getErr().println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token "
+                        + "file (vigil standalone writes " + standaloneTokenFile() + ")");
             }
             return 1;
         }

@@ -77,6 +77,12 @@ public final class StandaloneLauncher implements AutoCloseable {
         Path dataDir = options.dataDir().toAbsolutePath();
         Path configDir = dataDir.resolve("config");
         createDirectories(configDir);
+        try {
+            // the generated secrets live here: only their owner may list or enter it
+            java.nio.file.Files.setPosixFilePermissions(configDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            // not a POSIX file system: the secret files themselves are still created owner-only where possible
+        }
 
         long t = System.nanoTime();
         kafka = step(progress, "Kafka broker", () -> EmbeddedKafka.builder()

@@ -233,6 +233,11 @@ class SilenceCommandTest {
         assertThat(CliRun.vigil("silence", "list", "--url", url(), "--token", "vgl_from-flag", "--token-file", file.toString()).exit()).isZero();
         assertThat(CliRun.vigil("silence", "list", "--url", url(), "--token-file", dir.resolve("none").toString()).exit()).isZero();
         assertThat(authorizations).containsExactly("Bearer vgl_from-file", "Bearer vgl_from-flag", "null");
+        assertThat(QueryOptions.loopback("http://127.0.0.1:8081")).isTrue();
+        assertThat(QueryOptions.loopback("http://localhost:8081/")).isTrue();
+        assertThat(QueryOptions.loopback("http://[::1]:8081")).isTrue();
+        assertThat(QueryOptions.loopback("http://prod.example:8081")).as("the local token is never a default for a remote URL").isFalse();
+        assertThat(QueryOptions.loopback("http://127.0.0.1.evil.example:8081")).isFalse();
         java.nio.file.Path link = dir.resolve("link");
         java.nio.file.Files.createSymbolicLink(link, file);
         CliRun viaLink = CliRun.vigil("silence", "list", "--url", url(), "--token-file", link.toString());

@@ -60,7 +60,14 @@ public final class QueryServer implements AutoCloseable {
 
     private static Mono<Void> dispatch(RouteTable routes, ApiAccess access, HttpServerRequest req, HttpServerResponse res) {
         QueryStringDecoder decoder = new QueryStringDecoder(req.uri());
-        String path = decoder.path();
+        String path;
+        try {
+            path = decoder.path();
+            decoder.parameters();
+        } catch (IllegalArgumentException e) {
+            // a malformed %-escape: nothing to route, nothing to authenticate against
+            return respond(Mono.just(HttpResult.badRequest("the request path or query has a malformed %-escape", null)), res);
+        }
         RouteTable.Method method = method(req.method());
         Principal principal = null;
         if (!ApiAccess.isPublic(method, path)) {

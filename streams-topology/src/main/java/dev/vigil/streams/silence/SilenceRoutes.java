@@ -164,16 +164,17 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
         long now = clock.millis();
         long cutoff = now - settings.keepExpiredDays() * 86_400_000L;
         return QueryBackend.read(() -> {
-            List<String> old = new ArrayList<>();
+            // Past keepExpiredDays an expired silence goes; and however young, the oldest expired ones go while the
+            // store holds more than silences.max records, so a burst of short silences cannot grow it without bound.
+            List<Silence> all = new ArrayList<>();
             try (var it = backend.<Silence>keyValueStore(AlertingTopology.SILENCES_STORE).all()) {
-                while (it.hasNext() && old.size() < 500) {
-                    var kv = it.next();
-                    if (kv.value != null && kv.value.endsAt() <= cutoff) {
-                        old.add(kv.key);
+                it.forEachRemaining(kv -> {
+                    if (kv.value != null) {
+                        all.add(kv.value);
                     }
-                }
+                });
             }
-            return old;
+            return pruneCandidates(all, now, cutoff, settings.max());
         }).flatMap(old -> {
             if (old.isEmpty()) {
                 return Mono.empty();
@@ -185,6 +186,24 @@ public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoClose
                             "keepExpiredDays", String.valueOf(settings.keepExpiredDays())));
             return writer.write(tombstones, record);
         });
+    }
+
+    /**
+     * The ids to delete, oldest end first, at most 500 per call: every silence that ended at or before
+     * {@code cutoff}, and, while more than {@code max} are stored, the oldest expired ones however recent.
+     */
+    static List<String> pruneCandidates(List<Silence> stored, long now, long cutoff, int max) {
+        List<Silence> expired = new ArrayList<>(stored.stream().filter(s -> s.expiredAt(now)).toList());
+        expired.sort(Comparator.comparing(Silence::endsAt).thenComparing(Silence::id));
+        long excess = Math.max(0, stored.size() - max);
+        List<String> out = new ArrayList<>();
+        for (Silence e : expired) {
+            if (out.size() >= 500 || (e.endsAt() > cutoff && out.size() >= excess)) {
+                break;
+            }
+            out.add(e.id());
+        }
+        return out;
     }
 
     private static String matcherText(Silence s) {

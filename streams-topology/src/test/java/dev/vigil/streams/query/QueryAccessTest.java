@@ -132,6 +132,19 @@ class QueryAccessTest {
     }
 
     @Test
+    void malformedEscapesAre400NotAServerError() throws Exception {
+        for (String path : new String[] {"/v1/%zz", "/v1/status?from=%", "/%"}) {
+            try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
+                c.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+                RawHttpConnection.Response r = c.read();
+                assertThat(r.status()).as(path).isEqualTo(400);
+                assertThat(r.headers().get("content-type")).isEqualTo("application/problem+json");
+            }
+        }
+        assertThat(handled.get()).isZero();
+    }
+
+    @Test
     void dnsRebindingHostIsRefusedOnTheLoopbackServer() throws Exception {
         try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
             c.send("GET /v1/status HTTP/1.1\r\nHost: rebind.attacker.example\r\nAuthorization: " + TestApi.admin() + "\r\n\r\n");

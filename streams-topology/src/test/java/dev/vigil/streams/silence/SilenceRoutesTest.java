@@ -121,6 +121,21 @@ class SilenceRoutesTest {
     }
 
     @Test
+    void pruningDeletesOldExpiredSilencesAndTheOldestExpiredOnesBeyondTheCap() {
+        long cutoff = NOW - 7 * 24 * HOUR;
+        java.util.List<Silence> stored = new java.util.ArrayList<>();
+        stored.add(silence("ancient", cutoff - 3 * HOUR, cutoff - HOUR));    // past keepExpiredDays
+        stored.add(silence("recent-1", NOW - 5 * HOUR, NOW - 3 * HOUR));     // expired, young
+        stored.add(silence("recent-2", NOW - 4 * HOUR, NOW - 2 * HOUR));     // expired, younger
+        stored.add(silence("live", NOW - HOUR, NOW + HOUR));                 // in force: never pruned
+        assertThat(SilenceRoutes.pruneCandidates(stored, NOW, cutoff, 10)).containsExactly("ancient");
+        // a cap of 2 for 4 stored: the two oldest expired go, the live one stays whatever the cap
+        assertThat(SilenceRoutes.pruneCandidates(stored, NOW, cutoff, 2)).containsExactly("ancient", "recent-1");
+        assertThat(SilenceRoutes.pruneCandidates(stored, NOW, cutoff, 1)).containsExactly("ancient", "recent-1", "recent-2");
+        assertThat(SilenceRoutes.pruneCandidates(java.util.List.of(stored.get(3)), NOW, cutoff, 1)).isEmpty();
+    }
+
+    @Test
     void parseAppliesDefaultsAndDuration() {
         Silence s = SilenceRoutes.parse(("{\"service\":\"checkout\",\"attributes\":{\"region\":\"eu-west\"},"
                 + "\"durationMinutes\":120,\"author\":\"ann\",\"reason\":\"db upgrade\"}").getBytes(), "id-1", NOW, "test-admin");
