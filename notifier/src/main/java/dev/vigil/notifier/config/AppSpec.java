@@ -7,10 +7,14 @@ import java.util.List;
  *
  * @param channels the channels the app's events may name in a channel override; any other name in an override
  *                 is dropped (an app must not page through channels the operator did not grant it)
+ * @param services the services the app may speak for: only for an event whose {@code service} is listed here may
+ *                 a route with {@code services} or {@code attributes} matchers match the app's event (absent or
+ *                 empty: only routes without those matchers, then the severity defaults, apply to its events)
  */
-public record AppSpec(List<String> channels) {
+public record AppSpec(List<String> channels, List<String> services) {
     public AppSpec {
-        // a copy that keeps null elements, so the validator can report them instead of this record throwing
+        // copies that keep null elements, so the validator can report them instead of this record throwing
         channels = channels == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(channels));
+        services = services == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(services));
     }
 }

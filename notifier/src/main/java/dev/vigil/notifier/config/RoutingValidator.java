@@ -18,11 +18,13 @@ import java.util.Set;
 /**
  * Checks a {@link RoutingSpec} against itself and the environment and reports every problem at once, one line
  * each with its key path: an unknown channel in a route, a default or an app's allowed channels, a missing or
- * empty secret, a bad URL, an inline secret.
+ * empty secret, a bad URL, an inline secret, a service name (of a route or an app) that no event can carry.
  */
 public final class RoutingValidator {
     public static final URI BETTERSTACK_DEFAULT_URL = URI.create("https://uptime.betterstack.com");
     public static final int MIN_WEBHOOK_SECRET_BYTES = 32;
+    /** The longest {@code service} an alert event may carry (the contract's limit). */
+    static final int SERVICE_MAX_LENGTH = 100;
 
     private RoutingValidator() {
     }
@@ -65,6 +67,7 @@ public final class RoutingValidator {
                 problems.add(path + ".channels: a route must name at least one channel");
             }
             checkKnown(path + ".channels", r.channels(), spec.channels().keySet(), problems);
+            checkServices(path + ".services", r.services(), problems);
             routes.add(new Route(r.name() == null ? "route-" + i : r.name(), severities, Set.copyOf(r.services()),
                     r.attributes(), r.channels()));
         }
@@ -89,6 +92,7 @@ public final class RoutingValidator {
             }
         }
         Map<String, Set<String>> apps = new LinkedHashMap<>();
+        Map<String, Set<String>> appServices = new LinkedHashMap<>();
         for (var e : spec.apps().entrySet()) {
             String path = source + ": apps." + e.getKey();
             if (e.getKey() == null || !Require.SLUG.matcher(e.getKey()).matches()) {
@@ -102,17 +106,35 @@ public final class RoutingValidator {
             }
             checkKnown(path + ".channels", e.getValue().channels(), spec.channels().keySet(), problems);
             apps.put(e.getKey(), new LinkedHashSet<>(e.getValue().channels()));
+            checkServices(path + ".services", e.getValue().services(), problems);
+            appServices.put(e.getKey(), new LinkedHashSet<>(e.getValue().services()));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps));
+        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps,
+                appServices));
     }
 
     private static void checkKnown(String path, List<String> names, Set<String> known, List<String> problems) {
         for (String n : names) {
             if (!known.contains(n)) {
                 problems.add(path + ": unknown channel '" + n + "'; configured channels are " + known);
+            }
+        }
+    }
+
+    /**
+     * Service names as an event's {@code service} must be (the contract's rule: non-blank, at most 100 characters,
+     * no control characters); one that breaks it could never match. The message never echoes the value.
+     */
+    private static void checkServices(String path, List<String> services, List<String> problems) {
+        for (int i = 0; i < services.size(); i++) {
+            try {
+                Require.text("service", services.get(i), SERVICE_MAX_LENGTH);
+            } catch (IllegalArgumentException ex) {
+                problems.add(path + "[" + i + "]: must be a service name (not blank, at most " + SERVICE_MAX_LENGTH
+                        + " characters, no control characters), as in the events' service");
             }
         }
     }

@@ -23,6 +23,11 @@ import reactor.core.scheduler.Scheduler;
 public final class Dispatcher {
     /** Counter of override names an app event was not allowed, tagged with the channel. */
     public static final String OVERRIDE_REFUSED = "vigil.notifier.override.refused";
+    /**
+     * Counter of routes an app event matched by service or attributes but was not allowed (its app may not speak
+     * for the event's service), tagged with the route's configured name.
+     */
+    public static final String ROUTE_REFUSED = "vigil.notifier.route.refused";
     /** The tag value for a refused name that is no configured channel. */
     static final String UNCONFIGURED = "unconfigured";
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -61,6 +66,10 @@ public final class Dispatcher {
         if (!d.refused().isEmpty()) {
             refused(e, d);
         }
+        for (String route : d.refusedRoutes()) {
+            // route names come from the routing config, so the tag values are bounded; nothing of the event is logged
+            meters.counter(ROUTE_REFUSED, "route", route).increment();
+        }
         Mono<Void> incident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
         if (e.isResolution()) {
             // runs after the incident's earlier events are final here (the sequencer), so every page of it that
@@ -91,7 +100,7 @@ public final class Dispatcher {
         owed.stream().filter(c -> !targets.contains(c)).forEach(targets::add);
         List<String> extra = targets.stream().filter(c -> !d.channels().contains(c)).toList();
         RouteDecision to = extra.isEmpty() ? d
-                : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused());
+                : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused(), d.refusedRoutes());
         if (!e.silenced()) {
             return deliver(e, to, targets, incident);
         }
@@ -103,7 +112,8 @@ public final class Dispatcher {
                 e.eventId(), targets, muted);
         List<String> order = new ArrayList<>(targets);
         order.addAll(muted);
-        Mono<EventResult> sent = deliver(e, new RouteDecision(order, to.reason(), d.refused()), targets, incident);
+        Mono<EventResult> sent = deliver(e, new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes()),
+                targets, incident);
         if (muted.isEmpty()) {
             return sent;
         }

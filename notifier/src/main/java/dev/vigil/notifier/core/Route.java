@@ -16,6 +16,14 @@ public record Route(String name, Set<Severity> severities, Set<String> services,
         channels = List.copyOf(channels);
     }
 
+    /**
+     * Whether this route picks events by what they say about themselves ({@code services} or {@code attributes}):
+     * such a route matches an application's event only for a service that app may speak for.
+     */
+    public boolean matchesOnEventData() {
+        return !services.isEmpty() || !attributes.isEmpty();
+    }
+
     public boolean matches(AlertEvent e) {
         if (!severities.isEmpty() && !severities.contains(e.severity())) {
             return false;

@@ -8,11 +8,19 @@ import java.util.List;
  *
  * @param refused channel names of an app event's override that the routing's {@code apps} section does not allow
  *                for that app (in the order the event named them; empty for every other event)
+ * @param refusedRoutes names of routes that matched an app event's service or attributes but were not taken, as
+ *                      the routing's {@code apps} section does not let that app speak for the event's service (in
+ *                      route order; empty for every other event)
  */
-public record RouteDecision(List<String> channels, String reason, List<String> refused) {
+public record RouteDecision(List<String> channels, String reason, List<String> refused, List<String> refusedRoutes) {
     public RouteDecision {
         channels = List.copyOf(channels);
         refused = List.copyOf(refused);
+        refusedRoutes = List.copyOf(refusedRoutes);
+    }
+
+    public RouteDecision(List<String> channels, String reason, List<String> refused) {
+        this(channels, reason, refused, List.of());
     }
 
     public RouteDecision(List<String> channels, String reason) {

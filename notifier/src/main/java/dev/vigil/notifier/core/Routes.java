@@ -19,8 +19,12 @@ import java.util.Set;
  * <p>An application's event ({@code source: app}) speaks only for its app: ingest namespaces its fingerprint
  * {@code app/<appId>/<rest>}, and its override keeps only the channels the routing's {@code apps} section allows
  * for that app id. The other names are refused (reported in {@link RouteDecision#refused()}); with none left, or
- * without the namespace, the event routes as if it named no override. Events Vigil produced itself (probe,
- * metric, heartbeat, and the notifier's own delivery-failing alert) keep their override as before.
+ * without the namespace, the event routes as if it named no override. Nor can it borrow another team's route: a
+ * route with {@code services} or {@code attributes} matchers (data the app chooses) matches an app's event only when
+ * the {@code apps} section lets that app speak for the event's service; otherwise the route is skipped (reported in
+ * {@link RouteDecision#refusedRoutes()}) and the next route, or the severity default, applies, so the page is never
+ * dropped. Events Vigil produced itself (probe, metric, heartbeat, and the notifier's own delivery-failing alert)
+ * keep their override and match every route as before.
  */
 public final class Routes {
     static final String APP_PREFIX = "app/";
@@ -28,14 +32,24 @@ public final class Routes {
     private final Map<Severity, List<String>> defaults;
     private final Set<String> channels;
     private final Map<String, Set<String>> appChannels;
+    private final Map<String, Set<String>> appServices;
 
     public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels) {
         this(routes, defaults, channels, Map.of());
     }
 
-    /** @param appChannels app id → the channels its events may name in an override */
     public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels,
                   Map<String, Set<String>> appChannels) {
+        this(routes, defaults, channels, appChannels, Map.of());
+    }
+
+    /**
+     * @param appChannels app id → the channels its events may name in an override
+     * @param appServices app id → the services its events may speak for in routes with service or attribute
+     *                    matchers (an app not listed speaks for none)
+     */
+    public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels,
+                  Map<String, Set<String>> appChannels, Map<String, Set<String>> appServices) {
         this.routes = List.copyOf(routes);
         this.defaults = new EnumMap<>(Severity.class);
         this.defaults.putAll(defaults);
@@ -43,6 +57,9 @@ public final class Routes {
         Map<String, Set<String>> apps = new HashMap<>();
         appChannels.forEach((app, allowed) -> apps.put(app, Set.copyOf(allowed)));
         this.appChannels = Map.copyOf(apps);
+        Map<String, Set<String>> services = new HashMap<>();
+        appServices.forEach((app, allowed) -> services.put(app, Set.copyOf(allowed)));
+        this.appServices = Map.copyOf(services);
         for (Severity s : Severity.values()) {
             if (this.defaults.getOrDefault(s, List.of()).isEmpty()) {
                 throw new IllegalArgumentException("no default route for severity " + s);
@@ -60,11 +77,12 @@ public final class Routes {
         List<String> refused = List.of();
         String note = "";
         String routeNote = "";
+        boolean appEvent = isAppEvent(e);
+        String app = appEvent ? appId(e.fingerprint()) : null;
         if (!named.isEmpty()) {
             List<String> kept;
             String by;
-            if (isAppEvent(e)) {
-                String app = appId(e.fingerprint());
+            if (appEvent) {
                 Set<String> allowed = app == null ? Set.of() : appChannels.getOrDefault(app, Set.of());
                 kept = named.stream().filter(allowed::contains).toList();
                 refused = named.stream().filter(c -> !allowed.contains(c)).toList();
@@ -81,12 +99,32 @@ public final class Routes {
                 return new RouteDecision(kept, by, refused);
             }
         }
+        // an app may not pick another team's route by the service or attributes it writes into its event
+        boolean speaksForService = appEvent && app != null
+                && appServices.getOrDefault(app, Set.of()).contains(e.service());
+        List<String> refusedRoutes = new ArrayList<>();
         for (Route r : routes) {
-            if (r.matches(e)) {
-                return new RouteDecision(dedupe(r.channels()), "route:" + r.name() + routeNote, refused);
+            if (!r.matches(e)) {
+                continue;
             }
+            if (appEvent && r.matchesOnEventData() && !speaksForService) {
+                refusedRoutes.add(r.name());
+                continue;
+            }
+            return new RouteDecision(dedupe(r.channels()), "route:" + r.name() + routeNote
+                    + routesRefused(app, refusedRoutes), refused, refusedRoutes);
         }
-        return new RouteDecision(dedupe(defaults.get(e.severity())), "default:" + e.severity().wire() + note, refused);
+        return new RouteDecision(dedupe(defaults.get(e.severity())), "default:" + e.severity().wire() + note
+                + routesRefused(app, refusedRoutes), refused, refusedRoutes);
+    }
+
+    /** Names only the routes and the app id (never the event's service or attributes: they are the app's text). */
+    private static String routesRefused(String app, List<String> refusedRoutes) {
+        if (refusedRoutes.isEmpty()) {
+            return "";
+        }
+        return app == null ? " (routes refused: app event without an app/<appId>/ fingerprint: " + refusedRoutes + ")"
+                : " (routes refused for app " + app + ", not allowed its service: " + refusedRoutes + ")";
     }
 
     /**

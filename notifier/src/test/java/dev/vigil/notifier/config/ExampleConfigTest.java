@@ -34,6 +34,11 @@ class ExampleConfigTest {
                 "checkout", null, "payment errors", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(),
                 AlertSource.APP, false, java.util.List.of("slack", "betterstack"));
         assertThat(l.routing().routes().route(app).channels()).containsExactly("slack");
+        // nor may it borrow the payments team's route by naming their service: the critical default pages instead
+        AlertEvent borrowed = new AlertEvent(1, null, "app/checkout/payments", null, AlertState.OPENED, Severity.CRITICAL,
+                "payments", null, "payment errors", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(),
+                AlertSource.APP, false, java.util.List.of());
+        assertThat(l.routing().routes().route(borrowed).channels()).containsExactly("betterstack", "slack", "discord");
     }
 
     @Test

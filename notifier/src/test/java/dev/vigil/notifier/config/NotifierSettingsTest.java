@@ -202,6 +202,46 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void appsServicesLetAnAppMatchThatServicesRoutesAndAreValidated() throws IOException {
+        Path file = write("vigil-notifier.yaml", """
+                routing:
+                  channels:
+                    ops: { type: webhook, url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }
+                    console: { type: log }
+                  routes:
+                    - { name: payments-critical, services: [payments], channels: [ops] }
+                  defaults: { critical: [console], warning: [console], info: [console] }
+                  apps:
+                    payments-api: { services: [payments] }
+                    checkout: { channels: [] }
+                """);
+        NotifierSettings.Loaded l = NotifierSettings.load(file, ENV);
+        AlertEvent base = dev.vigil.notifier.support.TestEvents.opened("monitor/x", Severity.CRITICAL);
+        java.util.function.Function<String, List<String>> route = fp -> l.routing().routes().route(new AlertEvent(1, null,
+                fp, null, AlertState.OPENED, Severity.CRITICAL, "payments", null, "s", Map.of(), Map.of(), 1,
+                base.firstSeen(), base.lastSeen(), AlertSource.APP, false, List.of())).channels();
+        assertThat(route.apply("app/payments-api/db")).containsExactly("ops");
+        assertThat(route.apply("app/checkout/db")).containsExactly("console");
+
+        List<String> p = problems("""
+                routing:
+                  channels:
+                    console: { type: log }
+                  routes:
+                    - { name: r0, services: ["  "], channels: [console] }
+                  defaults: { critical: [console], warning: [console], info: [console] }
+                  apps:
+                    checkout: { channels: [console], services: [payments, "", ~] }
+                """, ENV);
+        String rule = ": must be a service name (not blank, at most 100 characters, no control characters),"
+                + " as in the events' service";
+        assertThat(p).containsExactlyInAnyOrder(
+                "routing: routes[0] (r0).services[0]" + rule,
+                "routing: apps.checkout.services[1]" + rule,
+                "routing: apps.checkout.services[2]" + rule);
+    }
+
+    @Test
     void userInfoInAWebhookUrlIsRefused() throws IOException {
         List<String> p = problems("""
                 kafka: { bootstrapServers: "k:9092", groupId: g }

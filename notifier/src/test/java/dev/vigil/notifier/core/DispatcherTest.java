@@ -109,6 +109,23 @@ class DispatcherTest {
     }
 
     @Test
+    void routesAnAppMayNotBorrowAreCountedPerRouteAndThePageStillGoesOut() {
+        Routes routes = new Routes(List.of(new Route("payments-critical", Set.of(Severity.CRITICAL), Set.of("payments"),
+                Map.of(), List.of("log"))), standard(), Set.of("betterstack", "slack", "discord", "log"));
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        Dispatcher d = dispatcher(routes, meters);
+        AlertEvent base = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent app = new AlertEvent(1, null, "app/checkout/db", null, AlertState.OPENED, Severity.CRITICAL, "payments",
+                null, "payments down", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(), AlertSource.APP, false,
+                List.of());
+        EventResult r = d.dispatch(app).block(Duration.ofSeconds(10));
+        assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
+        assertThat(r.route().refusedRoutes()).containsExactly("payments-critical");
+        assertThat(meters.counter(Dispatcher.ROUTE_REFUSED, "route", "payments-critical").count()).isEqualTo(1.0);
+        assertThat(meters.find(Dispatcher.OVERRIDE_REFUSED).counters()).isEmpty();
+    }
+
+    @Test
     void eventsWhoseOverrideIsHonouredCountNothing() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Dispatcher d = dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")), meters);

@@ -110,10 +110,84 @@ class RoutesTest {
                 .isEqualTo(new RouteDecision(List.of("log"), "default:info (override refused for app quiet: [slack])",
                         List.of("slack")));
         assertThat(withApps.route(app("app/other/x", Severity.INFO, List.of("slack"))).channels()).containsExactly("log");
-        // the matching route still applies to the app's event
+        // a route on a service the app may not speak for does not apply to the app's event (see below)
         AlertEvent payments = with(app("app/checkout/p", Severity.CRITICAL, List.of("betterstack")), "payments", Map.of(),
                 List.of("betterstack"), false);
-        assertThat(withApps.route(payments).channels()).containsExactly("payments-hook");
+        assertThat(withApps.route(payments).channels()).containsExactly("betterstack", "slack", "discord");
+    }
+
+    /** The example routing's routes: another team's service route and a region route. */
+    private static final List<Route> TEAM_ROUTES = List.of(
+            new Route("payments-critical", Set.of(Severity.CRITICAL), Set.of("payments"), Map.of(),
+                    List.of("betterstack", "payments-hook", "slack")),
+            new Route("eu-warnings", Set.of(Severity.WARNING), Set.of(), Map.of("region", "eu-west"), List.of("discord")),
+            new Route("all-info", Set.of(Severity.INFO), Set.of(), Map.of(), List.of("ops-slack")));
+
+    private static AlertEvent appSays(String app, Severity severity, String service, Map<String, String> attributes) {
+        return with(app("app/" + app + "/errors", severity, List.of()), service, attributes, List.of(), false);
+    }
+
+    @Test
+    void anAppCannotBorrowAnotherTeamsRouteByNamingItsServiceOrAttributes() {
+        Routes r = new Routes(TEAM_ROUTES, standard(), CHANNELS, Map.of("checkout", Set.of("slack")));
+        // checkout posts {"service":"payments","severity":"critical"}: its page falls to the critical default
+        RouteDecision d = r.route(appSays("checkout", Severity.CRITICAL, "payments", Map.of()));
+        assertThat(d.channels()).containsExactly("betterstack", "slack", "discord");
+        assertThat(d.refusedRoutes()).containsExactly("payments-critical");
+        assertThat(d.refused()).isEmpty();
+        assertThat(d.reason()).isEqualTo(
+                "default:critical (routes refused for app checkout, not allowed its service: [payments-critical])");
+        // ... or sets attributes.region=eu-west: the warning default, not the eu team's route
+        RouteDecision eu = r.route(appSays("checkout", Severity.WARNING, "checkout", Map.of("region", "eu-west")));
+        assertThat(eu.channels()).containsExactly("slack", "discord");
+        assertThat(eu.refusedRoutes()).containsExactly("eu-warnings");
+        // a route without service or attribute matchers still matches the app's events
+        assertThat(r.route(appSays("checkout", Severity.INFO, "payments", Map.of("region", "eu-west"))))
+                .isEqualTo(new RouteDecision(List.of("ops-slack"), "route:all-info"));
+        // an app event without the app namespace speaks for no service
+        RouteDecision bare = r.route(with(app("checkout/errors", Severity.CRITICAL, List.of()), "payments", Map.of(),
+                List.of(), false));
+        assertThat(bare.channels()).containsExactly("betterstack", "slack", "discord");
+        assertThat(bare.refusedRoutes()).containsExactly("payments-critical");
+        // a route the event does not match at all is not reported as refused
+        assertThat(r.route(appSays("checkout", Severity.CRITICAL, "search", Map.of())))
+                .isEqualTo(new RouteDecision(List.of("betterstack", "slack", "discord"), "default:critical"));
+    }
+
+    @Test
+    void anAppAllowedAServiceMatchesThatServicesRoutes() {
+        Routes r = new Routes(TEAM_ROUTES, standard(), CHANNELS, Map.of("checkout", Set.of("slack")),
+                Map.of("checkout", Set.of("payments"), "search", Set.of()));
+        assertThat(r.route(appSays("checkout", Severity.CRITICAL, "payments", Map.of())))
+                .isEqualTo(new RouteDecision(List.of("betterstack", "payments-hook", "slack"), "route:payments-critical"));
+        // attribute routes too, for an event of an allowed service
+        assertThat(r.route(appSays("checkout", Severity.WARNING, "payments", Map.of("region", "eu-west"))).channels())
+                .containsExactly("discord");
+        // but not for one whose service the app is not allowed
+        RouteDecision other = r.route(appSays("checkout", Severity.WARNING, "checkout", Map.of("region", "eu-west")));
+        assertThat(other.channels()).containsExactly("slack", "discord");
+        assertThat(other.refusedRoutes()).containsExactly("eu-warnings");
+        // the grant is the app's own: another app (listed with none, or not listed) gets nothing from it
+        assertThat(r.route(appSays("search", Severity.CRITICAL, "payments", Map.of())).refusedRoutes())
+                .containsExactly("payments-critical");
+        assertThat(r.route(appSays("other", Severity.CRITICAL, "payments", Map.of())).refusedRoutes())
+                .containsExactly("payments-critical");
+    }
+
+    @Test
+    void vigilsOwnEventsMatchServiceAndAttributeRoutesAsBefore() {
+        Routes r = new Routes(TEAM_ROUTES, standard(), CHANNELS, Map.of("checkout", Set.of("slack")));
+        AlertEvent probe = with(opened("monitor/payments-api", Severity.CRITICAL), "payments", Map.of(), List.of(), false);
+        assertThat(r.route(probe)).isEqualTo(
+                new RouteDecision(List.of("betterstack", "payments-hook", "slack"), "route:payments-critical"));
+        AlertEvent eu = with(opened("monitor/eu", Severity.WARNING), "search", Map.of("region", "eu-west"), List.of(), false);
+        assertThat(r.route(eu)).isEqualTo(new RouteDecision(List.of("discord"), "route:eu-warnings"));
+        // the notifier's own delivery-failing alert (source app) without an override still matches its service route
+        AlertEvent failed = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent alert = DeliveryFailing.alert(failed, "slack", "slack answered HTTP 404", List.of(), failed.lastSeen());
+        Routes own = new Routes(List.of(new Route("notifier", Set.of(), Set.of(alert.service()), Map.of(),
+                List.of("ops-slack"))), standard(), CHANNELS);
+        assertThat(own.route(alert)).isEqualTo(new RouteDecision(List.of("ops-slack"), "route:notifier"));
     }
 
     @Test
