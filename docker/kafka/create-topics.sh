@@ -35,5 +35,6 @@ create vigil.dead-letter 3 delete
 # Who changed what (silences, acknowledgements, monitors applied): an append-only log, never compacted (a later
 # record must not replace an earlier one), kept 90 days (7776000000 ms).
 create vigil.audit 1 delete 7776000000
+create vigil.acks 1 compact
 
 echo "all Vigil topics present"

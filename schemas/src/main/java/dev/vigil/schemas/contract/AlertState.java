@@ -2,9 +2,12 @@ package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 
-/** The notification an alert event carries. */
+/**
+ * The notification an alert event carries. {@code acknowledged} says someone took the incident on: channels show a
+ * short notice and reminders stop until the acknowledgement ends (an escalation still pages).
+ */
 public enum AlertState implements WireEnum {
-    OPENED, REMINDER, ESCALATED, RESOLVED;
+    OPENED, REMINDER, ESCALATED, RESOLVED, ACKNOWLEDGED;
 
     @JsonCreator
     public static AlertState fromWire(String value) {

@@ -13,6 +13,8 @@ public final class Topics {
     public static final String ALERTS = "vigil.alerts";
     public static final String SILENCES = "vigil.silences";
     public static final String DEAD_LETTER = "vigil.dead-letter";
+    /** Acknowledgements of open incidents, keyed by fingerprint (compacted; a tombstone unacknowledges). */
+    public static final String ACKS = "vigil.acks";
     /** Who changed what through the API and the CLI (append-only; read with the admin scope). */
     public static final String AUDIT = "vigil.audit";
 
@@ -51,6 +53,7 @@ public final class Topics {
                 new TopicSpec(ALERTS, DEFAULT_PARTITIONS, false),
                 new TopicSpec(SILENCES, 1, true),
                 new TopicSpec(DEAD_LETTER, 3, false),
-                new TopicSpec(AUDIT, 1, false));
+                new TopicSpec(AUDIT, 1, false),
+                new TopicSpec(ACKS, 1, true));
     }
 }

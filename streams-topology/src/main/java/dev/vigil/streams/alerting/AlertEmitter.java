@@ -31,6 +31,8 @@ public final class AlertEmitter {
     private final Counters counters;
     /** The store's records, decoded, when it is small enough to hold (null: read the store each time). */
     private final Map<String, AlertStateRecord> decoded;
+    /** The global acknowledgements store, looked up on first use (every task can read a global store). */
+    private ReadOnlyKeyValueStore<String, Ack> acks;
 
     public AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
                         ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
@@ -79,7 +81,7 @@ public final class AlertEmitter {
             return Optional.empty();
         }
         boolean silenced = silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
-        return commit(current, machine.apply(current, ev, silenced), ev.at());
+        return commit(current, machine.apply(current, ev, silenced, ack(ev.fingerprint())), ev.at());
     }
 
     /** Resolves the fingerprint's open incident at once (rule or monitor deleted or disabled). */
@@ -126,6 +128,21 @@ public final class AlertEmitter {
             context.forward(new Record<String, Object>(e.fingerprint(), e, timestamp), alertsChild);
         });
         return t.event();
+    }
+
+    /** The acknowledgement of {@code fingerprint} from the global acks store, or null (none, or no such store). */
+    private Ack ack(String fingerprint) {
+        if (acks == null) {
+            try {
+                acks = context.getStateStore(AlertingTopology.ACKS_STORE);
+            } catch (RuntimeException e) {
+                return null; // a topology (or test context) without acknowledgements
+            }
+            if (acks == null) {
+                return null;
+            }
+        }
+        return acks.get(fingerprint);
     }
 
     private boolean silenced(String fingerprint, String service, Map<String, String> attributes, long at) {

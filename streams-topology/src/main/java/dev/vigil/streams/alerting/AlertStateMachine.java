@@ -20,6 +20,7 @@ import java.util.Optional;
  * firing    healthy                                 resolving (healthy=1)   nothing
  * resolving healthy                                 healthy after N in a row resolved
  * resolving breach                                  firing (healthy=0)      nothing unless a reminder is due
+ * firing    breach, reminder due, acknowledged     firing                  nothing (lastNotified kept)
  * </pre>
  *
  * Decisions where the table is silent:
@@ -90,6 +91,16 @@ public final class AlertStateMachine {
      * @param silenced whether a silence matches the evaluation at its event time
      */
     public Transition apply(AlertStateRecord current, Evaluation ev, boolean silenced) {
+        return apply(current, ev, silenced, null);
+    }
+
+    /**
+     * Applies one evaluation under an acknowledgement ({@code ack}, null for none): while it holds for the incident
+     * ({@link Ack#holdsFor}), a due reminder is not sent and the incident's last notification time stays where it
+     * was, so the reminder goes out at the first breach after the acknowledgement ends. Escalations, openings after
+     * a silence and resolutions are unaffected.
+     */
+    public Transition apply(AlertStateRecord current, Evaluation ev, boolean silenced, Ack ack) {
         if (current != null && !current.fingerprint().equals(ev.fingerprint())) {
             throw new IllegalArgumentException("evaluation of " + ev.fingerprint() + " applied to the state of "
                     + current.fingerprint());
@@ -98,7 +109,8 @@ public final class AlertStateMachine {
             return new Transition(current, Optional.empty());
         }
         if (ev.breach()) {
-            return current == null || !current.isOpen() ? open(ev, silenced) : breachWhileOpen(current, ev, silenced);
+            return current == null || !current.isOpen() ? open(ev, silenced)
+                    : breachWhileOpen(current, ev, silenced, ack != null && ack.holdsFor(current, ev.at()));
         }
         if (current == null || !current.isOpen()) {
             return new Transition(current, Optional.empty());
@@ -132,7 +144,7 @@ public final class AlertStateMachine {
         return new Transition(next, Optional.of(event(next, AlertState.OPENED, silenced)));
     }
 
-    private Transition breachWhileOpen(AlertStateRecord cur, Evaluation ev, boolean silenced) {
+    private Transition breachWhileOpen(AlertStateRecord cur, Evaluation ev, boolean silenced, boolean acknowledged) {
         long now = ev.at();
         boolean higher = ev.severity().isHigherThan(cur.severity());
         AlertState emit;
@@ -140,7 +152,7 @@ public final class AlertStateMachine {
             emit = AlertState.OPENED; // the incident began (or was only ever notified) under a silence
         } else if (higher) {
             emit = AlertState.ESCALATED;
-        } else if (now - cur.lastNotified() >= debounceMs) {
+        } else if (now - cur.lastNotified() >= debounceMs && !acknowledged) {
             emit = AlertState.REMINDER;
         } else {
             emit = null; // debounced (a flap back to firing included)

@@ -66,9 +66,9 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req, backend));
         }
-        Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state));
         if ("local".equals(req.queryParam("scope"))) {
-            return mine.map(rows -> HttpResult.ok(Map.of("alerts", rows)))
+            return QueryBackend.read(() -> localAlerts(backend, state, clock.millis()))
+                    .map(rows -> HttpResult.ok(Map.of("alerts", rows)))
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
         }
         List<String> peers;
@@ -77,8 +77,28 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
         } catch (QueryBackend.Unavailable e) {
             return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
         }
+        return gather(backend, forwarder, state, clock.millis()).map(all -> {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("generatedAt", clock.millis());
+            body.put("instances", peers.size() + 1);
+            body.put("state", state);
+            body.put("count", all.size());
+            body.put("alerts", all);
+            return HttpResult.ok(body);
+        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    /** Alert states of {@code state} from this instance and every peer, sorted by fingerprint; 503 if any is missing. */
+    static Mono<List<JsonNode>> gather(QueryBackend backend, Forwarder forwarder, String state, long now) {
+        List<String> peers;
+        try {
+            peers = backend.peers();
+        } catch (QueryBackend.Unavailable e) {
+            return Mono.error(e);
+        }
+        Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state, now));
         Flux<List<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder
-                .get(peer, req.path() + "?scope=local&state=" + state)
+                .get(peer, "/v1/alerts?scope=local&state=" + state)
                 .map(res -> {
                     if (res.status() != 200) {
                         throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
@@ -91,27 +111,40 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
             List<JsonNode> all = new ArrayList<>();
             parts.forEach(all::addAll);
             all.sort(Comparator.comparing((JsonNode n) -> n.path("fingerprint").asText()));
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("generatedAt", clock.millis());
-            body.put("instances", peers.size() + 1);
-            body.put("state", state);
-            body.put("count", all.size());
-            body.put("alerts", all);
-            return HttpResult.ok(body);
-        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+            return all;
+        });
     }
 
-    static List<JsonNode> localAlerts(QueryBackend backend, String state) {
+    /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
+    static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
+        ReadOnlyKeyValueStore<String, Ack> acks;
+        try {
+            acks = backend.keyValueStore(AlertingTopology.ACKS_STORE);
+        } catch (RuntimeException e) {
+            acks = null; // a topology without acknowledgements (tests of the alerting half alone)
+        }
         List<JsonNode> rows = new ArrayList<>();
         for (String store : AlertingTopology.ALERT_STORES) {
             ReadOnlyKeyValueStore<String, AlertStateRecord> s = backend.keyValueStore(store);
             try (var it = s.all()) {
-                it.forEachRemaining(kv -> {
-                    AlertStateRecord r = kv.value;
+                while (it.hasNext()) {
+                    AlertStateRecord r = it.next().value;
                     if (r != null && selected(r.phase(), state)) {
-                        rows.add(Json.toTree(r));
+                        com.fasterxml.jackson.databind.node.ObjectNode row = (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
+                        Ack ack = acks == null ? null : acks.get(r.fingerprint());
+                        if (ack != null && r.isOpen() && ack.holdsFor(r, now)) {
+                            row.put("acknowledgedBy", ack.by());
+                            row.put("acknowledgedAt", ack.at());
+                            if (ack.until() != null) {
+                                row.put("acknowledgedUntil", ack.until());
+                            }
+                            if (ack.comment() != null) {
+                                row.put("acknowledgedComment", ack.comment());
+                            }
+                        }
+                        rows.add(row);
                     }
-                });
+                }
             }
         }
         return rows;

@@ -60,6 +60,10 @@ public final class AlertingTopology {
     public static final String RULES_STORE = "alert-rules";
     /** Global store of silences (id → {@link Silence}). */
     public static final String SILENCES_STORE = "silences";
+    public static final String ACKS_SOURCE = "acks-source";
+    public static final String ACKS_UPDATER = "acks-updater";
+    /** Global store of acknowledgements (fingerprint → {@link Ack}). */
+    public static final String ACKS_STORE = "acks";
 
     private AlertingTopology() {
     }
@@ -79,6 +83,10 @@ public final class AlertingTopology {
                         new JsonSerde<>(Silence.class)).withLoggingDisabled(),
                 SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
                 SILENCES_UPDATER, () -> new CompactedTopicMirror<>(SILENCES_STORE, Silence::id));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ACKS_STORE), Serdes.String(),
+                        new JsonSerde<>(Ack.class)).withLoggingDisabled(),
+                ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
+                ACKS_UPDATER, () -> new CompactedTopicMirror<>(ACKS_STORE, Ack::fingerprint));
 
         // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,

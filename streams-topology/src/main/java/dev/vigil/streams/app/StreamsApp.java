@@ -4,6 +4,7 @@ import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.streams.alerting.AckRoutes;
 import dev.vigil.streams.alerting.AlertingRoutes;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.audit.AuditLog;
@@ -124,6 +125,8 @@ public final class StreamsApp {
                 producerOverrides(cfg)), cfg.topics().audit(), SilenceRoutes.DEFAULT_ACK_TIMEOUT);
         SilenceRoutes silences = new SilenceRoutes(writer, cfg.alerting().silencesTopic(), Clock.systemUTC(), cfg.silences());
         silences.register(routes, backend, forwarder);
+        new AckRoutes(writer, cfg.topics().acks(), cfg.alerting().alertsTopic(), Clock.systemUTC())
+                .register(routes, backend, forwarder);
         new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
                 Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
         ServerLimits limits = ServerLimits.defaults(cfg.http().host())

@@ -23,9 +23,10 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
 
     /** Topic names (SPEC section 3); defaults from {@link Topics}. */
     public record TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
-                             String deadLetter, String audit) {
+                             String deadLetter, String audit, String acks) {
         public TopicNames {
             audit = name("topics.audit", audit, Topics.AUDIT);
+            acks = name("topics.acks", acks, Topics.ACKS);
             monitors = name("topics.monitors", monitors, Topics.MONITORS);
             probeResults = name("topics.probeResults", probeResults, Topics.PROBE_RESULTS);
             heartbeats = name("topics.heartbeats", heartbeats, Topics.HEARTBEATS);
@@ -34,11 +35,11 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
         }
 
         public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
-            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null);
+            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null);
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null, null);
+            return new TopicNames(null, null, null, null, null, null, null);
         }
 
         private static String name(String key, String value, String fallback) {

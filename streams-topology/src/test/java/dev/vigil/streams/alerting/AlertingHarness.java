@@ -40,6 +40,7 @@ final class AlertingHarness implements AutoCloseable {
     final TestInputTopic<String, DomainMetric> metrics;
     final TestInputTopic<String, AlertRule> rules;
     final TestInputTopic<String, Silence> silences;
+    final TestInputTopic<String, Ack> acks;
     final TestOutputTopic<String, AlertEvent> alerts;
     final TestOutputTopic<String, DeadLetter> deadLetters;
     private final Path stateDir;
@@ -74,6 +75,7 @@ final class AlertingHarness implements AutoCloseable {
         metrics = driver.createInputTopic(alerting.metricsTopic(), new StringSerializer(), VigilSerdes.domainMetric());
         rules = driver.createInputTopic(alerting.alertRulesTopic(), new StringSerializer(), VigilSerdes.alertRule());
         silences = driver.createInputTopic(alerting.silencesTopic(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        acks = driver.createInputTopic(t.acks(), new StringSerializer(), new JsonSerde<>(Ack.class));
         alerts = driver.createOutputTopic(alerting.alertsTopic(), new StringDeserializer(), VigilSerdes.alertEvent());
         deadLetters = driver.createOutputTopic(t.deadLetter(), new StringDeserializer(), VigilSerdes.deadLetter());
     }
