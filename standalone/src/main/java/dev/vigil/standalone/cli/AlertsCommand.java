@@ -36,7 +36,8 @@ public final class AlertsCommand implements Callable<Integer> {
                         a.path("occurrences").asInt(),
                         a.hasNonNull("firstSeen") ? Instant.ofEpochMilli(a.get("firstSeen").asLong()).toString().substring(0, 19) : "-",
                         a.path("summary").asText(""),
-                        a.path("silenced").asBoolean() ? " (silenced)" : "");
+                        (a.path("silenced").asBoolean() ? " (silenced)" : "")
+                                + (a.hasNonNull("acknowledgedBy") ? " (acknowledged by " + a.get("acknowledgedBy").asText() + ")" : ""));
             }
             out.printf("%d alert(s) in state %s%n", alerts.size(), state);
         });

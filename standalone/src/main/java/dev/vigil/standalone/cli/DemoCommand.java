@@ -118,7 +118,9 @@ public final class DemoCommand extends StandaloneCommand {
                         + " recovers at %ds, resolved after 2 healthy windows%n"
                         + "  demo-escalating   fails in %s only at %ds (degraded: warning after 2 windows), everywhere at %ds"
                         + " (escalated to critical), recovers at %ds%n"
-                        + "  demo-flapping     fails every other window until %ds: one page at most, no storm%n",
+                        + "  demo-flapping     fails every other window until %ds: one page at most, no storm%n"
+                        + "once demo-outage has paged, take it on (its reminders stop; the resolution still comes):%n"
+                        + "  ./vigil ack monitor/demo-outage --comment 'on it'%n",
                 DemoScenario.SLOW_DELAY.toMillis(), DemoScenario.OUTAGE_START.toSeconds(),
                 DEMO_REMINDER_INTERVAL.toMinutes(), DemoScenario.OUTAGE_END.toSeconds(),
                 DemoScenario.FIRST_FAILING_REGION, DemoScenario.DEGRADE_START.toSeconds(),
