@@ -45,7 +45,7 @@ class AckCommandTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("monitor/demo-outage acknowledged by oncall until 2026-12-01T22:00:00 UTC");
         assertThat(calls).containsExactly(
-                "POST /v1/alerts/monitor%2Fdemo-outage/ack {\"until\":\"30m\",\"comment\":\"on it\"} Bearer vgl_t");
+                "POST /v1/alerts/monitor%2Fdemo-outage/ack {\"comment\":\"on it\",\"until\":\"30m\"} Bearer vgl_t");
     }
 
     @Test
