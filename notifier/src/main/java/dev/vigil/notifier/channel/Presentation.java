@@ -67,9 +67,19 @@ public final class Presentation {
         return t.isBlank() ? BLANK : t;
     }
 
+    /** Neutral grey of an acknowledgement notice: someone took the incident on, nothing new is wrong. */
+    public static final int ACKNOWLEDGED_COLOUR = 0x8D8D8D;
+    /** Attribute naming who acknowledged (the query API's token name) on an {@code acknowledged} event. */
+    public static final String ACKNOWLEDGED_BY = "acknowledgedBy";
+    /** Attribute with the end of an acknowledgement (ISO instant), when it has one. */
+    public static final String ACKNOWLEDGED_UNTIL = "acknowledgedUntil";
+
     public static int colour(AlertEvent e) {
         if (e.state() == AlertState.RESOLVED) {
             return 0x2EB67D;
+        }
+        if (e.state() == AlertState.ACKNOWLEDGED) {
+            return ACKNOWLEDGED_COLOUR;
         }
         return switch (e.severity()) {
             case CRITICAL -> 0xE01E5A;
@@ -89,8 +99,26 @@ public final class Presentation {
             case REMINDER -> "[Still firing] ";
             case ESCALATED -> "[Escalated to " + e.severity().wire() + "] ";
             case RESOLVED -> "[Resolved] ";
+            case ACKNOWLEDGED -> "[Acknowledged] ";
         };
         return Text.oneLine(Text.stripInvisible(prefix + e.service() + ": " + e.summary()));
+    }
+
+    /**
+     * Who acknowledged, from {@value #ACKNOWLEDGED_BY} (cleaned, one line), or {@code fallback} when the event
+     * names nobody.
+     */
+    public static String acknowledgedBy(AlertEvent e, String fallback) {
+        String by = e.attributes().get(ACKNOWLEDGED_BY);
+        String clean = by == null ? "" : Text.oneLine(Text.stripInvisible(by)).strip();
+        return clean.isEmpty() ? fallback : clean;
+    }
+
+    /** The end of the acknowledgement ({@value #ACKNOWLEDGED_UNTIL}), cleaned, or null. */
+    public static String acknowledgedUntil(AlertEvent e) {
+        String until = e.attributes().get(ACKNOWLEDGED_UNTIL);
+        String clean = until == null ? "" : Text.oneLine(Text.stripInvisible(until)).strip();
+        return clean.isEmpty() ? null : clean;
     }
 
     public static String time(long epochMs) {

@@ -1,6 +1,7 @@
 package dev.vigil.notifier.core;
 
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
@@ -30,6 +31,8 @@ public final class Dispatcher {
     public static final String ROUTE_REFUSED = "vigil.notifier.route.refused";
     /** The tag value for a refused name that is no configured channel. */
     static final String UNCONFIGURED = "unconfigured";
+    /** Why an acknowledgement was not sent to a channel of its route: its incident was never paged there. */
+    static final String NOT_PAGED = "no page of this incident was delivered here";
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     private final Routes routes;
     private final Map<String, ChannelPipeline> pipelines;
@@ -69,6 +72,12 @@ public final class Dispatcher {
         for (String route : d.refusedRoutes()) {
             // route names come from the routing config, so the tag values are bounded; nothing of the event is logged
             meters.counter(ROUTE_REFUSED, "route", route).increment();
+        }
+        if (e.state() == AlertState.ACKNOWLEDGED) {
+            // as for a resolution: the look-up runs after the incident's earlier events are final here, and the
+            // resolution that follows waits for this one in the same sequencer
+            return ClaimStage.untilStored(() -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged")
+                    .flatMap(paged -> acknowledgement(e, d, paged));
         }
         Mono<Void> incident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
         if (e.isResolution()) {
@@ -126,6 +135,42 @@ public final class Dispatcher {
         });
     }
 
+    /**
+     * An acknowledgement is a notice to the people already paged: it goes exactly to the configured channels where
+     * a page of this incident (incident id and fingerprint) was delivered, whatever today's route or a silence says,
+     * and to no other. The rest of its route records it as silenced ({@value #NOT_PAGED}); paged nowhere, it is
+     * recorded silenced on its whole route and sent nowhere. It leaves the incident row alone: the notice is no
+     * occurrence, and an acknowledgement must not overwrite the state of an incident already resolved.
+     */
+    private Mono<EventResult> acknowledgement(AlertEvent e, RouteDecision d, Set<String> paged) {
+        List<String> owed = new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
+        List<String> targets = new ArrayList<>();
+        d.channels().stream().filter(owed::contains).forEach(targets::add);
+        owed.stream().filter(c -> !targets.contains(c)).forEach(targets::add);
+        List<String> rest = d.channels().stream().filter(c -> !targets.contains(c)).toList();
+        if (targets.isEmpty()) {
+            LOG.info("acknowledgement {} sent nowhere: no page of its incident was delivered (route {})",
+                    e.eventId(), rest);
+            return ClaimStage.untilStored(() -> log.recordSilenced(e, rest), timer, "silenced")
+                    .thenReturn(new EventResult(e.eventId(), d, silencedOn(rest, NOT_PAGED)));
+        }
+        List<String> order = new ArrayList<>(targets);
+        order.addAll(rest);
+        RouteDecision to = new RouteDecision(order, "acknowledgement: paged " + targets, d.refused(),
+                d.refusedRoutes());
+        Mono<EventResult> sent = deliver(e, to, targets, Mono.empty());
+        if (rest.isEmpty()) {
+            return sent;
+        }
+        Mono<List<ChannelResult>> quiet = ClaimStage.untilStored(() -> log.recordSilenced(e, rest), timer, "silenced")
+                .thenReturn(silencedOn(rest, NOT_PAGED));
+        return sent.zipWith(quiet, (r, q) -> {
+            List<ChannelResult> all = new ArrayList<>(r.channels());
+            all.addAll(q);
+            return new EventResult(r.eventId(), r.route(), all);
+        });
+    }
+
     private Mono<EventResult> silenced(AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> incident) {
         LOG.info("silenced event {} recorded, not paged (would have gone to {})", e.eventId(), channels);
         return incident.then(ClaimStage.untilStored(() -> log.recordSilenced(e, channels), timer, "silenced"))
@@ -143,7 +188,11 @@ public final class Dispatcher {
     }
 
     private static List<ChannelResult> silencedOn(List<String> channels) {
-        return channels.stream().map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, "silenced")).toList();
+        return silencedOn(channels, "silenced");
+    }
+
+    private static List<ChannelResult> silencedOn(List<String> channels, String reason) {
+        return channels.stream().map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, reason)).toList();
     }
 
     /**

@@ -243,6 +243,112 @@ class AdaptersTest {
         assertThat(vendor.requests).isEmpty();
     }
 
+    private final AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice",
+            dev.vigil.notifier.support.TestEvents.T0 + 120_000);
+
+    @Test
+    void betterStackAcknowledgesTheIncidentItOpenedWithWhoAcknowledged() {
+        vendor.respond(r -> Reply.json(200, "{\"data\":{\"id\":\"777\",\"type\":\"incident\"}}"));
+        BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
+        assertThat(bs.send(new Notification(ack, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(200, null));
+        FakeVendor.Request r = vendor.requests.get(0);
+        assertThat(r.method()).isEqualTo("POST");
+        assertThat(r.path()).isEqualTo("/api/v2/incidents/777/acknowledge");
+        assertThat(r.header("authorization")).isEqualTo("Bearer tok-123");
+        assertThat(r.header("content-type")).startsWith("application/json");
+        assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(Json.tree("{\"acknowledged_by\":\"alice\"}".getBytes(StandardCharsets.UTF_8)));
+
+        // already acknowledged (in BetterStack itself): nothing left to do
+        vendor.respond(r2 -> Reply.json(409, "{\"errors\":\"already acknowledged\"}"));
+        assertThat(bs.send(new Notification(ack, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(409, null));
+        // the other statuses map as everywhere
+        vendor.respond(r2 -> Reply.json(503, "{}"));
+        assertThat(bs.send(new Notification(ack, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Transient.class);
+        vendor.respond(r2 -> Reply.json(404, "{\"errors\":\"not found\"}"));
+        assertThat(bs.send(new Notification(ack, "betterstack", "777")).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Permanent.class);
+    }
+
+    @Test
+    void betterStackAcknowledgementNamesVigilWhenTheEventNamesNobody() {
+        vendor.respond(r -> Reply.json(200, "{}"));
+        BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
+        AlertEvent nobody = dev.vigil.notifier.support.TestEvents.withSummary(ack, ack.summary(),
+                java.util.Map.of("region", "us-east"), ack.links());
+        bs.send(new Notification(nobody, "betterstack", "777")).block(Duration.ofSeconds(10));
+        assertThat(Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8)).path("acknowledged_by")
+                .asText()).isEqualTo("vigil");
+    }
+
+    @Test
+    void betterStackAcknowledgementWithoutAnIncidentItOpenedCallsNothing() {
+        vendor.respond(r -> Reply.json(200, "{}"));
+        BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
+        assertThat(bs.send(new Notification(ack, "betterstack", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(null, null));
+        assertThat(vendor.requests).isEmpty();
+    }
+
+    @Test
+    void slackAndDiscordPostAShortNeutralAcknowledgementNotice() {
+        vendor.respond(r -> Reply.json(200, "{\"id\":\"1\"}"));
+        assertThat(new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock)
+                .send(new Notification(ack, "slack", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(200, null));
+        JsonNode slack = Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8));
+        assertThat(slack.path("text").asText()).isEqualTo("[Acknowledged] checkout-api: Acknowledged by alice");
+        assertThat(slack.path("attachments").get(0).path("color").asText()).isEqualTo("#8D8D8D");
+        assertThat(vendor.requests.get(0).body()).contains("*Acknowledged by*\\nalice")
+                .contains("https://grafana.example.test/d/checkout").doesNotContain("*Occurrences*");
+
+        assertThat(new DiscordNotifier(vendor.uri("/api/webhooks/1/tok"), http, clock)
+                .send(new Notification(ack, "discord", null)).block(Duration.ofSeconds(10)))
+                .isEqualTo(new DeliveryOutcome.Delivered(200, null));
+        JsonNode discord = Json.tree(vendor.requests.get(1).body().getBytes(StandardCharsets.UTF_8));
+        JsonNode embed = discord.path("embeds").get(0);
+        assertThat(embed.path("title").asText()).isEqualTo("[Acknowledged] checkout-api: Acknowledged by alice");
+        assertThat(embed.path("color").asInt()).isEqualTo(0x8D8D8D);
+        assertThat(discord.path("allowed_mentions").path("parse")).isEmpty();
+    }
+
+    @Test
+    void webhookCarriesTheAcknowledgementAsAnAlertEvent() {
+        byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        vendor.respond(r -> Reply.of(204));
+        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), new WebhookSignature(secret), http, clock);
+        assertThat(w.send(new Notification(ack, "hook", null)).block(Duration.ofSeconds(10)))
+                .isInstanceOf(DeliveryOutcome.Delivered.class);
+        FakeVendor.Request r = vendor.requests.get(0);
+        assertThat(WebhookReceiver.verify(secret, r.header(WebhookSignature.HEADER),
+                r.body().getBytes(StandardCharsets.UTF_8), clock.instant().getEpochSecond())).isTrue();
+        assertThat(r.header(WebhookNotifier.HEADER_EVENT_ID)).isEqualTo(ack.eventId());
+        assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8)).path("state").asText()).isEqualTo("acknowledged");
+        assertThat(Json.read(r.body(), AlertEvent.class)).isEqualTo(ack);
+    }
+
+    @Test
+    void logWritesTheAcknowledgementAsOneLine() {
+        ch.qos.logback.classic.Logger logger =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("vigil.notifications");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try {
+            new dev.vigil.notifier.channel.log.LogNotifier().send(new Notification(ack, "log", null))
+                    .block(Duration.ofSeconds(5));
+        } finally {
+            logger.detachAppender(lines);
+        }
+        assertThat(lines.list).singleElement().satisfies(l -> assertThat(l.getFormattedMessage())
+                .startsWith("[Acknowledged] checkout-api: Acknowledged by alice fingerprint=monitor/checkout")
+                .contains("eventId=" + ack.eventId()).doesNotContain("\n"));
+    }
+
     @Test
     void aVendorThatNeverAnswersIsTransientAfterTheSendTimeout() {
         vendor.respond(r -> null);

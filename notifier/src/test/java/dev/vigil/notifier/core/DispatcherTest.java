@@ -276,6 +276,100 @@ class DispatcherTest {
         assertThat(sent).filteredOn(s -> s.endsWith(resolved.eventId())).hasSize(3);
     }
 
+    @Test
+    void anAcknowledgementGoesOnlyWhereAPageOfItsIncidentWasDelivered() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
+        answers.put("slack:" + opened.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
+        assertThat(run(d, opened).channels()).extracting(ChannelResult::outcome)
+                .containsExactly(FinalOutcome.DELIVERED, FinalOutcome.DEAD_LETTERED, FinalOutcome.DELIVERED);
+        AlertEvent ack = TestEvents.acknowledged(opened, "alice", TestEvents.T0 + 120_000);
+        EventResult r = run(d, ack);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                tuple("slack", FinalOutcome.SILENCED));
+        assertThat(r.channels().get(2).reason()).isEqualTo(Dispatcher.NOT_PAGED);
+        assertThat(sent).filteredOn(s -> s.endsWith(ack.eventId()))
+                .containsExactlyInAnyOrder("betterstack:" + ack.eventId(), "discord:" + ack.eventId());
+        assertThat(log.silenced).containsExactly(ack.eventId() + "|slack");
+        // a notice is no page: the resolution is owed to the same channels, not more
+        assertThat(log.pagedChannels(opened.incidentId(), opened.fingerprint()).block())
+                .containsExactlyInAnyOrder("betterstack", "discord");
+    }
+
+    @Test
+    void anAcknowledgementReachesAChannelOnlyAnEscalationPagedAndNoneOutsideThePages() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.WARNING);
+        run(d, opened);
+        run(d, event("monitor/a", AlertState.ESCALATED, Severity.CRITICAL, 2));
+        // routed like an info event (log only), owed to every channel a page reached
+        AlertEvent ack = TestEvents.acknowledged(event("monitor/a", AlertState.OPENED, Severity.INFO, 1), "bob",
+                TestEvents.T0 + 300_000);
+        EventResult r = run(d, ack);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                tuple("slack", FinalOutcome.DELIVERED), tuple("log", FinalOutcome.SILENCED));
+        assertThat(r.route().reason()).isEqualTo("acknowledgement: paged [betterstack, discord, slack]");
+        assertThat(sent).doesNotContain("log:" + ack.eventId());
+    }
+
+    @Test
+    void anAcknowledgementOfAnIncidentNeverPagedIsSentNowhere() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = silenced(opened("monitor/a", Severity.CRITICAL));
+        run(d, opened);
+        AlertEvent ack = TestEvents.acknowledged(opened, "alice", TestEvents.T0 + 120_000);
+        EventResult r = run(d, ack);
+        assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
+        assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
+        assertThat(sent).isEmpty();
+        assertThat(log.silenced).contains(ack.eventId() + "|betterstack", ack.eventId() + "|slack",
+                ack.eventId() + "|discord");
+
+        // nor does one pairing another fingerprint with a paged incident's id reach anything
+        AlertEvent paged = opened("monitor/b", Severity.CRITICAL);
+        run(d, paged);
+        AlertEvent forged = new AlertEvent(1, paged.incidentId() + "/acknowledged/1", "app/demo/monitor/b",
+                paged.incidentId(), AlertState.ACKNOWLEDGED, Severity.CRITICAL, "demo", null, "Acknowledged by mallory",
+                Map.of(), Map.of("acknowledgedBy", "mallory"), 1, paged.firstSeen(), paged.lastSeen(),
+                AlertSource.APP, false, List.of());
+        assertThat(run(d, forged).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
+        assertThat(sent).noneMatch(s -> s.endsWith(forged.eventId()));
+    }
+
+    @Test
+    void anAcknowledgementWaitsForItsOpenedAndTheResolutionWaitsForIt() {
+        Dispatcher d = dispatcher();
+        AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
+        AlertEvent ack = TestEvents.acknowledged(opened, "alice", TestEvents.T0 + 120_000);
+        AlertEvent resolved = event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2);
+        Sinks.One<DeliveryOutcome> slowOpen = Sinks.one();
+        Sinks.One<DeliveryOutcome> slowAck = Sinks.one();
+        holds.put("slack:" + opened.eventId(), slowOpen);
+        holds.put("discord:" + ack.eventId(), slowAck);
+        List<EventResult> results = new CopyOnWriteArrayList<>();
+        d.dispatch(opened).subscribe(results::add);
+        d.dispatch(ack).subscribe(results::add);
+        d.dispatch(resolved).subscribe(results::add);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
+        assertThat(results).isEmpty();
+        assertThat(sent).noneMatch(s -> s.endsWith(ack.eventId()) || s.endsWith(resolved.eventId()));
+
+        slowOpen.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sent.contains("discord:" + ack.eventId()));
+        assertThat(results).extracting(EventResult::eventId).containsExactly(opened.eventId());
+        assertThat(sent).noneMatch(s -> s.endsWith(resolved.eventId()));
+
+        slowAck.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 3);
+        assertThat(results).extracting(EventResult::eventId)
+                .containsExactly(opened.eventId(), ack.eventId(), resolved.eventId());
+        assertThat(results.get(1).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
+        assertThat(results.get(2).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
+    }
+
     private static final String SLACK_FAILING = "notifier/delivery-failing/slack";
 
     @Test

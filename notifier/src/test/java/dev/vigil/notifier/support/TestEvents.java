@@ -26,6 +26,20 @@ public final class TestEvents {
         return event(fingerprint, AlertState.OPENED, severity, 1);
     }
 
+    /**
+     * The query API's acknowledgement of {@code incident}: same fingerprint, incident, severity, service, source,
+     * links and attributes, summary "Acknowledged by &lt;by&gt;", event id {@code <incidentId>/acknowledged/<atMs>}.
+     */
+    public static AlertEvent acknowledged(AlertEvent incident, String by, long atMs) {
+        Map<String, String> attributes = new java.util.LinkedHashMap<>(incident.attributes());
+        attributes.put("acknowledgedBy", by);
+        return new AlertEvent(1, incident.incidentId() + "/acknowledged/" + atMs, incident.fingerprint(),
+                incident.incidentId(), AlertState.ACKNOWLEDGED, incident.severity(), incident.service(),
+                incident.componentType(), "Acknowledged by " + by, incident.links(), attributes,
+                incident.occurrences(), incident.firstSeen(), Math.max(incident.lastSeen(), atMs), incident.source(),
+                false, List.of());
+    }
+
     public static AlertEvent with(AlertEvent e, String service, Map<String, String> attributes, List<String> channels,
                                   boolean silenced) {
         return new AlertEvent(1, e.eventId(), e.fingerprint(), e.incidentId(), e.state(), e.severity(), service,

@@ -24,6 +24,13 @@ import reactor.core.publisher.Mono;
  * (409 "already resolved" counts as delivered); reminders create nothing (the incident is already paging).
  * A {@code resolved} without the id of an incident this channel opened ({@link Notification#vendorRef()}, looked
  * up for the event's own incident and fingerprint) calls nothing: there is nothing of ours to resolve.
+ *
+ * <p>{@code acknowledged} acknowledges the incident this channel opened, found the same way, with
+ * {@code POST {base}/api/v2/incidents/{id}/acknowledge} and {@code {"acknowledged_by": "<name>"}} (the event's
+ * {@code acknowledgedBy} attribute, else {@code vigil}); see
+ * <a href="https://betterstack.com/docs/uptime/api/acknowledge-an-ongoing-incident/">Acknowledge an ongoing
+ * incident</a> in BetterStack's Uptime API. 409 (already acknowledged) counts as delivered; without the id of an
+ * incident of ours it calls nothing.
  */
 public final class BetterStackNotifier implements Notifier {
     private final URI base;
@@ -54,6 +61,9 @@ public final class BetterStackNotifier implements Notifier {
             case RESOLVED -> n.vendorRef() == null
                     ? Mono.just(DeliveryOutcome.delivered(null))
                     : resolve(n.vendorRef());
+            case ACKNOWLEDGED -> n.vendorRef() == null
+                    ? Mono.just(DeliveryOutcome.delivered(null))
+                    : acknowledge(n.vendorRef(), Presentation.acknowledgedBy(e, "vigil"));
         };
     }
 
@@ -95,6 +105,15 @@ public final class BetterStackNotifier implements Notifier {
                 .map(this::resolved);
     }
 
+    private Mono<DeliveryOutcome> acknowledge(String incidentId, String by) {
+        URI uri = URI.create(base + "/api/v2/incidents/" + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8)
+                + "/acknowledge");
+        ObjectNode body = Json.mapper().createObjectNode().put("acknowledged_by", Text.truncate(by, 255));
+        // 409: already acknowledged (in BetterStack itself, or an earlier attempt of ours): nothing left to do
+        return http.postJson(uri, auth(), Json.bytes(body)).map(this::resolved);
+    }
+
+    /** The answer to a resolve or an acknowledge: 409 means it is already so, which is what we wanted. */
     DeliveryOutcome resolved(HttpReply reply) {
         if (reply.status() == 409) {
             return DeliveryOutcome.delivered(409);

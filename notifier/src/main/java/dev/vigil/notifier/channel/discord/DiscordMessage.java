@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,9 @@ import java.util.Map;
  * data shown where Discord renders markdown (description, field values) has its masked-link syntax escaped
  * ({@link #escapeMarkdown}), so {@code [dashboard](https://evil)} shows as typed. The Links field is the only
  * markup Vigil writes itself, from the event's http(s) links.
+ *
+ * <p>An {@code acknowledged} event is a short notice: the title, the summary ("Acknowledged by …"), who and until
+ * when, the service and the links, in a neutral colour, under the same escaping and {@code allowed_mentions}.
  */
 public final class DiscordMessage {
     public static final int TITLE_MAX = 256;
@@ -39,11 +43,21 @@ public final class DiscordMessage {
         String title = Text.truncate(Presentation.title(e), TITLE_MAX);
         String footer = Text.truncate("Vigil · " + e.fingerprint() + " · event " + e.eventId(), FOOTER_MAX);
         List<String[]> fields = new ArrayList<>();
-        add(fields, "Severity", e.severity().wire(), true);
-        add(fields, "Service", escapeMarkdown(e.service()), true);
-        add(fields, "Occurrences", String.valueOf(e.occurrences()), true);
-        add(fields, "First seen", Presentation.time(e.firstSeen()), true);
-        add(fields, "Last seen", Presentation.time(e.lastSeen()), true);
+        boolean notice = e.state() == AlertState.ACKNOWLEDGED;
+        if (notice) {
+            add(fields, "Acknowledged by", escapeMarkdown(Presentation.acknowledgedBy(e, "-")), true);
+            String until = Presentation.acknowledgedUntil(e);
+            if (until != null) {
+                add(fields, "Until", escapeMarkdown(until), true);
+            }
+            add(fields, "Service", escapeMarkdown(e.service()), true);
+        } else {
+            add(fields, "Severity", e.severity().wire(), true);
+            add(fields, "Service", escapeMarkdown(e.service()), true);
+            add(fields, "Occurrences", String.valueOf(e.occurrences()), true);
+            add(fields, "First seen", Presentation.time(e.firstSeen()), true);
+            add(fields, "Last seen", Presentation.time(e.lastSeen()), true);
+        }
         StringBuilder links = new StringBuilder();
         for (Map.Entry<String, String> l : e.links().entrySet()) {
             if (Presentation.isSafeLink(l.getValue())) {
@@ -54,8 +68,10 @@ public final class DiscordMessage {
         if (links.length() > 0 && links.length() <= FIELD_VALUE_MAX) {
             add(fields, "Links", links.toString().strip(), false);
         }
-        for (Map.Entry<String, String> a : e.attributes().entrySet()) {
-            add(fields, a.getKey(), escapeMarkdown(a.getValue()), true);
+        if (!notice) {
+            for (Map.Entry<String, String> a : e.attributes().entrySet()) {
+                add(fields, a.getKey(), escapeMarkdown(a.getValue()), true);
+            }
         }
         while (fields.size() > FIELDS_MAX) {
             fields.remove(fields.size() - 1);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
 import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
 import java.util.Map;
 
@@ -17,6 +18,9 @@ import java.util.Map;
  * {@code <!channel>} or {@code <https://evil|dashboard>} must arrive as inert text, never ping or hide a link.
  * mrkdwn objects are also {@code verbatim}, so Slack does not turn bare names or URLs in the data into mentions or
  * links either. The only links are the buttons for the event's own http(s) links.
+ *
+ * <p>An {@code acknowledged} event is a short notice: title, who and until when, the incident,
+ * the same link buttons, in a neutral colour; the escaping is the same.
  */
 public final class SlackMessage {
     public static final int HEADER_MAX = 150;
@@ -33,6 +37,9 @@ public final class SlackMessage {
 
     public static ObjectNode build(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
+        if (e.state() == AlertState.ACKNOWLEDGED) {
+            return notice(e);
+        }
         ObjectNode root = Json.mapper().createObjectNode();
         String title = escape(Presentation.title(e));
         root.put("text", Text.truncate(title, FALLBACK_MAX));
@@ -58,6 +65,33 @@ public final class SlackMessage {
             ObjectNode attrs = blocks.addObject().put("type", "section");
             attrs.set("text", mrkdwn(Text.truncate(sb.toString().strip(), SECTION_MAX)));
         }
+        return finish(root, blocks, e);
+    }
+
+    /** The acknowledgement notice of an already cleaned event: no severity colour, no occurrence facts. */
+    private static ObjectNode notice(AlertEvent e) {
+        ObjectNode root = Json.mapper().createObjectNode();
+        String title = escape(Presentation.title(e));
+        root.put("text", Text.truncate(title, FALLBACK_MAX));
+        ArrayNode blocks = Json.mapper().createArrayNode();
+        ObjectNode line = blocks.addObject().put("type", "section");
+        line.set("text", mrkdwn(Text.truncate(title, SECTION_MAX)));
+        ObjectNode facts = blocks.addObject().put("type", "section");
+        ArrayNode fields = facts.putArray("fields");
+        field(fields, "Acknowledged by", Presentation.acknowledgedBy(e, "-"));
+        String until = Presentation.acknowledgedUntil(e);
+        if (until != null) {
+            field(fields, "Until", until);
+        }
+        field(fields, "Service", e.service());
+        field(fields, "Severity", e.severity().wire());
+        field(fields, "Fingerprint", e.fingerprint());
+        field(fields, "Incident", e.incidentId());
+        return finish(root, blocks, e);
+    }
+
+    /** Link buttons, the context line and the coloured attachment, shared by every payload. */
+    private static ObjectNode finish(ObjectNode root, ArrayNode blocks, AlertEvent e) {
         ArrayNode buttons = Json.mapper().createArrayNode();
         for (Map.Entry<String, String> l : e.links().entrySet()) {
             if (Presentation.isSafeLink(l.getValue()) && l.getValue().length() <= URL_MAX) {

@@ -69,7 +69,8 @@ class BetterStackResolveIT {
 
     @BeforeEach
     void wire() {
-        vendor = new FakeVendor().respond(r -> r.path().endsWith("/resolve") ? Reply.json(200, "{}")
+        vendor = new FakeVendor().respond(r -> r.path().endsWith("/resolve") || r.path().endsWith("/acknowledge")
+                ? Reply.json(200, "{}")
                 : Reply.json(201, "{\"data\":{\"id\":\"bs-777\",\"type\":\"incident\"}}"));
         HttpSender http = new HttpSender("betterstack", 2, Duration.ofSeconds(5));
         closeables.add(http);
@@ -152,6 +153,42 @@ class BetterStackResolveIT {
         assertThat(vendor.requests).hasSize(2);
         assertThat(vendor.requests.get(1).path()).isEqualTo("/api/v2/incidents/bs-777/resolve");
         assertThat(row(INCIDENT_ROW, open.incidentId())).containsEntry("state", "resolved");
+    }
+
+    @Test
+    void anAcknowledgementAcknowledgesTheIncidentBetterStackOpenedAndTheResolutionStillFollows() {
+        String fp = fingerprint();
+        AlertEvent open = opened(fp, Severity.CRITICAL);
+        dispatch(open);
+        Map<String, Object> before = row(INCIDENT_ROW, open.incidentId());
+        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice", T0 + 120_000);
+        assertThat(dispatch(ack)).singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isEqualTo(FinalOutcome.DELIVERED));
+        assertThat(vendor.requests).hasSize(2);
+        assertThat(vendor.requests.get(1).path()).isEqualTo("/api/v2/incidents/bs-777/acknowledge");
+        assertThat(vendor.requests.get(1).body()).isEqualTo("{\"acknowledged_by\":\"alice\"}");
+        // a notice is no occurrence: the incident row is left as the page wrote it
+        assertThat(row(INCIDENT_ROW, open.incidentId())).isEqualTo(before);
+        // and no page: the resolution is owed where the opened went, and still resolves
+        assertThat(row("SELECT state FROM delivery_attempts WHERE event_id = $1", ack.eventId()))
+                .containsEntry("state", "acknowledged");
+        dispatch(event(fp, AlertState.RESOLVED, Severity.CRITICAL, 2));
+        assertThat(vendor.requests).hasSize(3);
+        assertThat(vendor.requests.get(2).path()).isEqualTo("/api/v2/incidents/bs-777/resolve");
+    }
+
+    @Test
+    void anAcknowledgementOfAnIncidentNeverPagedCallsNothing() {
+        String fp = fingerprint();
+        AlertEvent open = dev.vigil.notifier.support.TestEvents.with(opened(fp, Severity.CRITICAL), "checkout-api",
+                Map.of(), List.of(), true);
+        dispatch(open);
+        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice", T0 + 120_000);
+        assertThat(dispatch(ack)).singleElement()
+                .satisfies(r -> assertThat(r.outcome()).isEqualTo(FinalOutcome.SILENCED));
+        assertThat(vendor.requests).isEmpty();
+        assertThat(row("SELECT outcome, state FROM delivery_attempts WHERE event_id = $1", ack.eventId()))
+                .containsEntry("outcome", "silenced").containsEntry("state", "acknowledged");
     }
 
     private Map<String, Object> row(String sql, Object... binds) {

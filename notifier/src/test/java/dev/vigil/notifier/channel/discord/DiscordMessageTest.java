@@ -39,6 +39,25 @@ class DiscordMessageTest {
     }
 
     @Test
+    void anAcknowledgementIsAShortNeutralNoticeWithEscapedData() {
+        AlertEvent incident = withSummary(opened("monitor/checkout", Severity.CRITICAL), "down",
+                Map.of("note", "[x](https://evil.test)"), Map.of("dashboard", "https://grafana.example.test/d/x"));
+        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(incident, "@everyone [ops](https://evil.test)",
+                dev.vigil.notifier.support.TestEvents.T0 + 120_000);
+        ack = withSummary(ack, "Acknowledged by @everyone [ops](https://evil.test)", ack.attributes(), ack.links());
+        ObjectNode p = DiscordMessage.build(ack);
+        JsonNode embed = p.path("embeds").get(0);
+        assertThat(embed.path("title").asText()).startsWith("[Acknowledged] checkout-api: Acknowledged by @everyone");
+        assertThat(embed.path("color").asInt()).isEqualTo(0x8D8D8D);
+        assertThat(embed.path("description").asText()).isEqualTo("Acknowledged by @everyone \\[ops\\](https://evil.test)");
+        assertThat(field(embed, "Acknowledged by").asText()).isEqualTo("@everyone \\[ops\\](https://evil.test)");
+        assertThat(field(embed, "Links").asText()).isEqualTo("[dashboard](https://grafana.example.test/d/x)");
+        assertThat(embed.path("fields")).extracting(f -> f.path("name").asText())
+                .containsExactly("Acknowledged by", "Service", "Links");
+        assertThat(p.path("allowed_mentions").path("parse")).isEmpty();
+    }
+
+    @Test
     void maskedLinkSyntaxFromDataIsEscaped() {
         Map<String, String> attrs = Map.of("note", "see [the dashboard](https://evil.test/login)");
         AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL),

@@ -104,6 +104,37 @@ class SlackMessageTest {
                 "http://status.example.test/");
     }
 
+    @Test
+    void anAcknowledgementIsAShortNoticeThatCanNeitherPingNorHideALink() {
+        AlertEvent incident = hostile();
+        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(incident, "ops <!channel>",
+                dev.vigil.notifier.support.TestEvents.T0 + 120_000);
+        Map<String, String> attrs = new LinkedHashMap<>(ack.attributes());
+        attrs.put("acknowledgedUntil", "2026-01-01T02:00:00Z");
+        ack = withSummary(ack, "Acknowledged by ops <!channel>: on it <@U123> <https://evil.test|see>", attrs,
+                ack.links());
+        ObjectNode p = SlackMessage.build(ack);
+        List<String[]> texts = texts(p, "$", new ArrayList<>());
+        assertThat(texts).isNotEmpty().allSatisfy(t -> assertThat(t[1]).as(t[0]).doesNotContain("<").doesNotContain(">"));
+        assertThat(p.path("text").asText()).isEqualTo("[Acknowledged] api &lt;!everyone&gt;: Acknowledged by ops"
+                + " &lt;!channel&gt;: on it &lt;@U123&gt; &lt;https://evil.test|see&gt;");
+        JsonNode attachment = p.path("attachments").get(0);
+        assertThat(attachment.path("color").asText()).isEqualTo("#8D8D8D");
+        JsonNode blocks = attachment.path("blocks");
+        assertThat(blocks.get(0).path("text").path("text").asText()).isEqualTo(p.path("text").asText());
+        JsonNode fields = blocks.get(1).path("fields");
+        assertThat(fields.get(0).path("text").asText()).isEqualTo("*Acknowledged by*\nops &lt;!channel&gt;");
+        assertThat(fields.get(1).path("text").asText()).isEqualTo("*Until*\n2026-01-01T02:00:00Z");
+        // short: the incident's hostile attributes are not repeated, no occurrence facts
+        assertThat(p.toString()).doesNotContain("U999").doesNotContain("*Occurrences*");
+        List<JsonNode> mrkdwn = p.findParents("type").stream().filter(n -> n.path("type").asText().equals("mrkdwn")).toList();
+        assertThat(mrkdwn).isNotEmpty().allSatisfy(n -> assertThat(n.path("verbatim").asBoolean()).isTrue());
+        // the incident's own links are still its only buttons
+        List<String> urls = new ArrayList<>();
+        p.findValues("url").forEach(u -> urls.add(u.asText()));
+        assertThat(urls).containsExactly("https://runbooks.example.test/checkout");
+    }
+
     private static String escaped(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
