@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** One in-process run of the {@code vigil} command line, with what it printed. */
-record CliRun(int exit, String out, String err) {
-    static CliRun vigil(String... args) {
+public record CliRun(int exit, String out, String err) {
+    public static CliRun vigil(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         var cli = VigilCommand.commandLine();
