@@ -52,7 +52,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
 /**
- * End-to-end benchmark of the metric windows + metric rules + alert state machine (issue 5, "must measure")
+ * End-to-end benchmark of the metric windows + metric rules + alert state machine
  * on the embedded broker, with {@code exactly_once_v2}.
  *
  * <ol>

@@ -52,7 +52,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
 /**
- * End-to-end benchmark of the verdict topology on the embedded broker (issue 4, "must measure").
+ * End-to-end benchmark of the verdict topology on the embedded broker.
  *
  * <ol>
  *   <li><b>Raw pipe</b> (the physical reference): the same serialized probe results go through a plain

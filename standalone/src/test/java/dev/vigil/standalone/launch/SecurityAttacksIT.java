@@ -192,6 +192,11 @@ class SecurityAttacksIT {
         a.add(new Attack("read the audit log with a silence token", "query", get("/v1/audit", bearer(SILENCER)), 403));
         a.add(new Attack("acknowledge without a token", "query", post("/v1/alerts/monitor%2Fdemo-outage/ack", "{}"), 401));
         a.add(new Attack("list silences with a silence-only token", "query", get("/v1/silences", bearer(SILENCER)), 403));
+        a.add(new Attack("acknowledge with a silence token", "query",
+                post("/v1/alerts/monitor%2Fdemo-outage/ack", "{}", bearer(SILENCER)), 403));
+        a.add(new Attack("unacknowledge with a read token", "query", delete("/v1/alerts/monitor%2Fdemo-outage/ack", bearer(READER)), 403));
+        a.add(new Attack("acknowledge for a year", "query",
+                post("/v1/alerts/monitor%2Fdemo-outage/ack", "{\"until\":\"365d\"}", admin()), 400));
         a.add(new Attack("unknown route without a token", "query", get("/v1/../../etc/passwd"), 401));
         a.add(new Attack("DNS rebinding: foreign Host with a valid token", "query",
                 get("/v1/status", admin()).replace("Host: 127.0.0.1", "Host: rebind.attacker.example"), 421));

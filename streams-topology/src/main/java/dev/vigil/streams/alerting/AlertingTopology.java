@@ -21,7 +21,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The alerting half of the topology (issue 5): metric windows and rules, the alert state machine for
+ * The alerting half of the topology: metric windows and rules, the alert state machine for
  * monitors, metrics and workers, silences, all emitting to {@code vigil.alerts} keyed by fingerprint.
  * Call {@link #addTo} after {@code VerdictTopology.addTo} and {@code WorkerHealthTopology.addTo}: it attaches
  * to their verdict and health-change nodes and reads their definitions and worker-health stores.
