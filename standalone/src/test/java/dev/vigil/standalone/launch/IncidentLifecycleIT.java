@@ -5,13 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
-import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.cli.CliRun;
 import dev.vigil.standalone.demo.DemoTargets;
-import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -21,9 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * The on-call story on the whole stack (SPEC section 12), with a one-minute reminder interval: an outage pages a
@@ -46,15 +41,8 @@ class IncidentLifecycleIT {
     @BeforeAll
     static void start() throws Exception {
         sink = new WebhookSink();
-        betterstack = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.route(req -> true, (req, res) -> req.receive().aggregate().asString().defaultIfEmpty("")
-                        .flatMap(body -> {
-                            vendorCalls.add(req.method() + " " + req.uri() + " " + body);
-                            return res.status(req.uri().endsWith("/incidents") ? 201 : 200)
-                                    .header("Content-Type", "application/json")
-                                    .sendString(Mono.just("{\"data\":{\"id\":\"bs-42\",\"type\":\"incident\"}}")).then();
-                        })))
-                .bindNow();
+        betterstack = StackSupport.recordingVendor(vendorCalls, uri -> Map.entry(uri.endsWith("/incidents") ? 201 : 200,
+                "{\"data\":{\"id\":\"bs-42\",\"type\":\"incident\"}}"));
         Path routing = dir.resolve("routing.yaml");
         Files.writeString(routing, """
                 channels:
@@ -74,33 +62,16 @@ class IncidentLifecycleIT {
         Map<String, String> env = new HashMap<>();
         env.put("LIFECYCLE_WEBHOOK_SECRET", "lifecycle-webhook-signing-secret-32-bytes");
         env.put("LIFECYCLE_BETTERSTACK_TOKEN", "bs-token-for-the-fake");
-        String externalDb = System.getenv("VIGIL_DB_URL");
-        if (externalDb != null) {
-            env.put("VIGIL_DB_URL", externalDb);
-        }
+        StackSupport.withExternalDb(env);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32")).withRouting(routing).withReminderInterval(Duration.ofMinutes(1));
         vigil = StandaloneLauncher.start(options, env, line -> { });
-        targets = DemoTargets.start("127.0.0.1", 0, Clock.systemUTC());
-        targets.force("outage", false);
-        var monitors = targets.monitors(options.regions()).stream().filter(m -> m.id().equals("demo-outage")).toList();
-        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        targets = StackSupport.targets(vigil, options, false, java.util.Set.of("demo-outage"));
     }
 
     @AfterAll
-    static void stop() {
-        if (targets != null) {
-            targets.close();
-        }
-        if (vigil != null) {
-            vigil.close();
-        }
-        if (sink != null) {
-            sink.close();
-        }
-        if (betterstack != null) {
-            betterstack.disposeNow();
-        }
+    static void stop() throws Exception {
+        StackSupport.closeAll(targets, vigil, sink, betterstack == null ? null : betterstack::disposeNow);
     }
 
     private static List<AlertEvent> delivered(AlertState state) {

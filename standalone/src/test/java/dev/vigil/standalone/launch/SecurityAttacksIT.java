@@ -8,13 +8,10 @@ import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.demo.DemoTargets;
-import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,9 +25,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
-import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * What a hostile caller can try against a running stack (SPEC section 11), as a table: each named attack, its
@@ -60,15 +55,8 @@ class SecurityAttacksIT {
     @BeforeAll
     static void start() throws Exception {
         sink = new WebhookSink();
-        vendor = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.route(req -> true, (req, res) -> req.receive().aggregate().asString().defaultIfEmpty("")
-                        .flatMap(body -> {
-                            vendorCalls.add(req.method() + " " + req.uri() + " " + body);
-                            return res.status(req.uri().startsWith("/slack") ? 200 : 201)
-                                    .header("Content-Type", "application/json")
-                                    .sendString(Mono.just(req.uri().startsWith("/slack") ? "ok" : "{\"data\":{\"id\":\"1\"}}")).then();
-                        })))
-                .bindNow();
+        vendor = StackSupport.recordingVendor(vendorCalls, uri -> uri.startsWith("/slack")
+                ? Map.entry(200, "ok") : Map.entry(201, "{\"data\":{\"id\":\"1\"}}"));
         Path routing = dir.resolve("routing.yaml");
         Files.writeString(routing, """
                 channels:
@@ -103,34 +91,17 @@ class SecurityAttacksIT {
         env.put("ATTACKS_BETTERSTACK_TOKEN", "bs-token-for-the-fake");
         env.put("ATTACKS_SLACK_URL", "http://127.0.0.1:" + vendor.port() + "/slack/hook");
         env.put(StandaloneLauncher.TOKENS_FILE_ENV, extraTokens.toString());
-        String externalDb = System.getenv("VIGIL_DB_URL");
-        if (externalDb != null) {
-            env.put("VIGIL_DB_URL", externalDb);
-        }
+        StackSupport.withExternalDb(env);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
         vigil = StandaloneLauncher.start(options, env, line -> { });
         ingestKey = Files.readString(dir.resolve("data/config/ingest-api-key.txt")).strip();
-        targets = DemoTargets.start("127.0.0.1", 0, Clock.systemUTC());
-        targets.force("outage", true);
-        var monitors = targets.monitors(options.regions()).stream().filter(m -> m.id().equals("demo-outage")).toList();
-        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        targets = StackSupport.targets(vigil, options, true, java.util.Set.of("demo-outage"));
     }
 
     @AfterAll
-    static void stop() {
-        if (targets != null) {
-            targets.close();
-        }
-        if (vigil != null) {
-            vigil.close();
-        }
-        if (sink != null) {
-            sink.close();
-        }
-        if (vendor != null) {
-            vendor.disposeNow();
-        }
+    static void stop() throws Exception {
+        StackSupport.closeAll(targets, vigil, sink, vendor == null ? null : vendor::disposeNow);
     }
 
     private static String post(String path, String body, String... headers) {

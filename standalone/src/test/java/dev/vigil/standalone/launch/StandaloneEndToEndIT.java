@@ -53,10 +53,7 @@ class StandaloneEndToEndIT {
 
         Map<String, String> env = new HashMap<>();
         env.put(SECRET_ENV, "e2e-webhook-signing-secret-of-32-bytes!");
-        String externalDb = System.getenv("VIGIL_DB_URL");
-        if (externalDb != null) {
-            env.put("VIGIL_DB_URL", externalDb);
-        }
+        StackSupport.withExternalDb(env);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
         vigil = StandaloneLauncher.start(options, env, line -> { });
