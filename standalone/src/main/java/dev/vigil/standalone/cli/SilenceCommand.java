@@ -2,8 +2,8 @@ package dev.vigil.standalone.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.ContractViolation;
-import dev.vigil.streams.silence.Schedule;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Schedule;
+import dev.vigil.schemas.silence.Silence;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,9 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
-import dev.vigil.streams.silence.Silence;
-import dev.vigil.streams.silence.SilenceMatcher;
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.silence.SilenceMatcher;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;

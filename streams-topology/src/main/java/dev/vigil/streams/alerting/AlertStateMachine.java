@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.ContractViolation;
@@ -110,7 +111,7 @@ public final class AlertStateMachine {
         }
         if (ev.breach()) {
             return current == null || !current.isOpen() ? open(ev, silenced)
-                    : breachWhileOpen(current, ev, silenced, ack != null && ack.holdsFor(current, ev.at()));
+                    : breachWhileOpen(current, ev, silenced, ack != null && ack.holdsFor(current.incidentId(), current.severity(), ev.at()));
         }
         if (current == null || !current.isOpen()) {
             return new Transition(current, Optional.empty());

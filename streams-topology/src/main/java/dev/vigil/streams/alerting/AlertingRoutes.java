@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
@@ -132,7 +133,7 @@ public final class AlertingRoutes implements StreamsApp.RouteExtension {
                     if (r != null && selected(r.phase(), state)) {
                         com.fasterxml.jackson.databind.node.ObjectNode row = (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
                         Ack ack = acks == null ? null : acks.get(r.fingerprint());
-                        if (ack != null && r.isOpen() && ack.holdsFor(r, now)) {
+                        if (ack != null && r.isOpen() && ack.holdsFor(r.incidentId(), r.severity(), now)) {
                             row.put("acknowledgedBy", ack.by());
                             row.put("acknowledgedAt", ack.at());
                             if (ack.until() != null) {

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -8,7 +9,7 @@ import dev.vigil.streams.health.HeartbeatProcessor;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.topology.CompactedTopicMirror;
 import dev.vigil.streams.topology.VerdictTopology;
 import dev.vigil.streams.topology.WorkerHealthTopology;

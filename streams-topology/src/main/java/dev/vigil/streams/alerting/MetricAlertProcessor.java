@@ -10,7 +10,7 @@ import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.MetricRules;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.topology.DeadLetters;
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;

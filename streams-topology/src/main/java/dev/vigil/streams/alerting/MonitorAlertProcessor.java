@@ -7,7 +7,7 @@ import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRules;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -4,7 +4,7 @@ import dev.vigil.streams.health.Health;
 import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.WorkerRules;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

@@ -1,5 +1,7 @@
 package dev.vigil.streams.silence;
 
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.silence.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.schemas.contract.ContractViolation;

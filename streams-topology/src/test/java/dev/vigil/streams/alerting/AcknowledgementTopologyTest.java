@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.Ack;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;
@@ -147,7 +148,7 @@ class AcknowledgementTopologyTest {
         var escalated = machine.apply(held.state(), breach(W0 + 17 * MIN, Severity.CRITICAL), false, ack);
         assertThat(escalated.event()).map(AlertEvent::state).contains(AlertState.ESCALATED);
         // and the warning-level acknowledgement no longer holds for the critical incident: reminders resume
-        assertThat(ack.holdsFor(escalated.state(), W0 + 18 * MIN)).isFalse();
+        assertThat(ack.holdsFor(escalated.state().incidentId(), escalated.state().severity(), W0 + 18 * MIN)).isFalse();
         var reminder = machine.apply(escalated.state(), breach(W0 + 33 * MIN, Severity.CRITICAL), false, ack);
         assertThat(reminder.event()).map(AlertEvent::state).contains(AlertState.REMINDER);
     }

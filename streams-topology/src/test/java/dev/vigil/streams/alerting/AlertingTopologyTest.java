@@ -18,7 +18,7 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.metrics.MetricAggregate;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

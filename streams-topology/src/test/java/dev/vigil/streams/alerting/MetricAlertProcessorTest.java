@@ -11,7 +11,7 @@ import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.ProcessorContexts;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -19,7 +19,7 @@ import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.verdict.VerdictProcessor;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;

@@ -13,7 +13,7 @@ import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
-import dev.vigil.streams.silence.Silence;
+import dev.vigil.schemas.silence.Silence;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

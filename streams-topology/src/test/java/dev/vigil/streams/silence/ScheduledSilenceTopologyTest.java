@@ -1,5 +1,7 @@
 package dev.vigil.streams.silence;
 
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.silence.Schedule;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;

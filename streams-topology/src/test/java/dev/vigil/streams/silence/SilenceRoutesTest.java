@@ -1,5 +1,7 @@
 package dev.vigil.streams.silence;
 
+import dev.vigil.schemas.silence.Schedule;
+import dev.vigil.schemas.silence.Silence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,8 +1,4 @@
-package dev.vigil.streams.alerting;
-
-import dev.vigil.schemas.contract.ContractViolation;
-import dev.vigil.schemas.contract.Require;
-import dev.vigil.schemas.contract.Severity;
+package dev.vigil.schemas.contract;
 
 /**
  * Someone took an incident on: the value of the compacted {@code vigil.acks} topic, keyed by fingerprint (a tombstone
@@ -25,9 +21,12 @@ public record Ack(Integer schemaVersion, String fingerprint, String incidentId, 
         Require.present("severity", severity);
     }
 
-    /** Whether this acknowledgement holds for {@code incident} at {@code now}. */
-    public boolean holdsFor(AlertStateRecord incident, long now) {
-        return incident != null && incident.incidentId().equals(incidentId) && (until == null || now < until)
-                && !incident.severity().isHigherThan(severity);
+    /**
+     * Whether this acknowledgement holds at {@code now} for the incident {@code incidentId}, whose severity is now
+     * {@code current}: the same incident, not past {@code until}, and no more severe than when acknowledged.
+     */
+    public boolean holdsFor(String incidentId, Severity current, long now) {
+        return incidentId != null && current != null && incidentId.equals(this.incidentId)
+                && (until == null || now < until) && !current.isHigherThan(severity);
     }
 }

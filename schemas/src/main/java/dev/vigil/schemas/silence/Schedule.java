@@ -1,4 +1,4 @@
-package dev.vigil.streams.silence;
+package dev.vigil.schemas.silence;
 
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
@@ -85,7 +85,7 @@ public record Schedule(List<String> days, String at, Integer durationMinutes, St
      * True when an occurrence that started at or after {@code notBefore} is in force at {@code t}: it started at
      * or before {@code t} and its duration has not elapsed.
      */
-    boolean inOccurrence(long t, long notBefore) {
+    public boolean inOccurrence(long t, long notBefore) {
         ZoneId zoneId = ZoneId.of(zone);
         LocalDate today = Instant.ofEpochMilli(t).atZone(zoneId).toLocalDate();
         long length = durationMinutes * MINUTE_MS;
@@ -103,7 +103,7 @@ public record Schedule(List<String> days, String at, Integer durationMinutes, St
     }
 
     /** The start of the earliest occurrence that starts at or after {@code from} (epoch ms). */
-    OptionalLong nextStart(long from) {
+    public OptionalLong nextStart(long from) {
         ZoneId zoneId = ZoneId.of(zone);
         LocalDate first = Instant.ofEpochMilli(from).atZone(zoneId).toLocalDate();
         long best = Long.MAX_VALUE;
@@ -123,7 +123,7 @@ public record Schedule(List<String> days, String at, Integer durationMinutes, St
      * The instant (epoch ms) the occurrence of local day {@code day} starts: {@code at} on that day in the zone; in a
      * gap, the first valid instant after it; in an overlap, the earlier offset.
      */
-    long occurrenceStart(LocalDate day) {
+    public long occurrenceStart(LocalDate day) {
         return occurrenceStart(day, ZoneId.of(zone));
     }
 
@@ -143,7 +143,7 @@ public record Schedule(List<String> days, String at, Integer durationMinutes, St
     }
 
     /** {@code mon,tue 02:00 for 60m Europe/Paris}: for audit details and logs. */
-    String text() {
+    public String text() {
         return String.join(",", days) + " " + at + " for " + durationMinutes + "m " + zone;
     }
 }

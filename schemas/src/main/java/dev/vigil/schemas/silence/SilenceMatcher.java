@@ -1,4 +1,4 @@
-package dev.vigil.streams.silence;
+package dev.vigil.schemas.silence;
 
 import java.util.ArrayList;
 import java.util.Collection;

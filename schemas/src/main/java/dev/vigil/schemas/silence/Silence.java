@@ -1,4 +1,4 @@
-package dev.vigil.streams.silence;
+package dev.vigil.schemas.silence;
 
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;

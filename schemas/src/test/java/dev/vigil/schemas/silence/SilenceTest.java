@@ -1,4 +1,4 @@
-package dev.vigil.streams.silence;
+package dev.vigil.schemas.silence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
