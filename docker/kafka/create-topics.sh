@@ -36,5 +36,6 @@ create vigil.dead-letter 3 delete
 # record must not replace an earlier one), kept 90 days (7776000000 ms).
 create vigil.audit 1 delete 7776000000
 create vigil.acks 1 compact
+create vigil.vendor-updates 1 delete 604800000
 
 echo "all Vigil topics present"

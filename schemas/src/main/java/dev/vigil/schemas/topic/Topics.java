@@ -17,6 +17,8 @@ public final class Topics {
     public static final String ACKS = "vigil.acks";
     /** Who changed what through the API and the CLI (append-only; read with the admin scope). */
     public static final String AUDIT = "vigil.audit";
+    /** What people did to Vigil's incidents in a vendor's tool (BetterStack acknowledged, resolved), from ingest. */
+    public static final String VENDOR_UPDATES = "vigil.vendor-updates";
 
     /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
     public static final int DEFAULT_PARTITIONS = 6;
@@ -54,6 +56,7 @@ public final class Topics {
                 new TopicSpec(SILENCES, 1, true),
                 new TopicSpec(DEAD_LETTER, 3, false),
                 new TopicSpec(AUDIT, 1, false),
-                new TopicSpec(ACKS, 1, true));
+                new TopicSpec(ACKS, 1, true),
+                new TopicSpec(VENDOR_UPDATES, 1, false));
     }
 }
