@@ -3,7 +3,7 @@ package dev.vigil.standalone.cli;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
-import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorDiff;
 import dev.vigil.standalone.monitors.MonitorsFile;

@@ -4,7 +4,7 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.schemas.contract.AuditRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

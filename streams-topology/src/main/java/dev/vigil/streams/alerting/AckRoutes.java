@@ -11,7 +11,7 @@ import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;

@@ -1,5 +1,6 @@
 package dev.vigil.streams.audit;
 
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.query.QueryBackend;
 import java.time.Duration;

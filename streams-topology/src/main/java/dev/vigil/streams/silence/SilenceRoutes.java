@@ -10,7 +10,7 @@ import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertingTopology;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
 import dev.vigil.streams.query.TimeParam;
 import dev.vigil.streams.query.Forwarder;

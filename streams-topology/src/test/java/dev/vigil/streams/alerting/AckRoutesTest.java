@@ -11,7 +11,7 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.streams.audit.AuditRecord;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteTable;

@@ -1,6 +1,5 @@
-package dev.vigil.streams.audit;
+package dev.vigil.schemas.contract;
 
-import dev.vigil.schemas.contract.Require;
 import java.util.Map;
 
 /**
