@@ -7,7 +7,11 @@ import dev.vigil.notifier.claim.Migrations;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.notifier.config.ResolvedChannel;
+import dev.vigil.notifier.config.ChannelType;
 import dev.vigil.notifier.consume.AlertConsumer;
+import dev.vigil.notifier.consume.CompactedMirror;
+import dev.vigil.notifier.consume.KafkaVendorPublisher;
+import dev.vigil.notifier.consume.VendorUpdateConsumer;
 import dev.vigil.notifier.consume.KafkaEscalations;
 import dev.vigil.notifier.core.ChannelLane;
 import dev.vigil.notifier.core.ChannelPipeline;
@@ -17,12 +21,17 @@ import dev.vigil.notifier.core.Dispatcher;
 import dev.vigil.notifier.core.RecordStage;
 import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
+import dev.vigil.notifier.core.SilenceGate;
+import dev.vigil.notifier.core.VendorAcknowledgements;
 import dev.vigil.notifier.http.HealthServer;
 import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.silence.SilenceMatcher;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -42,6 +51,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -106,6 +116,7 @@ public final class NotifierService {
         private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         private final AtomicBoolean closed = new AtomicBoolean();
         private final Dispatcher dispatcher;
+        private final java.util.function.BooleanSupplier mirrorsReady;
         private final AlertConsumer consumer;
         private final HealthServer http;
         private final String instance = "notifier-" + UUID.randomUUID().toString().substring(0, 8);
@@ -168,7 +179,36 @@ public final class NotifierService {
                             new RecordStage(store, timer), deadLetters, policy, clock, timer, Duration.ofSeconds(1),
                             registry));
                 }
-                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer, registry);
+                // the notifier's copies of the silences and acknowledgements the topology reads as global stores
+                AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
+                JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
+                CompactedMirror<Silence> silences = new CompactedMirror<>(cfg.kafka().bootstrapServers(),
+                        cfg.kafka().silencesTopic(), b -> silenceSerde.deserialize(cfg.kafka().silencesTopic(), b),
+                        all -> matcher.set(new SilenceMatcher(all))).start();
+                closeables.add(silences);
+                JsonSerde<Ack> ackSerde = new JsonSerde<>(Ack.class);
+                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().acksTopic(),
+                        b -> ackSerde.deserialize(cfg.kafka().acksTopic(), b), all -> { }).start();
+                closeables.add(acks);
+                this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
+                Gauge.builder("vigil.notifier.silences", silences, CompactedMirror::size).register(registry);
+                Gauge.builder("vigil.notifier.acks", acks, CompactedMirror::size).register(registry);
+                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer, registry,
+                        new SilenceGate(matcher::get, acks::get, clock));
+
+                Map<String, List<String>> vendorChannels = new LinkedHashMap<>();
+                for (ResolvedChannel c : loaded.routing().channels().values()) {
+                    if (c.type() == ChannelType.BETTERSTACK) {
+                        vendorChannels.computeIfAbsent("betterstack", k -> new ArrayList<>()).add(c.name());
+                    }
+                }
+                VendorAcknowledgements vendorAcks = new VendorAcknowledgements(store, vendorChannels, acks::get,
+                        new KafkaVendorPublisher(producer, cfg.kafka().acksTopic(), cfg.kafka().alertsTopic(),
+                                cfg.kafka().auditTopic()), clock);
+                VendorUpdateConsumer vendorUpdates = new VendorUpdateConsumer(cfg.kafka().bootstrapServers(),
+                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().vendorUpdatesTopic(), vendorAcks, registry);
+                closeables.add(vendorUpdates);
+                vendorUpdates.start();
 
                 JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
                 this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().alertsTopic(),
@@ -177,7 +217,7 @@ public final class NotifierService {
                 consumerMetrics.bindTo(registry);
                 closeables.add(consumerMetrics);
                 Gauge.builder("vigil.notifier.inflight", consumer, AlertConsumer::inFlight).register(registry);
-                consumer.start();
+                consumer.startAfter(mirrorsReady);
 
                 try {
                     this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::ready, this::details,
@@ -214,7 +254,7 @@ public final class NotifierService {
         }
 
         public boolean ready() {
-            return !closed.get() && consumer.isRunning() && consumer.isAssigned();
+            return !closed.get() && mirrorsReady.getAsBoolean() && consumer.isRunning() && consumer.isAssigned();
         }
 
         private Map<String, Object> details() {
@@ -222,6 +262,7 @@ public final class NotifierService {
             m.put("instance", instance);
             m.put("inFlight", consumer.inFlight());
             m.put("paused", consumer.isPaused());
+            m.put("silencesAndAcksRead", mirrorsReady.getAsBoolean());
             return m;
         }
 

@@ -84,7 +84,7 @@ class NotifierIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> n.inFlight() == 0);
 
         assertThat(creates(stack.betterstack, opened)).hasSize(1);
-        String incidentId = "bs-1";
+        String incidentId = stack.betterstackId(1);
         assertThat(stack.betterstack.requests("/api/v2/incidents/")).singleElement()
                 .satisfies(r -> assertThat(r.path()).isEqualTo("/api/v2/incidents/" + incidentId + "/resolve"));
         assertThat(stack.slack.requests).hasSize(3);

@@ -4,6 +4,7 @@ import dev.vigil.notifier.core.Attempt;
 import dev.vigil.notifier.core.Claim;
 import dev.vigil.notifier.core.DeliveryLog;
 import dev.vigil.notifier.core.FailingChannel;
+import dev.vigil.notifier.core.IncidentRecord;
 import dev.vigil.notifier.core.Settlement;
 import dev.vigil.schemas.contract.AlertEvent;
 import io.r2dbc.spi.Connection;
@@ -80,16 +81,17 @@ public final class ClaimStore implements DeliveryLog {
             + " WHERE i.incident_id = f.incident_id AND i.fingerprint = f.fingerprint)";
 
     private static final String INCIDENT_SQL = "INSERT INTO incidents AS i (incident_id, fingerprint, service,"
-            + " severity, state, first_seen, last_seen, occurrences, events, silenced_events)"
+            + " severity, state, first_seen, last_seen, occurrences, events, silenced_events, source)"
             + " SELECT u.id, u.fp, u.svc, u.sev, u.st, to_timestamp(u.fs / 1000.0), to_timestamp(u.ls / 1000.0),"
-            + " u.occ, 1, u.sil"
+            + " u.occ, 1, u.sil, u.src"
             + " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],"
-            + " $8::int[], $9::int[]) AS u(id, fp, svc, sev, st, fs, ls, occ, sil)"
+            + " $8::int[], $9::int[], $10::text[]) AS u(id, fp, svc, sev, st, fs, ls, occ, sil, src)"
             + " ON CONFLICT (incident_id) DO UPDATE SET severity = EXCLUDED.severity, state = EXCLUDED.state,"
             + " first_seen = LEAST(i.first_seen, EXCLUDED.first_seen),"
             + " last_seen = GREATEST(i.last_seen, EXCLUDED.last_seen),"
             + " occurrences = GREATEST(i.occurrences, EXCLUDED.occurrences), events = i.events + 1,"
-            + " silenced_events = i.silenced_events + EXCLUDED.silenced_events, updated_at = now()"
+            + " silenced_events = i.silenced_events + EXCLUDED.silenced_events,"
+            + " source = coalesce(i.source, EXCLUDED.source), updated_at = now()"
             // an incident id is fingerprint@firstBreach; an event pairing it with another fingerprint must not
             // rewrite that incident's row
             + " WHERE i.fingerprint = EXCLUDED.fingerprint";
@@ -162,6 +164,25 @@ public final class ClaimStore implements DeliveryLog {
             s.bind("$1", incidentId).bind("$2", channel).bind("$3", fingerprint);
             return Flux.from(s.execute())
                     .flatMap(r -> r.map((row, m) -> Optional.ofNullable(row.get("ref", String.class))))
+                    .next()
+                    .defaultIfEmpty(Optional.empty());
+        });
+    }
+
+    @Override
+    public Mono<Optional<IncidentRecord>> incidentByVendorRef(String channel, String vendorRef) {
+        return withConnection(c -> {
+            Statement s = c.createStatement("SELECT incident_id, fingerprint, service, severity, state,"
+                    + " (extract(epoch FROM first_seen) * 1000)::bigint AS fs, (extract(epoch FROM last_seen) * 1000)::bigint AS ls,"
+                    + " occurrences, source FROM incidents WHERE vendor_ids @> jsonb_build_object($1::text, $2::text)"
+                    + " ORDER BY first_seen DESC LIMIT 1");
+            s.bind("$1", channel).bind("$2", vendorRef);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> Optional.of(new IncidentRecord(row.get("incident_id", String.class),
+                            row.get("fingerprint", String.class), row.get("service", String.class),
+                            row.get("severity", String.class), row.get("state", String.class),
+                            row.get("fs", Long.class), row.get("ls", Long.class), row.get("occurrences", Integer.class),
+                            row.get("source", String.class)))))
                     .next()
                     .defaultIfEmpty(Optional.empty());
         });
@@ -320,6 +341,7 @@ public final class ClaimStore implements DeliveryLog {
         Long[] lastSeen = new Long[n];
         Integer[] occurrences = new Integer[n];
         Integer[] silenced = new Integer[n];
+        String[] sources = new String[n];
         for (int i = 0; i < n; i++) {
             AlertEvent e = batch.get(i);
             ids[i] = e.incidentId();
@@ -331,11 +353,13 @@ public final class ClaimStore implements DeliveryLog {
             lastSeen[i] = e.lastSeen();
             occurrences[i] = e.occurrences();
             silenced[i] = e.silenced() ? 1 : 0;
+            sources[i] = e.source().wire();
         }
         return withConnection(c -> {
             Statement s = c.createStatement(INCIDENT_SQL);
             s.bind("$1", ids).bind("$2", fps).bind("$3", services).bind("$4", severities).bind("$5", states)
-                    .bind("$6", firstSeen).bind("$7", lastSeen).bind("$8", occurrences).bind("$9", silenced);
+                    .bind("$6", firstSeen).bind("$7", lastSeen).bind("$8", occurrences).bind("$9", silenced)
+                    .bind("$10", sources);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
         });
     }

@@ -20,7 +20,8 @@ import reactor.core.publisher.Mono;
  */
 public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
-    private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__resolutions_and_failing_channels.sql");
+    private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__resolutions_and_failing_channels.sql",
+            "V3__vendor_lookup.sql");
     private static final long LOCK_KEY = 0x7669_6769_6c6e_6f74L; // "vigilnot"
 
     private Migrations() {

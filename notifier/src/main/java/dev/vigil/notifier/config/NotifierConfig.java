@@ -48,10 +48,16 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
     }
 
     /**
-     * @param maxInFlight events read but not yet committed; above it the consumer pauses its partitions
+     * @param maxInFlight        events read but not yet committed; above it the consumer pauses its partitions
+     * @param silencesTopic      silences and maintenance windows (compacted), mirrored to mute application events
+     * @param acksTopic          acknowledgements (compacted): mirrored to hold reminders of application incidents, and
+     *                           where acknowledgements made in a vendor's tool are written
+     * @param vendorUpdatesTopic what people did in a vendor's tool (from ingest's BetterStack webhook)
+     * @param auditTopic         where those acknowledgements are audited
      */
     public record Kafka(String bootstrapServers, String groupId, String alertsTopic, String deadLetterTopic,
-                        Integer maxInFlight, Integer maxPollRecords) {
+                        Integer maxInFlight, Integer maxPollRecords, String silencesTopic, String acksTopic,
+                        String vendorUpdatesTopic, String auditTopic) {
         public Kafka {
             if (bootstrapServers == null || bootstrapServers.isBlank()) {
                 throw new ContractViolation("kafka.bootstrapServers", "is required (host:port[,host:port])");
@@ -69,6 +75,27 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             if (maxPollRecords < 1 || maxPollRecords > 100_000) {
                 throw new ContractViolation("kafka.maxPollRecords", "must be between 1 and 100000");
             }
+            silencesTopic = topic("kafka.silencesTopic", silencesTopic, Topics.SILENCES);
+            acksTopic = topic("kafka.acksTopic", acksTopic, Topics.ACKS);
+            vendorUpdatesTopic = topic("kafka.vendorUpdatesTopic", vendorUpdatesTopic, Topics.VENDOR_UPDATES);
+            auditTopic = topic("kafka.auditTopic", auditTopic, Topics.AUDIT);
+        }
+
+        /** The alerts and dead-letter topics; every other topic its default. */
+        public Kafka(String bootstrapServers, String groupId, String alertsTopic, String deadLetterTopic,
+                     Integer maxInFlight, Integer maxPollRecords) {
+            this(bootstrapServers, groupId, alertsTopic, deadLetterTopic, maxInFlight, maxPollRecords, null, null, null,
+                    null);
+        }
+
+        private static String topic(String key, String value, String fallback) {
+            if (value == null) {
+                return fallback;
+            }
+            if (value.isBlank() || value.length() > 249 || !value.matches("[A-Za-z0-9._-]+")) {
+                throw new ContractViolation(key, "must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)");
+            }
+            return value;
         }
 
         static Kafka defaults() {

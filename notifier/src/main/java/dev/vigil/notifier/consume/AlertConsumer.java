@@ -44,6 +44,7 @@ public final class AlertConsumer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Thread owner;
     private volatile boolean paused;
+    private volatile java.util.function.BooleanSupplier ready = () -> true;
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
@@ -65,6 +66,16 @@ public final class AlertConsumer implements AutoCloseable {
     }
 
     public AlertConsumer start() {
+        return startAfter(() -> true);
+    }
+
+    /**
+     * Starts the consumer thread, which reads nothing until {@code ready} answers true (asked every 100 ms, until
+     * then or until closed): the notifier waits for its copy of the silences and acknowledgements, so that a restart
+     * never routes an event before it knows what mutes it.
+     */
+    public AlertConsumer startAfter(java.util.function.BooleanSupplier ready) {
+        this.ready = ready;
         owner.start();
         return this;
     }
@@ -93,6 +104,14 @@ public final class AlertConsumer implements AutoCloseable {
 
     private void loop() {
         try {
+            while (running.get() && !ready.getAsBoolean()) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {

@@ -33,6 +33,12 @@ public interface DeliveryLog {
      */
     Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel);
 
+    /**
+     * The incident whose {@code channel} vendor id is {@code vendorRef} (the newest, should a vendor reuse ids): how a
+     * vendor's webhook, which names only its own id, finds Vigil's incident.
+     */
+    Mono<Optional<IncidentRecord>> incidentByVendorRef(String channel, String vendorRef);
+
     /** Keeps the vendor's id on the incident row of that incident id and fingerprint (no other row). */
     Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef);
 

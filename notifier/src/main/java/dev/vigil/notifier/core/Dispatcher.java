@@ -29,6 +29,8 @@ public final class Dispatcher {
      * for the event's service), tagged with the route's configured name.
      */
     public static final String ROUTE_REFUSED = "vigil.notifier.route.refused";
+    /** Counter of events muted here (not by the topology), tagged {@code reason} silence or acknowledged. */
+    public static final String MUTED = "vigil.notifier.muted";
     /** The tag value for a refused name that is no configured channel. */
     static final String UNCONFIGURED = "unconfigured";
     /** Why an acknowledgement was not sent to a channel of its route: its incident was never paged there. */
@@ -39,6 +41,7 @@ public final class Dispatcher {
     private final DeliveryLog log;
     private final Scheduler timer;
     private final MeterRegistry meters;
+    private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
 
     public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer) {
@@ -48,7 +51,17 @@ public final class Dispatcher {
     /** @param meters where refused app overrides are counted ({@value #OVERRIDE_REFUSED}) */
     public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
                       MeterRegistry meters) {
+        this(routes, pipelines, log, timer, meters, Muting.none());
+    }
+
+    /**
+     * @param muting silences and acknowledgements for the events the topology did not decide on (see
+     *               {@link SilenceGate}); consulted before routing, in the fingerprint's order
+     */
+    public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
+                      MeterRegistry meters, Muting muting) {
         this.meters = meters;
+        this.muting = muting;
         this.routes = routes;
         this.pipelines = Map.copyOf(pipelines);
         this.log = log;
@@ -64,7 +77,14 @@ public final class Dispatcher {
         return sequencer.run(e.fingerprint(), () -> dispatchNow(e));
     }
 
-    private Mono<EventResult> dispatchNow(AlertEvent e) {
+    private Mono<EventResult> dispatchNow(AlertEvent received) {
+        java.util.Optional<String> muted = muting.mutedBecause(received);
+        if (muted.isPresent()) {
+            // the reason names a silence id or a token name, never the event's own text
+            LOG.info("event {} muted in the notifier: {}", received.eventId(), muted.get());
+            meters.counter(MUTED, "reason", muted.get().startsWith("silence") ? "silence" : "acknowledged").increment();
+        }
+        AlertEvent e = muted.isPresent() ? received.withSilenced() : received;
         RouteDecision d = routes.route(e);
         if (!d.refused().isEmpty()) {
             refused(e, d);

@@ -37,9 +37,9 @@ class ClaimStoreIT {
 
     @BeforeAll
     void migrate() {
-        assertThat(Migrations.run(db).block()).isEqualTo(2);
+        assertThat(Migrations.run(db).block()).isEqualTo(3);
         // idempotent, also when several instances race
-        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(2);
+        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(3);
     }
 
     private ClaimStore store(Duration window, Duration lease, String owner) {
@@ -184,6 +184,34 @@ class ClaimStoreIT {
         assertThat(((Number) r.get("span")).longValue()).isEqualTo(240);
         assertThat(row("SELECT count(*) AS n FROM delivery_attempts WHERE event_id = $1 AND outcome = 'silenced'",
                 reminder.eventId())).containsEntry("n", 2L);
+    }
+
+    @Test
+    void aVendorsIdFindsTheIncidentItsChannelOpenedWithItsSource() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String fp = "monitor/bs-" + UUID.randomUUID().toString().substring(0, 8);
+        String vendorId = "bs-" + UUID.randomUUID();
+        AlertEvent open = opened(fp, Severity.CRITICAL);
+        s.recordIncident(open).block();
+        s.saveVendorRef(open.incidentId(), fp, "pager", vendorId).block();
+        s.recordIncident(event(fp, AlertState.REMINDER, Severity.CRITICAL, 3)).block();
+
+        var found = s.incidentByVendorRef("pager", vendorId).block();
+        assertThat(found).hasValueSatisfying(i -> {
+            assertThat(i.incidentId()).isEqualTo(open.incidentId());
+            assertThat(i.fingerprint()).isEqualTo(fp);
+            assertThat(i.service()).isEqualTo(open.service());
+            assertThat(i.severity()).isEqualTo("critical");
+            assertThat(i.state()).isEqualTo("reminder");
+            assertThat(i.firstSeen()).isEqualTo(open.firstSeen());
+            assertThat(i.lastSeen()).isEqualTo(open.firstSeen() + 180_000);
+            assertThat(i.occurrences()).isEqualTo(3);
+            assertThat(i.source()).isEqualTo("probe");
+        });
+        // another channel's ids, an unknown id, and SQL-looking input find nothing
+        assertThat(s.incidentByVendorRef("betterstack", vendorId).block()).isEmpty();
+        assertThat(s.incidentByVendorRef("pager", "bs-unknown").block()).isEmpty();
+        assertThat(s.incidentByVendorRef("pager", "' OR 1=1 --").block()).isEmpty();
     }
 
     @Test

@@ -55,6 +55,10 @@ class DispatcherTest {
     }
 
     private Dispatcher dispatcher(Routes routes, MeterRegistry meters) {
+        return dispatcher(routes, meters, Muting.none());
+    }
+
+    private Dispatcher dispatcher(Routes routes, MeterRegistry meters, Muting muting) {
         RetryPolicy policy = new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
         Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
         for (String ch : routes.channels()) {
@@ -71,7 +75,7 @@ class DispatcherTest {
                     log, "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()), policy, Clock.systemUTC(), Schedulers.parallel(),
                     Duration.ofMillis(10), new SimpleMeterRegistry()));
         }
-        return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters);
+        return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting);
     }
 
     @Test
@@ -171,6 +175,36 @@ class DispatcherTest {
         slow.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 3);
         assertThat(results).extracting(EventResult::eventId).containsExactly(other.eventId(), opened.eventId(), resolved.eventId());
+    }
+
+    @Test
+    void anAppEventTheGateMutesIsRecordedNotPagedAndItsResolutionStillReachesTheChannelsPagedBefore() {
+        Routes routes = new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log"));
+        java.util.concurrent.atomic.AtomicBoolean silenceOn = new java.util.concurrent.atomic.AtomicBoolean();
+        Muting gate = e -> silenceOn.get() && e.state() != AlertState.RESOLVED ? java.util.Optional.of("silence db-work")
+                : java.util.Optional.empty();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        Dispatcher d = dispatcher(routes, meters, gate);
+        AlertEvent opened = app("app/shop/payments", AlertState.OPENED, Severity.WARNING);
+        assertThat(run(d, opened).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
+
+        silenceOn.set(true);
+        AlertEvent reminder = app("app/shop/payments", AlertState.REMINDER, Severity.CRITICAL);
+        EventResult muted = run(d, reminder);
+        assertThat(muted.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
+        assertThat(sent).noneMatch(s -> s.endsWith(":" + reminder.eventId()));
+        assertThat(meters.counter(Dispatcher.MUTED, "reason", "silence").count()).isEqualTo(1.0);
+
+        AlertEvent resolved = app("app/shop/payments", AlertState.RESOLVED, Severity.WARNING);
+        EventResult r = run(d, resolved);
+        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
+                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+    }
+
+    private static AlertEvent app(String fingerprint, AlertState state, Severity severity) {
+        return new AlertEvent(1, AlertEvent.appEventId(fingerprint, state), fingerprint,
+                AlertEvent.incidentIdFor(fingerprint, TestEvents.T0), state, severity, "checkout", null, "payments failing",
+                Map.of(), Map.of(), 1, TestEvents.T0, TestEvents.T0 + 1000, AlertSource.APP, false, List.of());
     }
 
     private static AlertEvent silenced(AlertEvent e) {

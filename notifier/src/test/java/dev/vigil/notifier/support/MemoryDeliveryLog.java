@@ -31,6 +31,8 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     public final Map<String, String> vendorRefs = new HashMap<>();
     /** incident id → the fingerprint that recorded it first */
     public final Map<String, String> incidents = new HashMap<>();
+    /** incident id → the latest event recorded for it (of its first fingerprint) */
+    public final Map<String, AlertEvent> latest = new HashMap<>();
     /** channel → its open delivery-failing alert */
     public final Map<String, FailingChannel> failing = new HashMap<>();
     private final Map<String, String[]> claims = new HashMap<>();
@@ -88,6 +90,9 @@ public final class MemoryDeliveryLog implements DeliveryLog {
         return check().then(Mono.fromRunnable(() -> {
             synchronized (this) {
                 incidents.putIfAbsent(event.incidentId(), event.fingerprint());
+                if (incidents.get(event.incidentId()).equals(event.fingerprint())) {
+                    latest.put(event.incidentId(), event);
+                }
             }
         }));
     }
@@ -157,6 +162,24 @@ public final class MemoryDeliveryLog implements DeliveryLog {
         return check().then(Mono.fromRunnable(() -> {
             synchronized (this) {
                 vendorRefs.put(incidentId + "|" + fingerprint + "|" + channel, vendorRef);
+            }
+        }));
+    }
+
+    @Override
+    public Mono<Optional<dev.vigil.notifier.core.IncidentRecord>> incidentByVendorRef(String channel, String vendorRef) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                for (var e : vendorRefs.entrySet()) {
+                    String[] k = e.getKey().split("\\|");
+                    AlertEvent ev = latest.get(k[0]);
+                    if (k[2].equals(channel) && e.getValue().equals(vendorRef) && ev != null && ev.fingerprint().equals(k[1])) {
+                        return Optional.of(new dev.vigil.notifier.core.IncidentRecord(ev.incidentId(), ev.fingerprint(),
+                                ev.service(), ev.severity().wire(), ev.state().wire(), ev.firstSeen(), ev.lastSeen(),
+                                ev.occurrences(), ev.source().wire()));
+                    }
+                }
+                return Optional.<dev.vigil.notifier.core.IncidentRecord>empty();
             }
         }));
     }

@@ -43,6 +43,10 @@ public final class Stack implements AutoCloseable {
     /** Topics of this test only: instances with fresh groups re-read their whole topic, never another test's. */
     public final String alertsTopic = "alerts-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     public final String deadLetterTopic = "dead-letter-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String silencesTopic = "silences-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String acksTopic = "acks-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String vendorUpdatesTopic = "vendor-updates-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String auditTopic = "audit-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     public Stack(EmbeddedKafka kafka, PostgresDatabase db) {
         this(kafka, db, 6);
@@ -51,10 +55,20 @@ public final class Stack implements AutoCloseable {
     public Stack(EmbeddedKafka kafka, PostgresDatabase db, int partitions) {
         this.kafka = kafka;
         this.db = db;
-        kafka.createTopics(new Topics.TopicSpec(alertsTopic, partitions, false), new Topics.TopicSpec(deadLetterTopic, 1, false));
+        kafka.createTopics(new Topics.TopicSpec(alertsTopic, partitions, false), new Topics.TopicSpec(deadLetterTopic, 1, false),
+                new Topics.TopicSpec(silencesTopic, 1, true), new Topics.TopicSpec(acksTopic, 1, true),
+                new Topics.TopicSpec(vendorUpdatesTopic, 1, false), new Topics.TopicSpec(auditTopic, 1, false));
         this.producer = new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
         betterstack.respond(r -> r.path().endsWith("/resolve") ? FakeVendor.Reply.json(200, "{}")
-                : FakeVendor.Reply.json(201, "{\"data\":{\"id\":\"bs-" + (++incidentSeq) + "\",\"type\":\"incident\"}}"));
+                : FakeVendor.Reply.json(201, "{\"data\":{\"id\":\"" + betterstackId(++incidentSeq) + "\",\"type\":\"incident\"}}"));
+    }
+
+    /**
+     * The id the fake BetterStack gives the {@code n}-th incident it creates (1-based): unique to this stack, as
+     * BetterStack's ids are, since the tests of a class share one database.
+     */
+    public String betterstackId(int n) {
+        return "bs-" + alertsTopic.substring("alerts-".length()) + "-" + n;
     }
 
     public Map<String, String> env() {
@@ -77,7 +91,8 @@ public final class Stack implements AutoCloseable {
         RoutingSpec routing = new RoutingSpec(ch, List.of(), null);
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
-                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, alertsTopic, deadLetterTopic, null, null))
+                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, alertsTopic, deadLetterTopic, null, null,
+                        silencesTopic, acksTopic, vendorUpdatesTopic, auditTopic))
                 .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 6))
                 .withDelivery(new NotifierConfig.Delivery("1h", "1h", "200ms", 2.0, "2s", "1s", null))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
@@ -101,6 +116,22 @@ public final class Stack implements AutoCloseable {
         } catch (Exception ex) {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /** Every value on {@code topic} so far, decoded as {@code type} (null for a tombstone), in offset order. */
+    public <T> List<T> read(String topic, Class<T> type, int atLeast) {
+        List<T> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(kafka.consumerProps("reader-" + System.nanoTime()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(topic));
+            long end = System.currentTimeMillis() + 10_000;
+            while (System.currentTimeMillis() < end && out.size() < atLeast) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    out.add(r.value() == null ? null : Json.read(r.value(), type));
+                }
+            }
+        }
+        return out;
     }
 
     /** Every record on the dead-letter topic so far. */

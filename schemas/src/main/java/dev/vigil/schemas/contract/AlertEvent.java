@@ -82,6 +82,12 @@ public record AlertEvent(
         return fingerprint + "/" + state.wire();
     }
 
+    /** This event with {@code silenced} set: recorded, not paged (a resolution still reaches the channels paged). */
+    public AlertEvent withSilenced() {
+        return silenced ? this : new AlertEvent(schemaVersion, eventId, fingerprint, incidentId, state, severity, service,
+                componentType, summary, links, attributes, occurrences, firstSeen, lastSeen, source, true, channels);
+    }
+
     /** Not a wire field: without {@link JsonIgnore} Jackson would write it as {@code "resolution"}. */
     @JsonIgnore
     public boolean isResolution() {
