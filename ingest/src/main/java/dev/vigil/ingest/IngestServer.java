@@ -2,14 +2,18 @@ package dev.vigil.ingest;
 
 import dev.vigil.ingest.auth.ApiKeys;
 import dev.vigil.ingest.auth.SignatureVerifier;
+import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.config.EdgeLimits;
 import dev.vigil.ingest.config.IngestConfig;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
+import dev.vigil.ingest.route.AccessLogFormat;
 import dev.vigil.ingest.route.AlertsHandler;
 import dev.vigil.ingest.route.BatchResponder;
+import dev.vigil.ingest.route.BetterStackWebhookHandler;
 import dev.vigil.ingest.route.BodyReader;
 import dev.vigil.ingest.route.HttpProblem;
 import dev.vigil.ingest.route.MetricsHandler;
+import dev.vigil.ingest.route.PathRedaction;
 import dev.vigil.ingest.route.Responder;
 import dev.vigil.ingest.route.SignedBatchHandler;
 import dev.vigil.ingest.validate.BatchParser;
@@ -63,12 +67,17 @@ public final class IngestServer {
     }
 
     /**
-     * @param env   where probe-worker secrets are looked up by {@code secretEnv} name
+     * @param env   where probe-worker secrets and webhook tokens are looked up by {@code secretEnv}/{@code tokenEnv} name
      * @param clock wall clock for timestamp skew and signature staleness
-     * @throws ConfigLoader.ConfigException when a probe-worker secret is missing or too short
+     * @throws ConfigLoader.ConfigException when a probe-worker secret or a webhook token is missing or unusable
      */
     public static Running start(IngestConfig config, Map<String, String> env, Clock clock) {
-        Map<String, SignatureVerifier.WorkerKey> workerKeys = workerKeys(config, env);
+        List<String> problems = new ArrayList<>();
+        Map<String, SignatureVerifier.WorkerKey> workerKeys = workerKeys(config, env, problems);
+        WebhookToken betterStackToken = betterStackToken(config, env, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigLoader.ConfigException(problems);
+        }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -106,28 +115,39 @@ public final class IngestServer {
                 limits.signatureSkewMs(), clock);
         AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkewMs(), batches,
                 responder, topics.alerts(), clock);
+        // Off unless configured: then nothing is routed there and the catch-all answers 404.
+        BetterStackWebhookHandler betterStack = betterStackToken == null ? null : new BetterStackWebhookHandler(
+                betterStackToken, bodies, limits.timestampSkewMs(), batches, responder, registry, topics.vendorUpdates(), clock);
 
         // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
         // enforced by the service kit before any route runs.
         ServerLimits edge = EdgeLimits.of(config);
+        // The access log (off unless Reactor Netty's switch is set) writes paths redacted: a webhook token is one.
         DisposableServer server = ServerGuard.apply(HttpServer.create().host(config.host()).port(config.port()),
                         edge, "ingest", registry)
-                .route(r -> r
-                        .post(MetricsHandler.ROUTE, metrics::handle)
-                        .post(probes.route(), probes::handle)
-                        .post(heartbeats.route(), heartbeats::handle)
-                        .post(AlertsHandler.ROUTE, alerts::handle)
-                        .get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
-                        .get("/ready", (req, res) -> ready(publisher, admin)
-                                .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
-                                        Map.of("status", ok ? "ready" : "kafka unreachable"))))
-                        .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
-                                "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
-                        .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
-                                "Not found", "no such endpoint: " + req.method() + " /" + req.path())), "other", req, res, responder, limits.maxBodyBytes())))
+                .accessLog(AccessLogFormat.enabled(), AccessLogFormat.factory())
+                .route(r -> {
+                    r.post(MetricsHandler.ROUTE, metrics::handle)
+                            .post(probes.route(), probes::handle)
+                            .post(heartbeats.route(), heartbeats::handle)
+                            .post(AlertsHandler.ROUTE, alerts::handle);
+                    if (betterStack != null) {
+                        r.route(BetterStackWebhookHandler::matches, betterStack::handle);
+                    }
+                    r.get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
+                            .get("/ready", (req, res) -> ready(publisher, admin)
+                                    .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
+                                            Map.of("status", ok ? "ready" : "kafka unreachable"))))
+                            .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
+                                    "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
+                            .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
+                                    "Not found", "no such endpoint: " + req.method() + " /" + PathRedaction.redact(req.path()))),
+                                    "other", req, res, responder, limits.maxBodyBytes()));
+                })
                 .bindNow(Duration.ofSeconds(10));
-        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {}; hosts {})",
+        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {}, BetterStack webhook {}; hosts {})",
                 config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
+                betterStack == null ? "off" : "→ " + topics.vendorUpdates(),
                 edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()));
         return new Running(server, publisher, admin, registry, gc);
     }
@@ -143,9 +163,9 @@ public final class IngestServer {
                 .onErrorReturn(false);
     }
 
-    private static Map<String, SignatureVerifier.WorkerKey> workerKeys(IngestConfig config, Map<String, String> env) {
+    private static Map<String, SignatureVerifier.WorkerKey> workerKeys(IngestConfig config, Map<String, String> env,
+                                                                      List<String> problems) {
         Map<String, SignatureVerifier.WorkerKey> keys = new HashMap<>();
-        List<String> problems = new ArrayList<>();
         config.probeWorkers().forEach((keyId, k) -> {
             String secret = env.get(k.secretEnv());
             if (secret == null || secret.isEmpty()) {
@@ -156,10 +176,27 @@ public final class IngestServer {
                 keys.put(keyId, new SignatureVerifier.WorkerKey(k.region(), k.workerIdOr(keyId), new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
             }
         });
-        if (!problems.isEmpty()) {
-            throw new ConfigLoader.ConfigException(problems);
-        }
         return keys;
+    }
+
+    /** The BetterStack webhook token, hashed at once; null when the integration is not configured. */
+    private static WebhookToken betterStackToken(IngestConfig config, Map<String, String> env, List<String> problems) {
+        IngestConfig.BetterStack betterStack = config.integrations().betterstack();
+        if (betterStack == null) {
+            return null;
+        }
+        String name = betterStack.tokenEnv();
+        String token = env.get(name);
+        if (token == null || token.isEmpty()) {
+            problems.add("integrations.betterstack.tokenEnv: environment variable " + name + " is not set");
+            return null;
+        }
+        var problem = WebhookToken.problem(token);
+        if (problem.isPresent()) {
+            problems.add("integrations.betterstack.tokenEnv: the token in " + name + " " + problem.get());
+            return null;
+        }
+        return WebhookToken.of(token);
     }
 
     /** Loads {@code vigil-ingest.yaml} (first argument or {@code VIGIL_CONFIG}), starts, runs until SIGTERM. */

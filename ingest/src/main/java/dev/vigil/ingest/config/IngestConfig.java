@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  * its key path.
  *
  * <p>API keys are configured as the lower-case hex SHA-256 of the key, never the key itself:
- * {@code printf '%s' "$KEY" | sha256sum | cut -d' ' -f1}. Probe-worker secrets are named by environment
- * variable, never inline.
+ * {@code printf '%s' "$KEY" | sha256sum | cut -d' ' -f1}. Probe-worker secrets and webhook tokens are named by
+ * environment variable, never inline.
  */
 public record IngestConfig(
         String host,
@@ -24,7 +24,8 @@ public record IngestConfig(
         Map<String, List<String>> apiKeys,
         Map<String, ProbeWorkerKey> probeWorkers,
         Limits limits,
-        Http http) {
+        Http http,
+        Integrations integrations) {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -36,6 +37,7 @@ public record IngestConfig(
         kafka = Require.present("kafka", kafka);
         limits = limits == null ? Limits.defaults() : limits;
         http = http == null ? Http.defaults() : http;
+        integrations = integrations == null ? Integrations.none() : integrations;
         var keys = new TreeMap<String, List<String>>();
         if (apiKeys != null) {
             for (var e : apiKeys.entrySet()) {
@@ -67,28 +69,38 @@ public record IngestConfig(
         probeWorkers = java.util.Collections.unmodifiableMap(workers);
     }
 
-    /** Default HTTP settings (the Host allow-list follows the bind address). */
+    /** No vendor integrations. */
+    public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
+                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits, Http http) {
+        this(host, port, kafka, apiKeys, probeWorkers, limits, http, null);
+    }
+
+    /** Default HTTP settings (the Host allow-list follows the bind address), no vendor integrations. */
     public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
                         Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
-        this(host, port, kafka, apiKeys, probeWorkers, limits, null);
+        this(host, port, kafka, apiKeys, probeWorkers, limits, null, null);
     }
 
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
     public static IngestConfig defaults() {
         return new IngestConfig("0.0.0.0", 8080, Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
-                Http.defaults());
+                Http.defaults(), Integrations.none());
     }
 
     public IngestConfig withPort(int newPort) {
-        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits, http);
+        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits, http, integrations);
     }
 
     public IngestConfig withLimits(Limits newLimits) {
-        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, newLimits, http);
+        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, newLimits, http, integrations);
     }
 
     public IngestConfig withHttp(Http newHttp) {
-        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, newHttp);
+        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, newHttp, integrations);
+    }
+
+    public IngestConfig withIntegrations(Integrations newIntegrations) {
+        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, http, newIntegrations);
     }
 
     /** Kafka connection, topic names and the publish bound. */
@@ -158,22 +170,61 @@ public record IngestConfig(
         }
     }
 
-    /** Topic names; defaults from {@link Topics}. */
-    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats) {
+    /**
+     * Topic names; defaults from {@link Topics}.
+     *
+     * @param vendorUpdates where a person's acknowledgement or resolution in a vendor's tool (the BetterStack
+     *                      webhook) goes, for the notifier
+     */
+    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates) {
         public TopicNames {
             metrics = metrics == null ? Topics.METRICS : Require.text("metrics", metrics, 249);
             probeResults = probeResults == null ? Topics.PROBE_RESULTS : Require.text("probeResults", probeResults, 249);
             alerts = alerts == null ? Topics.ALERTS : Require.text("alerts", alerts, 249);
             heartbeats = heartbeats == null ? Topics.HEARTBEATS : Require.text("heartbeats", heartbeats, 249);
+            vendorUpdates = vendorUpdates == null ? Topics.VENDOR_UPDATES : Require.text("vendorUpdates", vendorUpdates, 249);
         }
 
-        /** Heartbeats on the default topic. */
+        /** Vendor updates on the default topic. */
+        public TopicNames(String metrics, String probeResults, String alerts, String heartbeats) {
+            this(metrics, probeResults, alerts, heartbeats, null);
+        }
+
+        /** Heartbeats and vendor updates on the default topics. */
         public TopicNames(String metrics, String probeResults, String alerts) {
-            this(metrics, probeResults, alerts, null);
+            this(metrics, probeResults, alerts, null, null);
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null);
+            return new TopicNames(null, null, null, null, null);
+        }
+    }
+
+    /**
+     * Vendors' outgoing webhooks ingest accepts. Each is off unless configured: its routes then answer 404 like
+     * any unknown route.
+     *
+     * @param betterstack BetterStack's incident webhook, or null for none
+     */
+    public record Integrations(BetterStack betterstack) {
+        public static Integrations none() {
+            return new Integrations(null);
+        }
+    }
+
+    /**
+     * BetterStack's incident webhook ({@code POST /v1/integrations/betterstack/<token>}). BetterStack sends no
+     * signature and lets one configure only a URL, so a shared token is the credential, and it travels in the path.
+     * It is named by environment variable, never written here; start-up fails when the variable is not set.
+     *
+     * @param tokenEnv the environment variable holding the token (at least 32 URL-safe characters)
+     */
+    public record BetterStack(String tokenEnv) {
+        public BetterStack {
+            Require.present("tokenEnv", tokenEnv);
+            if (!ENV_NAME.matcher(tokenEnv).matches()) {
+                throw new ContractViolation("tokenEnv", "must be an environment variable name");
+            }
         }
     }
 

@@ -62,16 +62,28 @@ public final class BatchResponder {
         for (Accepted<T> a : batch.accepted()) {
             records.add(new ProducerRecord<>(topic, a.key(), Json.bytes(a.value())));
         }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("accepted", batch.accepted().size());
+        body.put("rejected", batch.rejected());
+        body.putAll(extra);
+        return publishRecords(route, records, res, body, onUnavailable);
+    }
+
+    /**
+     * Publishes the records of one request that is not a batch of events (a vendor's webhook) with the same
+     * guarantee: 202 with {@code body} once every record is committed, 503 with Retry-After (nothing of it published)
+     * when Kafka could not take them in time.
+     *
+     * @param onUnavailable called when the records were not accepted because Kafka could not take them
+     */
+    public Mono<Void> publishRecords(String route, List<ProducerRecord<String, byte[]>> records, HttpServerResponse res,
+                                     Map<String, Object> body, Runnable onUnavailable) {
         return Mono.fromFuture(publisher.publish(records), true).flatMap(result -> {
             if (result == PublishResult.ACKNOWLEDGED) {
-                countEvents(route, "accepted", "none", batch.accepted().size());
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("accepted", batch.accepted().size());
-                body.put("rejected", batch.rejected());
-                body.putAll(extra);
+                countEvents(route, "accepted", "none", records.size());
                 return responder.json(route, res, 202, body);
             }
-            countEvents(route, "unavailable", "kafka", batch.accepted().size());
+            countEvents(route, "unavailable", "kafka", records.size());
             onUnavailable.run();
             Responder.retryAfter(res, retryAfterSeconds);
             return Mono.error(new HttpProblem(503, "kafka-unavailable", "Service unavailable",

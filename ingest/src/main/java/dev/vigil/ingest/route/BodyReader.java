@@ -31,12 +31,25 @@ public final class BodyReader {
     private final int limit;
     private final AtomicLong inFlightBytes;
     private final Duration readTimeout;
-    private final AtomicLong allocated = new AtomicLong();
+    private final AtomicLong allocated;
 
     public BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout) {
+        this(limit, inFlightBytes, readTimeout, new AtomicLong());
+    }
+
+    private BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout, AtomicLong allocated) {
         this.limit = limit;
         this.inFlightBytes = inFlightBytes;
         this.readTimeout = readTimeout;
+        this.allocated = allocated;
+    }
+
+    /**
+     * A reader for a route whose bodies are small by nature (a vendor's webhook): at most {@code max} bytes (never more
+     * than this reader's limit), counted in the same in-flight gauge and allocation counter.
+     */
+    public BodyReader withLimit(int max) {
+        return new BodyReader(Math.min(limit, max), inFlightBytes, readTimeout, allocated);
     }
 
     public int limit() {

@@ -44,7 +44,7 @@ public final class Responder {
         body.put("title", p.title());
         body.put("status", p.status());
         body.put("detail", p.detail());
-        body.put("instance", req.path().isEmpty() ? "/" : "/" + req.path());
+        body.put("instance", "/" + PathRedaction.redact(req.path()));
         body.putAll(p.extensions());
         if (p.status() == 401) {
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)

@@ -38,6 +38,8 @@ class IngestConfigTest {
         assertThat(c.probeWorkers().get("us-east-1").region()).isEqualTo("us-east");
         assertThat(c.kafka().topics().metrics()).isEqualTo("vigil.metrics");
         assertThat(c.kafka().topics().heartbeats()).isEqualTo("vigil.heartbeats");
+        assertThat(c.kafka().topics().vendorUpdates()).isEqualTo("vigil.vendor-updates");
+        assertThat(c.integrations().betterstack()).as("the example leaves the webhook off").isNull();
     }
 
     @Test
@@ -143,5 +145,54 @@ class IngestConfigTest {
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry()))
                 .isInstanceOf(ConfigLoader.ConfigException.class)
                 .hasMessageContaining("kafka.properties").hasMessageContaining("compression.type");
+    }
+
+    @Test
+    void theBetterStackWebhookIsOffUnlessConfiguredAndNamesItsTokenByEnvironmentVariable() throws Exception {
+        assertThat(IngestConfig.defaults().integrations().betterstack()).as("deny by default").isNull();
+        assertThat(load("port: 8080\n", Map.of()).integrations().betterstack()).isNull();
+        IngestConfig c = load("integrations:\n  betterstack:\n    tokenEnv: VIGIL_BETTERSTACK_WEBHOOK_TOKEN\n", Map.of());
+        assertThat(c.integrations().betterstack().tokenEnv()).isEqualTo("VIGIL_BETTERSTACK_WEBHOOK_TOKEN");
+        IngestConfig renamed = load("integrations:\n  betterstack:\n    tokenEnv: A\n",
+                Map.of("VIGIL_INTEGRATIONS_BETTERSTACK_TOKEN_ENV", "BS_TOKEN"));
+        assertThat(renamed.integrations().betterstack().tokenEnv()).isEqualTo("BS_TOKEN");
+        assertThatThrownBy(() -> load("integrations:\n  betterstack:\n    tokenEnv: \"vgl_not an env\"\n", Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("integrations.betterstack.tokenEnv").hasMessageContaining("environment variable name");
+        assertThatThrownBy(() -> load("integrations:\n  betterstack: {}\n", Map.of()))
+                .hasMessageContaining("integrations.betterstack.tokenEnv").hasMessageContaining("is required");
+    }
+
+    @Test
+    void vendorUpdatesGoToTheirTopicByDefaultAndTheNameCanBeChanged() throws Exception {
+        assertThat(IngestConfig.defaults().kafka().topics().vendorUpdates()).isEqualTo("vigil.vendor-updates");
+        assertThat(load("kafka:\n  topics:\n    vendorUpdates: acme.vendor-updates\n", Map.of()).kafka().topics().vendorUpdates())
+                .isEqualTo("acme.vendor-updates");
+        assertThat(load("port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_VENDOR_UPDATES", "x.vu")).kafka().topics().vendorUpdates())
+                .isEqualTo("x.vu");
+    }
+
+    @Test
+    void aMissingOrUnusableBetterStackTokenStopsStartUpNamingTheVariableNeverTheValue() {
+        IngestConfig c = IngestConfig.defaults().withIntegrations(new IngestConfig.Integrations(
+                new IngestConfig.BetterStack("VIGIL_BETTERSTACK_WEBHOOK_TOKEN")));
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(c, Map.of(), clock))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("integrations.betterstack.tokenEnv: environment variable VIGIL_BETTERSTACK_WEBHOOK_TOKEN is not set");
+        assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(c, Map.of("VIGIL_BETTERSTACK_WEBHOOK_TOKEN", ""), clock))
+                .hasMessageContaining("VIGIL_BETTERSTACK_WEBHOOK_TOKEN is not set");
+        assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(c, Map.of("VIGIL_BETTERSTACK_WEBHOOK_TOKEN", "tooshort-4711"), clock))
+                .hasMessageContaining("integrations.betterstack.tokenEnv: the token in VIGIL_BETTERSTACK_WEBHOOK_TOKEN must be at least 32 characters")
+                .hasMessageNotContaining("tooshort-4711");
+        String slashy = "abcdefghijklmnopqrstuvwxyz/0123456789";
+        assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(c, Map.of("VIGIL_BETTERSTACK_WEBHOOK_TOKEN", slashy), clock))
+                .hasMessageContaining("URL-safe").hasMessageNotContaining(slashy);
+        IngestConfig both = c.withLimits(c.limits());
+        IngestConfig withWorker = new IngestConfig(both.host(), both.port(), both.kafka(), both.apiKeys(),
+                Map.of("w1", new IngestConfig.ProbeWorkerKey("us-east", "W1_SECRET")), both.limits(), both.http(), both.integrations());
+        assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(withWorker, Map.of(), clock))
+                .as("every start-up problem at once")
+                .hasMessageContaining("probeWorkers.w1.secretEnv").hasMessageContaining("integrations.betterstack.tokenEnv");
     }
 }

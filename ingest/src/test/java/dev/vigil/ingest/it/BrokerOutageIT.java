@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The broker stops while clients keep posting: clients get 503 with Retry-After (never another 5xx),
  * every request answered 202 is on the topic once the broker is back, exactly once, and nothing of a
- * request answered 503 is visible to read_committed consumers.
+ * request answered 503 is visible to read_committed consumers. A BetterStack webhook call meets the same 503 and,
+ * resent, is on its topic once.
  */
 @WithKafka
 class BrokerOutageIT {
@@ -34,7 +35,7 @@ class BrokerOutageIT {
 
     @Test
     void acceptedSurvivesOutageAndRefusedIsAbsent(EmbeddedKafka kafka) throws Exception {
-        try (IngestHarness ingest = new IngestHarness(kafka, 1_500)) {
+        try (IngestHarness ingest = new IngestHarness(kafka, 1_500, IngestHarness::withBetterStack)) {
             Set<String> accepted = ConcurrentHashMap.newKeySet();
             Set<String> refused = ConcurrentHashMap.newKeySet();
             Map<Integer, AtomicInteger> otherStatuses = new ConcurrentHashMap<>();
@@ -85,12 +86,21 @@ class BrokerOutageIT {
             assertThat(down.status()).as(down.text()).isEqualTo(503);
             assertThat(down.retryAfter()).isNotBlank();
             assertThat(down.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
+            String webhook = Events.betterStackIncident("outage-1", "Acknowledged", "2020-03-09T17:40:00Z", "Alice", null, null);
+            var webhookDown = ingest.betterStack(IngestHarness.BETTERSTACK_TOKEN, webhook);
+            assertThat(webhookDown.status()).as(webhookDown.text()).isEqualTo(503);
+            assertThat(webhookDown.retryAfter()).isNotBlank();
+            assertThat(webhookDown.contentType()).startsWith("application/problem+json");
+            assertThat(webhookDown.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
+            assertThat(webhookDown.text()).doesNotContain(IngestHarness.BETTERSTACK_TOKEN);
             kafka.start();
             restarted.set(true);
             await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
             await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get("/ready").status() == 200);
             var resent = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", System.currentTimeMillis(), beatId, beat);
             assertThat(resent.status()).as(resent.text()).isEqualTo(202);
+            var webhookResent = ingest.betterStack(IngestHarness.BETTERSTACK_TOKEN, webhook);
+            assertThat(webhookResent.status()).as(webhookResent.text()).isEqualTo(202);
             stop.set(true);
             for (Future<?> f : clients) {
                 f.get();
@@ -126,6 +136,16 @@ class BrokerOutageIT {
             }
             assertThat(seen.values()).as("no duplicates").allMatch(n -> n == 1);
             assertThat(seen).hasSize(accepted.size() * EVENTS_PER_REQUEST);
+
+            try (var consumer = ingest.consumer(Topics.VENDOR_UPDATES)) {
+                List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> updates = new ArrayList<>();
+                IngestHarness.pollUntil(consumer, rs -> !rs.isEmpty(), updates, Duration.ofSeconds(60));
+                for (int i = 0; i < 5; i++) {
+                    consumer.poll(Duration.ofMillis(200)).forEach(updates::add);
+                }
+                assertThat(updates).as("the call answered 503 is not on the topic, the resent one is, once")
+                        .extracting(org.apache.kafka.clients.consumer.ConsumerRecord::key).containsExactly("betterstack/outage-1");
+            }
         }
     }
 }

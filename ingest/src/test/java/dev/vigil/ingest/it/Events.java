@@ -62,4 +62,25 @@ final class Events {
     static String id() {
         return UUID.randomUUID().toString();
     }
+
+    /**
+     * BetterStack's incident webhook body, shaped like its documentation's example (the JSON:API incident resource);
+     * {@code acknowledgedBy}/{@code resolvedBy} null, or a name to put in quotes.
+     */
+    static String betterStackIncident(String id, String status, String acknowledgedAt, String acknowledgedBy,
+                                      String resolvedAt, String resolvedBy) {
+        return "{\"data\":{\"id\":\"" + id + "\",\"type\":\"incident\",\"attributes\":{\"name\":\"checkout-api\","
+                + "\"url\":null,\"http_method\":\"get\",\"cause\":\"Status 500\",\"incident_group_id\":null,"
+                + "\"started_at\":\"2020-03-09T17:37:56.662Z\",\"acknowledged_at\":" + quoted(acknowledgedAt)
+                + ",\"acknowledged_by\":" + quoted(acknowledgedBy) + ",\"resolved_at\":" + quoted(resolvedAt)
+                + ",\"resolved_by\":" + quoted(resolvedBy) + ",\"status\":\"" + status + "\",\"team_name\":\"Testing team\","
+                + "\"response_content\":null,\"response_options\":null,\"regions\":[\"us\",\"eu\"],"
+                + "\"response_url\":null,\"screenshot_url\":null,\"escalation_policy_id\":null,\"call\":true,"
+                + "\"sms\":true,\"email\":true,\"push\":true},\"relationships\":{\"monitor\":{\"data\":{\"id\":\"2\","
+                + "\"type\":\"monitor\"}}}}}";
+    }
+
+    private static String quoted(String s) {
+        return s == null ? "null" : "\"" + s + "\"";
+    }
 }

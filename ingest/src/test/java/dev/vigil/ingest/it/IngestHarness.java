@@ -32,6 +32,9 @@ final class IngestHarness implements AutoCloseable {
     static final String DEMO_KEY = "ck_live_demo_0123456789abcdef";
     static final String US_EAST_SECRET = "us-east-worker-secret-0123456789abcdef";
     static final String EU_WEST_SECRET = "eu-west-worker-secret-0123456789abcdef";
+    /** In the environment always; used only where a test configures the BetterStack integration. */
+    static final String BETTERSTACK_TOKEN = "vgl_bS7kQ2xW9mLp4Rt8Zc1Vn6Yd3Hf0Jg5Ae_Ku-Ow";
+    static final String BETTERSTACK_TOKEN_ENV = "VIGIL_BETTERSTACK_WEBHOOK_TOKEN";
 
     final EmbeddedKafka kafka;
     final IngestServer.Running server;
@@ -67,7 +70,8 @@ final class IngestHarness implements AutoCloseable {
                         "k-ap-south", new IngestConfig.ProbeWorkerKey("ap-south", "EU_WEST_SECRET", "probe-ap-south-1")),
                 IngestConfig.Limits.defaults());
         this.server = IngestServer.start(customize.apply(config),
-                Map.of("US_EAST_SECRET", US_EAST_SECRET, "EU_WEST_SECRET", EU_WEST_SECRET), Clock.systemUTC());
+                Map.of("US_EAST_SECRET", US_EAST_SECRET, "EU_WEST_SECRET", EU_WEST_SECRET,
+                        BETTERSTACK_TOKEN_ENV, BETTERSTACK_TOKEN), Clock.systemUTC());
         try {
             if (!server.awaitReady(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("ingest producers did not initialise");
@@ -99,6 +103,16 @@ final class IngestHarness implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The configuration change that turns the BetterStack webhook on, with the harness's token. */
+    static IngestConfig withBetterStack(IngestConfig c) {
+        return c.withIntegrations(new IngestConfig.Integrations(new IngestConfig.BetterStack(BETTERSTACK_TOKEN_ENV)));
+    }
+
+    /** A BetterStack webhook call as BetterStack makes it: the token in the path. */
+    Reply betterStack(String token, String body) {
+        return post("/v1/integrations/betterstack/" + token, "application/json", body.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
     Reply get(String path) {
