@@ -13,7 +13,9 @@ import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.health.Health;
 import dev.vigil.streams.health.HeartbeatProcessor;
 import dev.vigil.streams.health.WorkerHealth;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.uptime.DailyUptime;
+import dev.vigil.streams.uptime.MaintenanceWindows;
 import dev.vigil.streams.uptime.UptimeProcessor;
 import dev.vigil.streams.verdict.VerdictProcessor;
 import java.time.Clock;
@@ -43,6 +45,16 @@ public final class QueryHandlers {
     public static final Duration MAX_HISTORY_RANGE = Duration.ofDays(31);
     public static final int MAX_UPTIME_DAYS = 90;
     public static final int RECENT_WINDOWS = 20;
+    /** At most this many maintenance occurrences in an uptime report (earliest first); {@code maintenanceTruncated} says when there were more. */
+    public static final int MAX_MAINTENANCE_OCCURRENCES = 100;
+    static final String UPTIME_RULE = "uptime = (up + degraded) / (up + degraded + down); unknown windows are excluded; "
+            + "UTC days. A window is under maintenance when its start falls inside an occurrence of a maintenance window "
+            + "(a silence with a schedule; one-off silences are not maintenance) that matches the monitor's availability "
+            + "alert as alerting matches it: maintenanceWindows counts them (every status), maintenanceDown the down ones, "
+            + "and uptimeExcludingMaintenancePercent is the same rule over the decided windows outside maintenance (absent "
+            + "when there is none). maintenance lists this monitor's occurrences from the first day to now (epoch ms), "
+            + "judged from the silences as they are now";
+    private static final long DAY_MS = Duration.ofDays(1).toMillis();
     static final String LOCAL_SCOPE = "scope=local";
     private static final int GATHER_CONCURRENCY = 8;
 
@@ -227,10 +239,18 @@ public final class QueryHandlers {
         List<Map<String, Object>> daily = new ArrayList<>();
         long up = 0;
         long decided = 0;
+        long maintenanceWindows = 0;
+        long maintenanceDown = 0;
+        long upOutside = 0;
+        long decidedOutside = 0;
         for (long d = first; d <= today; d++) {
             DailyUptime u = byDay.getOrDefault(d, DailyUptime.empty(d));
             up += u.upWindows();
             decided += u.decided();
+            maintenanceWindows += u.maintenance();
+            maintenanceDown += u.maintenanceDown();
+            upOutside += u.upWindowsExcludingMaintenance();
+            decidedOutside += u.decidedExcludingMaintenance();
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("date", LocalDate.ofEpochDay(d).toString());
             row.put("up", u.up());
@@ -238,19 +258,64 @@ public final class QueryHandlers {
             row.put("down", u.down());
             row.put("unknown", u.unknown());
             row.put("uptimePercent", u.uptimePercent());
+            row.put("maintenanceWindows", u.maintenance());
+            row.put("maintenanceDown", u.maintenanceDown());
+            row.put("uptimeExcludingMaintenancePercent", u.uptimeExcludingMaintenancePercent());
             daily.add(row);
         }
         Map<String, Object> overall = new LinkedHashMap<>();
         overall.put("upWindows", up);
         overall.put("decidedWindows", decided);
         overall.put("uptimePercent", DailyUptime.percent(up, decided));
+        overall.put("maintenanceWindows", maintenanceWindows);
+        overall.put("maintenanceDown", maintenanceDown);
+        overall.put("uptimeExcludingMaintenancePercent", DailyUptime.percent(upOutside, decidedOutside));
+        long from = first * DAY_MS;
+        long to = Math.min(clock.millis(), (today + 1) * DAY_MS);
+        MaintenanceWindows.Occurrences occurrences = maintenanceOccurrences(id, from, to);
+        List<Map<String, Object>> maintenance = new ArrayList<>();
+        for (MaintenanceWindows.Occurrence o : occurrences.occurrences()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("silenceId", o.silenceId());
+            m.put("from", o.from());
+            m.put("to", o.to());
+            m.put("reason", o.reason());
+            maintenance.add(m);
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("monitorId", id);
         body.put("days", days);
-        body.put("rule", "uptime = (up + degraded) / (up + degraded + down); unknown windows are excluded; UTC days");
+        body.put("rule", UPTIME_RULE);
         body.put("daily", daily);
         body.put("overall", overall);
+        body.put("maintenance", maintenance);
+        body.put("maintenanceTruncated", occurrences.truncated());
         return HttpResult.ok(body);
+    }
+
+    /**
+     * The occurrences of maintenance windows that may cover the monitor's windows in {@code [from, to)}, from the
+     * global silences store as it is now (every instance holds it whole); none in a topology without alerting.
+     */
+    private MaintenanceWindows.Occurrences maintenanceOccurrences(String id, long from, long to) {
+        ReadOnlyKeyValueStore<String, Silence> silences;
+        try {
+            silences = backend.keyValueStore(AlertingTopology.SILENCES_STORE);
+        } catch (QueryBackend.Unavailable e) {
+            silences = null;
+        }
+        List<Silence> all = new ArrayList<>();
+        if (silences != null) {
+            try (var it = silences.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.value != null) {
+                        all.add(kv.value);
+                    }
+                });
+            }
+        }
+        MonitorDefinition def = backend.<MonitorDefinition>keyValueStore(VerdictProcessor.DEFINITIONS_STORE).get(id);
+        return MaintenanceWindows.overlapping(all, id, def, from, to, MAX_MAINTENANCE_OCCURRENCES);
     }
 
     private boolean known(String id) {

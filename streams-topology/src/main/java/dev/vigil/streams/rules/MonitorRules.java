@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The built-in per-monitor rules of SPEC section 7, as pure functions of the monitor's rule state, its
@@ -36,6 +37,12 @@ public final class MonitorRules {
     public static final int DEGRADED_TO_BREACH = 2;
     public static final int UNKNOWN_TO_BREACH = 3;
     static final String COMPONENT_TYPE = "monitor";
+    /**
+     * Of {@link #attributes}, the ones that change from window to window; the others come from the definition alone
+     * ({@link #definitionAttributes}).
+     */
+    public static final Set<String> PER_WINDOW_ATTRIBUTES =
+            Set.of("status", "windowStart", "failingRegions", "missingRegions");
 
     private final AlertLinks links;
 
@@ -166,7 +173,11 @@ public final class MonitorRules {
         return new Result(next, ev == null ? List.of() : List.of(ev));
     }
 
-    private static Map<String, String> attributes(MonitorDefinition def, MonitorStatus v) {
+    /**
+     * The attributes of the availability ({@code monitor/<id>}) and no-data evaluations of a verdict: what a silence's
+     * attribute matchers see. Public so that the uptime rollup asks the silences exactly what alerting asks them.
+     */
+    public static Map<String, String> attributes(MonitorDefinition def, MonitorStatus v) {
         Map<String, String> a = new LinkedHashMap<>();
         a.put("monitorId", def.id());
         a.put("status", v.status().wire());
@@ -180,6 +191,16 @@ public final class MonitorRules {
         }
         if (!v.missingRegions().isEmpty()) {
             a.put("missingRegions", cut(String.join(",", v.missingRegions())));
+        }
+        return a;
+    }
+
+    /** Of {@link #attributes}, those the definition alone fixes: {@code monitorId} and, if set, {@code component}. */
+    public static Map<String, String> definitionAttributes(MonitorDefinition def) {
+        Map<String, String> a = new LinkedHashMap<>();
+        a.put("monitorId", def.id());
+        if (def.component() != null) {
+            a.put("component", def.component());
         }
         return a;
     }

@@ -9,6 +9,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Keeps a global store equal to a compacted topic (rules, silences): a value puts, a tombstone deletes.
  * A value whose id differs from its key is ignored, because the key decides what a later tombstone deletes.
+ * Every change is counted in {@link GlobalStoreChanges}, for readers that keep a decoded copy of the store.
  */
 public final class CompactedTopicMirror<V> implements Processor<String, V, Void, Void> {
     private final String storeName;
@@ -34,6 +35,9 @@ public final class CompactedTopicMirror<V> implements Processor<String, V, Void,
             store.delete(record.key());
         } else if (record.key().equals(idOf.apply(record.value()))) {
             store.put(record.key(), record.value());
+        } else {
+            return;
         }
+        GlobalStoreChanges.changed(storeName);
     }
 }

@@ -79,6 +79,8 @@ public final class VerdictTopology {
         // commits, so a cache never merged two writes; the processor keeps each monitor's current day itself.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
                 Serdes.String(), new DailyUptimeSerde()).withCachingDisabled(), UPTIME_PROCESSOR);
+        // the uptime rollup reads a definition (service, component) to match it against maintenance windows
+        topology.connectProcessorAndStateStores(UPTIME_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE);
         return topology;
     }
 }

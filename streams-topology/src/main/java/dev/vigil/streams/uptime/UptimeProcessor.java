@@ -1,18 +1,34 @@
 package dev.vigil.streams.uptime;
 
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.rules.Fingerprints;
+import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.topology.StoreKeys;
+import dev.vigil.streams.verdict.VerdictProcessor;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Daily uptime rollup: counts each window verdict into its monitor's UTC day (the day of the window start).
  * Each verdict passes once (the verdict processor guarantees one per window), so counts are exact.
+ *
+ * <p>A window whose start falls inside an occurrence of a maintenance window (a silence with a schedule, SPEC
+ * section 12) matching the monitor is also counted as under maintenance, by status; see {@link MaintenanceWindows}
+ * for the matching, which is the availability alert's own, at the window start (event time), so a replay over the
+ * same silences counts the same. One-off silences are not maintenance: a silence added mid-outage to stop the noise
+ * does not excuse the outage. Silences come from the global {@link AlertingTopology#SILENCES_STORE}; in a topology
+ * without it (the status half alone) nothing is under maintenance. The definition (service, component) is read from
+ * the verdict processor's store only when a maintenance window is in force and its fingerprint fits the monitor.
  */
 public final class UptimeProcessor implements Processor<String, MonitorStatus, Void, Void> {
     public static final String STORE = "uptime-daily";
@@ -20,6 +36,9 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
 
     private final int retentionDays;
     private KeyValueStore<String, DailyUptime> store;
+    private ReadOnlyKeyValueStore<String, MonitorDefinition> definitions;
+    private ProcessorContext<Void, Void> context;
+    private MaintenanceSnapshot maintenance;
     /** monitorId -> its newest day's counts as last written: nearly every verdict adds to that day. */
     private final Map<String, DailyUptime> latestDay = new HashMap<>();
 
@@ -30,8 +49,21 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
         store = context.getStateStore(STORE);
+        definitions = optionalStore(context, VerdictProcessor.DEFINITIONS_STORE);
+        maintenance = new MaintenanceSnapshot(optionalStore(context, AlertingTopology.SILENCES_STORE),
+                AlertingTopology.SILENCES_STORE);
         latestDay.clear(); // init runs again on a revived task, whose store was restored to the last commit
+    }
+
+    /** The store, or null when this topology (or test context) has none. */
+    private static <S> S optionalStore(ProcessorContext<Void, Void> context, String name) {
+        try {
+            return context.getStateStore(name);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
@@ -41,7 +73,8 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
         String key = key(verdict.monitorId(), day);
         DailyUptime cached = latestDay.get(verdict.monitorId());
         DailyUptime current = cached != null && cached.epochDay() == day ? cached : store.get(key);
-        DailyUptime next = (current == null ? DailyUptime.empty(day) : current).plus(verdict.status());
+        DailyUptime next = (current == null ? DailyUptime.empty(day) : current)
+                .plus(verdict.status(), underMaintenance(verdict));
         store.put(key, next);
         if (cached == null || cached.epochDay() <= day) {
             latestDay.put(verdict.monitorId(), next);
@@ -49,6 +82,39 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
         if (current == null) {
             forgetBefore(verdict.monitorId(), day - retentionDays + 1);
         }
+    }
+
+    /**
+     * Whether a maintenance window covers the verdict's window (see {@link MaintenanceWindows}): one is active at the
+     * window start and matches fingerprint {@code monitor/<id>}, the definition's service and the availability
+     * alert's attributes. The cheap tests come first so that the common cases read no definition: no maintenance
+     * window at all, none for this fingerprint, none in force. Without a definition the monitor raises no alert, so
+     * there is no page a window could have muted.
+     */
+    private boolean underMaintenance(MonitorStatus verdict) {
+        List<Silence> windows = maintenance.windows(context.currentSystemTimeMs());
+        if (windows.isEmpty()) {
+            return false;
+        }
+        String fingerprint = Fingerprints.monitor(verdict.monitorId());
+        MonitorDefinition def = null;
+        Map<String, String> attributes = null;
+        for (Silence s : windows) {
+            if (!MaintenanceWindows.fingerprintAccepts(s, fingerprint) || !s.activeAt(verdict.windowStart())) {
+                continue;
+            }
+            if (def == null) {
+                def = definitions == null ? null : definitions.get(verdict.monitorId());
+                if (def == null) {
+                    return false;
+                }
+                attributes = MonitorRules.attributes(def, verdict);
+            }
+            if (s.matches(fingerprint, def.service(), attributes)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A monitor's first window of a new day removes its days that fell out of retention. */

@@ -192,6 +192,13 @@ class QueryApiTest {
         assertThat(today.path("down").asLong()).isEqualTo(1);
         assertThat(body.path("overall").path("uptimePercent").asDouble()).isEqualTo(50.0);
         assertThat(body.path("daily").get(0).path("uptimePercent").isNumber()).as("no decided window, no figure").isFalse();
+        // a topology without the alerting half has no silences: nothing is under maintenance
+        assertThat(today.path("maintenanceWindows").asLong()).isZero();
+        assertThat(today.path("uptimeExcludingMaintenancePercent").asDouble()).isEqualTo(50.0);
+        assertThat(body.path("overall").path("uptimeExcludingMaintenancePercent").asDouble()).isEqualTo(50.0);
+        assertThat(body.path("maintenance").isArray()).isTrue();
+        assertThat(body.path("maintenance")).isEmpty();
+        assertThat(body.path("maintenanceTruncated").asBoolean()).isFalse();
     }
 
     @Test

@@ -187,6 +187,18 @@ class MonitorRulesTest {
     }
 
     @Test
+    void theAttributesSilencesSeeAreTheEvaluationsOwnAndSplitIntoDefinitionAndPerWindowOnes() {
+        for (Status status : Status.values()) {
+            MonitorStatus v = verdict(T0, status);
+            var r = rules.onVerdict(MonitorRuleState.INITIAL, DEF, v, true, true);
+            r.evaluations().forEach(ev -> assertThat(ev.attributes()).isEqualTo(MonitorRules.attributes(DEF, v)));
+            Map<String, String> fixed = new HashMap<>(MonitorRules.attributes(DEF, v));
+            fixed.keySet().removeAll(MonitorRules.PER_WINDOW_ATTRIBUTES);
+            assertThat(fixed).as(status.wire()).isEqualTo(MonitorRules.definitionAttributes(DEF));
+        }
+    }
+
+    @Test
     void aDuplicateOrLateVerdictIsIgnored() {
         var first = rules.onVerdict(MonitorRuleState.INITIAL, DEF, verdict(T0 + MIN, Status.DEGRADED), false);
         var dup = rules.onVerdict(first.state(), DEF, verdict(T0 + MIN, Status.DEGRADED), false);

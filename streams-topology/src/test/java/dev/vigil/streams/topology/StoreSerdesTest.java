@@ -78,6 +78,34 @@ class StoreSerdesTest {
     }
 
     @Test
+    void dailyUptimeWithMaintenanceRoundTripsAndWithoutKeepsTheFortyByteForm() {
+        var serde = new DailyUptimeSerde();
+        var d = new DailyUptime(20_836, 1000, 20, 3, 7, 50, 2, 3, 1);
+        assertThat(serde.deserialize("t", serde.serialize("t", d))).isEqualTo(d);
+        assertThat(serde.serialize("t", d)).hasSize(72);
+        assertThat(serde.serialize("t", new DailyUptime(20_836, 1000, 20, 3, 7))).hasSize(40);
+        assertThatThrownBy(() -> serde.deserialize("t", new byte[48])).isInstanceOf(SerializationException.class);
+        // a maintenance count above its status's count is not a value this serde wrote
+        byte[] corrupt = java.nio.ByteBuffer.allocate(72).putLong(20_836).putLong(1).putLong(0).putLong(0).putLong(0)
+                .putLong(2).putLong(0).putLong(0).putLong(0).array();
+        assertThatThrownBy(() -> serde.deserialize("t", corrupt)).isInstanceOf(SerializationException.class);
+    }
+
+    @Test
+    void dailyUptimeReadsValuesWrittenBeforeMaintenanceWasCountedAsDaysWithoutMaintenance() {
+        // the store's values as the previous version wrote them: five big-endian longs, epochDay 20833, up 1000,
+        // degraded 20, down 3, unknown 7
+        byte[] previous = java.util.HexFormat.of().parseHex("0000000000005161" + "00000000000003e8"
+                + "0000000000000014" + "0000000000000003" + "0000000000000007");
+        DailyUptime d = new DailyUptimeSerde().deserialize("t", previous);
+        assertThat(d).isEqualTo(new DailyUptime(20_833, 1000, 20, 3, 7, 0, 0, 0, 0));
+        assertThat(d.maintenance()).isZero();
+        assertThat(d.uptimeExcludingMaintenancePercent()).isEqualTo(d.uptimePercent());
+        // and a day without maintenance is written exactly as before, so a rolled-back version still reads it
+        assertThat(new DailyUptimeSerde().serialize("t", d)).isEqualTo(previous);
+    }
+
+    @Test
     void monitorRuleStateRoundTripsEveryFlagCombinationAndStillReadsTheJsonItReplaced() {
         var serde = new MonitorRuleStateSerde();
         for (boolean breach : new boolean[] {false, true}) {
