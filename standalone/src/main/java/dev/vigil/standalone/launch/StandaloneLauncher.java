@@ -45,6 +45,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     private int ingestPort;
     private int queryPort;
     private GeneratedConfig.AdminToken adminToken;
+    private GeneratedConfig.WebhookToken webhookToken;
     /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
     public static final String TOKENS_FILE_ENV = "VIGIL_EXTRA_TOKENS_FILE";
     private int notifierPort;
@@ -157,7 +158,9 @@ public final class StandaloneLauncher implements AutoCloseable {
         GeneratedConfig.IngestKey key = GeneratedConfig.ingestKey(configDir);
         Path ingestYaml = configDir.resolve("vigil-ingest.yaml");
         write(ingestYaml, GeneratedConfig.ingest(key));
+        webhookToken = GeneratedConfig.betterstackWebhookToken(configDir);
         Map<String, String> ingestEnv = new HashMap<>(common);
+        ingestEnv.put(GeneratedConfig.BETTERSTACK_WEBHOOK_TOKEN_ENV, webhookToken.token());
         ingestEnv.put("VIGIL_HOST", options.host());
         ingestEnv.put("VIGIL_PORT", Integer.toString(options.ingestPort()));
         IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
@@ -167,6 +170,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         ingestPort = ingest.port();
         progress.accept(String.format("  ingest     http://%s:%d (app '%s', API key in %s) (%s)", options.host(),
                 ingestPort, key.appId(), key.file(), since(t)));
+        progress.accept(String.format("             BetterStack incident webhook: http://%s:%d/v1/integrations/betterstack/"
+                + "<the token in %s>", options.host(), ingestPort, webhookToken.file()));
 
         for (int i = 0; i < options.regions().size(); i++) {
             String region = options.regions().get(i);
@@ -242,6 +247,11 @@ public final class StandaloneLauncher implements AutoCloseable {
     /** The query API admin token of this data directory (what the CLI reads from its file). */
     public String adminToken() {
         return adminToken.token();
+    }
+
+    /** The token BetterStack's incident webhook URL carries (what {@code config/betterstack-webhook-token} holds). */
+    public String betterstackWebhookToken() {
+        return webhookToken.token();
     }
 
     public String bootstrapServers() {

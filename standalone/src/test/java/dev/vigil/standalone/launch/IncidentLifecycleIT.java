@@ -24,7 +24,8 @@ import reactor.netty.DisposableServer;
  * The on-call story on the whole stack (SPEC section 12), with a one-minute reminder interval: an outage pages a
  * webhook channel and BetterStack; {@code vigil ack} stops its reminders and acknowledges the BetterStack incident;
  * a silence added afterwards does not eat the resolution: when the target recovers, the channels that got the page
- * get the resolution, once.
+ * get the resolution, once. Then the next outage is acknowledged in BetterStack: its outgoing webhook, posted to
+ * ingest, acknowledges the Vigil incident, and every channel paged is told who took it.
  */
 class IncidentLifecycleIT {
     private static final String FP = "monitor/demo-outage";
@@ -41,8 +42,11 @@ class IncidentLifecycleIT {
     @BeforeAll
     static void start() throws Exception {
         sink = new WebhookSink();
-        betterstack = StackSupport.recordingVendor(vendorCalls, uri -> Map.entry(uri.endsWith("/incidents") ? 201 : 200,
-                "{\"data\":{\"id\":\"bs-42\",\"type\":\"incident\"}}"));
+        // BetterStack gives each incident it creates a new id: bs-42, bs-43, ...
+        java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger(41);
+        betterstack = StackSupport.recordingVendor(vendorCalls, uri -> uri.endsWith("/incidents")
+                ? Map.entry(201, "{\"data\":{\"id\":\"bs-" + ids.incrementAndGet() + "\",\"type\":\"incident\"}}")
+                : Map.entry(200, "{}"));
         Path routing = dir.resolve("routing.yaml");
         Files.writeString(routing, """
                 channels:
@@ -90,7 +94,7 @@ class IncidentLifecycleIT {
     }
 
     @Test
-    void ackStopsRemindersAndAcknowledgesBetterStackAndASilenceDoesNotEatTheResolution() {
+    void ackStopsRemindersAndAcknowledgesBetterStackAndASilenceDoesNotEatTheResolution() throws Exception {
         await("the outage pages the webhook and opens a BetterStack incident").atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(AlertState.OPENED).isEmpty()
@@ -129,5 +133,51 @@ class IncidentLifecycleIT {
         assertThat(delivered(AlertState.OPENED)).hasSize(1);
         assertThat(delivered(AlertState.RESOLVED)).hasSize(1);
         assertThat(vendorCalls.stream().filter(c -> c.startsWith("POST /api/v2/incidents ")).count()).isEqualTo(1);
+
+        // the next outage, acknowledged in BetterStack
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("silence (\\S+) created").matcher(silence.out());
+        assertThat(id.find()).as(silence.out()).isTrue();
+        CliRun expire = cli("silence", "expire", id.group(1));
+        assertThat(expire.exit()).as(expire.err()).isZero();
+        targets.force("outage", false);
+        await("the second outage pages and opens BetterStack incident bs-43").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> delivered(AlertState.OPENED).size() == 2
+                        && vendorCalls.stream().filter(c -> c.startsWith("POST /api/v2/incidents ")).count() == 2);
+        String second = delivered(AlertState.OPENED).get(1).incidentId();
+        String webhook = """
+                {"data":{"id":"bs-43","type":"incident","attributes":{"name":"demo-outage","cause":"Vigil",
+                "started_at":"%1$s","acknowledged_at":"%1$s","acknowledged_by":"Carol Example","resolved_at":null,
+                "resolved_by":null,"status":"Acknowledged","team_name":"On call"}}}
+                """.formatted(java.time.Instant.now().toString());
+        java.net.http.HttpResponse<String> posted = post("http://127.0.0.1:" + vigil.ingestPort()
+                + "/v1/integrations/betterstack/" + vigil.betterstackWebhookToken(), webhook);
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        java.net.http.HttpResponse<String> forged = post("http://127.0.0.1:" + vigil.ingestPort()
+                + "/v1/integrations/betterstack/not-the-token-but-long-enough-to-look-real", webhook);
+        assertThat(forged.statusCode()).isEqualTo(401);
+
+        await("BetterStack's acknowledgement reaches Vigil and the webhook channel").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> delivered(AlertState.ACKNOWLEDGED).stream().anyMatch(e -> e.incidentId().equals(second)));
+        AlertEvent fromBetterStack = delivered(AlertState.ACKNOWLEDGED).stream()
+                .filter(e -> e.incidentId().equals(second)).findFirst().orElseThrow();
+        assertThat(fromBetterStack.summary()).startsWith("Acknowledged by Carol Example via BetterStack");
+        await("vigil alerts shows who took it").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> cli("alerts").out().contains("(acknowledged by Carol Example via BetterStack)"));
+        assertThat(delivered(AlertState.ACKNOWLEDGED).stream().filter(e -> e.incidentId().equals(second))).hasSize(1);
+
+        targets.force("outage", true);
+        await("the second incident resolves on the webhook and in BetterStack").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> delivered(AlertState.RESOLVED).size() == 2
+                        && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-43/resolve")));
+    }
+
+    private static java.net.http.HttpResponse<String> post(String url, String body) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 }
