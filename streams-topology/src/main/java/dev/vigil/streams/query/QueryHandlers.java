@@ -1,6 +1,7 @@
 package dev.vigil.streams.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.streams.alerting.AlertStateRecord;
@@ -124,7 +125,7 @@ public final class QueryHandlers {
         body.put("monitorId", id);
         body.put("monitor", def == null ? null : monitorSummary(def));
         body.put("status", status);
-        body.put("alerts", openAlerts(alertStore(), id));
+        body.put("alerts", openAlerts(alertStore(), ackStore(), id, clock.millis()));
         body.put("recentWindows", recent);
         return HttpResult.ok(body);
     }
@@ -141,8 +142,22 @@ public final class QueryHandlers {
         }
     }
 
-    /** Open alerts of a monitor (availability, no data, TLS), most severe first. */
-    private static List<Map<String, Object>> openAlerts(ReadOnlyKeyValueStore<String, AlertStateRecord> store, String monitorId) {
+    private ReadOnlyKeyValueStore<String, Ack> ackStore() {
+        try {
+            return backend.keyValueStore(AlertingTopology.ACKS_STORE);
+        } catch (QueryBackend.Unavailable e) {
+            return null;
+        }
+    }
+
+    /**
+     * Open alerts of a monitor (availability, no data, TLS), most severe first, each with who acknowledged it
+     * ({@code acknowledgedBy}, {@code acknowledgedAt}, {@code acknowledgedUntil} when not until the end) while that
+     * acknowledgement holds.
+     */
+    private static List<Map<String, Object>> openAlerts(ReadOnlyKeyValueStore<String, AlertStateRecord> store,
+                                                        ReadOnlyKeyValueStore<String, Ack> acks, String monitorId,
+                                                        long now) {
         List<Map<String, Object>> open = new ArrayList<>();
         if (store == null) {
             return open;
@@ -158,6 +173,14 @@ public final class QueryHandlers {
                 row.put("occurrences", a.occurrences());
                 row.put("silenced", a.silenced());
                 row.put("summary", a.summary());
+                Ack ack = acks == null ? null : acks.get(a.fingerprint());
+                if (ack != null && ack.holdsFor(a.incidentId(), a.severity(), now)) {
+                    row.put("acknowledgedBy", ack.by());
+                    row.put("acknowledgedAt", ack.at());
+                    if (ack.until() != null) {
+                        row.put("acknowledgedUntil", ack.until());
+                    }
+                }
                 open.add(row);
             }
         }
@@ -388,8 +411,10 @@ public final class QueryHandlers {
             });
         }
         ReadOnlyKeyValueStore<String, AlertStateRecord> alerts = alertStore();
+        ReadOnlyKeyValueStore<String, Ack> acks = ackStore();
+        long now = clock.millis();
         rows.forEach((id, row) -> {
-            List<Map<String, Object>> open = openAlerts(alerts, id);
+            List<Map<String, Object>> open = openAlerts(alerts, acks, id, now);
             if (!open.isEmpty()) {
                 row.put("alert", open.get(0));
             }

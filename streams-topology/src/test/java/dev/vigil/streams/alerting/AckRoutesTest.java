@@ -55,6 +55,7 @@ class AckRoutesTest {
         var backend = new AlertingRoutesTest.LocalBackend(h.driver);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
+        new dev.vigil.streams.query.QueryHandlers(backend, forwarder, clock).register(routes);
         server = TestApi.start(routes);
         h.define(new MonitorDefinition(1, "api", null, "https://example.com/api", null, 60, 2500, List.of("eu-west"),
                 null, null, null, null, null, null, null));
@@ -110,6 +111,21 @@ class AckRoutesTest {
         var alerts = send("GET", "/v1/alerts", TestApi.READER, null);
         JsonNode row = Json.tree(alerts.body().getBytes()).path("alerts").get(0);
         assertThat(row.path("acknowledgedBy").asText()).isEqualTo("test-acker");
+        // and so do the status overview and the monitor's own page, with when and until when
+        JsonNode status = Json.tree(send("GET", "/v1/status", TestApi.READER, null).body().getBytes());
+        JsonNode api = null;
+        for (JsonNode m : status.path("monitors")) {
+            if (m.path("monitorId").asText().equals("api")) {
+                api = m;
+            }
+        }
+        assertThat(api).as(status.toString()).isNotNull();
+        assertThat(api.path("alert").path("acknowledgedBy").asText()).isEqualTo("test-acker");
+        assertThat(api.path("alert").path("acknowledgedAt").asLong()).isEqualTo(NOW);
+        assertThat(api.path("alert").path("acknowledgedUntil").asLong()).isEqualTo(NOW + 2 * 3_600_000L);
+        JsonNode monitor = Json.tree(send("GET", "/v1/monitors/api", TestApi.READER, null).body().getBytes());
+        assertThat(monitor.path("alerts").get(0).path("acknowledgedBy").asText()).as(monitor.toString())
+                .isEqualTo("test-acker");
 
         var unack = send("DELETE", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, null);
         assertThat(unack.statusCode()).as(unack.body()).isEqualTo(200);
