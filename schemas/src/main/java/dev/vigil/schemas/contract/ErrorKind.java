@@ -2,9 +2,13 @@ package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 
-/** Why a probe failed at the network level (null on success). */
+/**
+ * Why a probe failed (null on success). {@code missed_heartbeat}: no ping by the end of a heartbeat window plus its
+ * grace; {@code reported_failure}: the job itself reported a failure ({@code /fail}).
+ */
 public enum ErrorKind implements WireEnum {
-    DNS, CONNECT_REFUSED, CONNECT_TIMEOUT, TLS, TIMEOUT, REDIRECT_LIMIT, BLOCKED_TARGET, RESET, OTHER;
+    DNS, CONNECT_REFUSED, CONNECT_TIMEOUT, TLS, TIMEOUT, REDIRECT_LIMIT, BLOCKED_TARGET, RESET, OTHER, MISSED_HEARTBEAT,
+    REPORTED_FAILURE;
 
     @JsonCreator
     public static ErrorKind fromWire(String value) {

@@ -3,6 +3,10 @@ package dev.vigil.schemas.contract;
 /**
  * One probe of one monitor from one region for one window. Key of {@code vigil.probe-results} is the
  * monitor id. Times are UTC epoch milliseconds; durations are milliseconds.
+ *
+ * <p>{@code checkType} says which kind of check produced it (absent: http, as every result written before check
+ * types existed). Only http results carry {@code httpStatus}; a heartbeat ping's result has region
+ * {@link MonitorDefinition#PUSH_REGION}. {@code dnsAnswers} are the values a DNS check received (at most 16).
  */
 public record ProbeResult(
         Integer schemaVersion,
@@ -24,7 +28,10 @@ public record ProbeResult(
         Integer connectMs,
         Integer tlsMs,
         String detail,
-        String requestId) {
+        String requestId,
+        CheckType checkType,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        java.util.List<String> dnsAnswers) {
 
     public ProbeResult {
         schemaVersion = Require.schemaVersion(schemaVersion);
@@ -43,10 +50,15 @@ public record ProbeResult(
         if (outcome == Outcome.NETWORK_FAILURE && errorKind == null) {
             throw new ContractViolation("errorKind", "is required when outcome is network_failure");
         }
+        boolean http = checkType == null || checkType == CheckType.HTTP;
         if (httpStatus != null) {
             Require.range("httpStatus", httpStatus, 100, 599);
-        } else if (outcome == Outcome.SUCCESS || outcome == Outcome.HTTP_FAILURE) {
+        } else if (http && (outcome == Outcome.SUCCESS || outcome == Outcome.HTTP_FAILURE)) {
             throw new ContractViolation("httpStatus", "is required when outcome is " + outcome);
+        }
+        if (!http && outcome == Outcome.HTTP_FAILURE) {
+            throw new ContractViolation("outcome", "http_failure is for http checks; a " + checkType.wire()
+                    + " check fails with network_failure or assertion_failure");
         }
         nonNegative("responseMs", responseMs);
         nonNegative("totalMs", totalMs);
@@ -64,6 +76,20 @@ public record ProbeResult(
         nonNegative("tlsMs", tlsMs);
         Require.optionalText("detail", detail, 300);
         Require.text("requestId", requestId, 64);
+        dnsAnswers = Require.list("dnsAnswers", dnsAnswers, 16);
+        for (int i = 0; i < dnsAnswers.size(); i++) {
+            Require.text("dnsAnswers[" + i + "]", dnsAnswers.get(i), 255);
+        }
+    }
+
+    /** An http result, as before check types existed. */
+    public ProbeResult(Integer schemaVersion, String monitorId, String region, String workerId, Long windowStart,
+                       Long startedAt, Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
+                       Integer totalMs, Long bytesRead, Integer redirects, String finalUrl, Integer tlsDaysLeft,
+                       Integer dnsMs, Integer connectMs, Integer tlsMs, String detail, String requestId) {
+        this(schemaVersion, monitorId, region, workerId, windowStart, startedAt, outcome, errorKind, httpStatus,
+                responseMs, totalMs, bytesRead, redirects, finalUrl, tlsDaysLeft, dnsMs, connectMs, tlsMs, detail,
+                requestId, null, null);
     }
 
     private static void nonNegative(String field, Integer value) {

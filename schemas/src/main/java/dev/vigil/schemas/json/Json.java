@@ -144,8 +144,10 @@ public final class Json {
                 cause = cause.getCause();
             }
             if (cause instanceof ContractViolation cv) {
-                // The path points at the object whose constructor failed; the violation names the field inside it.
-                String field = prefix.isEmpty() ? cv.field() : prefix + "." + cv.field();
+                // The path points at the object whose constructor failed; the violation names the field inside it,
+                // or "$" for the value as a whole (a header value that is neither a string nor {secretEnv}).
+                String field = prefix.isEmpty() ? cv.field()
+                        : cv.field().equals("$") ? prefix : prefix + "." + cv.field();
                 return new ContractViolation(field, cv.problem());
             }
             if (mapping instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException vi

@@ -1,5 +1,6 @@
 package dev.vigil.schemas.json;
 
+import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
@@ -8,6 +9,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -28,8 +31,10 @@ import java.util.function.Function;
  *       fits a long, and an int for Integer components (the mapper fails on out-of-range ints; it never coerces
  *       floats, text or booleans into numbers, nor numbers into text);</li>
  *   <li>a known component holds a value of its own type or {@code null} (every component is boxed, so the mapper
- *       passes null, as for an absent field); {@link Outcome}/{@link ErrorKind} a string that is one of their wire
- *       names (the lookup table is built through their own {@code fromWire}, which refuses anything else);</li>
+ *       passes null, as for an absent field); {@link Outcome}/{@link ErrorKind}/{@link CheckType} a string that is
+ *       one of their wire names (the lookup table is built through their own {@code fromWire}, which refuses anything
+ *       else); {@code dnsAnswers} an array of strings as above (a {@code null} or any other element is deferred;
+ *       the mapper binds the array to a list of those strings, which the constructor copies);</li>
  *   <li>an unknown field (the mapper ignores it, possibly after buffering it) holds a scalar: a string or number as
  *       above, {@code true}, {@code false} or {@code null}; an object or array there is deferred;</li>
  *   <li>no known component appears twice (the mapper keeps the last value);</li>
@@ -52,16 +57,18 @@ public final class ProbeResultReader {
     private static final int TEXT = 2;
     private static final int OUTCOME = 3;
     private static final int ERROR_KIND = 4;
+    private static final int CHECK_TYPE = 5;
+    private static final int TEXT_LIST = 6;
 
     /** The record's components in declaration order, with their kinds. */
     private static final String[] NAMES = {
             "schemaVersion", "monitorId", "region", "workerId", "windowStart", "startedAt", "outcome", "errorKind",
             "httpStatus", "responseMs", "totalMs", "bytesRead", "redirects", "finalUrl", "tlsDaysLeft", "dnsMs",
-            "connectMs", "tlsMs", "detail", "requestId"};
+            "connectMs", "tlsMs", "detail", "requestId", "checkType", "dnsAnswers"};
     private static final int[] KINDS = {
             INT, TEXT, TEXT, TEXT, LONG, LONG, OUTCOME, ERROR_KIND,
             INT, INT, INT, LONG, INT, TEXT, INT, INT,
-            INT, INT, TEXT, TEXT};
+            INT, INT, TEXT, TEXT, CHECK_TYPE, TEXT_LIST};
     private static final byte[][] NAME_BYTES = ascii(NAMES);
 
     /** Each name and its closing quote as two little-endian words with masks, for the sixteen-byte key match. */
@@ -71,7 +78,15 @@ public final class ProbeResultReader {
     private static final long[] KEY_HI_MASK = new long[NAMES.length];
 
     static {
+        // A component added to ProbeResult but not here would be skipped as an unknown field and silently lost
+        // (checkType, dnsAnswers): refuse to load instead.
+        if (NAMES.length != ProbeResult.class.getRecordComponents().length || NAMES.length > Integer.SIZE) {
+            throw new IllegalStateException("the reader's components are not ProbeResult's");
+        }
         for (int i = 0; i < NAMES.length; i++) {
+            if (!NAMES[i].equals(ProbeResult.class.getRecordComponents()[i].getName())) {
+                throw new IllegalStateException("component " + i + " is " + ProbeResult.class.getRecordComponents()[i]);
+            }
             byte[] quoted = (NAMES[i] + '"').getBytes(StandardCharsets.US_ASCII);
             if (quoted.length > 2 * Long.BYTES) {
                 throw new IllegalStateException("component name too long for the key match: " + NAMES[i]);
@@ -94,6 +109,8 @@ public final class ProbeResultReader {
     private static final byte[][] OUTCOME_WIRES = wires(OUTCOMES, Outcome::fromWire);
     private static final ErrorKind[] ERROR_KINDS = ErrorKind.values();
     private static final byte[][] ERROR_KIND_WIRES = wires(ERROR_KINDS, ErrorKind::fromWire);
+    private static final CheckType[] CHECK_TYPES = CheckType.values();
+    private static final byte[][] CHECK_TYPE_WIRES = wires(CHECK_TYPES, CheckType::fromWire);
 
     private static final byte PLAIN = 0;
     private static final byte QUOTE = 1;
@@ -190,9 +207,18 @@ public final class ProbeResultReader {
                                 end = stringEnd(b, p);
                                 values[field] = OUTCOMES[wire(b, p + 1, end - 1, OUTCOME_WIRES)];
                             }
-                            default -> {
+                            case ERROR_KIND -> {
                                 end = stringEnd(b, p);
                                 values[field] = ERROR_KINDS[wire(b, p + 1, end - 1, ERROR_KIND_WIRES)];
+                            }
+                            case CHECK_TYPE -> {
+                                end = stringEnd(b, p);
+                                values[field] = CHECK_TYPES[wire(b, p + 1, end - 1, CHECK_TYPE_WIRES)];
+                            }
+                            default -> {
+                                List<String> list = new ArrayList<>();
+                                end = stringList(b, p, list);
+                                values[field] = list;
                             }
                         }
                         p = end;
@@ -218,11 +244,44 @@ public final class ProbeResultReader {
         return build(values);
     }
 
+    @SuppressWarnings("unchecked")
     private static ProbeResult build(Object[] v) {
         return new ProbeResult((Integer) v[0], (String) v[1], (String) v[2], (String) v[3], (Long) v[4],
                 (Long) v[5], (Outcome) v[6], (ErrorKind) v[7], (Integer) v[8], (Integer) v[9], (Integer) v[10],
                 (Long) v[11], (Integer) v[12], (String) v[13], (Integer) v[14], (Integer) v[15], (Integer) v[16],
-                (Integer) v[17], (String) v[18], (String) v[19]);
+                (Integer) v[17], (String) v[18], (String) v[19], (CheckType) v[20], (List<String>) v[21]);
+    }
+
+    /**
+     * Past an array of strings (as {@link #stringEnd} accepts them) whose opening bracket is at {@code p}, adding
+     * them to {@code out}: {@code [} and {@code ]} around strings separated by commas, whitespace between tokens.
+     * Any other element ({@code null}, a number, a nested array) is deferred.
+     */
+    private static int stringList(byte[] b, int p, List<String> out) {
+        int n = b.length;
+        if (b[p] != '[') {
+            throw NotSure.INSTANCE;
+        }
+        p = skipWhitespace(b, p + 1);
+        if (p < n && b[p] == ']') {
+            return p + 1;
+        }
+        while (true) {
+            int end = stringEnd(b, p);
+            out.add(new String(b, p + 1, end - p - 2, StandardCharsets.ISO_8859_1));
+            p = skipWhitespace(b, end);
+            if (p >= n) {
+                throw NotSure.INSTANCE;
+            }
+            byte c = b[p++];
+            if (c == ']') {
+                return p;
+            }
+            if (c != ',') {
+                throw NotSure.INSTANCE;
+            }
+            p = skipWhitespace(b, p);
+        }
     }
 
     /**

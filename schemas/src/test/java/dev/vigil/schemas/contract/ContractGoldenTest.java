@@ -249,6 +249,14 @@ class ContractGoldenTest {
         if (c.type() == MonitorDefinition.class) {
             assertSameFields(MonitorDefinition.Expect.class, defs.path("expect").path("properties"));
             assertSameFields(MonitorDefinition.JsonAssertion.class, defs.path("jsonAssertion").path("properties"));
+            assertSameFields(MonitorDefinition.Tcp.class, defs.path("tcp").path("properties"));
+            assertSameFields(MonitorDefinition.Dns.class, defs.path("dns").path("properties"));
+            assertSameFields(MonitorDefinition.Tls.class, defs.path("tls").path("properties"));
+            assertSameFields(MonitorDefinition.Heartbeat.class, defs.path("heartbeat").path("properties"));
+            // a header value is a string or {secretEnv}: only secretEnv is a member on the wire
+            assertThat(defs.path("headerValue").path("properties").size()).isEqualTo(1);
+            assertThat(defs.path("headerValue").path("properties").path("secretEnv").path("description").asText())
+                    .isNotBlank();
         }
         if (c.type() == MonitorStatus.class) {
             assertSameFields(MonitorStatus.RegionResult.class, defs.path("regionResult").path("properties"));
@@ -306,6 +314,11 @@ class ContractGoldenTest {
         assertThat(m.intervalSeconds()).isEqualTo(60);
         assertThat(m.timeoutMs()).isEqualTo(2500);
         assertThat(m.method()).isEqualTo("GET");
+        assertThat(m.type()).isEqualTo(CheckType.HTTP);
+        assertThat(m.headers()).isEmpty();
+        assertThat(m.body()).isNull();
+        assertThat(Json.toTree(m).path("type").asText()).as("the effective type is written").isEqualTo("http");
+        assertThat(Json.toTree(m).has("headers")).as("no headers: omitted").isFalse();
         assertThat(m.expect().statusCodes()).containsExactly("200-399");
         assertThat(m.expect().json()).as("no JSON assertion for a non-health URL").isNull();
         assertThat(m.severity()).isEqualTo(Severity.CRITICAL);
@@ -360,6 +373,10 @@ class ContractGoldenTest {
         ProbeResult probe = read("probe-result", "minimal", ProbeResult.class);
         assertThat(probe.bytesRead()).isZero();
         assertThat(probe.redirects()).isZero();
+        assertThat(probe.checkType()).as("absent means http; not filled in").isNull();
+        assertThat(probe.dnsAnswers()).isEmpty();
+        assertThat(Json.toTree(probe).has("checkType")).isFalse();
+        assertThat(Json.toTree(probe).has("dnsAnswers")).isFalse();
 
         DomainMetric metric = read("domain-metric", "minimal", DomainMetric.class);
         assertThat(metric.value()).isEqualTo(1.0);

@@ -3,6 +3,7 @@ package dev.vigil.schemas.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
@@ -147,6 +148,30 @@ class ProbeResultReaderTest {
                 "d".repeat(300), "r".repeat(64)));
         out.add(new ProbeResult(Integer.MAX_VALUE, "0", "0-0", " w ", 0L, 0L, Outcome.SUCCESS, null, 100, 0, 0, 0L,
                 0, "", -1, 0, 0, 0, "", "x"));
+        // SPEC section 13: the other check types
+        out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.SUCCESS, null, null, 42, 42, 0L,
+                0, null, null, null, 40, null, null, "r-tcp", CheckType.TCP, null));
+        out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.ASSERTION_FAILURE, null, null,
+                42, 42, 0L, 0, null, null, null, 40, null, "banner did not contain 250", "r-tcp-2", CheckType.TCP,
+                null));
+        out.add(new ProbeResult(1, "mx-records", "ap-south", "w3", W, W + 2, Outcome.SUCCESS, null, null, 18, null,
+                null, null, null, null, 18, null, null, null, "r-dns", CheckType.DNS,
+                List.of("mx1.example.com", "mx2.example.com", "10 mx3.example.com")));
+        out.add(new ProbeResult(1, "mx-records", "ap-south", "w3", W, W + 2, Outcome.NETWORK_FAILURE, ErrorKind.DNS,
+                null, null, null, null, null, null, null, 2500, null, null, "no answer", "r-dns-2", CheckType.DNS,
+                List.of()));
+        out.add(new ProbeResult(1, "admin-tls", "us-east", "w2", W, W + 1, Outcome.SUCCESS, null, null, 90, 90, null,
+                null, null, 41, 3, 20, 60, null, "r-tls", CheckType.TLS, null));
+        out.add(new ProbeResult(1, "nightly-backup", "push", "ingest-1", W, W + 300_000, Outcome.SUCCESS, null, null,
+                null, null, null, null, null, null, null, null, null, null, "hb-1", CheckType.HEARTBEAT, null));
+        out.add(new ProbeResult(1, "nightly-backup", "push", "streams-1", W, W + 86_400_000, Outcome.NETWORK_FAILURE,
+                ErrorKind.MISSED_HEARTBEAT, null, null, null, null, null, null, null, null, null, null,
+                "no ping by the end of the window plus 60 s", "missed-1", CheckType.HEARTBEAT, null));
+        out.add(new ProbeResult(1, "nightly-backup", "push", "ingest-1", W, W + 9, Outcome.ASSERTION_FAILURE,
+                ErrorKind.REPORTED_FAILURE, null, null, null, null, null, null, null, null, null, null, null, "hb-2",
+                CheckType.HEARTBEAT, null));
+        out.add(new ProbeResult(1, "homepage", "eu-west", "w1", W, W, Outcome.SUCCESS, null, 200, 5, 6, 10L, 0,
+                null, null, null, null, null, null, "r-http", CheckType.HTTP, null));
         return out;
     }
 
@@ -156,7 +181,9 @@ class ProbeResultReaderTest {
             "\"12\"", "12.0", "1e3", "true", "false", "null", "{}", "[]", "99999999999", "-1", "0", "-0",
             "99999999999999999999", "2147483648", "-2147483649", "9223372036854775808", "\"\"", "\"success\"",
             "\"network_failure\"", "\"SUCCESS\"", "\"dns\"", "\"x\"", "{\"a\":1}", "[1,2]", "1.5", "-1.0E2",
-            "\"2024\"", "503", "1700000040000", "\" \"", "\"a\\u0000b\"", "\"checkout-api\"", "01", "+1", "NaN"};
+            "\"2024\"", "503", "1700000040000", "\" \"", "\"a\\u0000b\"", "\"checkout-api\"", "01", "+1", "NaN",
+            "\"tcp\"", "\"heartbeat\"", "\"http\"", "[\"a\"]", "[\"mx1.example.com\",\"mx2.example.com\"]", "[null]",
+            "[\"a\",1]", "[\"\"]", "[ \"a\" , \"b\" ]", "\"push\"", "\"missed_heartbeat\"", "\"reported_failure\""};
     private static final String[] UNKNOWN_VALUES = {
             "1", "\"h2\"", "true", "null", "{\"ttfb\":5}", "[1,\"a\",null,{\"b\":[]}]", "1.5", "1e400",
             "123456789012345678901234567890", "{\"x\":{\"y\":[[[1]]]}}", "\"" + "z".repeat(300) + "\"", "[",
@@ -326,6 +353,36 @@ class ProbeResultReaderTest {
         assertThat(SERDE.deserialize(TOPIC, nested)).isEqualTo(Json.read(nested, ProbeResult.class));
     }
 
+    /** The check type and the DNS answers are read, never dropped as if they were unknown fields. */
+    @Test
+    void readsTheCheckTypeAndTheDnsAnswers() {
+        byte[] tcp = ("{\"schemaVersion\":1,\"monitorId\":\"mail-relay\",\"region\":\"eu-west\",\"workerId\":\"w1\","
+                + "\"windowStart\":1700000040000,\"startedAt\":1700000040000,\"outcome\":\"success\","
+                + "\"requestId\":\"r-1\",\"checkType\":\"tcp\"}").getBytes(StandardCharsets.UTF_8);
+        ProbeResult fast = ProbeResultReader.readOrNull(tcp);
+        assertThat(fast).isNotNull().isEqualTo(Json.read(tcp, ProbeResult.class));
+        assertThat(fast.checkType()).isEqualTo(CheckType.TCP);
+        assertThat(fast.httpStatus()).isNull();
+
+        byte[] dns = minimalWith("\"checkType\":\"dns\",\"dnsAnswers\":[\"192.0.2.1\", \"192.0.2.2\"]");
+        ProbeResult answers = ProbeResultReader.readOrNull(dns);
+        assertThat(answers).isNotNull().isEqualTo(Json.read(dns, ProbeResult.class));
+        assertThat(answers.checkType()).isEqualTo(CheckType.DNS);
+        assertThat(answers.dnsAnswers()).containsExactly("192.0.2.1", "192.0.2.2");
+        assertThat(ProbeResultReader.readOrNull(minimalWith(null)).checkType()).as("absent: null, read as http")
+                .isNull();
+
+        // http_failure is refused for a non-http result: left to the mapper, which names the field
+        byte[] tcpHttpFailure = new String(minimalWith("\"checkType\":\"tcp\""), StandardCharsets.UTF_8)
+                .replace("\"success\"", "\"http_failure\"").getBytes(StandardCharsets.UTF_8);
+        assertThat(ProbeResultReader.readOrNull(tcpHttpFailure)).isNull();
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, tcpHttpFailure))).isEqualTo(new Failure(
+                JsonSerde.PoisonRecordException.class, "invalid ProbeResult: outcome: http_failure is for http checks; "
+                + "a tcp check fails with network_failure or assertion_failure"));
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, tcpHttpFailure)))
+                .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, tcpHttpFailure)));
+    }
+
     /** Why a repeated field is deferred: the mapper takes the last value, which a fast path could easily get wrong. */
     @Test
     void aRepeatedFieldIsLeftToTheMapperWhichKeepsTheLastValue() {
@@ -395,7 +452,13 @@ class ProbeResultReaderTest {
                 "\"bytesRead\":9223372036854775807", "\"bytesRead\":2147483648", "\"x\":9223372036854775807",
                 "\"x\":-9223372036854775808", "\"x\":2147483648", "\"x\":-2147483649", "\"x\":-0", "\"x\":0",
                 "\"x\":true", "\"x\":false", "\"x\":null", "\"x\":\"\"", "\"x\":1,\"x\":2",
-                " \"x\" \t:\r\n 1 \n", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY - 2) + "\":1");
+                " \"x\" \t:\r\n 1 \n", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY - 2) + "\":1",
+                // SPEC section 13
+                "\"checkType\":\"http\"", "\"checkType\":\"tcp\"", "\"checkType\":\"heartbeat\"", "\"checkType\":null",
+                "\"dnsAnswers\":null", "\"dnsAnswers\":[]", "\"dnsAnswers\":[ ]", "\"dnsAnswers\":[\"a\"]",
+                "\"dnsAnswers\":[\"mx1.example.com\",\"10 mx2.example.com\"]", "\"dnsAnswers\" : [ \"a\" ,\n\"b\"\t]",
+                "\"dnsAnswers\":[\"" + printable + "\"]", "\"checkType\":\"dns\",\"dnsAnswers\":[\"192.0.2.1\"]",
+                "\"errorKind\":null,\"checkType\":\"tls\"");
     }
 
     /** Members outside the subset: deferred; whatever the mapper says, the serde says the same as before. */
@@ -437,7 +500,16 @@ class ProbeResultReaderTest {
                 "\"x\":1:2", "/* c */\"x\":1", "// c\n\"x\":1", "\"x\":1 /* c */", "\"x\":1\f",
                 "\"x\":\u00a01", "\"x\":\"a", "\"x\":\"a\"\"b\"",
                 // a repeated known field, a key longer than the scanner looks at
-                "\"region\":\"eu-west\"", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY) + "\":1");
+                "\"region\":\"eu-west\"", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY) + "\":1",
+                // check types and DNS answers outside the subset, or refused
+                "\"checkType\":\"TCP\"", "\"checkType\":\"smtp\"", "\"checkType\":1", "\"checkType\":[]",
+                "\"checkType\":\"tcp\",\"checkType\":\"dns\"", "\"checkType\":\"tc\\u0070\"",
+                "\"dnsAnswers\":[null]", "\"dnsAnswers\":[\"a\",null]", "\"dnsAnswers\":[1]", "\"dnsAnswers\":\"a\"",
+                "\"dnsAnswers\":{}", "\"dnsAnswers\":[\"a\",]", "\"dnsAnswers\":[,]", "\"dnsAnswers\":[\"a\" \"b\"]",
+                "\"dnsAnswers\":[\"a\"", "\"dnsAnswers\":[[\"a\"]]", "\"dnsAnswers\":[\"a\\\"b\"]",
+                "\"dnsAnswers\":[\"\u00e9\"]", "\"dnsAnswers\":[\"\"]", "\"dnsAnswers\":[\" \"]",
+                "\"dnsAnswers\":" + Json.string(Collections.nCopies(17, "a")), "\"dnsAnswers\":[\"a\"],\"dnsAnswers\":[]",
+                "\"dnsAnswers\":[true]", "\"dnsAnswers\":[\"a\"]]");
     }
 
     @ParameterizedTest
