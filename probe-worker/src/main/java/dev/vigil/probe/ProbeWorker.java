@@ -3,8 +3,8 @@ package dev.vigil.probe;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.probe.http.HealthServer;
 import dev.vigil.probe.http.ProbeMetrics;
-import dev.vigil.probe.probe.HttpProbe;
 import dev.vigil.probe.probe.ProbeSettings;
+import dev.vigil.probe.probe.Probes;
 import dev.vigil.probe.probe.TrustStores;
 import dev.vigil.probe.publish.KafkaResultPublisher;
 import dev.vigil.probe.publish.RemoteResultPublisher;
@@ -31,6 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -117,12 +118,15 @@ public final class ProbeWorker {
             };
             try {
                 ProbeSettings settings = new ProbeSettings(cfg.region(), cfg.workerId(), ProbeWorkerConfig.VERSION,
-                        trust(cfg.trustedCaFile()), true, System::currentTimeMillis);
+                        trust(cfg.trustedCaFile()), true, System::currentTimeMillis)
+                        .withSecrets(env, java.util.Set.copyOf(cfg.headerSecrets()));
                 TargetGuard guard = new TargetGuard(cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
-                HttpProbe probe = new HttpProbe(guard, settings);
+                Probes probes = Probes.standard(guard, settings);
                 this.publisher = publisher(cfg, env, delivery);
                 this.scheduler = new ProbeScheduler(cfg.region(), timer,
-                        (m, ws) -> probe.probe(m, ws).doOnNext(metrics::record),
+                        (m, ws) -> probes.probe(m, ws)
+                                .doOnNext(metrics::record)
+                                .switchIfEmpty(Mono.fromRunnable(() -> metrics.notRun(m.type()))),
                         publisher::publish, cfg.concurrency(), metrics, Schedulers.parallel());
                 metrics.bindGauges(scheduler::inFlight, scheduler::monitorsAssigned);
                 if (!cfg.monitorsFile().isEmpty()) {

@@ -3,6 +3,7 @@ package dev.vigil.probe.config;
 import dev.vigil.probe.safety.Cidr;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;
 import java.net.URI;
@@ -15,7 +16,8 @@ import java.util.Map;
  * {@code VIGIL_REGION}, {@code VIGIL_WORKER_ID}, {@code VIGIL_KAFKA_BOOTSTRAP_SERVERS},
  * {@code VIGIL_ALLOW_LIST=127.0.0.0/8,10.0.0.0/8}, {@code VIGIL_HTTP_PORT}.
  *
- * @param region              this worker's region; must be one of {@code regions}
+ * @param region              this worker's region; must be one of {@code regions}, and never {@code push} (the
+ *                            region of heartbeat monitors, which no worker probes)
  * @param workerId            this worker's id (unique per region)
  * @param regions             the configured logical regions
  * @param concurrency         probes in flight at most
@@ -24,6 +26,9 @@ import java.util.Map;
  * @param trustedCaFile       PEM file of extra CA certificates trusted for https targets; empty for the JDK's
  * @param heartbeatIntervalMs heartbeat period
  * @param drainTimeoutMs      how long shutdown waits for in-flight probes
+ * @param headerSecrets       names of the environment variables http monitors may send as {@code secretEnv} header
+ *                            values; none by default (a monitor's author chooses where its headers go). Never a
+ *                            {@code VIGIL_} variable or {@code remote.secretEnv}: those are this worker's own
  */
 public record ProbeWorkerConfig(
         String region,
@@ -37,9 +42,11 @@ public record ProbeWorkerConfig(
         Long drainTimeoutMs,
         Kafka kafka,
         Http http,
-        Remote remote) {
+        Remote remote,
+        List<String> headerSecrets) {
 
     public static final String VERSION = "0.1.0";
+    private static final java.util.regex.Pattern ENV_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     public static final int DEFAULT_PORT = 8083;
 
     public ProbeWorkerConfig {
@@ -51,6 +58,14 @@ public record ProbeWorkerConfig(
             Require.slug("regions[" + i + "]", regions.get(i));
         }
         Require.slug("region", region);
+        if (MonitorDefinition.PUSH_REGION.equals(region)) {
+            throw new ContractViolation("region", "push is reserved for heartbeat monitors, whose results come from "
+                    + "pings at ingest; a probe worker probes from a real region such as us-east");
+        }
+        if (regions.contains(MonitorDefinition.PUSH_REGION)) {
+            throw new ContractViolation("regions", "must not list push: it is reserved for heartbeat monitors, "
+                    + "whose results come from pings at ingest");
+        }
         if (!regions.contains(region)) {
             throw new ContractViolation("region", "must be one of the configured regions " + regions);
         }
@@ -71,11 +86,33 @@ public record ProbeWorkerConfig(
         Require.present("kafka", kafka);
         Require.present("http", http);
         Require.present("remote", remote);
+        headerSecrets = Require.list("headerSecrets", headerSecrets, 64);
+        for (int i = 0; i < headerSecrets.size(); i++) {
+            String name = headerSecrets.get(i);
+            String field = "headerSecrets[" + i + "]";
+            Require.matches(field, name, ENV_NAME, "an environment variable name such as HEALTH_TOKEN");
+            if (name.startsWith(ConfigLoader.ENV_PREFIX)) {
+                throw new ContractViolation(field, "must not name a " + ConfigLoader.ENV_PREFIX
+                        + " variable: those configure this worker");
+            }
+            if (name.equals(remote.secretEnv())) {
+                throw new ContractViolation(field, "must not name remote.secretEnv: this worker's signing secret is "
+                        + "never sent to a monitored target");
+            }
+        }
         boolean needsKafka = !remote.enabled() || monitorsFile.isEmpty();
         if (needsKafka && kafka.bootstrapServers().isBlank()) {
             throw new ContractViolation("kafka.bootstrapServers",
                     "is required unless remote.enabled is true and monitorsFile is set");
         }
+    }
+
+    /** A worker whose http monitors may use no secret header. */
+    public ProbeWorkerConfig(String region, String workerId, List<String> regions, Integer concurrency,
+                             String monitorsFile, List<String> allowList, String trustedCaFile,
+                             Long heartbeatIntervalMs, Long drainTimeoutMs, Kafka kafka, Http http, Remote remote) {
+        this(region, workerId, regions, concurrency, monitorsFile, allowList, trustedCaFile, heartbeatIntervalMs,
+                drainTimeoutMs, kafka, http, remote, List.of());
     }
 
     /** Kafka connection and topic names. */
@@ -134,7 +171,7 @@ public record ProbeWorkerConfig(
                 List.of(), "", 10_000L, 30_000L,
                 new Kafka("localhost:9092", Topics.MONITORS, Topics.PROBE_RESULTS, Topics.HEARTBEATS, Topics.DEAD_LETTER),
                 new Http("0.0.0.0", DEFAULT_PORT),
-                new Remote(false, "", "", "VIGIL_PROBE_SECRET", 100, 1000L));
+                new Remote(false, "", "", "VIGIL_PROBE_SECRET", 100, 1000L), List.of());
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException naming each key. */
@@ -146,6 +183,6 @@ public record ProbeWorkerConfig(
         return new ProbeWorkerConfig(region, workerId, regions, concurrency, monitorsFile, allowList, trustedCaFile,
                 heartbeatIntervalMs, drainTimeoutMs,
                 new Kafka(bootstrap, kafka.monitorsTopic(), kafka.resultsTopic(), kafka.heartbeatsTopic(), kafka.deadLetterTopic()),
-                http, remote);
+                http, remote, headerSecrets);
     }
 }

@@ -2,6 +2,7 @@ package dev.vigil.probe.http;
 
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.probe.publish.ResultPublisher;
+import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import io.micrometer.core.instrument.Counter;
@@ -20,12 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** The worker's Micrometer meters. Tags are bounded: outcome, error kind, skip reason, delivery result. */
+/** The worker's Micrometer meters. Tags are bounded: check type, outcome, error kind, skip reason, delivery result. */
 public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Listener {
     private final PrometheusMeterRegistry registry;
     private final Map<String, Counter> results = new ConcurrentHashMap<>();
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
     private final Map<SkipReason, Counter> skips = new ConcurrentHashMap<>();
+    private final Map<CheckType, Counter> notRun = new ConcurrentHashMap<>();
     private final Timer lag;
     private final Counter published;
     private final Counter publishFailed;
@@ -70,14 +72,25 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
     public void record(ProbeResult r) {
         String outcome = r.outcome().wire();
         String kind = r.errorKind() == null ? "none" : r.errorKind().wire();
-        results.computeIfAbsent(outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
-                .tag("outcome", outcome).tag("error_kind", kind).register(registry)).increment();
+        String type = (r.checkType() == null ? CheckType.HTTP : r.checkType()).wire();
+        results.computeIfAbsent(type + "/" + outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
+                .tag("type", type).tag("outcome", outcome).tag("error_kind", kind).register(registry)).increment();
         if (r.totalMs() != null) {
-            durations.computeIfAbsent(outcome, o -> Timer.builder("vigil.probe.duration")
-                    .tag("outcome", o).publishPercentileHistogram()
+            durations.computeIfAbsent(type + "/" + outcome, k -> Timer.builder("vigil.probe.duration")
+                    .tag("type", type).tag("outcome", outcome).publishPercentileHistogram()
                     .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
                     .record(r.totalMs(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * A probe that produced no result for a reason of ours (a secret header's variable unset on this worker, no
+     * DNS resolver configured): counted, since nothing else shows it.
+     */
+    public void notRun(CheckType type) {
+        notRun.computeIfAbsent(type, t -> Counter.builder("vigil.probe.not.run").tag("type", t.wire())
+                .description("probes that produced no result because of this worker's configuration")
+                .register(registry)).increment();
     }
 
     @Override

@@ -5,10 +5,13 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.json.Json;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Decides whether a fetched response is a success under a monitor's {@code expect} rules. Pure. Details
- * name the rule that failed and never echo the body (it may carry data we must not republish).
+ * name the rule that failed and never echo the body or a header value (they may carry data we must not
+ * republish). Order: status, response time, headers, body text, JSON.
  */
 public final class SuccessRules {
     private SuccessRules() {
@@ -25,6 +28,15 @@ public final class SuccessRules {
      */
     public static Verdict evaluate(MonitorDefinition.Expect expect, int status, int responseMs, byte[] body,
                                    boolean bodyTruncated) {
+        return evaluate(expect, status, responseMs, body, bodyTruncated, name -> List.of());
+    }
+
+    /**
+     * @param headers the values of a response header by name (case-insensitive; empty when absent), for
+     *                {@code expect.headers}
+     */
+    public static Verdict evaluate(MonitorDefinition.Expect expect, int status, int responseMs, byte[] body,
+                                   boolean bodyTruncated, Function<String, List<String>> headers) {
         if (!expect.acceptsStatus(status)) {
             return new Verdict(Outcome.HTTP_FAILURE, "status " + status + " is not one of " + expect.statusCodes());
         }
@@ -32,12 +44,26 @@ public final class SuccessRules {
             return new Verdict(Outcome.ASSERTION_FAILURE,
                     "response took " + responseMs + " ms, more than maxResponseMs " + expect.maxResponseMs());
         }
-        if (expect.bodyContains() != null) {
-            String text = new String(body, StandardCharsets.UTF_8);
-            if (!text.contains(expect.bodyContains())) {
-                return new Verdict(Outcome.ASSERTION_FAILURE, "body does not contain the expected text"
-                        + (bodyTruncated ? " in its first " + body.length + " bytes" : ""));
+        for (var e : expect.headers().entrySet()) {
+            List<String> values = headers.apply(e.getKey());
+            if (values.isEmpty()) {
+                return new Verdict(Outcome.ASSERTION_FAILURE, "response header " + e.getKey() + " is missing");
             }
+            if (!headerMatches(e.getValue(), values)) {
+                // Never the value: a response header may carry a session or a token.
+                return new Verdict(Outcome.ASSERTION_FAILURE, "response header " + e.getKey() + " does not "
+                        + (e.getValue().startsWith(MonitorDefinition.Expect.REGEX_PREFIX)
+                        ? "match the expected pattern" : "have the expected value"));
+            }
+        }
+        String text = expect.bodyContains() != null || expect.bodyNotContains() != null
+                ? new String(body, StandardCharsets.UTF_8) : null;
+        if (expect.bodyContains() != null && !text.contains(expect.bodyContains())) {
+            return new Verdict(Outcome.ASSERTION_FAILURE, "body does not contain the expected text"
+                    + (bodyTruncated ? " in its first " + body.length + " bytes" : ""));
+        }
+        if (expect.bodyNotContains() != null && text.contains(expect.bodyNotContains())) {
+            return new Verdict(Outcome.ASSERTION_FAILURE, "body contains the text it must not contain");
         }
         if (expect.json() != null) {
             var assertion = expect.json();
@@ -59,5 +85,18 @@ public final class SuccessRules {
             }
         }
         return Verdict.SUCCESS;
+    }
+
+    /**
+     * A header sent several times matches when one of its values does, or when the values joined as one field
+     * ({@code a, b}, RFC 9110 section 5.3) do.
+     */
+    static boolean headerMatches(String expected, List<String> values) {
+        for (String v : values) {
+            if (MonitorDefinition.Expect.headerMatches(expected, v)) {
+                return true;
+            }
+        }
+        return values.size() > 1 && MonitorDefinition.Expect.headerMatches(expected, String.join(", ", values));
     }
 }

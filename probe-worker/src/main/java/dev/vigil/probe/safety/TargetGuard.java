@@ -9,11 +9,12 @@ import java.util.Locale;
 import reactor.core.publisher.Mono;
 
 /**
- * Outbound safety for probes (SPEC section 5). A URL may be fetched only if it is an absolute http(s) URL
+ * Outbound safety for probes (SPEC sections 5 and 13). A URL may be fetched only if it is an absolute http(s) URL
  * without user-info, its host is a hostname or a canonical IP literal, and every address the host resolves
- * to is public or inside the explicit allow-list. The returned {@link Target.Allowed} carries the checked
- * address so the caller connects to exactly that address (no second lookup between check and connect).
- * Checking never throws: refusals are values.
+ * to is public or inside the explicit allow-list. Every other check type connects to a host and port (a TCP or
+ * TLS target, a DNS resolver): {@link #checkEndpoint} applies the same host and address rules to those. The
+ * returned {@link Target.Allowed} carries the checked address so the caller connects to exactly that address (no
+ * second lookup between check and connect). Checking never throws: refusals are values.
  */
 public final class TargetGuard {
     private static final int PARSE_CACHE_LIMIT = 100_000;
@@ -51,7 +52,27 @@ public final class TargetGuard {
         if (cached instanceof String refusal) {
             return Mono.just(new Target.Refused(refusal, 0));
         }
-        Parsed parsed = (Parsed) cached;
+        return resolveAndDecide((Parsed) cached);
+    }
+
+    /**
+     * Checks a host and port a non-HTTP check connects to ({@code tcp}, {@code tls}, a DNS resolver): the same host
+     * rules as a URL's host (canonical names and literals only), then DNS, then every resolved address. The
+     * {@link Target.Allowed} it returns carries a {@code scheme://host:port} URI and the checked address to connect to.
+     *
+     * @param scheme {@code tcp}, {@code tls} or {@code dns}: names the check in the URI, and {@code tls} marks it secure
+     */
+    public Mono<Target> checkEndpoint(String scheme, String host, int port) {
+        Parsed parsed;
+        try {
+            parsed = parseEndpoint(scheme, host, port);
+        } catch (RefusedException e) {
+            return Mono.just(new Target.Refused(e.getMessage(), 0));
+        }
+        return resolveAndDecide(parsed);
+    }
+
+    private Mono<Target> resolveAndDecide(Parsed parsed) {
         if (parsed.literal() != null) {
             return Mono.just(decide(parsed, List.of(parsed.literal()), 0));
         }
@@ -131,27 +152,9 @@ public final class TargetGuard {
         if (port < 1 || port > 65535) {
             throw new RefusedException("port " + port + " is out of range");
         }
-        InetAddress literal = null;
-        if (host.startsWith("[")) {
-            byte[] bytes = Cidr.literal(host);
-            if (bytes == null || host.indexOf('%') >= 0) {
-                throw new RefusedException("URL host is not a valid IPv6 address");
-            }
-            literal = raw(bytes);
-            host = host.substring(1, host.length() - 1);
-        } else {
-            String lower = host.toLowerCase(Locale.ROOT);
-            if (HostSyntax.ambiguousNumeric(lower)) {
-                throw new RefusedException("URL host is an ambiguous numeric IPv4 form (decimal, octal, hex or short)");
-            }
-            byte[] quad = HostSyntax.dottedQuad(lower);
-            if (quad != null) {
-                literal = raw(quad);
-            } else if (!HostSyntax.validHostname(lower)) {
-                throw new RefusedException("URL host is not a valid host name");
-            }
-            host = lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;
-        }
+        HostPart hp = hostPart(host, "URL host");
+        host = hp.host();
+        InetAddress literal = hp.literal();
         URI normalized;
         try {
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -160,6 +163,55 @@ public final class TargetGuard {
             throw new RefusedException("not a valid URL");
         }
         return new Parsed(normalized, host, port, secure, literal);
+    }
+
+    /** The syntactic part of an endpoint check. Throws {@link RefusedException}. */
+    public static Parsed parseEndpoint(String scheme, String host, int port) {
+        if (host == null || host.isBlank()) {
+            throw new RefusedException("host is empty");
+        }
+        if (port < 1 || port > 65535) {
+            throw new RefusedException("port " + port + " is out of range");
+        }
+        String h = host.strip();
+        if (h.indexOf(':') >= 0 && !h.startsWith("[")) {
+            h = "[" + h + "]";
+        }
+        HostPart hp = hostPart(h, "host");
+        try {
+            URI uri = new URI(scheme, null, hp.host(), port, null, null, null);
+            return new Parsed(uri, hp.host(), port, "tls".equals(scheme), hp.literal());
+        } catch (URISyntaxException e) {
+            throw new RefusedException("host is not a valid host name or IP address");
+        }
+    }
+
+    /** A host without brackets, and its address when it is a literal. */
+    private record HostPart(String host, InetAddress literal) {
+    }
+
+    /**
+     * The host rules shared by URLs and endpoints: a bracketed IPv6 literal without zone, a canonical dotted quad,
+     * or a plausible DNS name; never a numeric form a resolver would read as some other IPv4 address.
+     */
+    private static HostPart hostPart(String host, String label) {
+        if (host.startsWith("[")) {
+            byte[] bytes = host.endsWith("]") ? Cidr.literal(host) : null;
+            if (bytes == null || host.indexOf('%') >= 0) {
+                throw new RefusedException(label + " is not a valid IPv6 address");
+            }
+            return new HostPart(host.substring(1, host.length() - 1), raw(bytes));
+        }
+        String lower = host.toLowerCase(Locale.ROOT);
+        if (HostSyntax.ambiguousNumeric(lower)) {
+            throw new RefusedException(label + " is an ambiguous numeric IPv4 form (decimal, octal, hex or short)");
+        }
+        byte[] quad = HostSyntax.dottedQuad(lower);
+        if (quad == null && !HostSyntax.validHostname(lower)) {
+            throw new RefusedException(label + " is not a valid host name");
+        }
+        return new HostPart(lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower,
+                quad == null ? null : raw(quad));
     }
 
     private static InetAddress raw(byte[] bytes) {

@@ -87,10 +87,13 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         return timer.now(TimeUnit.MILLISECONDS);
     }
 
-    /** Adds or changes a monitor. A definition that does not select this region (or is disabled) removes it. */
+    /**
+     * Adds or changes a monitor. A definition that does not select this region, is disabled, or is not probed at all
+     * (a heartbeat monitor: its results come from pings at ingest) removes it.
+     */
     @Override
     public synchronized void upsert(MonitorDefinition def) {
-        if (!def.selects(region) || !Boolean.TRUE.equals(def.enabled())) {
+        if (!def.isProbed() || !def.selects(region) || !Boolean.TRUE.equals(def.enabled())) {
             remove(def.id());
             return;
         }

@@ -66,4 +66,31 @@ class ProbeWorkerConfigTest {
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("kafka:\n  bootstrapServers: ''\n"), Map.of()))
                 .hasMessageContaining("kafka.bootstrapServers: is required");
     }
+
+    @Test
+    void pushIsNotARegionAWorkerCanProbeFrom() throws Exception {
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("region: push\nregions: [us-east, push]\n"), Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("region: push is reserved for heartbeat monitors");
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(null, Map.of("VIGIL_REGION", "push")))
+                .hasMessageContaining("region: push is reserved for heartbeat monitors");
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("regions: [us-east, push]\n"), Map.of()))
+                .hasMessageContaining("regions: must not list push");
+    }
+
+    @Test
+    void headerSecretsNameOnlyVariablesThatAreNotTheWorkersOwn() throws Exception {
+        assertThat(ProbeWorkerConfig.load(null, Map.of()).headerSecrets()).isEmpty();
+        var c = ProbeWorkerConfig.load(yaml("headerSecrets: [HEALTH_TOKEN, PARTNER_API_KEY]\n"), Map.of());
+        assertThat(c.headerSecrets()).containsExactly("HEALTH_TOKEN", "PARTNER_API_KEY");
+        assertThat(ProbeWorkerConfig.load(null, Map.of("VIGIL_HEADER_SECRETS", "A_TOKEN,B_TOKEN")).headerSecrets())
+                .containsExactly("A_TOKEN", "B_TOKEN");
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("headerSecrets: [VIGIL_PROBE_SECRET]\n"), Map.of()))
+                .hasMessageContaining("headerSecrets[0]: must not name a VIGIL_ variable");
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml(
+                "headerSecrets: [OK_TOKEN, SIGNING]\nremote:\n  secretEnv: SIGNING\n"), Map.of()))
+                .hasMessageContaining("headerSecrets[1]: must not name remote.secretEnv");
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("headerSecrets: ['not a name']\n"), Map.of()))
+                .hasMessageContaining("headerSecrets[0]");
+    }
 }

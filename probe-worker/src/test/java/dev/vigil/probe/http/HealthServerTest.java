@@ -46,7 +46,7 @@ class HealthServerTest {
             assertThat(get(server.port(), "/ready").statusCode()).isEqualTo(200);
 
             String scrape = get(server.port(), "/metrics").body();
-            assertThat(scrape).contains("vigil_probe_results_total{error_kind=\"timeout\",outcome=\"network_failure\"} 1.0")
+            assertThat(scrape).contains("vigil_probe_results_total{error_kind=\"timeout\",outcome=\"network_failure\",type=\"http\"} 1.0")
                     .contains("vigil_probe_skipped_windows_total{reason=\"overrun\"} 2.0")
                     .contains("vigil_probe_in_flight 3.0")
                     .contains("vigil_probe_monitors 42.0")

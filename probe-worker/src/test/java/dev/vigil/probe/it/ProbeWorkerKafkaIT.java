@@ -181,7 +181,7 @@ class ProbeWorkerKafkaIT {
         assertThat(dl.reason()).contains("MonitorDefinition");
 
         String metrics = body(base + "/metrics");
-        assertThat(metrics).contains("vigil_probe_results_total{error_kind=\"none\",outcome=\"success\"}")
+        assertThat(metrics).contains("vigil_probe_results_total{error_kind=\"none\",outcome=\"success\",type=\"http\"}")
                 .contains("vigil_probe_in_flight").contains("vigil_probe_skipped_windows_total")
                 .contains("vigil_probe_duration_seconds_bucket").contains("vigil_probe_schedule_lag_seconds");
         assertThat(get(base + "/nope")).isEqualTo(404);

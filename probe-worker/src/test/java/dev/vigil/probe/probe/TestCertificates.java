@@ -14,19 +14,24 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Certificates made at test time with the JDK's keytool (no private key is committed): a test CA, a
- * server certificate it signed for 127.0.0.1/localhost, and a self-signed server certificate.
+ * server certificate it signed for 127.0.0.1/localhost, one it signed for the same names that expired
+ * {@value #EXPIRED_DAYS_AGO} days ago, and a self-signed server certificate.
  */
 final class TestCertificates {
     static final char[] PASSWORD = "changeit".toCharArray();
     static final int VALIDITY_DAYS = 30;
+    static final int EXPIRED_DAYS_AGO = 10;
 
     final KeyManagerFactory caSigned;
     final KeyManagerFactory selfSigned;
+    final KeyManagerFactory expired;
     final TrustManagerFactory caTrust;
 
-    private TestCertificates(KeyManagerFactory caSigned, KeyManagerFactory selfSigned, TrustManagerFactory caTrust) {
+    private TestCertificates(KeyManagerFactory caSigned, KeyManagerFactory selfSigned, KeyManagerFactory expired,
+                             TrustManagerFactory caTrust) {
         this.caSigned = caSigned;
         this.selfSigned = selfSigned;
+        this.expired = expired;
         this.caTrust = caTrust;
     }
 
@@ -38,7 +43,10 @@ final class TestCertificates {
         String csr = dir.resolve("server.csr").toString();
         String crt = dir.resolve("server.crt").toString();
         String caCrt = dir.resolve("ca.crt").toString();
-        for (String f : List.of(ca, server, self, csr, crt, caCrt)) {
+        String old = dir.resolve("expired.p12").toString();
+        String oldCsr = dir.resolve("expired.csr").toString();
+        String oldCrt = dir.resolve("expired.crt").toString();
+        for (String f : List.of(ca, server, self, csr, crt, caCrt, old, oldCsr, oldCrt)) {
             Files.deleteIfExists(Path.of(f));
         }
         String days = String.valueOf(VALIDITY_DAYS);
@@ -52,6 +60,15 @@ final class TestCertificates {
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", days);
         keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCrt, "-keystore", server);
         keytool("-importcert", "-noprompt", "-alias", "server", "-file", crt, "-keystore", server);
+        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
+                "-validity", days, "-keystore", old);
+        keytool("-certreq", "-alias", "server", "-keystore", old, "-file", oldCsr);
+        // Valid from 20 days before the CA itself, for 10 days: expired 10 days ago.
+        keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca, "-infile", oldCsr, "-outfile", oldCrt,
+                "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-startdate", "-" + (2 * EXPIRED_DAYS_AGO) + "d",
+                "-validity", String.valueOf(EXPIRED_DAYS_AGO));
+        keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCrt, "-keystore", old);
+        keytool("-importcert", "-noprompt", "-alias", "server", "-file", oldCrt, "-keystore", old);
         keytool("-genkeypair", "-alias", "self", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", days, "-keystore", self);
 
@@ -62,7 +79,7 @@ final class TestCertificates {
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
-        return new TestCertificates(kmf(server), kmf(self), tmf);
+        return new TestCertificates(kmf(server), kmf(self), kmf(old), tmf);
     }
 
     private static KeyManagerFactory kmf(String path) throws Exception {

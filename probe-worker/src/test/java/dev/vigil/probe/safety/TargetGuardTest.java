@@ -147,6 +147,60 @@ class TargetGuardTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}:{1} -> {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            example.com          | 5432  | allowed    |
+            EXAMPLE.COM.         | 443   | allowed    |
+            93.184.216.34        | 25    | allowed    |
+            2606:4700:4700::1111 | 853   | allowed    |
+            [2606:4700:4700::1111] | 853 | allowed    |
+            allowed-internal.example | 6379 | allowed |
+            localhost            | 5432  | refused    | loopback
+            127.0.0.1            | 5432  | refused    | loopback
+            ::1                  | 443   | refused    | loopback
+            [::1]                | 443   | refused    | loopback
+            169.254.169.254      | 53    | refused    | link-local
+            metadata.example     | 80    | refused    | link-local
+            ::ffff:127.0.0.1     | 22    | refused    | IPv4-mapped
+            2130706433           | 22    | refused    | ambiguous numeric
+            0x7f.1               | 22    | refused    | ambiguous numeric
+            [::1%25lo]           | 22    | refused    | IPv6
+            [::1                 | 22    | refused    | IPv6
+            exa_mple..com        | 22    | refused    | not a valid host name
+            example.com          | 0     | refused    | port
+            example.com          | 70000 | refused    | port
+            nowhere.example      | 22    | unresolved | did not resolve
+            """)
+    void classifiesEndpoints(String host, int port, String expected, String reasonFragment) {
+        Target target = guard.checkEndpoint("tcp", host, port).block(Duration.ofSeconds(5));
+        switch (expected) {
+            case "allowed" -> {
+                var a = (Target.Allowed) target;
+                assertThat(a.port()).isEqualTo(port);
+                assertThat(a.uri().getScheme()).isEqualTo("tcp");
+                assertThat(a.socketAddress().isUnresolved()).isFalse();
+            }
+            case "refused" -> assertThat(((Target.Refused) target).reason()).containsIgnoringCase(reasonFragment);
+            case "unresolved" -> assertThat(((Target.Unresolved) target).reason()).contains(reasonFragment);
+            default -> throw new IllegalArgumentException(expected);
+        }
+    }
+
+    @Test
+    void anEndpointConnectsToTheCheckedAddressUnderItsName() {
+        var a = (Target.Allowed) guard.checkEndpoint("tls", "Example.com.", 8443).block();
+        assertThat(a.secure()).isTrue();
+        assertThat(a.host()).isEqualTo("example.com");
+        assertThat(a.socketAddress().getHostString()).isEqualTo("example.com");
+        assertThat(a.socketAddress().getAddress().getHostAddress()).isEqualTo("93.184.216.34");
+        assertThat(a.uri().toString()).isEqualTo("tls://example.com:8443");
+        var v6 = (Target.Allowed) guard.checkEndpoint("tcp", "2606:4700:4700::1111", 53).block();
+        assertThat(v6.uri().toString()).isEqualTo("tcp://[2606:4700:4700::1111]:53");
+        int before = LOOKUPS.get();
+        guard.checkEndpoint("dns", "169.254.169.254", 53).block();
+        assertThat(LOOKUPS.get()).isEqualTo(before);
+    }
+
     @Test
     void connectsToTheAddressItCheckedWithTheOriginalNameForTls() {
         var allowed = (Target.Allowed) guard.check("https://example.com:8443/a/b?c=d#frag").block();

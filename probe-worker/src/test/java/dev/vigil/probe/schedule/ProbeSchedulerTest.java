@@ -207,4 +207,37 @@ class ProbeSchedulerTest {
         advance(Duration.ofSeconds(60));
         assertThat(probes).hasSize(1);
     }
+
+    @Test
+    void heartbeatMonitorsAreNeverScheduledEvenInTheirOwnRegion() {
+        var heartbeat = new MonitorDefinition(1, "nightly", null, null, null, 60, null, null, null, null, null,
+                null, null, null, null, dev.vigil.schemas.contract.CheckType.HEARTBEAT, null, null, null, null, null, null);
+        var push = new ProbeScheduler(MonitorDefinition.PUSH_REGION, clock, (m, ws) -> {
+            probes.add(new Probe(m.id(), m.target(), ws, 0));
+            return Mono.empty();
+        }, results::add, 16, ScheduleListener.NONE);
+        push.upsert(heartbeat);
+        var s = scheduler(16);
+        s.upsert(heartbeat);
+        s.upsert(monitor("api", 60));
+        advance(Duration.ofMinutes(5));
+        assertThat(push.monitorsAssigned()).isZero();
+        assertThat(s.monitorsAssigned()).isEqualTo(1);
+        assertThat(probes).extracting(Probe::id).containsOnly("api");
+    }
+
+    @Test
+    void aProbeThatYieldsNoResultPublishesNothingAndFreesItsPermit() {
+        var s = new ProbeScheduler("us-east", clock, (m, ws) -> {
+            probes.add(new Probe(m.id(), m.url(), ws, 0));
+            return Mono.empty();
+        }, results::add, 1, ScheduleListener.NONE);
+        s.upsert(monitor("a", 10));
+        advance(Duration.ofSeconds(35));
+        // With one permit, every window still ran: an empty probe hands its permit back like any other.
+        assertThat(probes).extracting(Probe::windowStart).containsExactly(0L, 10_000L, 20_000L, 30_000L);
+        assertThat(s.skippedWindows()).isZero();
+        assertThat(results).isEmpty();
+        assertThat(s.inFlight()).isZero();
+    }
 }

@@ -1,0 +1,83 @@
+package dev.vigil.probe.probe;
+
+import static dev.vigil.probe.probe.Monitors.WINDOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.ProbeResult;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+class ProbesTest {
+    /** A fake probe per type that answers with a result naming its type. */
+    private static Map<CheckType, Probe> fakes(List<CheckType> called) {
+        Map<CheckType, Probe> m = new EnumMap<>(CheckType.class);
+        for (CheckType t : List.of(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS)) {
+            m.put(t, (monitor, ws) -> Mono.fromCallable(() -> {
+                called.add(t);
+                return new ProbeResult(1, monitor.id(), "us-east", "w-1", ws, ws, Outcome.NETWORK_FAILURE,
+                        dev.vigil.schemas.contract.ErrorKind.OTHER, null, null, null, null, null, null, null, null,
+                        null, null, null, "r-1", t, null);
+            }));
+        }
+        return m;
+    }
+
+    @Test
+    void eachMonitorGoesToTheProbeOfItsType() {
+        List<CheckType> called = new java.util.ArrayList<>();
+        Probes probes = new Probes(fakes(called));
+        List<MonitorDefinition> monitors = List.of(
+                Monitors.http("https://example.com/", null, null, null, null, 2000),
+                Monitors.tcp("example.com", 5432, null, null, 2000),
+                Monitors.dns("example.com", "MX", null, List.of(), 2000),
+                Monitors.tls("example.com", 443, 2000, null));
+        for (MonitorDefinition m : monitors) {
+            ProbeResult r = probes.probe(m, WINDOW).block(Duration.ofSeconds(5));
+            assertThat(r.checkType()).isEqualTo(m.type());
+        }
+        assertThat(called).containsExactly(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS);
+    }
+
+    @Test
+    void aHeartbeatMonitorIsNeverProbed() {
+        List<CheckType> called = new java.util.ArrayList<>();
+        MonitorDefinition heartbeat = Monitors.heartbeat();
+        assertThat(heartbeat.isProbed()).isFalse();
+        assertThat(new Probes(fakes(called)).probe(heartbeat, WINDOW).block(Duration.ofSeconds(5))).isNull();
+        assertThat(called).isEmpty();
+    }
+
+    @Test
+    void everyProbedTypeNeedsAProbe() {
+        Map<CheckType, Probe> missingDns = fakes(new java.util.ArrayList<>());
+        missingDns.remove(CheckType.DNS);
+        assertThatThrownBy(() -> new Probes(missingDns)).hasMessage("no probe for check type dns");
+    }
+
+    @Test
+    void theStandardProbesCoverEveryProbedType() {
+        var guard = new dev.vigil.probe.safety.TargetGuard(List.of(), dev.vigil.probe.safety.HostResolver.system());
+        Probes standard = Probes.standard(guard, ProbeSettings.of("us-east", "w-1", "0.1.0"));
+        // A refusal shows the real probe of each type ran, without any network.
+        ProbeResult tcp = standard.probe(Monitors.tcp("127.0.0.1", 22, null, null, 2000), WINDOW).block(Duration.ofSeconds(5));
+        assertThat(tcp.checkType()).isEqualTo(CheckType.TCP);
+        ProbeResult tls = standard.probe(Monitors.tls("127.0.0.1", 443, 2000, null), WINDOW).block(Duration.ofSeconds(5));
+        assertThat(tls.checkType()).isEqualTo(CheckType.TLS);
+        ProbeResult dns = standard.probe(Monitors.dns("example.com", "A", "127.0.0.1", List.of(), 2000), WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(dns.checkType()).isEqualTo(CheckType.DNS);
+        ProbeResult http = standard.probe(Monitors.http("http://127.0.0.1/", null, null, null, null, 2000), WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(http.checkType()).isEqualTo(CheckType.HTTP);
+        assertThat(List.of(tcp, tls, dns, http)).allSatisfy(r ->
+                assertThat(r.errorKind()).isEqualTo(dev.vigil.schemas.contract.ErrorKind.BLOCKED_TARGET));
+    }
+}
