@@ -364,14 +364,28 @@ public record MonitorDefinition(
         public Tcp {
             Require.matches("host", host, HOST, "a host name or an IP address");
             Require.range("port", Require.present("port", port), 1, 65535);
-            send = Require.optionalText("send", send, 4096);
-            if (send != null && send.isEmpty()) {
-                throw new ContractViolation("send", "must not be empty");
+            send = protocolText("send", send, 4096);
+            expect = protocolText("expect", expect, 1024);
+        }
+
+        /** Line-based protocols need their line endings: tab, CR and LF pass, every other control character does not. */
+        private static String protocolText(String field, String value, int max) {
+            if (value == null) {
+                return null;
             }
-            expect = Require.optionalText("expect", expect, 1024);
-            if (expect != null && expect.isEmpty()) {
-                throw new ContractViolation("expect", "must not be empty");
+            if (value.isEmpty()) {
+                throw new ContractViolation(field, "must not be empty");
             }
+            if (value.length() > max) {
+                throw new ContractViolation(field, "must be at most " + max + " characters");
+            }
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') {
+                    throw new ContractViolation(field, "must not contain control characters other than tab, CR and LF");
+                }
+            }
+            return value;
         }
     }
 

@@ -156,6 +156,9 @@ class MonitorDefinitionTypesTest {
         assertThat(m.isProbed()).isTrue();
         assertThat(read(TCP + ",\"expect\":{\"statusCodes\":[]}}").expect()).as("empty means the default")
                 .isEqualTo(read(TCP + "}").expect());
+        // line-based protocols need their line endings
+        assertThat(read(TCP.replace("5432}", "6379,\"send\":\"PING\\r\\n\",\"expect\":\"+PONG\\r\\n\"}") + "}").tcp())
+                .isEqualTo(new MonitorDefinition.Tcp("db.example.com", 6379, "PING\r\n", "+PONG\r\n"));
     }
 
     static Stream<Arguments> tcpViolations() {
@@ -182,7 +185,8 @@ class MonitorDefinitionTypesTest {
                 Arguments.of(TCP.replace("db.example.com", "db example") + "}", "tcp.host"),
                 Arguments.of(TCP.replace("db.example.com", "-db") + "}", "tcp.host"),
                 Arguments.of(TCP.replace("5432}", "5432,\"send\":\"\"}") + "}", "tcp.send"),
-                Arguments.of(TCP.replace("5432}", "5432,\"send\":\"PING\\r\\n\"}") + "}", "tcp.send"),
+                Arguments.of(TCP.replace("5432}", "5432,\"send\":\"PING\\u0000\"}") + "}", "tcp.send"),
+                Arguments.of(TCP.replace("5432}", "5432,\"expect\":\"+OK\\u001b\"}") + "}", "tcp.expect"),
                 Arguments.of(TCP.replace("5432}", "5432,\"expect\":\"\"}") + "}", "tcp.expect"));
     }
 
