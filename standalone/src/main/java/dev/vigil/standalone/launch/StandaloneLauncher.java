@@ -44,6 +44,8 @@ public final class StandaloneLauncher implements AutoCloseable {
     private EmbeddedPostgres postgres;
     private int ingestPort;
     private int queryPort;
+    /** Names the variables the probe workers may send as {@code secretEnv} headers (comma-separated). */
+    public static final String HEADER_SECRETS_ENV = "VIGIL_HEADER_SECRETS";
     private GeneratedConfig.AdminToken adminToken;
     private GeneratedConfig.WebhookToken webhookToken;
     /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
@@ -180,6 +182,11 @@ public final class StandaloneLauncher implements AutoCloseable {
             probeEnv.put("VIGIL_WORKER_ID", "standalone-" + region);
             probeEnv.put("VIGIL_REGIONS", String.join(",", options.regions()));
             probeEnv.put("VIGIL_ALLOW_LIST", String.join(",", options.allowList()));
+            // the variables http monitors may send as secret headers: the operator's choice, passed through
+            String headerSecrets = processEnv.get(HEADER_SECRETS_ENV);
+            if (headerSecrets != null && !headerSecrets.isBlank()) {
+                probeEnv.put(HEADER_SECRETS_ENV, headerSecrets);
+            }
             probeEnv.put("VIGIL_HTTP_HOST", options.host());
             probeEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.probePort(i)));
             ProbeWorker.Running probe = step(progress, "probe worker " + region,

@@ -51,7 +51,8 @@ public final class MonitorsFile {
             }
             try {
                 MonitorDefinition m = Json.convert(copy, MonitorDefinition.class);
-                for (String region : m.regions()) {
+                // a heartbeat monitor's one region, push, is no probe region: nothing to check
+                for (String region : m.isProbed() ? m.regions() : List.<String>of()) {
                     if (!allowedRegions.isEmpty() && !allowedRegions.contains(region)) {
                         problems.add(where + ": regions: '" + region + "' is not one of the configured regions "
                                 + allowedRegions.stream().sorted().toList());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,9 +76,24 @@ class MonitorsFileTest {
         // Surefire runs in the module folder; the example lives at the repository root.
         List<MonitorDefinition> monitors = MonitorsFile.read(Path.of("../examples/monitors.yaml"),
                 Set.of("us-east", "eu-west", "asia-east"));
-        assertThat(monitors).extracting(MonitorDefinition::id).containsExactly("checkout-api", "marketing-site", "status-json");
+        assertThat(monitors).extracting(MonitorDefinition::id).containsExactly("checkout-api", "marketing-site", "status-json",
+                "orders-api-write", "mail-relay", "mx-records", "imaps-certificate", "nightly-backup");
         assertThat(monitors.get(0).expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
         assertThat(monitors.get(2).expect().json().anyOf()).containsExactly("green", "operational");
+        assertThat(monitors).extracting(MonitorDefinition::type).containsExactly(CheckType.HTTP, CheckType.HTTP,
+                CheckType.HTTP, CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS, CheckType.HEARTBEAT);
+        MonitorDefinition post = monitors.get(3);
+        assertThat(post.method()).isEqualTo("POST");
+        assertThat(post.headers().get("Authorization").secretEnv()).isEqualTo("ORDERS_HEALTH_TOKEN");
+        assertThat(post.headers().get("Authorization").value()).isNull();
+        assertThat(post.expect().headers()).containsEntry("Content-Type", "re:application/json.*");
+        assertThat(monitors.get(4).tcp()).isEqualTo(new MonitorDefinition.Tcp("smtp.example.com", 25, null, "ESMTP"));
+        assertThat(monitors.get(5).dns().recordType()).isEqualTo("MX");
+        assertThat(monitors.get(6).tls().port()).isEqualTo(993);
+        MonitorDefinition backup = monitors.get(7);
+        assertThat(backup.regions()).containsExactly(MonitorDefinition.PUSH_REGION);
+        assertThat(backup.heartbeat().schedule()).isEqualTo("0 2 * * *");
+        assertThat(backup.heartbeat().zone()).isEqualTo("Europe/Paris");
     }
 
     @Test

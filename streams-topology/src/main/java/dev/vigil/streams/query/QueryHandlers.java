@@ -361,7 +361,45 @@ public final class QueryHandlers {
         m.put("regions", def.regions());
         m.put("severity", def.severity());
         m.put("enabled", def.enabled());
+        m.put("type", def.type());
+        m.put("target", def.target());
+        switch (def.type()) {
+            case HTTP -> {
+                m.put("method", def.method());
+                if (!def.headers().isEmpty()) {
+                    // ${NAME} for a secret (its value never leaves the probe worker); a credential someone wrote
+                    // inline anyway is not echoed either
+                    Map<String, String> headers = new java.util.TreeMap<>();
+                    def.headers().forEach((k, v) -> headers.put(k, v.isSecret() || !credential(k) ? v.toString()
+                            : "(inline value not shown)"));
+                    m.put("headers", headers);
+                }
+                if (def.body() != null) {
+                    m.put("bodyBytes", def.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                }
+            }
+            case TCP -> m.put("tcp", def.tcp());
+            case DNS -> m.put("dns", def.dns());
+            case TLS -> m.put("tls", def.tls());
+            case HEARTBEAT -> {
+                // not the token's hash: nothing a reader needs
+                Map<String, Object> hb = new LinkedHashMap<>();
+                hb.put("schedule", def.heartbeat().schedule() == null
+                        ? "every " + def.intervalSeconds() + " s" : def.heartbeat().schedule());
+                hb.put("zone", def.heartbeat().zone());
+                hb.put("graceSeconds", def.heartbeat().graceSeconds());
+                hb.put("pingable", def.heartbeat().tokenSha256() != null);
+                m.put("heartbeat", hb);
+            }
+            default -> { }
+        }
         return m;
+    }
+
+    private static boolean credential(String header) {
+        String h = header.toLowerCase(java.util.Locale.ROOT);
+        return h.equals("authorization") || h.equals("proxy-authorization") || h.equals("cookie") || h.contains("token")
+                || h.contains("key") || h.contains("secret") || h.contains("password") || h.contains("auth");
     }
 
     // ---- gathered endpoints ----------------------------------------------------------------------------
@@ -391,6 +429,7 @@ public final class QueryHandlers {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("monitorId", kv.key);
                 row.put("name", kv.value.name());
+                row.put("type", kv.value.type());
                 row.put("enabled", kv.value.enabled());
                 rows.put(kv.key, row);
             });
