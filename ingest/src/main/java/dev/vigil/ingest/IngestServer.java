@@ -5,12 +5,15 @@ import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.config.EdgeLimits;
 import dev.vigil.ingest.config.IngestConfig;
+import dev.vigil.ingest.heartbeat.HeartbeatCatalog;
+import dev.vigil.ingest.heartbeat.MonitorsFollower;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
 import dev.vigil.ingest.route.AccessLogFormat;
 import dev.vigil.ingest.route.AlertsHandler;
 import dev.vigil.ingest.route.BatchResponder;
 import dev.vigil.ingest.route.BetterStackWebhookHandler;
 import dev.vigil.ingest.route.BodyReader;
+import dev.vigil.ingest.route.HeartbeatHandler;
 import dev.vigil.ingest.route.HttpProblem;
 import dev.vigil.ingest.route.MetricsHandler;
 import dev.vigil.ingest.route.PathRedaction;
@@ -118,6 +121,12 @@ public final class IngestServer {
         // Off unless configured: then nothing is routed there and the catch-all answers 404.
         BetterStackWebhookHandler betterStack = betterStackToken == null ? null : new BetterStackWebhookHandler(
                 betterStackToken, bodies, limits.timestampSkewMs(), batches, responder, registry, topics.vendorUpdates(), clock);
+        // Heartbeat pings are checked against ingest's own copy of the heartbeat monitors (and their token hashes).
+        HeartbeatCatalog heartbeatMonitors = new HeartbeatCatalog();
+        registry.gauge("vigil.ingest.heartbeat.monitors", heartbeatMonitors, HeartbeatCatalog::size);
+        registry.gauge("vigil.ingest.heartbeat.catalog.ready", heartbeatMonitors, c -> c.ready() ? 1 : 0);
+        HeartbeatHandler pings = new HeartbeatHandler(heartbeatMonitors, batches, responder, registry,
+                topics.probeResults(), clock, Duration.ofMillis(limits.requestTimeoutMs()));
 
         // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
         // enforced by the service kit before any route runs.
@@ -134,6 +143,7 @@ public final class IngestServer {
                     if (betterStack != null) {
                         r.route(BetterStackWebhookHandler::matches, betterStack::handle);
                     }
+                    r.route(HeartbeatHandler::matches, pings::handle);
                     r.get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
                             .get("/ready", (req, res) -> ready(publisher, admin)
                                     .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
@@ -145,11 +155,14 @@ public final class IngestServer {
                                     "other", req, res, responder, limits.maxBodyBytes()));
                 })
                 .bindNow(Duration.ofSeconds(10));
-        LOG.info("ingest listening on {}:{} (metrics → {}, probe results → {}, heartbeats → {}, alerts → {}, BetterStack webhook {}; hosts {})",
+        // until it has caught up with the topic, pings are answered 503 + Retry-After
+        MonitorsFollower monitorsFollower = new MonitorsFollower(config.kafka(), heartbeatMonitors).start();
+        LOG.info("ingest listening on {}:{} (metrics → {}, probe results and heartbeat pings → {}, heartbeats → {}, alerts → {}, "
+                        + "BetterStack webhook {}; hosts {}; heartbeat monitors from {})",
                 config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
                 betterStack == null ? "off" : "→ " + topics.vendorUpdates(),
-                edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()));
-        return new Running(server, publisher, admin, registry, gc);
+                edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()), topics.monitors());
+        return new Running(server, publisher, admin, registry, gc, monitorsFollower);
     }
 
     private static Mono<Boolean> ready(AcknowledgedPublisher publisher, Admin admin) {
@@ -233,14 +246,17 @@ public final class IngestServer {
         private final Admin admin;
         private final PrometheusMeterRegistry registry;
         private final JvmGcMetrics gc;
+        private final MonitorsFollower monitorsFollower;
         private boolean closed;
 
-        Running(DisposableServer server, AcknowledgedPublisher publisher, Admin admin, PrometheusMeterRegistry registry, JvmGcMetrics gc) {
+        Running(DisposableServer server, AcknowledgedPublisher publisher, Admin admin, PrometheusMeterRegistry registry,
+                JvmGcMetrics gc, MonitorsFollower monitorsFollower) {
             this.server = server;
             this.publisher = publisher;
             this.admin = admin;
             this.registry = registry;
             this.gc = gc;
+            this.monitorsFollower = monitorsFollower;
         }
 
         public int port() {
@@ -262,6 +278,7 @@ public final class IngestServer {
             }
             closed = true;
             server.disposeNow(Duration.ofSeconds(15));
+            monitorsFollower.close();
             publisher.close();
             admin.close(Duration.ofSeconds(2));
             gc.close();

@@ -173,16 +173,26 @@ public record IngestConfig(
     /**
      * Topic names; defaults from {@link Topics}.
      *
+     * @param heartbeats    where probe workers' own heartbeats ({@code POST /v1/heartbeats}) go
      * @param vendorUpdates where a person's acknowledgement or resolution in a vendor's tool (the BetterStack
      *                      webhook) goes, for the notifier
+     * @param monitors      the compacted monitor catalogue ingest reads (never writes) to know the heartbeat monitors
+     *                      and their ping tokens' hashes; the pings' results go to {@code probeResults}
      */
-    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates) {
+    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates,
+                             String monitors) {
         public TopicNames {
             metrics = metrics == null ? Topics.METRICS : Require.text("metrics", metrics, 249);
             probeResults = probeResults == null ? Topics.PROBE_RESULTS : Require.text("probeResults", probeResults, 249);
             alerts = alerts == null ? Topics.ALERTS : Require.text("alerts", alerts, 249);
             heartbeats = heartbeats == null ? Topics.HEARTBEATS : Require.text("heartbeats", heartbeats, 249);
             vendorUpdates = vendorUpdates == null ? Topics.VENDOR_UPDATES : Require.text("vendorUpdates", vendorUpdates, 249);
+            monitors = monitors == null ? Topics.MONITORS : Require.text("monitors", monitors, 249);
+        }
+
+        /** The monitor catalogue on the default topic. */
+        public TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates) {
+            this(metrics, probeResults, alerts, heartbeats, vendorUpdates, null);
         }
 
         /** Vendor updates on the default topic. */
@@ -196,7 +206,7 @@ public record IngestConfig(
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null);
+            return new TopicNames(null, null, null, null, null, null);
         }
     }
 
@@ -235,6 +245,11 @@ public record IngestConfig(
     public record ProbeWorkerKey(String region, String secretEnv, String workerId) {
         public ProbeWorkerKey {
             Require.slug("region", region);
+            if (dev.vigil.schemas.contract.MonitorDefinition.PUSH_REGION.equals(region)) {
+                // results in region push are heartbeat pings, which only ingest records (after checking the token)
+                throw new ContractViolation("region", "push is the region of heartbeat pings; a probe worker "
+                        + "speaks for a real region");
+            }
             workerId = workerId == null || workerId.isBlank() ? null : Require.text("workerId", workerId.strip(), 128);
             Require.present("secretEnv", secretEnv);
             if (!ENV_NAME.matcher(secretEnv).matches()) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import reactor.core.publisher.Mono;
@@ -78,18 +79,41 @@ public final class BatchResponder {
      */
     public Mono<Void> publishRecords(String route, List<ProducerRecord<String, byte[]>> records, HttpServerResponse res,
                                      Map<String, Object> body, Runnable onUnavailable) {
-        return Mono.fromFuture(publisher.publish(records), true).flatMap(result -> {
-            if (result == PublishResult.ACKNOWLEDGED) {
-                countEvents(route, "accepted", "none", records.size());
-                return responder.json(route, res, 202, body);
-            }
-            countEvents(route, "unavailable", "kafka", records.size());
-            onUnavailable.run();
-            Responder.retryAfter(res, retryAfterSeconds);
-            return Mono.error(new HttpProblem(503, "kafka-unavailable", "Service unavailable",
-                    "Kafka did not acknowledge the batch in time; nothing of it was accepted, resend it after "
-                            + retryAfterSeconds + " s"));
-        });
+        return Mono.fromFuture(send(records), true)
+                .flatMap(result -> answer(route, records.size(), result, res, 202, body, onUnavailable));
+    }
+
+    /** Hands one request's records to the publisher; the future says whether all of them were committed. */
+    public CompletableFuture<PublishResult> send(List<ProducerRecord<String, byte[]>> records) {
+        return publisher.publish(records);
+    }
+
+    /**
+     * The answer to records handed to {@link #send}: {@code status} with {@code body} when they were committed, else
+     * the 503 of {@link #unavailable} (after {@code onUnavailable}).
+     */
+    public Mono<Void> answer(String route, int records, PublishResult result, HttpServerResponse res, int status,
+                             Object body, Runnable onUnavailable) {
+        if (result == PublishResult.ACKNOWLEDGED) {
+            countEvents(route, "accepted", "none", records);
+            return responder.json(route, res, status, body);
+        }
+        countEvents(route, "unavailable", "kafka", records);
+        onUnavailable.run();
+        return Mono.error(unavailable(res));
+    }
+
+    /** 503 with Retry-After: Kafka did not take the request in time, nothing of it was published. */
+    public HttpProblem unavailable(HttpServerResponse res) {
+        Responder.retryAfter(res, retryAfterSeconds);
+        return new HttpProblem(503, "kafka-unavailable", "Service unavailable",
+                "Kafka did not acknowledge the batch in time; nothing of it was accepted, resend it after "
+                        + retryAfterSeconds + " s");
+    }
+
+    /** Seconds a 503 asks the client to wait. */
+    public int retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     private void countEvents(String route, String outcome, String reason, int n) {

@@ -39,6 +39,7 @@ class IngestConfigTest {
         assertThat(c.kafka().topics().metrics()).isEqualTo("vigil.metrics");
         assertThat(c.kafka().topics().heartbeats()).isEqualTo("vigil.heartbeats");
         assertThat(c.kafka().topics().vendorUpdates()).isEqualTo("vigil.vendor-updates");
+        assertThat(c.kafka().topics().monitors()).isEqualTo("vigil.monitors");
         assertThat(c.integrations().betterstack()).as("the example leaves the webhook off").isNull();
     }
 
@@ -53,6 +54,17 @@ class IngestConfigTest {
         assertThat(IngestConfig.defaults().kafka().topics().heartbeats()).isEqualTo("vigil.heartbeats");
         assertThatThrownBy(() -> load("probeWorkers:\n  k1: {region: us-east, secretEnv: K1, workerId: \"" + "w".repeat(129) + "\"}\n", Map.of()))
                 .hasMessageContaining("probeWorkers.k1.workerId");
+    }
+
+    @Test
+    void theMonitorCatalogueTopicDefaultsAndCanBeRenamedAndNoProbeKeySpeaksForPush() throws Exception {
+        assertThat(IngestConfig.defaults().kafka().topics().monitors()).isEqualTo("vigil.monitors");
+        assertThat(load("kafka:\n  topics:\n    monitors: acme.monitors\n", Map.of()).kafka().topics().monitors())
+                .isEqualTo("acme.monitors");
+        assertThat(load("port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_MONITORS", "x.monitors")).kafka().topics().monitors())
+                .isEqualTo("x.monitors");
+        assertThatThrownBy(() -> load("probeWorkers:\n  k1: {region: push, secretEnv: K1}\n", Map.of()))
+                .hasMessageContaining("probeWorkers.k1.region").hasMessageContaining("heartbeat pings");
     }
 
     @Test

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * The broker stops while clients keep posting: clients get 503 with Retry-After (never another 5xx),
  * every request answered 202 is on the topic once the broker is back, exactly once, and nothing of a
  * request answered 503 is visible to read_committed consumers. A BetterStack webhook call meets the same 503 and,
- * resent, is on its topic once.
+ * resent, is on its topic once; so does a heartbeat {@code /fail} ping (while a success already published for its
+ * window is still answered 200 from memory).
  */
 @WithKafka
 class BrokerOutageIT {
@@ -72,6 +73,15 @@ class BrokerOutageIT {
                     return null;
                 }));
             }
+            String pingToken = dev.vigil.kit.auth.BearerTokens.generate();
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(kafka.producerProps(),
+                    new org.apache.kafka.common.serialization.StringSerializer(),
+                    dev.vigil.schemas.json.VigilSerdes.monitorDefinition())) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.MONITORS, "nightly",
+                        HeartbeatPingIT.heartbeat("nightly", dev.vigil.kit.auth.BearerTokens.hash(pingToken), null))).get();
+            }
+            String ping = "/v1/heartbeat/nightly?token=" + pingToken;
+            await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get(ping).status() == 202);
             await().atMost(Duration.ofSeconds(30)).until(() -> accepted.size() >= 20);
             kafka.stop();
             await().atMost(Duration.ofSeconds(60)).until(() -> refused.size() >= 2 * CLIENTS);
@@ -93,6 +103,11 @@ class BrokerOutageIT {
             assertThat(webhookDown.contentType()).startsWith("application/problem+json");
             assertThat(webhookDown.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
             assertThat(webhookDown.text()).doesNotContain(IngestHarness.BETTERSTACK_TOKEN);
+            assertThat(ingest.get(ping).status()).as("this window's success is published already").isEqualTo(200);
+            var failDown = ingest.get("/v1/heartbeat/nightly/fail?token=" + pingToken);
+            assertThat(failDown.status()).as(failDown.text()).isEqualTo(503);
+            assertThat(failDown.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
+            assertThat(failDown.text()).doesNotContain(pingToken);
             kafka.start();
             restarted.set(true);
             await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
@@ -101,6 +116,8 @@ class BrokerOutageIT {
             assertThat(resent.status()).as(resent.text()).isEqualTo(202);
             var webhookResent = ingest.betterStack(IngestHarness.BETTERSTACK_TOKEN, webhook);
             assertThat(webhookResent.status()).as(webhookResent.text()).isEqualTo(202);
+            var failResent = ingest.get("/v1/heartbeat/nightly/fail?token=" + pingToken);
+            assertThat(failResent.status()).as("Kafka did not take the first: the next /fail publishes").isEqualTo(202);
             stop.set(true);
             for (Future<?> f : clients) {
                 f.get();
@@ -145,6 +162,18 @@ class BrokerOutageIT {
                 }
                 assertThat(updates).as("the call answered 503 is not on the topic, the resent one is, once")
                         .extracting(org.apache.kafka.clients.consumer.ConsumerRecord::key).containsExactly("betterstack/outage-1");
+            }
+
+            try (var consumer = ingest.consumer(Topics.PROBE_RESULTS)) {
+                List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> pings = new ArrayList<>();
+                IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, pings, Duration.ofSeconds(60));
+                for (int i = 0; i < 5; i++) {
+                    consumer.poll(Duration.ofMillis(200)).forEach(pings::add);
+                }
+                assertThat(pings).extracting(r -> Json.read(r.value(), dev.vigil.schemas.contract.ProbeResult.class).outcome())
+                        .as("the success before the outage and the resent /fail, once each")
+                        .containsExactly(dev.vigil.schemas.contract.Outcome.SUCCESS,
+                                dev.vigil.schemas.contract.Outcome.ASSERTION_FAILURE);
             }
         }
     }

@@ -22,4 +22,22 @@ class PathRedactionTest {
     void whateverFollowsBetterstackIsNeverWritten(String path, String written) {
         assertThat(PathRedaction.redact(path)).isEqualTo(written).doesNotContain("secret");
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "/v1/heartbeat/nightly?token=vgl_secret_token                 | /v1/heartbeat/nightly?token=…",
+        "/v1/heartbeat/nightly/fail?token=vgl_secret_token            | /v1/heartbeat/nightly/fail?token=…",
+        "/v1/heartbeat/nightly?x=1&token=vgl_secret_token&y=2         | /v1/heartbeat/nightly?x=…&token=…&y=…",
+        "/v1/heartbeat/nightly?Token=vgl_secret_token                 | /v1/heartbeat/nightly?Token=…",
+        "/v1/heartbeat/nightly?%74oken=vgl_secret_token               | /v1/heartbeat/nightly?%74oken=…",
+        "/v1/heartbeat/nightly?vgl_secret_token                       | /v1/heartbeat/nightly?…",
+        "/v1/heartbeat/nightly?token=vgl_secret_token&token=vgl_secret | /v1/heartbeat/nightly?token=…&token=…",
+        "/v1/heartbeat/nightly?token=                                 | /v1/heartbeat/nightly?token=…",
+        "/v1/heartbeat/nightly?&&token=vgl_secret_token               | /v1/heartbeat/nightly?&&token=…",
+        "/v1/metrics?token=vgl_secret_token                           | /v1/metrics?token=…",
+        "/v1/heartbeat/nightly?                                       | /v1/heartbeat/nightly?",
+        "/v1/heartbeat/nightly                                        | /v1/heartbeat/nightly"})
+    void queryParameterValuesAreNeverWritten(String uri, String written) {
+        assertThat(PathRedaction.redact(uri)).isEqualTo(written).doesNotContain("secret");
+    }
 }

@@ -4,6 +4,9 @@ import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.contract.AuditRecord;
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.standalone.monitors.HeartbeatTokens;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorDiff;
 import dev.vigil.standalone.monitors.MonitorsFile;
@@ -34,7 +37,9 @@ public final class MonitorsCommand implements Runnable {
 
     @Command(name = "apply", mixinStandardHelpOptions = true,
             description = {"Validate a monitors file, show what changes, and publish it.",
-                    "Monitors absent from the file are kept unless --prune is given."})
+                    "Monitors absent from the file are kept unless --prune is given.",
+                    "A heartbeat monitor without a ping token gets one: only its hash is published, and its ping URL is "
+                            + "printed once. Re-applying keeps the token; --rotate-heartbeat-token issues a new one."})
     static final class Apply implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -67,6 +72,17 @@ public final class MonitorsCommand implements Runnable {
                 description = "How long to wait for Kafka (ISO-8601 duration, default: ${DEFAULT-VALUE}).")
         Duration timeout;
 
+        @Option(names = "--ingest-url", paramLabel = "URL", defaultValue = "${env:VIGIL_INGEST_URL}",
+                description = "Ingest's base URL, for the ping URLs of new heartbeat tokens (default: $VIGIL_INGEST_URL, "
+                        + "else the standalone's http://127.0.0.1:" + StandaloneOptions.INGEST_PORT + " when "
+                        + "--bootstrap-servers is on loopback; otherwise only the path is printed).")
+        String ingestUrl;
+
+        @Option(names = "--rotate-heartbeat-token", paramLabel = "ID", split = ",",
+                description = "Issue a new ping token for these heartbeat monitors (the old one stops working once "
+                        + "ingest has the new hash).")
+        List<String> rotate;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -84,17 +100,32 @@ public final class MonitorsCommand implements Runnable {
                 return 2;
             }
             out.printf("%s: %d monitor(s) valid%n", file, desired.size());
+            String ingestBase;
+            try {
+                ingestBase = ingestBase(ingestUrl, bootstrapServers);
+            } catch (IllegalArgumentException e) {
+                err.println("error: " + e.getMessage());
+                return 2;
+            }
             MonitorCatalog catalog = new MonitorCatalog(bootstrapServers, topic, timeout);
             out.printf("reading %s from %s ...%n", topic, bootstrapServers);
             Map<String, MonitorDefinition> current = catalog.current(err::println);
-            MonitorDiff diff = MonitorDiff.between(current, desired);
-            diff.added().forEach(m -> out.printf("  + %s (new: %s every %ds from %s)%n",
-                    m.id(), m.url(), m.intervalSeconds(), String.join(",", m.regions())));
+            HeartbeatTokens.Prepared prepared;
+            try {
+                prepared = HeartbeatTokens.prepare(current, desired, rotate == null ? Set.of() : Set.copyOf(rotate),
+                        BearerTokens::generate);
+            } catch (IllegalArgumentException e) {
+                err.println("error: " + e.getMessage() + "; nothing was published");
+                return 2;
+            }
+            MonitorDiff diff = MonitorDiff.between(current, prepared.monitors());
+            diff.added().forEach(m -> out.printf("  + %s (new: %s)%n", m.id(), describe(m)));
             diff.changed().forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
             diff.removed().forEach(id -> out.printf(prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
             out.printf("%d to add, %d to change, %d unchanged, %d to delete%n", diff.added().size(),
                     diff.changed().size(), diff.unchanged().size(), prune ? diff.removed().size() : 0);
             if (dryRun) {
+                prepared.issued().forEach(t -> out.printf("  (a ping token for %s would be issued)%n", t.monitorId()));
                 out.println("dry run: nothing published");
                 return 0;
             }
@@ -109,10 +140,56 @@ public final class MonitorsCommand implements Runnable {
                     System.currentTimeMillis(), "cli:" + System.getProperty("user.name", "unknown"), "monitors.applied",
                     "monitors", localHost(), java.util.Map.of("added", String.valueOf(diff.added().size()),
                             "changed", String.valueOf(diff.changed().size()), "deleted", String.valueOf(deletes.size()),
+                            "heartbeatTokens", String.valueOf(prepared.issued().size()),
                             "file", String.valueOf(file.getFileName()))));
             out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
+            // only now that the hash is on the topic: a failed publish issued nothing (the next apply makes a new one)
+            for (HeartbeatTokens.Issued t : prepared.issued()) {
+                if (ingestBase != null) {
+                    out.printf("ping URL for %s: %s%s (shown once; store it in the job's secret store)%n",
+                            t.monitorId(), ingestBase, HeartbeatTokens.pingPath(t));
+                } else {
+                    out.printf("ping path for %s: %s (shown once; store it in the job's secret store; prefix it with "
+                            + "ingest's base URL, or pass --ingest-url)%n", t.monitorId(), HeartbeatTokens.pingPath(t));
+                }
+            }
             return 0;
         }
+
+        /** What a new monitor checks, for the diff: the target, and how often from where (heartbeats are pushed). */
+        private static String describe(MonitorDefinition m) {
+            if (!m.isProbed()) {
+                return m.target() + ", pinged at /v1/heartbeat/" + m.id();
+            }
+            return m.target() + " every " + m.intervalSeconds() + "s from " + String.join(",", m.regions());
+        }
+    }
+
+    /**
+     * Ingest's base URL without a trailing slash: {@code --ingest-url} (or $VIGIL_INGEST_URL); else, when Kafka is on
+     * loopback (the standalone's), the standalone's ingest; else null (unknown).
+     */
+    static String ingestBase(String option, String bootstrapServers) {
+        if (option != null && !option.isBlank()) {
+            String url = option.strip();
+            if (!(url.startsWith("http://") || url.startsWith("https://")) || url.contains("?") || url.contains("#")) {
+                throw new IllegalArgumentException("--ingest-url must be an http(s) base URL without query, e.g. "
+                        + "https://ingest.example.com");
+            }
+            return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        }
+        for (String server : bootstrapServers.split(",")) {
+            String s = server.strip();
+            int colon = s.lastIndexOf(':');
+            String host = colon > 0 && !s.endsWith("]") ? s.substring(0, colon) : s;
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (!LoopbackHosts.isLoopback(host)) {
+                return null;
+            }
+        }
+        return "http://127.0.0.1:" + StandaloneOptions.INGEST_PORT;
     }
 
     private static String localHost() {

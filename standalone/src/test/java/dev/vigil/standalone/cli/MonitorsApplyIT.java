@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.nio.file.Files;
@@ -13,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,10 +34,105 @@ class MonitorsApplyIT {
     }
 
     private Map<String, MonitorDefinition> topic() {
+        return topic(Topics.MONITORS);
+    }
+
+    private Map<String, MonitorDefinition> topic(String name) {
         List<String> poison = new ArrayList<>();
-        var current = new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).current(poison::add);
+        var current = new MonitorCatalog(kafka.bootstrapServers(), name, Duration.ofSeconds(30)).current(poison::add);
         assertThat(poison).isEmpty();
         return current;
+    }
+
+    private static final Pattern PING_URL = Pattern.compile(
+            "ping URL for (\\S+): (\\S+)/v1/heartbeat/(\\S+)\\?token=(vgl_[A-Za-z0-9_-]{43}) "
+                    + "\\(shown once; store it in the job's secret store\\)");
+
+    /** The ping URLs an apply printed: monitor id → token, with the base URL each was printed with. */
+    private static Map<String, String[]> pingUrls(String out) {
+        Map<String, String[]> urls = new java.util.LinkedHashMap<>();
+        Matcher m = PING_URL.matcher(out);
+        while (m.find()) {
+            assertThat(m.group(3)).isEqualTo(m.group(1));
+            urls.put(m.group(1), new String[] {m.group(2), m.group(4)});
+        }
+        return urls;
+    }
+
+    /**
+     * A heartbeat monitor without a token gets one on apply: only its hash is published, the ping URL is printed once;
+     * re-applying keeps it (no change, nothing printed), --rotate-heartbeat-token issues a new one.
+     */
+    @Test
+    void aHeartbeatMonitorGetsItsPingTokenOnceKeepsItAndRotatesOnRequest() throws Exception {
+        String topic = "it.heartbeat-monitors";
+        kafka.createTopics(List.of(new Topics.TopicSpec(topic, 1, true)));
+        Path f = file("hb.yaml", """
+                monitors:
+                  - id: nightly-backup
+                    name: Nightly backup
+                    type: heartbeat
+                    heartbeat:
+                      schedule: "0 2 * * *"
+                      zone: Europe/Paris
+                      graceSeconds: 600
+                  - id: api
+                    url: https://api.example.com/health
+                    regions: [us-east]
+                """);
+        String[] common = {"monitors", "apply", "-f", f.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
+                "--topic", topic, "--regions", "us-east"};
+
+        CliRun dry = CliRun.vigil(concat(common, "--dry-run"));
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("(a ping token for nightly-backup would be issued)").doesNotContain("vgl_");
+        assertThat(topic(topic)).isEmpty();
+
+        CliRun first = CliRun.vigil(concat(common, "--ingest-url", "https://ingest.example.com/"));
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).contains("+ nightly-backup (new: heartbeat (cron 0 2 * * * Europe/Paris, grace 600 s), "
+                + "pinged at /v1/heartbeat/nightly-backup)", "+ api (new: https://api.example.com/health every 60s from us-east)");
+        Map<String, String[]> issued = pingUrls(first.out());
+        assertThat(issued).containsOnlyKeys("nightly-backup");
+        assertThat(issued.get("nightly-backup")[0]).isEqualTo("https://ingest.example.com");
+        String token = issued.get("nightly-backup")[1];
+        MonitorDefinition published = topic(topic).get("nightly-backup");
+        assertThat(published.heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(token));
+        assertThat(published.regions()).containsExactly("push");
+        assertThat(Json.toTree(published).toString()).doesNotContain(token);
+        assertThat(first.err()).doesNotContain(token);
+
+        CliRun again = CliRun.vigil(common);
+        assertThat(again.out()).contains("0 to add, 0 to change, 2 unchanged", "nothing to publish")
+                .doesNotContain("ping URL").doesNotContain("vgl_");
+        assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(token));
+
+        CliRun rotated = CliRun.vigil(concat(common, "--rotate-heartbeat-token", "nightly-backup"));
+        assertThat(rotated.exit()).as(rotated.err()).isZero();
+        assertThat(rotated.out()).contains("~ nightly-backup (changed: heartbeat)", "0 to add, 1 to change, 1 unchanged");
+        Map<String, String[]> reissued = pingUrls(rotated.out());
+        assertThat(reissued.get("nightly-backup")[0]).as("the standalone's ingest, Kafka being on loopback")
+                .isEqualTo("http://127.0.0.1:8080");
+        String newToken = reissued.get("nightly-backup")[1];
+        assertThat(newToken).isNotEqualTo(token);
+        assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(newToken));
+
+        CliRun wrong = CliRun.vigil(concat(common, "--rotate-heartbeat-token", "api"));
+        assertThat(wrong.exit()).isEqualTo(2);
+        assertThat(wrong.err()).contains("--rotate-heartbeat-token api: not a heartbeat monitor of the file",
+                "nothing was published");
+        assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(newToken));
+
+        var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
+                .read(0, System.currentTimeMillis() + 60_000, 100).records();
+        assertThat(audit).filteredOn(a -> "hb.yaml".equals(a.details().get("file")))
+                .extracting(a -> a.details().get("heartbeatTokens")).containsExactly("1", "1");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Test
@@ -79,7 +178,8 @@ class MonitorsApplyIT {
         // every apply that published is on the audit log: who, what, how much
         var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
                 .read(0, System.currentTimeMillis() + 60_000, 100).records();
-        assertThat(audit).extracting(a -> a.action() + " " + a.details().get("added") + "/" + a.details().get("changed")
+        assertThat(audit).filteredOn(a -> a.details().get("file").startsWith("v"))
+                .extracting(a -> a.action() + " " + a.details().get("added") + "/" + a.details().get("changed")
                 + "/" + a.details().get("deleted")).containsExactly("monitors.applied 2/0/0", "monitors.applied 0/1/0",
                 "monitors.applied 0/0/1");
         assertThat(audit).allSatisfy(a -> {

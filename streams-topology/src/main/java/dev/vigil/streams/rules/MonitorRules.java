@@ -1,6 +1,8 @@
 package dev.vigil.streams.rules;
 
 import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.HeartbeatSchedules;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Outcome;
@@ -31,6 +33,10 @@ import java.util.Set;
  *       {@code tlsExpiryWarnDays} days left is a breach at warning, more is healthy. Several regions report the
  *       same window: per window at most one breach and, if none, one healthy evaluation are produced.</li>
  * </ul>
+ * A heartbeat monitor's verdicts go through the same availability rule (its one region is {@code push}; a window
+ * is never {@code unknown}, since a missed ping is itself the failure). Only the summaries differ, so that the page
+ * says what happened rather than "failing in push": "… missed its heartbeat: no ping since …" or "… reported a
+ * failure …". Its alerts keep source {@code probe}: {@code heartbeat} is the source of worker-health alerts.
  * A verdict for a window not after the last one applied is ignored (a duplicate or late verdict).
  */
 public final class MonitorRules {
@@ -107,7 +113,7 @@ public final class MonitorRules {
         Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
         switch (s) {
             case DOWN -> out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
-                    def.name() + " is down" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
+                    downSummary(def, verdict), monitorLinks, attrs, AlertSource.PROBE));
             case DEGRADED -> {
                 if (availabilityBreach) {
                     out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
@@ -116,7 +122,8 @@ public final class MonitorRules {
             }
             case UP -> {
                 if (availabilityHealthyCounts) {
-                    out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, def.name() + " is up",
+                    out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE,
+                            def.name() + (def.isProbed() ? " is up" : " is up: its heartbeat arrived"),
                             monitorLinks, attrs, AlertSource.PROBE));
                 }
             }
@@ -213,6 +220,33 @@ public final class MonitorRules {
             }
         });
         return String.join(",", failing);
+    }
+
+    /**
+     * What a {@code down} verdict says. A heartbeat window names what went wrong, in the monitor's zone: the window had
+     * no ping by its end plus grace, or the job reported a failure. The window's end comes from the definition, so
+     * the summary is the same on a replay.
+     */
+    static String downSummary(MonitorDefinition def, MonitorStatus v) {
+        if (!def.isProbed()) {
+            MonitorStatus.RegionResult push = v.regions().get(MonitorDefinition.PUSH_REGION);
+            ErrorKind kind = push == null ? null : push.errorKind();
+            java.time.ZoneId zone = java.time.ZoneId.of(def.heartbeat().zone());
+            if (kind == ErrorKind.MISSED_HEARTBEAT) {
+                long end = HeartbeatSchedules.windowAt(def, v.windowStart()).end();
+                return def.name() + " missed its heartbeat: no ping since " + time(v.windowStart(), zone)
+                        + " (the window ended " + time(end, zone) + ", grace " + def.heartbeat().graceSeconds() + " s)";
+            }
+            if (kind == ErrorKind.REPORTED_FAILURE) {
+                return def.name() + " reported a failure (heartbeat window from " + time(v.windowStart(), zone) + ")";
+            }
+        }
+        return def.name() + " is down" + detail(v);
+    }
+
+    private static String time(long epochMs, java.time.ZoneId zone) {
+        return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME
+                .format(java.time.Instant.ofEpochMilli(epochMs).atZone(zone));
     }
 
     private static String detail(MonitorStatus v) {

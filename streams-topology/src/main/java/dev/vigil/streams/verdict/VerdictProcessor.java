@@ -5,7 +5,6 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.ProbeResult;
-import dev.vigil.schemas.window.Windows;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.topology.DeadLetters;
 import java.util.ArrayList;
@@ -23,10 +22,16 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
  * Collects probe results per (monitorId, windowStart) and emits exactly one verdict per window:
- * as soon as every expected region has reported, or at the collection deadline
- * ({@link Windows#collectionDeadline}) on wall clock, enforced by a punctuator so that a silent fleet still
- * yields verdicts ({@code unknown} when nothing arrived). Results arriving after their window's verdict are
- * counted and dropped.
+ * as soon as every expected region has reported, or at the window's deadline on wall clock, enforced by a
+ * punctuator so that a silent fleet still yields verdicts ({@code unknown} when nothing arrived). Results
+ * arriving after their window's verdict are counted and dropped.
+ *
+ * <p>Each monitor's windows and deadlines come from its {@link MonitorWindows}: the collection deadline of aligned
+ * interval windows for the probed types; for a heartbeat monitor its schedule's windows (interval or cron), due at
+ * the window's end plus its grace, and a window without a ping by then is decided {@code down} with a missed
+ * heartbeat as the push region's result. A heartbeat window's first ping decides it at once (push is its only
+ * region), so later pings of the window are late; only while an earlier window is still undecided (missed, in its
+ * grace) does it wait for that one, so a monitor's heartbeat verdicts always go out in window order.
  *
  * <p>Input: the co-partitioned {@code vigil.monitors} (values {@link MonitorDefinition}, null = deleted) and
  * {@code vigil.probe-results} (values {@link ProbeResult}), both keyed by monitor id. Output: verdicts to
@@ -57,6 +62,8 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private WindowStore<String, MonitorStatus> history;
 
     private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
+    /** monitorId -> the windows of its cached definition (replaced with the definition). */
+    private final Map<String, MonitorWindows> windowsCache = new HashMap<>();
     private final Map<String, Long> cursorCache = new HashMap<>();
     /**
      * pending store key -> the window as last written to the store: the punctuator finds due windows without a
@@ -87,6 +94,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         // Kafka Streams calls init again on this same instance when it revives a task (EOS: the stores are wiped and
         // restored to the last commit): what the caches learned from the aborted transaction must go with it.
         definitionCache.clear();
+        windowsCache.clear();
         cursorCache.clear();
         latestDecided.clear();
         pendingIndex.clear();
@@ -157,12 +165,17 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             return;
         }
         long windowStart = result.windowStart();
-        if (windowStart % def.intervalMs() != 0) {
-            deadLetter(key, result, "windowStart is not aligned to the monitor's interval");
+        MonitorWindows windows = windows(def);
+        if (!def.isProbed() && !MonitorDefinition.PUSH_REGION.equals(result.region())) {
+            deadLetter(key, result, "a heartbeat monitor's results are its pings (region push), not probes");
+            return;
+        }
+        if (!windows.isStart(windowStart)) {
+            deadLetter(key, result, windows.misaligned());
             return;
         }
         long now = context.currentSystemTimeMs();
-        if (decided(key, windowStart) || deadline(def, windowStart) < now - config.verdict().historyRetention().toMillis()) {
+        if (decided(key, windowStart) || windows.deadline(windowStart) < now - config.verdict().historyRetention().toMillis()) {
             metrics.late();
             return;
         }
@@ -176,7 +189,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             return;
         }
         window = window.with(result.region(), RegionResult.of(result));
-        if (VerdictRule.complete(def.regions(), window.results())) {
+        if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows, windowStart)) {
             emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
         } else {
             pending.put(pendingKey, window);
@@ -191,6 +204,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         definitions.put(key, def);
         definitionCache.put(key, def);
+        windowsCache.remove(key);
         if (!def.enabled()) {
             dropMonitorState(key);
             return;
@@ -198,7 +212,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         // Regions removed mid-window can make a pending window complete: emit it now rather than at the deadline.
         long now = context.currentSystemTimeMs();
         for (PendingWindow window : pendingOf(key)) {
-            if (VerdictRule.complete(def.regions(), window.results())) {
+            if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows(def), window.windowStart())) {
                 emit(def, window, VerdictMetrics.Trigger.DEFINITION_CHANGE, now);
             }
         }
@@ -210,6 +224,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         definitions.delete(key);
         definitionCache.remove(key);
+        windowsCache.remove(key);
         dropMonitorState(key);
         // A deleted monitor leaves the fleet status; its verdict history stays until retention expires.
         latest.delete(key);
@@ -243,16 +258,25 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         for (var e : pendingIndex.entrySet()) {
             PendingWindow window = e.getValue();
             MonitorDefinition def = definitionCache.get(window.monitorId());
-            if (def == null || !def.enabled() || deadline(def, window.windowStart()) <= now) {
+            if (def == null || !def.enabled()) {
+                due.add(e.getKey());
+                continue;
+            }
+            MonitorWindows windows = windows(def);
+            if (windows.decidesInOrder() && !behindCursor(def.id(), window.windowStart())) {
+                continue; // decided by the in-order sweep of emitSilentWindows
+            }
+            if (windows.deadline(window.windowStart()) <= now) {
                 due.add(e.getKey());
             }
         }
+        due.sort(null); // keys sort by monitor, then window start: each monitor's windows are decided in order
         for (String key : due) {
             PendingWindow window = pendingIndex.remove(key);
             removePending(key);
             MonitorDefinition def = definitionCache.get(window.monitorId());
             if (def != null && def.enabled()) {
-                emit(def, window, VerdictMetrics.Trigger.DEADLINE, now);
+                emit(def, windows(def).atDeadline(window), VerdictMetrics.Trigger.DEADLINE, now);
             }
         }
         for (MonitorDefinition def : definitionCache.values()) {
@@ -263,22 +287,27 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     }
 
     private void emitSilentWindows(MonitorDefinition def, long now) {
-        long interval = def.intervalMs();
+        MonitorWindows windows = windows(def);
         Long stored = cursorCache.get(def.id());
         if (stored == null) {
             // Responsibility starts with the first whole window after the monitor became known here.
-            long first = Windows.nextWindowStart(now, interval);
+            long first = windows.firstStartAfter(now);
             cursorCache.put(def.id(), first);
             cursors.put(def.id(), first);
             return;
         }
-        long cursor = stored % interval == 0 ? stored : Windows.nextWindowStart(stored, interval);
-        int budget = config.verdict().maxBackfillWindows();
-        while (budget-- > 0 && deadline(def, cursor) <= now) {
-            if (!decided(def.id(), cursor) && !pendingIndex.containsKey(PendingWindow.key(def.id(), cursor))) {
-                emit(def, PendingWindow.empty(def.id(), cursor), VerdictMetrics.Trigger.DEADLINE, now);
+        // a cursor of an earlier definition (another interval or schedule) moves to this one's next window start
+        long cursor = windows.startAtOrAfter(stored);
+        if (windows.decidesInOrder()) {
+            cursor = sweepInOrder(def, windows, cursor, now);
+        } else {
+            int budget = config.verdict().maxBackfillWindows();
+            while (budget-- > 0 && windows.deadline(cursor) <= now) {
+                if (!decided(def.id(), cursor) && !pendingIndex.containsKey(PendingWindow.key(def.id(), cursor))) {
+                    emit(def, PendingWindow.empty(def.id(), cursor), VerdictMetrics.Trigger.DEADLINE, now);
+                }
+                cursor = windows.next(cursor);
             }
-            cursor += interval;
         }
         if (cursor != stored) {
             cursorCache.put(def.id(), cursor);
@@ -331,8 +360,71 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         return history.fetch(monitorId, windowStart) != null;
     }
 
-    private long deadline(MonitorDefinition def, long windowStart) {
-        return Windows.collectionDeadline(windowStart, def.intervalMs(), def.timeoutMs(), config.verdict().graceMs());
+    /**
+     * The sweep of a monitor whose verdicts go out in window order (heartbeat): from the cursor, each window is
+     * released when it is held back complete (its ping came while an earlier window was undecided), skipped when it
+     * was decided early, and decided with what it has at its deadline; the sweep stops at the first window that is
+     * neither decided nor due. Returns the new cursor.
+     */
+    private long sweepInOrder(MonitorDefinition def, MonitorWindows windows, long cursor, long now) {
+        int budget = config.verdict().maxBackfillWindows();
+        while (budget-- > 0) {
+            PendingWindow waiting = pendingIndex.get(PendingWindow.key(def.id(), cursor));
+            if (waiting != null) {
+                boolean complete = VerdictRule.complete(def.regions(), waiting.results());
+                if (!complete && windows.deadline(cursor) > now) {
+                    break;
+                }
+                emit(def, windows.atDeadline(waiting),
+                        complete ? VerdictMetrics.Trigger.COMPLETE : VerdictMetrics.Trigger.DEADLINE, now);
+            } else if (!decided(def.id(), cursor)) {
+                if (windows.deadline(cursor) > now) {
+                    break;
+                }
+                emit(def, windows.atDeadline(PendingWindow.empty(def.id(), cursor)), VerdictMetrics.Trigger.DEADLINE, now);
+            }
+            cursor = windows.next(cursor);
+        }
+        return cursor;
+    }
+
+    /**
+     * True when a complete window must wait because its monitor decides in window order and an earlier window it is
+     * responsible for (from the cursor on) is still undecided: a heartbeat window missed and still in its grace when
+     * the next window's ping arrives must be {@code down} before the next is {@code up}, or alerting, which ignores a
+     * verdict older than the last one it applied, would never see the missed run.
+     */
+    private boolean heldBack(MonitorDefinition def, MonitorWindows windows, long windowStart) {
+        if (!windows.decidesInOrder()) {
+            return false;
+        }
+        Long stored = cursorCache.get(def.id());
+        if (stored == null) {
+            return false; // responsible for no window yet
+        }
+        int budget = config.verdict().maxBackfillWindows();
+        for (long w = windows.startAtOrAfter(stored); w < windowStart && budget-- > 0; w = windows.next(w)) {
+            if (!decided(def.id(), w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A pending window the monitor's silent-window cursor has passed (left behind by a schedule change). */
+    private boolean behindCursor(String monitorId, long windowStart) {
+        Long cursor = cursorCache.get(monitorId);
+        return cursor != null && windowStart < cursor;
+    }
+
+    /** The windows of a cached definition, made once per definition (a heartbeat's remembers its last window). */
+    private MonitorWindows windows(MonitorDefinition def) {
+        MonitorWindows windows = windowsCache.get(def.id());
+        if (windows == null) {
+            windows = MonitorWindows.of(def, config.verdict().graceMs());
+            windowsCache.put(def.id(), windows);
+        }
+        return windows;
     }
 
     private void deadLetter(String key, Object value, String reason) {
