@@ -2,6 +2,7 @@ package dev.vigil.standalone.cli;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.demo.DemoHeartbeat;
 import dev.vigil.standalone.demo.DemoScenario;
 import dev.vigil.standalone.demo.DemoTargets;
 import dev.vigil.standalone.launch.StandaloneLauncher;
@@ -76,6 +77,15 @@ public final class DemoCommand extends StandaloneCommand {
         return address instanceof Inet4Address && address.isLoopbackAddress() ? address.getHostAddress() : "127.0.0.1";
     }
 
+    /** Where this JVM reaches ingest: its bind address, or loopback when it is bound to every interface. */
+    static String ingestHost(String host) {
+        InetAddress address = literal(host);
+        if (address != null && address.isAnyLocalAddress()) {
+            return "127.0.0.1";
+        }
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
     /** 0.0.0.0, ::, any /0, or an entry whose address is the unspecified one (0.0.0.0/8, ::/16 ...). */
     private static boolean opensEverything(String cidr) {
         String entry = cidr.strip();
@@ -106,8 +116,12 @@ public final class DemoCommand extends StandaloneCommand {
     @Override
     AutoCloseable afterStart(StandaloneLauncher launcher, PrintWriter out) {
         DemoTargets targets = DemoTargets.start(targetsHost(launcher.options().host()), targetsPort, Clock.systemUTC());
-        List<MonitorDefinition> monitors = targets.monitors(launcher.options().regions());
+        DemoHeartbeat heartbeat = new DemoHeartbeat();
+        List<MonitorDefinition> monitors = new ArrayList<>(targets.monitors(launcher.options().regions()));
+        monitors.add(targets.tcpMonitor(launcher.options().regions()));
+        monitors.add(heartbeat.monitor());
         new MonitorCatalog(launcher.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        heartbeat.start("http://" + ingestHost(launcher.options().host()) + ":" + launcher.ingestPort());
         out.printf("%ndemo targets on http://%s:%d, %d monitors published (every 10 s from %s)%n",
                 targetsHost(launcher.options().host()), targets.port(), monitors.size(), launcher.options().regions());
         out.printf("what happens (times from now):%n"
@@ -119,13 +133,20 @@ public final class DemoCommand extends StandaloneCommand {
                         + "  demo-escalating   fails in %s only at %ds (degraded: warning after 2 windows), everywhere at %ds"
                         + " (escalated to critical), recovers at %ds%n"
                         + "  demo-flapping     fails every other window until %ds: one page at most, no storm%n"
+                        + "  demo-tcp          a TCP check: connects to a local service and expects its banner; stays up%n"
+                        + "  demo-heartbeat    a cron job pings ingest every %ds until %ds, then goes silent:"
+                        + " the missed heartbeat (a %ds window plus %ds grace) pages%n"
                         + "once demo-outage has paged, take it on (its reminders stop; the resolution still comes):%n"
                         + "  ./vigil ack monitor/demo-outage --comment 'on it'%n",
                 DemoScenario.SLOW_DELAY.toMillis(), DemoScenario.OUTAGE_START.toSeconds(),
                 DEMO_REMINDER_INTERVAL.toMinutes(), DemoScenario.OUTAGE_END.toSeconds(),
                 DemoScenario.FIRST_FAILING_REGION, DemoScenario.DEGRADE_START.toSeconds(),
                 DemoScenario.ESCALATE_START.toSeconds(), DemoScenario.ESCALATE_END.toSeconds(),
-                DemoScenario.FLAP_END.toSeconds());
-        return targets;
+                DemoScenario.FLAP_END.toSeconds(), DemoHeartbeat.PING_EVERY.toSeconds(),
+                DemoHeartbeat.STOPS_AT.toSeconds(), DemoHeartbeat.INTERVAL.toSeconds(), DemoHeartbeat.GRACE.toSeconds());
+        return () -> {
+            heartbeat.close();
+            targets.close();
+        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.standalone.demo;
 
+import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -11,16 +12,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.tcp.TcpServer;
 
-/** Local HTTP targets that play {@link DemoScenario} on loopback, and the monitors that watch them. */
+/**
+ * Local targets that play {@link DemoScenario} on loopback — HTTP endpoints, and a TCP service that greets with a
+ * banner — and the monitors that watch them.
+ */
 public final class DemoTargets implements AutoCloseable {
     public static final List<String> TARGETS = List.of("healthy", "outage", "escalating", "flapping", "slow", "status-down");
+    /** What the demo TCP service says on connect; its monitor expects {@link #TCP_EXPECT} in it. */
+    public static final String TCP_BANNER = "220 vigil-demo ESMTP ready\r\n";
+    public static final String TCP_EXPECT = "ESMTP ready";
     private final DisposableServer server;
+    private final DisposableServer tcp;
     private final Instant started;
     private final Map<String, DemoScenario.Answer> forced;
 
-    private DemoTargets(DisposableServer server, Instant started, Map<String, DemoScenario.Answer> forced) {
+    private DemoTargets(DisposableServer server, DisposableServer tcp, Instant started,
+                        Map<String, DemoScenario.Answer> forced) {
         this.server = server;
+        this.tcp = tcp;
         this.started = started;
         this.forced = forced;
     }
@@ -47,7 +58,10 @@ public final class DemoTargets implements AutoCloseable {
                     return answer.delay().isZero() ? reply : Mono.delay(answer.delay()).then(reply);
                 }))
                 .bindNow();
-        return new DemoTargets(server, started, forced);
+        DisposableServer tcp = TcpServer.create().host(host).port(0)
+                .handle((in, out) -> out.sendString(Mono.just(TCP_BANNER)).then(in.receive().then()))
+                .bindNow();
+        return new DemoTargets(server, tcp, started, forced);
     }
 
     /** Overrides the script for one target (drills and tests that must not wait for the timeline). */
@@ -67,7 +81,12 @@ public final class DemoTargets implements AutoCloseable {
         return started;
     }
 
-    /** The demo's monitors: 10 s interval, every region, each with the expectation its story needs. */
+    /** The port of the demo TCP service. */
+    public int tcpPort() {
+        return tcp.port();
+    }
+
+    /** The demo's HTTP monitors: 10 s interval, every region, each with the expectation its story needs. */
     public List<MonitorDefinition> monitors(List<String> regions) {
         return TARGETS.stream().map(t -> new MonitorDefinition(1, "demo-" + t, "Demo: " + t, url(t), "GET", 10,
                 2500, regions, t.equals("slow")
@@ -76,8 +95,16 @@ public final class DemoTargets implements AutoCloseable {
                 null, null, "demo", "demo-" + t, Map.of(), true)).toList();
     }
 
+    /** The demo's TCP monitor: connects to the demo TCP service and expects its banner, every 10 s, every region. */
+    public MonitorDefinition tcpMonitor(List<String> regions) {
+        return new MonitorDefinition(1, "demo-tcp", "Demo: tcp banner", null, null, 10, 2500, regions, null, null, null,
+                "demo", "demo-tcp", Map.of(), true, CheckType.TCP, null, null,
+                new MonitorDefinition.Tcp(tcp.host(), tcp.port(), null, TCP_EXPECT), null, null, null);
+    }
+
     @Override
     public void close() {
         server.disposeNow(Duration.ofSeconds(5));
+        tcp.disposeNow(Duration.ofSeconds(5));
     }
 }

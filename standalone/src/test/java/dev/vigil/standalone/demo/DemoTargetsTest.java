@@ -62,6 +62,36 @@ class DemoTargetsTest {
     }
 
     @Test
+    void theTcpServiceGreetsWithTheBannerItsMonitorExpects() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", targets.tcpPort())) {
+            socket.setSoTimeout(5000);
+            byte[] buf = new byte[256];
+            int n = socket.getInputStream().read(buf);
+            assertThat(new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo(DemoTargets.TCP_BANNER);
+        }
+        MonitorDefinition tcp = targets.tcpMonitor(List.of("us-east", "eu-west"));
+        assertThat(tcp.type()).isEqualTo(dev.vigil.schemas.contract.CheckType.TCP);
+        assertThat(tcp.tcp().port()).isEqualTo(targets.tcpPort());
+        assertThat(DemoTargets.TCP_BANNER).contains(tcp.tcp().expect());
+        assertThat(tcp.regions()).containsExactly("us-east", "eu-west");
+    }
+
+    @Test
+    void theHeartbeatMonitorIsPushedToWithTheJobsTokenHash() {
+        try (DemoHeartbeat job = new DemoHeartbeat()) {
+            MonitorDefinition hb = job.monitor();
+            assertThat(hb.type()).isEqualTo(dev.vigil.schemas.contract.CheckType.HEARTBEAT);
+            assertThat(hb.regions()).containsExactly(MonitorDefinition.PUSH_REGION);
+            assertThat(hb.intervalSeconds()).isEqualTo((int) DemoHeartbeat.INTERVAL.toSeconds());
+            assertThat(hb.heartbeat().graceSeconds()).isEqualTo((int) DemoHeartbeat.GRACE.toSeconds());
+            assertThat(hb.heartbeat().tokenSha256()).matches("[0-9a-f]{64}");
+            // the job stops well before the demo's other stories end, and pings more often than its window
+            assertThat(DemoHeartbeat.PING_EVERY).isLessThan(DemoHeartbeat.INTERVAL);
+            assertThat(DemoHeartbeat.STOPS_AT).isLessThan(DemoScenario.OUTAGE_END);
+        }
+    }
+
+    @Test
     void forcedStateOverridesTheScript() {
         targets.force("healthy", false);
         assertThat(get(targets.url("healthy"), "us-east")).isEqualTo(503);

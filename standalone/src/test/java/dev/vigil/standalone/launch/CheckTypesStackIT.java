@@ -1,0 +1,142 @@
+package dev.vigil.standalone.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.schemas.contract.AlertEvent;
+import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.monitors.MonitorCatalog;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.tcp.TcpServer;
+
+/**
+ * Check types on the whole stack (SPEC section 13), pages to a webhook channel: a heartbeat monitor that is pinged
+ * through ingest, then goes silent and pages {@code opened}, then is pinged again and resolves; and a TCP monitor
+ * whose banner server goes away and pages.
+ */
+class CheckTypesStackIT {
+    private static final String HEARTBEAT = "job-heartbeat";
+    private static final String TCP = "banner-tcp";
+
+    @TempDir
+    static Path dir;
+
+    static WebhookSink sink;
+    static StandaloneLauncher vigil;
+    static DisposableServer banner;
+    static final String TOKEN = BearerTokens.generate();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws Exception {
+        sink = new WebhookSink();
+        banner = TcpServer.create().host("127.0.0.1").port(0)
+                .handle((in, out) -> out.sendString(Mono.just("+OK vigil test banner\r\n")).then(in.receive().then()))
+                .bindNow();
+        Path routing = dir.resolve("routing.yaml");
+        Files.writeString(routing, """
+                channels:
+                  oncall:
+                    type: webhook
+                    url: %s
+                    secretEnv: CHECKS_WEBHOOK_SECRET
+                defaults:
+                  critical: [oncall]
+                  warning: [oncall]
+                  info: [oncall]
+                """.formatted(sink.url("oncall")));
+        Map<String, String> env = new HashMap<>();
+        env.put("CHECKS_WEBHOOK_SECRET", "check-types-webhook-signing-secret-32b");
+        StackSupport.withExternalDb(env);
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
+                .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
+        vigil = StandaloneLauncher.start(options, env, line -> { });
+        MonitorDefinition heartbeat = new MonitorDefinition(1, HEARTBEAT, "nightly job", null, null, 10, 2500, null,
+                null, null, null, "jobs", null, Map.of(), true, CheckType.HEARTBEAT, null, null, null, null, null,
+                new MonitorDefinition.Heartbeat(null, null, 2, BearerTokens.hash(TOKEN)));
+        MonitorDefinition tcp = new MonitorDefinition(1, TCP, "banner", null, null, 10, 2500, options.regions(), null,
+                null, null, "mail", null, Map.of(), true, CheckType.TCP, null, null,
+                new MonitorDefinition.Tcp("127.0.0.1", banner.port(), null, "+OK"), null, null, null);
+        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(List.of(heartbeat, tcp), List.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        StackSupport.closeAll(vigil, sink, banner == null ? null : banner::disposeNow);
+    }
+
+    private static List<AlertEvent> delivered(String monitorId, AlertState state) {
+        return sink.deliveries().stream().map(WebhookSink.Delivery::event)
+                .filter(e -> e.fingerprint().equals("monitor/" + monitorId) && e.state() == state).toList();
+    }
+
+    private static int ping(String token) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.ingestPort()
+                        + "/v1/heartbeat/" + HEARTBEAT))
+                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10)).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    @Test
+    void aHeartbeatPingedThenSilentPagesAndPingedAgainResolves() throws Exception {
+        // pinged every 3 s for a while: up, no page (the first pings may meet ingest before it has read the monitor)
+        long until = System.currentTimeMillis() + 35_000;
+        int accepted = 0;
+        while (System.currentTimeMillis() < until) {
+            if (ping(TOKEN) / 100 == 2) {
+                accepted++;
+            }
+            Thread.sleep(3000);
+        }
+        assertThat(accepted).as("pings ingest accepted").isGreaterThan(5);
+        assertThat(ping("not-the-token-" + TOKEN.substring(0, 10))).as("a wrong token").isIn(401, 404);
+        assertThat(delivered(HEARTBEAT, AlertState.OPENED)).as("no page while the job pings").isEmpty();
+
+        // the job goes silent: the missed heartbeat pages
+        await("the missed heartbeat pages").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> !delivered(HEARTBEAT, AlertState.OPENED).isEmpty());
+        AlertEvent opened = delivered(HEARTBEAT, AlertState.OPENED).get(0);
+        assertThat(opened.summary().toLowerCase()).contains("heartbeat");
+
+        // it pings again: resolved after the healthy windows
+        await("pinged again, it resolves").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(3))
+                .until(() -> {
+                    ping(TOKEN);
+                    return !delivered(HEARTBEAT, AlertState.RESOLVED).isEmpty();
+                });
+        assertThat(delivered(HEARTBEAT, AlertState.OPENED)).hasSize(1);
+    }
+
+    @Test
+    void aTcpCheckPagesWhenItsServiceGoesAway() {
+        await("the banner check is up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.queryPort()
+                                + "/v1/monitors/" + TCP)).header("Authorization", "Bearer " + vigil.adminToken()).build(),
+                        HttpResponse.BodyHandlers.ofString()).body().contains("\"status\":\"up\""));
+        assertThat(delivered(TCP, AlertState.OPENED)).isEmpty();
+        banner.disposeNow();
+        await("the TCP check pages").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> !delivered(TCP, AlertState.OPENED).isEmpty());
+    }
+}
