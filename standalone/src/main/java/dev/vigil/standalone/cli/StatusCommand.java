@@ -22,17 +22,19 @@ public final class StatusCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         return query.answer(spec, query.client().get("/v1/status"), body -> {
             JsonNode monitors = body.path("monitors");
-            out.printf("%-32s %-9s %-20s %-9s %s%n", "MONITOR", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
+            out.printf("%-32s %-9s %-9s %-20s %-9s %s%n", "MONITOR", "TYPE", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
             for (JsonNode m : monitors) {
                 JsonNode alert = m.path("alert");
                 String alertText = alert.isMissingNode() || alert.isNull() ? "-"
                         : alert.path("state").asText("?") + " " + alert.path("severity").asText("");
-                out.printf("%-32s %-9s %-20s %-9s %s%n",
+                String by = alert.path("acknowledgedBy").asText("");
+                out.printf("%-32s %-9s %-9s %-20s %-9s %s%n",
                         m.path("monitorId").asText(),
+                        m.path("type").asText("http"),
                         m.path("status").asText("pending"),
                         m.hasNonNull("windowStart") ? Instant.ofEpochMilli(m.get("windowStart").asLong()).toString().substring(0, 19) : "-",
                         m.path("missingRegions").size() == 0 ? (m.has("status") ? "all" : "-") : "missing " + m.path("missingRegions").size(),
-                        alertText.strip());
+                        (alertText.strip() + (by.isEmpty() ? "" : " (acknowledged by " + by + ")")));
             }
             JsonNode counts = body.path("counts");
             out.printf("%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n", monitors.size(),

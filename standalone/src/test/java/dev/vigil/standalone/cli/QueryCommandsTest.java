@@ -14,7 +14,9 @@ class QueryCommandsTest {
     private static final String STATUS = """
             {"counts":{"up":1,"degraded":0,"down":1,"unknown":0,"pending":0},"instances":2,"monitors":[
               {"monitorId":"api","status":"down","windowStart":1796073010000,"complete":true,"missingRegions":[],
-               "alert":{"state":"firing","severity":"critical"}},
+               "alert":{"state":"firing","severity":"critical","acknowledgedBy":"alice"}},
+              {"monitorId":"backup","type":"heartbeat","status":"down","windowStart":1796073010000,"complete":true,
+               "missingRegions":[],"alert":{"state":"firing","severity":"warning"}},
               {"monitorId":"web","status":"up","windowStart":1796073010000,"complete":false,"missingRegions":["eu-west"]}]}
             """;
     private static final String ALERTS = """
@@ -43,9 +45,11 @@ class QueryCommandsTest {
     void statusPrintsOneLinePerMonitorWithItsAlert() {
         CliRun run = CliRun.vigil("status", "--url", url());
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).containsPattern("api\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical")
-                .containsPattern("web\\s+up\\s+\\S+\\s+missing 1\\s+-")
-                .contains("2 monitors: 1 up, 0 degraded, 1 down, 0 unknown, 0 pending");
+        assertThat(run.out()).containsPattern("api\\s+http\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical "
+                        + "\\(acknowledged by alice\\)")
+                .containsPattern("backup\\s+heartbeat\\s+down\\s+\\S+\\s+all\\s+firing warning")
+                .containsPattern("web\\s+http\\s+up\\s+\\S+\\s+missing 1\\s+-")
+                .contains("3 monitors: 1 up, 0 degraded, 1 down, 0 unknown, 0 pending");
     }
 
     @Test
