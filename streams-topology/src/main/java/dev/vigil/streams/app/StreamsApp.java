@@ -11,6 +11,9 @@ import dev.vigil.streams.audit.AuditLog;
 import dev.vigil.streams.audit.AuditRoutes;
 import dev.vigil.streams.query.ApiAccess;
 import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.streams.console.ConsoleAssets;
+import dev.vigil.streams.console.ConsoleRoutes;
+import dev.vigil.streams.console.StatusPages;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.KafkaStreamsBackend;
@@ -129,6 +132,9 @@ public final class StreamsApp {
                 .register(routes, backend, forwarder);
         new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
                 Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
+        ConsoleAssets console = ConsoleAssets.load();
+        new ConsoleRoutes(console).register(routes);
+        new StatusPages(cfg.statusPages(), routes, Clock.systemUTC(), console.version()).register(routes);
         ServerLimits limits = ServerLimits.defaults(cfg.http().host())
                 .withAllowedHosts(ServerLimits.defaultAllowedHosts(cfg.http().host(), Set.copyOf(cfg.http().allowedHosts())));
         QueryServer server;

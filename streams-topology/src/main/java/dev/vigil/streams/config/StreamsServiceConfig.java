@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
                                    WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
-                                   SilenceSettings silences) {
+                                   SilenceSettings silences, List<StatusPage> statusPages) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     public StreamsServiceConfig {
@@ -30,16 +30,33 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         alerting = alerting == null ? defaultAlerting(http) : alerting;
         auth = auth == null ? AuthSettings.defaults() : auth;
         silences = silences == null ? SilenceSettings.defaults() : silences;
+        statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
+        java.util.Set<String> pageIds = new java.util.HashSet<>();
+        for (int i = 0; i < statusPages.size(); i++) {
+            if (statusPages.get(i) == null) {
+                throw new ContractViolation("statusPages[" + i + "]", "must be an object with id, title and groups");
+            }
+            if (!pageIds.add(statusPages.get(i).id())) {
+                throw new ContractViolation("statusPages[" + i + "].id", "'" + statusPages.get(i).id() + "' is used twice");
+            }
+        }
+    }
+
+    /** The shape before public status pages. */
+    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+                                WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
+                                SilenceSettings silences) {
+        this(kafka, http, topics, verdict, workers, alerting, auth, silences, null);
     }
 
     /** The pre-access-control shape, kept for callers that build a config by hand: no tokens, default silences. */
     public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
                                 WorkerSettings workers, AlertingConfig alerting) {
-        this(kafka, http, topics, verdict, workers, alerting, null, null);
+        this(kafka, http, topics, verdict, workers, alerting, null, null, null);
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
@@ -60,23 +77,23 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting, auth, silences);
+        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting, auth, silences, statusPages);
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting, auth, silences);
+        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting, auth, silences, statusPages);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting, auth, silences);
+        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting, auth, silences, statusPages);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
-        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, a, silences);
+        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, a, silences, statusPages);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
-        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, s);
+        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, s, statusPages);
     }
 
     /**
@@ -117,6 +134,70 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
 
         public static AuthSettings of(List<TokenSpec> tokens) {
             return new AuthSettings(tokens, null, null);
+        }
+    }
+
+    public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
+        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, silences, pages);
+    }
+
+    /**
+     * A public status page, {@code /status/<id>}, readable without a token (SPEC section 14): its title, an optional
+     * description, and groups of monitors by id. It shows only these monitors (name, state, open incidents, 90-day
+     * uptime), never a URL, a region or an error detail; badges exist only for monitors some page lists.
+     */
+    public record StatusPage(String id, String title, String description, List<Group> groups) {
+        public static final int MAX_MONITORS = 200;
+
+        public StatusPage {
+            if (id == null || !id.matches("[a-z0-9][a-z0-9-]{0,62}")) {
+                throw new ContractViolation("statusPages.id", "must match [a-z0-9][a-z0-9-]{0,62} (it is the page's URL)");
+            }
+            String where = "statusPages[" + id + "]";
+            if (title == null || title.isBlank() || title.length() > 120) {
+                throw new ContractViolation(where + ".title", "must be 1 to 120 characters");
+            }
+            description = description == null || description.isBlank() ? null : description.strip();
+            if (description != null && description.length() > 500) {
+                throw new ContractViolation(where + ".description", "must be at most 500 characters");
+            }
+            if (groups == null || groups.isEmpty()) {
+                throw new ContractViolation(where + ".groups", "must list at least one group of monitors");
+            }
+            groups = List.copyOf(groups);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int g = 0; g < groups.size(); g++) {
+                Group group = groups.get(g);
+                if (group == null || group.name() == null || group.name().isBlank() || group.name().length() > 120) {
+                    throw new ContractViolation(where + ".groups[" + g + "].name", "must be 1 to 120 characters");
+                }
+                if (group.monitors() == null || group.monitors().isEmpty()) {
+                    throw new ContractViolation(where + ".groups[" + g + "].monitors", "must list at least one monitor id");
+                }
+                for (String m : group.monitors()) {
+                    if (m == null || !m.matches("[a-z0-9][a-z0-9-]{0,62}")) {
+                        throw new ContractViolation(where + ".groups[" + g + "].monitors", "'" + m + "' is not a monitor id");
+                    }
+                    if (!seen.add(m)) {
+                        throw new ContractViolation(where + ".groups[" + g + "].monitors", "'" + m + "' is listed twice");
+                    }
+                }
+            }
+            if (seen.size() > MAX_MONITORS) {
+                throw new ContractViolation(where + ".groups", "must list at most " + MAX_MONITORS + " monitors");
+            }
+        }
+
+        /** Every monitor id on the page, in page order. */
+        public List<String> monitorIds() {
+            return groups.stream().flatMap(g -> g.monitors().stream()).toList();
+        }
+    }
+
+    /** A titled group of monitors on a status page. */
+    public record Group(String name, List<String> monitors) {
+        public Group {
+            monitors = monitors == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(monitors));
         }
     }
 

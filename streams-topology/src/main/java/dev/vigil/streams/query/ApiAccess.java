@@ -11,8 +11,17 @@ import java.util.Set;
  * Deny by default: a route not named here needs {@code admin}.
  */
 public final class ApiAccess {
-    /** Paths answered without a token: what load balancers and Prometheus call. */
-    static final Set<String> PUBLIC_PATHS = Set.of("/health", "/ready", "/metrics");
+    /**
+     * Routes answered without a token: what load balancers and Prometheus call, the console's static shell (it holds
+     * no data; the data it shows comes from {@code /v1} with the user's token), public status pages and badges (they
+     * show only what a configured status page lists). Matched by route template, never by path prefix, so no
+     * spelling of a path can reach a {@code /v1} route through a public one.
+     */
+    public static final Set<String> PUBLIC_TEMPLATES = Set.of("/health", "/ready", "/metrics",
+            "/", "/favicon.ico", "/console/{file}", "/console/vendor/{file}",
+            "/status/{page}", "/status/{page}/summary.json", "/badge/{id}/status.svg", "/badge/{id}/uptime.svg");
+    /** Answered to any valid token, whatever its scopes (the console asks who it is signed in as). */
+    public static final String WHOAMI = "/v1/whoami";
 
     private final BearerTokens tokens;
     private final String instanceToken;
@@ -26,13 +35,16 @@ public final class ApiAccess {
         this.instanceToken = instanceToken;
     }
 
-    /** Whether {@code path} is answered without authentication. */
-    public static boolean isPublic(RouteTable.Method method, String path) {
-        return method == RouteTable.Method.GET && PUBLIC_PATHS.contains(path);
+    /** Whether the route {@code template} matched by {@code method} is answered without authentication. */
+    public static boolean isPublic(RouteTable.Method method, String template) {
+        return method == RouteTable.Method.GET && PUBLIC_TEMPLATES.contains(template);
     }
 
-    /** The scope a matched route needs. */
+    /** The scope a matched route needs; null for a route any authenticated caller may use. */
     public static Scope required(RouteTable.Method method, String template) {
+        if (template.equals(WHOAMI)) {
+            return null;
+        }
         if (template.equals("/v1/audit")) {
             return Scope.ADMIN;
         }

@@ -79,7 +79,17 @@ public final class QueryHandlers {
                     return bad != null ? Mono.just(bad) : keyed(req, this::history);
                 })
                 .get("/v1/monitors/{id}/uptime", req -> keyed(req, this::uptime))
-                .get("/v1/workers", this::workers);
+                .get("/v1/workers", this::workers)
+                .get(ApiAccess.WHOAMI, QueryHandlers::whoami);
+    }
+
+    /** Who the caller is signed in as: the token's name and scopes (never the token), for the console. */
+    private static Mono<HttpResult> whoami(QueryRequest req) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", req.actor());
+        body.put("scopes", req.principal() == null ? List.of()
+                : req.principal().scopes().stream().map(dev.vigil.kit.auth.Scope::wire).sorted().toList());
+        return Mono.just(HttpResult.ok(body));
     }
 
     // ---- keyed endpoints -------------------------------------------------------------------------------
@@ -430,6 +440,9 @@ public final class QueryHandlers {
                 row.put("monitorId", kv.key);
                 row.put("name", kv.value.name());
                 row.put("type", kv.value.type());
+                if (kv.value.service() != null) {
+                    row.put("service", kv.value.service());
+                }
                 row.put("enabled", kv.value.enabled());
                 rows.put(kv.key, row);
             });
@@ -446,6 +459,10 @@ public final class QueryHandlers {
                 row.put("windowStart", s.windowStart());
                 row.put("complete", s.complete());
                 row.put("missingRegions", s.missingRegions());
+                // each reporting region's outcome only (the console's region dots); details are in /v1/monitors/{id}
+                Map<String, Object> regions = new TreeMap<>();
+                s.regions().forEach((region, r) -> regions.put(region, r.outcome()));
+                row.put("regions", regions);
                 row.put("decidedAt", s.decidedAt());
             });
         }

@@ -43,7 +43,9 @@ public final class QueryServer implements AutoCloseable {
      */
     public static QueryServer start(String host, int port, RouteTable routes, ApiAccess access, ServerLimits limits,
                                     MeterRegistry registry) {
+        // Compressed above 1 KiB when the client accepts it: the console polls /v1/status, which grows with the fleet.
         DisposableServer server = ServerGuard.apply(HttpServer.create().host(host).port(port), limits, "query", registry)
+                .compress(1024)
                 .handle((req, res) -> dispatch(routes, access, req, res))
                 .bindNow(Duration.ofSeconds(10));
         if (access.noClientTokens()) {
@@ -69,14 +71,15 @@ public final class QueryServer implements AutoCloseable {
             return respond(Mono.just(HttpResult.badRequest("the request path or query has a malformed %-escape", null)), res);
         }
         RouteTable.Method method = method(req.method());
-        Principal principal = null;
-        if (!ApiAccess.isPublic(method, path)) {
-            principal = access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
-        }
         // Routes match the raw path and decode each segment, so a fingerprint such as monitor%2Fshop is one parameter.
         RouteTable.Lookup lookup = routes.lookup(method, decoder.rawPath());
+        boolean open = lookup.match().isPresent() && ApiAccess.isPublic(method, lookup.match().get().template());
+        Principal principal = null;
+        if (!open) {
+            principal = access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
+        }
         Mono<HttpResult> result;
-        if (principal == null && !ApiAccess.isPublic(method, path)) {
+        if (principal == null && !open) {
             boolean presented = req.requestHeaders().contains(HttpHeaderNames.AUTHORIZATION);
             HttpResult p = HttpResult.problem(401, presented ? "invalid-credentials" : "missing-credentials",
                     "Unauthorized", presented ? "the token is not valid"
@@ -97,7 +100,7 @@ public final class QueryServer implements AutoCloseable {
         } else {
             RouteTable.Match match = lookup.match().get();
             Scope needed = ApiAccess.required(method, match.template());
-            if (principal != null && !principal.may(needed)) {
+            if (principal != null && needed != null && !principal.may(needed)) {
                 return respond(Mono.just(HttpResult.problem(403, "forbidden", "Forbidden", "the token '" + principal.name()
                         + "' lacks the '" + needed.wire() + "' scope this endpoint needs", path)), res);
             }
@@ -140,6 +143,9 @@ public final class QueryServer implements AutoCloseable {
         return result.subscribeOn(Schedulers.boundedElastic()).flatMap(r -> {
             res.status(HttpResponseStatus.valueOf(r.status()));
             res.header("Content-Type", r.contentType());
+            // Every answer: no MIME sniffing (a JSON body must never be run as a script), no referrer leaks.
+            res.header("X-Content-Type-Options", "nosniff");
+            res.header("Referrer-Policy", "no-referrer");
             r.headers().forEach(res::header);
             return res.sendByteArray(Mono.just(r.body())).then();
         });

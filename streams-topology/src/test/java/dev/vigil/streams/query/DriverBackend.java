@@ -8,14 +8,14 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 
 /** A {@link QueryBackend} over a TopologyTestDriver's stores, with scripted ownership and peers. */
-final class DriverBackend implements QueryBackend {
+public final class DriverBackend implements QueryBackend {
     private final TopologyTestDriver driver;
     volatile boolean ready = true;
     volatile Predicate<String> ownedElsewhere = id -> false;
     volatile String otherInstance;
     volatile List<String> peers = List.of();
 
-    DriverBackend(TopologyTestDriver driver) {
+    public DriverBackend(TopologyTestDriver driver) {
         this.driver = driver;
     }
 
