@@ -7,6 +7,8 @@ import dev.vigil.standalone.demo.DemoScenario;
 import dev.vigil.standalone.demo.DemoTargets;
 import dev.vigil.standalone.launch.StandaloneLauncher;
 import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.streams.config.StreamsServiceConfig.Group;
+import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.io.PrintWriter;
 import java.net.Inet4Address;
@@ -35,6 +37,12 @@ public final class DemoCommand extends StandaloneCommand {
     int targetsPort;
 
     /** An IPv4 or IPv6 literal: only those are inspected, never resolved (a name could resolve anywhere). */
+    /** The public status page the demo serves at /status/demo: what a customer of the demo's services would see. */
+    static final StatusPage STATUS_PAGE = new StatusPage("demo", "Demo Shop status",
+            "The public face of the demo: the services a customer uses, without a URL or error detail.",
+            List.of(new Group("Storefront", List.of("demo-healthy", "demo-outage", "demo-slow")),
+                    new Group("Backend", List.of("demo-escalating", "demo-tcp", "demo-heartbeat"))));
+
     private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     @Override
@@ -45,7 +53,11 @@ public final class DemoCommand extends StandaloneCommand {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return options.withAllowList(allow).withReminderInterval(DEMO_REMINDER_INTERVAL);
+        List<StatusPage> pages = new ArrayList<>(options.statusPages());
+        if (pages.stream().noneMatch(p -> p.id().equals(STATUS_PAGE.id()))) {
+            pages.add(STATUS_PAGE);
+        }
+        return options.withAllowList(allow).withReminderInterval(DEMO_REMINDER_INTERVAL).withStatusPages(pages);
     }
 
     /**

@@ -1,6 +1,11 @@
 package dev.vigil.standalone.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.standalone.launch.StandaloneLauncher;
+import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -60,9 +65,34 @@ public class StandaloneCommand implements Callable<Integer> {
             description = "First probe worker's port; the others follow (default: ${DEFAULT-VALUE}).")
     int probePort;
 
+    @Option(names = "--status-pages", paramLabel = "FILE",
+            description = "YAML with a statusPages list: public pages served at /status/<id> without a token "
+                    + "(see streams-topology/README.md).")
+    Path statusPagesFile;
+
     StandaloneOptions options() {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePort, regions, allow, routing, null);
+                probePort, regions, allow, routing, null, statusPages());
+    }
+
+    /** The pages of {@code --status-pages}, validated like the streams YAML's {@code statusPages} key. */
+    List<StatusPage> statusPages() {
+        if (statusPagesFile == null) {
+            return List.of();
+        }
+        try {
+            JsonNode pages = ConfigLoader.readYaml(statusPagesFile).path("statusPages");
+            if (!pages.isArray()) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        statusPagesFile + ": needs a statusPages list at the top level");
+            }
+            StatusPage[] parsed = ConfigLoader.bind(pages, StatusPage[].class, statusPagesFile.toString());
+            return new StreamsServiceConfig(null, null, null, null, null, null, null, null, List.of(parsed)).statusPages();
+        } catch (ConfigLoader.ConfigException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", e.problems()));
+        } catch (ContractViolation e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), statusPagesFile + ": " + e.field() + ": " + e.problem());
+        }
     }
 
     /** Hook for {@code vigil demo}: runs after the stack is up, before waiting for Ctrl-C. */
@@ -92,9 +122,11 @@ public class StandaloneCommand implements Callable<Integer> {
             return 1;
         }
         AutoCloseable extra = afterStart(launcher, out);
-        out.printf("%nVigil is running. Try:%n  ./vigil status%n  ./vigil alerts%n"
+        Path tokenFile = options.dataDir().resolve("config").resolve("admin-token");
+        out.printf("%nVigil is running. Try:%n  the console: open http://%s:%d/ and sign in with the token in %s%n"
+                + "  ./vigil status%n  ./vigil alerts%n"
                 + "  curl -s -H \"Authorization: Bearer $(cat %s)\" http://%s:%d/v1/status%n"
-                + "Press Ctrl-C to stop.%n", options.dataDir().resolve("config").resolve("admin-token"), options.host(),
+                + "Press Ctrl-C to stop.%n", options.host(), launcher.queryPort(), tokenFile, tokenFile, options.host(),
                 launcher.queryPort());
         out.flush();
         CountDownLatch stopped = new CountDownLatch(1);

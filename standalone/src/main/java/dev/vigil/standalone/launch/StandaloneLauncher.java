@@ -131,11 +131,15 @@ public final class StandaloneLauncher implements AutoCloseable {
                 ? List.of() : TokensFile.read(Path.of(extraTokens))));
         streamsEnv.put("VIGIL_AUTH_TOKENS_FILE", tokensYaml.toString());
         StreamsApp.Running streams = step(progress, "streams topology",
-                () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv)));
+                () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv).withStatusPages(options.statusPages())));
         running.push(new Named("streams", streams));
         queryPort = streams.httpPort();
-        progress.accept(String.format("  streams    query API http://%s:%d (%s); admin token in %s (the vigil CLI reads it)",
-                options.host(), queryPort, since(t), adminToken.file()));
+        progress.accept(String.format("  streams    query API and console http://%s:%d/ (%s); admin token in %s (sign in to the"
+                + " console with it; the vigil CLI reads it)", options.host(), queryPort, since(t), adminToken.file()));
+        for (var page : options.statusPages()) {
+            progress.accept(String.format("  status     public page http://%s:%d/status/%s (%d monitors, no token)",
+                    options.host(), queryPort, page.id(), page.monitorIds().size()));
+        }
 
         t = System.nanoTime();
         Path notifierYaml = configDir.resolve("vigil-notifier.yaml");

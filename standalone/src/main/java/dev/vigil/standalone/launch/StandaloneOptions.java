@@ -1,5 +1,6 @@
 package dev.vigil.standalone.launch;
 
+import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.List;
  *
  * @param routingFile notifier routing YAML; null routes every page to the console (log channel)
  * @param reminderInterval how often a still-firing alert pages again (SPEC: 15 min; the demo shortens it)
+ * @param statusPages public status pages the query API serves at {@code /status/<id>}
  */
 public record StandaloneOptions(
         Path dataDir,
@@ -22,7 +24,8 @@ public record StandaloneOptions(
         List<String> regions,
         List<String> allowList,
         Path routingFile,
-        Duration reminderInterval) {
+        Duration reminderInterval,
+        List<StatusPage> statusPages) {
 
     public static final List<String> REGIONS = List.of("us-east", "eu-west", "asia-east");
     public static final int KAFKA_PORT = 9092;
@@ -39,6 +42,15 @@ public record StandaloneOptions(
         regions = List.copyOf(regions);
         allowList = allowList == null ? List.of() : List.copyOf(allowList);
         reminderInterval = reminderInterval == null ? Duration.ofMinutes(15) : reminderInterval;
+        statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
+    }
+
+    /** The shape without status pages. */
+    public StandaloneOptions(Path dataDir, String host, int kafkaPort, int postgresPort, int ingestPort, int queryPort,
+                             int notifierPort, int probePortBase, List<String> regions, List<String> allowList,
+                             Path routingFile, Duration reminderInterval) {
+        this(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort, probePortBase, regions,
+                allowList, routingFile, reminderInterval, null);
     }
 
     public static StandaloneOptions defaults(Path dataDir) {
@@ -48,22 +60,27 @@ public record StandaloneOptions(
 
     /** Every port 0: for tests that run beside other tests. */
     public StandaloneOptions withFreePorts() {
-        return new StandaloneOptions(dataDir, host, 0, 0, 0, 0, 0, 0, regions, allowList, routingFile, reminderInterval);
+        return new StandaloneOptions(dataDir, host, 0, 0, 0, 0, 0, 0, regions, allowList, routingFile, reminderInterval, statusPages);
     }
 
     public StandaloneOptions withAllowList(List<String> cidrs) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, cidrs, routingFile, reminderInterval);
+                probePortBase, regions, cidrs, routingFile, reminderInterval, statusPages);
     }
 
     public StandaloneOptions withRouting(Path file) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, file, reminderInterval);
+                probePortBase, regions, allowList, file, reminderInterval, statusPages);
     }
 
     public StandaloneOptions withReminderInterval(Duration interval) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, interval);
+                probePortBase, regions, allowList, routingFile, interval, statusPages);
+    }
+
+    public StandaloneOptions withStatusPages(List<StatusPage> pages) {
+        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
+                probePortBase, regions, allowList, routingFile, reminderInterval, pages);
     }
 
     int probePort(int index) {
