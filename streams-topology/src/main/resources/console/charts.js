@@ -59,7 +59,7 @@
           stroke: fg,
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid, width: 1 },
-          size: 60,
+          size: (u, values) => 16 + 7.5 * Math.max(4, ...(values || []).map((v) => String(v).length)),
           values: (u, vals) => vals.map((v) => (v === null ? '' : v.toLocaleString() + (unit ? ' ' + unit : ''))),
         },
       ],

@@ -6,6 +6,7 @@
 'use strict';
 
 window.Vigil = window.Vigil || {};
+window.Vigil.views = window.Vigil.views || {};
 
 (function (V) {
   const STATUS_ORDER = { down: 0, degraded: 1, unknown: 2, pending: 3, up: 4 };
@@ -100,7 +101,7 @@ window.Vigil = window.Vigil || {};
     for (const [unit, size] of units) {
       if (abs >= size || unit === 'second') {
         const n = Math.round(diff / size);
-        if (unit === 'second' && Math.abs(n) < 5) return 'just now';
+        if (unit === 'second' && Math.abs(n) < 10) return 'just now';
         if (relFmt) return relFmt.format(n, unit);
         return n < 0 ? (-n) + ' ' + unit + 's ago' : 'in ' + n + ' ' + unit + 's';
       }
