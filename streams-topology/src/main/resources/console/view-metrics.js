@@ -37,6 +37,7 @@
 
     let countChart = null;
     let latencyChart = null;
+    const missing = { key: null, at: 0 };
 
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -59,6 +60,7 @@
       memory.app = a;
       memory.name = n;
       memory.range = range.value;
+      missing.key = null;
       history.replaceState(null, '', '#/metrics?app=' + encodeURIComponent(a) + '&name=' + encodeURIComponent(n) + '&range=' + encodeURIComponent(memory.range));
       V.refreshNow();
     });
@@ -67,6 +69,9 @@
     async function refresh(signal) {
       const { app: a, name: n } = memory;
       const [span, step] = RANGE[memory.range];
+      const seriesKey = a + '/' + n + '/' + memory.range;
+      // a series that does not exist (404) is asked again every 30 s, not at every poll
+      if (missing.key === seriesKey && Date.now() - missing.at < 30000) return;
       const to = Date.now();
       const from = to - span;
       let data;
@@ -74,7 +79,12 @@
         data = await V.api('/v1/metrics/' + V.enc(a) + '/' + V.enc(n) + '?from=' + from + '&to=' + to + '&step=' + step, { signal });
       } catch (e) {
         if (e.status === 400 || e.status === 404) {
+          if (e.status === 404) {
+            missing.key = seriesKey;
+            missing.at = Date.now();
+          }
           setText(summary, 'No series: ' + (e.detail || e.message));
+          setText(latencySummary, '');
           if (countChart) countChart.setData([[], [], []]);
           if (latencyChart) latencyChart.setData([[], [], [], []]);
           return;

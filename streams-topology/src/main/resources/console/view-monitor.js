@@ -56,7 +56,7 @@
     const rtSummary = h('p', { class: 'chart-summary' }, 'Loading response times…');
 
     const uptimeOverall = h('p', { id: 'uptime-overall', class: 'uptime-overall' }, 'Loading uptime…');
-    const uptimeBar = h('div', { id: 'uptime-bar', class: 'uptime-bar', role: 'list', 'aria-label': 'Uptime per day, last 90 days (UTC)' });
+    const uptimeBar = h('div', { id: 'uptime-bar', class: 'uptime-bar', role: 'group', 'aria-label': 'Uptime per day, last 90 days (UTC days)' });
     const uptimeLegend = h('p', { class: 'legend small muted' },
       h('span', { class: 'legend-item' }, h('span', { class: 'uptime-swatch up-full' }), '≥ 99.95 %'),
       h('span', { class: 'legend-item' }, h('span', { class: 'uptime-swatch up-good' }), '≥ 99 %'),
@@ -225,8 +225,7 @@
         if (d && p !== null && d.down) label += ', ' + d.down + ' down window' + (d.down === 1 ? '' : 's');
         if (d && d.maintenanceWindows) label += ', ' + d.maintenanceWindows + ' under maintenance';
         const cls = 'uptime-day up-' + uptimeClass(p) + (d && d.maintenanceWindows ? ' maint' : '');
-        return h('div', { class: cls, role: 'listitem', title: label, 'aria-label': label, dataset: { date } },
-          h('span', { class: 'visually-hidden' }, label));
+        return h('div', { class: cls, role: 'img', title: label, 'aria-label': label, dataset: { date } });
       });
       uptimeBar.replaceChildren(...nodes);
       const o = u.overall || {};
