@@ -3,6 +3,8 @@ package dev.vigil.notifier.channel;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
 import dev.vigil.notifier.channel.discord.DiscordNotifier;
 import dev.vigil.notifier.channel.log.LogNotifier;
+import dev.vigil.notifier.channel.pagerduty.PagerDutyNotifier;
+import dev.vigil.notifier.channel.teams.TeamsNotifier;
 import dev.vigil.notifier.channel.slack.SlackNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookSignature;
@@ -24,6 +26,8 @@ public final class Channels implements AutoCloseable {
             case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock);
             case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock);
             case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
+            case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
+            case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock);
             case WEBHOOK -> new WebhookNotifier(c.url(), new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
                     sender(c, sendTimeout), clock);
         };

@@ -16,16 +16,22 @@ public record ChannelSpec(ChannelType type, String url, String urlEnv, String se
 
     public ChannelSpec {
         if (type == null) {
-            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook or log)");
+            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook, pagerduty, teams or log)");
         }
         if (ratePerSecond == null) {
-            ratePerSecond = type == ChannelType.SLACK ? 1.0 : 0.0;
+            // the vendors' documented limits: Slack 1 message/s per webhook, Teams workflows about 4/s but 100 an
+            // hour per connector, PagerDuty about 120 events a minute per integration key
+            ratePerSecond = switch (type) {
+                case SLACK, TEAMS -> 1.0;
+                case PAGERDUTY -> 2.0;
+                default -> 0.0;
+            };
         }
         if (!(ratePerSecond >= 0) || ratePerSecond > 100_000) {
             throw new ContractViolation("ratePerSecond", "must be between 0 (unlimited) and 100000");
         }
         if (concurrency == null) {
-            concurrency = type == ChannelType.SLACK ? 1 : 8;
+            concurrency = type == ChannelType.SLACK || type == ChannelType.TEAMS ? 1 : 8;
         }
         if (concurrency < 1 || concurrency > 1024) {
             throw new ContractViolation("concurrency", "must be between 1 and 1024");

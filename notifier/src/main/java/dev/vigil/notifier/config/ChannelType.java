@@ -5,7 +5,7 @@ import dev.vigil.schemas.contract.WireEnum;
 
 /** The vendor behind a configured channel. */
 public enum ChannelType implements WireEnum {
-    BETTERSTACK, SLACK, DISCORD, WEBHOOK, LOG;
+    BETTERSTACK, SLACK, DISCORD, WEBHOOK, LOG, PAGERDUTY, TEAMS;
 
     @JsonCreator
     public static ChannelType fromWire(String value) {

@@ -23,6 +23,7 @@ import java.util.Set;
 public final class RoutingValidator {
     public static final URI BETTERSTACK_DEFAULT_URL = URI.create("https://uptime.betterstack.com");
     public static final int MIN_WEBHOOK_SECRET_BYTES = 32;
+    public static final URI PAGERDUTY_DEFAULT_URL = URI.create("https://events.pagerduty.com/v2/enqueue");
     /** The longest {@code service} an alert event may carry (the contract's limit). */
     static final int SERVICE_MAX_LENGTH = 100;
 
@@ -154,7 +155,17 @@ public final class RoutingValidator {
                 noUrlEnv(c, path, problems);
                 secret = secret(path + ".secretEnv", c.secretEnv(), env, "the BetterStack API token", problems);
             }
-            case SLACK, DISCORD -> {
+            case PAGERDUTY -> {
+                url = c.url() == null ? PAGERDUTY_DEFAULT_URL : url(path + ".url", c.url(), problems);
+                noUrlEnv(c, path, problems);
+                secret = secret(path + ".secretEnv", c.secretEnv(), env, "the PagerDuty integration (routing) key",
+                        problems);
+                if (secret != null && !secret.matches("[A-Za-z0-9]{20,64}")) {
+                    problems.add(path + ".secretEnv: the value of " + c.secretEnv() + " is not a PagerDuty integration"
+                            + " key (32 letters and digits, from the service's Events API v2 integration)");
+                }
+            }
+            case SLACK, DISCORD, TEAMS -> {
                 if (c.url() != null) {
                     problems.add(path + ".url: " + c.type().wire() + " webhook URLs carry their token; put the URL in an"
                             + " environment variable and name it in urlEnv");
@@ -162,6 +173,9 @@ public final class RoutingValidator {
                 String text = secret(path + ".urlEnv", c.urlEnv(), env, "the webhook URL", problems);
                 if (text != null) {
                     url = url(path + ".urlEnv (value of " + c.urlEnv() + ")", text, problems);
+                }
+                if (url != null && c.type() == ChannelType.TEAMS && !"https".equalsIgnoreCase(url.getScheme())) {
+                    problems.add(path + ".urlEnv (value of " + c.urlEnv() + "): a Teams workflow URL must be https");
                 }
                 if (c.secretEnv() != null) {
                     problems.add(path + ".secretEnv: not used by " + c.type().wire() + " channels");

@@ -242,6 +242,49 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void pagerDutyAndTeamsChannelsTakeTheirSecretsFromTheEnvironment() throws IOException {
+        String yaml = """
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    pd: { type: pagerduty, secretEnv: PD_KEY }
+                    teams: { type: teams, urlEnv: TEAMS_URL }
+                  defaults: { critical: [pd], warning: [teams], info: [teams] }
+                """;
+        String key = "R0123456789abcdef0123456789abcde";
+        var loaded = NotifierSettings.load(write("vigil-notifier.yaml", yaml),
+                Map.of("PD_KEY", key, "TEAMS_URL", "https://prod.westeurope.logic.azure.com/workflows/abc/triggers/manual?sig=s3cret"));
+        var pd = loaded.routing().channels().get("pd");
+        assertThat(pd.url()).isEqualTo(RoutingValidator.PAGERDUTY_DEFAULT_URL);
+        assertThat(pd.secret()).isEqualTo(key);
+        assertThat(pd.ratePerSecond()).isEqualTo(2.0);
+        assertThat(pd.toString()).doesNotContain(key);
+        var teams = loaded.routing().channels().get("teams");
+        assertThat(teams.ratePerSecond()).isEqualTo(1.0);
+        assertThat(teams.concurrency()).isEqualTo(1);
+        assertThat(teams.toString()).doesNotContain("s3cret");
+
+        List<String> p = problems("""
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    pd: { type: pagerduty, secretEnv: PD_KEY, urlEnv: X }
+                    pd2: { type: pagerduty }
+                    teams: { type: teams, urlEnv: TEAMS_URL }
+                    teams2: { type: teams, url: "https://inline.example/", urlEnv: TEAMS_URL }
+                  defaults: { critical: [pd], warning: [teams], info: [teams] }
+                """, Map.of("PD_KEY", "not a key!", "TEAMS_URL", "http://plain.example/workflow?sig=s3cret"));
+        assertThat(p).containsExactlyInAnyOrder(
+                "routing: channels.pd.urlEnv: not used by pagerduty channels (set url for the API base)",
+                "routing: channels.pd.secretEnv: the value of PD_KEY is not a PagerDuty integration key (32 letters and digits, from the service's Events API v2 integration)",
+                "routing: channels.pd2.secretEnv: required: the name of the environment variable holding the PagerDuty integration (routing) key",
+                "routing: channels.teams.urlEnv (value of TEAMS_URL): a Teams workflow URL must be https",
+                "routing: channels.teams2.url: teams webhook URLs carry their token; put the URL in an environment variable and name it in urlEnv",
+                "routing: channels.teams2.urlEnv (value of TEAMS_URL): a Teams workflow URL must be https");
+        assertThat(String.join("\n", p)).doesNotContain("s3cret").doesNotContain("not a key!");
+    }
+
+    @Test
     void userInfoInAWebhookUrlIsRefused() throws IOException {
         List<String> p = problems("""
                 kafka: { bootstrapServers: "k:9092", groupId: g }
@@ -259,10 +302,11 @@ class NotifierSettingsTest {
                 kafka: { bootstrapServers: "k:9092", groupId: g }
                 routing:
                   channels:
-                    pager: { type: pagerduty }
+                    pager: { type: opsgenie }
                 """, ENV);
         assertThat(p).hasSize(1);
-        assertThat(p.get(0)).contains("routing.channels.pager.type").contains("unknown value; expected one of [betterstack, slack, discord, webhook, log]");
+        assertThat(p.get(0)).contains("routing.channels.pager.type")
+                .contains("unknown value; expected one of [betterstack, slack, discord, webhook, log, pagerduty, teams");
     }
 
     @Test
