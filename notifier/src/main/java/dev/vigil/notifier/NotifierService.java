@@ -1,6 +1,5 @@
 package dev.vigil.notifier;
 
-import dev.vigil.notifier.channel.Channels;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;

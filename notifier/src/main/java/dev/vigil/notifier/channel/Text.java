@@ -31,9 +31,13 @@ public final class Text {
         return cut > 0 && Character.isHighSurrogate(s.charAt(cut - 1)) ? cut - 1 : cut;
     }
 
+    private static final java.util.regex.Pattern ONE_LINE = java.util.regex.Pattern.compile("[\\p{Cc}\\u2028\\u2029]+");
+
     /** One line, control characters replaced: vendor titles and log lines. */
     public static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\p{Cntrl}+", " ");
+        // \p{Cc} covers C1 controls such as NEL (U+0085) too, which \p{Cntrl} (ASCII only) lets through; U+2028 and
+        // U+2029 are line and paragraph separators that many renderers break on
+        return s == null ? "" : ONE_LINE.matcher(s).replaceAll(" ");
     }
 
     /**

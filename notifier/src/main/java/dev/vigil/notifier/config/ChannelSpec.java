@@ -10,13 +10,14 @@ import dev.vigil.schemas.contract.ContractViolation;
  *
  * @param ratePerSecond messages per second this channel may send (0 = unlimited)
  * @param concurrency   sends in flight at once on this channel
+ * @param email         the SMTP relay, sender and recipients of an {@code email} channel (its password: {@code secretEnv})
  */
 public record ChannelSpec(ChannelType type, String url, String urlEnv, String secretEnv,
-                          Double ratePerSecond, Integer concurrency) {
+                          Double ratePerSecond, Integer concurrency, EmailSpec email) {
 
     public ChannelSpec {
         if (type == null) {
-            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook, pagerduty, teams or log)");
+            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
         }
         if (ratePerSecond == null) {
             // the vendors' documented limits: Slack 1 message/s per webhook, Teams workflows about 4/s but 100 an
@@ -31,14 +32,25 @@ public record ChannelSpec(ChannelType type, String url, String urlEnv, String se
             throw new ContractViolation("ratePerSecond", "must be between 0 (unlimited) and 100000");
         }
         if (concurrency == null) {
-            concurrency = type == ChannelType.SLACK || type == ChannelType.TEAMS ? 1 : 8;
+            // one message at a time where the vendor orders by arrival; two SMTP sessions, which relays allow
+            concurrency = switch (type) {
+                case SLACK, TEAMS -> 1;
+                case EMAIL -> 2;
+                default -> 8;
+            };
         }
         if (concurrency < 1 || concurrency > 1024) {
             throw new ContractViolation("concurrency", "must be between 1 and 1024");
         }
     }
 
+    /** A channel without an e-mail block. */
+    public ChannelSpec(ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond,
+                       Integer concurrency) {
+        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, null);
+    }
+
     public static ChannelSpec of(ChannelType type) {
-        return new ChannelSpec(type, null, null, null, null, null);
+        return new ChannelSpec(type, null, null, null, null, null, null);
     }
 }

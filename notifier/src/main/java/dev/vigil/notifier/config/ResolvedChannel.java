@@ -1,5 +1,6 @@
 package dev.vigil.notifier.config;
 
+import dev.vigil.notifier.channel.email.EmailSettings;
 import java.net.URI;
 
 /**
@@ -7,7 +8,12 @@ import java.net.URI;
  * the secret or a secret URL.
  */
 public record ResolvedChannel(String name, ChannelType type, URI url, String secret, double ratePerSecond,
-                              int concurrency) {
+                              int concurrency, EmailSettings email) {
+    /** A channel that is not e-mail. */
+    public ResolvedChannel(String name, ChannelType type, URI url, String secret, double ratePerSecond, int concurrency) {
+        this(name, type, url, secret, ratePerSecond, concurrency, null);
+    }
+
     @Override
     public String toString() {
         return "ResolvedChannel[" + name + ", " + type.wire() + ", rate=" + ratePerSecond + "/s, concurrency="

@@ -5,6 +5,7 @@ import dev.vigil.notifier.core.Routes;
 import dev.vigil.schemas.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
+import dev.vigil.notifier.channel.email.EmailSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -149,6 +150,10 @@ public final class RoutingValidator {
         int before = problems.size();
         URI url = null;
         String secret = null;
+        EmailSettings email = null;
+        if (c.email() != null && c.type() != ChannelType.EMAIL) {
+            problems.add(path + ".email: only email channels take an email block");
+        }
         switch (c.type()) {
             case BETTERSTACK -> {
                 url = c.url() == null ? BETTERSTACK_DEFAULT_URL : url(path + ".url", c.url(), problems);
@@ -198,6 +203,14 @@ public final class RoutingValidator {
                             + MIN_WEBHOOK_SECRET_BYTES + " bytes");
                 }
             }
+            case EMAIL -> {
+                if (c.url() != null || c.urlEnv() != null) {
+                    problems.add(path + ": an email channel takes its relay under email: (host, port), not url or urlEnv");
+                }
+                String password = c.secretEnv() == null ? null
+                        : secret(path + ".secretEnv", c.secretEnv(), env, "the SMTP password", problems);
+                email = email(path, c.email(), password, problems);
+            }
             case LOG -> {
                 if (c.url() != null || c.urlEnv() != null || c.secretEnv() != null) {
                     problems.add(path + ": a log channel takes no url, urlEnv or secretEnv");
@@ -207,7 +220,43 @@ public final class RoutingValidator {
         if (problems.size() > before) {
             return null;
         }
-        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency());
+        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency(), email);
+    }
+
+    /** The e-mail settings of {@code spec} with the password, every problem added with its key path; null if any. */
+    private static EmailSettings email(String path, EmailSpec spec, String password, List<String> problems) {
+        if (spec == null) {
+            problems.add(path + ".email: required: the SMTP relay (host, port), from and to");
+            return null;
+        }
+        int before = problems.size();
+        EmailSettings.StartTls startTls = null;
+        if (spec.startTls() != null) {
+            try {
+                startTls = EmailSettings.StartTls.fromWire(spec.startTls());
+            } catch (RuntimeException e) {
+                problems.add(path + ".email.startTls: must be required or none");
+            }
+        }
+        java.time.Duration connect = duration(path + ".email.connectTimeout", spec.connectTimeout(), problems);
+        java.time.Duration read = duration(path + ".email.readTimeout", spec.readTimeout(), problems);
+        java.time.Duration send = duration(path + ".email.sendTimeout", spec.sendTimeout(), problems);
+        EmailSettings settings = new EmailSettings(spec.host(), spec.port(), startTls, spec.username(), password,
+                spec.from(), spec.to(), spec.subjectPrefix(), connect, read, send);
+        problems.addAll(settings.problems(path + ".email"));
+        return problems.size() > before ? null : settings;
+    }
+
+    private static java.time.Duration duration(String path, String text, List<String> problems) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return DurationText.parse(path, text);
+        } catch (dev.vigil.schemas.contract.ContractViolation e) {
+            problems.add(path + ": " + e.problem());
+            return null;
+        }
     }
 
     private static void noUrlEnv(ChannelSpec c, String path, List<String> problems) {

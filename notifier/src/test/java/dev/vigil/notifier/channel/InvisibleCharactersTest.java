@@ -78,6 +78,12 @@ class InvisibleCharactersTest {
     }
 
     @Test
+    void oneLineBreaksNoLineOnUnicodeSeparatorsOrC1Controls() {
+        assertThat(Text.oneLine("a\u0085b\u2028c\u2029d\r\ne\u0007f")).isEqualTo("a b c d e f");
+        assertThat(Text.oneLine("plain")).isEqualTo("plain");
+    }
+
+    @Test
     void slack() {
         FakeVendor.Request r = deliver(new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock));
         assertThat(r.body()).contains("dbevil").contains("checkout-api").contains("us-east")

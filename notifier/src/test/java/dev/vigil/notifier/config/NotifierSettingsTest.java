@@ -285,6 +285,53 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void anEmailChannelTakesItsRelayFromTheEmailBlockAndItsPasswordFromTheEnvironment() throws IOException {
+        var loaded = NotifierSettings.load(write("vigil-notifier.yaml", """
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    mail:
+                      type: email
+                      secretEnv: SMTP_PASSWORD
+                      email:
+                        host: smtp.example.com
+                        username: vigil
+                        from: "Vigil <vigil@example.com>"
+                        to: [oncall@example.com, sre@example.com]
+                        sendTimeout: 20s
+                  defaults: { critical: [mail], warning: [mail], info: [mail] }
+                """), Map.of("SMTP_PASSWORD", "smtp-pass-123"));
+        var mail = loaded.routing().channels().get("mail");
+        assertThat(mail.email().host()).isEqualTo("smtp.example.com");
+        assertThat(mail.email().port()).isEqualTo(587);
+        assertThat(mail.email().password()).isEqualTo("smtp-pass-123");
+        assertThat(mail.email().sendTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(mail.concurrency()).isEqualTo(2);
+        assertThat(mail.toString() + mail.email()).doesNotContain("smtp-pass-123");
+
+        List<String> p = problems("""
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    mail:
+                      type: email
+                      url: "smtp://x"
+                      email: { host: "smtp.example.com", startTls: maybe, from: "not an address", to: [], readTimeout: soon }
+                    nomail: { type: email }
+                    slack2: { type: slack, urlEnv: SLACK_WEBHOOK_URL, email: { host: x } }
+                  defaults: { critical: [mail], warning: [mail], info: [mail] }
+                """, ENV);
+        assertThat(p).contains(
+                "routing: channels.mail: an email channel takes its relay under email: (host, port), not url or urlEnv",
+                "routing: channels.mail.email.startTls: must be required or none",
+                "routing: channels.mail.email.readTimeout: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
+                "routing: channels.nomail.email: required: the SMTP relay (host, port), from and to",
+                "routing: channels.slack2.email: only email channels take an email block");
+        assertThat(p).anyMatch(s -> s.startsWith("routing: channels.mail.email.from: "));
+        assertThat(p).anyMatch(s -> s.startsWith("routing: channels.mail.email.to: "));
+    }
+
+    @Test
     void userInfoInAWebhookUrlIsRefused() throws IOException {
         List<String> p = problems("""
                 kafka: { bootstrapServers: "k:9092", groupId: g }
@@ -306,7 +353,7 @@ class NotifierSettingsTest {
                 """, ENV);
         assertThat(p).hasSize(1);
         assertThat(p.get(0)).contains("routing.channels.pager.type")
-                .contains("unknown value; expected one of [betterstack, slack, discord, webhook, log, pagerduty, teams");
+                .contains("unknown value; expected one of [betterstack, slack, discord, webhook, log, pagerduty, teams, email]");
     }
 
     @Test

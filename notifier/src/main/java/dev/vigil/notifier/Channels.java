@@ -1,6 +1,8 @@
-package dev.vigil.notifier.channel;
+package dev.vigil.notifier;
 
+import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
+import dev.vigil.notifier.channel.email.EmailNotifier;
 import dev.vigil.notifier.channel.discord.DiscordNotifier;
 import dev.vigil.notifier.channel.log.LogNotifier;
 import dev.vigil.notifier.channel.pagerduty.PagerDutyNotifier;
@@ -16,7 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds each configured channel's adapter; owns their HTTP clients. */
+/**
+ * Builds each configured channel's adapter; owns their HTTP clients. The wiring lives here, beside the service, so
+ * the adapters under {@code channel} never depend on configuration.
+ */
 public final class Channels implements AutoCloseable {
     private final List<HttpSender> senders = new ArrayList<>();
 
@@ -28,6 +33,7 @@ public final class Channels implements AutoCloseable {
             case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
             case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
             case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock);
+            case EMAIL -> new EmailNotifier(c.email(), clock);
             case WEBHOOK -> new WebhookNotifier(c.url(), new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
                     sender(c, sendTimeout), clock);
         };
