@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.support.TestEvents;
+import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
@@ -22,6 +23,17 @@ class ExampleConfigTest {
             "SLACK_WEBHOOK_URL", "https://hooks.slack.test/services/T/B/X",
             "DISCORD_WEBHOOK_URL", "https://discord.test/api/webhooks/1/x",
             "PAYMENTS_HOOK_SECRET", "0123456789abcdef0123456789abcdef");
+
+    @Test
+    void thePagerDutyTeamsAndEmailExampleIsValid() {
+        Path example = Path.of("config/routing-pagerduty-teams-email.yaml");
+        RoutingValidator.Validated v = RoutingValidator.validate(ConfigLoader.bind(ConfigLoader.readYaml(example),
+                RoutingSpec.class, example.toString()), Map.of("PAGERDUTY_ROUTING_KEY", "R0123456789abcdef0123456789abcde",
+                "TEAMS_WORKFLOW_URL", "https://prod.example.logic.azure.com/workflows/1/triggers/manual?sig=x",
+                "SMTP_PASSWORD", "pw"), example.toString());
+        assertThat(v.channels()).containsOnlyKeys("pagerduty", "teams", "oncall-mail", "log");
+        assertThat(v.channels().get("oncall-mail").email().to()).containsExactly("oncall@example.com");
+    }
 
     @Test
     void theExampleLoads() {
