@@ -119,7 +119,10 @@ public final class NotifierThroughputBench {
             PostgresDatabase db = pg.createDatabase("notifier_bench");
             String topic = "bench-alerts";
             kafka.createTopics(new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
-                    new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false));
+                    new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false),
+                    // the notifier also follows these; without them its consumers log missing-topic warnings
+                    new Topics.TopicSpec(Topics.SILENCES, 1, true), new Topics.TopicSpec(Topics.ACKS, 1, true),
+                    new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false));
             Map<String, String> env = Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789",
                     DB_PASSWORD_ENV, db.password());
             NotifierConfig cfg = config(kafka, db, topic, sink.port());

@@ -286,7 +286,8 @@ public final class VerdictPipelineBench {
         return out;
     }
 
-    private static ProbeResult result(String id, String region, long ws, boolean fail) {
+    /** A typical probe result for window {@code ws}: a 200 in 35 ms, or a timeout when {@code fail} (also used by the console harness). */
+    public static ProbeResult result(String id, String region, long ws, boolean fail) {
         return fail
                 ? new ProbeResult(1, id, region, "w-" + region, ws, ws + 100, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
                 null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-" + id + "-" + region + "-" + ws)
@@ -298,7 +299,7 @@ public final class VerdictPipelineBench {
      * Sends every record and re-sends the ones whose send failed (on a loaded machine the broker times out the
      * odd request): a lost input would leave a phase waiting for a verdict that cannot come.
      */
-    private static void sendAll(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
+    public static void sendAll(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) {
         List<ProducerRecord<String, byte[]>> pending = records;
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             if (attempt > 5) {
