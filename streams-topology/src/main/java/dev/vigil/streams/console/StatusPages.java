@@ -36,10 +36,13 @@ import reactor.core.publisher.Mono;
  * acknowledged it; Vigil's own wording, never the alert's summary, which names error details) and uptime per day.
  * Never a URL, a region, an error kind or anything of a monitor no page lists: an unlisted or unknown id and an
  * unknown page all answer the same 404. Each page and badge is computed at most once per {@link #FRESHNESS} however
- * many anonymous readers ask (one shared answer), so a public URL cannot be used to load the stores.
+ * many anonymous readers ask (one shared answer; a failure is shared for {@link #FAILURE_HOLD}), so a public URL
+ * cannot be used to load the stores.
  */
 public final class StatusPages {
     static final Duration FRESHNESS = Duration.ofSeconds(15);
+    /** A failed build (503) is kept this long too, so readers of a page during a rebalance cannot force rebuilds. */
+    static final Duration FAILURE_HOLD = Duration.ofSeconds(2);
     static final int UPTIME_DAYS = 90;
     static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
             + "form-action 'none'; frame-ancestors 'none'";
@@ -112,7 +115,7 @@ public final class StatusPages {
         if (config == null) {
             return Mono.empty();
         }
-        return pageCache.computeIfAbsent(config.id(), id -> build(config).cache(p -> FRESHNESS, e -> Duration.ZERO,
+        return pageCache.computeIfAbsent(config.id(), id -> build(config).cache(p -> FRESHNESS, e -> FAILURE_HOLD,
                 () -> Duration.ZERO));
     }
 
@@ -151,7 +154,7 @@ public final class StatusPages {
         if (!listed.contains(id)) {
             return Mono.empty();
         }
-        return monitorCache.computeIfAbsent(id, k -> monitor(k, false).cache(m -> FRESHNESS, e -> Duration.ZERO,
+        return monitorCache.computeIfAbsent(id, k -> monitor(k, false).cache(m -> FRESHNESS, e -> FAILURE_HOLD,
                 () -> Duration.ZERO)).flatMap(Mono::justOrEmpty);
     }
 
@@ -167,7 +170,7 @@ public final class StatusPages {
         }
         int d = days;
         return listedMonitor(req).flatMap(m -> uptimeCache.computeIfAbsent(m.id() + "/" + d,
-                        k -> uptime(m.id(), d).cache(u -> FRESHNESS, e -> Duration.ZERO, () -> Duration.ZERO))
+                        k -> uptime(m.id(), d).cache(u -> FRESHNESS, e -> FAILURE_HOLD, () -> Duration.ZERO))
                         .map(u -> svg(Badges.uptime(d, u.orElse(null)))))
                 .defaultIfEmpty(notFound(req));
     }

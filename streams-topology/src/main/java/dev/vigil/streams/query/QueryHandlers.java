@@ -168,12 +168,16 @@ public final class QueryHandlers {
     private static List<Map<String, Object>> openAlerts(ReadOnlyKeyValueStore<String, AlertStateRecord> store,
                                                         ReadOnlyKeyValueStore<String, Ack> acks, String monitorId,
                                                         long now) {
+        return store == null ? new ArrayList<>() : openAlerts(store::get, acks, monitorId, now);
+    }
+
+    /** As above, reading alert states through {@code states} (a store, or the open ones gathered in one scan). */
+    private static List<Map<String, Object>> openAlerts(java.util.function.Function<String, AlertStateRecord> states,
+                                                        ReadOnlyKeyValueStore<String, Ack> acks, String monitorId,
+                                                        long now) {
         List<Map<String, Object>> open = new ArrayList<>();
-        if (store == null) {
-            return open;
-        }
         for (String fingerprint : List.of(Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId), Fingerprints.tls(monitorId))) {
-            AlertStateRecord a = store.get(fingerprint);
+            AlertStateRecord a = states.apply(fingerprint);
             if (a != null && a.isOpen()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("fingerprint", a.fingerprint());
@@ -466,11 +470,23 @@ public final class QueryHandlers {
                 row.put("decidedAt", s.decidedAt());
             });
         }
+        // One scan of the alert store instead of three point reads per monitor: on a large fleet the reads, not the
+        // scan, were most of this answer's time, and only open alerts matter here.
+        Map<String, AlertStateRecord> openStates = new java.util.HashMap<>();
         ReadOnlyKeyValueStore<String, AlertStateRecord> alerts = alertStore();
+        if (alerts != null) {
+            try (var it = alerts.all()) {
+                it.forEachRemaining(kv -> {
+                    if (kv.value != null && kv.value.isOpen()) {
+                        openStates.put(kv.key, kv.value);
+                    }
+                });
+            }
+        }
         ReadOnlyKeyValueStore<String, Ack> acks = ackStore();
         long now = clock.millis();
         rows.forEach((id, row) -> {
-            List<Map<String, Object>> open = openAlerts(alerts, acks, id, now);
+            List<Map<String, Object>> open = openStates.isEmpty() ? List.of() : openAlerts(openStates::get, acks, id, now);
             if (!open.isEmpty()) {
                 row.put("alert", open.get(0));
             }
