@@ -316,10 +316,15 @@ public final class NotifierService {
         }
     }
 
-    static Map<String, Object> consumerProps(NotifierConfig cfg) {
+    /** The alert consumer's Kafka settings (read_committed, manual commits, static membership when configured). */
+    public static Map<String, Object> consumerProps(NotifierConfig cfg) {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.kafka().groupId());
+        if (!cfg.kafka().groupInstanceId().isEmpty()) {
+            // static membership: after a crash the restarted notifier takes its partitions back at once
+            p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, cfg.kafka().groupInstanceId());
+        }
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

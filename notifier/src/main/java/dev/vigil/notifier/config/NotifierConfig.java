@@ -54,10 +54,13 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
      *                           where acknowledgements made in a vendor's tool are written
      * @param vendorUpdatesTopic what people did in a vendor's tool (from ingest's BetterStack webhook)
      * @param auditTopic         where those acknowledgements are audited
+     * @param groupInstanceId    a static group member id, stable across restarts and unique per notifier instance
+     *                           (e.g. the pod name): a notifier restarted after a crash takes its partitions back at
+     *                           once instead of after the crashed member's session timeout; empty: dynamic membership
      */
     public record Kafka(String bootstrapServers, String groupId, String alertsTopic, String deadLetterTopic,
                         Integer maxInFlight, Integer maxPollRecords, String silencesTopic, String acksTopic,
-                        String vendorUpdatesTopic, String auditTopic) {
+                        String vendorUpdatesTopic, String auditTopic, String groupInstanceId) {
         public Kafka {
             if (bootstrapServers == null || bootstrapServers.isBlank()) {
                 throw new ContractViolation("kafka.bootstrapServers", "is required (host:port[,host:port])");
@@ -79,13 +82,26 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             acksTopic = topic("kafka.acksTopic", acksTopic, Topics.ACKS);
             vendorUpdatesTopic = topic("kafka.vendorUpdatesTopic", vendorUpdatesTopic, Topics.VENDOR_UPDATES);
             auditTopic = topic("kafka.auditTopic", auditTopic, Topics.AUDIT);
+            // "" (not null) when unset, so VIGIL_KAFKA_GROUP_INSTANCE_ID can still override it
+            groupInstanceId = groupInstanceId == null ? "" : groupInstanceId.strip();
+            if (!groupInstanceId.isEmpty() && !groupInstanceId.matches("[a-zA-Z0-9._-]{1,200}")) {
+                throw new ContractViolation("kafka.groupInstanceId", "must be letters, digits, '.', '_' or '-'");
+            }
+        }
+
+        /** Every topic named, dynamic group membership. */
+        public Kafka(String bootstrapServers, String groupId, String alertsTopic, String deadLetterTopic,
+                     Integer maxInFlight, Integer maxPollRecords, String silencesTopic, String acksTopic,
+                     String vendorUpdatesTopic, String auditTopic) {
+            this(bootstrapServers, groupId, alertsTopic, deadLetterTopic, maxInFlight, maxPollRecords, silencesTopic,
+                    acksTopic, vendorUpdatesTopic, auditTopic, null);
         }
 
         /** The alerts and dead-letter topics; every other topic its default. */
         public Kafka(String bootstrapServers, String groupId, String alertsTopic, String deadLetterTopic,
                      Integer maxInFlight, Integer maxPollRecords) {
             this(bootstrapServers, groupId, alertsTopic, deadLetterTopic, maxInFlight, maxPollRecords, null, null, null,
-                    null);
+                    null, null);
         }
 
         private static String topic(String key, String value, String fallback) {

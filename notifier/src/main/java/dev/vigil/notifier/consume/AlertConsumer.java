@@ -165,7 +165,10 @@ public final class AlertConsumer implements AutoCloseable {
             LOG.error("alert consumer stopped on an unexpected error", e);
         } finally {
             try {
-                consumer.close(Duration.ofSeconds(5));
+                // leave the group even as a static member, so a clean stop hands the partitions over at once
+                consumer.close(org.apache.kafka.clients.consumer.CloseOptions.groupMembershipOperation(
+                        org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(5)));
             } catch (RuntimeException e) {
                 LOG.warn("closing the consumer: {}", e.toString());
             }

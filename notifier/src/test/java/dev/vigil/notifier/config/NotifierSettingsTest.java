@@ -332,6 +332,21 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void aStaticGroupMemberIdComesFromTheEnvironmentAndReachesTheConsumer() throws IOException {
+        Path file = write("vigil-notifier.yaml", "kafka: { bootstrapServers: \"k:9092\", groupId: g }\n");
+        assertThat(NotifierSettings.load(file, ENV).config().kafka().groupInstanceId()).isEmpty();
+        assertThat(dev.vigil.notifier.NotifierService.consumerProps(NotifierSettings.load(file, ENV).config()))
+                .doesNotContainKey("group.instance.id");
+        Map<String, String> env = new java.util.HashMap<>(ENV);
+        env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "notifier-0");
+        var cfg = NotifierSettings.load(file, env).config();
+        assertThat(dev.vigil.notifier.NotifierService.consumerProps(cfg)).containsEntry("group.instance.id", "notifier-0");
+        env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "bad id!");
+        assertThat(problems("kafka: { bootstrapServers: \"k:9092\", groupId: g }\n", env))
+                .anyMatch(p -> p.contains("kafka.groupInstanceId"));
+    }
+
+    @Test
     void userInfoInAWebhookUrlIsRefused() throws IOException {
         List<String> p = problems("""
                 kafka: { bootstrapServers: "k:9092", groupId: g }

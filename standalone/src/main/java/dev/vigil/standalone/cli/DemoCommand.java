@@ -125,9 +125,18 @@ public final class DemoCommand extends StandaloneCommand {
         }
     }
 
+    /** Started before the stack, so that after a restart the probes of the demo's monitors never find them down. */
+    private DemoTargets targets;
+
+    @Override
+    AutoCloseable beforeStart(StandaloneOptions options) {
+        targets = DemoTargets.start(targetsHost(options.host()), targetsPort, Clock.systemUTC());
+        return targets;
+    }
+
     @Override
     AutoCloseable afterStart(StandaloneLauncher launcher, PrintWriter out) {
-        DemoTargets targets = DemoTargets.start(targetsHost(launcher.options().host()), targetsPort, Clock.systemUTC());
+        DemoTargets targets = this.targets;
         DemoHeartbeat heartbeat = new DemoHeartbeat();
         List<MonitorDefinition> monitors = new ArrayList<>(targets.monitors(launcher.options().regions()));
         monitors.add(targets.tcpMonitor(launcher.options().regions()));

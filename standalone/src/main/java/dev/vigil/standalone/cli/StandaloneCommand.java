@@ -95,6 +95,14 @@ public class StandaloneCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Hook for {@code vigil demo}: runs before the stack starts (what probes will reach must be up before the probe
+     * workers, which on a restart find their monitors at once); closed if the stack fails to start.
+     */
+    AutoCloseable beforeStart(StandaloneOptions options) {
+        return () -> { };
+    }
+
     /** Hook for {@code vigil demo}: runs after the stack is up, before waiting for Ctrl-C. */
     AutoCloseable afterStart(StandaloneLauncher launcher, PrintWriter out) {
         return () -> { };
@@ -109,6 +117,7 @@ public class StandaloneCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         StandaloneOptions options = adjust(options());
         out.printf("Vigil %s: data in %s%n", spec.name(), options.dataDir().toAbsolutePath());
+        AutoCloseable early = beforeStart(options);
         StandaloneLauncher launcher;
         try {
             launcher = StandaloneLauncher.start(options, System.getenv(), line -> {
@@ -116,6 +125,7 @@ public class StandaloneCommand implements Callable<Integer> {
                 out.flush();
             });
         } catch (StandaloneLauncher.LaunchException e) {
+            early.close();
             spec.commandLine().getErr().println("error: " + e.getMessage());
             spec.commandLine().getErr().println("(ports in use? pass --kafka-port/--ingest-port/...; "
                     + "a stale lock? stop the other Vigil or use another --data-dir)");

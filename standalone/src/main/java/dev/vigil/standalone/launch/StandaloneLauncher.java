@@ -119,6 +119,9 @@ public final class StandaloneLauncher implements AutoCloseable {
         int queryPortWanted = options.queryPort() == 0 ? freePort() : options.queryPort();
         Map<String, String> streamsEnv = new HashMap<>(common);
         streamsEnv.put("VIGIL_KAFKA_STATE_DIR", dataDir.resolve("streams").toString());
+        // One instance per data dir: a static member id lets a restart after kill -9 take its tasks back at once
+        // instead of waiting out the dead member's session.
+        streamsEnv.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "standalone-streams");
         streamsEnv.put("VIGIL_HTTP_HOST", options.host());
         streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
@@ -152,6 +155,7 @@ public final class StandaloneLauncher implements AutoCloseable {
             notifierEnv.put("VIGIL_DB_PASSWORD", db.password());
         }
         notifierEnv.put("VIGIL_HTTP_HOST", options.host());
+        notifierEnv.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "standalone-notifier");
         notifierEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.notifierPort()));
         NotifierService.Running notifier = step(progress, "notifier",
                 () -> NotifierService.start(NotifierSettings.load(notifierYaml, notifierEnv), notifierEnv));

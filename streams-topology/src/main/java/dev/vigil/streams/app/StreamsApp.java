@@ -226,6 +226,11 @@ public final class StreamsApp {
         // evicted entry to RocksDB and its changelog in the middle of processing instead of once per commit.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
+        if (!k.groupInstanceId().isEmpty()) {
+            // static membership: a restart after a crash takes its tasks back without waiting out the old session
+            p.put(StreamsConfig.mainConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                    k.groupInstanceId());
+        }
         p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
         p.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
         p.putAll(k.properties());

@@ -55,6 +55,15 @@ class StreamsServiceConfigTest {
     }
 
     @Test
+    void aStaticGroupMemberIdComesFromTheEnvironmentAndIsValidated() {
+        assertThat(StreamsServiceConfig.load(null, Map.of()).kafka().groupInstanceId()).isEmpty();
+        assertThat(StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "streams-0")).kafka()
+                .groupInstanceId()).isEqualTo("streams-0");
+        assertThatThrownBy(() -> StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "pod 0/x")))
+                .hasMessageContaining("kafka.groupInstanceId");
+    }
+
+    @Test
     void invalidValuesNameTheirKey() throws Exception {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(file, "workers:\n  warnSeconds: 10\n");
