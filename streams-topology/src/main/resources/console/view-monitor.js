@@ -49,8 +49,9 @@
     const latestMeta = h('p', { class: 'muted small' });
     const regions = V.table('Latest result per region', [
       { label: 'Region' }, { label: 'Outcome' }, { label: 'Error' }, { label: 'HTTP status', cls: 'num' }, { label: 'Response', cls: 'num' },
+      { label: 'Phases' },
     ], { cls: 'regions-table', captionHidden: true });
-    regions.tbody.appendChild(V.messageRow(5, 'Loading…'));
+    regions.tbody.appendChild(V.messageRow(6, 'Loading…'));
 
     const rtChart = h('div', { id: 'rt-chart', class: 'chart-box', 'aria-hidden': 'true' });
     const rtSummary = h('p', { class: 'chart-summary' }, 'Loading response times…');
@@ -146,15 +147,26 @@
           h('td', null, V.outcomeBadge(r.outcome)),
           h('td', null, r.errorKind || '—'),
           h('td', { class: 'num' }, r.httpStatus ? String(r.httpStatus) : '—'),
-          h('td', { class: 'num' }, typeof r.responseMs === 'number' ? V.num(r.responseMs) + ' ms' : '—')));
+          h('td', { class: 'num' }, typeof r.responseMs === 'number' ? V.num(r.responseMs) + ' ms' : '—'),
+          h('td', { class: 'phases' }, phases(r))));
       }
       for (const region of (Array.isArray(s.missingRegions) ? s.missingRegions : [])) {
         if (region in regs) continue;
         rows.push(h('tr', { class: 'region-result', dataset: { region } },
           h('th', { scope: 'row' }, region), h('td', null, V.outcomeBadge('missing')),
-          h('td', null, 'no result in this window'), h('td', { class: 'num' }, '—'), h('td', { class: 'num' }, '—')));
+          h('td', null, 'no result in this window'), h('td', { class: 'num' }, '—'), h('td', { class: 'num' }, '—'),
+          h('td', null, '—')));
       }
-      regions.tbody.replaceChildren(...(rows.length ? rows : [V.messageRow(5, 'No region reported in this window.')]));
+      regions.tbody.replaceChildren(...(rows.length ? rows : [V.messageRow(6, 'No region reported in this window.')]));
+    }
+
+    // DNS, connect and TLS times where the probe measured them (a reused or failed connection has fewer)
+    function phases(r) {
+      const parts = [];
+      if (typeof r.dnsMs === 'number') parts.push('DNS ' + V.num(r.dnsMs) + ' ms');
+      if (typeof r.connectMs === 'number') parts.push('connect ' + V.num(r.connectMs) + ' ms');
+      if (typeof r.tlsMs === 'number') parts.push('TLS ' + V.num(r.tlsMs) + ' ms');
+      return parts.length ? parts.join(' · ') : '—';
     }
 
     function renderRecent(windows) {

@@ -44,20 +44,37 @@ public record MonitorStatus(
         Require.atLeast("decidedAt", Require.present("decidedAt", decidedAt), 0);
     }
 
-    /** One region's result within a verdict. */
-    public record RegionResult(Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs) {
+    /**
+     * One region's result within a verdict. The phase timings ({@code dnsMs}, {@code connectMs}, {@code tlsMs}) are
+     * optional: present when the probe measured them, absent in verdicts written before they were carried.
+     */
+    public record RegionResult(Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
+                               Integer dnsMs, Integer connectMs, Integer tlsMs) {
         public RegionResult {
             Require.present("outcome", outcome);
             if (httpStatus != null) {
                 Require.range("httpStatus", httpStatus, 100, 599);
             }
-            if (responseMs != null) {
-                Require.range("responseMs", responseMs, 0, Integer.MAX_VALUE);
+            nonNegative("responseMs", responseMs);
+            nonNegative("dnsMs", dnsMs);
+            nonNegative("connectMs", connectMs);
+            nonNegative("tlsMs", tlsMs);
+        }
+
+        private static void nonNegative(String field, Integer ms) {
+            if (ms != null) {
+                Require.range(field, ms, 0, Integer.MAX_VALUE);
             }
         }
 
+        /** A result without phase timings. */
+        public RegionResult(Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs) {
+            this(outcome, errorKind, httpStatus, responseMs, null, null, null);
+        }
+
         public static RegionResult of(ProbeResult r) {
-            return new RegionResult(r.outcome(), r.errorKind(), r.httpStatus(), r.responseMs());
+            return new RegionResult(r.outcome(), r.errorKind(), r.httpStatus(), r.responseMs(), r.dnsMs(),
+                    r.connectMs(), r.tlsMs());
         }
     }
 }

@@ -63,6 +63,15 @@ public final class MonitorStatusWriter {
             if (r.responseMs() != null) {
                 b.append(",\"responseMs\":").append(r.responseMs().intValue());
             }
+            if (r.dnsMs() != null) {
+                b.append(",\"dnsMs\":").append(r.dnsMs().intValue());
+            }
+            if (r.connectMs() != null) {
+                b.append(",\"connectMs\":").append(r.connectMs().intValue());
+            }
+            if (r.tlsMs() != null) {
+                b.append(",\"tlsMs\":").append(r.tlsMs().intValue());
+            }
             b.append('}');
             first = false;
         }
@@ -126,6 +135,15 @@ public final class MonitorStatusWriter {
         }
         if (r.responseMs() != null) {
             g.writeNumberField("responseMs", r.responseMs());
+        }
+        if (r.dnsMs() != null) {
+            g.writeNumberField("dnsMs", r.dnsMs());
+        }
+        if (r.connectMs() != null) {
+            g.writeNumberField("connectMs", r.connectMs());
+        }
+        if (r.tlsMs() != null) {
+            g.writeNumberField("tlsMs", r.tlsMs());
         }
     }
 }

@@ -62,6 +62,10 @@ class MonitorStatusWriterTest {
                 ? ErrorKind.values()[random.nextInt(ErrorKind.values().length)] : null;
         Integer http = random.nextBoolean() ? 100 + random.nextInt(500) : null;
         Integer ms = random.nextBoolean() ? random.nextInt(Integer.MAX_VALUE) : null;
-        return new RegionResult(outcome, kind, http, ms);
+        return new RegionResult(outcome, kind, http, ms, phase(random), phase(random), phase(random));
+    }
+
+    private static Integer phase(Random random) {
+        return random.nextInt(3) == 0 ? random.nextInt(Integer.MAX_VALUE) : null;
     }
 }

@@ -171,7 +171,8 @@ class ConsoleBrowserIT {
         assertThat(text("#monitor-name")).contains("status-down");
         assertThat(browser.findElements(By.cssSelector(".region-result"))).extracting(e -> e.getAttribute("data-region"))
                 .containsExactlyInAnyOrder("us-east", "eu-west", "asia-east");
-        assertThat(text(".region-result[data-region=\"eu-west\"]")).containsIgnoringCase("assertion failure");
+        assertThat(text(".region-result[data-region=\"eu-west\"]")).containsIgnoringCase("assertion failure")
+                .as("the probe's phase timings reach the page").contains("connect");
         HeadlessChromium.screenshot(browser, "03-monitor-detail");
     }
 

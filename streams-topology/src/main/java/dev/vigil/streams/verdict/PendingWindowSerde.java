@@ -18,12 +18,15 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Compact binary form of {@link PendingWindow} for the pending store and its changelog (written once or
- * twice per probe result, so JSON would dominate the processor's cost). Layout, version 1:
+ * twice per probe result, so JSON would dominate the processor's cost). Layout, version 2:
  * {@code byte version, UTF monitorId, long windowStart, short n, n × (UTF region, byte outcome,
- * byte errorKind|-1, int httpStatus|-1, int responseMs|-1)}. Enum codes are ordinals in wire order.
+ * byte errorKind|-1, int httpStatus|-1, int responseMs|-1, int dnsMs|-1, int connectMs|-1, int tlsMs|-1)}.
+ * Version 1 (written before the phase timings were carried) lacks the last three and still reads. Enum codes are
+ * ordinals in wire order.
  */
 public final class PendingWindowSerde implements Serde<PendingWindow>, Serializer<PendingWindow>, Deserializer<PendingWindow> {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
+    private static final byte VERSION_WITHOUT_PHASES = 1;
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final ErrorKind[] ERROR_KINDS = ErrorKind.values();
 
@@ -49,7 +52,7 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
             if (!ascii(region)) {
                 return null;
             }
-            size += Short.BYTES + region.length() + 2 + 2 * Integer.BYTES;
+            size += Short.BYTES + region.length() + 2 + 5 * Integer.BYTES;
         }
         ByteBuffer b = ByteBuffer.allocate(size);
         b.put(VERSION);
@@ -63,6 +66,9 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
             b.put((byte) (r.errorKind() == null ? -1 : r.errorKind().ordinal()));
             b.putInt(r.httpStatus() == null ? -1 : r.httpStatus());
             b.putInt(r.responseMs() == null ? -1 : r.responseMs());
+            b.putInt(r.dnsMs() == null ? -1 : r.dnsMs());
+            b.putInt(r.connectMs() == null ? -1 : r.connectMs());
+            b.putInt(r.tlsMs() == null ? -1 : r.tlsMs());
         }
         return b.array();
     }
@@ -101,11 +107,18 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
                 out.writeByte(r.errorKind() == null ? -1 : r.errorKind().ordinal());
                 out.writeInt(r.httpStatus() == null ? -1 : r.httpStatus());
                 out.writeInt(r.responseMs() == null ? -1 : r.responseMs());
+                out.writeInt(r.dnsMs() == null ? -1 : r.dnsMs());
+                out.writeInt(r.connectMs() == null ? -1 : r.connectMs());
+                out.writeInt(r.tlsMs() == null ? -1 : r.tlsMs());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    private static Integer orNull(int value) {
+        return value < 0 ? null : value;
     }
 
     @Override
@@ -115,7 +128,7 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
         }
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data))) {
             byte version = in.readByte();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITHOUT_PHASES) {
                 throw new SerializationException("unknown PendingWindow format version " + version);
             }
             String monitorId = in.readUTF();
@@ -128,8 +141,12 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
                 byte kind = in.readByte();
                 int status = in.readInt();
                 int ms = in.readInt();
+                boolean phases = version == VERSION;
+                Integer dns = phases ? orNull(in.readInt()) : null;
+                Integer connect = phases ? orNull(in.readInt()) : null;
+                Integer tls = phases ? orNull(in.readInt()) : null;
                 results.put(region, new RegionResult(outcome, kind < 0 ? null : ERROR_KINDS[kind],
-                        status < 0 ? null : status, ms < 0 ? null : ms));
+                        orNull(status), orNull(ms), dns, connect, tls));
             }
             return new PendingWindow(monitorId, windowStart, results);
         } catch (IOException | RuntimeException e) {

@@ -43,18 +43,31 @@ class StoreSerdesTest {
         var w = new PendingWindow("shop-eu", 1_800_000_000_000L, Map.of(
                 "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
                 "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null)));
-        assertThat(serde.serialize("t", w)).isEqualTo(streamForm(w));
+        assertThat(serde.serialize("t", w)).isEqualTo(streamForm(w, 2));
         // names outside the ASCII fast path take the stream path and still round-trip
         var odd = new PendingWindow("caf\u00e9", 60_000L, Map.of("r\u0000", new RegionResult(Outcome.SUCCESS, null, 200, 1)));
-        assertThat(serde.serialize("t", odd)).isEqualTo(streamForm(odd));
+        assertThat(serde.serialize("t", odd)).isEqualTo(streamForm(odd, 2));
         assertThat(serde.deserialize("t", serde.serialize("t", odd))).isEqualTo(odd);
     }
 
-    /** Version 1 as written with DataOutputStream (the format's definition). */
-    private static byte[] streamForm(PendingWindow w) throws java.io.IOException {
+    @Test
+    void pendingWindowCarriesPhaseTimingsAndStillReadsVersionOne() throws Exception {
+        var serde = new PendingWindowSerde();
+        var timed = new PendingWindow("shop", 1_800_000_000_000L, Map.of(
+                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42, 3, 7, 12),
+                "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.DNS, null, null, 5000, null, null)));
+        assertThat(serde.deserialize("t", serde.serialize("t", timed))).isEqualTo(timed);
+        // a pending window written before the phase timings were carried (a changelog from the previous release)
+        var old = new PendingWindow("shop", 1_800_000_000_000L, Map.of(
+                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42)));
+        assertThat(serde.deserialize("t", streamForm(old, 1))).isEqualTo(old);
+    }
+
+    /** Version 1 or 2 as written with DataOutputStream (the format's definition). */
+    private static byte[] streamForm(PendingWindow w, int version) throws java.io.IOException {
         var bytes = new java.io.ByteArrayOutputStream();
         try (var out = new java.io.DataOutputStream(bytes)) {
-            out.writeByte(1);
+            out.writeByte(version);
             out.writeUTF(w.monitorId());
             out.writeLong(w.windowStart());
             out.writeShort(w.results().size());
@@ -64,6 +77,11 @@ class StoreSerdesTest {
                 out.writeByte(e.getValue().errorKind() == null ? -1 : e.getValue().errorKind().ordinal());
                 out.writeInt(e.getValue().httpStatus() == null ? -1 : e.getValue().httpStatus());
                 out.writeInt(e.getValue().responseMs() == null ? -1 : e.getValue().responseMs());
+                if (version >= 2) {
+                    out.writeInt(e.getValue().dnsMs() == null ? -1 : e.getValue().dnsMs());
+                    out.writeInt(e.getValue().connectMs() == null ? -1 : e.getValue().connectMs());
+                    out.writeInt(e.getValue().tlsMs() == null ? -1 : e.getValue().tlsMs());
+                }
             }
         }
         return bytes.toByteArray();

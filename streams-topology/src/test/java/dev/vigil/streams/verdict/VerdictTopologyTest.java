@@ -129,6 +129,18 @@ class VerdictTopologyTest {
     }
 
     @Test
+    void eachRegionsPhaseTimingsReachTheVerdict() {
+        defineAndSettle(monitor("shop", regions(2)));
+        h.result(new dev.vigil.schemas.contract.ProbeResult(1, "shop", "eu-west", "worker-eu-west", W0, W0 + 10,
+                dev.vigil.schemas.contract.Outcome.SUCCESS, null, 200, 42, 45, 100L, 0, null, 30, 4, 9, 17, null, "req-1"));
+        h.result(success("shop", "us-east", W0));
+        MonitorStatus s = h.status.readValue();
+        assertThat(s.regions().get("eu-west")).isEqualTo(new MonitorStatus.RegionResult(
+                dev.vigil.schemas.contract.Outcome.SUCCESS, null, 200, 42, 4, 9, 17));
+        assertThat(s.regions().get("us-east").dnsMs()).isNull();
+    }
+
+    @Test
     void deadlineEmissionOnWallClockWithPartialResults() {
         defineAndSettle(monitor("shop", regions(3)));
         h.result(failure("shop", "eu-west", W0));
