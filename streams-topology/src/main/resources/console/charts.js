@@ -42,7 +42,8 @@
       dash: s.dash,
       fill: s.fill ? cssVar(s.fill, undefined) : undefined,
       spanGaps: false,
-      points: { show: false },
+      // dots only while there are few points: a single window is otherwise invisible (a line needs two)
+      points: { show: (u, si, i0, i1) => i1 - i0 < 60, size: 5 },
       value: (u, v) => fmtVal(v),
     })));
 
@@ -78,10 +79,12 @@
 
     return {
       plot,
-      setData(data) {
+      /** xRange [fromSeconds, toSeconds], optional: the time span the chart stands for, whatever the data covers. */
+      setData(data, xRange) {
         const hasPoints = data[0] && data[0].length > 0 && data.slice(1).some((ys) => ys.some((y) => y !== null && y !== undefined));
         empty.hidden = hasPoints;
         plot.setData(data);
+        if (xRange) plot.setScale('x', { min: xRange[0], max: xRange[1] });
       },
       destroy() {
         if (ro) ro.disconnect();

@@ -166,7 +166,7 @@
       if (typeof r.dnsMs === 'number') parts.push('DNS ' + V.num(r.dnsMs) + ' ms');
       if (typeof r.connectMs === 'number') parts.push('connect ' + V.num(r.connectMs) + ' ms');
       if (typeof r.tlsMs === 'number') parts.push('TLS ' + V.num(r.tlsMs) + ' ms');
-      return parts.length ? parts.join(' · ') : '—';
+      return parts.length ? h('span', null, ...parts.map((p) => h('span', { class: 'phase' }, p))) : '—';
     }
 
     function renderRecent(windows) {
@@ -191,7 +191,7 @@
       }));
     }
 
-    function renderHistory(windows) {
+    function renderHistory(windows, xRange) {
       const list = (Array.isArray(windows) ? windows : []).slice().sort((a, b) => a.windowStart - b.windowStart);
       const xs = [];
       const p50 = [];
@@ -206,7 +206,7 @@
         p95.push(ms.length ? V.quantile(ms, 0.95) : null);
         if (ms.length) n += 1;
       }
-      if (chart) chart.setData([xs, p50, p95]);
+      if (chart) chart.setData([xs, p50, p95], xRange);
       if (!n) {
         setText(rtSummary, 'No response times recorded in the last 24 hours.');
         return;
@@ -306,7 +306,7 @@
       if (now - lastHistory >= HISTORY_EVERY_MS) {
         const from = now - DAY_MS;
         jobs.push(V.api('/v1/monitors/' + V.enc(id) + '/history?from=' + from + '&to=' + now, { signal }).then((r) => {
-          renderHistory(r && r.windows);
+          renderHistory(r && r.windows, [Math.floor(from / 1000), Math.floor(now / 1000)]);
           lastHistory = now;
         }));
       }
