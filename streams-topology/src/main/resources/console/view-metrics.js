@@ -94,8 +94,9 @@
       const points = (data && Array.isArray(data.points) ? data.points : []).slice().sort((x, y) => x.windowStart - y.windowStart);
       const xs = points.map((p) => Math.floor(p.windowStart / 1000));
       const num = (v) => (typeof v === 'number' && isFinite(v) ? v : null);
-      if (countChart) countChart.setData([xs, points.map((p) => num(p.count)), points.map((p) => num(p.errorCount))]);
-      if (latencyChart) latencyChart.setData([xs, points.map((p) => num(p.p50)), points.map((p) => num(p.p95)), points.map((p) => num(p.p99))]);
+      const range = [Math.floor(from / 1000), Math.floor(to / 1000)];
+      if (countChart) countChart.setData([xs, points.map((p) => num(p.count)), points.map((p) => num(p.errorCount))], range);
+      if (latencyChart) latencyChart.setData([xs, points.map((p) => num(p.p50)), points.map((p) => num(p.p95)), points.map((p) => num(p.p99))], range);
       const total = points.reduce((s, p) => s + (p.count || 0), 0);
       const errors = points.reduce((s, p) => s + (p.errorCount || 0), 0);
       setText(summary, points.length
