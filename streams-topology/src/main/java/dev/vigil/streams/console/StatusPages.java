@@ -250,9 +250,4 @@ public final class StatusPages {
         // the same answer for an unknown page, an unknown monitor and a monitor no page lists
         return HttpResult.notFound("no such status page or badge", req.path());
     }
-
-    /** For tests: the monitors badges may show. */
-    Set<String> listed() {
-        return listed;
-    }
 }
