@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Vigil's notifier next to Prometheus Alertmanager (Debian's prometheus-alertmanager), one after the other:
-# N distinct critical alerts to a local webhook sink, deliveries/s, deliveries per CPU-second, p50/p99 at 1,000/s,
-# and the ratios Vigil/Alertmanager. Installs nothing: without the package it prints SKIP and exits 0.
+# Vigil's notifier next to Prometheus Alertmanager (Debian's prometheus-alertmanager), in alternating rounds
+# (Alertmanager, Vigil, Alertmanager, Vigil, ...): N distinct critical alerts to a local webhook sink, deliveries/s,
+# deliveries per CPU-second, p50/p99 at 1,000/s, the median of each figure over the rounds, and the ratios
+# Vigil/Alertmanager of the medians. Installs nothing: without the package it prints SKIP and exits 0.
 #
-#   bench/notifier-vs-alertmanager.sh [--events N]       (default 10000)
+#   bench/notifier-vs-alertmanager.sh [--events N] [--rounds R] [--warmup W]
 #
+# --events: distinct alerts per burst (default 10000). --rounds: how many times each side runs (default 3; on a
+# small shared VM one 10,000-alert burst of either side varies by a quarter from run to run, so a single pair
+# proves little). --warmup: alerts each side handles before its measured burst, the same for both (default 20000:
+# the notifier is a long-lived JVM service whose JIT is still compiling after the first few thousand events, and
+# Alertmanager gets as many, which grows its heap and opens its connections).
 # ALERTMANAGER=/path/to/alertmanager overrides the binary. Results: bench/target/results/{alertmanager,notifier}-throughput.json
+# (the last round) and the rounds on standard output.
 set -euo pipefail
 
 EVENTS=10000
+ROUNDS=3
+WARMUP=20000
 while [ $# -gt 0 ]; do
   case "$1" in
     --events) EVENTS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) echo "unknown option $1 (known: --events N)" >&2; exit 2 ;;
+    --rounds) ROUNDS="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (known: --events N --rounds R --warmup W)" >&2; exit 2 ;;
   esac
 done
 
@@ -29,7 +40,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
 echo "== build (bench/target-am)"
-mvn -B -o -q -Dvigil.target=target-am -pl bench -am package -DskipTests dependency:build-classpath \
+mvn -B -q -Dvigil.target=target-am -pl bench -am package -DskipTests dependency:build-classpath \
     -Dmdep.outputFile=target-am/classpath.txt -Dmdep.includeScope=runtime
 CP="$ROOT/bench/target-am/classes:$(cat "$ROOT/bench/target-am/classpath.txt")"
 
@@ -38,37 +49,47 @@ if [ -n "$others" ]; then
   echo "warning: other benchmark processes are running (pids: $(echo $others)); the figures will be disturbed" >&2
 fi
 
-echo "== alertmanager ($("$AM" --version 2>&1 | head -1))"
-uptime
-java -Xmx1g -cp "$CP" dev.vigil.bench.notifier.AlertmanagerBench --alertmanager "$AM" \
-    --events "$EVENTS" --paced-rate 1000 --paced-seconds 5 | tee "$OUT/am.txt"
-
-echo "== vigil notifier"
-uptime
-java -Xmx2g -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench \
-    --events "$EVENTS" --paced-rate 1000 --paced-seconds 5 | tee "$OUT/vigil.txt"
-
-AM_LINE=$(grep '^RESULT alertmanager-throughput' "$OUT/am.txt" | tail -1)
-VIGIL_LINE=$(grep '^RESULT notifier-throughput' "$OUT/vigil.txt" | tail -1)
-if [ -z "$AM_LINE" ] || [ -z "$VIGIL_LINE" ]; then
-  echo "a RESULT line is missing" >&2
-  exit 1
-fi
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== round $round of $ROUNDS: alertmanager ($("$AM" --version 2>&1 | head -1))"
+  uptime
+  java -Xmx1g -cp "$CP" dev.vigil.bench.notifier.AlertmanagerBench --alertmanager "$AM" \
+      --events "$EVENTS" --warmup "$WARMUP" --paced-rate 1000 --paced-seconds 5 | tee "$OUT/am-$round.txt"
+  echo "== round $round of $ROUNDS: vigil notifier"
+  uptime
+  java -Xmx2g -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench \
+      --events "$EVENTS" --warmup "$WARMUP" --paced-rate 1000 --paced-seconds 5 \
+      --reference-seconds "$([ "$round" = 1 ] && echo 10 || echo 0)" | tee "$OUT/vigil-$round.txt"
+  for side in am vigil; do
+    if ! grep -q '^RESULT ' "$OUT/$side-$round.txt"; then
+      echo "round $round: the $side RESULT line is missing" >&2
+      exit 1
+    fi
+  done
+done
 
 # value of key=... in a RESULT line
 val() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+# median of key over the rounds of one side
+median() {
+  for f in "$OUT"/"$1"-*.txt; do val "$(grep '^RESULT ' "$f" | tail -1)" "$2"; done | sort -g \
+    | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+rounds() { for f in "$OUT"/"$1"-*.txt; do val "$(grep '^RESULT ' "$f" | tail -1)" "$2"; done | tr '\n' ' '; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
 echo
-echo "== Vigil notifier vs Alertmanager, $EVENTS distinct alerts, paced 1000/s for 5 s"
-echo "$VIGIL_LINE"
-echo "$AM_LINE"
-printf '%-28s %12s %14s %14s\n' "" "vigil" "alertmanager" "vigil/am"
-row() { printf '%-28s %12s %14s %14s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
-row "deliveries/s" "$(val "$VIGIL_LINE" deliveries_per_s)" "$(val "$AM_LINE" deliveries_per_s)"
-row "deliveries per CPU-second" "$(val "$VIGIL_LINE" deliveries_per_jvm_cpu_s)" "$(val "$AM_LINE" deliveries_per_cpu_s)"
-row "p50 ms at 1000/s" "$(val "$VIGIL_LINE" p50_ms)" "$(val "$AM_LINE" p50_ms)"
-row "p99 ms at 1000/s" "$(val "$VIGIL_LINE" p99_ms)" "$(val "$AM_LINE" p99_ms)"
+echo "== Vigil notifier vs Alertmanager, $EVENTS distinct alerts, $ROUNDS alternating rounds, $WARMUP warm-up alerts each, medians"
+grep -h '^RESULT ' "$OUT"/vigil-*.txt "$OUT"/am-*.txt
+printf '%-28s %12s %14s %10s   %s\n' "" "vigil" "alertmanager" "vigil/am" "rounds (vigil | alertmanager)"
+row() {
+  local v a
+  v=$(median vigil "$2"); a=$(median am "$3")
+  printf '%-28s %12s %14s %10s   %s| %s\n' "$1" "$v" "$a" "$(ratio "$v" "$a")" "$(rounds vigil "$2")" "$(rounds am "$3")"
+}
+row "deliveries/s" deliveries_per_s deliveries_per_s
+row "deliveries per CPU-second" deliveries_per_jvm_cpu_s deliveries_per_cpu_s
+row "p50 ms at 1000/s" p50_ms p50_ms
+row "p99 ms at 1000/s" p99_ms p99_ms
 echo "(throughput ratios above 1 favour Vigil, latency ratios below 1 favour Vigil. Vigil's CPU is its whole JVM:"
 echo " notifier, Kafka broker, producer and sink, without PostgreSQL's processes; Alertmanager's is its own process"
 echo " only, without the driver and sink (driver_jvm_cpu_seconds).)"

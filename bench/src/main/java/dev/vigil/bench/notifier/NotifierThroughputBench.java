@@ -95,7 +95,7 @@ public final class NotifierThroughputBench {
                     case "--reference-seconds" -> reference = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S --warmup N");
+                            + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S (0: no reference) --warmup N");
                 }
             }
             return new Options(events, rate, seconds, reference, warmup);
@@ -136,7 +136,10 @@ public final class NotifierThroughputBench {
                 sink.reset();
                 var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
                 long cpu0 = os.getProcessCpuTime();
-                double seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
+                double seconds;
+                try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
+                    seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
+                }
                 double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
                 for (var s : notifier.registry().find("vigil.notifier.store.batch.size").summaries()) {
                     String stmt = s.getId().getTag("statement");
@@ -162,10 +165,12 @@ public final class NotifierThroughputBench {
                 result.put("max_ms", round(percentile(lat, 1.0) / 1e6));
                 result.put("duplicates", duplicates + sink.duplicates.get());
             }
-            Reference ref = reference(pg, db, o.referenceSeconds());
-            result.put("reference", ref.kind());
-            result.put("reference_claims_per_s", round(ref.perSecond()));
-            result.put("ratio_to_reference", round((double) result.get("deliveries_per_s") / ref.perSecond()));
+            if (o.referenceSeconds() > 0) {
+                Reference ref = reference(pg, db, o.referenceSeconds());
+                result.put("reference", ref.kind());
+                result.put("reference_claims_per_s", round(ref.perSecond()));
+                result.put("ratio_to_reference", round((double) result.get("deliveries_per_s") / ref.perSecond()));
+            }
         }
         report("notifier-throughput", result);
         return result;
@@ -281,7 +286,7 @@ public final class NotifierThroughputBench {
     /** pgbench on the claim statement (one row per statement), or a single-row R2DBC loop without pgbench. */
     static Reference reference(EmbeddedPostgres pg, PostgresDatabase db, int seconds) throws Exception {
         Path pgbench = Path.of("/usr/lib/postgresql/15/bin/pgbench");
-        if (Files.isExecutable(pgbench) && seconds > 0) {
+        if (Files.isExecutable(pgbench)) {
             Path script = Files.createTempFile("claim", ".sql");
             String sql = ClaimStore.CLAIM_SQL
                     .replace("$1::text[]", "ARRAY['ref-' || :id]::text[]")
@@ -312,7 +317,7 @@ public final class NotifierThroughputBench {
             }
             System.err.println("pgbench gave no tps; falling back to the R2DBC loop:\n" + out);
         }
-        return new Reference("r2dbc-single-row", r2dbcLoop(db.connectionFactory(), Math.max(1, seconds)));
+        return new Reference("r2dbc-single-row", r2dbcLoop(db.connectionFactory(), seconds));
     }
 
     /** Four concurrent loops, each one claim statement with one row at a time, for {@code seconds}. */

@@ -21,7 +21,6 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 /**
  * Kafka → Reactor bridge with real backpressure. One thread owns the {@link KafkaConsumer}: it polls, hands each
@@ -48,6 +47,9 @@ public final class AlertConsumer implements AutoCloseable {
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
+    private static final long FIRST_RETRY_DELAY_MS = 500;
+    private static final long MAX_RETRY_DELAY_MS = 10_000;
+    private final reactor.core.scheduler.Scheduler retries = reactor.core.scheduler.Schedulers.parallel();
 
     /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
     private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {
@@ -149,15 +151,7 @@ public final class AlertConsumer implements AutoCloseable {
                     PartitionProgress p = progress.computeIfAbsent(tp, k -> new PartitionProgress());
                     p.read(r.offset());
                     inFlight.incrementAndGet();
-                    Mono.defer(() -> handler.apply(r))
-                            .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500)).maxBackoff(Duration.ofSeconds(10))
-                                    .doBeforeRetry(s -> LOG.error("handling {}-{}@{} failed, retrying", r.topic(),
-                                            r.partition(), r.offset(), s.failure())))
-                            .then()
-                            .subscribe(null, e -> LOG.error("handler gave up", e), () -> {
-                                done.add(new Finished(tp, p, r.offset()));
-                                inFlight.decrementAndGet();
-                            });
+                    handle(r, new Finished(tp, p, r.offset()), 0);
                 }
             }
             shutdown();
@@ -174,6 +168,28 @@ public final class AlertConsumer implements AutoCloseable {
             }
             stopped.countDown();
         }
+    }
+
+    /**
+     * Runs the handler for one record; a failure runs it again after a capped exponential backoff, without end (the
+     * record stays uncommitted meanwhile, and the in-flight bound pauses reading). Written out rather than with
+     * {@code retryWhen}, which builds its companion publisher for every record although handlers almost never fail.
+     */
+    private void handle(ConsumerRecord<byte[], byte[]> r, Finished finished, int failures) {
+        Mono<?> work;
+        try {
+            work = handler.apply(r);
+        } catch (RuntimeException e) {
+            work = Mono.error(e);
+        }
+        work.subscribe(null, e -> {
+            LOG.error("handling {}-{}@{} failed, retrying", r.topic(), r.partition(), r.offset(), e);
+            long delayMs = Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS << Math.min(failures, 5));
+            retries.schedule(() -> handle(r, finished, failures + 1), delayMs, TimeUnit.MILLISECONDS);
+        }, () -> {
+            done.add(finished);
+            inFlight.decrementAndGet();
+        });
     }
 
     /** Stop reading, give in-flight work a bounded time to finish, commit what finished. */

@@ -201,6 +201,11 @@ public final class Dispatcher {
         // the incident upsert runs alongside the deliveries; the event is final only when both are done
         Mono<Void> recorded = incident.cache();
         recorded.subscribe(null, err -> { });
+        if (channels.size() == 1) {
+            // the common route, without the fan-out's operators
+            return pipelines.get(channels.get(0)).deliver(e, channels, recorded)
+                    .flatMap(r -> recorded.thenReturn(new EventResult(e.eventId(), d, List.of(r))));
+        }
         return Flux.fromIterable(channels)
                 .flatMap(ch -> pipelines.get(ch).deliver(e, channels, recorded))
                 .collectList()
