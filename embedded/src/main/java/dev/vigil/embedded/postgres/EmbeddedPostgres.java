@@ -64,6 +64,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private boolean running;
     private boolean closed;
     private Duration lastStartDuration = Duration.ZERO;
+    /** Held from the first start to close on a data directory the caller gave; see {@link LeftoverServer}. */
+    private LeftoverServer ownership;
+    private java.util.OptionalLong leftoverStopped = java.util.OptionalLong.empty();
 
     private EmbeddedPostgres(Builder builder) {
         this.poolSize = builder.poolSize;
@@ -102,7 +105,16 @@ public final class EmbeddedPostgres implements AutoCloseable {
         if (external != null) {
             checkReachable();
         } else {
-            server = startEmbedded();
+            try {
+                server = startEmbedded();
+            } catch (RuntimeException e) {
+                // no server of ours runs on the directory: another process may take it
+                if (ownership != null) {
+                    ownership.close();
+                    ownership = null;
+                }
+                throw e;
+            }
         }
         running = true;
         lastStartDuration = Duration.ofNanos(System.nanoTime() - began);
@@ -160,9 +172,21 @@ public final class EmbeddedPostgres implements AutoCloseable {
                 if (ownsDataDir) {
                     Dirs.deleteRecursively(dataDir);
                 }
+                if (ownership != null) {
+                    ownership.close();
+                    ownership = null;
+                }
             }
             running = false;
         }
+    }
+
+    /**
+     * The pid of a server that an earlier process left running on this data directory (it died without stopping
+     * it) and that a start of this one stopped; empty when there was none.
+     */
+    public synchronized java.util.OptionalLong leftoverStopped() {
+        return leftoverStopped;
     }
 
     /** False when {@value #URL_ENV} named an external server: then {@link #stop()} is not available. */
@@ -308,6 +332,15 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
 
     private io.zonky.test.db.postgres.embedded.EmbeddedPostgres startEmbedded() {
+        if (!ownsDataDir) {
+            if (ownership == null) {
+                ownership = LeftoverServer.claim(dataDir);
+            }
+            java.util.OptionalLong stopped = ownership.stopLeftover(dataDir);
+            if (stopped.isPresent()) {
+                leftoverStopped = stopped;
+            }
+        }
         Path passwordFile = PasswordFile.in(dataDir);
         boolean initialised = Files.exists(dataDir.resolve("postgresql.conf"));
         boolean stored = Files.exists(passwordFile, LinkOption.NOFOLLOW_LINKS);

@@ -1,0 +1,97 @@
+package dev.vigil.embedded.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded server outlives a JVM killed with {@code kill -9} (it is a daemon of {@code pg_ctl}); the next start
+ * on the same data directory must take it over explicitly, not use it silently, and two live processes must not
+ * share a directory.
+ */
+class LeftoverServerIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aServerLeftByAKilledJvmIsStoppedAndReplacedWithNothingLost() throws Exception {
+        Path data = dir.resolve("pg");
+        int port = freePort();
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LeftoverServerChild.class.getName(), data.toString(),
+                Integer.toString(port)).redirectErrorStream(true).start();
+        long orphan;
+        try {
+            awaitReady(child);
+            orphan = LeftoverServer.postmasterPid(data).orElseThrow();
+        } finally {
+            child.destroyForcibly();
+            child.waitFor(30, TimeUnit.SECONDS);
+        }
+        // what kill -9 leaves: the postmaster still runs, nobody owns it
+        assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).contains(true);
+
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).port(port)
+                .start()) {
+            assertThat(pg.leftoverStopped()).hasValue(orphan);
+            assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            long own = LeftoverServer.postmasterPid(data).orElseThrow();
+            assertThat(own).isNotEqualTo(orphan);
+            assertThat(Sql.query(pg.connectionFactory(), "SELECT v FROM kept", row -> row.get("v", String.class)))
+                    .containsExactly("written before the kill");
+        }
+        assertThat(Files.exists(data.resolve("postmaster.pid"))).isFalse();
+    }
+
+    @Test
+    void aDirectoryInUseByALiveServerIsRefusedAndTheServerKeepsRunning() {
+        Path data = dir.resolve("shared");
+        try (EmbeddedPostgres first = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
+            EmbeddedPostgres second = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).build();
+            assertThatThrownBy(second::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is in use by another running Vigil process")
+                    .hasMessageContaining(data.toString());
+            second.close();
+            assertThat(first.leftoverStopped()).isEmpty();
+            assertThat(Sql.query(first.connectionFactory(), "SELECT 1 AS one", row -> row.get("one", Integer.class)))
+                    .containsExactly(1);
+        }
+        // closed: the directory is free again, and nothing is left to stop
+        try (EmbeddedPostgres again = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
+            assertThat(again.leftoverStopped()).isEmpty();
+        }
+    }
+
+    private static void awaitReady(Process child) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.equals("READY")) {
+                return;
+            }
+            seen.append(line).append('\n');
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        throw new AssertionError("the child JVM never started its server:\n" + seen);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
