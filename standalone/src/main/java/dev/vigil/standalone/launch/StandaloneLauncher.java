@@ -46,6 +46,13 @@ public final class StandaloneLauncher implements AutoCloseable {
     private int queryPort;
     /** Names the variables the probe workers may send as {@code secretEnv} headers (comma-separated). */
     public static final String HEADER_SECRETS_ENV = "VIGIL_HEADER_SECRETS";
+    /**
+     * The embedded broker's {@code broker.session.timeout.ms} here: six of its 500 ms heartbeats. The broker and its
+     * controller share the JVM, so a broker that misses them is gone, and a restart after {@code kill -9} cannot
+     * register before the dead incarnation's session ends (the default 9 s, the tests' 6 s, is that much longer
+     * blind).
+     */
+    static final int BROKER_SESSION_TIMEOUT_MS = 3000;
     private GeneratedConfig.AdminToken adminToken;
     private GeneratedConfig.WebhookToken webhookToken;
     /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
@@ -88,16 +95,6 @@ public final class StandaloneLauncher implements AutoCloseable {
         }
 
         long t = System.nanoTime();
-        kafka = step(progress, "Kafka broker", () -> EmbeddedKafka.builder()
-                .port(options.kafkaPort())
-                .dataDir(dataDir.resolve("kafka"))
-                .build()
-                .start());
-        running.push(new Named("kafka", kafka));
-        kafka.createTopics(Topics.all().stream().map(s -> s.withPartitions(Math.min(s.partitions(), 6))).toList());
-        progress.accept(String.format("  kafka      %s (%d topics, %s)", kafka.bootstrapServers(), Topics.all().size(), since(t)));
-
-        t = System.nanoTime();
         EmbeddedPostgres.Builder pg = EmbeddedPostgres.builder().poolSize(2);
         String externalDb = processEnv.get(EmbeddedPostgres.URL_ENV);
         if (externalDb == null || externalDb.isBlank()) {
@@ -105,7 +102,39 @@ public final class StandaloneLauncher implements AutoCloseable {
         } else {
             pg.externalUrl(externalDb);
         }
-        postgres = step(progress, "PostgreSQL", () -> pg.build().start());
+        // PostgreSQL starts beside the broker, not after it: after a crash both recover (and the database may first
+        // stop the server the dead JVM left running), and neither needs the other to start
+        progress.accept("starting PostgreSQL (beside the broker) ...");
+        java.util.concurrent.CompletableFuture<EmbeddedPostgres> pgStart =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> pg.build().start(), r -> {
+                    Thread th = new Thread(r, "vigil-postgres-start");
+                    th.setDaemon(true);
+                    th.start();
+                });
+        try {
+            kafka = step(progress, "Kafka broker", () -> EmbeddedKafka.builder()
+                    .port(options.kafkaPort())
+                    .dataDir(dataDir.resolve("kafka"))
+                    // a restart after kill -9 waits out the dead broker's registration for this long: the
+                    // broker and its controller share this JVM, so missed heartbeats mean the process is gone
+                    .brokerProperty("broker.session.timeout.ms", String.valueOf(BROKER_SESSION_TIMEOUT_MS))
+                    .build()
+                    .start());
+        } catch (RuntimeException e) {
+            // stop the database too once it is up; the failure reported is the broker's
+            pgStart.thenAccept(EmbeddedPostgres::close);
+            throw e;
+        }
+        running.push(new Named("kafka", kafka));
+        kafka.createTopics(Topics.all().stream().map(s -> s.withPartitions(Math.min(s.partitions(), 6))).toList());
+        progress.accept(String.format("  kafka      %s (%d topics, %s)", kafka.bootstrapServers(), Topics.all().size(), since(t)));
+
+        try {
+            postgres = pgStart.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new LaunchException("PostgreSQL failed to start: " + cause.getMessage(), cause);
+        }
         running.push(new Named("postgres", postgres));
         PostgresDatabase db = postgres.database();
         progress.accept(String.format("  postgres   %s:%d/%s (%s, %s)", db.host(), db.port(), db.name(),

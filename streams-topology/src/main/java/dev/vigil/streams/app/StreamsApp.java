@@ -202,6 +202,8 @@ public final class StreamsApp {
      * and the default 16 KiB batches cost the producer and the brokers a request each for a few dozen records.
      */
     public static final int PRODUCER_BATCH_BYTES = 128 * 1024;
+    /** {@code restore.consumer.fetch.max.wait.ms}; see {@link #streamsProperties}. */
+    static final int RESTORE_FETCH_MAX_WAIT_MS = 50;
 
     static Properties streamsProperties(StreamsServiceConfig cfg, HostInfo self, PrometheusMeterRegistry registry) {
         var k = cfg.kafka();
@@ -231,6 +233,12 @@ public final class StreamsApp {
             p.put(StreamsConfig.mainConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
                     k.groupInstanceId());
         }
+        // The restore consumer long-polls the changelogs it already reads; tasks handed to the state updater while
+        // such a fetch is out wait for it to end before their own changelog offsets are looked up. At the default
+        // 500 ms a start-up (or a restart after a crash, which restores every store) pays that wait once per batch
+        // of tasks; 50 ms keeps it small at the cost of a few more idle fetches while standbys are caught up.
+        p.put(StreamsConfig.restoreConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                RESTORE_FETCH_MAX_WAIT_MS);
         p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
         p.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
         p.putAll(k.properties());
