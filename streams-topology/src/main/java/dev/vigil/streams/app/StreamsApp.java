@@ -24,6 +24,7 @@ import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteTable;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.DeadLetterHandler;
+import dev.vigil.streams.topology.ProcessingDeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -50,7 +51,6 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -153,10 +153,7 @@ public final class StreamsApp {
             checkTopics(cfg);
             Topology topology = VigilTopology.build(cfg.topology(), cfg.alerting(), registry);
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
-            streams.setUncaughtExceptionHandler(e -> {
-                LOG.error("stream thread failed; replacing it", e);
-                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-            });
+            streams.setUncaughtExceptionHandler(StreamThreadFailures.standard());
             streams.setStateListener((next, prev) -> LOG.info("streams state {} -> {}", prev, next));
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
@@ -218,6 +215,7 @@ public final class StreamsApp {
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitIntervalMs());
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, ProcessingDeadLetterHandler.class);
         // Kafka Streams 4.4.0 String.formats trace text for every record a task processes while one of its input
         // partitions has nothing buffered (the monitors partition, nearly always): ~9 % of the stream thread. With
         // idling disabled that path is skipped; a task no longer waits for an empty partition's lag. Definitions

@@ -11,6 +11,8 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 public final class DriverBackend implements QueryBackend {
     private final TopologyTestDriver driver;
     volatile boolean ready = true;
+    /** The Kafka Streams state to report instead of RUNNING/REBALANCING (e.g. ERROR after a fatal failure). */
+    volatile String state;
     volatile Predicate<String> ownedElsewhere = id -> false;
     volatile String otherInstance;
     volatile List<String> peers = List.of();
@@ -31,7 +33,7 @@ public final class DriverBackend implements QueryBackend {
 
     @Override
     public String state() {
-        return ready ? "RUNNING" : "REBALANCING";
+        return state != null ? state : ready ? "RUNNING" : "REBALANCING";
     }
 
     @Override

@@ -251,6 +251,24 @@ class QueryApiTest {
     }
 
     @Test
+    void healthFailsOnlyOnceKafkaStreamsShutDownOnAFatalError() throws Exception {
+        backendA.ready = false;
+        // starting or rebalancing: not ready, but healthy (a restart would not help)
+        assertThat(get(serverA, "/health").statusCode()).isEqualTo(200);
+        assertProblem(get(serverA, "/ready"), 503);
+        for (String fatal : List.of("PENDING_ERROR", "ERROR")) {
+            backendA.state = fatal;
+            var health = get(serverA, "/health");
+            assertProblem(health, 503);
+            assertThat(json(health).path("detail").asText()).contains("state " + fatal);
+            assertProblem(get(serverA, "/ready"), 503);
+        }
+        backendA.state = null;
+        backendA.ready = true;
+        assertThat(get(serverA, "/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void opsEndpointsAndOpenApi() throws Exception {
         var health = get(serverA, "/health");
         assertThat(health.statusCode()).isEqualTo(200);

@@ -1,0 +1,68 @@
+package dev.vigil.streams.app;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The answer to a stream thread that died. A transient cause (a retriable Kafka error, a timeout talking to the
+ * brokers) gets a new thread, which resumes from the last commit. Anything else is deterministic — the same input
+ * would kill the new thread the same way — and a thread replaced for it would replay and fail for ever, which looks
+ * alive and decides nothing: the client shuts down instead, {@code /health} then reports it, and the supervisor
+ * restarts the process (or a person looks). Transient failures that keep coming are treated the same once more
+ * than {@code maxReplacements} happened within {@code window}.
+ */
+public final class StreamThreadFailures implements StreamsUncaughtExceptionHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamThreadFailures.class);
+    private final int maxReplacements;
+    private final Duration window;
+    private final Clock clock;
+    private final ArrayDeque<Long> replacedAt = new ArrayDeque<>();
+
+    public StreamThreadFailures(int maxReplacements, Duration window, Clock clock) {
+        this.maxReplacements = maxReplacements;
+        this.window = window;
+        this.clock = clock;
+    }
+
+    /** Ten replacements in ten minutes. */
+    public static StreamThreadFailures standard() {
+        return new StreamThreadFailures(10, Duration.ofMinutes(10), Clock.systemUTC());
+    }
+
+    @Override
+    public synchronized StreamThreadExceptionResponse handle(Throwable failure) {
+        if (!isTransient(failure)) {
+            LOG.error("stream thread failed on a non-transient error; shutting this Kafka Streams client down (a new"
+                    + " thread would fail the same way)", failure);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        long now = clock.millis();
+        while (!replacedAt.isEmpty() && replacedAt.peekFirst() < now - window.toMillis()) {
+            replacedAt.pollFirst();
+        }
+        if (replacedAt.size() >= maxReplacements) {
+            LOG.error("stream thread failed on a transient error for the {}th time within {}; shutting this Kafka"
+                    + " Streams client down", replacedAt.size() + 1, window, failure);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        replacedAt.addLast(now);
+        LOG.warn("stream thread failed on a transient error; replacing it", failure);
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+
+    /** A retriable Kafka error (timeouts and disconnections are ones) anywhere in the cause chain. */
+    static boolean isTransient(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 32; t = t.getCause() == t ? null : t.getCause(), depth++) {
+            if (t instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

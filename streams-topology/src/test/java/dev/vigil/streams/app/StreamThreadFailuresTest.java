@@ -1,0 +1,75 @@
+package dev.vigil.streams.app;
+
+import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.junit.jupiter.api.Test;
+
+class StreamThreadFailuresTest {
+    /** A clock the test moves. */
+    private static final class Ticking extends Clock {
+        Instant now = Instant.parse("2026-12-02T10:00:00Z");
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void aDeterministicFailureShutsTheClientDownInsteadOfReplayingForEver() {
+        var failures = StreamThreadFailures.standard();
+        assertThat(failures.handle(new StreamsException(new IllegalStateException("bug in a processor"))))
+                .isEqualTo(SHUTDOWN_CLIENT);
+        assertThat(failures.handle(new OutOfMemoryError("heap"))).isEqualTo(SHUTDOWN_CLIENT);
+    }
+
+    @Test
+    void aTransientFailureGetsANewThreadUntilItKeepsComing() {
+        var clock = new Ticking();
+        var failures = new StreamThreadFailures(3, Duration.ofMinutes(10), clock);
+        var transientFailure = new StreamsException("send failed", new TimeoutException("broker away"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
+            clock.now = clock.now.plusSeconds(60);
+        }
+        assertThat(failures.handle(transientFailure)).isEqualTo(SHUTDOWN_CLIENT);
+    }
+
+    @Test
+    void replacementsOlderThanTheWindowNoLongerCount() {
+        var clock = new Ticking();
+        var failures = new StreamThreadFailures(2, Duration.ofMinutes(10), clock);
+        var transientFailure = new StreamsException(new org.apache.kafka.common.errors.NotLeaderOrFollowerException("moved"));
+        assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
+        assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
+        clock.now = clock.now.plus(Duration.ofMinutes(11));
+        assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
+    }
+
+    @Test
+    void onlyRetriableKafkaErrorsCountAsTransient() {
+        assertThat(StreamThreadFailures.isTransient(new StreamsException(new TimeoutException("t")))).isTrue();
+        assertThat(StreamThreadFailures.isTransient(new RuntimeException(new RuntimeException(
+                new org.apache.kafka.common.errors.DisconnectException("gone"))))).isTrue();
+        assertThat(StreamThreadFailures.isTransient(new StreamsException("fatal"))).isFalse();
+        assertThat(StreamThreadFailures.isTransient(new IllegalArgumentException("bad"))).isFalse();
+    }
+}
