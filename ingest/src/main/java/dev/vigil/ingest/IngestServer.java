@@ -14,7 +14,7 @@ import dev.vigil.ingest.route.BatchResponder;
 import dev.vigil.ingest.route.BetterStackWebhookHandler;
 import dev.vigil.ingest.route.BodyReader;
 import dev.vigil.ingest.route.HeartbeatHandler;
-import dev.vigil.ingest.route.HttpProblem;
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.route.MetricsHandler;
 import dev.vigil.ingest.route.PathRedaction;
 import dev.vigil.ingest.route.Responder;

@@ -1,7 +1,7 @@
 package dev.vigil.ingest.alertmanager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.route.HttpProblem;
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.validate.AppAlerts;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.Rejection;

@@ -1,7 +1,7 @@
 package dev.vigil.ingest.betterstack;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.route.HttpProblem;
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.validate.TimeBounds;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;

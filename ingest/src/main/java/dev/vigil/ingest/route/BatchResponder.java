@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
 import dev.vigil.ingest.publish.PublishResult;
 import dev.vigil.ingest.validate.Accepted;

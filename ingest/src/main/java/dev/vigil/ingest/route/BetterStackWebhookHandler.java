@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.betterstack.BetterStackTranslator;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;

@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.heartbeat.HeartbeatCatalog;
 import dev.vigil.ingest.heartbeat.HeartbeatMonitor;
 import dev.vigil.ingest.publish.PublishResult;

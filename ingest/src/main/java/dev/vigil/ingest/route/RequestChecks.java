@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.auth.ApiKeys;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Locale;

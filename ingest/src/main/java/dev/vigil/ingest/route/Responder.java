@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.schemas.json.Json;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

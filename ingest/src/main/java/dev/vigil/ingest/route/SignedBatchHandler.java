@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.problem.HttpProblem;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.SignedRequest;

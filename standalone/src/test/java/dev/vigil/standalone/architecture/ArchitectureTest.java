@@ -34,6 +34,9 @@ class ArchitectureTest {
     @BeforeAll
     static void importClasses() {
         vigil = new ClassFileImporter()
+                // production classes only: ArchUnit's DO_NOT_INCLUDE_TESTS knows target/test-classes, not the
+                // target-<name>/test-classes of a build run with -Dvigil.target
+                .withImportOption(location -> !location.contains("/test-classes/"))
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("dev.vigil");
     }

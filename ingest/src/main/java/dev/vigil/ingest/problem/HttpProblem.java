@@ -1,4 +1,4 @@
-package dev.vigil.ingest.route;
+package dev.vigil.ingest.problem;
 
 import java.util.Map;
 
