@@ -1,10 +1,10 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.MetricSeries;
@@ -28,7 +28,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The alerting half's query endpoints, registered through {@link StreamsApp.RouteExtension}:
+ * The alerting half's query endpoints, registered through {@link RouteExtension}:
  * <ul>
  *   <li>{@code GET /v1/alerts?state=open|firing|resolving|healthy|all} (default {@code open}: firing and
  *       resolving) — alert states from every instance ({@code ?scope=local} answers with this instance's only);</li>
@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
  * </ul>
  * Store reads run off the event loop; a rebalancing instance or a failing peer answers 503, never a partial list.
  */
-public final class AlertingRoutes implements StreamsApp.RouteExtension {
+public final class AlertingRoutes implements RouteExtension {
     static final Set<String> STATES = Set.of("open", "firing", "resolving", "healthy", "all");
     private static final int GATHER_CONCURRENCY = 8;
 

@@ -21,6 +21,7 @@ import dev.vigil.streams.query.OpsRoutes;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
+import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.query.RouteTable;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.DeadLetterHandler;
@@ -62,12 +63,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamsApp {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
-
-    /** Adds endpoints to the query API (e.g. the alerting half's {@code /v1/alerts}). */
-    @FunctionalInterface
-    public interface RouteExtension {
-        void register(RouteTable routes, QueryBackend backend, Forwarder forwarder);
-    }
 
     private StreamsApp() {
     }

@@ -1,5 +1,6 @@
 package dev.vigil.streams.silence;
 
+import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.schemas.silence.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +9,6 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertingTopology;
-import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
@@ -63,7 +63,7 @@ import reactor.core.scheduler.Schedulers;
  * every ten minutes, so the compacted topic and every instance's global store stay bounded. A series counts
  * towards {@code silences.max} until its endsAt, between occurrences too.
  */
-public final class SilenceRoutes implements StreamsApp.RouteExtension, AutoCloseable {
+public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     /** How long a write may wait for Kafka's acknowledgement before the answer is 503. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
     static final Set<String> STATES = Set.of("active", "pending", "expired", "all");
