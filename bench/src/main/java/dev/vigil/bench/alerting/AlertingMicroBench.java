@@ -7,7 +7,7 @@ import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertStateMachine;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.Evaluation;
+import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.streams.metrics.DurationHistogram;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricAggregateSerde;

@@ -131,7 +131,7 @@ public final class AckRoutes {
             return Mono.just(HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
         }
         long now = clock.millis();
-        return QueryBackend.read(() -> Optional.ofNullable(backend.<Ack>keyValueStore(AlertingTopology.ACKS_STORE).get(fingerprint)))
+        return QueryBackend.read(() -> Optional.ofNullable(backend.<Ack>keyValueStore(AlertStores.ACKS_STORE).get(fingerprint)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
                         return Mono.just(HttpResult.notFound("incident " + fingerprint + " is not acknowledged", req.path()));

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.silence.Silence;
@@ -135,7 +136,7 @@ public final class AlertEmitter {
     private Ack ack(String fingerprint) {
         if (acks == null) {
             try {
-                acks = context.getStateStore(AlertingTopology.ACKS_STORE);
+                acks = context.getStateStore(AlertStores.ACKS_STORE);
             } catch (RuntimeException e) {
                 return null; // a topology (or test context) without acknowledgements
             }

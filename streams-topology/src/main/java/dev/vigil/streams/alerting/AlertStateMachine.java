@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;

@@ -11,7 +11,7 @@ import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.MetricRules;
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.topology.DeadLetters;
+import dev.vigil.streams.deadletter.DeadLetters;
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +27,7 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Metric windows and metric rules. Each {@link DomainMetric} (key {@code appId/metricName}) is added to its
- * one-minute window (store {@link AlertingTopology#METRIC_WINDOWS_STORE}, per {@code appId/metricName/class},
+ * one-minute window (store {@link AlertStores#METRIC_WINDOWS_STORE}, per {@code appId/metricName/class},
  * retained {@code metricRetentionDays}). A minute closes when the series' event time passes its end plus the
  * grace, or (punctuator) when the task's stream time does, or, when this task has seen no metric for
  * {@code idleCloseMs}, when wall clock does (so absence of data is noticed, without wall clock racing ahead of a
@@ -70,11 +70,11 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.windows = context.getStateStore(AlertingTopology.METRIC_WINDOWS_STORE);
-        this.seriesStore = context.getStateStore(AlertingTopology.METRIC_SERIES_STORE);
-        this.publishedRules = context.getStateStore(AlertingTopology.RULES_STORE);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.METRIC_ALERTS_STORE);
+        this.windows = context.getStateStore(AlertStores.METRIC_WINDOWS_STORE);
+        this.seriesStore = context.getStateStore(AlertStores.METRIC_SERIES_STORE);
+        this.publishedRules = context.getStateStore(AlertStores.RULES_STORE);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.METRIC_ALERTS_STORE);
         this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
                 counters);
         series.clear(); // init runs again on a revived task, whose stores were restored to the last commit

@@ -68,10 +68,10 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.definitions = context.getStateStore(definitionsStore);
-        this.ruleStates = context.getStateStore(AlertingTopology.MONITOR_RULE_STATE_STORE);
+        this.ruleStates = context.getStateStore(AlertStores.MONITOR_RULE_STATE_STORE);
         this.history = context.getStateStore(historyStore);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.MONITOR_ALERTS_STORE);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.MONITOR_ALERTS_STORE);
         this.emitter = AlertEmitter.decodedInMemory(new AlertStateMachine(config.machine()), alerts, silences, context,
                 alertsChild, counters);
         // init runs again on a revived task, whose stores were restored to the last commit: forget what was cached

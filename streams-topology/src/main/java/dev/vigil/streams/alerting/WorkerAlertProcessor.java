@@ -39,8 +39,8 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.health = context.getStateStore(healthStore);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertingTopology.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertingTopology.WORKER_ALERTS_STORE);
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.WORKER_ALERTS_STORE);
         this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
                 counters);
         context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationIntervalMs(), 1000)),

@@ -3,7 +3,7 @@ package dev.vigil.streams.health;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
-import dev.vigil.streams.topology.DeadLetters;
+import dev.vigil.streams.deadletter.DeadLetters;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.processor.PunctuationType;

@@ -5,7 +5,7 @@ import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Require;

@@ -4,7 +4,6 @@ import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.Comparison;
-import dev.vigil.streams.alerting.Evaluation;
 import dev.vigil.streams.metrics.DurationHistogram;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.StatusClasses;

@@ -9,7 +9,6 @@ import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.contract.Status;
-import dev.vigil.streams.alerting.Evaluation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,6 @@ package dev.vigil.streams.rules;
 
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.Severity;
-import dev.vigil.streams.alerting.Evaluation;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;

@@ -1,5 +1,6 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.store.GlobalStoreChanges;
 import java.util.function.Function;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

@@ -1,7 +1,7 @@
 package dev.vigil.streams.uptime;
 
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.topology.GlobalStoreChanges;
+import dev.vigil.streams.store.GlobalStoreChanges;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.vigil.streams.verdict;
 
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
-import dev.vigil.streams.topology.StoreKeys;
+import dev.vigil.streams.store.StoreKeys;
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -6,7 +6,7 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.topology.DeadLetters;
+import dev.vigil.streams.deadletter.DeadLetters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

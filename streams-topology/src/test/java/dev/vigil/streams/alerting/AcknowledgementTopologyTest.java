@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.schemas.contract.Ack;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.rules.Evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertRule;
@@ -12,7 +13,7 @@ import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.topology.DeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;

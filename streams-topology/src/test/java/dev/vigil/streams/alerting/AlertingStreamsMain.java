@@ -1,7 +1,8 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.topology.DeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Properties;

@@ -15,7 +15,7 @@ import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.alerting.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.topology.DeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;

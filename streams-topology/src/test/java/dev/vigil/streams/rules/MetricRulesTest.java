@@ -14,7 +14,6 @@ import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertStateMachine;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.Evaluation;
 import dev.vigil.streams.metrics.MetricAggregate;
 import java.util.ArrayList;
 import java.util.HashMap;

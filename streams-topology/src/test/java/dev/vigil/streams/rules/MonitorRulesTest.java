@@ -15,7 +15,6 @@ import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.streams.alerting.AlertStateMachine;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.Evaluation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.alerting.AlertingTopology;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryServer;

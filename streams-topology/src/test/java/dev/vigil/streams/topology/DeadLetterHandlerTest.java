@@ -1,5 +1,6 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.DeadLetter;

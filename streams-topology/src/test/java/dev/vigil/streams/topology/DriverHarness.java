@@ -1,5 +1,6 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;

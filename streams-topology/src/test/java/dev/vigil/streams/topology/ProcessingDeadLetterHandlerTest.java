@@ -1,5 +1,8 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.DeadLetter;

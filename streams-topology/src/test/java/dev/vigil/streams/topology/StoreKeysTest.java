@@ -1,5 +1,6 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.streams.store.StoreKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

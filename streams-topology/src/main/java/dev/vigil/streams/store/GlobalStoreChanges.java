@@ -1,4 +1,4 @@
-package dev.vigil.streams.topology;
+package dev.vigil.streams.store;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -27,7 +27,7 @@ public final class GlobalStoreChanges {
     }
 
     /** Called after a change was written to {@code store}, so a reader that then sees the new count sees the change. */
-    static void changed(String store) {
+    public static void changed(String store) {
         counter(store).incrementAndGet();
     }
 }

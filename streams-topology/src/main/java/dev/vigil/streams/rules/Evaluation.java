@@ -1,4 +1,4 @@
-package dev.vigil.streams.alerting;
+package dev.vigil.streams.rules;
 
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.ContractViolation;
@@ -59,7 +59,7 @@ public record Evaluation(
     }
 
     /** Summaries are one line of at most 300 characters; longer rendered templates are cut, never refused. */
-    static String oneLine(String s) {
+    public static String oneLine(String s) {
         String line = s.replace('\r', ' ').replace('\n', ' ');
         return line.length() <= 300 ? line : line.substring(0, 299) + "…";
     }

@@ -1,4 +1,4 @@
-package dev.vigil.streams.topology;
+package dev.vigil.streams.deadletter;
 
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.json.Json;

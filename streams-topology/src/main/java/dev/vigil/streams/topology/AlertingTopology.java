@@ -1,5 +1,12 @@
-package dev.vigil.streams.alerting;
+package dev.vigil.streams.topology;
 
+import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.alerting.WorkerAlertProcessor;
+import dev.vigil.streams.alerting.MonitorAlertProcessor;
+import dev.vigil.streams.alerting.MetricAlertProcessor;
+import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.alerting.AlertEmitter;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.json.JsonSerde;
@@ -49,22 +56,22 @@ public final class AlertingTopology {
     public static final String SILENCES_UPDATER = "silences-updater";
 
     /** One-minute metric windows: window store, key {@code appId/metricName/statusClass}, {@link dev.vigil.streams.metrics.MetricAggregate}. */
-    public static final String METRIC_WINDOWS_STORE = "metric-windows";
-    public static final String METRIC_SERIES_STORE = "metric-series";
-    public static final String MONITOR_RULE_STATE_STORE = "monitor-rule-state";
-    public static final String MONITOR_ALERTS_STORE = "alert-state-monitor";
-    public static final String METRIC_ALERTS_STORE = "alert-state-metric";
-    public static final String WORKER_ALERTS_STORE = "alert-state-worker";
+    public static final String METRIC_WINDOWS_STORE = AlertStores.METRIC_WINDOWS_STORE;
+    public static final String METRIC_SERIES_STORE = AlertStores.METRIC_SERIES_STORE;
+    public static final String MONITOR_RULE_STATE_STORE = AlertStores.MONITOR_RULE_STATE_STORE;
+    public static final String MONITOR_ALERTS_STORE = AlertStores.MONITOR_ALERTS_STORE;
+    public static final String METRIC_ALERTS_STORE = AlertStores.METRIC_ALERTS_STORE;
+    public static final String WORKER_ALERTS_STORE = AlertStores.WORKER_ALERTS_STORE;
     /** Every alert state store, values {@link AlertStateRecord} keyed by fingerprint (for {@code GET /v1/alerts}). */
-    public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE);
+    public static final List<String> ALERT_STORES = AlertStores.ALERT_STORES;
     /** Global store of published metric rules (id → {@link AlertRule}); effective rules add the shipped defaults. */
-    public static final String RULES_STORE = "alert-rules";
+    public static final String RULES_STORE = AlertStores.RULES_STORE;
     /** Global store of silences (id → {@link Silence}). */
-    public static final String SILENCES_STORE = "silences";
+    public static final String SILENCES_STORE = AlertStores.SILENCES_STORE;
     public static final String ACKS_SOURCE = "acks-source";
     public static final String ACKS_UPDATER = "acks-updater";
     /** Global store of acknowledgements (fingerprint → {@link Ack}). */
-    public static final String ACKS_STORE = "acks";
+    public static final String ACKS_STORE = AlertStores.ACKS_STORE;
 
     private AlertingTopology() {
     }

@@ -1,4 +1,4 @@
-package dev.vigil.streams.topology;
+package dev.vigil.streams.store;
 
 /**
  * Keys of stores scanned by prefix and range: {@code <id>|<number zero-padded to a fixed width>}, so that one id's
