@@ -14,7 +14,7 @@ import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.topic.Topics.TopicSpec;
 import dev.vigil.schemas.topic.Topics;
-import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;

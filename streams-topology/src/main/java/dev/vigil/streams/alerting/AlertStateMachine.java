@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -50,6 +51,11 @@ public final class AlertStateMachine {
      */
     public record Config(Duration debounce, int healthyToResolve) {
         public static final Config DEFAULT = new Config(Duration.ofMinutes(15), 2);
+
+        /** The machine's settings from the service's alerting configuration. */
+        public static Config of(dev.vigil.streams.config.AlertingConfig config) {
+            return new Config(Duration.ofMinutes(config.debounceMinutes()), config.healthyToResolve());
+        }
 
         public Config {
             if (debounce == null || debounce.isNegative() || debounce.isZero()) {

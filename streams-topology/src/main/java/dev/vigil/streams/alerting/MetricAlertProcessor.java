@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.rules.DefaultRules;
 
 import dev.vigil.schemas.contract.AlertRule;
@@ -75,7 +76,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         this.publishedRules = context.getStateStore(AlertStores.RULES_STORE);
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.METRIC_ALERTS_STORE);
-        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
+        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, context, alertsChild,
                 counters);
         series.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         try (var it = seriesStore.all()) {

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.ProbeResult;
@@ -72,7 +73,7 @@ public final class MonitorAlertProcessor implements Processor<String, Object, St
         this.history = context.getStateStore(historyStore);
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.MONITOR_ALERTS_STORE);
-        this.emitter = AlertEmitter.decodedInMemory(new AlertStateMachine(config.machine()), alerts, silences, context,
+        this.emitter = AlertEmitter.decodedInMemory(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, context,
                 alertsChild, counters);
         // init runs again on a revived task, whose stores were restored to the last commit: forget what was cached
         definitionCache.clear();

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.health.Health;
 import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.rules.AlertLinks;
@@ -41,7 +42,7 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
         this.health = context.getStateStore(healthStore);
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.WORKER_ALERTS_STORE);
-        this.emitter = new AlertEmitter(new AlertStateMachine(config.machine()), alerts, silences, context, alertsChild,
+        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, context, alertsChild,
                 counters);
         context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationIntervalMs(), 1000)),
                 PunctuationType.WALL_CLOCK_TIME, this::punctuate);

@@ -5,7 +5,6 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
-import dev.vigil.streams.alerting.AlertingConfig;
 import dev.vigil.kit.auth.TokenSpec;
 import java.nio.file.Path;
 import java.util.List;

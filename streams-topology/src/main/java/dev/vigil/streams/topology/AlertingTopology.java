@@ -4,7 +4,7 @@ import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.streams.alerting.WorkerAlertProcessor;
 import dev.vigil.streams.alerting.MonitorAlertProcessor;
 import dev.vigil.streams.alerting.MetricAlertProcessor;
-import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.alerting.AlertEmitter;
 import dev.vigil.schemas.contract.Ack;

@@ -1,6 +1,6 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

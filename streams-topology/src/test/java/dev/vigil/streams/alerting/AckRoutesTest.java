@@ -1,5 +1,7 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.alertapi.AlertingRoutes;
+import dev.vigil.streams.alertapi.AckRoutes;
 import dev.vigil.schemas.contract.Ack;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;

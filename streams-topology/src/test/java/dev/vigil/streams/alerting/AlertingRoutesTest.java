@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.alertapi.AlertingRoutes;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static org.assertj.core.api.Assertions.assertThat;

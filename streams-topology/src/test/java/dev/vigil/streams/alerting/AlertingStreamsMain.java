@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;

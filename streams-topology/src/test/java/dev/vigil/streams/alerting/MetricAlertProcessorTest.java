@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.ProcessorContexts.addKeyValueStore;
 import static org.assertj.core.api.Assertions.assertThat;

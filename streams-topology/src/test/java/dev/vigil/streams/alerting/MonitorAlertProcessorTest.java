@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;

@@ -13,7 +13,7 @@ import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;

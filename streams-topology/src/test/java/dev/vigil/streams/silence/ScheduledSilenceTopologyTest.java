@@ -11,7 +11,7 @@ import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.streams.alerting.AlertingConfig;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;

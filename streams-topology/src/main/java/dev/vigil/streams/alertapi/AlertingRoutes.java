@@ -1,5 +1,8 @@
-package dev.vigil.streams.alerting;
+package dev.vigil.streams.alertapi;
 
+import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.alerting.AlertPhase;
 import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;

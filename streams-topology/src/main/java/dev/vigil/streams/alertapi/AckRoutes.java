@@ -1,5 +1,6 @@
-package dev.vigil.streams.alerting;
+package dev.vigil.streams.alertapi;
 
+import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package dev.vigil.streams.alerting;
+package dev.vigil.streams.config;
 
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.topic.Topics;
@@ -55,10 +55,6 @@ public record AlertingConfig(String alertsTopic, String alertRulesTopic, String 
 
     public static AlertingConfig defaults() {
         return new AlertingConfig(null, null, null, null, null, null, null, null, null, null, null);
-    }
-
-    public AlertStateMachine.Config machine() {
-        return new AlertStateMachine.Config(Duration.ofMinutes(debounceMinutes), healthyToResolve);
     }
 
     public Duration metricRetention() {
