@@ -47,8 +47,9 @@ public final class AlertConsumer implements AutoCloseable {
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
-    private static final long FIRST_RETRY_DELAY_MS = 500;
-    private static final long MAX_RETRY_DELAY_MS = 10_000;
+    /** Waits before a failed record is handled again: jittered, 500 ms growing to at most 10 s. */
+    private static final dev.vigil.kit.retry.Backoff RETRY =
+            dev.vigil.kit.retry.Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10));
     private final reactor.core.scheduler.Scheduler retries = reactor.core.scheduler.Schedulers.parallel();
 
     /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
@@ -171,7 +172,7 @@ public final class AlertConsumer implements AutoCloseable {
     }
 
     /**
-     * Runs the handler for one record; a failure runs it again after a capped exponential backoff, without end (the
+     * Runs the handler for one record; a failure runs it again after {@link #RETRY}, without end (the
      * record stays uncommitted meanwhile, and the in-flight bound pauses reading). Written out rather than with
      * {@code retryWhen}, which builds its companion publisher for every record although handlers almost never fail.
      */
@@ -184,8 +185,8 @@ public final class AlertConsumer implements AutoCloseable {
         }
         work.subscribe(null, e -> {
             LOG.error("handling {}-{}@{} failed, retrying", r.topic(), r.partition(), r.offset(), e);
-            long delayMs = Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS << Math.min(failures, 5));
-            retries.schedule(() -> handle(r, finished, failures + 1), delayMs, TimeUnit.MILLISECONDS);
+            retries.schedule(() -> handle(r, finished, failures + 1), RETRY.delay(failures + 1).toMillis(),
+                    TimeUnit.MILLISECONDS);
         }, () -> {
             done.add(finished);
             inFlight.decrementAndGet();

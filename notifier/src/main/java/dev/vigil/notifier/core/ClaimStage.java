@@ -1,5 +1,6 @@
 package dev.vigil.notifier.core;
 
+import dev.vigil.kit.retry.Backoff;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +13,8 @@ import reactor.core.scheduler.Scheduler;
  */
 public final class ClaimStage {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimStage.class);
+    /** Waits between attempts while the delivery store is away: jittered, 200 ms growing to at most 5 s. */
+    static final Backoff STORE_RETRY = Backoff.jittered(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5));
     private final DeliveryLog log;
     private final Scheduler timer;
 
@@ -25,7 +28,7 @@ public final class ClaimStage {
     }
 
     /**
-     * Runs {@code work}, and on an error runs it again after a capped exponential backoff, without end. Costs one
+     * Runs {@code work}, and on an error runs it again after {@link #STORE_RETRY}, without end. Costs one
      * operator on the happy path (unlike {@code retryWhen}, which builds its companion on every subscription).
      */
     static <T> Mono<T> untilStored(java.util.function.Supplier<Mono<T>> work, Scheduler timer, String what) {
@@ -37,8 +40,7 @@ public final class ClaimStage {
             if (n % 10 == 0) {
                 LOG.warn("delivery store unavailable ({}), retrying: {}", what, e.toString());
             }
-            long ms = Math.min(5000, 200L << Math.min(n, 5));
-            return Mono.delay(Duration.ofMillis(ms), timer).then(Mono.defer(() -> attempt(work, timer, what, n + 1)));
+            return Mono.delay(STORE_RETRY.delay(n + 1), timer).then(Mono.defer(() -> attempt(work, timer, what, n + 1)));
         });
     }
 

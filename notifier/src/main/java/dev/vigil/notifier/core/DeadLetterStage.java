@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
-import reactor.util.retry.Retry;
 
 /**
  * Dead-letters an undeliverable notification with its reason and raises {@code notifier/delivery-failing} on the
@@ -76,8 +75,7 @@ public final class DeadLetterStage {
     }
 
     private Mono<Void> untilWritten(java.util.function.Supplier<Mono<Void>> write, String what) {
-        return Mono.defer(write).retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200))
-                .maxBackoff(Duration.ofSeconds(5)).scheduler(timer)
-                .doBeforeRetry(s -> LOG.warn("cannot write {} yet, retrying: {}", what, s.failure().toString())));
+        return Mono.defer(write).retryWhen(ClaimStage.STORE_RETRY.forever(timer,
+                (failure, retry) -> LOG.warn("cannot write {} yet, retrying: {}", what, failure.toString())));
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.notifier.core.DeliveryOutcome;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -28,16 +27,5 @@ class StatusMappingTest {
             assertThat(map(s)).as("status %d", s).isInstanceOf(DeliveryOutcome.Permanent.class);
         }
         assertThat(((DeliveryOutcome.Permanent) map(404)).reason()).isEqualTo("v answered HTTP 404: oops line2");
-    }
-
-    @Test
-    void retryAfterInSecondsOrAsADate() {
-        assertThat(StatusMapping.retryAfter("2", clock)).isEqualTo(Duration.ofSeconds(2));
-        assertThat(StatusMapping.retryAfter("0.5", clock)).isEqualTo(Duration.ofMillis(500));
-        assertThat(StatusMapping.retryAfter("Thu, 01 Jan 2026 00:00:30 GMT", clock)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(StatusMapping.retryAfter("Wed, 31 Dec 2025 23:00:00 GMT", clock)).isEqualTo(Duration.ZERO);
-        assertThat(StatusMapping.retryAfter("soon", clock)).isNull();
-        assertThat(StatusMapping.retryAfter("-3", clock)).isNull();
-        assertThat(StatusMapping.retryAfter(null, clock)).isNull();
     }
 }

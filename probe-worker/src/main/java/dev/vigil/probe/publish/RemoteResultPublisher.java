@@ -1,5 +1,7 @@
 package dev.vigil.probe.publish;
 
+import dev.vigil.kit.http.TransientStatus;
+import dev.vigil.kit.retry.Backoff;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.Json;
@@ -39,6 +41,8 @@ public final class RemoteResultPublisher implements ResultPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteResultPublisher.class);
     private static final int MAX_BUFFERED = 100_000;
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    /** Waits before a batch is sent again: jittered, 500 ms growing to at most 30 s, never before a Retry-After. */
+    private static final Backoff RETRY = Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(30));
 
     private final HttpClient client;
     private final String resultsUrl;
@@ -126,7 +130,7 @@ public final class RemoteResultPublisher implements ResultPublisher {
     }
 
     /** Ingest's answer to a signed POST: the status (-1 when none arrived in time) and a short reason. */
-    private record Reply(int status, String problem) {
+    private record Reply(int status, String problem, java.time.Duration retryAfter) {
         boolean accepted() {
             return status >= 200 && status < 300;
         }
@@ -158,7 +162,7 @@ public final class RemoteResultPublisher implements ResultPublisher {
     private void send(List<ProbeResult> batch, String requestId, int attempt) {
         post(resultsUrl, Json.bytes(batch), requestId)
                 .publishOn(worker)
-                .subscribe(reply -> onResponse(batch, requestId, attempt, reply.status()));
+                .subscribe(reply -> onResponse(batch, requestId, attempt, reply));
     }
 
     /**
@@ -179,13 +183,16 @@ public final class RemoteResultPublisher implements ResultPublisher {
                 .responseSingle((res, content) -> {
                     int status = res.status().code();
                     if (status >= 200 && status < 300) {
-                        return Mono.just(new Reply(status, null));
+                        return Mono.just(new Reply(status, null, null));
                     }
-                    return content.asByteArray().map(bytes -> new Reply(status, problemDetail(bytes)))
-                            .defaultIfEmpty(new Reply(status, null));
+                    // ingest answers 503 (Kafka away, body budget full) and 429 with Retry-After: honour it
+                    java.time.Duration retryAfter = TransientStatus.retryAfter(
+                            res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER), java.time.Clock.systemUTC());
+                    return content.asByteArray().map(bytes -> new Reply(status, problemDetail(bytes), retryAfter))
+                            .defaultIfEmpty(new Reply(status, null, retryAfter));
                 })
                 .timeout(REQUEST_TIMEOUT)
-                .onErrorResume(e -> Mono.just(new Reply(-1, e.getClass().getSimpleName())));
+                .onErrorResume(e -> Mono.just(new Reply(-1, e.getClass().getSimpleName(), null)));
     }
 
     private static String problemDetail(byte[] body) {
@@ -201,7 +208,8 @@ public final class RemoteResultPublisher implements ResultPublisher {
         }
     }
 
-    private void onResponse(List<ProbeResult> batch, String requestId, int attempt, int status) {
+    private void onResponse(List<ProbeResult> batch, String requestId, int attempt, Reply reply) {
+        int status = reply.status();
         if (status >= 200 && status < 300) {
             healthy = true;
             acked.addAndGet(batch.size());
@@ -216,10 +224,10 @@ public final class RemoteResultPublisher implements ResultPublisher {
             }
             return;
         }
-        boolean transient_ = status == -1 || status == 408 || status == 429 || status >= 500;
-        if (transient_) {
+        // no answer at all is as transient as a 503
+        if (status == -1 || TransientStatus.isTransient(status)) {
             healthy = false;
-            long delay = Math.min(30_000, 500L << Math.min(attempt, 6));
+            long delay = RETRY.delay(attempt + 1, reply.retryAfter()).toMillis();
             LOG.warn("ingest did not take a batch of {} results (status {}); retrying in {} ms", batch.size(),
                     status == -1 ? "no response" : status, delay);
             worker.schedule(() -> send(batch, requestId, attempt + 1), delay, TimeUnit.MILLISECONDS);

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.channel.discord;
 
+import dev.vigil.kit.http.TransientStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
@@ -48,7 +49,7 @@ public final class DiscordNotifier implements Notifier {
         DeliveryOutcome o = StatusMapping.map("discord", reply, clock);
         if (o instanceof DeliveryOutcome.Delivered d && "0".equals(reply.header("x-ratelimit-remaining"))) {
             // the bucket is empty: wait for its reset instead of earning a 429
-            Duration reset = StatusMapping.retryAfter(reply.header("x-ratelimit-reset-after"), clock);
+            Duration reset = TransientStatus.retryAfter(reply.header("x-ratelimit-reset-after"), clock);
             if (reset != null) {
                 return new DeliveryOutcome.Delivered(d.httpStatus(), d.vendorRef(), reset);
             }

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.channel.teams;
 
+import dev.vigil.kit.http.TransientStatus;
 import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.StatusMapping;
@@ -75,7 +76,7 @@ public final class TeamsNotifier implements Notifier {
                 && reply.body().contains(CONNECTOR_THROTTLED)) {
             return new DeliveryOutcome.Transient(VENDOR + " answered HTTP " + reply.status()
                     + " but throttled the message (" + CONNECTOR_THROTTLED + ")",
-                    StatusMapping.retryAfter(reply.header("retry-after"), clock), reply.status());
+                    TransientStatus.retryAfter(reply.header("retry-after"), clock), reply.status());
         }
         return StatusMapping.map(VENDOR, reply, clock);
     }
