@@ -1,5 +1,6 @@
 package dev.vigil.ingest;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.ingest.auth.ApiKeys;
 import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.WebhookToken;
@@ -132,29 +133,39 @@ public final class IngestServer {
         // enforced by the service kit before any route runs.
         ServerLimits edge = EdgeLimits.of(config);
         // The access log (off unless Reactor Netty's switch is set) writes paths redacted: a webhook token is one.
-        DisposableServer server = ServerGuard.apply(HttpServer.create().host(config.host()).port(config.port()),
-                        edge, "ingest", registry)
-                .accessLog(AccessLogFormat.enabled(), AccessLogFormat.factory())
-                .route(r -> {
-                    r.post(MetricsHandler.ROUTE, metrics::handle)
-                            .post(probes.route(), probes::handle)
-                            .post(heartbeats.route(), heartbeats::handle)
-                            .post(AlertsHandler.ROUTE, alerts::handle);
-                    if (betterStack != null) {
-                        r.route(BetterStackWebhookHandler::matches, betterStack::handle);
-                    }
-                    r.route(HeartbeatHandler::matches, pings::handle);
-                    r.get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
-                            .get("/ready", (req, res) -> ready(publisher, admin)
-                                    .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
-                                            Map.of("status", ok ? "ready" : "kafka unreachable"))))
-                            .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
-                                    "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
-                            .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
-                                    "Not found", "no such endpoint: " + req.method() + " /" + PathRedaction.redact(req.path()))),
-                                    "other", req, res, responder, limits.maxBodyBytes()));
-                })
-                .bindNow(Duration.ofSeconds(10));
+        DisposableServer server;
+        try {
+            server = ServerGuard.apply(HttpServer.create().host(config.host()).port(config.port()),
+                            edge, "ingest", registry)
+                    .accessLog(AccessLogFormat.enabled(), AccessLogFormat.factory())
+                    .route(r -> {
+                        r.post(MetricsHandler.ROUTE, metrics::handle)
+                                .post(probes.route(), probes::handle)
+                                .post(heartbeats.route(), heartbeats::handle)
+                                .post(AlertsHandler.ROUTE, alerts::handle);
+                        if (betterStack != null) {
+                            r.route(BetterStackWebhookHandler::matches, betterStack::handle);
+                        }
+                        r.route(HeartbeatHandler::matches, pings::handle);
+                        r.get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
+                                .get("/ready", (req, res) -> ready(publisher, admin)
+                                        .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
+                                                Map.of("status", ok ? "ready" : "kafka unreachable"))))
+                                .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
+                                        "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
+                                .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
+                                        "Not found", "no such endpoint: " + req.method() + " /" + PathRedaction.redact(req.path()))),
+                                        "other", req, res, responder, limits.maxBodyBytes()));
+                    })
+                    .bindNow(Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            // nothing is listening: let go of the Kafka clients already made, so a failed start leaves no threads
+            admin.close(Duration.ofSeconds(1));
+            publisher.close();
+            gc.close();
+            registry.close();
+            throw e;
+        }
         // until it has caught up with the topic, pings are answered 503 + Retry-After
         MonitorsFollower monitorsFollower = new MonitorsFollower(config.kafka(), heartbeatMonitors).start();
         LOG.info("ingest listening on {}:{} (metrics → {}, probe results and heartbeat pings → {}, heartbeats → {}, alerts → {}, "
@@ -219,16 +230,20 @@ public final class IngestServer {
         try {
             config = ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), path == null ? null : Path.of(path), System.getenv());
         } catch (ConfigLoader.ConfigException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
+            System.err.println("vigil-ingest: " + e.getMessage());
+            System.exit(ExitCode.CONFIG.code());
             return;
         }
         Running running;
         try {
             running = start(config);
         } catch (ConfigLoader.ConfigException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
+            System.err.println("vigil-ingest: " + e.getMessage());
+            System.exit(ExitCode.CONFIG.code());
+            return;
+        } catch (RuntimeException e) {
+            System.err.println("vigil-ingest failed to start: " + e.getMessage());
+            System.exit(ExitCode.STARTUP.code());
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);

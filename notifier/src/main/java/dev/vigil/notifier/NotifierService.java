@@ -1,5 +1,6 @@
 package dev.vigil.notifier;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;
@@ -80,11 +81,12 @@ public final class NotifierService {
             running = start(loaded, System.getenv());
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil-notifier: " + e.getMessage());
-            System.exit(2);
+            System.exit(ExitCode.CONFIG.code());
             return;
-        } catch (StartupException e) {
-            System.err.println("vigil-notifier: " + e.getMessage());
-            System.exit(3);
+        } catch (RuntimeException e) {
+            // StartupException and whatever else kept it from starting: a restart may help
+            System.err.println("vigil-notifier failed to start: " + e.getMessage());
+            System.exit(ExitCode.STARTUP.code());
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-notifier-shutdown"));

@@ -1,5 +1,6 @@
 package dev.vigil.probe;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.probe.http.HealthServer;
 import dev.vigil.probe.http.ProbeMetrics;
@@ -54,7 +55,11 @@ public final class ProbeWorker {
             running = start(cfg);
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil probe worker: " + e.getMessage());
-            System.exit(2);
+            System.exit(ExitCode.CONFIG.code());
+            return;
+        } catch (RuntimeException e) {
+            System.err.println("vigil probe worker failed to start: " + e.getMessage());
+            System.exit(ExitCode.STARTUP.code());
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-probe-shutdown"));

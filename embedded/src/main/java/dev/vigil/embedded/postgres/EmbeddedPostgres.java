@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +67,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private Duration lastStartDuration = Duration.ZERO;
     /** Held from the first start to close on a data directory the caller gave; see {@link LeftoverServer}. */
     private LeftoverServer ownership;
-    private java.util.OptionalLong leftoverStopped = java.util.OptionalLong.empty();
+    private OptionalLong leftoverStopped = OptionalLong.empty();
 
     private EmbeddedPostgres(Builder builder) {
         this.poolSize = builder.poolSize;
@@ -185,7 +186,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
      * The pid of a server that an earlier process left running on this data directory (it died without stopping
      * it) and that a start of this one stopped; empty when there was none.
      */
-    public synchronized java.util.OptionalLong leftoverStopped() {
+    public synchronized OptionalLong leftoverStopped() {
         return leftoverStopped;
     }
 
@@ -336,7 +337,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
             if (ownership == null) {
                 ownership = LeftoverServer.claim(dataDir);
             }
-            java.util.OptionalLong stopped = ownership.stopLeftover(dataDir);
+            OptionalLong stopped = ownership.stopLeftover(dataDir);
             if (stopped.isPresent()) {
                 leftoverStopped = stopped;
             }

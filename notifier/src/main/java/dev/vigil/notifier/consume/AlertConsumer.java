@@ -1,5 +1,6 @@
 package dev.vigil.notifier.consume;
 
+import dev.vigil.kit.retry.Backoff;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,6 +22,8 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Kafka → Reactor bridge with real backpressure. One thread owns the {@link KafkaConsumer}: it polls, hands each
@@ -48,9 +51,8 @@ public final class AlertConsumer implements AutoCloseable {
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
     /** Waits before a failed record is handled again: jittered, 500 ms growing to at most 10 s. */
-    private static final dev.vigil.kit.retry.Backoff RETRY =
-            dev.vigil.kit.retry.Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10));
-    private final reactor.core.scheduler.Scheduler retries = reactor.core.scheduler.Schedulers.parallel();
+    private static final Backoff RETRY = Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10));
+    private final Scheduler retries = Schedulers.parallel();
 
     /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
     private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {

@@ -3,6 +3,10 @@ package dev.vigil.kit.retry;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
+import java.util.function.ObjIntConsumer;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.util.retry.Retry;
 
 /**
  * The one backoff every Vigil retry uses: exponential with full jitter (a uniformly random wait in
@@ -62,12 +66,12 @@ public final class Backoff {
      * A Reactor {@code retryWhen} spec that retries without end, waiting {@link #delay(int)} before each retry on
      * {@code timer} and telling {@code beforeRetry} the failure and the retry's number (1 for the first).
      */
-    public reactor.util.retry.Retry forever(reactor.core.scheduler.Scheduler timer,
-                                            java.util.function.ObjIntConsumer<Throwable> beforeRetry) {
-        return reactor.util.retry.Retry.from(signals -> signals.concatMap(signal -> {
+    public Retry forever(Scheduler timer,
+                                            ObjIntConsumer<Throwable> beforeRetry) {
+        return Retry.from(signals -> signals.concatMap(signal -> {
             int retry = (int) Math.min(Integer.MAX_VALUE, signal.totalRetries() + 1);
             beforeRetry.accept(signal.failure(), retry);
-            return reactor.core.publisher.Mono.delay(delay(retry), timer);
+            return Mono.delay(delay(retry), timer);
         }));
     }
 

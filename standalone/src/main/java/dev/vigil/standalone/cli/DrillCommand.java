@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresUrl;
 import dev.vigil.schemas.contract.Severity;
@@ -59,7 +60,7 @@ public final class DrillCommand implements Callable<Integer> {
             Drill.requireDrillId(monitorId);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
-            return 2;
+            return ExitCode.CONFIG.code();
         }
         PostgresUrl db = "none".equals(dbUrl) ? null : withStandalonePassword(PostgresUrl.parse(dbUrl));
         Drill drill = new Drill(bootstrapServers, db, timeout, Clock.systemUTC(), line -> {
@@ -68,7 +69,7 @@ public final class DrillCommand implements Callable<Integer> {
         });
         if (cleanup) {
             drill.cleanup(monitorId).forEach(r -> out.println("removed " + r));
-            return 0;
+            return ExitCode.OK.code();
         }
         Drill.Report report = drill.run(monitorId, Severity.parseStrict(severity));
         long start = report.hops().get(0).atMs();
@@ -77,7 +78,7 @@ public final class DrillCommand implements Callable<Integer> {
             out.printf("%-48s %6d  %s%n", hop.name(), hop.atMs() - start, hop.detail());
         }
         out.printf("drill complete; remove its records with: vigil drill --monitor %s --cleanup%n", monitorId);
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /**

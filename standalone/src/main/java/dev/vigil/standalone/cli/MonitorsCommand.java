@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
@@ -97,7 +98,7 @@ public final class MonitorsCommand implements Runnable {
             } catch (ConfigLoader.ConfigException e) {
                 err.println("error: " + file + " is not valid; nothing was published:");
                 e.problems().forEach(p -> err.println("  - " + p));
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             out.printf("%s: %d monitor(s) valid%n", file, desired.size());
             String ingestBase;
@@ -105,7 +106,7 @@ public final class MonitorsCommand implements Runnable {
                 ingestBase = ingestBase(ingestUrl, bootstrapServers);
             } catch (IllegalArgumentException e) {
                 err.println("error: " + e.getMessage());
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             MonitorCatalog catalog = new MonitorCatalog(bootstrapServers, topic, timeout);
             out.printf("reading %s from %s ...%n", topic, bootstrapServers);
@@ -116,7 +117,7 @@ public final class MonitorsCommand implements Runnable {
                         BearerTokens::generate);
             } catch (IllegalArgumentException e) {
                 err.println("error: " + e.getMessage() + "; nothing was published");
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             MonitorDiff diff = MonitorDiff.between(current, prepared.monitors());
             diff.added().forEach(m -> out.printf("  + %s (new: %s)%n", m.id(), describe(m)));
@@ -127,11 +128,11 @@ public final class MonitorsCommand implements Runnable {
             if (dryRun) {
                 prepared.issued().forEach(t -> out.printf("  (a ping token for %s would be issued)%n", t.monitorId()));
                 out.println("dry run: nothing published");
-                return 0;
+                return ExitCode.OK.code();
             }
             if (diff.isEmpty(prune)) {
                 out.println("nothing to publish");
-                return 0;
+                return ExitCode.OK.code();
             }
             List<MonitorDefinition> upserts = new java.util.ArrayList<>(diff.added());
             diff.changed().forEach(c -> upserts.add(c.next()));
@@ -153,7 +154,7 @@ public final class MonitorsCommand implements Runnable {
                             + "ingest's base URL, or pass --ingest-url)%n", t.monitorId(), HeartbeatTokens.pingPath(t));
                 }
             }
-            return 0;
+            return ExitCode.OK.code();
         }
 
         /** What a new monitor checks, for the diff: the target, and how often from where (heartbeats are pushed). */

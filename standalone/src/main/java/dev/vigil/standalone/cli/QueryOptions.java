@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.kit.auth.SecretFiles;
 import java.io.IOException;
@@ -77,13 +78,13 @@ final class QueryOptions {
                 spec.commandLine().getErr().println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token "
                         + "file (vigil standalone writes " + standaloneTokenFile() + ")");
             }
-            return 1;
+            return ExitCode.ERROR.code();
         }
         if (json) {
             spec.commandLine().getOut().println(reply.body().toPrettyString());
         } else {
             table.accept(reply.body());
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.ingest.IngestServer;
 import dev.vigil.ingest.config.IngestConfig;
 import dev.vigil.notifier.NotifierService;
@@ -44,7 +45,10 @@ final class ServiceCommands {
                 running = start(config, System.getenv());
             } catch (ConfigLoader.ConfigException e) {
                 spec.commandLine().getErr().println("vigil " + spec.name() + ": " + e.getMessage());
-                return 2;
+                return ExitCode.CONFIG.code();
+            } catch (RuntimeException e) {
+                spec.commandLine().getErr().println("vigil " + spec.name() + " failed to start: " + e.getMessage());
+                return ExitCode.STARTUP.code();
             }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -57,7 +61,7 @@ final class ServiceCommands {
                 }
             }, "vigil-" + spec.name() + "-shutdown"));
             stopped.await();
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 

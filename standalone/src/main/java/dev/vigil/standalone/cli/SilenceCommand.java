@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.silence.Schedule;
@@ -99,25 +100,25 @@ public final class SilenceCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             if (fingerprint == null && service == null && attributes.isEmpty()) {
                 err.println("error: give at least one matcher: --fingerprint, --service or --attribute (--fingerprint '*' silences everything)");
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             if (every == null && (at != null || forDuration != null || zone != null || until != null)) {
                 err.println("error: --at, --for, --zone and --until describe a recurring window: give --every too");
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             if (every != null) {
                 if (duration != null || endsAt != null) {
                     err.println("error: with --every, the series ends at --until (default: after 366 days); "
                             + "--duration and --ends-at are for one-off silences (the length of each occurrence is --for)");
-                    return 2;
+                    return ExitCode.CONFIG.code();
                 }
                 if (at == null || forDuration == null || zone == null) {
                     err.println("error: with --every, give --at, --for and --zone (e.g. --at 02:00 --for 1h --zone Europe/Paris)");
-                    return 2;
+                    return ExitCode.CONFIG.code();
                 }
             } else if ((duration == null) == (endsAt == null)) {
                 err.println("error: give exactly one of --duration or --ends-at");
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             Map<String, Object> body = new LinkedHashMap<>();
             if (fingerprint != null) {
@@ -147,7 +148,7 @@ public final class SilenceCommand implements Runnable {
                 }
             } catch (IllegalArgumentException e) {
                 err.println("error: " + e.getMessage());
-                return 2;
+                return ExitCode.CONFIG.code();
             }
             if (author != null) {
                 body.put("author", author);

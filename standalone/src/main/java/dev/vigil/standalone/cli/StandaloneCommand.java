@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.ContractViolation;
@@ -129,7 +130,7 @@ public class StandaloneCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             spec.commandLine().getErr().println("(ports in use? pass --kafka-port/--ingest-port/...; "
                     + "a stale lock? stop the other Vigil or use another --data-dir)");
-            return 1;
+            return ExitCode.STARTUP.code();
         }
         AutoCloseable extra = afterStart(launcher, out);
         Path tokenFile = options.dataDir().resolve("config").resolve("admin-token");
@@ -154,6 +155,6 @@ public class StandaloneCommand implements Callable<Integer> {
             stopped.countDown();
         }, "vigil-standalone-shutdown"));
         stopped.await();
-        return 0;
+        return ExitCode.OK.code();
     }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.main.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,7 +24,7 @@ public final class VigilCommand implements Runnable {
         return new CommandLine(new VigilCommand())
                 .setExecutionExceptionHandler((ex, cmd, parsed) -> {
                     cmd.getErr().println(cmd.getColorScheme().errorText("error: " + ex.getMessage()));
-                    return 1;
+                    return ExitCode.ERROR.code();
                 });
     }
 

@@ -24,6 +24,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,8 +107,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         // PostgreSQL starts beside the broker, not after it: after a crash both recover (and the database may first
         // stop the server the dead JVM left running), and neither needs the other to start
         progress.accept("starting PostgreSQL (beside the broker) ...");
-        java.util.concurrent.CompletableFuture<EmbeddedPostgres> pgStart =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> pg.build().start(), r -> {
+        CompletableFuture<EmbeddedPostgres> pgStart =
+                CompletableFuture.supplyAsync(() -> pg.build().start(), r -> {
                     Thread th = new Thread(r, "vigil-postgres-start");
                     th.setDaemon(true);
                     th.start();
@@ -131,7 +133,7 @@ public final class StandaloneLauncher implements AutoCloseable {
 
         try {
             postgres = pgStart.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new LaunchException("PostgreSQL failed to start: " + cause.getMessage(), cause);
         }

@@ -1,5 +1,6 @@
 package dev.vigil.streams.app;
 
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
@@ -336,16 +337,20 @@ public final class StreamsApp {
         try {
             cfg = StreamsServiceConfig.load(path == null ? null : Path.of(path), System.getenv());
         } catch (ConfigLoader.ConfigException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
+            System.err.println("vigil-streams: " + e.getMessage());
+            System.exit(ExitCode.CONFIG.code());
             return;
         }
         Running running;
         try {
             running = start(cfg);
+        } catch (ConfigLoader.ConfigException e) {
+            System.err.println("vigil-streams: " + e.getMessage());
+            System.exit(ExitCode.CONFIG.code());
+            return;
         } catch (RuntimeException e) {
             System.err.println("vigil-streams failed to start: " + e.getMessage());
-            System.exit(1);
+            System.exit(ExitCode.STARTUP.code());
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-streams-shutdown"));
