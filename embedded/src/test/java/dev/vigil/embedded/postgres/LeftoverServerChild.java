@@ -1,6 +1,7 @@
 package dev.vigil.embedded.postgres;
 
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Run in a child JVM by {@link LeftoverServerIT}: starts the embedded server on the given data directory and port,
@@ -17,6 +18,7 @@ public final class LeftoverServerChild {
         Sql.update(pg.connectionFactory(), "INSERT INTO kept VALUES ('written before the kill')");
         System.out.println("READY");
         System.out.flush();
-        Thread.sleep(Long.MAX_VALUE);
+        // until the test kills this JVM
+        new CountDownLatch(1).await();
     }
 }

@@ -7,6 +7,7 @@ import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -130,7 +131,7 @@ public final class RemoteResultPublisher implements ResultPublisher {
     }
 
     /** Ingest's answer to a signed POST: the status (-1 when none arrived in time) and a short reason. */
-    private record Reply(int status, String problem, java.time.Duration retryAfter) {
+    private record Reply(int status, String problem, Duration retryAfter) {
         boolean accepted() {
             return status >= 200 && status < 300;
         }
@@ -186,8 +187,8 @@ public final class RemoteResultPublisher implements ResultPublisher {
                         return Mono.just(new Reply(status, null, null));
                     }
                     // ingest answers 503 (Kafka away, body budget full) and 429 with Retry-After: honour it
-                    java.time.Duration retryAfter = TransientStatus.retryAfter(
-                            res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER), java.time.Clock.systemUTC());
+                    Duration retryAfter = TransientStatus.retryAfter(
+                            res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER), Clock.systemUTC());
                     return content.asByteArray().map(bytes -> new Reply(status, problemDetail(bytes), retryAfter))
                             .defaultIfEmpty(new Reply(status, null, retryAfter));
                 })

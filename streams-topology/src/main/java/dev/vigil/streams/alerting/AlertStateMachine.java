@@ -53,7 +53,7 @@ public final class AlertStateMachine {
         public static final Config DEFAULT = new Config(Duration.ofMinutes(15), 2);
 
         /** The machine's settings from the service's alerting configuration. */
-        public static Config of(dev.vigil.streams.config.AlertingConfig config) {
+        public static Config of(AlertingConfig config) {
             return new Config(Duration.ofMinutes(config.debounceMinutes()), config.healthyToResolve());
         }
 

@@ -1,8 +1,8 @@
 package dev.vigil.streams.app;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -20,18 +20,19 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
     private static final Logger LOG = LoggerFactory.getLogger(StreamThreadFailures.class);
     private final int maxReplacements;
     private final Duration window;
-    private final Clock clock;
+    private final LongSupplier nowMillis;
     private final ArrayDeque<Long> replacedAt = new ArrayDeque<>();
 
-    public StreamThreadFailures(int maxReplacements, Duration window, Clock clock) {
+    /** @param nowMillis wall-clock milliseconds ({@code System::currentTimeMillis}; tests pass their own) */
+    public StreamThreadFailures(int maxReplacements, Duration window, LongSupplier nowMillis) {
         this.maxReplacements = maxReplacements;
         this.window = window;
-        this.clock = clock;
+        this.nowMillis = nowMillis;
     }
 
     /** Ten replacements in ten minutes. */
     public static StreamThreadFailures standard() {
-        return new StreamThreadFailures(10, Duration.ofMinutes(10), Clock.systemUTC());
+        return new StreamThreadFailures(10, Duration.ofMinutes(10), System::currentTimeMillis);
     }
 
     @Override
@@ -41,7 +42,7 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
                     + " thread would fail the same way)", failure);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
-        long now = clock.millis();
+        long now = nowMillis.getAsLong();
         while (!replacedAt.isEmpty() && replacedAt.peekFirst() < now - window.toMillis()) {
             replacedAt.pollFirst();
         }

@@ -1,14 +1,10 @@
 package dev.vigil.streams.deadletter;
 
 import dev.vigil.schemas.contract.DeadLetter;
-import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.slf4j.Logger;
@@ -28,19 +24,12 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler 
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterHandler.class);
 
-    private String topic = Topics.DEAD_LETTER;
-    private Counter counter;
+    private DeadLetterSink sink = DeadLetterSink.unconfigured();
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object t = configs.get(TOPIC_CONFIG);
-        if (t instanceof String s && !s.isBlank()) {
-            topic = s;
-        }
-        if (configs.get(REGISTRY_CONFIG) instanceof MeterRegistry registry) {
-            counter = Counter.builder("vigil.streams.dead.letter.records")
-                    .description("undeserialisable records sent to the dead-letter topic").register(registry);
-        }
+        sink = DeadLetterSink.of(configs, "vigil.streams.dead.letter.records",
+                "undeserialisable records sent to the dead-letter topic");
     }
 
     @Override
@@ -50,9 +39,6 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler 
                 System.currentTimeMillis());
         LOG.warn("dead-lettering record topic={} partition={} offset={}: {}", context.topic(), context.partition(),
                 context.offset(), letter.reason());
-        if (counter != null) {
-            counter.increment();
-        }
-        return Response.resume(List.of(new ProducerRecord<>(topic, null, record.key(), Json.bytes(letter))));
+        return Response.resume(sink.send(record.key(), letter));
     }
 }

@@ -1,13 +1,7 @@
 package dev.vigil.streams.deadletter;
 
 import dev.vigil.schemas.contract.DeadLetter;
-import dev.vigil.schemas.json.Json;
-import dev.vigil.schemas.topic.Topics;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -30,19 +24,12 @@ import org.slf4j.LoggerFactory;
 public final class ProcessingDeadLetterHandler implements ProcessingExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessingDeadLetterHandler.class);
 
-    private String topic = Topics.DEAD_LETTER;
-    private Counter counter;
+    private DeadLetterSink sink = DeadLetterSink.unconfigured();
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Object t = configs.get(DeadLetterHandler.TOPIC_CONFIG);
-        if (t instanceof String s && !s.isBlank()) {
-            topic = s;
-        }
-        if (configs.get(DeadLetterHandler.REGISTRY_CONFIG) instanceof MeterRegistry registry) {
-            counter = Counter.builder("vigil.streams.processing.dead.letter.records")
-                    .description("records a processor failed on, sent to the dead-letter topic").register(registry);
-        }
+        sink = DeadLetterSink.of(configs, "vigil.streams.processing.dead.letter.records",
+                "records a processor failed on, sent to the dead-letter topic");
     }
 
     @Override
@@ -62,9 +49,6 @@ public final class ProcessingDeadLetterHandler implements ProcessingExceptionHan
         LOG.error("dead-lettering record topic={} partition={} offset={}: processor {} of task {} failed",
                 context.topic(), context.partition(), context.offset(), context.processorNodeId(), context.taskId(),
                 exception);
-        if (counter != null) {
-            counter.increment();
-        }
-        return Response.resume(List.of(new ProducerRecord<>(topic, null, context.sourceRawKey(), Json.bytes(letter))));
+        return Response.resume(sink.send(context.sourceRawKey(), letter));
     }
 }

@@ -1,11 +1,11 @@
 package dev.vigil.streams.query;
 
+import dev.vigil.streams.alerting.AlertStores;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Require;
@@ -146,7 +146,7 @@ public final class QueryHandlers {
      */
     private ReadOnlyKeyValueStore<String, AlertStateRecord> alertStore() {
         try {
-            return backend.keyValueStore(AlertingTopology.MONITOR_ALERTS_STORE);
+            return backend.keyValueStore(AlertStores.MONITOR_ALERTS_STORE);
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -154,7 +154,7 @@ public final class QueryHandlers {
 
     private ReadOnlyKeyValueStore<String, Ack> ackStore() {
         try {
-            return backend.keyValueStore(AlertingTopology.ACKS_STORE);
+            return backend.keyValueStore(AlertStores.ACKS_STORE);
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -337,7 +337,7 @@ public final class QueryHandlers {
     private MaintenanceWindows.Occurrences maintenanceOccurrences(String id, long from, long to) {
         ReadOnlyKeyValueStore<String, Silence> silences;
         try {
-            silences = backend.keyValueStore(AlertingTopology.SILENCES_STORE);
+            silences = backend.keyValueStore(AlertStores.SILENCES_STORE);
         } catch (QueryBackend.Unavailable e) {
             silences = null;
         }

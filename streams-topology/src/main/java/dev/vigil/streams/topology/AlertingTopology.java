@@ -35,8 +35,8 @@ import org.apache.kafka.streams.state.Stores;
  * to their verdict and health-change nodes and reads their definitions and worker-health stores.
  *
  * <p>Alert state lives in three stores, each in the sub-topology (and so the partition) of its input:
- * {@link #MONITOR_ALERTS_STORE} (by monitor id's partition), {@link #METRIC_ALERTS_STORE} (by
- * {@code appId/metricName}'s partition) and {@link #WORKER_ALERTS_STORE} (by worker id's partition); each
+ * {@link AlertStores#MONITOR_ALERTS_STORE} (by monitor id's partition), {@link AlertStores#METRIC_ALERTS_STORE} (by
+ * {@code appId/metricName}'s partition) and {@link AlertStores#WORKER_ALERTS_STORE} (by worker id's partition); each
  * is keyed by fingerprint. Rules and silences are global stores, so every task sees them all.
  * Store names are part of the changelog topic names: do not rename.
  */
@@ -55,23 +55,8 @@ public final class AlertingTopology {
     public static final String SILENCES_SOURCE = "silences-source";
     public static final String SILENCES_UPDATER = "silences-updater";
 
-    /** One-minute metric windows: window store, key {@code appId/metricName/statusClass}, {@link dev.vigil.streams.metrics.MetricAggregate}. */
-    public static final String METRIC_WINDOWS_STORE = AlertStores.METRIC_WINDOWS_STORE;
-    public static final String METRIC_SERIES_STORE = AlertStores.METRIC_SERIES_STORE;
-    public static final String MONITOR_RULE_STATE_STORE = AlertStores.MONITOR_RULE_STATE_STORE;
-    public static final String MONITOR_ALERTS_STORE = AlertStores.MONITOR_ALERTS_STORE;
-    public static final String METRIC_ALERTS_STORE = AlertStores.METRIC_ALERTS_STORE;
-    public static final String WORKER_ALERTS_STORE = AlertStores.WORKER_ALERTS_STORE;
-    /** Every alert state store, values {@link AlertStateRecord} keyed by fingerprint (for {@code GET /v1/alerts}). */
-    public static final List<String> ALERT_STORES = AlertStores.ALERT_STORES;
-    /** Global store of published metric rules (id → {@link AlertRule}); effective rules add the shipped defaults. */
-    public static final String RULES_STORE = AlertStores.RULES_STORE;
-    /** Global store of silences (id → {@link Silence}). */
-    public static final String SILENCES_STORE = AlertStores.SILENCES_STORE;
     public static final String ACKS_SOURCE = "acks-source";
     public static final String ACKS_UPDATER = "acks-updater";
-    /** Global store of acknowledgements (fingerprint → {@link Ack}). */
-    public static final String ACKS_STORE = AlertStores.ACKS_STORE;
 
     private AlertingTopology() {
     }
@@ -83,18 +68,18 @@ public final class AlertingTopology {
         Counter expired = Counter.builder("vigil.streams.metrics.expired")
                 .description("metrics older than the window retention (dropped)").register(registry);
 
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RULES_STORE), Serdes.String(),
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.RULES_STORE), Serdes.String(),
                         VigilSerdes.alertRule()).withLoggingDisabled(),
                 RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), alerting.alertRulesTopic(),
-                RULES_UPDATER, () -> new CompactedTopicMirror<>(RULES_STORE, AlertRule::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SILENCES_STORE), Serdes.String(),
+                RULES_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.RULES_STORE, AlertRule::id));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.SILENCES_STORE), Serdes.String(),
                         new JsonSerde<>(Silence.class)).withLoggingDisabled(),
                 SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
-                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(SILENCES_STORE, Silence::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ACKS_STORE), Serdes.String(),
+                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.SILENCES_STORE, Silence::id));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.ACKS_STORE), Serdes.String(),
                         new JsonSerde<>(Ack.class)).withLoggingDisabled(),
                 ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
-                ACKS_UPDATER, () -> new CompactedTopicMirror<>(ACKS_STORE, Ack::fingerprint));
+                ACKS_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.ACKS_STORE, Ack::fingerprint));
 
         // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,
@@ -105,9 +90,9 @@ public final class AlertingTopology {
                 VerdictProcessor.HISTORY_STORE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_RULE_STATE_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AlertStores.MONITOR_RULE_STATE_STORE),
                 Serdes.String(), new MonitorRuleStateSerde()).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MONITOR_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AlertStores.MONITOR_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
 
         // workers: health changes and the worker-health store, in the heartbeat sub-topology
@@ -115,7 +100,7 @@ public final class AlertingTopology {
                 () -> new WorkerAlertProcessor(alerting, HeartbeatProcessor.STORE, WORKER_ALERTS_SINK, counters),
                 WorkerHealthTopology.HEALTH_CHANGES_NODE);
         topology.connectProcessorAndStateStores(WORKER_ALERT_PROCESSOR, HeartbeatProcessor.STORE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WORKER_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.WORKER_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), WORKER_ALERT_PROCESSOR);
 
         // metrics: one-minute windows and metric rules
@@ -124,12 +109,12 @@ public final class AlertingTopology {
         topology.addProcessor(METRIC_ALERT_PROCESSOR,
                 () -> new MetricAlertProcessor(alerting, METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
                 METRICS_SOURCE);
-        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(METRIC_WINDOWS_STORE,
+        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(AlertStores.METRIC_WINDOWS_STORE,
                         alerting.metricRetention(), java.time.Duration.ofMinutes(1), false), Serdes.String(),
                 new MetricAggregateSerde()).withCachingEnabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_SERIES_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.METRIC_SERIES_STORE),
                 Serdes.String(), new JsonSerde<>(SeriesState.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(METRIC_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.METRIC_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
         topology.addSink(METRIC_DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), METRIC_ALERT_PROCESSOR);

@@ -1,9 +1,9 @@
 package dev.vigil.streams.uptime;
 
+import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.store.StoreKeys;
@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * section 12) matching the monitor is also counted as under maintenance, by status; see {@link MaintenanceWindows}
  * for the matching, which is the availability alert's own, at the window start (event time), so a replay over the
  * same silences counts the same. One-off silences are not maintenance: a silence added mid-outage to stop the noise
- * does not excuse the outage. Silences come from the global {@link AlertingTopology#SILENCES_STORE}; in a topology
+ * does not excuse the outage. Silences come from the global {@link AlertStores#SILENCES_STORE}; in a topology
  * without it (the status half alone) nothing is under maintenance. The definition (service, component) is read from
  * the verdict processor's store only when a maintenance window is in force and its fingerprint fits the monitor.
  */
@@ -52,8 +52,8 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
         this.context = context;
         store = context.getStateStore(STORE);
         definitions = optionalStore(context, VerdictProcessor.DEFINITIONS_STORE);
-        maintenance = new MaintenanceSnapshot(optionalStore(context, AlertingTopology.SILENCES_STORE),
-                AlertingTopology.SILENCES_STORE);
+        maintenance = new MaintenanceSnapshot(optionalStore(context, AlertStores.SILENCES_STORE),
+                AlertStores.SILENCES_STORE);
         latestDay.clear(); // init runs again on a revived task, whose store was restored to the last commit
     }
 

@@ -92,7 +92,7 @@ class AlertingTopologyTest {
             assertThat(records).allMatch(r -> r.key().equals("monitor/api"));
             assertThat(records.get(1).timestamp()).isEqualTo(W0 + 16 * MIN); // event time, not wall clock
             assertThat(records).extracting(r -> r.value().eventId()).doesNotHaveDuplicates();
-            KeyValueStore<String, AlertStateRecord> store = h.driver.getKeyValueStore(AlertingTopology.MONITOR_ALERTS_STORE);
+            KeyValueStore<String, AlertStateRecord> store = h.driver.getKeyValueStore(AlertStores.MONITOR_ALERTS_STORE);
             assertThat(store.get("monitor/api").phase()).isEqualTo(AlertPhase.HEALTHY);
         }
     }
@@ -202,7 +202,7 @@ class AlertingTopologyTest {
             h.metric(metric("http_request", "201", 300.0, W0 + 2_000));
             h.metric(metric("http_request", "503", 50.0, W0 + 3_000));
             h.metric(metric("http_request", "200", 10.0, W0 + MIN + 1));
-            WindowStore<String, MetricAggregate> store = h.driver.getWindowStore(AlertingTopology.METRIC_WINDOWS_STORE);
+            WindowStore<String, MetricAggregate> store = h.driver.getWindowStore(AlertStores.METRIC_WINDOWS_STORE);
             MetricAggregate ok = store.fetch("shop/http_request/2xx", W0);
             assertThat(ok.count()).isEqualTo(2);
             assertThat(ok.errorCount()).isZero();

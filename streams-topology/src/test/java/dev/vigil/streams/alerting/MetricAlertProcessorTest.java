@@ -1,7 +1,6 @@
 package dev.vigil.streams.alerting;
 
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.ProcessorContexts.addKeyValueStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,15 +66,15 @@ class MetricAlertProcessorTest {
     /** Stores as restored to the commit before the metrics: empty. */
     private MockProcessorContext<String, Object> context() {
         var context = ProcessorContexts.context(W0);
-        var windows = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(AlertingTopology.METRIC_WINDOWS_STORE,
+        var windows = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(AlertStores.METRIC_WINDOWS_STORE,
                 config.metricRetention(), Duration.ofMinutes(1), false), Serdes.String(), new MetricAggregateSerde())
                 .withLoggingDisabled().build();
         windows.init(context.getStateStoreContext(), windows);
         context.addStateStore(windows);
-        addKeyValueStore(context, AlertingTopology.METRIC_SERIES_STORE, new JsonSerde<>(SeriesState.class));
-        addKeyValueStore(context, AlertingTopology.RULES_STORE, VigilSerdes.alertRule());
-        addKeyValueStore(context, AlertingTopology.SILENCES_STORE, new JsonSerde<>(Silence.class));
-        addKeyValueStore(context, AlertingTopology.METRIC_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(context, AlertStores.METRIC_SERIES_STORE, new JsonSerde<>(SeriesState.class));
+        addKeyValueStore(context, AlertStores.RULES_STORE, VigilSerdes.alertRule());
+        addKeyValueStore(context, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(context, AlertStores.METRIC_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
         return context;
     }
 }

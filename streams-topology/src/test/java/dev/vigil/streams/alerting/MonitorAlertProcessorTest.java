@@ -1,7 +1,6 @@
 package dev.vigil.streams.alerting;
 
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.monitor;
@@ -43,11 +42,11 @@ class MonitorAlertProcessorTest {
     private final MockProcessorContext<String, Object> context = ProcessorContexts.context(W0);
     private final WindowStore<String, MonitorStatus> history = addVerdictStores(context, SHOP);
     private final KeyValueStore<String, MonitorRuleState> ruleStates =
-            addKeyValueStore(context, AlertingTopology.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
+            addKeyValueStore(context, AlertStores.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
 
     MonitorAlertProcessorTest() {
-        addKeyValueStore(context, AlertingTopology.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
-        addKeyValueStore(context, AlertingTopology.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(context, AlertStores.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(context, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
     }
 
     private MonitorAlertProcessor started(MockProcessorContext<String, Object> in) {
@@ -115,9 +114,9 @@ class MonitorAlertProcessorTest {
         // revive: the same instance initialised again over stores restored to the last commit (before W0)
         var revived = ProcessorContexts.context(W0);
         WindowStore<String, MonitorStatus> restoredHistory = addVerdictStores(revived, SHOP);
-        addKeyValueStore(revived, AlertingTopology.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
-        addKeyValueStore(revived, AlertingTopology.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
-        addKeyValueStore(revived, AlertingTopology.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(revived, AlertStores.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
+        addKeyValueStore(revived, AlertStores.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(revived, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
         processor.init(revived);
         var replayed = new MonitorStatus(1, "shop", W0, Status.DOWN, true, Map.of(), List.of(), W0 + 5_000);
         restoredHistory.put("shop", replayed, W0);

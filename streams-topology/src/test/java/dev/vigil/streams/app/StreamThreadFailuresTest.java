@@ -4,35 +4,14 @@ import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.St
 import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 
 class StreamThreadFailuresTest {
-    /** A clock the test moves. */
-    private static final class Ticking extends Clock {
-        Instant now = Instant.parse("2026-12-02T10:00:00Z");
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void aDeterministicFailureShutsTheClientDownInsteadOfReplayingForEver() {
         var failures = StreamThreadFailures.standard();
@@ -43,24 +22,24 @@ class StreamThreadFailuresTest {
 
     @Test
     void aTransientFailureGetsANewThreadUntilItKeepsComing() {
-        var clock = new Ticking();
-        var failures = new StreamThreadFailures(3, Duration.ofMinutes(10), clock);
+        var clock = new AtomicLong(Instant.parse("2026-12-02T10:00:00Z").toEpochMilli());
+        var failures = new StreamThreadFailures(3, Duration.ofMinutes(10), clock::get);
         var transientFailure = new StreamsException("send failed", new TimeoutException("broker away"));
         for (int i = 0; i < 3; i++) {
             assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
-            clock.now = clock.now.plusSeconds(60);
+            clock.addAndGet(60_000);
         }
         assertThat(failures.handle(transientFailure)).isEqualTo(SHUTDOWN_CLIENT);
     }
 
     @Test
     void replacementsOlderThanTheWindowNoLongerCount() {
-        var clock = new Ticking();
-        var failures = new StreamThreadFailures(2, Duration.ofMinutes(10), clock);
+        var clock = new AtomicLong(Instant.parse("2026-12-02T10:00:00Z").toEpochMilli());
+        var failures = new StreamThreadFailures(2, Duration.ofMinutes(10), clock::get);
         var transientFailure = new StreamsException(new org.apache.kafka.common.errors.NotLeaderOrFollowerException("moved"));
         assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
         assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
-        clock.now = clock.now.plus(Duration.ofMinutes(11));
+        clock.addAndGet(Duration.ofMinutes(11).toMillis());
         assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
     }
 

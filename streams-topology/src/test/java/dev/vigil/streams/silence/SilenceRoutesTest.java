@@ -1,5 +1,6 @@
 package dev.vigil.streams.silence;
 
+import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryServer;
@@ -401,7 +401,7 @@ class SilenceRoutesTest {
         @Override
         @SuppressWarnings("unchecked")
         public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
-            assertThat(name).isEqualTo(AlertingTopology.SILENCES_STORE);
+            assertThat(name).isEqualTo(AlertStores.SILENCES_STORE);
             return (ReadOnlyKeyValueStore<String, V>) new MapStore(new TreeMap<>(map));
         }
 
