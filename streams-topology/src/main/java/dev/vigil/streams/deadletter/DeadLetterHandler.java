@@ -3,6 +3,7 @@ package dev.vigil.streams.deadletter;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.topic.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Counter;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
@@ -28,8 +29,8 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler 
 
     @Override
     public void configure(Map<String, ?> configs) {
-        sink = DeadLetterSink.of(configs, "vigil.streams.dead.letter.records",
-                "undeserialisable records sent to the dead-letter topic");
+        sink = DeadLetterSink.of(configs, Counter.builder("vigil.streams.dead.letter.records")
+                .description("undeserialisable records sent to the dead-letter topic"));
     }
 
     @Override

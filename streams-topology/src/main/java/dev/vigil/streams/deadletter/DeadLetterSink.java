@@ -28,12 +28,12 @@ final class DeadLetterSink {
         return new DeadLetterSink(Topics.DEAD_LETTER, null);
     }
 
-    static DeadLetterSink of(Map<String, ?> configs, String counterName, String description) {
+    /** @param counter the handler's own meter, registered when the configuration carries a registry */
+    static DeadLetterSink of(Map<String, ?> configs, Counter.Builder counter) {
         Object t = configs.get(DeadLetterHandler.TOPIC_CONFIG);
         String topic = t instanceof String s && !s.isBlank() ? s : Topics.DEAD_LETTER;
-        Counter counter = configs.get(DeadLetterHandler.REGISTRY_CONFIG) instanceof MeterRegistry registry
-                ? Counter.builder(counterName).description(description).register(registry) : null;
-        return new DeadLetterSink(topic, counter);
+        return new DeadLetterSink(topic, configs.get(DeadLetterHandler.REGISTRY_CONFIG) instanceof MeterRegistry registry
+                ? counter.register(registry) : null);
     }
 
     /** Counts the letter and returns the one record to produce for it, keyed by the source record's raw key. */

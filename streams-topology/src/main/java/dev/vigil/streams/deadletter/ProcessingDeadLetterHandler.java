@@ -1,6 +1,7 @@
 package dev.vigil.streams.deadletter;
 
 import dev.vigil.schemas.contract.DeadLetter;
+import io.micrometer.core.instrument.Counter;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -28,8 +29,8 @@ public final class ProcessingDeadLetterHandler implements ProcessingExceptionHan
 
     @Override
     public void configure(Map<String, ?> configs) {
-        sink = DeadLetterSink.of(configs, "vigil.streams.processing.dead.letter.records",
-                "records a processor failed on, sent to the dead-letter topic");
+        sink = DeadLetterSink.of(configs, Counter.builder("vigil.streams.processing.dead.letter.records")
+                .description("records a processor failed on, sent to the dead-letter topic"));
     }
 
     @Override
