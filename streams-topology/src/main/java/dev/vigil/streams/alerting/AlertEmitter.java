@@ -1,6 +1,7 @@
 package dev.vigil.streams.alerting;
 
 import dev.vigil.streams.rules.Evaluation;
+import dev.vigil.streams.store.MirroredStore;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.silence.Silence;
@@ -9,7 +10,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,8 +31,8 @@ public final class AlertEmitter {
     private final ProcessorContext<String, Object> context;
     private final String alertsChild;
     private final Counters counters;
-    /** The store's records, decoded, when it is small enough to hold (null: read the store each time). */
-    private final Map<String, AlertStateRecord> decoded;
+    /** The store mirrored in memory, when it is small enough to hold (null: read the store each time). */
+    private final MirroredStore<AlertStateRecord, AlertStateRecord> mirror;
     /** The global acknowledgements store, looked up on first use (every task can read a global store). */
     private ReadOnlyKeyValueStore<String, Ack> acks;
 
@@ -44,14 +44,14 @@ public final class AlertEmitter {
 
     private AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
                          ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
-                         String alertsChild, Counters counters, Map<String, AlertStateRecord> decoded) {
+                         String alertsChild, Counters counters, MirroredStore<AlertStateRecord, AlertStateRecord> mirror) {
         this.machine = machine;
         this.store = store;
         this.silences = silences;
         this.context = context;
         this.alertsChild = alertsChild;
         this.counters = counters;
-        this.decoded = decoded;
+        this.mirror = mirror;
     }
 
     /**
@@ -59,20 +59,16 @@ public final class AlertEmitter {
      * store): for a store every input reads, such as the per-monitor alerts (three reads per verdict). Create it in
      * the processor's {@code init}, after the store was restored.
      */
-    public static AlertEmitter decodedInMemory(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
+    public static AlertEmitter mirrored(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
                                                ReadOnlyKeyValueStore<String, Silence> silences,
                                                ProcessorContext<String, Object> context, String alertsChild,
                                                Counters counters) {
-        Map<String, AlertStateRecord> decoded = new HashMap<>();
-        try (var it = store.all()) {
-            it.forEachRemaining(kv -> decoded.put(kv.key, kv.value));
-        }
-        return new AlertEmitter(machine, store, silences, context, alertsChild, counters, decoded);
+        return new AlertEmitter(machine, store, silences, context, alertsChild, counters, MirroredStore.load(store));
     }
 
     /** The fingerprint's record, or null. */
     public AlertStateRecord current(String fingerprint) {
-        return decoded != null ? decoded.get(fingerprint) : store.get(fingerprint);
+        return mirror != null ? mirror.get(fingerprint) : store.get(fingerprint);
     }
 
     public Optional<AlertEvent> apply(Evaluation ev) {
@@ -100,8 +96,8 @@ public final class AlertEmitter {
     /** Fingerprints of open incidents in this task's store. */
     public List<AlertStateRecord> open() {
         List<AlertStateRecord> out = new ArrayList<>();
-        if (decoded != null) {
-            decoded.values().stream().filter(AlertStateRecord::isOpen).forEach(out::add);
+        if (mirror != null) {
+            mirror.values().stream().filter(AlertStateRecord::isOpen).forEach(out::add);
             return out;
         }
         try (var it = store.all()) {
@@ -116,9 +112,10 @@ public final class AlertEmitter {
 
     private Optional<AlertEvent> commit(AlertStateRecord current, AlertStateMachine.Transition t, long at) {
         if (t.state() != null && !t.state().equals(current)) {
-            store.put(t.state().fingerprint(), t.state());
-            if (decoded != null) {
-                decoded.put(t.state().fingerprint(), t.state());
+            if (mirror != null) {
+                mirror.put(t.state().fingerprint(), t.state());
+            } else {
+                store.put(t.state().fingerprint(), t.state());
             }
         }
         // The record timestamp is the evaluation's event time, except when that lies ahead of wall clock (a

@@ -20,7 +20,6 @@ import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.topology.CompactedTopicMirror;
 import dev.vigil.streams.topology.VerdictTopology;
 import dev.vigil.streams.topology.WorkerHealthTopology;
-import dev.vigil.streams.verdict.VerdictProcessor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -81,13 +80,10 @@ public final class AlertingTopology {
                 ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
                 ACKS_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.ACKS_STORE, Ack::fingerprint));
 
-        // monitors: verdicts, probe results (TLS) and definition changes, in the verdict sub-topology
+        // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
+        // the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,
-                () -> new MonitorAlertProcessor(alerting, cfg.topics().monitors(), VerdictProcessor.DEFINITIONS_STORE,
-                        VerdictProcessor.HISTORY_STORE, MONITOR_ALERTS_SINK, counters),
-                VerdictTopology.VERDICTS_NODE, VerdictTopology.RESULTS_SOURCE, VerdictTopology.MONITORS_SOURCE);
-        topology.connectProcessorAndStateStores(MONITOR_ALERT_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE,
-                VerdictProcessor.HISTORY_STORE);
+                () -> new MonitorAlertProcessor(alerting, MONITOR_ALERTS_SINK, counters), VerdictTopology.VERDICTS_NODE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AlertStores.MONITOR_RULE_STATE_STORE),

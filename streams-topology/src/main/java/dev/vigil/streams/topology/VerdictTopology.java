@@ -1,11 +1,15 @@
 package dev.vigil.streams.topology;
 
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.uptime.DailyUptimeSerde;
 import dev.vigil.streams.uptime.UptimeProcessor;
+import dev.vigil.streams.verdict.MonitorEvent;
 import dev.vigil.streams.verdict.PendingWindowSerde;
+import dev.vigil.streams.verdict.VerdictInput;
 import dev.vigil.streams.verdict.VerdictMetrics;
 import dev.vigil.streams.verdict.VerdictProcessor;
 import dev.vigil.streams.verdict.VerdictsNode;
@@ -30,9 +34,12 @@ import org.apache.kafka.streams.state.Stores;
 public final class VerdictTopology {
     public static final String MONITORS_SOURCE = "monitors-source";
     public static final String RESULTS_SOURCE = "probe-results-source";
+    public static final String MONITORS_INPUT = "monitors-input";
+    public static final String RESULTS_INPUT = "probe-results-input";
     public static final String VERDICT_PROCESSOR = "verdict-processor";
-    /** Attach consumers of the verdict stream (values {@link MonitorStatus}, key monitor id) to this node. */
+    /** Attach consumers of the monitor events (values {@link MonitorEvent}, key monitor id) to this node. */
     public static final String VERDICTS_NODE = "verdicts";
+    public static final String STATUS_NODE = "monitor-status";
     public static final String STATUS_SINK = "monitor-status-sink";
     public static final String UPTIME_PROCESSOR = "uptime-processor";
     public static final String DEAD_LETTER_SINK = "verdict-dead-letter-sink";
@@ -46,14 +53,20 @@ public final class VerdictTopology {
         var statusSerde = new LastValueSerde<>(VigilSerdes.monitorStatus());
         topology.addSource(MONITORS_SOURCE, Serdes.String().deserializer(), VigilSerdes.monitorDefinition(), topics.monitors());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), VigilSerdes.probeResult(), topics.probeResults());
+        topology.addProcessor(MONITORS_INPUT, () -> new MappingNode<String, MonitorDefinition, VerdictInput>(
+                VerdictInput.Definition::new), MONITORS_SOURCE);
+        topology.addProcessor(RESULTS_INPUT, () -> new MappingNode<String, ProbeResult, VerdictInput>(
+                VerdictInput.Result::new), RESULTS_SOURCE);
         topology.addProcessor(VERDICT_PROCESSOR,
                 () -> new VerdictProcessor(cfg, VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
-                MONITORS_SOURCE, RESULTS_SOURCE);
+                MONITORS_INPUT, RESULTS_INPUT);
         topology.addProcessor(VERDICTS_NODE, VerdictsNode::new, VERDICT_PROCESSOR);
+        topology.addProcessor(STATUS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
+                event -> event instanceof MonitorEvent.Decided decided ? decided.verdict() : null), VERDICTS_NODE);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
         topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
-                statusSerde, VERDICTS_NODE);
+                statusSerde, STATUS_NODE);
         topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
 
         // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory: a RocksDB
@@ -75,12 +88,10 @@ public final class VerdictTopology {
         topology.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
                 Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
-        // No record cache for the uptime days either: a monitor's day changes once per window, far less often than
-        // commits, so a cache never merged two writes; the processor keeps each monitor's current day itself.
+        // The uptime days are read and written once per verdict, nearly always the monitor's current day: the record
+        // cache keeps those days decoded-ready in memory.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
-                Serdes.String(), new DailyUptimeSerde()).withCachingDisabled(), UPTIME_PROCESSOR);
-        // the uptime rollup reads a definition (service, component) to match it against maintenance windows
-        topology.connectProcessorAndStateStores(UPTIME_PROCESSOR, VerdictProcessor.DEFINITIONS_STORE);
+                Serdes.String(), new DailyUptimeSerde()).withCachingEnabled(), UPTIME_PROCESSOR);
         return topology;
     }
 }

@@ -7,16 +7,14 @@ import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.store.StoreKeys;
-import dev.vigil.streams.verdict.VerdictProcessor;
+import dev.vigil.streams.verdict.MonitorEvent;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Daily uptime rollup: counts each window verdict into its monitor's UTC day (the day of the window start).
@@ -27,20 +25,17 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * for the matching, which is the availability alert's own, at the window start (event time), so a replay over the
  * same silences counts the same. One-off silences are not maintenance: a silence added mid-outage to stop the noise
  * does not excuse the outage. Silences come from the global {@link AlertStores#SILENCES_STORE}; in a topology
- * without it (the status half alone) nothing is under maintenance. The definition (service, component) is read from
- * the verdict processor's store only when a maintenance window is in force and its fingerprint fits the monitor.
+ * without it (the status half alone) nothing is under maintenance. The definition (service, component) comes with
+ * the verdict.
  */
-public final class UptimeProcessor implements Processor<String, MonitorStatus, Void, Void> {
+public final class UptimeProcessor implements Processor<String, MonitorEvent, Void, Void> {
     public static final String STORE = "uptime-daily";
     private static final long DAY_MS = Duration.ofDays(1).toMillis();
 
     private final int retentionDays;
     private KeyValueStore<String, DailyUptime> store;
-    private ReadOnlyKeyValueStore<String, MonitorDefinition> definitions;
     private ProcessorContext<Void, Void> context;
     private MaintenanceSnapshot maintenance;
-    /** monitorId -> its newest day's counts as last written: nearly every verdict adds to that day. */
-    private final Map<String, DailyUptime> latestDay = new HashMap<>();
 
     /** @param retentionDays days kept per monitor (the verdict history retention); older days are deleted */
     public UptimeProcessor(int retentionDays) {
@@ -51,10 +46,8 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
     public void init(ProcessorContext<Void, Void> context) {
         this.context = context;
         store = context.getStateStore(STORE);
-        definitions = optionalStore(context, VerdictProcessor.DEFINITIONS_STORE);
         maintenance = new MaintenanceSnapshot(optionalStore(context, AlertStores.SILENCES_STORE),
                 AlertStores.SILENCES_STORE);
-        latestDay.clear(); // init runs again on a revived task, whose store was restored to the last commit
     }
 
     /** The store, or null when this topology (or test context) has none. */
@@ -67,18 +60,17 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
     }
 
     @Override
-    public void process(Record<String, MonitorStatus> record) {
-        MonitorStatus verdict = record.value();
+    public void process(Record<String, MonitorEvent> record) {
+        if (!(record.value() instanceof MonitorEvent.Decided decided)) {
+            return;
+        }
+        MonitorStatus verdict = decided.verdict();
         long day = Math.floorDiv(verdict.windowStart(), DAY_MS);
         String key = key(verdict.monitorId(), day);
-        DailyUptime cached = latestDay.get(verdict.monitorId());
-        DailyUptime current = cached != null && cached.epochDay() == day ? cached : store.get(key);
+        DailyUptime current = store.get(key);
         DailyUptime next = (current == null ? DailyUptime.empty(day) : current)
-                .plus(verdict.status(), underMaintenance(verdict));
+                .plus(verdict.status(), underMaintenance(decided.definition(), verdict));
         store.put(key, next);
-        if (cached == null || cached.epochDay() <= day) {
-            latestDay.put(verdict.monitorId(), next);
-        }
         if (current == null) {
             forgetBefore(verdict.monitorId(), day - retentionDays + 1);
         }
@@ -88,26 +80,20 @@ public final class UptimeProcessor implements Processor<String, MonitorStatus, V
      * Whether a maintenance window covers the verdict's window (see {@link MaintenanceWindows}): one is active at the
      * window start and matches fingerprint {@code monitor/<id>}, the definition's service and the availability
      * alert's attributes. The cheap tests come first so that the common cases read no definition: no maintenance
-     * window at all, none for this fingerprint, none in force. Without a definition the monitor raises no alert, so
-     * there is no page a window could have muted.
+     * window at all, none for this fingerprint, none in force.
      */
-    private boolean underMaintenance(MonitorStatus verdict) {
+    private boolean underMaintenance(MonitorDefinition def, MonitorStatus verdict) {
         List<Silence> windows = maintenance.windows(context.currentSystemTimeMs());
         if (windows.isEmpty()) {
             return false;
         }
         String fingerprint = Fingerprints.monitor(verdict.monitorId());
-        MonitorDefinition def = null;
         Map<String, String> attributes = null;
         for (Silence s : windows) {
             if (!MaintenanceWindows.fingerprintAccepts(s, fingerprint) || !s.activeAt(verdict.windowStart())) {
                 continue;
             }
-            if (def == null) {
-                def = definitions == null ? null : definitions.get(verdict.monitorId());
-                if (def == null) {
-                    return false;
-                }
+            if (attributes == null) {
                 attributes = MonitorRules.attributes(def, verdict);
             }
             if (s.matches(fingerprint, def.service(), attributes)) {

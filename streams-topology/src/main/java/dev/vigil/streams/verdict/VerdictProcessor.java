@@ -7,18 +7,15 @@ import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetters;
+import dev.vigil.streams.store.MirroredStore;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
-import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
  * Collects probe results per (monitorId, windowStart) and emits exactly one verdict per window:
@@ -33,15 +30,15 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * region), so later pings of the window are late; only while an earlier window is still undecided (missed, in its
  * grace) does it wait for that one, so a monitor's heartbeat verdicts always go out in window order.
  *
- * <p>Input: the co-partitioned {@code vigil.monitors} (values {@link MonitorDefinition}, null = deleted) and
- * {@code vigil.probe-results} (values {@link ProbeResult}), both keyed by monitor id. Output: verdicts to
- * {@link #verdictsChild} and dead letters to {@link #deadLetterChild}.
+ * <p>Input: the co-partitioned {@code vigil.monitors} and {@code vigil.probe-results}, both keyed by monitor id, as
+ * {@link VerdictInput}s. Output: {@link MonitorEvent}s (verdicts, TLS observations, disabled and deleted monitors,
+ * each with its definition) to {@link #eventsChild} and dead letters to {@link #deadLetterChild}.
  *
  * <p>Exactly once per window, across restarts: every decision is recorded in changelogged stores in the
  * same exactly_once_v2 transaction as the output record; a window counts as decided when the history
- * store holds its verdict. The in-memory indexes below are caches of the stores, rebuilt in {@link #init}.
+ * store holds its verdict. The stores read per record are {@link MirroredStore}s, made anew in {@link #init}.
  */
-public final class VerdictProcessor implements Processor<String, Object, String, Object> {
+public final class VerdictProcessor implements Processor<String, VerdictInput, String, Object> {
     public static final String DEFINITIONS_STORE = "monitor-definitions";
     public static final String PENDING_STORE = "verdict-pending";
     public static final String CURSOR_STORE = "verdict-cursor";
@@ -49,35 +46,24 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     public static final String HISTORY_STORE = "verdict-history";
 
     private final TopologyConfig config;
-    private final String monitorsTopic;
-    private final String verdictsChild;
+    private final String eventsChild;
     private final String deadLetterChild;
     private final VerdictMetrics metrics;
 
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, MonitorDefinition> definitions;
-    private KeyValueStore<String, PendingWindow> pending;
-    private KeyValueStore<String, Long> cursors;
-    private KeyValueStore<String, MonitorStatus> latest;
+    /** Each monitor's definition, with its windows made once per definition (a heartbeat's remembers its last). */
+    private MirroredStore<MonitorDefinition, MonitorWindows> definitions;
+    /** The open windows: the punctuator finds due ones without a scan and decoding of the store. */
+    private MirroredStore<PendingWindow, PendingWindow> pending;
+    private MirroredStore<Long, Long> cursors;
+    /** Each monitor's newest verdict: a window after it cannot have been decided yet. */
+    private MirroredStore<MonitorStatus, MonitorStatus> latest;
     private WindowStore<String, MonitorStatus> history;
-
-    private final Map<String, MonitorDefinition> definitionCache = new HashMap<>();
-    /** monitorId -> the windows of its cached definition (replaced with the definition). */
-    private final Map<String, MonitorWindows> windowsCache = new HashMap<>();
-    private final Map<String, Long> cursorCache = new HashMap<>();
-    /**
-     * pending store key -> the window as last written to the store: the punctuator finds due windows without a
-     * scan, and a result extends its window without reading and decoding it from the store.
-     */
-    private final Map<String, PendingWindow> pendingIndex = new HashMap<>();
-    /** monitorId -> the latest decided window start: a window after it cannot have been decided yet. */
-    private final Map<String, Long> latestDecided = new HashMap<>();
     private long holdDeadlinesUntil;
 
-    public VerdictProcessor(TopologyConfig config, String verdictsChild, String deadLetterChild, VerdictMetrics metrics) {
+    public VerdictProcessor(TopologyConfig config, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
         this.config = config;
-        this.monitorsTopic = config.topics().monitors();
-        this.verdictsChild = verdictsChild;
+        this.eventsChild = eventsChild;
         this.deadLetterChild = deadLetterChild;
         this.metrics = metrics;
     }
@@ -85,29 +71,13 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.definitions = context.getStateStore(DEFINITIONS_STORE);
-        this.pending = context.getStateStore(PENDING_STORE);
-        skipTombstonesOfUnwrittenWindows(pending);
-        this.cursors = context.getStateStore(CURSOR_STORE);
-        this.latest = context.getStateStore(STATUS_STORE);
+        long graceMs = config.verdict().graceMs();
+        this.definitions = MirroredStore.load(context.getStateStore(DEFINITIONS_STORE),
+                (id, def) -> MonitorWindows.of(def, graceMs));
+        this.pending = MirroredStore.load(context.getStateStore(PENDING_STORE));
+        this.cursors = MirroredStore.load(context.getStateStore(CURSOR_STORE));
         this.history = context.getStateStore(HISTORY_STORE);
-        // Kafka Streams calls init again on this same instance when it revives a task (EOS: the stores are wiped and
-        // restored to the last commit): what the caches learned from the aborted transaction must go with it.
-        definitionCache.clear();
-        windowsCache.clear();
-        cursorCache.clear();
-        latestDecided.clear();
-        pendingIndex.clear();
-        try (var it = definitions.all()) {
-            it.forEachRemaining(kv -> definitionCache.put(kv.key, kv.value));
-        }
-        try (var it = cursors.all()) {
-            it.forEachRemaining(kv -> cursorCache.put(kv.key, kv.value));
-        }
-        rebuildLatest();
-        try (var it = pending.all()) {
-            it.forEachRemaining(kv -> pendingIndex.put(kv.key, kv.value));
-        }
+        this.latest = rebuildLatest(context.getStateStore(STATUS_STORE));
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
         holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();
@@ -119,39 +89,54 @@ public final class VerdictProcessor implements Processor<String, Object, String,
      * verdict in its history, so it is rebuilt from there on every init, for the monitors this task knows (a deleted
      * monitor has no definition and no latest status; a disabled one keeps its last).
      */
-    private void rebuildLatest() {
-        List<String> stale = new ArrayList<>();
-        try (var it = latest.all()) {
-            it.forEachRemaining(kv -> stale.add(kv.key));
-        }
-        stale.forEach(latest::delete);
-        for (String monitorId : definitionCache.keySet()) {
+    private MirroredStore<MonitorStatus, MonitorStatus> rebuildLatest(KeyValueStore<String, MonitorStatus> store) {
+        MirroredStore<MonitorStatus, MonitorStatus> rebuilt = MirroredStore.load(store);
+        rebuilt.keys().forEach(rebuilt::delete);
+        for (String monitorId : definitions.keys()) {
             try (var it = history.backwardFetch(monitorId, 0L, Long.MAX_VALUE)) {
                 if (it.hasNext()) {
-                    MonitorStatus newest = it.next().value;
-                    latest.put(monitorId, newest);
-                    latestDecided.put(monitorId, newest.windowStart());
+                    rebuilt.put(monitorId, it.next().value);
                 }
             }
         }
+        return rebuilt;
     }
 
     @Override
-    public void process(Record<String, Object> record) {
-        Object value = record.value();
-        if (value instanceof ProbeResult result) {
-            onResult(record.key(), result);
-        } else if (value instanceof MonitorDefinition definition) {
-            onDefinition(record.key(), definition);
-        } else if (value == null && isMonitorsTopic()) {
-            onDelete(record.key());
+    public void process(Record<String, VerdictInput> record) {
+        String key = record.key();
+        VerdictInput input = record.value();
+        if (input instanceof VerdictInput.Result in) {
+            if (in.result() == null) {
+                deadLetter(key, null, "tombstone on the probe-results topic");
+            } else {
+                onResult(key, in.result());
+                tlsObserved(key, in.result(), record.timestamp());
+            }
+        } else if (input instanceof VerdictInput.Definition in) {
+            if (in.definition() == null) {
+                onDelete(key, record.timestamp());
+            } else {
+                onDefinition(key, in.definition(), record.timestamp());
+            }
         } else {
-            deadLetter(record.key(), value, value == null ? "tombstone on the probe-results topic" : "unexpected value type");
+            deadLetter(key, null, "no verdict input");
         }
     }
 
-    private boolean isMonitorsTopic() {
-        return context.recordMetadata().map(m -> monitorsTopic.equals(m.topic())).orElse(false);
+    /** After the result was applied (a verdict it completed goes first), the TLS rule hears of its certificate. */
+    private void tlsObserved(String key, ProbeResult result, long timestamp) {
+        if (result.tlsDaysLeft() == null || key == null) {
+            return;
+        }
+        MonitorDefinition def = definitions.get(result.monitorId());
+        if (def != null && def.enabled()) {
+            forward(def.id(), new MonitorEvent.TlsObserved(def, result), timestamp);
+        }
+    }
+
+    private void forward(String key, MonitorEvent event, long timestamp) {
+        context.forward(new Record<String, Object>(key, event, timestamp), eventsChild);
     }
 
     private void onResult(String key, ProbeResult result) {
@@ -159,13 +144,13 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             deadLetter(key, result, "record key does not equal monitorId");
             return;
         }
-        MonitorDefinition def = definitionCache.get(key);
+        MonitorDefinition def = definitions.get(key);
         if (def == null || !def.enabled()) {
             metrics.unmonitored();
             return;
         }
         long windowStart = result.windowStart();
-        MonitorWindows windows = windows(def);
+        MonitorWindows windows = definitions.view(key);
         if (!def.isProbed() && !MonitorDefinition.PUSH_REGION.equals(result.region())) {
             deadLetter(key, result, "a heartbeat monitor's results are its pings (region push), not probes");
             return;
@@ -180,7 +165,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             return;
         }
         String pendingKey = PendingWindow.key(key, windowStart);
-        PendingWindow window = pendingIndex.get(pendingKey);
+        PendingWindow window = pending.get(pendingKey);
         if (window == null) {
             window = PendingWindow.empty(key, windowStart);
         }
@@ -193,60 +178,44 @@ public final class VerdictProcessor implements Processor<String, Object, String,
             emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
         } else {
             pending.put(pendingKey, window);
-            pendingIndex.put(pendingKey, window);
         }
     }
 
-    private void onDefinition(String key, MonitorDefinition def) {
+    private void onDefinition(String key, MonitorDefinition def, long timestamp) {
         if (key == null || !key.equals(def.id())) {
             deadLetter(key, def, "record key does not equal the monitor id");
             return;
         }
         definitions.put(key, def);
-        definitionCache.put(key, def);
-        windowsCache.remove(key);
         if (!def.enabled()) {
             dropMonitorState(key);
+            forward(key, new MonitorEvent.Disabled(def), timestamp);
             return;
         }
         // Regions removed mid-window can make a pending window complete: emit it now rather than at the deadline.
         long now = context.currentSystemTimeMs();
-        for (PendingWindow window : pendingOf(key)) {
-            if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows(def), window.windowStart())) {
+        MonitorWindows windows = definitions.view(key);
+        for (PendingWindow window : pending.valuesWithPrefix(PendingWindow.prefix(key))) {
+            if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows, window.windowStart())) {
                 emit(def, window, VerdictMetrics.Trigger.DEFINITION_CHANGE, now);
             }
         }
     }
 
-    private void onDelete(String key) {
+    private void onDelete(String key, long timestamp) {
         if (key == null) {
             return;
         }
         definitions.delete(key);
-        definitionCache.remove(key);
-        windowsCache.remove(key);
         dropMonitorState(key);
         // A deleted monitor leaves the fleet status; its verdict history stays until retention expires.
         latest.delete(key);
-        latestDecided.remove(key);
+        forward(key, new MonitorEvent.Deleted(key), timestamp);
     }
 
     private void dropMonitorState(String monitorId) {
-        for (PendingWindow window : pendingOf(monitorId)) {
-            String k = PendingWindow.key(monitorId, window.windowStart());
-            removePending(k);
-            pendingIndex.remove(k);
-        }
+        pending.keysWithPrefix(PendingWindow.prefix(monitorId)).forEach(pending::delete);
         cursors.delete(monitorId);
-        cursorCache.remove(monitorId);
-    }
-
-    private List<PendingWindow> pendingOf(String monitorId) {
-        List<PendingWindow> windows = new ArrayList<>();
-        try (var it = pending.prefixScan(PendingWindow.prefix(monitorId), Serdes.String().serializer())) {
-            it.forEachRemaining(kv -> windows.add(kv.value));
-        }
-        return windows;
     }
 
     /** Wall-clock punctuation: decide windows whose deadline passed, then turn silent windows into {@code unknown}. */
@@ -254,32 +223,29 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         if (now < holdDeadlinesUntil) {
             return;
         }
-        List<String> due = new ArrayList<>();
-        for (var e : pendingIndex.entrySet()) {
-            PendingWindow window = e.getValue();
-            MonitorDefinition def = definitionCache.get(window.monitorId());
+        List<PendingWindow> due = new ArrayList<>();
+        for (PendingWindow window : pending.values()) { // in key order: by monitor, then window start
+            MonitorDefinition def = definitions.get(window.monitorId());
             if (def == null || !def.enabled()) {
-                due.add(e.getKey());
+                due.add(window);
                 continue;
             }
-            MonitorWindows windows = windows(def);
+            MonitorWindows windows = definitions.view(def.id());
             if (windows.decidesInOrder() && !behindCursor(def.id(), window.windowStart())) {
                 continue; // decided by the in-order sweep of emitSilentWindows
             }
             if (windows.deadline(window.windowStart()) <= now) {
-                due.add(e.getKey());
+                due.add(window);
             }
         }
-        due.sort(null); // keys sort by monitor, then window start: each monitor's windows are decided in order
-        for (String key : due) {
-            PendingWindow window = pendingIndex.remove(key);
-            removePending(key);
-            MonitorDefinition def = definitionCache.get(window.monitorId());
+        for (PendingWindow window : due) {
+            pending.delete(PendingWindow.key(window.monitorId(), window.windowStart()));
+            MonitorDefinition def = definitions.get(window.monitorId());
             if (def != null && def.enabled()) {
-                emit(def, windows(def).atDeadline(window), VerdictMetrics.Trigger.DEADLINE, now);
+                emit(def, definitions.view(def.id()).atDeadline(window), VerdictMetrics.Trigger.DEADLINE, now);
             }
         }
-        for (MonitorDefinition def : definitionCache.values()) {
+        for (MonitorDefinition def : new ArrayList<>(definitions.values())) {
             if (def.enabled()) {
                 emitSilentWindows(def, now);
             }
@@ -287,13 +253,11 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     }
 
     private void emitSilentWindows(MonitorDefinition def, long now) {
-        MonitorWindows windows = windows(def);
-        Long stored = cursorCache.get(def.id());
+        MonitorWindows windows = definitions.view(def.id());
+        Long stored = cursors.get(def.id());
         if (stored == null) {
             // Responsibility starts with the first whole window after the monitor became known here.
-            long first = windows.firstStartAfter(now);
-            cursorCache.put(def.id(), first);
-            cursors.put(def.id(), first);
+            cursors.put(def.id(), windows.firstStartAfter(now));
             return;
         }
         // a cursor of an earlier definition (another interval or schedule) moves to this one's next window start
@@ -303,58 +267,35 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         } else {
             int budget = config.verdict().maxBackfillWindows();
             while (budget-- > 0 && windows.deadline(cursor) <= now) {
-                if (!decided(def.id(), cursor) && !pendingIndex.containsKey(PendingWindow.key(def.id(), cursor))) {
+                if (!decided(def.id(), cursor) && !pending.containsKey(PendingWindow.key(def.id(), cursor))) {
                     emit(def, PendingWindow.empty(def.id(), cursor), VerdictMetrics.Trigger.DEADLINE, now);
                 }
                 cursor = windows.next(cursor);
             }
         }
         if (cursor != stored) {
-            cursorCache.put(def.id(), cursor);
             cursors.put(def.id(), cursor);
         }
     }
 
     private void emit(MonitorDefinition def, PendingWindow window, VerdictMetrics.Trigger trigger, long now) {
-        String pendingKey = PendingWindow.key(def.id(), window.windowStart());
-        if (pendingIndex.remove(pendingKey) != null) {
-            removePending(pendingKey);
-        }
+        pending.delete(PendingWindow.key(def.id(), window.windowStart()));
         MonitorStatus verdict = VerdictRule.verdict(def.id(), window.windowStart(), def.regions(), window.results(), now);
         history.put(def.id(), verdict, window.windowStart());
-        Long previous = latestDecided.get(def.id());
-        if (previous == null || previous <= verdict.windowStart()) {
+        MonitorStatus previous = latest.get(def.id());
+        long newestBefore = previous == null ? Long.MIN_VALUE : previous.windowStart();
+        if (newestBefore <= verdict.windowStart()) {
             latest.put(def.id(), verdict);
-            latestDecided.put(def.id(), verdict.windowStart());
         }
         metrics.emitted(trigger, verdict.status());
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
         // stamped now, since brokers reject timestamps too far ahead.
-        context.forward(new Record<String, Object>(def.id(), verdict, Math.min(window.windowStart(), now)), verdictsChild);
-    }
-
-    /**
-     * Nearly every window is opened and removed within one commit interval, so only the record cache ever held it; yet
-     * on flush the cache writes a tombstone for it to the store below and to the changelog (one record per window).
-     * Kafka Streams' caching layer skips a removal whose key the store below never held when the cache has a flush
-     * listener (the layer's KTable path), so the pending store gets one that does nothing. This is Kafka Streams'
-     * internal API ({@code CachedStateStore}); without a caching layer the call does nothing.
-     */
-    @SuppressWarnings("unchecked")
-    private static void skipTombstonesOfUnwrittenWindows(KeyValueStore<String, PendingWindow> store) {
-        if (store instanceof CachedStateStore<?, ?> cached) {
-            ((CachedStateStore<String, PendingWindow>) cached).setFlushListener(record -> { }, false);
-        }
-    }
-
-    /** {@code put(key, null)} deletes like {@code delete(key)} without reading and decoding the old value back. */
-    private void removePending(String key) {
-        pending.put(key, null);
+        forward(def.id(), new MonitorEvent.Decided(def, verdict, newestBefore), Math.min(window.windowStart(), now));
     }
 
     private boolean decided(String monitorId, long windowStart) {
-        Long latestWindow = latestDecided.get(monitorId);
-        if (latestWindow == null || windowStart > latestWindow) {
+        MonitorStatus newest = latest.get(monitorId);
+        if (newest == null || windowStart > newest.windowStart()) {
             return false; // the common case, a new window: no store read
         }
         return history.fetch(monitorId, windowStart) != null;
@@ -369,7 +310,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private long sweepInOrder(MonitorDefinition def, MonitorWindows windows, long cursor, long now) {
         int budget = config.verdict().maxBackfillWindows();
         while (budget-- > 0) {
-            PendingWindow waiting = pendingIndex.get(PendingWindow.key(def.id(), cursor));
+            PendingWindow waiting = pending.get(PendingWindow.key(def.id(), cursor));
             if (waiting != null) {
                 boolean complete = VerdictRule.complete(def.regions(), waiting.results());
                 if (!complete && windows.deadline(cursor) > now) {
@@ -398,7 +339,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         if (!windows.decidesInOrder()) {
             return false;
         }
-        Long stored = cursorCache.get(def.id());
+        Long stored = cursors.get(def.id());
         if (stored == null) {
             return false; // responsible for no window yet
         }
@@ -413,18 +354,8 @@ public final class VerdictProcessor implements Processor<String, Object, String,
 
     /** A pending window the monitor's silent-window cursor has passed (left behind by a schedule change). */
     private boolean behindCursor(String monitorId, long windowStart) {
-        Long cursor = cursorCache.get(monitorId);
+        Long cursor = cursors.get(monitorId);
         return cursor != null && windowStart < cursor;
-    }
-
-    /** The windows of a cached definition, made once per definition (a heartbeat's remembers its last window). */
-    private MonitorWindows windows(MonitorDefinition def) {
-        MonitorWindows windows = windowsCache.get(def.id());
-        if (windows == null) {
-            windows = MonitorWindows.of(def, config.verdict().graceMs());
-            windowsCache.put(def.id(), windows);
-        }
-        return windows;
     }
 
     private void deadLetter(String key, Object value, String reason) {

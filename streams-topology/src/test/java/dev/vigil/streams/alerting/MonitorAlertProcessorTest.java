@@ -16,12 +16,11 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.streams.ProcessorContexts;
-import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
 import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.verdict.VerdictProcessor;
+import dev.vigil.streams.verdict.MonitorEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The monitor alert processor's rule state across restarts: it writes the state only when more than the last
- * window moves on, and takes the last window from the verdict history after an init, so that a restart neither
+ * window moves on, and takes the last window from the newest verdict decided before each one, so that a restart neither
  * re-applies an out-of-order verdict nor forgets a streak.
  */
 class MonitorAlertProcessorTest {
@@ -50,18 +49,26 @@ class MonitorAlertProcessorTest {
     }
 
     private MonitorAlertProcessor started(MockProcessorContext<String, Object> in) {
-        var processor = new MonitorAlertProcessor(AlertingConfig.defaults(), TopologyConfig.defaults().topics().monitors(),
-                VerdictProcessor.DEFINITIONS_STORE, VerdictProcessor.HISTORY_STORE, "alerts",
-                new AlertEmitter.Counters(registry));
+        var processor = new MonitorAlertProcessor(AlertingConfig.defaults(), "alerts", new AlertEmitter.Counters(registry));
         processor.init(in);
         return processor;
     }
 
-    /** As the verdict processor does: into the history, then forwarded. */
+    /** As the verdict processor does: into the history, then forwarded with the newest window decided before it. */
     private void verdict(MonitorAlertProcessor processor, long windowStart, Status status) {
         var v = new MonitorStatus(1, "shop", windowStart, status, true, Map.of(), List.of(), windowStart + 5_000);
-        history.put("shop", v, windowStart);
-        processor.process(new Record<>("shop", v, windowStart));
+        processor.process(new Record<>("shop", decided(history, v), windowStart));
+    }
+
+    private static MonitorEvent decided(WindowStore<String, MonitorStatus> history, MonitorStatus v) {
+        long newestBefore = Long.MIN_VALUE;
+        try (var it = history.backwardFetch("shop", 0L, Long.MAX_VALUE)) {
+            if (it.hasNext()) {
+                newestBefore = it.next().key;
+            }
+        }
+        history.put("shop", v, v.windowStart());
+        return new MonitorEvent.Decided(SHOP, v, newestBefore);
     }
 
     private List<AlertEvent> opened() {
@@ -119,8 +126,7 @@ class MonitorAlertProcessorTest {
         addKeyValueStore(revived, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
         processor.init(revived);
         var replayed = new MonitorStatus(1, "shop", W0, Status.DOWN, true, Map.of(), List.of(), W0 + 5_000);
-        restoredHistory.put("shop", replayed, W0);
-        processor.process(new Record<>("shop", replayed, W0));
+        processor.process(new Record<>("shop", decided(restoredHistory, replayed), W0));
 
         assertThat(revived.forwarded("alerts")).map(f -> ((AlertEvent) f.record().value()).state())
                 .as("the aborted page was never committed: it is sent again").containsExactly(AlertState.OPENED);

@@ -2,9 +2,12 @@ package dev.vigil.streams.uptime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Status;
+import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.ProcessorContexts;
+import dev.vigil.streams.verdict.MonitorEvent;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -13,6 +16,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 class UptimeProcessorTest {
+    private static final MonitorDefinition SHOP = Fixtures.monitor("shop", Fixtures.regions(1));
     private static final long DAY = 86_400_000L;
     private static final long D = 20_833; // an epoch day
     private static final long MIDNIGHT = D * DAY + DAY; // start of day D + 1
@@ -22,7 +26,8 @@ class UptimeProcessorTest {
     }
 
     private static void process(UptimeProcessor p, long windowStart, Status status) {
-        p.process(new Record<>("shop", verdict(windowStart, status), windowStart));
+        p.process(new Record<>("shop", new MonitorEvent.Decided(SHOP, verdict(windowStart, status), Long.MIN_VALUE),
+                windowStart));
     }
 
     private static KeyValueStore<String, DailyUptime> store(MockProcessorContext<String, Object> context) {

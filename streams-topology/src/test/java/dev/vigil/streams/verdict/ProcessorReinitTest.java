@@ -45,21 +45,21 @@ class ProcessorReinitTest {
         // the aborted transaction: the first result of W0 opened a pending window
         var aborted = verdictContext(shop);
         processor.init(aborted);
-        processor.process(new Record<>("shop", eu, W0));
+        processor.process(new Record<>("shop", new VerdictInput.Result(eu), W0));
         assertThat(pendingStore(aborted).get(PendingWindow.key("shop", W0)).results()).containsOnlyKeys("eu-west");
 
         // revive: stores restored to the last commit (the definition only), same instance initialised again
         var revived = verdictContext(shop);
         processor.init(revived);
-        processor.process(new Record<>("shop", eu, W0));
+        processor.process(new Record<>("shop", new VerdictInput.Result(eu), W0));
 
         assertThat(registry.get("vigil.verdict.duplicate.results").counter().count())
                 .as("the replayed result is not a duplicate of a window the restored stores never held").isZero();
         assertThat(pendingStore(revived).get(PendingWindow.key("shop", W0)).results()).containsOnlyKeys("eu-west");
-        processor.process(new Record<>("shop", success("shop", "us-east", W0), W0));
-        processor.process(new Record<>("shop", success("shop", "ap-south", W0), W0));
+        processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "us-east", W0)), W0));
+        processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "ap-south", W0)), W0));
         List<MonitorStatus> verdicts = revived.forwarded("verdicts").stream()
-                .map(f -> (MonitorStatus) f.record().value()).toList();
+                .map(f -> ((MonitorEvent.Decided) f.record().value()).verdict()).toList();
         assertThat(verdicts).singleElement().satisfies(v -> {
             assertThat(v.status()).isEqualTo(Status.UP);
             assertThat(v.complete()).isTrue();
@@ -85,7 +85,7 @@ class ProcessorReinitTest {
 
         assertThat(latest.get("shop")).isEqualTo(down);
         assertThat(latest.get("gone")).isNull();
-        processor.process(new Record<>("shop", success("shop", "eu-west", W0 + 60_000), W0));
+        processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "eu-west", W0 + 60_000)), W0));
         assertThat(registry.get("vigil.verdict.late.results").counter().count())
                 .as("a window the history holds counts as decided").isEqualTo(1.0);
         assertThat(context.forwarded("verdicts")).isEmpty();
