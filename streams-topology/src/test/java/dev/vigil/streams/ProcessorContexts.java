@@ -1,5 +1,6 @@
 package dev.vigil.streams;
 
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -39,11 +40,11 @@ public final class ProcessorContexts {
     public static WindowStore<String, MonitorStatus> addVerdictStores(MockProcessorContext<String, Object> context,
                                                                       MonitorDefinition... defs) {
         KeyValueStore<String, MonitorDefinition> definitions = addKeyValueStore(context,
-                VerdictProcessor.DEFINITIONS_STORE, VigilSerdes.monitorDefinition());
+                StoreNames.DEFINITIONS_STORE, VigilSerdes.monitorDefinition());
         for (MonitorDefinition def : defs) {
             definitions.put(def.id(), def);
         }
-        return add(context, Stores.windowStoreBuilder(Stores.inMemoryWindowStore(VerdictProcessor.HISTORY_STORE,
+        return add(context, Stores.windowStoreBuilder(Stores.inMemoryWindowStore(StoreNames.HISTORY_STORE,
                         Duration.ofDays(1), Duration.ofMillis(1), false), Serdes.String(), VigilSerdes.monitorStatus())
                 .withLoggingDisabled());
     }

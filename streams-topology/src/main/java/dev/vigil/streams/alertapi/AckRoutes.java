@@ -1,6 +1,6 @@
 package dev.vigil.streams.alertapi;
 
-import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -132,7 +132,7 @@ public final class AckRoutes {
             return Mono.just(HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
         }
         long now = clock.millis();
-        return QueryBackend.read(() -> Optional.ofNullable(backend.<Ack>keyValueStore(AlertStores.ACKS_STORE).get(fingerprint)))
+        return QueryBackend.read(() -> Optional.ofNullable(backend.<Ack>keyValueStore(StoreNames.ACKS_STORE).get(fingerprint)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
                         return Mono.just(HttpResult.notFound("incident " + fingerprint + " is not acknowledged", req.path()));

@@ -1,6 +1,6 @@
 package dev.vigil.streams.alertapi;
 
-import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.alerting.AlertPhase;
 import dev.vigil.streams.query.RouteExtension;
@@ -123,12 +123,12 @@ public final class AlertingRoutes implements RouteExtension {
     static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
         ReadOnlyKeyValueStore<String, Ack> acks;
         try {
-            acks = backend.keyValueStore(AlertStores.ACKS_STORE);
+            acks = backend.keyValueStore(StoreNames.ACKS_STORE);
         } catch (RuntimeException e) {
             acks = null; // a topology without acknowledgements (tests of the alerting half alone)
         }
         List<JsonNode> rows = new ArrayList<>();
-        for (String store : AlertStores.ALERT_STORES) {
+        for (String store : StoreNames.ALERT_STORES) {
             ReadOnlyKeyValueStore<String, AlertStateRecord> s = backend.keyValueStore(store);
             try (var it = s.all()) {
                 while (it.hasNext()) {
@@ -191,7 +191,7 @@ public final class AlertingRoutes implements RouteExtension {
             return Mono.just(rebalancing(req, backend));
         }
         String seriesKey = appId + "/" + metricName; // the record key on vigil.metrics decides the partition
-        QueryBackend.Placement placement = backend.placement(AlertStores.METRIC_WINDOWS_STORE, seriesKey);
+        QueryBackend.Placement placement = backend.placement(StoreNames.METRIC_WINDOWS_STORE, seriesKey);
         return switch (placement.kind()) {
             case LOCAL -> QueryBackend.read(() -> localMetrics(backend, appId, metricName, from, to, step))
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
@@ -204,12 +204,12 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     static HttpResult localMetrics(QueryBackend backend, String appId, String metricName, long from, long to, long step) {
-        ReadOnlyKeyValueStore<String, SeriesState> series = backend.keyValueStore(AlertStores.METRIC_SERIES_STORE);
+        ReadOnlyKeyValueStore<String, SeriesState> series = backend.keyValueStore(StoreNames.METRIC_SERIES_STORE);
         SeriesState s = series.get(appId + "/" + metricName);
         if (s == null) {
             return HttpResult.notFound("no metric " + metricName + " has been received for app " + appId, null);
         }
-        ReadOnlyWindowStore<String, MetricAggregate> windows = backend.windowStore(AlertStores.METRIC_WINDOWS_STORE);
+        ReadOnlyWindowStore<String, MetricAggregate> windows = backend.windowStore(StoreNames.METRIC_WINDOWS_STORE);
         List<MetricAggregate> found = new ArrayList<>();
         for (String cls : s.statusClasses()) {
             try (var it = windows.fetch(new MetricKey(appId, metricName, cls).storeKey(), Instant.ofEpochMilli(from),

@@ -33,21 +33,25 @@ public final class AlertEmitter {
     private final Counters counters;
     /** The store mirrored in memory, when it is small enough to hold (null: read the store each time). */
     private final MirroredStore<AlertStateRecord, AlertStateRecord> mirror;
+    /** The global acknowledgements store's name; the store is looked up on first use (every task can read it). */
+    private final String acksStore;
     /** The global acknowledgements store, looked up on first use (every task can read a global store). */
     private ReadOnlyKeyValueStore<String, Ack> acks;
 
     public AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                        ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
-                        String alertsChild, Counters counters) {
-        this(machine, store, silences, context, alertsChild, counters, null);
+                        ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
+                        ProcessorContext<String, Object> context, String alertsChild, Counters counters) {
+        this(machine, store, silences, acksStore, context, alertsChild, counters, null);
     }
 
     private AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                         ReadOnlyKeyValueStore<String, Silence> silences, ProcessorContext<String, Object> context,
-                         String alertsChild, Counters counters, MirroredStore<AlertStateRecord, AlertStateRecord> mirror) {
+                         ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
+                         ProcessorContext<String, Object> context, String alertsChild, Counters counters,
+                         MirroredStore<AlertStateRecord, AlertStateRecord> mirror) {
         this.machine = machine;
         this.store = store;
         this.silences = silences;
+        this.acksStore = acksStore;
         this.context = context;
         this.alertsChild = alertsChild;
         this.counters = counters;
@@ -60,10 +64,11 @@ public final class AlertEmitter {
      * the processor's {@code init}, after the store was restored.
      */
     public static AlertEmitter mirrored(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                                               ReadOnlyKeyValueStore<String, Silence> silences,
-                                               ProcessorContext<String, Object> context, String alertsChild,
-                                               Counters counters) {
-        return new AlertEmitter(machine, store, silences, context, alertsChild, counters, MirroredStore.load(store));
+                                        ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
+                                        ProcessorContext<String, Object> context, String alertsChild,
+                                        Counters counters) {
+        return new AlertEmitter(machine, store, silences, acksStore, context, alertsChild, counters,
+                MirroredStore.load(store));
     }
 
     /** The fingerprint's record, or null. */
@@ -133,7 +138,7 @@ public final class AlertEmitter {
     private Ack ack(String fingerprint) {
         if (acks == null) {
             try {
-                acks = context.getStateStore(AlertStores.ACKS_STORE);
+                acks = context.getStateStore(acksStore);
             } catch (RuntimeException e) {
                 return null; // a topology (or test context) without acknowledgements
             }

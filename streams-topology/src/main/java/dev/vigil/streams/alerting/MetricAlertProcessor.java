@@ -28,7 +28,7 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Metric windows and metric rules. Each {@link DomainMetric} (key {@code appId/metricName}) is added to its
- * one-minute window (store {@link AlertStores#METRIC_WINDOWS_STORE}, per {@code appId/metricName/class},
+ * one-minute window (store {@code metric-windows}, per {@code appId/metricName/class},
  * retained {@code metricRetentionDays}). A minute closes when the series' event time passes its end plus the
  * grace, or (punctuator) when the task's stream time does, or, when this task has seen no metric for
  * {@code idleCloseMs}, when wall clock does (so absence of data is noticed, without wall clock racing ahead of a
@@ -41,7 +41,12 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     static final int MAX_CATCH_UP_MINUTES = 120;
     private static final long MIN = MetricAggregate.MINUTE_MS;
 
+    /** The stores it owns (windows, series, alerts) and the global ones it reads (rules, silences, acks). */
+    public record Stores(String windows, String series, String rules, String alerts, String silences, String acks) {
+    }
+
     private final AlertingConfig config;
+    private final Stores stores;
     private final String alertsChild;
     private final String deadLetterChild;
     private final MetricRules rules;
@@ -57,9 +62,10 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     private final Map<String, SeriesState> series = new HashMap<>();
     private long lastRecordWallClock;
 
-    public MetricAlertProcessor(AlertingConfig config, String alertsChild, String deadLetterChild,
+    public MetricAlertProcessor(AlertingConfig config, Stores stores, String alertsChild, String deadLetterChild,
                                 AlertEmitter.Counters counters, Counter lateMetrics, Counter expiredMetrics) {
         this.config = config;
+        this.stores = stores;
         this.alertsChild = alertsChild;
         this.deadLetterChild = deadLetterChild;
         this.rules = new MetricRules(new AlertLinks(config.queryBaseUrl()));
@@ -71,12 +77,12 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.windows = context.getStateStore(AlertStores.METRIC_WINDOWS_STORE);
-        this.seriesStore = context.getStateStore(AlertStores.METRIC_SERIES_STORE);
-        this.publishedRules = context.getStateStore(AlertStores.RULES_STORE);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.METRIC_ALERTS_STORE);
-        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, context, alertsChild,
+        this.windows = context.getStateStore(stores.windows());
+        this.seriesStore = context.getStateStore(stores.series());
+        this.publishedRules = context.getStateStore(stores.rules());
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
+        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
                 counters);
         series.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         try (var it = seriesStore.all()) {

@@ -22,7 +22,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * monitor alerts stores and reads no other processor's store.
  */
 public final class MonitorAlertProcessor implements Processor<String, MonitorEvent, String, Object> {
+    /** The stores it owns (rule states, alerts) and the global ones it reads (silences, acknowledgements). */
+    public record Stores(String ruleStates, String alerts, String silences, String acks) {
+    }
+
     private final AlertingConfig config;
+    private final Stores stores;
     private final String alertsChild;
     private final MonitorRules rules;
     private final AlertEmitter.Counters counters;
@@ -30,8 +35,10 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private KeyValueStore<String, MonitorRuleState> ruleStates;
     private AlertEmitter emitter;
 
-    public MonitorAlertProcessor(AlertingConfig config, String alertsChild, AlertEmitter.Counters counters) {
+    public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
+                                 AlertEmitter.Counters counters) {
         this.config = config;
+        this.stores = stores;
         this.alertsChild = alertsChild;
         this.rules = new MonitorRules(new AlertLinks(config.queryBaseUrl()));
         this.counters = counters;
@@ -39,12 +46,12 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
-        this.ruleStates = context.getStateStore(AlertStores.MONITOR_RULE_STATE_STORE);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.MONITOR_ALERTS_STORE);
+        this.ruleStates = context.getStateStore(stores.ruleStates());
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
         // made anew on every init: a revived task's stores were restored to the last commit
         this.emitter = AlertEmitter.mirrored(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts,
-                silences, context, alertsChild, counters);
+                silences, stores.acks(), context, alertsChild, counters);
     }
 
     @Override

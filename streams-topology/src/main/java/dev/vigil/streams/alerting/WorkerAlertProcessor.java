@@ -20,18 +20,22 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * consecutive healthy evaluations that resolve it (changes alone would give only one).
  */
 public final class WorkerAlertProcessor implements Processor<String, WorkerHealth, String, Object> {
+    /** The worker-health store it reads, the alerts store it owns, the global silences and acknowledgements. */
+    public record Stores(String health, String alerts, String silences, String acks) {
+    }
+
     private final AlertingConfig config;
-    private final String healthStore;
+    private final Stores stores;
     private final String alertsChild;
     private final WorkerRules rules;
     private final AlertEmitter.Counters counters;
     private ReadOnlyKeyValueStore<String, WorkerHealth> health;
     private AlertEmitter emitter;
 
-    public WorkerAlertProcessor(AlertingConfig config, String healthStore, String alertsChild,
+    public WorkerAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
                                 AlertEmitter.Counters counters) {
         this.config = config;
-        this.healthStore = healthStore;
+        this.stores = stores;
         this.alertsChild = alertsChild;
         this.rules = new WorkerRules(new AlertLinks(config.queryBaseUrl()));
         this.counters = counters;
@@ -39,10 +43,10 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
-        this.health = context.getStateStore(healthStore);
-        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(AlertStores.SILENCES_STORE);
-        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(AlertStores.WORKER_ALERTS_STORE);
-        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, context, alertsChild,
+        this.health = context.getStateStore(stores.health());
+        ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
+        KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
+        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
                 counters);
         context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationIntervalMs(), 1000)),
                 PunctuationType.WALL_CLOCK_TIME, this::punctuate);

@@ -18,15 +18,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * forwarded to {@link #changesChild} (a worker-dead alert can attach there).
  */
 public final class HeartbeatProcessor implements Processor<String, WorkerHeartbeat, String, Object> {
-    public static final String STORE = "worker-health";
-
+    private final String storeName;
     private final WorkerSettings settings;
     private final String changesChild;
     private final String deadLetterChild;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, WorkerHealth> store;
 
-    public HeartbeatProcessor(WorkerSettings settings, String changesChild, String deadLetterChild) {
+    public HeartbeatProcessor(WorkerSettings settings, String storeName, String changesChild, String deadLetterChild) {
+        this.storeName = storeName;
         this.settings = settings;
         this.changesChild = changesChild;
         this.deadLetterChild = deadLetterChild;
@@ -35,7 +35,7 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.store = context.getStateStore(STORE);
+        this.store = context.getStateStore(storeName);
         context.schedule(java.time.Duration.ofMillis(settings.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
                 this::evaluate);
     }

@@ -1,6 +1,6 @@
 package dev.vigil.streams.query;
 
-import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.topology.StoreNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
@@ -102,7 +102,7 @@ public final class QueryHandlers {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req));
         }
-        QueryBackend.Placement placement = backend.placement(VerdictProcessor.STATUS_STORE, id);
+        QueryBackend.Placement placement = backend.placement(StoreNames.STATUS_STORE, id);
         return switch (placement.kind()) {
             case LOCAL -> readLocal(() -> local.apply(req), req);
             case REMOTE -> req.forwarded()
@@ -116,15 +116,15 @@ public final class QueryHandlers {
 
     private HttpResult monitor(QueryRequest req) {
         String id = req.param("id");
-        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
-        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(StoreNames.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(StoreNames.STATUS_STORE);
         MonitorDefinition def = defs.get(id);
         MonitorStatus status = latest.get(id);
         if (def == null && status == null) {
             return unknownMonitor(id, req);
         }
         List<MonitorStatus> recent = new ArrayList<>();
-        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(VerdictProcessor.HISTORY_STORE);
+        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(StoreNames.HISTORY_STORE);
         Instant now = clock.instant();
         try (var it = history.backwardFetch(id, now.minus(MAX_HISTORY_RANGE), now.plus(Duration.ofDays(1)))) {
             while (it.hasNext() && recent.size() < RECENT_WINDOWS) {
@@ -146,7 +146,7 @@ public final class QueryHandlers {
      */
     private ReadOnlyKeyValueStore<String, AlertStateRecord> alertStore() {
         try {
-            return backend.keyValueStore(AlertStores.MONITOR_ALERTS_STORE);
+            return backend.keyValueStore(StoreNames.MONITOR_ALERTS_STORE);
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -154,7 +154,7 @@ public final class QueryHandlers {
 
     private ReadOnlyKeyValueStore<String, Ack> ackStore() {
         try {
-            return backend.keyValueStore(AlertStores.ACKS_STORE);
+            return backend.keyValueStore(StoreNames.ACKS_STORE);
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -238,7 +238,7 @@ public final class QueryHandlers {
         if (!known(id)) {
             return unknownMonitor(id, req);
         }
-        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(VerdictProcessor.HISTORY_STORE);
+        ReadOnlyWindowStore<String, MonitorStatus> history = backend.windowStore(StoreNames.HISTORY_STORE);
         List<MonitorStatus> windows = new ArrayList<>();
         try (var it = history.fetch(id, from, to.minusMillis(1))) {
             it.forEachRemaining(kv -> windows.add(kv.value));
@@ -269,7 +269,7 @@ public final class QueryHandlers {
         long today = LocalDate.now(clock.withZone(ZoneOffset.UTC)).toEpochDay();
         long first = today - days + 1;
         Map<Long, DailyUptime> byDay = new TreeMap<>();
-        ReadOnlyKeyValueStore<String, DailyUptime> store = backend.keyValueStore(UptimeProcessor.STORE);
+        ReadOnlyKeyValueStore<String, DailyUptime> store = backend.keyValueStore(StoreNames.UPTIME_STORE);
         try (var it = store.range(UptimeProcessor.key(id, first), UptimeProcessor.key(id, today))) {
             it.forEachRemaining(kv -> byDay.put(kv.value.epochDay(), kv.value));
         }
@@ -337,7 +337,7 @@ public final class QueryHandlers {
     private MaintenanceWindows.Occurrences maintenanceOccurrences(String id, long from, long to) {
         ReadOnlyKeyValueStore<String, Silence> silences;
         try {
-            silences = backend.keyValueStore(AlertStores.SILENCES_STORE);
+            silences = backend.keyValueStore(StoreNames.SILENCES_STORE);
         } catch (QueryBackend.Unavailable e) {
             silences = null;
         }
@@ -351,13 +351,13 @@ public final class QueryHandlers {
                 });
             }
         }
-        MonitorDefinition def = backend.<MonitorDefinition>keyValueStore(VerdictProcessor.DEFINITIONS_STORE).get(id);
+        MonitorDefinition def = backend.<MonitorDefinition>keyValueStore(StoreNames.DEFINITIONS_STORE).get(id);
         return MaintenanceWindows.overlapping(all, id, def, from, to, MAX_MAINTENANCE_OCCURRENCES);
     }
 
     private boolean known(String id) {
-        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
-        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(StoreNames.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(StoreNames.STATUS_STORE);
         return defs.get(id) != null || latest.get(id) != null;
     }
 
@@ -435,8 +435,8 @@ public final class QueryHandlers {
     }
 
     private List<Map<String, Object>> localStatuses() {
-        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(VerdictProcessor.DEFINITIONS_STORE);
-        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(VerdictProcessor.STATUS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorDefinition> defs = backend.keyValueStore(StoreNames.DEFINITIONS_STORE);
+        ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(StoreNames.STATUS_STORE);
         Map<String, Map<String, Object>> rows = new TreeMap<>();
         try (var it = defs.all()) {
             it.forEachRemaining(kv -> {
@@ -514,7 +514,7 @@ public final class QueryHandlers {
     }
 
     private List<Map<String, Object>> localWorkers() {
-        ReadOnlyKeyValueStore<String, WorkerHealth> store = backend.keyValueStore(HeartbeatProcessor.STORE);
+        ReadOnlyKeyValueStore<String, WorkerHealth> store = backend.keyValueStore(StoreNames.WORKER_HEALTH_STORE);
         long now = clock.millis();
         List<Map<String, Object>> rows = new ArrayList<>();
         try (var it = store.all()) {

@@ -1,6 +1,6 @@
 package dev.vigil.streams.silence;
 
-import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.schemas.silence.Schedule;
@@ -143,7 +143,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
      */
     private synchronized long reserve(QueryBackend backend, Silence silence, long now) {
         java.util.Set<String> inForce = new java.util.HashSet<>();
-        try (var it = backend.<Silence>keyValueStore(AlertStores.SILENCES_STORE).all()) {
+        try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).all()) {
             while (it.hasNext()) {
                 var kv = it.next();
                 if (kv.value != null && !kv.value.expiredAt(now)) {
@@ -169,7 +169,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
             // Past keepExpiredDays an expired silence goes; and however young, the oldest expired ones go while the
             // store holds more than silences.max records, so a burst of short silences cannot grow it without bound.
             List<Silence> all = new ArrayList<>();
-            try (var it = backend.<Silence>keyValueStore(AlertStores.SILENCES_STORE).all()) {
+            try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).all()) {
                 it.forEachRemaining(kv -> {
                     if (kv.value != null) {
                         all.add(kv.value);
@@ -396,7 +396,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         long now = clock.millis();
         return QueryBackend.read(() -> {
             List<Silence> all = new ArrayList<>();
-            ReadOnlyKeyValueStore<String, Silence> store = backend.keyValueStore(AlertStores.SILENCES_STORE);
+            ReadOnlyKeyValueStore<String, Silence> store = backend.keyValueStore(StoreNames.SILENCES_STORE);
             try (var it = store.all()) {
                 it.forEachRemaining(kv -> {
                     if (kv.value != null && ("all".equals(state) || state(kv.value, now).equals(state))) {
@@ -421,7 +421,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         if (!Require.SLUG.matcher(id).matches()) {
             return Mono.just(HttpResult.notFound("no silence with this id", req.path()));
         }
-        return QueryBackend.read(() -> Optional.ofNullable(backend.<Silence>keyValueStore(AlertStores.SILENCES_STORE).get(id)))
+        return QueryBackend.read(() -> Optional.ofNullable(backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).get(id)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
                         return Mono.just(HttpResult.notFound("no silence " + id + " (never created, or deleted)", req.path()));

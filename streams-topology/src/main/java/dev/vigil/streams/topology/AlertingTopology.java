@@ -1,6 +1,5 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.streams.alerting.WorkerAlertProcessor;
 import dev.vigil.streams.alerting.MonitorAlertProcessor;
 import dev.vigil.streams.alerting.MetricAlertProcessor;
@@ -34,8 +33,8 @@ import org.apache.kafka.streams.state.Stores;
  * to their verdict and health-change nodes and reads their definitions and worker-health stores.
  *
  * <p>Alert state lives in three stores, each in the sub-topology (and so the partition) of its input:
- * {@link AlertStores#MONITOR_ALERTS_STORE} (by monitor id's partition), {@link AlertStores#METRIC_ALERTS_STORE} (by
- * {@code appId/metricName}'s partition) and {@link AlertStores#WORKER_ALERTS_STORE} (by worker id's partition); each
+ * {@link StoreNames#MONITOR_ALERTS_STORE} (by monitor id's partition), {@link StoreNames#METRIC_ALERTS_STORE} (by
+ * {@code appId/metricName}'s partition) and {@link StoreNames#WORKER_ALERTS_STORE} (by worker id's partition); each
  * is keyed by fingerprint. Rules and silences are global stores, so every task sees them all.
  * Store names are part of the changelog topic names: do not rename.
  */
@@ -67,50 +66,50 @@ public final class AlertingTopology {
         Counter expired = Counter.builder("vigil.streams.metrics.expired")
                 .description("metrics older than the window retention (dropped)").register(registry);
 
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.RULES_STORE), Serdes.String(),
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RULES_STORE), Serdes.String(),
                         VigilSerdes.alertRule()).withLoggingDisabled(),
                 RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), alerting.alertRulesTopic(),
-                RULES_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.RULES_STORE, AlertRule::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.SILENCES_STORE), Serdes.String(),
+                RULES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.RULES_STORE, AlertRule::id));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SILENCES_STORE), Serdes.String(),
                         new JsonSerde<>(Silence.class)).withLoggingDisabled(),
                 SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
-                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.SILENCES_STORE, Silence::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.ACKS_STORE), Serdes.String(),
+                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.SILENCES_STORE, Silence::id));
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ACKS_STORE), Serdes.String(),
                         new JsonSerde<>(Ack.class)).withLoggingDisabled(),
                 ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
-                ACKS_UPDATER, () -> new CompactedTopicMirror<>(AlertStores.ACKS_STORE, Ack::fingerprint));
+                ACKS_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.ACKS_STORE, Ack::fingerprint));
 
         // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
         // the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,
-                () -> new MonitorAlertProcessor(alerting, MONITOR_ALERTS_SINK, counters), VerdictTopology.VERDICTS_NODE);
+                () -> new MonitorAlertProcessor(alerting, StoreNames.monitorAlerts(), MONITOR_ALERTS_SINK, counters), VerdictTopology.VERDICTS_NODE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AlertStores.MONITOR_RULE_STATE_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_RULE_STATE_STORE),
                 Serdes.String(), new MonitorRuleStateSerde()).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AlertStores.MONITOR_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
 
         // workers: health changes and the worker-health store, in the heartbeat sub-topology
         topology.addProcessor(WORKER_ALERT_PROCESSOR,
-                () -> new WorkerAlertProcessor(alerting, HeartbeatProcessor.STORE, WORKER_ALERTS_SINK, counters),
+                () -> new WorkerAlertProcessor(alerting, StoreNames.workerAlerts(), WORKER_ALERTS_SINK, counters),
                 WorkerHealthTopology.HEALTH_CHANGES_NODE);
-        topology.connectProcessorAndStateStores(WORKER_ALERT_PROCESSOR, HeartbeatProcessor.STORE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.WORKER_ALERTS_STORE),
+        topology.connectProcessorAndStateStores(WORKER_ALERT_PROCESSOR, StoreNames.WORKER_HEALTH_STORE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.WORKER_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), WORKER_ALERT_PROCESSOR);
 
         // metrics: one-minute windows and metric rules
         topology.addSource(METRICS_SOURCE, Serdes.String().deserializer(), VigilSerdes.domainMetric(),
                 alerting.metricsTopic());
         topology.addProcessor(METRIC_ALERT_PROCESSOR,
-                () -> new MetricAlertProcessor(alerting, METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
+                () -> new MetricAlertProcessor(alerting, StoreNames.metricAlerts(), METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
                 METRICS_SOURCE);
-        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(AlertStores.METRIC_WINDOWS_STORE,
+        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(StoreNames.METRIC_WINDOWS_STORE,
                         alerting.metricRetention(), java.time.Duration.ofMinutes(1), false), Serdes.String(),
                 new MetricAggregateSerde()).withCachingEnabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.METRIC_SERIES_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.METRIC_SERIES_STORE),
                 Serdes.String(), new JsonSerde<>(SeriesState.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AlertStores.METRIC_ALERTS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.METRIC_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
         topology.addSink(METRIC_DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), METRIC_ALERT_PROCESSOR);

@@ -58,7 +58,7 @@ public final class VerdictTopology {
         topology.addProcessor(RESULTS_INPUT, () -> new MappingNode<String, ProbeResult, VerdictInput>(
                 VerdictInput.Result::new), RESULTS_SOURCE);
         topology.addProcessor(VERDICT_PROCESSOR,
-                () -> new VerdictProcessor(cfg, VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
+                () -> new VerdictProcessor(cfg, StoreNames.verdict(), VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
                 MONITORS_INPUT, RESULTS_INPUT);
         topology.addProcessor(VERDICTS_NODE, VerdictsNode::new, VERDICT_PROCESSOR);
         topology.addProcessor(STATUS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
@@ -67,7 +67,7 @@ public final class VerdictTopology {
                 VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
         topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
                 statusSerde, STATUS_NODE);
-        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
+        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(StoreNames.uptime(), cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
 
         // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory: a RocksDB
         // write per window cost more than the verdict rule itself (+26 % throughput in the verdict benchmark). The
@@ -76,21 +76,21 @@ public final class VerdictTopology {
         // The latest status has no record cache (each monitor's entry changes once per window, so a cache would only
         // add its own bookkeeping: +7 % verdicts/s without it) and no changelog: it is the newest entry of the
         // verdict history, rebuilt from there when the processor initialises (VerdictProcessor#rebuildLatest).
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VerdictProcessor.DEFINITIONS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.DEFINITIONS_STORE),
                 Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.PENDING_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.PENDING_STORE),
                 Serdes.String(), new PendingWindowSerde()).withCachingEnabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.CURSOR_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CURSOR_STORE),
                 Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VerdictProcessor.STATUS_STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.STATUS_STORE),
                 Serdes.String(), statusSerde).withCachingDisabled().withLoggingDisabled(), VERDICT_PROCESSOR);
         Duration retention = cfg.verdict().historyRetention();
         topology.addStateStore(Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(VerdictProcessor.HISTORY_STORE, retention, Duration.ofMillis(1), false),
+                Stores.persistentWindowStore(StoreNames.HISTORY_STORE, retention, Duration.ofMillis(1), false),
                 Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
         // The uptime days are read and written once per verdict, nearly always the monitor's current day: the record
         // cache keeps those days decoded-ready in memory.
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(UptimeProcessor.STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.UPTIME_STORE),
                 Serdes.String(), new DailyUptimeSerde()).withCachingEnabled(), UPTIME_PROCESSOR);
         return topology;
     }

@@ -25,11 +25,11 @@ public final class WorkerHealthTopology {
         topology.addSource(HEARTBEATS_SOURCE, Serdes.String().deserializer(), VigilSerdes.workerHeartbeat(),
                 cfg.topics().heartbeats());
         topology.addProcessor(HEARTBEAT_PROCESSOR,
-                () -> new HeartbeatProcessor(cfg.workers(), HEALTH_CHANGES_NODE, DEAD_LETTER_SINK), HEARTBEATS_SOURCE);
+                () -> new HeartbeatProcessor(cfg.workers(), StoreNames.WORKER_HEALTH_STORE, HEALTH_CHANGES_NODE, DEAD_LETTER_SINK), HEARTBEATS_SOURCE);
         topology.addProcessor(HEALTH_CHANGES_NODE, HealthChangesNode::new, HEARTBEAT_PROCESSOR);
         topology.addSink(DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), HEARTBEAT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HeartbeatProcessor.STORE),
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.WORKER_HEALTH_STORE),
                 Serdes.String(), new JsonSerde<>(WorkerHealth.class)).withCachingDisabled(), HEARTBEAT_PROCESSOR);
         return topology;
     }

@@ -1,6 +1,5 @@
 package dev.vigil.streams.uptime;
 
-import dev.vigil.streams.alerting.AlertStores;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.silence.Silence;
@@ -24,12 +23,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * section 12) matching the monitor is also counted as under maintenance, by status; see {@link MaintenanceWindows}
  * for the matching, which is the availability alert's own, at the window start (event time), so a replay over the
  * same silences counts the same. One-off silences are not maintenance: a silence added mid-outage to stop the noise
- * does not excuse the outage. Silences come from the global {@link AlertStores#SILENCES_STORE}; in a topology
+ * does not excuse the outage. Silences come from the global silences store; in a topology
  * without it (the status half alone) nothing is under maintenance. The definition (service, component) comes with
  * the verdict.
  */
 public final class UptimeProcessor implements Processor<String, MonitorEvent, Void, Void> {
-    public static final String STORE = "uptime-daily";
+    /** The uptime store it owns and the global silences store it reads (absent in a topology without alerting). */
+    public record Stores(String uptime, String silences) {
+    }
+
+    private final Stores stores;
     private static final long DAY_MS = Duration.ofDays(1).toMillis();
 
     private final int retentionDays;
@@ -38,16 +41,16 @@ public final class UptimeProcessor implements Processor<String, MonitorEvent, Vo
     private MaintenanceSnapshot maintenance;
 
     /** @param retentionDays days kept per monitor (the verdict history retention); older days are deleted */
-    public UptimeProcessor(int retentionDays) {
+    public UptimeProcessor(Stores stores, int retentionDays) {
+        this.stores = stores;
         this.retentionDays = retentionDays;
     }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         this.context = context;
-        store = context.getStateStore(STORE);
-        maintenance = new MaintenanceSnapshot(optionalStore(context, AlertStores.SILENCES_STORE),
-                AlertStores.SILENCES_STORE);
+        store = context.getStateStore(stores.uptime());
+        maintenance = new MaintenanceSnapshot(optionalStore(context, stores.silences()), stores.silences());
     }
 
     /** The store, or null when this topology (or test context) has none. */

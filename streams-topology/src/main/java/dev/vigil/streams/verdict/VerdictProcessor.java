@@ -39,13 +39,12 @@ import org.apache.kafka.streams.state.WindowStore;
  * store holds its verdict. The stores read per record are {@link MirroredStore}s, made anew in {@link #init}.
  */
 public final class VerdictProcessor implements Processor<String, VerdictInput, String, Object> {
-    public static final String DEFINITIONS_STORE = "monitor-definitions";
-    public static final String PENDING_STORE = "verdict-pending";
-    public static final String CURSOR_STORE = "verdict-cursor";
-    public static final String STATUS_STORE = "monitor-status-latest";
-    public static final String HISTORY_STORE = "verdict-history";
+    /** The names of the stores it owns: definitions, pending windows, cursors, latest status, verdict history. */
+    public record Stores(String definitions, String pending, String cursors, String latest, String history) {
+    }
 
     private final TopologyConfig config;
+    private final Stores stores;
     private final String eventsChild;
     private final String deadLetterChild;
     private final VerdictMetrics metrics;
@@ -61,8 +60,10 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     private WindowStore<String, MonitorStatus> history;
     private long holdDeadlinesUntil;
 
-    public VerdictProcessor(TopologyConfig config, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
+    public VerdictProcessor(TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild,
+                            VerdictMetrics metrics) {
         this.config = config;
+        this.stores = stores;
         this.eventsChild = eventsChild;
         this.deadLetterChild = deadLetterChild;
         this.metrics = metrics;
@@ -72,12 +73,12 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         long graceMs = config.verdict().graceMs();
-        this.definitions = MirroredStore.load(context.getStateStore(DEFINITIONS_STORE),
+        this.definitions = MirroredStore.load(context.getStateStore(stores.definitions()),
                 (id, def) -> MonitorWindows.of(def, graceMs));
-        this.pending = MirroredStore.load(context.getStateStore(PENDING_STORE));
-        this.cursors = MirroredStore.load(context.getStateStore(CURSOR_STORE));
-        this.history = context.getStateStore(HISTORY_STORE);
-        this.latest = rebuildLatest(context.getStateStore(STATUS_STORE));
+        this.pending = MirroredStore.load(context.getStateStore(stores.pending()));
+        this.cursors = MirroredStore.load(context.getStateStore(stores.cursors()));
+        this.history = context.getStateStore(stores.history());
+        this.latest = rebuildLatest(context.getStateStore(stores.latest()));
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
         holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();

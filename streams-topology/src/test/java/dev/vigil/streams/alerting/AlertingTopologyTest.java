@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
@@ -92,7 +93,7 @@ class AlertingTopologyTest {
             assertThat(records).allMatch(r -> r.key().equals("monitor/api"));
             assertThat(records.get(1).timestamp()).isEqualTo(W0 + 16 * MIN); // event time, not wall clock
             assertThat(records).extracting(r -> r.value().eventId()).doesNotHaveDuplicates();
-            KeyValueStore<String, AlertStateRecord> store = h.driver.getKeyValueStore(AlertStores.MONITOR_ALERTS_STORE);
+            KeyValueStore<String, AlertStateRecord> store = h.driver.getKeyValueStore(StoreNames.MONITOR_ALERTS_STORE);
             assertThat(store.get("monitor/api").phase()).isEqualTo(AlertPhase.HEALTHY);
         }
     }
@@ -202,7 +203,7 @@ class AlertingTopologyTest {
             h.metric(metric("http_request", "201", 300.0, W0 + 2_000));
             h.metric(metric("http_request", "503", 50.0, W0 + 3_000));
             h.metric(metric("http_request", "200", 10.0, W0 + MIN + 1));
-            WindowStore<String, MetricAggregate> store = h.driver.getWindowStore(AlertStores.METRIC_WINDOWS_STORE);
+            WindowStore<String, MetricAggregate> store = h.driver.getWindowStore(StoreNames.METRIC_WINDOWS_STORE);
             MetricAggregate ok = store.fetch("shop/http_request/2xx", W0);
             assertThat(ok.count()).isEqualTo(2);
             assertThat(ok.errorCount()).isZero();

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.config.AlertingConfig;
 import static dev.vigil.streams.ProcessorContexts.addKeyValueStore;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +38,7 @@ class MetricAlertProcessorTest {
 
     @Test
     void aReplayedMinuteIsClosedAndPagesAgainAfterASecondInit() {
-        var processor = new MetricAlertProcessor(config, "alerts", "dead-letters", new AlertEmitter.Counters(registry),
+        var processor = new MetricAlertProcessor(config, StoreNames.metricAlerts(), "alerts", "dead-letters", new AlertEmitter.Counters(registry),
                 Counter.builder("late").register(registry), Counter.builder("expired").register(registry));
         List<DomainMetric> metrics = List.of(dlq(W0 + 10_000), dlq(W0 + MIN + 5_000)); // the second closes minute W0
 
@@ -66,15 +67,15 @@ class MetricAlertProcessorTest {
     /** Stores as restored to the commit before the metrics: empty. */
     private MockProcessorContext<String, Object> context() {
         var context = ProcessorContexts.context(W0);
-        var windows = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(AlertStores.METRIC_WINDOWS_STORE,
+        var windows = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(StoreNames.METRIC_WINDOWS_STORE,
                 config.metricRetention(), Duration.ofMinutes(1), false), Serdes.String(), new MetricAggregateSerde())
                 .withLoggingDisabled().build();
         windows.init(context.getStateStoreContext(), windows);
         context.addStateStore(windows);
-        addKeyValueStore(context, AlertStores.METRIC_SERIES_STORE, new JsonSerde<>(SeriesState.class));
-        addKeyValueStore(context, AlertStores.RULES_STORE, VigilSerdes.alertRule());
-        addKeyValueStore(context, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
-        addKeyValueStore(context, AlertStores.METRIC_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(context, StoreNames.METRIC_SERIES_STORE, new JsonSerde<>(SeriesState.class));
+        addKeyValueStore(context, StoreNames.RULES_STORE, VigilSerdes.alertRule());
+        addKeyValueStore(context, StoreNames.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(context, StoreNames.METRIC_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
         return context;
     }
 }

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.config.AlertingConfig;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;
@@ -41,15 +42,15 @@ class MonitorAlertProcessorTest {
     private final MockProcessorContext<String, Object> context = ProcessorContexts.context(W0);
     private final WindowStore<String, MonitorStatus> history = addVerdictStores(context, SHOP);
     private final KeyValueStore<String, MonitorRuleState> ruleStates =
-            addKeyValueStore(context, AlertStores.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
+            addKeyValueStore(context, StoreNames.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
 
     MonitorAlertProcessorTest() {
-        addKeyValueStore(context, AlertStores.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
-        addKeyValueStore(context, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(context, StoreNames.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(context, StoreNames.SILENCES_STORE, new JsonSerde<>(Silence.class));
     }
 
     private MonitorAlertProcessor started(MockProcessorContext<String, Object> in) {
-        var processor = new MonitorAlertProcessor(AlertingConfig.defaults(), "alerts", new AlertEmitter.Counters(registry));
+        var processor = new MonitorAlertProcessor(AlertingConfig.defaults(), StoreNames.monitorAlerts(), "alerts", new AlertEmitter.Counters(registry));
         processor.init(in);
         return processor;
     }
@@ -121,9 +122,9 @@ class MonitorAlertProcessorTest {
         // revive: the same instance initialised again over stores restored to the last commit (before W0)
         var revived = ProcessorContexts.context(W0);
         WindowStore<String, MonitorStatus> restoredHistory = addVerdictStores(revived, SHOP);
-        addKeyValueStore(revived, AlertStores.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
-        addKeyValueStore(revived, AlertStores.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
-        addKeyValueStore(revived, AlertStores.SILENCES_STORE, new JsonSerde<>(Silence.class));
+        addKeyValueStore(revived, StoreNames.MONITOR_RULE_STATE_STORE, new MonitorRuleStateSerde());
+        addKeyValueStore(revived, StoreNames.MONITOR_ALERTS_STORE, new JsonSerde<>(AlertStateRecord.class));
+        addKeyValueStore(revived, StoreNames.SILENCES_STORE, new JsonSerde<>(Silence.class));
         processor.init(revived);
         var replayed = new MonitorStatus(1, "shop", W0, Status.DOWN, true, Map.of(), List.of(), W0 + 5_000);
         processor.process(new Record<>("shop", decided(restoredHistory, replayed), W0));

@@ -1,5 +1,6 @@
 package dev.vigil.streams.health;
 
+import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.streams.Fixtures;
@@ -33,7 +34,7 @@ class WorkerHealthTest {
     void silentWorkerDegradesOnWallClockAndRecoversWithAHeartbeat() {
         try (var h = new DriverHarness(T0)) {
             h.heartbeats.pipeInput("w-1", Fixtures.heartbeat("w-1", "eu-west", T0), T0);
-            KeyValueStore<String, WorkerHealth> store = h.driver.getKeyValueStore(HeartbeatProcessor.STORE);
+            KeyValueStore<String, WorkerHealth> store = h.driver.getKeyValueStore(StoreNames.WORKER_HEALTH_STORE);
             assertThat(store.get("w-1").health()).isEqualTo(Health.HEALTHY);
 
             h.wallClockTo(T0 + 35_000);
@@ -59,7 +60,7 @@ class WorkerHealthTest {
         try (var h = new DriverHarness(T0)) {
             h.heartbeats.pipeInput("someone-else", Fixtures.heartbeat("w-1", "eu-west", T0), T0);
             assertThat(h.deadLetters.readValue().reason()).contains("workerId");
-            KeyValueStore<String, WorkerHealth> store = h.driver.getKeyValueStore(HeartbeatProcessor.STORE);
+            KeyValueStore<String, WorkerHealth> store = h.driver.getKeyValueStore(StoreNames.WORKER_HEALTH_STORE);
             assertThat(store.get("w-1")).isNull();
         }
     }

@@ -1,5 +1,6 @@
 package dev.vigil.streams.it;
 
+import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -59,7 +60,7 @@ class PendingChangelogIT {
             ItSupport.result(producer, Fixtures.success("p-0", regions.get(0), BASE + HOUR));
             producer.flush();
             await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.readAllVerdicts(kafka).size() >= MONITORS);
-            String changelog = appId + "-" + VerdictProcessor.PENDING_STORE + "-changelog";
+            String changelog = appId + "-" + StoreNames.PENDING_STORE + "-changelog";
             await().atMost(Duration.ofSeconds(30)).until(() -> ItSupport.readAll(kafka, changelog,
                     new ByteArrayDeserializer()).stream().anyMatch(Objects::nonNull));
 

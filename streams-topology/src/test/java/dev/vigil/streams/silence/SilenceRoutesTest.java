@@ -1,6 +1,6 @@
 package dev.vigil.streams.silence;
 
-import dev.vigil.streams.alerting.AlertStores;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -401,7 +401,7 @@ class SilenceRoutesTest {
         @Override
         @SuppressWarnings("unchecked")
         public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
-            assertThat(name).isEqualTo(AlertStores.SILENCES_STORE);
+            assertThat(name).isEqualTo(StoreNames.SILENCES_STORE);
             return (ReadOnlyKeyValueStore<String, V>) new MapStore(new TreeMap<>(map));
         }
 

@@ -1,5 +1,6 @@
 package dev.vigil.streams.uptime;
 
+import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,12 +130,12 @@ class MaintenanceUptimeTopologyTest {
     }
 
     private DailyUptime day(String monitorId, long dayStart) {
-        KeyValueStore<String, DailyUptime> store = driver.getKeyValueStore(UptimeProcessor.STORE);
+        KeyValueStore<String, DailyUptime> store = driver.getKeyValueStore(StoreNames.UPTIME_STORE);
         return store.get(UptimeProcessor.key(monitorId, Math.floorDiv(dayStart, DAY)));
     }
 
     private Map<String, DailyUptime> allDays() {
-        KeyValueStore<String, DailyUptime> store = driver.getKeyValueStore(UptimeProcessor.STORE);
+        KeyValueStore<String, DailyUptime> store = driver.getKeyValueStore(StoreNames.UPTIME_STORE);
         Map<String, DailyUptime> out = new TreeMap<>();
         try (var it = store.all()) {
             it.forEachRemaining(kv -> out.put(kv.key, kv.value));

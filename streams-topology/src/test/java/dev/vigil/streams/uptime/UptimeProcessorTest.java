@@ -1,5 +1,6 @@
 package dev.vigil.streams.uptime;
 
+import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
@@ -31,7 +32,7 @@ class UptimeProcessorTest {
     }
 
     private static KeyValueStore<String, DailyUptime> store(MockProcessorContext<String, Object> context) {
-        return ProcessorContexts.addKeyValueStore(context, UptimeProcessor.STORE, new DailyUptimeSerde());
+        return ProcessorContexts.addKeyValueStore(context, StoreNames.UPTIME_STORE, new DailyUptimeSerde());
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -43,7 +44,7 @@ class UptimeProcessorTest {
     void countsEachVerdictIntoItsOwnDayAcrossMidnightAndForLateVerdicts() {
         var context = ProcessorContexts.context(MIDNIGHT);
         var store = store(context);
-        var p = new UptimeProcessor(90);
+        var p = new UptimeProcessor(StoreNames.uptime(), 90);
         init(p, context);
         process(p, MIDNIGHT - 60_000, Status.UP);
         process(p, MIDNIGHT, Status.DOWN);
@@ -56,7 +57,7 @@ class UptimeProcessorTest {
 
     @Test
     void aSecondInitReadsTheRestoredStoreNotWhatTheAbortedTransactionCounted() {
-        var p = new UptimeProcessor(90);
+        var p = new UptimeProcessor(StoreNames.uptime(), 90);
         var aborted = ProcessorContexts.context(MIDNIGHT);
         store(aborted);
         init(p, aborted);

@@ -1,5 +1,6 @@
 package dev.vigil.streams.verdict;
 
+import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.monitor;
 import static dev.vigil.streams.Fixtures.regions;
@@ -40,7 +41,7 @@ class ProcessorReinitTest {
     void verdictProcessorReplaysAnAbortedResultIntoTheRestoredPendingStore() {
         MonitorDefinition shop = monitor("shop", regions(3));
         ProbeResult eu = success("shop", "eu-west", W0);
-        var processor = new VerdictProcessor(config, "verdicts", "dead-letters", new VerdictMetrics(registry));
+        var processor = new VerdictProcessor(config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
 
         // the aborted transaction: the first result of W0 opened a pending window
         var aborted = verdictContext(shop);
@@ -70,8 +71,8 @@ class ProcessorReinitTest {
     void verdictProcessorRebuildsTheLatestStatusFromTheVerdictHistory() {
         MonitorDefinition shop = monitor("shop", regions(1));
         var context = verdictContext(shop);
-        WindowStore<String, MonitorStatus> history = context.getStateStore(VerdictProcessor.HISTORY_STORE);
-        KeyValueStore<String, MonitorStatus> latest = context.getStateStore(VerdictProcessor.STATUS_STORE);
+        WindowStore<String, MonitorStatus> history = context.getStateStore(StoreNames.HISTORY_STORE);
+        KeyValueStore<String, MonitorStatus> latest = context.getStateStore(StoreNames.STATUS_STORE);
         MonitorStatus up = new MonitorStatus(1, "shop", W0, Status.UP, true, Map.of(), List.of(), NOW);
         MonitorStatus down = new MonitorStatus(1, "shop", W0 + 60_000, Status.DOWN, true, Map.of(), List.of(), NOW);
         history.put("shop", down, W0 + 60_000);
@@ -80,7 +81,7 @@ class ProcessorReinitTest {
         history.put("gone", new MonitorStatus(1, "gone", W0, Status.UP, true, Map.of(), List.of(), NOW), W0);
         latest.put("gone", up); // what a wiped store could still hold must not survive the rebuild
 
-        var processor = new VerdictProcessor(config, "verdicts", "dead-letters", new VerdictMetrics(registry));
+        var processor = new VerdictProcessor(config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
         processor.init(context);
 
         assertThat(latest.get("shop")).isEqualTo(down);
@@ -94,13 +95,13 @@ class ProcessorReinitTest {
     private static MockProcessorContext<String, Object> verdictContext(MonitorDefinition def) {
         var context = ProcessorContexts.context(NOW);
         addVerdictStores(context, def);
-        addKeyValueStore(context, VerdictProcessor.PENDING_STORE, new PendingWindowSerde());
-        addKeyValueStore(context, VerdictProcessor.CURSOR_STORE, Serdes.Long());
-        addKeyValueStore(context, VerdictProcessor.STATUS_STORE, VigilSerdes.monitorStatus());
+        addKeyValueStore(context, StoreNames.PENDING_STORE, new PendingWindowSerde());
+        addKeyValueStore(context, StoreNames.CURSOR_STORE, Serdes.Long());
+        addKeyValueStore(context, StoreNames.STATUS_STORE, VigilSerdes.monitorStatus());
         return context;
     }
 
     private static KeyValueStore<String, PendingWindow> pendingStore(MockProcessorContext<String, Object> context) {
-        return context.getStateStore(VerdictProcessor.PENDING_STORE);
+        return context.getStateStore(StoreNames.PENDING_STORE);
     }
 }

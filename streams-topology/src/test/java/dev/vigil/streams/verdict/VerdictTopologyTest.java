@@ -1,5 +1,6 @@
 package dev.vigil.streams.verdict;
 
+import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.deadline;
@@ -238,13 +239,13 @@ class VerdictTopologyTest {
     void deletedMonitorLeavesTheLatestStatusButKeepsItsHistory() {
         defineAndSettle(monitor("pruned", regions(1)));
         h.result(failure("pruned", "eu-west", W0));
-        KeyValueStore<String, MonitorStatus> latest = h.driver.getKeyValueStore(VerdictProcessor.STATUS_STORE);
+        KeyValueStore<String, MonitorStatus> latest = h.driver.getKeyValueStore(StoreNames.STATUS_STORE);
         assertThat(latest.get("pruned").status()).isEqualTo(Status.DOWN);
 
         h.monitors.pipeInput("pruned", null);
 
         assertThat(latest.get("pruned")).as("a deleted monitor leaves /v1/status").isNull();
-        WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(VerdictProcessor.HISTORY_STORE);
+        WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(StoreNames.HISTORY_STORE);
         try (var it = history.fetch("pruned", Instant.ofEpochMilli(W0), Instant.ofEpochMilli(W0))) {
             assertThat(it.hasNext()).as("history stays until retention").isTrue();
         }
@@ -258,18 +259,18 @@ class VerdictTopologyTest {
         h.wallClockTo(deadline(W0 + 2 * INTERVAL_MS)); // W0+2i is silent: unknown
         h.result(success("shop", "eu-west", W0 + 3 * INTERVAL_MS));
 
-        KeyValueStore<String, MonitorStatus> latest = h.driver.getKeyValueStore(VerdictProcessor.STATUS_STORE);
+        KeyValueStore<String, MonitorStatus> latest = h.driver.getKeyValueStore(StoreNames.STATUS_STORE);
         assertThat(latest.get("shop").windowStart()).isEqualTo(W0 + 3 * INTERVAL_MS);
         assertThat(latest.get("shop").status()).isEqualTo(Status.UP);
 
-        WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(VerdictProcessor.HISTORY_STORE);
+        WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(StoreNames.HISTORY_STORE);
         List<Status> statuses = new java.util.ArrayList<>();
         try (var it = history.fetch("shop", Instant.ofEpochMilli(W0), Instant.ofEpochMilli(W0 + 3 * INTERVAL_MS))) {
             it.forEachRemaining(kv -> statuses.add(kv.value.status()));
         }
         assertThat(statuses).containsExactly(Status.UP, Status.DOWN, Status.UNKNOWN, Status.UP);
 
-        KeyValueStore<String, DailyUptime> uptime = h.driver.getKeyValueStore(UptimeProcessor.STORE);
+        KeyValueStore<String, DailyUptime> uptime = h.driver.getKeyValueStore(StoreNames.UPTIME_STORE);
         long day = Math.floorDiv(W0, 86_400_000L);
         DailyUptime d = uptime.get(UptimeProcessor.key("shop", day));
         assertThat(d.up()).isEqualTo(2);
@@ -289,7 +290,7 @@ class VerdictTopologyTest {
         for (int d = 0; d < 4; d++) {
             h.result(success("shop", "eu-west", W0 + d * day));
         }
-        KeyValueStore<String, DailyUptime> uptime = h.driver.getKeyValueStore(UptimeProcessor.STORE);
+        KeyValueStore<String, DailyUptime> uptime = h.driver.getKeyValueStore(StoreNames.UPTIME_STORE);
         long first = Math.floorDiv(W0, day);
         assertThat(uptime.get(UptimeProcessor.key("shop", first))).isNull();
         assertThat(uptime.get(UptimeProcessor.key("shop", first + 1))).isNull();
