@@ -11,6 +11,7 @@ import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.MetricRules;
+import dev.vigil.streams.store.MirroredStore;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.deadletter.DeadLetters;
 import io.micrometer.core.instrument.Counter;
@@ -56,10 +57,15 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
 
     private ProcessorContext<String, Object> context;
     private WindowStore<String, MetricAggregate> windows;
-    private KeyValueStore<String, SeriesState> seriesStore;
+    /** Each series' state as persisted (minutes closed, classes seen), read on every metric. */
+    private MirroredStore<SeriesState, SeriesState> series;
     private ReadOnlyKeyValueStore<String, AlertRule> publishedRules;
     private AlertEmitter emitter;
-    private final Map<String, SeriesState> series = new HashMap<>();
+    /**
+     * Each series' event-time high-water mark, when newer than its persisted one: deliberately not state (never
+     * written, forgotten on init), since after a restart a lower mark only closes a minute at the next record.
+     */
+    private final Map<String, Long> highWater = new HashMap<>();
     private long lastRecordWallClock;
 
     public MetricAlertProcessor(AlertingConfig config, Stores stores, String alertsChild, String deadLetterChild,
@@ -78,16 +84,13 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.windows = context.getStateStore(stores.windows());
-        this.seriesStore = context.getStateStore(stores.series());
+        this.series = MirroredStore.load(context.getStateStore(stores.series()));
         this.publishedRules = context.getStateStore(stores.rules());
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
         this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
                 counters);
-        series.clear(); // init runs again on a revived task, whose stores were restored to the last commit
-        try (var it = seriesStore.all()) {
-            it.forEachRemaining(kv -> series.put(kv.key, kv.value));
-        }
+        highWater.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         lastRecordWallClock = context.currentSystemTimeMs();
         context.schedule(java.time.Duration.ofMillis(config.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
                 this::punctuate);
@@ -104,7 +107,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         }
         lastRecordWallClock = context.currentSystemTimeMs();
         long minute = MetricAggregate.minuteOf(m.timestamp());
-        SeriesState s = series.get(m.key());
+        SeriesState s = current(m.key());
         boolean fresh = s == null;
         if (fresh) {
             s = new SeriesState(m.appId(), m.metricName(), minute, m.timestamp(), List.of());
@@ -126,13 +129,22 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         SeriesState before = s;
         SeriesState seen = s.seen(m.statusClass(), m.timestamp());
         s = close(seen, seen.maxTimestamp() - config.metricGraceMs());
-        series.put(s.key(), s);
-        // Persist only what decides output (minutes closed, classes to fetch); the event-time high-water mark
-        // alone is kept in memory: after a restart it is lower, so a minute closes at the next record instead.
+        // Persist only what decides output (minutes closed, classes to fetch); a high-water mark that alone moved
+        // is kept in memory only.
         if (before.closedUpTo() != s.closedUpTo() || !before.statusClasses().equals(s.statusClasses())
                 || fresh) {
-            seriesStore.put(s.key(), s);
+            series.put(s.key(), s);
+            highWater.remove(s.key());
+        } else {
+            highWater.put(s.key(), s.maxTimestamp());
         }
+    }
+
+    /** The series' persisted state with its in-memory high-water mark, or null for a series not seen yet. */
+    private SeriesState current(String key) {
+        SeriesState s = series.get(key);
+        Long mark = highWater.get(key);
+        return s == null || mark == null || mark <= s.maxTimestamp() ? s : s.withMaxTimestamp(mark);
     }
 
     /** Closes every minute whose end is at or before {@code watermark}, evaluating the rules in force at each. */
@@ -182,11 +194,12 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         if (now - lastRecordWallClock >= config.idleCloseMs()) {
             watermark = Math.max(watermark, now - config.metricGraceMs());
         }
-        for (SeriesState s : new ArrayList<>(series.values())) {
+        for (String key : series.keys()) {
+            SeriesState s = current(key);
             SeriesState next = close(s, watermark);
             if (next != s) {
                 series.put(next.key(), next);
-                seriesStore.put(next.key(), next);
+                highWater.remove(next.key());
             }
         }
         resolveOrphans(now);
@@ -205,7 +218,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
             AlertRule r = ruleId == null ? null : inForce.get(ruleId);
             String why = r == null ? "deleted" : !r.enabled() ? "disabled" : !r.appliesTo(appId) ? "changed" : null;
             if (why != null) {
-                SeriesState s = appId == null || r == null ? null : series.get(appId + "/" + r.metricName());
+                SeriesState s = appId == null || r == null ? null : current(appId + "/" + r.metricName());
                 long at = Math.max(a.lastEvaluated(), s == null ? a.lastEvaluated() : s.closedUpTo());
                 emitter.forceResolve(a.fingerprint(), at, "Resolved: rule " + ruleId + " was " + why);
             }

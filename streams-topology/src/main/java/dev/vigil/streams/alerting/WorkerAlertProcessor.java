@@ -3,6 +3,7 @@ package dev.vigil.streams.alerting;
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.health.Health;
 import dev.vigil.streams.health.WorkerHealth;
+import dev.vigil.streams.health.WorkerHealthUpdate;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.WorkerRules;
 import dev.vigil.schemas.silence.Silence;
@@ -15,12 +16,13 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Worker death alerts ({@code worker/<region>/<workerId>}) in the heartbeat sub-topology. Health changes
- * are evaluated as they come; while a worker alert is open, a wall-clock punctuator re-evaluates the worker
- * from the worker-health store, so a dead worker gets its reminders and a worker that came back gives the
- * consecutive healthy evaluations that resolve it (changes alone would give only one).
+ * are evaluated as they come; every update of a worker's health is kept in this processor's own store, and while a
+ * worker alert is open a wall-clock punctuator re-evaluates the worker from there, so a dead worker gets its
+ * reminders and a worker that came back gives the consecutive healthy evaluations that resolve it (changes alone
+ * would give only one).
  */
-public final class WorkerAlertProcessor implements Processor<String, WorkerHealth, String, Object> {
-    /** The worker-health store it reads, the alerts store it owns, the global silences and acknowledgements. */
+public final class WorkerAlertProcessor implements Processor<String, WorkerHealthUpdate, String, Object> {
+    /** The stores it owns (each worker's latest health, alerts) and the global silences and acknowledgements. */
     public record Stores(String health, String alerts, String silences, String acks) {
     }
 
@@ -29,7 +31,7 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
     private final String alertsChild;
     private final WorkerRules rules;
     private final AlertEmitter.Counters counters;
-    private ReadOnlyKeyValueStore<String, WorkerHealth> health;
+    private KeyValueStore<String, WorkerHealth> health;
     private AlertEmitter emitter;
 
     public WorkerAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
@@ -53,9 +55,14 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
     }
 
     @Override
-    public void process(Record<String, WorkerHealth> record) {
-        WorkerHealth w = record.value();
-        if (w == null) {
+    public void process(Record<String, WorkerHealthUpdate> record) {
+        WorkerHealthUpdate update = record.value();
+        if (update == null || update.health() == null) {
+            return;
+        }
+        WorkerHealth w = update.health();
+        health.put(w.workerId(), w);
+        if (!update.changed()) {
             return;
         }
         emitter.apply(rules.onHealth(w.region(), w.workerId(), w.health() == Health.DEAD, w.lastHeartbeatAt(),

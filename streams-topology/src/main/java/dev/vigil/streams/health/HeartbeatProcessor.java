@@ -14,21 +14,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Keeps the latest heartbeat of each worker and its health, re-evaluated on wall clock by a punctuator so a
- * worker that falls silent moves through warn / stale / dead without any new record. Every health change is
- * forwarded to {@link #changesChild} (a worker-dead alert can attach there).
+ * worker that falls silent moves through warn / stale / dead without any new record. Every write of a worker's
+ * health is forwarded to {@link #updatesChild} as a {@link WorkerHealthUpdate} (a worker-dead alert attaches there).
  */
 public final class HeartbeatProcessor implements Processor<String, WorkerHeartbeat, String, Object> {
     private final String storeName;
     private final WorkerSettings settings;
-    private final String changesChild;
+    private final String updatesChild;
     private final String deadLetterChild;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, WorkerHealth> store;
 
-    public HeartbeatProcessor(WorkerSettings settings, String storeName, String changesChild, String deadLetterChild) {
+    public HeartbeatProcessor(WorkerSettings settings, String storeName, String updatesChild, String deadLetterChild) {
         this.storeName = storeName;
         this.settings = settings;
-        this.changesChild = changesChild;
+        this.updatesChild = updatesChild;
         this.deadLetterChild = deadLetterChild;
     }
 
@@ -58,9 +58,9 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
         long since = previous != null && previous.health() == health ? previous.healthSince() : now;
         WorkerHealth next = WorkerHealth.of(hb, health, since, now);
         store.put(hb.workerId(), next);
-        if (previous == null || previous.health() != health) {
-            context.forward(new Record<String, Object>(hb.workerId(), next, now), changesChild);
-        }
+        boolean changed = previous == null || previous.health() != health;
+        context.forward(new Record<String, Object>(hb.workerId(), new WorkerHealthUpdate(next, changed), now),
+                updatesChild);
     }
 
     void evaluate(long now) {
@@ -75,7 +75,7 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
         }
         for (WorkerHealth w : changed) {
             store.put(w.workerId(), w);
-            context.forward(new Record<String, Object>(w.workerId(), w, now), changesChild);
+            context.forward(new Record<String, Object>(w.workerId(), new WorkerHealthUpdate(w, true), now), updatesChild);
         }
     }
 }

@@ -30,6 +30,10 @@ public record SeriesState(String appId, String metricName, long closedUpTo, long
         return new SeriesState(appId, metricName, closedUpTo, Math.max(maxTimestamp, timestamp), classes);
     }
 
+    public SeriesState withMaxTimestamp(long timestamp) {
+        return new SeriesState(appId, metricName, closedUpTo, timestamp, statusClasses);
+    }
+
     public SeriesState closedUpTo(long end) {
         return new SeriesState(appId, metricName, end, maxTimestamp, statusClasses);
     }

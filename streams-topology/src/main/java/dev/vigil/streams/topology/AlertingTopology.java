@@ -11,7 +11,7 @@ import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.health.HeartbeatProcessor;
+import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
@@ -90,11 +90,13 @@ public final class AlertingTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
 
-        // workers: health changes and the worker-health store, in the heartbeat sub-topology
+        // workers: the heartbeat processor's health updates, in the heartbeat sub-topology; the latest health of each
+        // worker (a few entries, written once per heartbeat) is the worker alerts' own, in memory and changelogged
         topology.addProcessor(WORKER_ALERT_PROCESSOR,
                 () -> new WorkerAlertProcessor(alerting, StoreNames.workerAlerts(), WORKER_ALERTS_SINK, counters),
-                WorkerHealthTopology.HEALTH_CHANGES_NODE);
-        topology.connectProcessorAndStateStores(WORKER_ALERT_PROCESSOR, StoreNames.WORKER_HEALTH_STORE);
+                WorkerHealthTopology.HEALTH_UPDATES_NODE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.WORKER_ALERT_HEALTH_STORE),
+                Serdes.String(), new JsonSerde<>(WorkerHealth.class)).withCachingEnabled(), WORKER_ALERT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.WORKER_ALERTS_STORE),
                 Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), WORKER_ALERT_PROCESSOR);
 

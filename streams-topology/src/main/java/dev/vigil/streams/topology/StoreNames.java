@@ -34,6 +34,8 @@ public final class StoreNames {
     public static final String MONITOR_ALERTS_STORE = "alert-state-monitor";
     public static final String METRIC_ALERTS_STORE = "alert-state-metric";
     public static final String WORKER_ALERTS_STORE = "alert-state-worker";
+    /** The worker alerts' own copy of each worker's latest health, from the heartbeat processor's updates. */
+    public static final String WORKER_ALERT_HEALTH_STORE = "worker-alert-health";
     /** Every alert state store, values alert state records keyed by fingerprint (for {@code GET /v1/alerts}). */
     public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE);
     /** Global store of published metric rules (id → alert rule); effective rules add the shipped defaults. */
@@ -64,6 +66,6 @@ public final class StoreNames {
     }
 
     public static WorkerAlertProcessor.Stores workerAlerts() {
-        return new WorkerAlertProcessor.Stores(WORKER_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
+        return new WorkerAlertProcessor.Stores(WORKER_ALERT_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
     }
 }

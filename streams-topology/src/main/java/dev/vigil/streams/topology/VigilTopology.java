@@ -10,7 +10,7 @@ import org.apache.kafka.streams.Topology;
  * The whole Streams topology as a pure function of {@link TopologyConfig}: no broker, no threads, no HTTP.
  * Each concern adds itself through a small {@code addTo} builder; a new concern (metric windows, alert
  * rules) adds its own builder here and attaches to {@link VerdictTopology#VERDICTS_NODE} or
- * {@link WorkerHealthTopology#HEALTH_CHANGES_NODE} to consume verdicts or worker health changes.
+ * {@link WorkerHealthTopology#HEALTH_UPDATES_NODE} to consume verdicts or worker health updates.
  */
 public final class VigilTopology {
     private VigilTopology() {
