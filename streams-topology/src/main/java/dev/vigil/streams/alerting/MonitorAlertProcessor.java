@@ -8,6 +8,7 @@ import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRules;
+import dev.vigil.streams.store.MirroredStore;
 import dev.vigil.streams.verdict.MonitorEvent;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,7 +33,8 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private final MonitorRules rules;
     private final AlertEmitter.Counters counters;
 
-    private KeyValueStore<String, MonitorRuleState> ruleStates;
+    /** Each monitor's rule state, read on every verdict. */
+    private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
     private AlertEmitter emitter;
 
     public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
@@ -46,10 +48,10 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
-        this.ruleStates = context.getStateStore(stores.ruleStates());
+        this.ruleStates = MirroredStore.load(context.getStateStore(stores.ruleStates()));
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
-        // made anew on every init: a revived task's stores were restored to the last commit
+        // the mirrors are made anew on every init: a revived task's stores were restored to the last commit
         this.emitter = AlertEmitter.mirrored(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts,
                 silences, stores.acks(), context, alertsChild, counters);
     }
