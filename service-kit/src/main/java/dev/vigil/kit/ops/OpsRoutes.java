@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
@@ -113,7 +114,7 @@ public final class OpsRoutes implements Consumer<HttpServerRoutes> {
     }
 
     private static void endpoint(HttpServerRoutes routes, String path,
-                                 java.util.function.BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
+                                 BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
         routes.get(path, handler).head(path, handler);
     }
 

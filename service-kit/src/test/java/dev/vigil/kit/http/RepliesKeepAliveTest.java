@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * A keep-alive connection keeps being read after requests that arrived while an earlier answer was still in flight.
@@ -53,7 +54,7 @@ class RepliesKeepAliveTest {
         }
     }
 
-    private static Mono<Void> json(reactor.netty.http.server.HttpServerResponse res, String r) {
+    private static Mono<Void> json(HttpServerResponse res, String r) {
         return Replies.send(res, 200, "application/json", ("{\"r\":\"" + r + "\"}").getBytes(StandardCharsets.UTF_8));
     }
 

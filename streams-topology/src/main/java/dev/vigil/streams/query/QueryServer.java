@@ -18,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -329,7 +330,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private static String allowHeader(Set<Method> allowed) {
-        return java.util.Arrays.stream(Method.values()).filter(allowed::contains)
+        return Arrays.stream(Method.values()).filter(allowed::contains)
                 .map(m -> m == Method.GET ? "GET, HEAD" : m.name())
                 .collect(Collectors.joining(", "));
     }

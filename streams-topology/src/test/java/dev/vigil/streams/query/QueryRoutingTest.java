@@ -2,15 +2,19 @@ package dev.vigil.streams.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.schemas.json.Json;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +23,8 @@ import reactor.core.publisher.Mono;
 /**
  * How Reactor Netty's routing answers the query API's paths: parameters bound and decoded one by one, HEAD by the
  * GET route, a trailing slash, 405 for another method on a known path, 501 for a method no route answers, 404 for
- * the rest — and none of those refusals to a caller without a valid token.
+ * the rest — and none of those refusals to a caller without a valid token; the kit's ops endpoints in front, compressed
+ * like every large answer.
  */
 class QueryRoutingTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -104,6 +109,20 @@ class QueryRoutingTest {
             var res = call(c[0], c[1], false);
             assertThat(res.statusCode()).as(c[0] + " " + c[1]).isEqualTo(401);
             assertThat(res.headers().firstValue("Allow")).isEmpty();
+        }
+    }
+
+    @Test
+    void largeAnswersAreCompressedWhenTheClientAsks() throws Exception {
+        server.close();
+        String scrape = "# metrics\n" + "vigil_test_total{n=\"1\"} 1.0\n".repeat(200);
+        server = TestApi.start(new ApiRoutes(), OpsRoutes.of(() -> scrape));
+        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(res.statusCode()).isEqualTo(200);
+        assertThat(res.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        try (var in = new GZIPInputStream(new ByteArrayInputStream(res.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(scrape);
         }
     }
 
