@@ -15,15 +15,17 @@ import dev.vigil.ingest.route.BatchResponder;
 import dev.vigil.ingest.route.BetterStackWebhookHandler;
 import dev.vigil.ingest.route.BodyReader;
 import dev.vigil.ingest.route.HeartbeatHandler;
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.route.MetricsHandler;
 import dev.vigil.ingest.route.PathRedaction;
 import dev.vigil.ingest.route.Responder;
 import dev.vigil.ingest.route.SignedBatchHandler;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.MetricValidator;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.kit.http.ServerGuard;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.ops.Check;
+import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -44,7 +46,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -132,6 +136,7 @@ public final class IngestServer {
         // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
         // enforced by the service kit before any route runs.
         ServerLimits edge = EdgeLimits.of(config);
+        OpsRoutes ops = OpsRoutes.of(registry).readiness(() -> readiness(publisher, admin));
         // The access log (off unless Reactor Netty's switch is set) writes paths redacted: a webhook token is one.
         DisposableServer server;
         try {
@@ -147,15 +152,10 @@ public final class IngestServer {
                             r.route(BetterStackWebhookHandler::matches, betterStack::handle);
                         }
                         r.route(HeartbeatHandler::matches, pings::handle);
-                        r.get("/health", (req, res) -> responder.json("/health", res, 200, Map.of("status", "ok")))
-                                .get("/ready", (req, res) -> ready(publisher, admin)
-                                        .flatMap(ok -> responder.json("/ready", res, ok ? 200 : 503,
-                                                Map.of("status", ok ? "ready" : "kafka unreachable"))))
-                                .get("/metrics", (req, res) -> responder.text("/metrics", res, 200,
-                                        "text/plain; version=0.0.4; charset=utf-8", registry.scrape()))
-                                .route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
+                        ops.accept(r);
+                        r.route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
                                         "Not found", "no such endpoint: " + req.method() + " /" + PathRedaction.redact(req.path()))),
-                                        "other", req, res, responder, limits.maxBodyBytes()));
+                                "other", req, res, responder, limits.maxBodyBytes()));
                     })
                     .bindNow(Duration.ofSeconds(10));
         } catch (RuntimeException e) {
@@ -176,15 +176,22 @@ public final class IngestServer {
         return new Running(server, publisher, admin, registry, gc, monitorsFollower);
     }
 
-    private static Mono<Boolean> ready(AcknowledgedPublisher publisher, Admin admin) {
+    /** Ready once every transactional producer is initialised and the cluster answers; run off the event loop. */
+    private static Check readiness(AcknowledgedPublisher publisher, Admin admin) {
         if (!publisher.ready()) {
-            return Mono.just(false);
+            return Check.down("the Kafka producers are not initialised yet");
         }
-        return Mono.fromCompletionStage(admin.describeCluster(new DescribeClusterOptions().timeoutMs(1500))
-                        .nodes().toCompletionStage())
-                .map(nodes -> !nodes.isEmpty())
-                .timeout(Duration.ofSeconds(2))
-                .onErrorReturn(false);
+        try {
+            if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1500)).nodes().get(2, TimeUnit.SECONDS)
+                    .isEmpty()) {
+                return Check.up();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // not answering: not ready
+        }
+        return Check.down("the Kafka cluster does not answer");
     }
 
     private static Map<String, SignatureVerifier.WorkerKey> workerKeys(IngestConfig config, Map<String, String> env,

@@ -1,6 +1,9 @@
 package dev.vigil.notifier;
 
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.kit.ops.Check;
+import dev.vigil.kit.ops.OpsRoutes;
+import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;
@@ -23,7 +26,6 @@ import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.notifier.core.SilenceGate;
 import dev.vigil.notifier.core.VendorAcknowledgements;
-import dev.vigil.notifier.http.HealthServer;
 import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -119,7 +121,7 @@ public final class NotifierService {
         private final Dispatcher dispatcher;
         private final java.util.function.BooleanSupplier mirrorsReady;
         private final AlertConsumer consumer;
-        private final HealthServer http;
+        private final OpsServer http;
         private final String instance = "notifier-" + UUID.randomUUID().toString().substring(0, 8);
 
         Running(NotifierSettings.Loaded loaded, Map<String, String> env, Clock clock) {
@@ -221,8 +223,11 @@ public final class NotifierService {
                 consumer.startAfter(mirrorsReady);
 
                 try {
-                    this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::ready, this::details,
-                            registry);
+                    this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "notifier", registry,
+                            OpsRoutes.of(registry).readiness(() -> {
+                                String why = notReadyReason();
+                                return why == null ? Check.up(details()) : Check.down(why, details());
+                            }));
                 } catch (RuntimeException e) {
                     throw new StartupException("cannot serve health and metrics on " + cfg.http().host() + ":"
                             + cfg.http().port() + ": " + rootMessage(e), e);
@@ -255,7 +260,24 @@ public final class NotifierService {
         }
 
         public boolean ready() {
-            return !closed.get() && mirrorsReady.getAsBoolean() && consumer.isRunning() && consumer.isAssigned();
+            return notReadyReason() == null;
+        }
+
+        /** Null when ready; else why not (the detail of the 503 on {@code /ready}). */
+        private String notReadyReason() {
+            if (closed.get()) {
+                return "shutting down";
+            }
+            if (!mirrorsReady.getAsBoolean()) {
+                return "silences and acknowledgements are still being read";
+            }
+            if (!consumer.isRunning()) {
+                return "the alert consumer is not running";
+            }
+            if (!consumer.isAssigned()) {
+                return "no alert partition is assigned to this instance yet";
+            }
+            return null;
         }
 
         private Map<String, Object> details() {

@@ -1,8 +1,10 @@
 package dev.vigil.probe;
 
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.kit.ops.Check;
+import dev.vigil.kit.ops.OpsRoutes;
+import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.probe.config.ProbeWorkerConfig;
-import dev.vigil.probe.http.HealthServer;
 import dev.vigil.probe.http.ProbeMetrics;
 import dev.vigil.probe.probe.ProbeSettings;
 import dev.vigil.probe.probe.Probes;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -81,6 +84,11 @@ public final class ProbeWorker {
         return new Running(cfg, env, observer);
     }
 
+    /** {@code /health}, {@code /ready} (503 problem while {@code notReadyReason} gives one) and {@code /metrics}. */
+    static OpsRoutes ops(ProbeMetrics metrics, Supplier<String> notReadyReason) {
+        return OpsRoutes.of(metrics.registry()).readiness(() -> Check.unless(notReadyReason.get()));
+    }
+
     /** A running worker. Close to drain in-flight probes, flush results and stop. */
     public static final class Running implements AutoCloseable {
         private final ProbeWorkerConfig config;
@@ -91,7 +99,7 @@ public final class ProbeWorker {
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private final KafkaMonitorFeed kafkaFeed;
         private final Disposable heartbeats;
-        private final HealthServer http;
+        private final OpsServer http;
         private volatile boolean closed;
 
         Running(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener observer) {
@@ -157,7 +165,8 @@ public final class ProbeWorker {
                 }
                 long hb = cfg.heartbeatIntervalMs();
                 this.heartbeats = timer.schedulePeriodically(this::heartbeat, 0, hb, TimeUnit.MILLISECONDS);
-                this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::notReadyReason, metrics::scrape);
+                this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "probe", metrics.registry(),
+                        ops(metrics, this::notReadyReason));
             } catch (RuntimeException e) {
                 closeQuietly();
                 throw e;

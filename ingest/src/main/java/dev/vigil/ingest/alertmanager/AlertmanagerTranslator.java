@@ -1,11 +1,11 @@
 package dev.vigil.ingest.alertmanager;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.validate.AppAlerts;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.Rejection;
 import dev.vigil.ingest.validate.TimeBounds;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;

@@ -1,8 +1,8 @@
 package dev.vigil.ingest.betterstack;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.validate.TimeBounds;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.json.Json;

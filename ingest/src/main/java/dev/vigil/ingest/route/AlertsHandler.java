@@ -1,6 +1,5 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.alertmanager.AlertmanagerTranslator;
 import dev.vigil.ingest.auth.ApiKeys;
@@ -8,6 +7,7 @@ import dev.vigil.ingest.validate.Accepted;
 import dev.vigil.ingest.validate.AlertEventValidator;
 import dev.vigil.ingest.validate.AppAlerts;
 import dev.vigil.ingest.validate.BatchResult;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;

@@ -1,11 +1,11 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
 import dev.vigil.ingest.publish.PublishResult;
 import dev.vigil.ingest.validate.Accepted;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.Rejection;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.json.Json;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

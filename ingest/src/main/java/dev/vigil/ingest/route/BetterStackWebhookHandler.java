@@ -1,8 +1,8 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.betterstack.BetterStackTranslator;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.json.Json;
 import io.micrometer.core.instrument.Counter;

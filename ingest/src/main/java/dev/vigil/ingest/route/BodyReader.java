@@ -1,6 +1,6 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.heartbeat.HeartbeatCatalog;
 import dev.vigil.ingest.heartbeat.HeartbeatMonitor;
 import dev.vigil.ingest.publish.PublishResult;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.HeartbeatSchedules;

@@ -1,7 +1,7 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.kit.http.HttpProblem;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Locale;
 import reactor.netty.http.server.HttpServerRequest;

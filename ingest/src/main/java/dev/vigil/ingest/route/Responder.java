@@ -1,27 +1,28 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
+import dev.vigil.kit.http.Problem;
+import dev.vigil.kit.http.Replies;
 import dev.vigil.schemas.json.Json;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
-/** Writes JSON and problem responses and counts every response by route and status. */
+/**
+ * Writes JSON and problem responses through the service kit's {@link Replies} (never from the event loop) and counts
+ * every response by route and status.
+ */
 public final class Responder {
     private static final Logger LOG = LoggerFactory.getLogger(Responder.class);
-    public static final String PROBLEM_JSON = "application/problem+json";
     public static final String JSON = "application/json";
 
     private final MeterRegistry registry;
@@ -35,24 +36,15 @@ public final class Responder {
         return send(route, res, status, JSON, Json.bytes(body));
     }
 
-    public Mono<Void> text(String route, HttpServerResponse res, int status, String contentType, String body) {
-        return send(route, res, status, contentType, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
     public Mono<Void> problem(String route, HttpServerRequest req, HttpServerResponse res, HttpProblem p) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", HttpProblem.TYPE_BASE + p.type());
-        body.put("title", p.title());
-        body.put("status", p.status());
-        body.put("detail", p.detail());
-        body.put("instance", "/" + PathRedaction.redact(req.path()));
+        Map<String, Object> body = p.problem("/" + PathRedaction.redact(req.path())).members();
         body.putAll(p.extensions());
         if (p.status() == 401) {
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)
                     || route.equals(SignedBatchHandler.HEARTBEATS)
                     ? "Vigil-HMAC-SHA256 realm=\"vigil-ingest\"" : "Bearer realm=\"vigil-ingest\"");
         }
-        return send(route, res, p.status(), PROBLEM_JSON, Json.bytes(body));
+        return send(route, res, p.status(), Problem.CONTENT_TYPE, Json.bytes(body));
     }
 
     /** Unexpected failure: logged with its type only (the message may quote input), answered 500. */
@@ -69,15 +61,7 @@ public final class Responder {
 
     private Mono<Void> send(String route, HttpServerResponse res, int status, String contentType, byte[] bytes) {
         count(route, status);
-        return res.status(HttpResponseStatus.valueOf(status))
-                .header(HttpHeaderNames.CONTENT_TYPE, contentType)
-                .header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length))
-                .sendByteArray(Mono.just(bytes))
-                .then()
-                // Written from another thread, an answer never completes inside the event loop's dispatch of a
-                // queued keep-alive request; in Reactor Netty 1.3.7 that stops reading the connection
-                // (reactor-netty#4347, IngestEndToEndIT).
-                .subscribeOn(Schedulers.parallel());
+        return Replies.send(res, status, contentType, bytes);
     }
 
     private void count(String route, int status) {

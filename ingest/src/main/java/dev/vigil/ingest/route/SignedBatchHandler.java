@@ -1,6 +1,5 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.problem.HttpProblem;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.SignedRequest;
@@ -8,6 +7,7 @@ import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.HeartbeatValidator;
 import dev.vigil.ingest.validate.ProbeResultValidator;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.sign.RequestSigner;

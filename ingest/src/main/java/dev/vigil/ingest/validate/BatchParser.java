@@ -1,7 +1,7 @@
 package dev.vigil.ingest.validate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.vigil.ingest.validate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.Json;

@@ -2,7 +2,7 @@ package dev.vigil.ingest.validate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.problem.HttpProblem;
 import dev.vigil.ingest.validate.Rejection;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.contract.VendorIncidentUpdate.Action;
 import dev.vigil.schemas.json.Json;

@@ -3,7 +3,7 @@ package dev.vigil.ingest.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

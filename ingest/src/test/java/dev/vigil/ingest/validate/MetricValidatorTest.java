@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.ingest.problem.HttpProblem;
+import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.Json;
 import java.nio.charset.StandardCharsets;

@@ -1,46 +1,65 @@
 package dev.vigil.kit.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * An RFC 9457 problem-details body. {@code type} is a short slug under {@link #TYPE_BASE}, the one namespace every
- * Vigil service uses. Written by hand (five fields, JSON string escaping) so the edge guard needs no mapper.
+ * Vigil service uses. {@link #bytes} writes it by hand (flat members only) so the kit needs no mapper; a service that
+ * adds structured extension members takes {@link #members()} and writes them with its own.
  */
 public record Problem(int status, String type, String title, String detail, String instance) {
     public static final String TYPE_BASE = "https://vigil.dev/problems/";
     public static final String CONTENT_TYPE = "application/problem+json";
+    /** The members RFC 9457 defines; an extension member may not replace one of them. */
+    private static final Set<String> STANDARD = Set.of("type", "title", "status", "detail", "instance");
 
-    public byte[] bytes() {
-        StringBuilder sb = new StringBuilder(160).append("{\"type\":");
-        quote(sb, TYPE_BASE + type).append(",\"title\":");
-        quote(sb, title).append(",\"status\":").append(status).append(",\"detail\":");
-        quote(sb, detail);
-        if (instance != null) {
-            sb.append(",\"instance\":");
-            quote(sb, instance);
-        }
-        return sb.append('}').toString().getBytes(StandardCharsets.UTF_8);
+    /** A problem without an {@code instance}. */
+    public static Problem of(int status, String type, String title, String detail) {
+        return new Problem(status, type, title, detail, null);
     }
 
-    static StringBuilder quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
+    /** This problem about {@code instance} (the request's path). */
+    public Problem at(String instance) {
+        return new Problem(status, type, title, detail, instance);
+    }
+
+    /** The wire form of {@code type}: {@link #TYPE_BASE} + slug. */
+    public String typeUri() {
+        return TYPE_BASE + type;
+    }
+
+    /** The standard members in wire order ({@code instance} only when set), to add extension members to. */
+    public Map<String, Object> members() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", typeUri());
+        m.put("title", title);
+        m.put("status", status);
+        m.put("detail", detail);
+        if (instance != null) {
+            m.put("instance", instance);
         }
-        return sb.append('"');
+        return m;
+    }
+
+    public byte[] bytes() {
+        return bytes(Map.of());
+    }
+
+    /**
+     * The body with flat extension members after the standard ones (strings, numbers, booleans, null; see
+     * {@link FlatJson}). An extension named like a standard member is left out.
+     */
+    public byte[] bytes(Map<String, ?> extensions) {
+        StringBuilder sb = new StringBuilder(160).append('{');
+        members().forEach((name, value) -> FlatJson.member(sb, name, value));
+        extensions.forEach((name, value) -> {
+            if (!STANDARD.contains(name)) {
+                FlatJson.member(sb, name, value);
+            }
+        });
+        return sb.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -3,7 +3,6 @@ package dev.vigil.streams.alertapi;
 import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
@@ -17,7 +16,7 @@ import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.TimeParam;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,7 +65,7 @@ public final class AckRoutes {
         this.clock = clock;
     }
 
-    public RouteTable register(RouteTable routes, QueryBackend backend, Forwarder forwarder) {
+    public ApiRoutes register(ApiRoutes routes, QueryBackend backend, Forwarder forwarder) {
         return routes.post("/v1/alerts/{fingerprint}/ack", req -> ack(req, backend, forwarder))
                 .delete("/v1/alerts/{fingerprint}/ack", req -> unack(req, backend));
     }
@@ -94,10 +93,7 @@ public final class AckRoutes {
             comment = text(body, "comment");
             Require.optionalText("comment", comment, 300);
         } catch (ContractViolation e) {
-            HttpResult p = HttpResult.badRequest(e.getMessage(), req.path());
-            ObjectNode b = (ObjectNode) Json.tree(p.body());
-            b.put("field", e.field());
-            return Mono.just(new HttpResult(400, HttpResult.PROBLEM_JSON, Json.bytes(b), Map.of()));
+            return Mono.just(HttpResult.badRequest(e.getMessage(), req.path(), e.field()));
         } catch (RuntimeException e) {
             return Mono.just(HttpResult.badRequest("the body must be a JSON object {until?, comment?}", req.path()));
         }

@@ -16,7 +16,7 @@ import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     @Override
-    public void register(RouteTable routes, QueryBackend backend, Forwarder forwarder) {
+    public void register(ApiRoutes routes, QueryBackend backend, Forwarder forwarder) {
         routes.get("/v1/alerts", req -> alerts(req, backend, forwarder))
                 .get("/v1/metrics/{appId}/{metricName}", req -> metrics(req, backend, forwarder));
     }

@@ -18,12 +18,11 @@ import dev.vigil.streams.console.StatusPages;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.KafkaStreamsBackend;
-import dev.vigil.streams.query.OpsRoutes;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteExtension;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
@@ -114,8 +113,7 @@ public final class StreamsApp {
 
         DeferredBackend backend = new DeferredBackend();
         Forwarder forwarder = new Forwarder(Duration.ofSeconds(5), access.instanceAuthorization());
-        RouteTable routes = new RouteTable();
-        OpsRoutes.register(routes, backend, registry::scrape);
+        ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
         for (RouteExtension ext : extensions) {
             ext.register(routes, backend, forwarder);
@@ -135,7 +133,8 @@ public final class StreamsApp {
                 .withAllowedHosts(ServerLimits.defaultAllowedHosts(cfg.http().host(), Set.copyOf(cfg.http().allowedHosts())));
         QueryServer server;
         try {
-            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes, access, limits, registry);
+            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes,
+                    QueryServer.ops(backend, registry::scrape), access, limits, registry);
         } catch (RuntimeException e) {
             silences.close();
             writer.close();

@@ -1,9 +1,9 @@
 package dev.vigil.streams.audit;
 
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
 import dev.vigil.streams.query.TimeParam;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -27,7 +27,7 @@ public final class AuditRoutes {
         this.clock = clock;
     }
 
-    public RouteTable register(RouteTable routes) {
+    public ApiRoutes register(ApiRoutes routes) {
         return routes.get("/v1/audit", this::list);
     }
 

@@ -1,8 +1,8 @@
 package dev.vigil.streams.console;
 
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import reactor.core.publisher.Mono;
@@ -28,7 +28,7 @@ public final class ConsoleRoutes {
         this.assets = assets;
     }
 
-    public RouteTable register(RouteTable routes) {
+    public ApiRoutes register(ApiRoutes routes) {
         return routes
                 .get("/", req -> Mono.just(page(assets.index().bytes(), CONSOLE_CSP)))
                 .get("/favicon.ico", req -> Mono.just(new HttpResult(204, "image/x-icon", new byte[0],

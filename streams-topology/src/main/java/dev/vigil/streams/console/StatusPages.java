@@ -5,15 +5,13 @@ import dev.vigil.kit.auth.Principal;
 import dev.vigil.kit.auth.Scope;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +42,9 @@ public final class StatusPages {
     /** A failed build (503) is kept this long too, so readers of a page during a rebalance cannot force rebuilds. */
     static final Duration FAILURE_HOLD = Duration.ofSeconds(2);
     static final int UPTIME_DAYS = 90;
+    /** The API routes pages and badges are built from. */
+    private static final String MONITOR = "/v1/monitors/{id}";
+    private static final String UPTIME = "/v1/monitors/{id}/uptime";
     static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
             + "form-action 'none'; frame-ancestors 'none'";
     private static final Principal READER = new Principal("status-page", Set.of(Scope.READ), false);
@@ -72,7 +73,7 @@ public final class StatusPages {
 
     private final Map<String, StatusPage> pages = new LinkedHashMap<>();
     private final Set<String> listed;
-    private final RouteTable routes;
+    private final ApiRoutes routes;
     private final Clock clock;
     private final String assetVersion;
     private final Map<String, Mono<Page>> pageCache = new ConcurrentHashMap<>();
@@ -84,7 +85,7 @@ public final class StatusPages {
      *                     forward to the owning instance), read with a read-only internal caller
      * @param assetVersion the console's asset version (the page's stylesheet URL)
      */
-    public StatusPages(List<StatusPage> configured, RouteTable routes, Clock clock, String assetVersion) {
+    public StatusPages(List<StatusPage> configured, ApiRoutes routes, Clock clock, String assetVersion) {
         Set<String> all = new java.util.HashSet<>();
         for (StatusPage p : configured) {
             pages.put(p.id(), p);
@@ -96,7 +97,7 @@ public final class StatusPages {
         this.assetVersion = assetVersion;
     }
 
-    public RouteTable register(RouteTable table) {
+    public ApiRoutes register(ApiRoutes table) {
         return table
                 .get("/status/{page}", req -> page(req).map(p -> ConsoleRoutes.page(
                         StatusPageHtml.render(p, assetVersion).getBytes(java.nio.charset.StandardCharsets.UTF_8), CSP))
@@ -177,8 +178,8 @@ public final class StatusPages {
 
     /** The public view of a monitor, from {@code /v1/monitors/{id}} (and its 90-day uptime when {@code withDays}). */
     private Mono<Optional<PublicMonitor>> monitor(String id, boolean withDays) {
-        Mono<Optional<JsonNode>> detail = read("/v1/monitors/" + id);
-        Mono<Optional<JsonNode>> uptime = withDays ? read("/v1/monitors/" + id + "/uptime?days=" + UPTIME_DAYS)
+        Mono<Optional<JsonNode>> detail = read(MONITOR, id, null);
+        Mono<Optional<JsonNode>> uptime = withDays ? read(UPTIME, id, UPTIME_DAYS)
                 : Mono.just(Optional.empty());
         return Mono.zip(detail, uptime).map(t -> t.getT1().map(d -> publicMonitor(id, d, t.getT2().orElse(null))));
     }
@@ -208,7 +209,7 @@ public final class StatusPages {
     }
 
     private Mono<Optional<Double>> uptime(String id, int days) {
-        return read("/v1/monitors/" + id + "/uptime?days=" + days)
+        return read(UPTIME, id, days)
                 .map(u -> u.map(n -> number(n.path("overall").path("uptimePercent"))));
     }
 
@@ -217,20 +218,20 @@ public final class StatusPages {
     }
 
     /**
-     * The API's own answer to {@code GET uri} as an internal reader: empty for 404, the JSON for 200, an error (the
-     * page is not cached, the caller gets 503) for anything else.
+     * The API's own answer to {@code GET template} for monitor {@code id} (a slug: the configuration checks it) and
+     * {@code ?days=} when not null, as an internal reader: empty for 404, the JSON for 200, an error (the page is not
+     * cached, the caller gets 503) for anything else.
      */
-    private Mono<Optional<JsonNode>> read(String uri) {
-        QueryStringDecoder decoder = new QueryStringDecoder(uri);
-        Optional<RouteTable.Match> match = routes.match(decoder.rawPath());
-        if (match.isEmpty()) {
-            return Mono.error(new IllegalStateException("no route for " + decoder.path()));
+    private Mono<Optional<JsonNode>> read(String template, String id, Integer days) {
+        Optional<ApiRoutes.Handler> handler = routes.handler(ApiRoutes.Method.GET, template);
+        if (handler.isEmpty()) {
+            return Mono.error(new IllegalStateException("no route GET " + template));
         }
-        Map<String, String> query = new HashMap<>();
-        decoder.parameters().forEach((k, v) -> query.put(k, v.get(0)));
-        QueryRequest internal = new QueryRequest(RouteTable.Method.GET, decoder.path(), match.get().params(), query,
-                false, uri, null, READER, "");
-        return match.get().handler().handle(internal).map(r -> {
+        String path = template.replace("{id}", id);
+        Map<String, String> query = days == null ? Map.of() : Map.of("days", days.toString());
+        QueryRequest internal = new QueryRequest(ApiRoutes.Method.GET, path, Map.of("id", id), query, false,
+                days == null ? path : path + "?days=" + days, null, READER, "");
+        return handler.get().handle(internal).map(r -> {
             if (r.status() == 404) {
                 return Optional.<JsonNode>empty();
             }

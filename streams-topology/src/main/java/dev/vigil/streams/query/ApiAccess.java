@@ -36,19 +36,19 @@ public final class ApiAccess {
     }
 
     /** Whether the route {@code template} matched by {@code method} is answered without authentication. */
-    public static boolean isPublic(RouteTable.Method method, String template) {
-        return method == RouteTable.Method.GET && PUBLIC_TEMPLATES.contains(template);
+    public static boolean isPublic(ApiRoutes.Method method, String template) {
+        return method == ApiRoutes.Method.GET && PUBLIC_TEMPLATES.contains(template);
     }
 
     /** The scope a matched route needs; null for a route any authenticated caller may use. */
-    public static Scope required(RouteTable.Method method, String template) {
+    public static Scope required(ApiRoutes.Method method, String template) {
         if (template.equals(WHOAMI)) {
             return null;
         }
         if (template.equals("/v1/audit")) {
             return Scope.ADMIN;
         }
-        if (method == RouteTable.Method.GET && template.startsWith("/v1/")) {
+        if (method == ApiRoutes.Method.GET && template.startsWith("/v1/")) {
             return Scope.READ;
         }
         if (template.equals("/v1/silences") || template.equals("/v1/silences/{id}")) {

@@ -19,6 +19,9 @@ import dev.vigil.streams.uptime.DailyUptime;
 import dev.vigil.streams.uptime.MaintenanceWindows;
 import dev.vigil.streams.uptime.UptimeProcessor;
 import dev.vigil.streams.verdict.VerdictProcessor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,6 +59,7 @@ public final class QueryHandlers {
             + "when there is none). maintenance lists this monitor's occurrences from the first day to now (epoch ms), "
             + "judged from the silences as they are now";
     private static final long DAY_MS = Duration.ofDays(1).toMillis();
+    public static final String OPENAPI_RESOURCE = "/openapi/streams-query.json";
     static final String LOCAL_SCOPE = "scope=local";
     private static final int GATHER_CONCURRENCY = 8;
 
@@ -69,8 +73,9 @@ public final class QueryHandlers {
         this.clock = clock;
     }
 
-    /** Registers the v1 endpoints of this half of the API. */
-    public RouteTable register(RouteTable routes) {
+    /** Registers the v1 endpoints of this half of the API, and the API's OpenAPI document. */
+    public ApiRoutes register(ApiRoutes routes) {
+        byte[] openapi = openApiDocument();
         return routes
                 .get("/v1/status", this::status)
                 .get("/v1/monitors/{id}", req -> keyed(req, this::monitor))
@@ -80,7 +85,20 @@ public final class QueryHandlers {
                 })
                 .get("/v1/monitors/{id}/uptime", req -> keyed(req, this::uptime))
                 .get("/v1/workers", this::workers)
-                .get(ApiAccess.WHOAMI, QueryHandlers::whoami);
+                .get(ApiAccess.WHOAMI, QueryHandlers::whoami)
+                .get("/v1/openapi.json", req -> Mono.just(new HttpResult(200, HttpResult.JSON, openapi, Map.of())));
+    }
+
+    /** The OpenAPI 3.1 document of the whole query API. */
+    public static byte[] openApiDocument() {
+        try (InputStream in = QueryHandlers.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + OPENAPI_RESOURCE);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Who the caller is signed in as: the token's name and scopes (never the token), for the console. */

@@ -9,13 +9,13 @@ import java.util.Map;
  * authenticated with the instance credential), the body (empty for GET and DELETE; at most
  * {@link QueryServer#MAX_BODY_BYTES}), who is calling and from which address (for the audit log).
  */
-public record QueryRequest(RouteTable.Method method, String path, Map<String, String> pathParams,
+public record QueryRequest(ApiRoutes.Method method, String path, Map<String, String> pathParams,
                            Map<String, String> query, boolean forwarded, String uri, byte[] body,
                            Principal principal, String remoteAddress) {
     public static final String FORWARDED_HEADER = "X-Vigil-Forwarded";
 
     public QueryRequest {
-        method = method == null ? RouteTable.Method.GET : method;
+        method = method == null ? ApiRoutes.Method.GET : method;
         pathParams = pathParams == null ? Map.of() : Map.copyOf(pathParams);
         query = query == null ? Map.of() : Map.copyOf(query);
         body = body == null ? new byte[0] : body;
@@ -23,7 +23,7 @@ public record QueryRequest(RouteTable.Method method, String path, Map<String, St
     }
 
     /** A request without a known caller (handlers under test). */
-    public QueryRequest(RouteTable.Method method, String path, Map<String, String> pathParams,
+    public QueryRequest(ApiRoutes.Method method, String path, Map<String, String> pathParams,
                         Map<String, String> query, boolean forwarded, String uri, byte[] body) {
         this(method, path, pathParams, query, forwarded, uri, body, null, null);
     }
@@ -31,7 +31,7 @@ public record QueryRequest(RouteTable.Method method, String path, Map<String, St
     /** A GET request without a body. */
     public QueryRequest(String path, Map<String, String> pathParams, Map<String, String> query, boolean forwarded,
                         String uri) {
-        this(RouteTable.Method.GET, path, pathParams, query, forwarded, uri, null, null, null);
+        this(ApiRoutes.Method.GET, path, pathParams, query, forwarded, uri, null, null, null);
     }
 
     public String param(String name) {

@@ -17,7 +17,7 @@ import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,7 +88,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     }
 
     @Override
-    public void register(RouteTable routes, QueryBackend backend, Forwarder forwarder) {
+    public void register(ApiRoutes routes, QueryBackend backend, Forwarder forwarder) {
         routes.post("/v1/silences", req -> create(req, backend))
                 .get("/v1/silences", req -> list(req, backend))
                 .delete("/v1/silences/{id}", req -> expire(req, backend));
@@ -473,10 +473,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     }
 
     private static HttpResult invalid(ContractViolation e, String path) {
-        HttpResult p = HttpResult.badRequest(e.getMessage(), path);
-        ObjectNode body = (ObjectNode) Json.tree(p.body());
-        body.put("field", e.field());
-        return new HttpResult(400, HttpResult.PROBLEM_JSON, Json.bytes(body), Map.of());
+        return HttpResult.badRequest(e.getMessage(), path, e.field());
     }
 
     private static HttpResult withLocation(HttpResult r, String location) {

@@ -16,7 +16,7 @@ import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.TestApi;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +52,7 @@ class AckRoutesTest {
         producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
         writer = new ApiWriter(() -> producer, "vigil.audit", Duration.ofSeconds(5));
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
-        RouteTable routes = new RouteTable();
+        ApiRoutes routes = new ApiRoutes();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         var backend = new AlertingRoutesTest.LocalBackend(h.driver);
         new AlertingRoutes(clock).register(routes, backend, forwarder);

@@ -12,7 +12,7 @@ import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -75,7 +75,7 @@ class AlertingRoutesTest {
     void start() {
         h = new AlertingHarness(W0 - 30_000);
         forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
-        RouteTable routes = new RouteTable();
+        ApiRoutes routes = new ApiRoutes();
         new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
                 .register(routes, new LocalBackend(h.driver), forwarder);
         server = dev.vigil.streams.query.TestApi.start(routes);

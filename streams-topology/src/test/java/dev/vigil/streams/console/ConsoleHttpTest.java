@@ -12,12 +12,11 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.config.StreamsServiceConfig.Group;
 import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
-import dev.vigil.streams.query.OpsRoutes;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.RouteTable;
 import dev.vigil.streams.query.TestApi;
 import dev.vigil.streams.topology.DriverHarness;
 import java.io.ByteArrayInputStream;
@@ -66,15 +65,14 @@ class ConsoleHttpTest {
 
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backend = new DriverBackend(harness.driver);
-        RouteTable routes = new RouteTable();
-        OpsRoutes.register(routes, backend, () -> "# metrics\n");
+        ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, CLOCK).register(routes);
         assets = ConsoleAssets.load();
         new ConsoleRoutes(assets).register(routes);
         StatusPage page = new StatusPage("public", "Acme <b>status</b>", "What our customers see",
                 List.of(new Group("Storefront", List.of("shop", "blog")), new Group("Later", List.of("not-defined-yet"))));
         new StatusPages(List.of(page), routes, CLOCK, assets.version()).register(routes);
-        server = TestApi.start(routes);
+        server = TestApi.start(routes, QueryServer.ops(backend, () -> "# metrics\n"));
     }
 
     private static MonitorDefinition named(String id, String name) {

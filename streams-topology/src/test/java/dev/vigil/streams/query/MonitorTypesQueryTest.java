@@ -59,7 +59,7 @@ class MonitorTypesQueryTest {
                 new MonitorDefinition.Heartbeat("0 2 * * *", "Europe/Paris", 1800, TOKEN_HASH)));
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backend = new DriverBackend(h.driver);
-        RouteTable routes = new RouteTable();
+        ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, CLOCK).register(routes);
         server = TestApi.start(routes);
     }

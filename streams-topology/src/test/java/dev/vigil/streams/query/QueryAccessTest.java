@@ -27,11 +27,11 @@ class QueryAccessTest {
 
     @BeforeEach
     void start() {
-        RouteTable.Handler ok = req -> {
+        ApiRoutes.Handler ok = req -> {
             handled.incrementAndGet();
             return Mono.just(HttpResult.ok(Map.of("actor", req.actor(), "forwarded", req.forwarded())));
         };
-        RouteTable routes = new RouteTable()
+        ApiRoutes routes = new ApiRoutes()
                 .get("/health", ok).get("/ready", ok).get("/metrics", ok)
                 .get("/v1/status", ok).get("/v1/monitors/{id}", ok).get("/v1/silences", ok)
                 .post("/v1/silences", ok).delete("/v1/silences/{id}", ok)

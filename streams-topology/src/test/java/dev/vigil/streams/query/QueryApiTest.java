@@ -69,10 +69,9 @@ class QueryApiTest {
     }
 
     private QueryServer serve(DriverBackend backend) {
-        RouteTable routes = new RouteTable();
-        OpsRoutes.register(routes, backend, () -> "# metrics\n");
+        ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, CLOCK).register(routes);
-        return TestApi.start(routes);
+        return TestApi.start(routes, QueryServer.ops(backend, () -> "# metrics\n"));
     }
 
     @AfterEach

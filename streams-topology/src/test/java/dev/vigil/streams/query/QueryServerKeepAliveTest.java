@@ -28,7 +28,7 @@ class QueryServerKeepAliveTest {
 
     @Test
     void connectionKeepsAnsweringAfterRequestsBufferedBehindASlowOne() throws Exception {
-        RouteTable routes = new RouteTable()
+        ApiRoutes routes = new ApiRoutes()
                 .get("/slow", req -> Mono.delay(Duration.ofMillis(150)).thenReturn(HttpResult.ok(Map.of("r", "slow"))))
                 .get("/quick", req -> Mono.just(HttpResult.ok(Map.of("r", "quick"))));
         server = TestApi.start(routes);

@@ -3,6 +3,7 @@ package dev.vigil.streams.query;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.ops.OpsRoutes;
 import java.util.List;
 
 /** Tokens and a query server for tests: one token per scope, plus an admin, and the instance credential. */
@@ -36,7 +37,12 @@ public final class TestApi {
         return new Forwarder(timeout, access().instanceAuthorization());
     }
 
-    public static QueryServer start(RouteTable routes) {
-        return QueryServer.start("127.0.0.1", 0, routes, access(), ServerLimits.defaults("127.0.0.1"), null);
+    /** A query server over {@code routes}, with ops endpoints that are always healthy and ready. */
+    public static QueryServer start(ApiRoutes routes) {
+        return start(routes, OpsRoutes.of(() -> ""));
+    }
+
+    public static QueryServer start(ApiRoutes routes, OpsRoutes ops) {
+        return QueryServer.start("127.0.0.1", 0, routes, ops, access(), ServerLimits.defaults("127.0.0.1"), null);
     }
 }

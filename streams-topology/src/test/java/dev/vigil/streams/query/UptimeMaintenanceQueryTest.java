@@ -107,7 +107,7 @@ class UptimeMaintenanceQueryTest {
         windows("api", TUESDAY, TUESDAY + 90 * MIN, w -> w >= TUESDAY + HOUR);
 
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
-        RouteTable routes = new RouteTable();
+        ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(new DriverBackend(driver), forwarder, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC))
                 .register(routes);
         server = TestApi.start(routes);

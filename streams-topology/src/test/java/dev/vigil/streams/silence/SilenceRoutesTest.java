@@ -12,7 +12,7 @@ import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.RouteTable;
+import dev.vigil.streams.query.ApiRoutes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,7 +56,7 @@ class SilenceRoutesTest {
         deadWriter = new ApiWriter(ApiWriter.kafka("127.0.0.1:1", Duration.ofMillis(1500),
                 Map.of("reconnect.backoff.max.ms", "200")), "vigil.audit", Duration.ofSeconds(2));
         forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
-        RouteTable routes = new RouteTable();
+        ApiRoutes routes = new ApiRoutes();
         routesUnderTest = new SilenceRoutes(deadWriter, "vigil.silences", Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC),
                 SilenceSettings.defaults());
         routesUnderTest.register(routes, new MapBackend(silences), forwarder);
@@ -339,7 +339,7 @@ class SilenceRoutesTest {
 
     @Test
     void openApiDocumentsTheSilencesEndpoints() {
-        JsonNode paths = Json.tree(dev.vigil.streams.query.OpsRoutes.openApiDocument()).path("paths");
+        JsonNode paths = Json.tree(dev.vigil.streams.query.QueryHandlers.openApiDocument()).path("paths");
         assertThat(paths.path("/v1/silences").has("get")).isTrue();
         assertThat(paths.path("/v1/silences").path("post").path("responses").has("413")).isTrue();
         assertThat(paths.path("/v1/silences/{id}").has("delete")).isTrue();
@@ -347,7 +347,7 @@ class SilenceRoutesTest {
 
     @Test
     void openApiDocumentsTheSchedule() {
-        JsonNode doc = Json.tree(dev.vigil.streams.query.OpsRoutes.openApiDocument());
+        JsonNode doc = Json.tree(dev.vigil.streams.query.QueryHandlers.openApiDocument());
         JsonNode body = doc.path("paths").path("/v1/silences").path("post").path("requestBody").path("content")
                 .path("application/json").path("schema").path("properties");
         List<String> documented = new java.util.ArrayList<>();

@@ -1,14 +1,14 @@
-package dev.vigil.ingest.problem;
+package dev.vigil.kit.http;
 
 import java.util.Map;
 
 /**
- * A request refused as a whole, rendered as RFC 9457 {@code application/problem+json}. The detail never
- * echoes a secret or a value that failed the privacy guard.
+ * A request refused as a whole, thrown (or signalled) by a handler and answered as a {@link Problem}. The detail
+ * never echoes a secret or a value that failed a privacy check. {@code extensions} are extra problem members; the
+ * service that answers writes them (they may be structured, which the kit's own writer is not for).
  */
 public final class HttpProblem extends RuntimeException {
     private static final long serialVersionUID = 1L;
-    public static final String TYPE_BASE = "https://vigil.dev/problems/";
 
     private final int status;
     private final String type;
@@ -24,14 +24,14 @@ public final class HttpProblem extends RuntimeException {
         this.status = status;
         this.type = type;
         this.title = title;
-        this.extensions = extensions;
+        this.extensions = extensions == null ? Map.of() : extensions;
     }
 
     public int status() {
         return status;
     }
 
-    /** The short type slug, e.g. {@code payload-too-large}; the wire form is {@link #TYPE_BASE} + slug. */
+    /** The short type slug, e.g. {@code payload-too-large}; the wire form is {@link Problem#TYPE_BASE} + slug. */
     public String type() {
         return type;
     }
@@ -46,6 +46,11 @@ public final class HttpProblem extends RuntimeException {
 
     public Map<String, Object> extensions() {
         return extensions;
+    }
+
+    /** The body of this refusal about {@code instance} (null: none), without the extensions. */
+    public Problem problem(String instance) {
+        return new Problem(status, type, title, detail(), instance);
     }
 
     public static HttpProblem badRequest(String type, String detail) {

@@ -1,7 +1,9 @@
-package dev.vigil.probe.http;
+package dev.vigil.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.kit.ops.OpsServer;
+import dev.vigil.probe.http.ProbeMetrics;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
@@ -13,7 +15,8 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class HealthServerTest {
+/** The worker's ops endpoints as {@link ProbeWorker} serves them: readiness as a problem, the worker's meters scraped. */
+class ProbeWorkerOpsTest {
     private static HttpResponse<String> get(int port, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -27,7 +30,7 @@ class HealthServerTest {
         metrics.record(new ProbeResult(1, "api", "us-east", "w-1", 0L, 5L, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
                 null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-1"));
         metrics.skipped(dev.vigil.probe.schedule.ScheduleListener.SkipReason.OVERRUN, 2);
-        try (var server = new HealthServer("127.0.0.1", 0, notReady::get, metrics::scrape)) {
+        try (var server = OpsServer.start("127.0.0.1", 0, "probe", null, ProbeWorker.ops(metrics, notReady::get))) {
             var health = get(server.port(), "/health");
             assertThat(health.statusCode()).isEqualTo(200);
             // the body every Vigil service answers, and the one Vigil's own health assertion accepts by default
