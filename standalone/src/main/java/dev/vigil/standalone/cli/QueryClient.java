@@ -1,15 +1,27 @@
 package dev.vigil.standalone.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.kit.http.TransientStatus;
+import dev.vigil.kit.retry.Backoff;
 import dev.vigil.schemas.json.Json;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
 
-/** The CLI's client of the query API. Blocking is fine here: the CLI thread is not an event loop. */
+/**
+ * The CLI's client of the query API. Blocking is fine here: the CLI thread is not an event loop.
+ *
+ * <p>A read is safe to repeat: a transient answer (the kit's {@link TransientStatus}: 408, 429, 5xx, such as the 503
+ * of an instance still rebalancing) is asked again after the kit's jittered {@link Backoff}, never before the
+ * server's {@code Retry-After}, until the request timeout would pass; then the last answer is the result. Writes
+ * (acknowledgements, silences) are sent once.
+ */
 final class QueryClient {
+    private static final Backoff READ_RETRY = Backoff.jittered(Duration.ofMillis(250), 2, Duration.ofSeconds(2));
     private final String baseUrl;
     private final Duration timeout;
     private final HttpClient http;
@@ -27,8 +39,12 @@ final class QueryClient {
                 });
     }
 
-    /** A response: status and parsed JSON body (null when the body is not JSON). */
-    record Reply(int status, JsonNode body) {
+    /** A response: status, parsed JSON body (null when the body is not JSON) and its Retry-After (null: none). */
+    record Reply(int status, JsonNode body, Duration retryAfter) {
+        Reply(int status, JsonNode body) {
+            this(status, body, null);
+        }
+
         boolean ok() {
             return status >= 200 && status < 300;
         }
@@ -43,7 +59,27 @@ final class QueryClient {
     }
 
     Reply get(String path) {
-        return exchange(http.get().uri(baseUrl + path));
+        return retryingTransient(() -> exchange(http.get().uri(baseUrl + path)));
+    }
+
+    private Reply retryingTransient(Supplier<Reply> read) {
+        long start = System.nanoTime();
+        for (int attempt = 1; ; attempt++) {
+            Reply reply = read.get();
+            if (!TransientStatus.isTransient(reply.status())) {
+                return reply;
+            }
+            Duration wait = READ_RETRY.delay(attempt, reply.retryAfter());
+            if (Backoff.exceeds(Duration.ofNanos(System.nanoTime() - start), wait, timeout)) {
+                return reply;
+            }
+            try {
+                Thread.sleep(wait.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return reply;
+            }
+        }
     }
 
     Reply delete(String path) {
@@ -58,9 +94,13 @@ final class QueryClient {
 
     private Reply exchange(HttpClient.ResponseReceiver<?> request) {
         try {
-            Reply reply = request.responseSingle((res, content) -> content.asByteArray()
-                            .map(bytes -> new Reply(res.status().code(), parse(bytes)))
-                            .defaultIfEmpty(new Reply(res.status().code(), null)))
+            Reply reply = request.responseSingle((res, content) -> {
+                        Duration retryAfter = TransientStatus.retryAfter(res.responseHeaders().get("Retry-After"),
+                                Clock.systemUTC());
+                        return content.asByteArray()
+                                .map(bytes -> new Reply(res.status().code(), parse(bytes), retryAfter))
+                                .defaultIfEmpty(new Reply(res.status().code(), null, retryAfter));
+                    })
                     .block(timeout.plusSeconds(1));
             if (reply == null) {
                 throw new IllegalStateException("no answer from " + baseUrl);
