@@ -1,5 +1,6 @@
 package dev.vigil.probe;
 
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.probe.http.HealthServer;
@@ -16,7 +17,6 @@ import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.probe.schedule.FileMonitorFeed;
 import dev.vigil.probe.schedule.KafkaMonitorFeed;
 import dev.vigil.probe.schedule.ProbeScheduler;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;

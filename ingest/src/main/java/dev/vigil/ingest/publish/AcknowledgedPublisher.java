@@ -61,7 +61,7 @@ public final class AcknowledgedPublisher implements AutoCloseable {
             try {
                 new ProducerConfig(withSerializers(props));
             } catch (org.apache.kafka.common.config.ConfigException e) {
-                throw new dev.vigil.schemas.config.ConfigLoader.ConfigException(
+                throw new dev.vigil.kit.config.ConfigLoader.ConfigException(
                         List.of("kafka.properties: invalid producer setting: " + e.getMessage()));
             }
             TransactionalLane lane = new TransactionalLane("ingest-publish-" + i,

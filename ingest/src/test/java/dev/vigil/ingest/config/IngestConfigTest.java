@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.ingest.auth.ApiKeys;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.http.ServerLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;

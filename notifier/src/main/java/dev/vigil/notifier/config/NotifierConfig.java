@@ -1,6 +1,7 @@
 package dev.vigil.notifier.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.vigil.kit.config.DurationText;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.topic.Topics;
 import java.net.URI;

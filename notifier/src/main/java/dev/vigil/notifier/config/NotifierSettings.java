@@ -1,6 +1,6 @@
 package dev.vigil.notifier.config;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -1,11 +1,12 @@
 package dev.vigil.notifier.config;
 
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
+import dev.vigil.kit.config.DurationText;
+import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
-import dev.vigil.schemas.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
-import dev.vigil.notifier.channel.email.EmailSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.vigil.probe.config;
 
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.probe.safety.Cidr;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;

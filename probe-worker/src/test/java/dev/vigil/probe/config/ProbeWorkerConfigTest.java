@@ -3,7 +3,7 @@ package dev.vigil.probe.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

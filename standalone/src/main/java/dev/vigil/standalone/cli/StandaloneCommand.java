@@ -1,21 +1,21 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.standalone.launch.StandaloneLauncher;
-import dev.vigil.streams.config.StreamsServiceConfig;
-import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
+import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vigil standalone}: every service in one JVM with an embedded broker and database. */
 @Command(name = "standalone", mixinStandardHelpOptions = true,

@@ -1,11 +1,11 @@
 package dev.vigil.streams.config;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.auth.TokenSpec;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
-import dev.vigil.kit.auth.TokenSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

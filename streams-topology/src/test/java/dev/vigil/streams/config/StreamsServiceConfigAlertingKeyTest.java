@@ -2,7 +2,7 @@ package dev.vigil.streams.config;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.vigil.streams.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.vigil.notifier.config;
+package dev.vigil.kit.config;
 
 import dev.vigil.schemas.contract.ContractViolation;
 import java.time.Duration;

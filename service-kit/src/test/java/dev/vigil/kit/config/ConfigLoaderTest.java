@@ -1,4 +1,4 @@
-package dev.vigil.schemas.config;
+package dev.vigil.kit.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

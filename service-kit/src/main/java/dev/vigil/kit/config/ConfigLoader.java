@@ -1,4 +1,4 @@
-package dev.vigil.schemas.config;
+package dev.vigil.kit.config;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
