@@ -228,7 +228,7 @@ public final class IngestServer {
         String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
         IngestConfig config;
         try {
-            config = ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), path == null ? null : Path.of(path), System.getenv());
+            config = IngestConfig.load(path == null ? null : Path.of(path), System.getenv());
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil-ingest: " + e.getMessage());
             System.exit(ExitCode.CONFIG.code());

@@ -1,8 +1,11 @@
 package dev.vigil.ingest.config;
 
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,6 +82,14 @@ public record IngestConfig(
     public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
                         Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
         this(host, port, kafka, apiKeys, probeWorkers, limits, null, null);
+    }
+
+    /** How {@link ConfigLoader} reads this configuration. */
+    public static final ConfigSpec<IngestConfig> SPEC = ConfigSpec.of(IngestConfig.class, IngestConfig::defaults);
+
+    /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
+    public static IngestConfig load(Path file, Map<String, String> env) {
+        return ConfigLoader.load(SPEC, file, env);
     }
 
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */

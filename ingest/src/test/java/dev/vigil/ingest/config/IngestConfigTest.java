@@ -20,7 +20,7 @@ class IngestConfigTest {
     private IngestConfig load(String yaml, Map<String, String> env) throws Exception {
         Path file = dir.resolve("vigil-ingest.yaml");
         Files.writeString(file, yaml);
-        return ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), file, env);
+        return IngestConfig.load(file, env);
     }
 
     @Test

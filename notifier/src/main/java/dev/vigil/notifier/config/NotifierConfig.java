@@ -1,11 +1,15 @@
 package dev.vigil.notifier.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.DurationText;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.topic.Topics;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * {@code vigil-notifier.yaml}. Routing is inline under {@code routing:} or in a separate file named by
@@ -22,6 +26,17 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         if (routingFile != null && routing != null) {
             throw new ContractViolation("routingFile", "give routing inline or in routingFile, not both");
         }
+    }
+
+    /** How {@link ConfigLoader} reads this configuration. */
+    public static final ConfigSpec<NotifierConfig> SPEC = ConfigSpec.of(NotifierConfig.class, NotifierConfig::defaults);
+
+    /**
+     * Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every
+     * problem. The routing it names is checked by {@link NotifierSettings}.
+     */
+    public static NotifierConfig load(Path file, Map<String, String> env) {
+        return ConfigLoader.load(SPEC, file, env);
     }
 
     public static NotifierConfig defaults() {
@@ -161,11 +176,11 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             retryCap = retryCap == null ? "5m" : retryCap;
             sendTimeout = sendTimeout == null ? "10s" : sendTimeout;
             claimBatchSize = claimBatchSize == null ? 256 : claimBatchSize;
-            DurationText.parse("delivery.dedupeWindow", dedupeWindow);
-            DurationText.parse("delivery.deadline", deadline);
-            Duration base = DurationText.parse("delivery.retryBase", retryBase);
-            Duration cap = DurationText.parse("delivery.retryCap", retryCap);
-            DurationText.parse("delivery.sendTimeout", sendTimeout);
+            parse("delivery.dedupeWindow", dedupeWindow);
+            parse("delivery.deadline", deadline);
+            Duration base = parse("delivery.retryBase", retryBase);
+            Duration cap = parse("delivery.retryCap", retryCap);
+            parse("delivery.sendTimeout", sendTimeout);
             if (!(retryMultiplier >= 1.0) || retryMultiplier > 10) {
                 throw new ContractViolation("delivery.retryMultiplier", "must be between 1 and 10");
             }
@@ -181,29 +196,41 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             return new Delivery(null, null, null, null, null, null, null);
         }
 
+        private static Duration parse(String field, String text) {
+            try {
+                Duration d = DurationText.parse(text);
+                if (d.isZero()) {
+                    throw new ContractViolation(field, "must be positive");
+                }
+                return d;
+            } catch (IllegalArgumentException e) {
+                throw e instanceof ContractViolation cv ? cv : new ContractViolation(field, e.getMessage());
+            }
+        }
+
         @JsonIgnore
         public Duration dedupeWindowDuration() {
-            return DurationText.parse("delivery.dedupeWindow", dedupeWindow);
+            return parse("delivery.dedupeWindow", dedupeWindow);
         }
 
         @JsonIgnore
         public Duration deadlineDuration() {
-            return DurationText.parse("delivery.deadline", deadline);
+            return parse("delivery.deadline", deadline);
         }
 
         @JsonIgnore
         public Duration retryBaseDuration() {
-            return DurationText.parse("delivery.retryBase", retryBase);
+            return parse("delivery.retryBase", retryBase);
         }
 
         @JsonIgnore
         public Duration retryCapDuration() {
-            return DurationText.parse("delivery.retryCap", retryCap);
+            return parse("delivery.retryCap", retryCap);
         }
 
         @JsonIgnore
         public Duration sendTimeoutDuration() {
-            return DurationText.parse("delivery.sendTimeout", sendTimeout);
+            return parse("delivery.sendTimeout", sendTimeout);
         }
     }
 

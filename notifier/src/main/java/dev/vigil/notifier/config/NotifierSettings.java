@@ -18,7 +18,7 @@ public final class NotifierSettings {
     }
 
     public static Loaded load(Path file, Map<String, String> env) {
-        NotifierConfig config = ConfigLoader.load(NotifierConfig.class, NotifierConfig.defaults(), file, env);
+        NotifierConfig config = NotifierConfig.load(file, env);
         return resolve(config, file == null ? null : file.toAbsolutePath().getParent(), env);
     }
 

@@ -253,9 +253,9 @@ public final class RoutingValidator {
             return null;
         }
         try {
-            return DurationText.parse(path, text);
-        } catch (dev.vigil.schemas.contract.ContractViolation e) {
-            problems.add(path + ": " + e.problem());
+            return DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(path + ": " + e.getMessage());
             return null;
         }
     }

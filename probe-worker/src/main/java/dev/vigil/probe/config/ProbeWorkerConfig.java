@@ -1,6 +1,7 @@
 package dev.vigil.probe.config;
 
 import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.probe.safety.Cidr;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.MonitorDefinition;
@@ -174,9 +175,12 @@ public record ProbeWorkerConfig(
                 new Remote(false, "", "", "VIGIL_PROBE_SECRET", 100, 1000L), List.of());
     }
 
+    /** How {@link ConfigLoader} reads this configuration. */
+    public static final ConfigSpec<ProbeWorkerConfig> SPEC = ConfigSpec.of(ProbeWorkerConfig.class, ProbeWorkerConfig::defaults);
+
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException naming each key. */
     public static ProbeWorkerConfig load(Path yamlOrNull, Map<String, String> env) {
-        return ConfigLoader.load(ProbeWorkerConfig.class, defaults(), yamlOrNull, env);
+        return ConfigLoader.load(SPEC, yamlOrNull, env);
     }
 
     public ProbeWorkerConfig withKafkaBootstrap(String bootstrap) {

@@ -70,7 +70,7 @@ final class ServiceCommands {
     static final class Ingest extends ServiceCommand {
         @Override
         AutoCloseable start(Path config, Map<String, String> env) {
-            return IngestServer.start(ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), config, env), env,
+            return IngestServer.start(IngestConfig.load(config, env), env,
                     java.time.Clock.systemUTC());
         }
     }

@@ -205,7 +205,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         ingestEnv.put("VIGIL_HOST", options.host());
         ingestEnv.put("VIGIL_PORT", Integer.toString(options.ingestPort()));
         IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
-                ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), ingestYaml, ingestEnv), ingestEnv,
+                IngestConfig.load(ingestYaml, ingestEnv), ingestEnv,
                 java.time.Clock.systemUTC()));
         running.push(new Named("ingest", ingest));
         ingestPort = ingest.port();

@@ -2,6 +2,7 @@ package dev.vigil.streams.config;
 
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
@@ -68,8 +69,12 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
     public static StreamsServiceConfig load(Path file, Map<String, String> env) {
-        return ConfigLoader.load(StreamsServiceConfig.class, defaults(), file, env);
+        return ConfigLoader.load(SPEC, file, env);
     }
+
+    /** How {@link ConfigLoader} reads this configuration. */
+    public static final ConfigSpec<StreamsServiceConfig> SPEC =
+            ConfigSpec.of(StreamsServiceConfig.class, StreamsServiceConfig::defaults);
 
     public TopologyConfig topology() {
         return new TopologyConfig(topics, verdict, workers);
