@@ -202,8 +202,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         webhookToken = GeneratedConfig.betterstackWebhookToken(configDir);
         Map<String, String> ingestEnv = new HashMap<>(common);
         ingestEnv.put(GeneratedConfig.BETTERSTACK_WEBHOOK_TOKEN_ENV, webhookToken.token());
-        ingestEnv.put("VIGIL_HOST", options.host());
-        ingestEnv.put("VIGIL_PORT", Integer.toString(options.ingestPort()));
+        ingestEnv.put("VIGIL_HTTP_HOST", options.host());
+        ingestEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.ingestPort()));
         IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
                 IngestConfig.load(ingestYaml, ingestEnv), ingestEnv,
                 java.time.Clock.systemUTC()));
