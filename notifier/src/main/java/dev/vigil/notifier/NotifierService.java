@@ -160,15 +160,15 @@ public final class NotifierService {
                 KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
                 producerMetrics.bindTo(registry);
                 closeables.add(producerMetrics);
-                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().deadLetterTopic(),
-                        cfg.kafka().alertsTopic());
+                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().topics().deadLetter(),
+                        cfg.kafka().topics().alerts());
 
                 Channels channels = new Channels();
                 closeables.add(channels);
                 RetryPolicy policy = new RetryPolicy(d.retryBaseDuration(), d.retryMultiplier(), d.retryCapDuration(),
                         d.deadlineDuration(), () -> ThreadLocalRandom.current().nextDouble());
                 DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(), store,
-                        cfg.kafka().alertsTopic(), clock, timer);
+                        cfg.kafka().topics().alerts(), clock, timer);
                 Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
                     ChannelLane lane = new ChannelLane(c.name(), c.ratePerSecond(), c.concurrency(), timer);
@@ -184,12 +184,12 @@ public final class NotifierService {
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
                 CompactedMirror<Silence> silences = new CompactedMirror<>(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().silencesTopic(), b -> silenceSerde.deserialize(cfg.kafka().silencesTopic(), b),
+                        cfg.kafka().topics().silences(), b -> silenceSerde.deserialize(cfg.kafka().topics().silences(), b),
                         all -> matcher.set(new SilenceMatcher(all))).start();
                 closeables.add(silences);
                 JsonSerde<Ack> ackSerde = new JsonSerde<>(Ack.class);
-                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().acksTopic(),
-                        b -> ackSerde.deserialize(cfg.kafka().acksTopic(), b), all -> { }).start();
+                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().topics().acks(),
+                        b -> ackSerde.deserialize(cfg.kafka().topics().acks(), b), all -> { }).start();
                 closeables.add(acks);
                 this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
                 Gauge.builder("vigil.notifier.silences", silences, CompactedMirror::size).register(registry);
@@ -204,15 +204,15 @@ public final class NotifierService {
                     }
                 }
                 VendorAcknowledgements vendorAcks = new VendorAcknowledgements(store, vendorChannels, acks::get,
-                        new KafkaVendorPublisher(producer, cfg.kafka().acksTopic(), cfg.kafka().alertsTopic(),
-                                cfg.kafka().auditTopic()), clock);
+                        new KafkaVendorPublisher(producer, cfg.kafka().topics().acks(), cfg.kafka().topics().alerts(),
+                                cfg.kafka().topics().audit()), clock);
                 VendorUpdateConsumer vendorUpdates = new VendorUpdateConsumer(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().vendorUpdatesTopic(), vendorAcks, registry);
+                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().topics().vendorUpdates(), vendorAcks, registry);
                 closeables.add(vendorUpdates);
                 vendorUpdates.start();
 
                 JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
-                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().alertsTopic(),
+                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().topics().alerts(),
                         cfg.kafka().maxInFlight(), r -> handle(r, serde, escalations, clock), Duration.ofSeconds(15));
                 KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer.kafkaConsumer());
                 consumerMetrics.bindTo(registry);
