@@ -140,10 +140,10 @@ public final class ProbeWorker {
                 } else {
                     KafkaResultPublisher kafka = publisher instanceof KafkaResultPublisher k ? k : null;
                     this.kafkaFeed = new KafkaMonitorFeed(cfg.kafka().bootstrapServers(), cfg.workerId() + "-monitors",
-                            cfg.kafka().monitorsTopic(), scheduler, dl -> {
+                            cfg.kafka().topics().monitors(), scheduler, dl -> {
                                 if (kafka != null) {
-                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().deadLetterTopic(), dl.key(),
-                                            VigilSerdes.deadLetter().serialize(cfg.kafka().deadLetterTopic(), dl)),
+                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().topics().deadLetter(), dl.key(),
+                                            VigilSerdes.deadLetter().serialize(cfg.kafka().topics().deadLetter(), dl)),
                                             (md, e) -> {
                                                 if (e != null) {
                                                     LOG.error("dead letter for monitor definition {} was not delivered ({}): {}",
@@ -155,7 +155,7 @@ public final class ProbeWorker {
                     new KafkaClientMetrics(kafkaFeed.consumer()).bindTo(metrics.registry());
                     kafkaFeed.start();
                 }
-                long hb = cfg.heartbeatIntervalMs();
+                long hb = cfg.heartbeatInterval().toMillis();
                 this.heartbeats = timer.schedulePeriodically(this::heartbeat, 0, hb, TimeUnit.MILLISECONDS);
                 this.http = new HealthServer(cfg.http().host(), cfg.http().port(), this::notReadyReason, metrics::scrape);
             } catch (RuntimeException e) {
@@ -177,10 +177,10 @@ public final class ProbeWorker {
                 }
                 return new RemoteResultPublisher(cfg.remote().ingestUrl(), cfg.remote().keyId(), cfg.region(),
                         secret.getBytes(StandardCharsets.UTF_8), cfg.remote().batchSize(),
-                        Duration.ofMillis(cfg.remote().flushIntervalMs()), System::currentTimeMillis, delivery);
+                        cfg.remote().flushInterval(), System::currentTimeMillis, delivery);
             }
             KafkaResultPublisher kafka = new KafkaResultPublisher(cfg.kafka().bootstrapServers(),
-                    cfg.workerId() + "-results", cfg.kafka().resultsTopic(), cfg.kafka().heartbeatsTopic(), Map.of(), delivery);
+                    cfg.workerId() + "-results", cfg.kafka().topics().probeResults(), cfg.kafka().topics().heartbeats(), Map.of(), delivery);
             new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
             return kafka;
         }
@@ -204,7 +204,7 @@ public final class ProbeWorker {
                 return "shutting down";
             }
             if (kafkaFeed != null && !kafkaFeed.ready()) {
-                return "monitor definitions are still loading from " + config.kafka().monitorsTopic();
+                return "monitor definitions are still loading from " + config.kafka().topics().monitors();
             }
             if (!publisher.healthy()) {
                 return "results cannot be delivered right now";
@@ -248,7 +248,7 @@ public final class ProbeWorker {
         private void closeQuietly() {
             run(() -> kafkaFeed.close(), kafkaFeed != null);
             closeables.forEach(c -> run(c::close, true));
-            run(() -> scheduler.drain(Duration.ofMillis(config.drainTimeoutMs())).block(), scheduler != null);
+            run(() -> scheduler.drain(config.drainTimeout()).block(), scheduler != null);
             run(() -> heartbeats.dispose(), heartbeats != null);
             run(this::heartbeat, publisher != null && scheduler != null);
             run(() -> publisher.close(Duration.ofSeconds(30)), publisher != null);

@@ -150,6 +150,13 @@ public final class Problems {
         return v;
     }
 
+    /** A duration of at least {@code min}; {@code dflt} when absent. */
+    public Duration duration(String key, Duration value, Duration dflt, Duration min) {
+        Duration v = value == null ? dflt : value;
+        check(v.compareTo(min) >= 0, key, "must be at least " + DurationText.format(min));
+        return v;
+    }
+
     /**
      * Runs one of the contracts' rules ({@code Require.slug}, {@code Require.list}, ...) so configuration and wire
      * share one wording: its {@link ContractViolation} becomes a problem of the field it names. Returns the rule's
