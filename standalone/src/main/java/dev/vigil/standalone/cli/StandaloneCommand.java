@@ -88,7 +88,7 @@ public class StandaloneCommand implements Callable<Integer> {
                         statusPagesFile + ": needs a statusPages list at the top level");
             }
             StatusPage[] parsed = ConfigLoader.bind(pages, StatusPage[].class, statusPagesFile.toString());
-            return new StreamsServiceConfig(null, null, null, null, null, null, null, null, List.of(parsed)).statusPages();
+            return new StreamsServiceConfig(null, null, null, null, null, null, null, List.of(parsed)).statusPages();
         } catch (ConfigLoader.ConfigException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", e.problems()));
         } catch (ContractViolation e) {

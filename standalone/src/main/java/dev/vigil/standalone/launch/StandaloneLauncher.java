@@ -157,7 +157,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
         streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
-        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE_MINUTES", Long.toString(Math.max(1, options.reminderInterval().toMinutes())));
+        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE", Math.max(1, options.reminderInterval().toMinutes()) + "m");
         adminToken = GeneratedConfig.adminToken(configDir);
         Path tokensYaml = configDir.resolve("vigil-streams-tokens.yaml");
         String extraTokens = processEnv.get(TOKENS_FILE_ENV);

@@ -122,9 +122,9 @@ public final class StreamsApp {
         }
         ApiWriter writer = new ApiWriter(ApiWriter.kafka(cfg.kafka().bootstrapServers(), SilenceRoutes.DEFAULT_ACK_TIMEOUT,
                 producerOverrides(cfg)), cfg.topics().audit(), SilenceRoutes.DEFAULT_ACK_TIMEOUT);
-        SilenceRoutes silences = new SilenceRoutes(writer, cfg.alerting().silencesTopic(), Clock.systemUTC(), cfg.silences());
+        SilenceRoutes silences = new SilenceRoutes(writer, cfg.topics().silences(), Clock.systemUTC(), cfg.silences());
         silences.register(routes, backend, forwarder);
-        new AckRoutes(writer, cfg.topics().acks(), cfg.alerting().alertsTopic(), Clock.systemUTC())
+        new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
         new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
                 Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
@@ -208,7 +208,7 @@ public final class StreamsApp {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, k.numStreamThreads());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, k.replicationFactor());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, k.numStandbyReplicas());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitIntervalMs());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitInterval().toMillis());
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, ProcessingDeadLetterHandler.class);

@@ -110,7 +110,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
         }
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
-        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();
+        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().grace().toMillis();
         context.schedule(config.verdict().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
@@ -421,7 +421,7 @@ public final class VerdictProcessor implements Processor<String, Object, String,
     private MonitorWindows windows(MonitorDefinition def) {
         MonitorWindows windows = windowsCache.get(def.id());
         if (windows == null) {
-            windows = MonitorWindows.of(def, config.verdict().graceMs());
+            windows = MonitorWindows.of(def, config.verdict().grace().toMillis());
             windowsCache.put(def.id(), windows);
         }
         return windows;
