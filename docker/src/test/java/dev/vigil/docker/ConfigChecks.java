@@ -188,7 +188,7 @@ final class ConfigChecks {
     Map<String, Integer> listenPorts(Map<String, Loaded> loaded, List<String> problems) {
         Map<String, Integer> out = new LinkedHashMap<>();
         for (Loaded l : loaded.values()) {
-            String[] path = l.service() == Service.INGEST ? new String[] {"port"} : new String[] {"http", "port"};
+            String[] path = {"http", "port"};
             Optional<String> v = l.value(path);
             if (v.isEmpty()) {
                 problems.add(l.file().getFileName() + ": set " + String.join(".", path) + " explicitly (compose ports, health checks and Prometheus depend on it)");

@@ -97,9 +97,10 @@ final class Repo {
         }
     }
 
-    /** The sources meters and configs are read from: every service module plus schemas and standalone. */
+    /** The sources meters and configs are read from: every service module plus schemas, the service kit and standalone. */
     static List<Path> allMainSources() {
-        return List.of(mainSources("schemas"), mainSources("ingest"), mainSources("streams-topology"),
-                mainSources("notifier"), mainSources("probe-worker"), mainSources("standalone"));
+        return List.of(mainSources("schemas"), mainSources("service-kit"), mainSources("ingest"),
+                mainSources("streams-topology"), mainSources("notifier"), mainSources("probe-worker"),
+                mainSources("standalone"));
     }
 }

@@ -1,6 +1,5 @@
 package dev.vigil.ingest;
 
-import dev.vigil.kit.main.ExitCode;
 import dev.vigil.ingest.auth.ApiKeys;
 import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.WebhookToken;
@@ -26,7 +25,8 @@ import dev.vigil.kit.http.ServerGuard;
 import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -106,32 +106,32 @@ public final class IngestServer {
                 AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000));
 
         Responder responder = new Responder(registry);
-        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, Duration.ofMillis(limits.requestTimeoutMs()));
+        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, limits.requestTimeout());
         FunctionCounter.builder("vigil.ingest.body.allocated.bytes", bodies, BodyReader::allocatedBytes)
                 .description("bytes allocated for request body buffers (grows with bytes received, never with a declared length)")
                 .baseUnit("bytes").register(registry);
         BatchParser parser = new BatchParser(limits.maxEvents());
-        BatchResponder batches = new BatchResponder(publisher, responder, registry, config.kafka().retryAfterSeconds());
+        BatchResponder batches = new BatchResponder(publisher, responder, registry, (int) config.kafka().retryAfter().toSeconds());
         ApiKeys apiKeys = new ApiKeys(config.apiKeys());
         var topics = config.kafka().topics();
-        MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkewMs()),
+        MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkew().toMillis()),
                 batches, responder, topics.metrics(), clock);
-        SignatureVerifier verifier = new SignatureVerifier(workerKeys, limits.replayCacheSize(), limits.signatureSkewMs(), clock);
+        SignatureVerifier verifier = new SignatureVerifier(workerKeys, limits.replayCacheSize(), limits.signatureSkew().toMillis(), clock);
         var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults(),
-                limits.signatureSkewMs(), clock);
+                limits.signatureSkew().toMillis(), clock);
         var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats(),
-                limits.signatureSkewMs(), clock);
-        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkewMs(), batches,
+                limits.signatureSkew().toMillis(), clock);
+        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkew().toMillis(), batches,
                 responder, topics.alerts(), clock);
         // Off unless configured: then nothing is routed there and the catch-all answers 404.
         BetterStackWebhookHandler betterStack = betterStackToken == null ? null : new BetterStackWebhookHandler(
-                betterStackToken, bodies, limits.timestampSkewMs(), batches, responder, registry, topics.vendorUpdates(), clock);
+                betterStackToken, bodies, limits.timestampSkew().toMillis(), batches, responder, registry, topics.vendorUpdates(), clock);
         // Heartbeat pings are checked against ingest's own copy of the heartbeat monitors (and their token hashes).
         HeartbeatCatalog heartbeatMonitors = new HeartbeatCatalog();
         registry.gauge("vigil.ingest.heartbeat.monitors", heartbeatMonitors, HeartbeatCatalog::size);
         registry.gauge("vigil.ingest.heartbeat.catalog.ready", heartbeatMonitors, c -> c.ready() ? 1 : 0);
         HeartbeatHandler pings = new HeartbeatHandler(heartbeatMonitors, batches, responder, registry,
-                topics.probeResults(), clock, Duration.ofMillis(limits.requestTimeoutMs()));
+                topics.probeResults(), clock, limits.requestTimeout());
 
         // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
         // enforced by the service kit before any route runs.
@@ -140,7 +140,7 @@ public final class IngestServer {
         // The access log (off unless Reactor Netty's switch is set) writes paths redacted: a webhook token is one.
         DisposableServer server;
         try {
-            server = ServerGuard.apply(HttpServer.create().host(config.host()).port(config.port()),
+            server = ServerGuard.apply(HttpServer.create().host(config.http().host()).port(config.http().port()),
                             edge, "ingest", registry)
                     .accessLog(AccessLogFormat.enabled(), AccessLogFormat.factory())
                     .route(r -> {
@@ -170,7 +170,7 @@ public final class IngestServer {
         MonitorsFollower monitorsFollower = new MonitorsFollower(config.kafka(), heartbeatMonitors).start();
         LOG.info("ingest listening on {}:{} (metrics → {}, probe results and heartbeat pings → {}, heartbeats → {}, alerts → {}, "
                         + "BetterStack webhook {}; hosts {}; heartbeat monitors from {})",
-                config.host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
+                config.http().host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
                 betterStack == null ? "off" : "→ " + topics.vendorUpdates(),
                 edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()), topics.monitors());
         return new Running(server, publisher, admin, registry, gc, monitorsFollower);
@@ -235,7 +235,7 @@ public final class IngestServer {
         String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
         IngestConfig config;
         try {
-            config = ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), path == null ? null : Path.of(path), System.getenv());
+            config = IngestConfig.load(path == null ? null : Path.of(path), System.getenv());
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil-ingest: " + e.getMessage());
             System.exit(ExitCode.CONFIG.code());

@@ -1,5 +1,6 @@
 package dev.vigil.notifier;
 
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
@@ -7,15 +8,15 @@ import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;
+import dev.vigil.notifier.config.ChannelType;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.notifier.config.ResolvedChannel;
-import dev.vigil.notifier.config.ChannelType;
 import dev.vigil.notifier.consume.AlertConsumer;
 import dev.vigil.notifier.consume.CompactedMirror;
+import dev.vigil.notifier.consume.KafkaEscalations;
 import dev.vigil.notifier.consume.KafkaVendorPublisher;
 import dev.vigil.notifier.consume.VendorUpdateConsumer;
-import dev.vigil.notifier.consume.KafkaEscalations;
 import dev.vigil.notifier.core.ChannelLane;
 import dev.vigil.notifier.core.ChannelPipeline;
 import dev.vigil.notifier.core.ClaimStage;
@@ -26,7 +27,7 @@ import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.notifier.core.SilenceGate;
 import dev.vigil.notifier.core.VendorAcknowledgements;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.DeadLetter;
@@ -162,15 +163,15 @@ public final class NotifierService {
                 KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
                 producerMetrics.bindTo(registry);
                 closeables.add(producerMetrics);
-                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().deadLetterTopic(),
-                        cfg.kafka().alertsTopic());
+                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().topics().deadLetter(),
+                        cfg.kafka().topics().alerts());
 
                 Channels channels = new Channels();
                 closeables.add(channels);
                 RetryPolicy policy = new RetryPolicy(d.retryBaseDuration(), d.retryMultiplier(), d.retryCapDuration(),
                         d.deadlineDuration(), () -> ThreadLocalRandom.current().nextDouble());
                 DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(), store,
-                        cfg.kafka().alertsTopic(), clock, timer);
+                        cfg.kafka().topics().alerts(), clock, timer);
                 Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
                     ChannelLane lane = new ChannelLane(c.name(), c.ratePerSecond(), c.concurrency(), timer);
@@ -186,12 +187,12 @@ public final class NotifierService {
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
                 CompactedMirror<Silence> silences = new CompactedMirror<>(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().silencesTopic(), b -> silenceSerde.deserialize(cfg.kafka().silencesTopic(), b),
+                        cfg.kafka().topics().silences(), b -> silenceSerde.deserialize(cfg.kafka().topics().silences(), b),
                         all -> matcher.set(new SilenceMatcher(all))).start();
                 closeables.add(silences);
                 JsonSerde<Ack> ackSerde = new JsonSerde<>(Ack.class);
-                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().acksTopic(),
-                        b -> ackSerde.deserialize(cfg.kafka().acksTopic(), b), all -> { }).start();
+                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().topics().acks(),
+                        b -> ackSerde.deserialize(cfg.kafka().topics().acks(), b), all -> { }).start();
                 closeables.add(acks);
                 this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
                 Gauge.builder("vigil.notifier.silences", silences, CompactedMirror::size).register(registry);
@@ -206,15 +207,15 @@ public final class NotifierService {
                     }
                 }
                 VendorAcknowledgements vendorAcks = new VendorAcknowledgements(store, vendorChannels, acks::get,
-                        new KafkaVendorPublisher(producer, cfg.kafka().acksTopic(), cfg.kafka().alertsTopic(),
-                                cfg.kafka().auditTopic()), clock);
+                        new KafkaVendorPublisher(producer, cfg.kafka().topics().acks(), cfg.kafka().topics().alerts(),
+                                cfg.kafka().topics().audit()), clock);
                 VendorUpdateConsumer vendorUpdates = new VendorUpdateConsumer(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().vendorUpdatesTopic(), vendorAcks, registry);
+                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().topics().vendorUpdates(), vendorAcks, registry);
                 closeables.add(vendorUpdates);
                 vendorUpdates.start();
 
                 JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
-                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().alertsTopic(),
+                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().topics().alerts(),
                         cfg.kafka().maxInFlight(), r -> handle(r, serde, escalations, clock), Duration.ofSeconds(15));
                 KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer.kafkaConsumer());
                 consumerMetrics.bindTo(registry);

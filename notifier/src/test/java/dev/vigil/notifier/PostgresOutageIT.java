@@ -34,7 +34,7 @@ class PostgresOutageIT {
             var cfg = stack.config("g-" + UUID.randomUUID(), 0);
             var k = cfg.kafka();
             NotifierService.Running n = stack.start(cfg.withKafka(new dev.vigil.notifier.config.NotifierConfig.Kafka(
-                    k.bootstrapServers(), k.groupId(), k.alertsTopic(), k.deadLetterTopic(), 6, null)));
+                    k.bootstrapServers(), k.groupId(), k.topics(), 6, null)));
             AlertEvent before = event("monitor/before-" + UUID.randomUUID().toString().substring(0, 8), AlertState.OPENED,
                     Severity.WARNING, 1);
             stack.produce(before);

@@ -1,5 +1,6 @@
 package dev.vigil.probe;
 
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
@@ -18,7 +19,6 @@ import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.probe.schedule.FileMonitorFeed;
 import dev.vigil.probe.schedule.KafkaMonitorFeed;
 import dev.vigil.probe.schedule.ProbeScheduler;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -148,10 +148,10 @@ public final class ProbeWorker {
                 } else {
                     KafkaResultPublisher kafka = publisher instanceof KafkaResultPublisher k ? k : null;
                     this.kafkaFeed = new KafkaMonitorFeed(cfg.kafka().bootstrapServers(), cfg.workerId() + "-monitors",
-                            cfg.kafka().monitorsTopic(), scheduler, dl -> {
+                            cfg.kafka().topics().monitors(), scheduler, dl -> {
                                 if (kafka != null) {
-                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().deadLetterTopic(), dl.key(),
-                                            VigilSerdes.deadLetter().serialize(cfg.kafka().deadLetterTopic(), dl)),
+                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().topics().deadLetter(), dl.key(),
+                                            VigilSerdes.deadLetter().serialize(cfg.kafka().topics().deadLetter(), dl)),
                                             (md, e) -> {
                                                 if (e != null) {
                                                     LOG.error("dead letter for monitor definition {} was not delivered ({}): {}",
@@ -163,7 +163,7 @@ public final class ProbeWorker {
                     new KafkaClientMetrics(kafkaFeed.consumer()).bindTo(metrics.registry());
                     kafkaFeed.start();
                 }
-                long hb = cfg.heartbeatIntervalMs();
+                long hb = cfg.heartbeatInterval().toMillis();
                 this.heartbeats = timer.schedulePeriodically(this::heartbeat, 0, hb, TimeUnit.MILLISECONDS);
                 this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "probe", metrics.registry(),
                         ops(metrics, this::notReadyReason));
@@ -186,10 +186,10 @@ public final class ProbeWorker {
                 }
                 return new RemoteResultPublisher(cfg.remote().ingestUrl(), cfg.remote().keyId(), cfg.region(),
                         secret.getBytes(StandardCharsets.UTF_8), cfg.remote().batchSize(),
-                        Duration.ofMillis(cfg.remote().flushIntervalMs()), System::currentTimeMillis, delivery);
+                        cfg.remote().flushInterval(), System::currentTimeMillis, delivery);
             }
             KafkaResultPublisher kafka = new KafkaResultPublisher(cfg.kafka().bootstrapServers(),
-                    cfg.workerId() + "-results", cfg.kafka().resultsTopic(), cfg.kafka().heartbeatsTopic(), Map.of(), delivery);
+                    cfg.workerId() + "-results", cfg.kafka().topics().probeResults(), cfg.kafka().topics().heartbeats(), Map.of(), delivery);
             new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
             return kafka;
         }
@@ -213,7 +213,7 @@ public final class ProbeWorker {
                 return "shutting down";
             }
             if (kafkaFeed != null && !kafkaFeed.ready()) {
-                return "monitor definitions are still loading from " + config.kafka().monitorsTopic();
+                return "monitor definitions are still loading from " + config.kafka().topics().monitors();
             }
             if (!publisher.healthy()) {
                 return "results cannot be delivered right now";
@@ -257,7 +257,7 @@ public final class ProbeWorker {
         private void closeQuietly() {
             run(() -> kafkaFeed.close(), kafkaFeed != null);
             closeables.forEach(c -> run(c::close, true));
-            run(() -> scheduler.drain(Duration.ofMillis(config.drainTimeoutMs())).block(), scheduler != null);
+            run(() -> scheduler.drain(config.drainTimeout()).block(), scheduler != null);
             run(() -> heartbeats.dispose(), heartbeats != null);
             run(this::heartbeat, publisher != null && scheduler != null);
             run(() -> publisher.close(Duration.ofSeconds(30)), publisher != null);

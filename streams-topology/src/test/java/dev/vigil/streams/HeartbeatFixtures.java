@@ -14,7 +14,7 @@ import java.util.UUID;
 
 /** Heartbeat (push) monitors and the results ingest publishes for their pings. */
 public final class HeartbeatFixtures {
-    /** The default pipeline grace ({@code verdict.graceMs}) the topology adds to a heartbeat window's deadline. */
+    /** The default pipeline grace ({@code verdict.grace}) the topology adds to a heartbeat window's deadline. */
     public static final long PIPELINE_GRACE_MS = Windows.DEFAULT_GRACE_MS;
 
     private HeartbeatFixtures() {

@@ -324,7 +324,7 @@ public final class MetricAlertPipelineBench {
         alerts.track(sentAt);
         long intervalNanos = 1_000_000_000L / Math.max(1, o.latencyRatePerSecond());
         long next = System.nanoTime();
-        long grace = AlertingConfig.defaults().metricGraceMs();
+        long grace = AlertingConfig.defaults().metricGrace().toMillis();
         try (var producer = producer(kafka)) {
             for (int k = 0; k < o.latencySamples(); k++) {
                 String app = "lat-" + k;

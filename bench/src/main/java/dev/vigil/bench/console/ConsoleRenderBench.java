@@ -190,9 +190,9 @@ public final class ConsoleRenderBench {
             // 'unknown' about two minutes after start, mid-measurement.
             var cfg = StreamsServiceConfig.defaults()
                     .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench-console", work.resolve("state").toString(),
-                            1, 1, 0, 100L, Map.of()))
+                            1, 1, 0, Duration.ofMillis(100), Map.of()))
                     .withHttp(HttpSettings.loopback(0))
-                    .withVerdict(new VerdictSettings(600_000L, null, null, null))
+                    .withVerdict(new VerdictSettings(Duration.ofMinutes(10), null, null, null))
                     .withAuth(StreamsServiceConfig.AuthSettings.of(List.of(
                             new TokenSpec("bench", BearerTokens.hash(token), List.of("admin")))));
             long t0 = System.nanoTime();

@@ -97,7 +97,7 @@ public final class HeartbeatPingBench {
             kafka.createTopics(new Topics.TopicSpec(Topics.MONITORS, 6, true),
                     new Topics.TopicSpec(Topics.PROBE_RESULTS, 6, false));
             publishMonitors(kafka, o.monitors(), tokens);
-            IngestConfig config = new IngestConfig("127.0.0.1", 0,
+            IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0),
                     IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-hb"), Map.of(),
                     Map.of(), IngestConfig.Limits.defaults());
             Map<String, Object> r = new LinkedHashMap<>();

@@ -116,11 +116,9 @@ public final class IngestThroughputBench {
 
     private static Map<String, Object> http(EmbeddedKafka kafka, Options o) throws Exception {
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-ingest");
-        k = new IngestConfig.Kafka(k.bootstrapServers(), k.topics(), k.transactionalIdPrefix(), o.producers(), k.sendTimeoutMs(),
-                k.commitResolveTimeoutMs(), k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(),
-                Map.of("compression.type", o.compression()));
-        IngestConfig config = new IngestConfig("127.0.0.1", 0, k, Map.of("bench", List.of(ApiKeys.hash(KEY))), Map.of(),
-                IngestConfig.Limits.defaults());
+        k = k.withProducers(o.producers(), Map.of("compression.type", o.compression()));
+        IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0), k,
+                Map.of("bench", List.of(ApiKeys.hash(KEY))), Map.of(), IngestConfig.Limits.defaults());
         try (IngestServer.Running server = IngestServer.start(config, Map.of(), Clock.systemUTC())) {
             if (!server.awaitReady(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("ingest did not become ready");

@@ -184,8 +184,8 @@ public final class NotifierThroughputBench {
                 "warning", List.of("sink"), "info", List.of("sink")));
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
-                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), "bench-" + UUID.randomUUID(), topic,
-                        Topics.DEAD_LETTER, 5000, 1000))
+                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), "bench-" + UUID.randomUUID(),
+                        new NotifierConfig.TopicNames(topic, Topics.DEAD_LETTER), 5000, 1000))
                 .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 8))
                 .withDelivery(new NotifierConfig.Delivery(null, null, null, null, null, null, 500))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))

@@ -201,7 +201,7 @@ public final class VerdictPipelineBench {
             Path state = work.resolve("state");
             var cfg = StreamsServiceConfig.defaults()
                     .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench", state.toString(), o.streamThreads(),
-                            1, 0, 100L, extraKafkaProperties()))
+                            1, 0, Duration.ofMillis(100), extraKafkaProperties()))
                     .withHttp(HttpSettings.loopback(0))
                     .withAuth(StreamsServiceConfig.AuthSettings.of(List.of(
                             new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))));

@@ -8,7 +8,7 @@ import java.util.Set;
 /** Maps the ingest configuration onto the service kit's {@link ServerLimits}. */
 public final class EdgeLimits {
     /**
-     * Added to {@code limits.requestTimeoutMs} for the server's own body-read bound: ingest's body reader answers a
+     * Added to {@code limits.requestTimeout} for the server's own body-read bound: ingest's body reader answers a
      * slow body with its problem+json 408 at the configured time; the server's bound (which closes the connection
      * without an answer) stays behind it as a backstop for a route that does not read its body.
      */
@@ -19,9 +19,8 @@ public final class EdgeLimits {
 
     public static ServerLimits of(IngestConfig config) {
         IngestConfig.Limits l = config.limits();
-        return new ServerLimits(Duration.ofMillis(l.headerTimeoutMs()),
-                Duration.ofMillis(l.requestTimeoutMs()).plus(SERVER_READ_GRACE),
-                Duration.ofMillis(l.idleTimeoutMs()), l.maxInFlightBodyBytes(), allowedHosts(config));
+        return new ServerLimits(l.headerTimeout(), l.requestTimeout().plus(SERVER_READ_GRACE), l.idleTimeout(),
+                l.maxInFlightBodyBytes(), allowedHosts(config));
     }
 
     /** Empty = any host. See {@link IngestConfig.Http#allowedHosts()}. */
@@ -30,6 +29,6 @@ public final class EdgeLimits {
         if (configured.contains("*")) {
             return Set.of();
         }
-        return ServerLimits.defaultAllowedHosts(config.host(), configured);
+        return ServerLimits.defaultAllowedHosts(config.http().host(), configured);
     }
 }

@@ -1,8 +1,19 @@
 package dev.vigil.ingest.config;
 
-import dev.vigil.schemas.contract.ContractViolation;
+import static dev.vigil.kit.config.DeprecatedKey.millis;
+import static dev.vigil.kit.config.DeprecatedKey.renamed;
+import static dev.vigil.kit.config.DeprecatedKey.seconds;
+
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
+import dev.vigil.kit.config.Problems;
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,96 +22,156 @@ import java.util.regex.Pattern;
 
 /**
  * Configuration of the ingest service ({@code vigil-ingest.yaml}), validated at start. Every problem names
- * its key path.
+ * its key path, and all of them are reported at once.
  *
  * <p>API keys are configured as the lower-case hex SHA-256 of the key, never the key itself:
  * {@code printf '%s' "$KEY" | sha256sum | cut -d' ' -f1}. Probe-worker secrets and webhook tokens are named by
  * environment variable, never inline.
  */
 public record IngestConfig(
-        String host,
-        Integer port,
+        Http http,
         Kafka kafka,
         Map<String, List<String>> apiKeys,
         Map<String, ProbeWorkerKey> probeWorkers,
         Limits limits,
-        Http http,
         Integrations integrations) {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
+    /**
+     * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
+     * service shared one shape ({@code http.host}/{@code http.port}, durations as text), read for one more release.
+     */
+    public static final ConfigSpec<IngestConfig> SPEC = ConfigSpec.of(IngestConfig.class, IngestConfig::defaults,
+            renamed("host", "http.host"),
+            renamed("port", "http.port"),
+            millis("kafka.sendTimeoutMs", "kafka.sendTimeout"),
+            millis("kafka.commitResolveTimeoutMs", "kafka.commitResolveTimeout"),
+            seconds("kafka.retryAfterSeconds", "kafka.retryAfter"),
+            millis("limits.timestampSkewMs", "limits.timestampSkew"),
+            millis("limits.signatureSkewMs", "limits.signatureSkew"),
+            millis("limits.headerTimeoutMs", "limits.headerTimeout"),
+            millis("limits.requestTimeoutMs", "limits.requestTimeout"),
+            millis("limits.idleTimeoutMs", "limits.idleTimeout"));
+
     public IngestConfig {
-        host = host == null ? "0.0.0.0" : Require.text("host", host, 255);
-        port = port == null ? 8080 : Require.range("port", port, 0, 65535);
-        kafka = Require.present("kafka", kafka);
-        limits = limits == null ? Limits.defaults() : limits;
+        Problems p = new Problems();
         http = http == null ? Http.defaults() : http;
+        p.required("kafka", kafka);
+        limits = limits == null ? Limits.defaults() : limits;
         integrations = integrations == null ? Integrations.none() : integrations;
         var keys = new TreeMap<String, List<String>>();
         if (apiKeys != null) {
             for (var e : apiKeys.entrySet()) {
                 String path = "apiKeys." + e.getKey();
-                Require.slug(path, e.getKey());
-                List<String> hashes = Require.list(path, e.getValue(), 32);
+                p.contract(() -> Require.slug(path, e.getKey()));
+                List<String> hashes = p.contract(() -> Require.list(path, e.getValue(), 32));
+                if (hashes == null) {
+                    continue;
+                }
+                List<String> normalised = new ArrayList<>();
                 for (int i = 0; i < hashes.size(); i++) {
                     String h = hashes.get(i).trim().toLowerCase(Locale.ROOT);
-                    if (!SHA256_HEX.matcher(h).matches()) {
-                        throw new ContractViolation(path + "[" + i + "]",
-                                "must be the 64-hex-digit SHA-256 of the key (printf '%s' \"$KEY\" | sha256sum), never the key itself");
-                    }
+                    p.check(SHA256_HEX.matcher(h).matches(), path + "[" + i + "]",
+                            "must be the 64-hex-digit SHA-256 of the key (printf '%s' \"$KEY\" | sha256sum), never the key itself");
+                    normalised.add(h);
                 }
-                keys.put(e.getKey(), hashes.stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).toList());
+                keys.put(e.getKey(), List.copyOf(normalised));
             }
         }
-        apiKeys = java.util.Collections.unmodifiableMap(keys);
+        apiKeys = Collections.unmodifiableMap(keys);
         var workers = new TreeMap<String, ProbeWorkerKey>();
         if (probeWorkers != null) {
             for (var e : probeWorkers.entrySet()) {
                 String path = "probeWorkers." + e.getKey();
-                if (!KEY_ID.matcher(e.getKey()).matches()) {
-                    throw new ContractViolation(path, "key id must be 1-64 characters [A-Za-z0-9._-]");
+                p.check(KEY_ID.matcher(e.getKey()).matches(), path, "key id must be 1-64 characters [A-Za-z0-9._-]");
+                if (p.required(path, e.getValue()) != null) {
+                    workers.put(e.getKey(), e.getValue());
                 }
-                ProbeWorkerKey k = Require.present(path, e.getValue());
-                workers.put(e.getKey(), k);
             }
         }
-        probeWorkers = java.util.Collections.unmodifiableMap(workers);
+        probeWorkers = Collections.unmodifiableMap(workers);
+        p.throwIfAny();
     }
 
     /** No vendor integrations. */
-    public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
-                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits, Http http) {
-        this(host, port, kafka, apiKeys, probeWorkers, limits, http, null);
+    public IngestConfig(Http http, Kafka kafka, Map<String, List<String>> apiKeys,
+                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
+        this(http, kafka, apiKeys, probeWorkers, limits, null);
     }
 
-    /** Default HTTP settings (the Host allow-list follows the bind address), no vendor integrations. */
-    public IngestConfig(String host, Integer port, Kafka kafka, Map<String, List<String>> apiKeys,
-                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
-        this(host, port, kafka, apiKeys, probeWorkers, limits, null, null);
+    /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
+    public static IngestConfig load(Path file, Map<String, String> env) {
+        return ConfigLoader.load(SPEC, file, env);
     }
 
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
     public static IngestConfig defaults() {
-        return new IngestConfig("0.0.0.0", 8080, Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
-                Http.defaults(), Integrations.none());
+        return new IngestConfig(Http.defaults(), Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
+                Integrations.none());
     }
 
     public IngestConfig withPort(int newPort) {
-        return new IngestConfig(host, newPort, kafka, apiKeys, probeWorkers, limits, http, integrations);
+        return withHttp(new Http(http.host(), newPort, http.allowedHosts()));
     }
 
     public IngestConfig withLimits(Limits newLimits) {
-        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, newLimits, http, integrations);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, newLimits, integrations);
     }
 
     public IngestConfig withHttp(Http newHttp) {
-        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, newHttp, integrations);
+        return new IngestConfig(newHttp, kafka, apiKeys, probeWorkers, limits, integrations);
+    }
+
+    public IngestConfig withKafka(Kafka newKafka) {
+        return new IngestConfig(http, newKafka, apiKeys, probeWorkers, limits, integrations);
     }
 
     public IngestConfig withIntegrations(Integrations newIntegrations) {
-        return new IngestConfig(host, port, kafka, apiKeys, probeWorkers, limits, http, newIntegrations);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, newIntegrations);
+    }
+
+    /**
+     * The HTTP server: where it binds (port 0 picks a free port) and the names it answers to.
+     *
+     * @param allowedHosts names accepted in the {@code Host} header (port ignored). Empty (the default): the loopback
+     *                     names when the server is bound to a loopback address (a DNS-rebound browser page sends the
+     *                     attacker's name, so it is refused), any name otherwise. Names listed here are accepted in
+     *                     addition to the loopback names on a loopback bind, and instead of "any" on other binds;
+     *                     {@code "*"} accepts any name on any bind.
+     */
+    public record Http(String host, Integer port, List<String> allowedHosts) {
+        public static final int DEFAULT_PORT = 8080;
+        private static final Pattern HOST = Pattern.compile(
+                "\\*|\\[[0-9a-f:.]+]|[0-9a-f.]*:[0-9a-f:.]*|[a-z0-9_][a-z0-9._-]{0,252}");
+
+        public Http {
+            Problems p = new Problems();
+            host = p.text("host", host, "0.0.0.0", 255);
+            port = p.range("port", port, DEFAULT_PORT, 0, 65535);
+            var hosts = new ArrayList<String>();
+            List<String> given = allowedHosts;
+            List<String> listed = p.contract(() -> Require.list("allowedHosts", given, 64));
+            for (String h : listed == null ? List.<String>of() : listed) {
+                String name = h.strip().toLowerCase(Locale.ROOT);
+                p.check(HOST.matcher(name).matches(), "allowedHosts[" + hosts.size() + "]",
+                        "must be a host name or address without port (or * for any)");
+                hosts.add(name);
+            }
+            allowedHosts = List.copyOf(hosts);
+            p.throwIfAny();
+        }
+
+        /** Bound to {@code host:port}, the Host allow-list following the bind address. */
+        public Http(String host, Integer port) {
+            this(host, port, null);
+        }
+
+        public static Http defaults() {
+            return new Http(null, null, null);
+        }
     }
 
     /** Kafka connection, topic names and the publish bound. */
@@ -109,32 +180,33 @@ public record IngestConfig(
             TopicNames topics,
             String transactionalIdPrefix,
             Integer producers,
-            Long sendTimeoutMs,
-            Long commitResolveTimeoutMs,
-            Integer retryAfterSeconds,
+            Duration sendTimeout,
+            Duration commitResolveTimeout,
+            Duration retryAfter,
             Integer maxRecordsPerTransaction,
             Integer maxQueuedRequests,
             Map<String, String> properties) {
 
         public Kafka {
-            Require.text("bootstrapServers", bootstrapServers, 2048);
+            Problems p = new Problems();
+            p.text("bootstrapServers", bootstrapServers, null, 2048);
             topics = topics == null ? TopicNames.defaults() : topics;
             transactionalIdPrefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank()
-                    ? defaultTransactionalIdPrefix() : Require.text("transactionalIdPrefix", transactionalIdPrefix, 200);
-            producers = producers == null ? 2 : Require.range("producers", producers, 1, 32);
-            sendTimeoutMs = sendTimeoutMs == null ? 5_000L : sendTimeoutMs;
-            if (sendTimeoutMs < 200 || sendTimeoutMs > 120_000) {
-                throw new ContractViolation("sendTimeoutMs", "must be between 200 and 120000");
-            }
-            commitResolveTimeoutMs = commitResolveTimeoutMs == null ? 60_000L : commitResolveTimeoutMs;
-            if (commitResolveTimeoutMs < sendTimeoutMs) {
-                throw new ContractViolation("commitResolveTimeoutMs", "must be at least kafka.sendTimeoutMs");
-            }
-            retryAfterSeconds = retryAfterSeconds == null ? 5 : Require.range("retryAfterSeconds", retryAfterSeconds, 1, 3600);
-            maxRecordsPerTransaction = maxRecordsPerTransaction == null ? 10_000
-                    : Require.range("maxRecordsPerTransaction", maxRecordsPerTransaction, 1, 1_000_000);
-            maxQueuedRequests = maxQueuedRequests == null ? 512 : Require.range("maxQueuedRequests", maxQueuedRequests, 1, 100_000);
+                    ? defaultTransactionalIdPrefix() : p.text("transactionalIdPrefix", transactionalIdPrefix, null, 200);
+            producers = p.range("producers", producers, 2, 1, 32);
+            sendTimeout = p.duration("sendTimeout", sendTimeout, Duration.ofSeconds(5), Duration.ofMillis(200),
+                    Duration.ofMinutes(2));
+            commitResolveTimeout = commitResolveTimeout == null ? Duration.ofMinutes(1) : commitResolveTimeout;
+            p.check(commitResolveTimeout.compareTo(sendTimeout) >= 0, "commitResolveTimeout",
+                    "must be at least kafka.sendTimeout");
+            retryAfter = p.duration("retryAfter", retryAfter, Duration.ofSeconds(5), Duration.ofSeconds(1),
+                    Duration.ofHours(1));
+            // it becomes the Retry-After header, which counts whole seconds
+            p.check(retryAfter.toMillis() % 1000 == 0, "retryAfter", "must be whole seconds (e.g. 5s)");
+            maxRecordsPerTransaction = p.range("maxRecordsPerTransaction", maxRecordsPerTransaction, 10_000, 1, 1_000_000);
+            maxQueuedRequests = p.range("maxQueuedRequests", maxQueuedRequests, 512, 1, 100_000);
             properties = properties == null ? Map.of() : Map.copyOf(properties);
+            p.throwIfAny();
         }
 
         public static Kafka defaults(String bootstrapServers) {
@@ -142,18 +214,29 @@ public record IngestConfig(
         }
 
         public Kafka withBootstrapServers(String servers) {
-            return new Kafka(servers, topics, transactionalIdPrefix, producers, sendTimeoutMs, commitResolveTimeoutMs,
-                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(servers, topics, transactionalIdPrefix, producers, sendTimeout, commitResolveTimeout,
+                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
         }
 
         public Kafka withTransactionalIdPrefix(String prefix) {
-            return new Kafka(bootstrapServers, topics, prefix, producers, sendTimeoutMs, commitResolveTimeoutMs,
-                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(bootstrapServers, topics, prefix, producers, sendTimeout, commitResolveTimeout,
+                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
         }
 
-        public Kafka withSendTimeoutMs(long ms) {
-            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, producers, ms, Math.max(ms, commitResolveTimeoutMs),
-                    retryAfterSeconds, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        public Kafka withSendTimeout(Duration timeout) {
+            Duration resolve = commitResolveTimeout.compareTo(timeout) >= 0 ? commitResolveTimeout : timeout;
+            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, producers, timeout, resolve,
+                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        }
+
+        public Kafka withTopics(TopicNames names) {
+            return new Kafka(bootstrapServers, names, transactionalIdPrefix, producers, sendTimeout, commitResolveTimeout,
+                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+        }
+
+        public Kafka withProducers(int count, Map<String, String> producerProperties) {
+            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, count, sendTimeout, commitResolveTimeout,
+                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, producerProperties);
         }
 
         /** Stable per host so a restarted instance fences (and aborts) its predecessor's open transactions. */
@@ -182,12 +265,14 @@ public record IngestConfig(
     public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates,
                              String monitors) {
         public TopicNames {
-            metrics = metrics == null ? Topics.METRICS : Require.text("metrics", metrics, 249);
-            probeResults = probeResults == null ? Topics.PROBE_RESULTS : Require.text("probeResults", probeResults, 249);
-            alerts = alerts == null ? Topics.ALERTS : Require.text("alerts", alerts, 249);
-            heartbeats = heartbeats == null ? Topics.HEARTBEATS : Require.text("heartbeats", heartbeats, 249);
-            vendorUpdates = vendorUpdates == null ? Topics.VENDOR_UPDATES : Require.text("vendorUpdates", vendorUpdates, 249);
-            monitors = monitors == null ? Topics.MONITORS : Require.text("monitors", monitors, 249);
+            Problems p = new Problems();
+            metrics = p.topic("metrics", metrics, Topics.METRICS);
+            probeResults = p.topic("probeResults", probeResults, Topics.PROBE_RESULTS);
+            alerts = p.topic("alerts", alerts, Topics.ALERTS);
+            heartbeats = p.topic("heartbeats", heartbeats, Topics.HEARTBEATS);
+            vendorUpdates = p.topic("vendorUpdates", vendorUpdates, Topics.VENDOR_UPDATES);
+            monitors = p.topic("monitors", monitors, Topics.MONITORS);
+            p.throwIfAny();
         }
 
         /** The monitor catalogue on the default topic. */
@@ -231,10 +316,11 @@ public record IngestConfig(
      */
     public record BetterStack(String tokenEnv) {
         public BetterStack {
-            Require.present("tokenEnv", tokenEnv);
-            if (!ENV_NAME.matcher(tokenEnv).matches()) {
-                throw new ContractViolation("tokenEnv", "must be an environment variable name");
+            Problems p = new Problems();
+            if (p.required("tokenEnv", tokenEnv) != null) {
+                p.check(ENV_NAME.matcher(tokenEnv).matches(), "tokenEnv", "must be an environment variable name");
             }
+            p.throwIfAny();
         }
     }
 
@@ -244,17 +330,16 @@ public record IngestConfig(
      */
     public record ProbeWorkerKey(String region, String secretEnv, String workerId) {
         public ProbeWorkerKey {
-            Require.slug("region", region);
-            if (dev.vigil.schemas.contract.MonitorDefinition.PUSH_REGION.equals(region)) {
-                // results in region push are heartbeat pings, which only ingest records (after checking the token)
-                throw new ContractViolation("region", "push is the region of heartbeat pings; a probe worker "
-                        + "speaks for a real region");
+            Problems p = new Problems();
+            p.contract(() -> Require.slug("region", region));
+            // results in region push are heartbeat pings, which only ingest records (after checking the token)
+            p.check(!MonitorDefinition.PUSH_REGION.equals(region), "region",
+                    "push is the region of heartbeat pings; a probe worker speaks for a real region");
+            workerId = workerId == null || workerId.isBlank() ? null : p.text("workerId", workerId.strip(), null, 128);
+            if (p.required("secretEnv", secretEnv) != null) {
+                p.check(ENV_NAME.matcher(secretEnv).matches(), "secretEnv", "must be an environment variable name");
             }
-            workerId = workerId == null || workerId.isBlank() ? null : Require.text("workerId", workerId.strip(), 128);
-            Require.present("secretEnv", secretEnv);
-            if (!ENV_NAME.matcher(secretEnv).matches()) {
-                throw new ContractViolation("secretEnv", "must be an environment variable name");
-            }
+            p.throwIfAny();
         }
 
         /** A key whose worker id is its key id. */
@@ -269,83 +354,53 @@ public record IngestConfig(
     }
 
     /**
-     * HTTP edge settings.
-     *
-     * @param allowedHosts names accepted in the {@code Host} header (port ignored). Empty (the default): the loopback
-     *                     names when the server is bound to a loopback address (a DNS-rebound browser page sends the
-     *                     attacker's name, so it is refused), any name otherwise. Names listed here are accepted in
-     *                     addition to the loopback names on a loopback bind, and instead of "any" on other binds;
-     *                     {@code "*"} accepts any name on any bind.
-     */
-    public record Http(List<String> allowedHosts) {
-        private static final Pattern HOST = Pattern.compile(
-                "\\*|\\[[0-9a-f:.]+]|[0-9a-f.]*:[0-9a-f:.]*|[a-z0-9_][a-z0-9._-]{0,252}");
-
-        public Http {
-            var hosts = new java.util.ArrayList<String>();
-            for (String h : Require.list("allowedHosts", allowedHosts, 64)) {
-                String name = h.strip().toLowerCase(Locale.ROOT);
-                if (!HOST.matcher(name).matches()) {
-                    throw new ContractViolation("allowedHosts[" + hosts.size() + "]",
-                            "must be a host name or address without port (or * for any)");
-                }
-                hosts.add(name);
-            }
-            allowedHosts = List.copyOf(hosts);
-        }
-
-        public static Http defaults() {
-            return new Http(List.of());
-        }
-    }
-
-    /**
      * Request limits.
      *
+     * @param timestampSkew        how far a metric's timestamp may be off the server clock, and an alert's times ahead
+     * @param signatureSkew        how old or new a signed request may be (and how far ahead a probe result's time)
      * @param maxInFlightBodyBytes request body bytes the whole server holds at once until each request is answered;
      *                             a request that would exceed it is answered 503 with Retry-After before any handler
      *                             runs. At least {@code maxBodyBytes}, so one request of the largest size fits
-     * @param headerTimeoutMs      a connection must send a complete request head within this time of opening (or of
+     * @param headerTimeout        a connection must send a complete request head within this time of opening (or of
      *                             its previous answer), else 408 and the connection is closed (slowloris)
-     * @param requestTimeoutMs     the whole request body must arrive within this time of its head, else 408
-     * @param idleTimeoutMs        a keep-alive connection without any traffic is closed after this time
+     * @param requestTimeout       the whole request body must arrive within this time of its head, else 408
+     * @param idleTimeout          a keep-alive connection without any traffic is closed after this time
      */
     public record Limits(
             Integer maxBodyBytes,
             Integer maxEvents,
-            Long timestampSkewMs,
-            Long signatureSkewMs,
+            Duration timestampSkew,
+            Duration signatureSkew,
             Integer replayCacheSize,
             Long maxInFlightBodyBytes,
-            Long headerTimeoutMs,
-            Long requestTimeoutMs,
-            Long idleTimeoutMs) {
+            Duration headerTimeout,
+            Duration requestTimeout,
+            Duration idleTimeout) {
         public Limits {
-            maxBodyBytes = maxBodyBytes == null ? 1 << 20 : Require.range("maxBodyBytes", maxBodyBytes, 1024, 64 << 20);
-            maxEvents = maxEvents == null ? 1000 : Require.range("maxEvents", maxEvents, 1, 100_000);
-            timestampSkewMs = timestampSkewMs == null ? 300_000L : timestampSkewMs;
-            if (timestampSkewMs < 1000 || timestampSkewMs > 86_400_000L) {
-                throw new ContractViolation("timestampSkewMs", "must be between 1000 and 86400000");
-            }
-            signatureSkewMs = signatureSkewMs == null ? 60_000L : signatureSkewMs;
-            if (signatureSkewMs < 1000 || signatureSkewMs > 3_600_000L) {
-                throw new ContractViolation("signatureSkewMs", "must be between 1000 and 3600000");
-            }
-            replayCacheSize = replayCacheSize == null ? 100_000 : Require.range("replayCacheSize", replayCacheSize, 16, 10_000_000);
+            Problems p = new Problems();
+            maxBodyBytes = p.range("maxBodyBytes", maxBodyBytes, 1 << 20, 1024, 64 << 20);
+            maxEvents = p.range("maxEvents", maxEvents, 1000, 1, 100_000);
+            timestampSkew = p.duration("timestampSkew", timestampSkew, Duration.ofMinutes(5), Duration.ofSeconds(1),
+                    Duration.ofDays(1));
+            signatureSkew = p.duration("signatureSkew", signatureSkew, Duration.ofMinutes(1), Duration.ofSeconds(1),
+                    Duration.ofHours(1));
+            replayCacheSize = p.range("replayCacheSize", replayCacheSize, 100_000, 16, 10_000_000);
             maxInFlightBodyBytes = maxInFlightBodyBytes == null ? 64L << 20 : maxInFlightBodyBytes;
-            if (maxInFlightBodyBytes < maxBodyBytes || maxInFlightBodyBytes > 16L << 30) {
-                throw new ContractViolation("maxInFlightBodyBytes",
-                        "must be between limits.maxBodyBytes (" + maxBodyBytes + ") and 17179869184 (16 GiB)");
-            }
-            headerTimeoutMs = millis("headerTimeoutMs", headerTimeoutMs, 10_000L, 100, 600_000);
-            requestTimeoutMs = millis("requestTimeoutMs", requestTimeoutMs, 30_000L, 1000, 600_000);
-            idleTimeoutMs = millis("idleTimeoutMs", idleTimeoutMs, 60_000L, 1000, 3_600_000);
+            p.check(maxInFlightBodyBytes >= maxBodyBytes && maxInFlightBodyBytes <= 16L << 30, "maxInFlightBodyBytes",
+                    "must be between limits.maxBodyBytes (" + maxBodyBytes + ") and 17179869184 (16 GiB)");
+            headerTimeout = p.duration("headerTimeout", headerTimeout, Duration.ofSeconds(10), Duration.ofMillis(100),
+                    Duration.ofMinutes(10));
+            requestTimeout = p.duration("requestTimeout", requestTimeout, Duration.ofSeconds(30), Duration.ofSeconds(1),
+                    Duration.ofMinutes(10));
+            idleTimeout = p.duration("idleTimeout", idleTimeout, Duration.ofMinutes(1), Duration.ofSeconds(1),
+                    Duration.ofHours(1));
+            p.throwIfAny();
         }
 
         /** Default edge settings (body budget, timeouts). */
-        public Limits(Integer maxBodyBytes, Integer maxEvents, Long timestampSkewMs, Long signatureSkewMs,
+        public Limits(Integer maxBodyBytes, Integer maxEvents, Duration timestampSkew, Duration signatureSkew,
                       Integer replayCacheSize) {
-            this(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize, null, null, null, null);
+            this(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize, null, null, null, null);
         }
 
         public static Limits defaults() {
@@ -353,31 +408,23 @@ public record IngestConfig(
         }
 
         public Limits withMaxBodyBytes(int bytes) {
-            return new Limits(bytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize,
-                    Math.max(bytes, maxInFlightBodyBytes), headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+            return new Limits(bytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize,
+                    Math.max(bytes, maxInFlightBodyBytes), headerTimeout, requestTimeout, idleTimeout);
         }
 
         public Limits withReplayCacheSize(int size) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, size, maxInFlightBodyBytes,
-                    headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, size, maxInFlightBodyBytes,
+                    headerTimeout, requestTimeout, idleTimeout);
         }
 
         public Limits withMaxInFlightBodyBytes(long bytes) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize, bytes,
-                    headerTimeoutMs, requestTimeoutMs, idleTimeoutMs);
+            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize, bytes,
+                    headerTimeout, requestTimeout, idleTimeout);
         }
 
-        public Limits withHeaderTimeoutMs(long ms) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkewMs, signatureSkewMs, replayCacheSize,
-                    maxInFlightBodyBytes, ms, requestTimeoutMs, idleTimeoutMs);
-        }
-
-        private static long millis(String field, Long value, long dflt, long min, long max) {
-            long v = value == null ? dflt : value;
-            if (v < min || v > max) {
-                throw new ContractViolation(field, "must be between " + min + " and " + max);
-            }
-            return v;
+        public Limits withHeaderTimeout(Duration timeout) {
+            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize,
+                    maxInFlightBodyBytes, timeout, requestTimeout, idleTimeout);
         }
     }
 }

@@ -28,7 +28,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * returned, and {@link PublishResult#UNAVAILABLE} only when its transaction was (or will be) aborted, so
  * read_committed consumers never see any of it. Several requests may share one transaction (group commit)
  * to amortise the commit cost; they then share its fate. A request that cannot be placed within
- * {@code kafka.sendTimeoutMs} (queue full, broker down, sends not acknowledged) is answered UNAVAILABLE.
+ * {@code kafka.sendTimeout} (queue full, broker down, sends not acknowledged) is answered UNAVAILABLE.
  *
  * <p>Consumers of the ingest topics must read with {@code isolation.level=read_committed}.
  */
@@ -41,7 +41,7 @@ public final class AcknowledgedPublisher implements AutoCloseable {
 
     public AcknowledgedPublisher(IngestConfig.Kafka kafka, MeterRegistry registry) {
         this.registry = registry;
-        this.sendTimeoutMs = kafka.sendTimeoutMs();
+        this.sendTimeoutMs = kafka.sendTimeout().toMillis();
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "ingest-publish-deadlines");
             t.setDaemon(true);
@@ -61,12 +61,12 @@ public final class AcknowledgedPublisher implements AutoCloseable {
             try {
                 new ProducerConfig(withSerializers(props));
             } catch (org.apache.kafka.common.config.ConfigException e) {
-                throw new dev.vigil.schemas.config.ConfigLoader.ConfigException(
+                throw new dev.vigil.kit.config.ConfigLoader.ConfigException(
                         List.of("kafka.properties: invalid producer setting: " + e.getMessage()));
             }
             TransactionalLane lane = new TransactionalLane("ingest-publish-" + i,
                     () -> new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer()),
-                    kafka.maxQueuedRequests(), kafka.maxRecordsPerTransaction(), kafka.commitResolveTimeoutMs(),
+                    kafka.maxQueuedRequests(), kafka.maxRecordsPerTransaction(), kafka.commitResolveTimeout().toMillis(),
                     commit, abort, this::bindMetrics);
             lanes.add(lane);
         }
@@ -75,7 +75,7 @@ public final class AcknowledgedPublisher implements AutoCloseable {
     }
 
     static Map<String, Object> producerProps(IngestConfig.Kafka kafka, String transactionalId) {
-        long bound = kafka.sendTimeoutMs();
+        long bound = kafka.sendTimeout().toMillis();
         long linger = 5;
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -90,7 +90,7 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, bound);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(100, bound - linger - 1));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) bound);
-        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) Math.max(kafka.commitResolveTimeoutMs(), 10_000));
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) Math.max(kafka.commitResolveTimeout().toMillis(), 10_000));
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         // Back-to-back transactions on one producer meet CONCURRENT_TRANSACTIONS while the previous commit's
         // markers are written; the default 100 ms backoff would then dominate every request's latency.

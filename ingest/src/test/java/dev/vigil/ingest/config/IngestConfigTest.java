@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.ingest.auth.ApiKeys;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.http.ServerLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,20 +20,20 @@ class IngestConfigTest {
     private IngestConfig load(String yaml, Map<String, String> env) throws Exception {
         Path file = dir.resolve("vigil-ingest.yaml");
         Files.writeString(file, yaml);
-        return ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), file, env);
+        return IngestConfig.load(file, env);
     }
 
     @Test
     void loadsTheShippedExampleWithEnvironmentOverrides() throws Exception {
         String yaml = new String(getClass().getResourceAsStream("/vigil-ingest.example.yaml").readAllBytes());
-        IngestConfig c = load(yaml, Map.of("VIGIL_PORT", "9090", "VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
+        IngestConfig c = load(yaml, Map.of("VIGIL_HTTP_PORT", "9090", "VIGIL_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
                 "VIGIL_LIMITS_MAX_EVENTS", "500"));
-        assertThat(c.port()).isEqualTo(9090);
+        assertThat(c.http().port()).isEqualTo(9090);
         assertThat(c.kafka().bootstrapServers()).isEqualTo("kafka:9092");
         assertThat(c.limits().maxEvents()).isEqualTo(500);
         assertThat(c.limits().maxBodyBytes()).isEqualTo(1 << 20);
-        assertThat(c.limits().timestampSkewMs()).isEqualTo(300_000);
-        assertThat(c.limits().signatureSkewMs()).isEqualTo(60_000);
+        assertThat(c.limits().timestampSkew()).isEqualTo(Duration.ofMillis(300_000));
+        assertThat(c.limits().signatureSkew()).isEqualTo(Duration.ofMillis(60_000));
         assertThat(c.apiKeys()).containsKey("checkout");
         assertThat(c.probeWorkers().get("us-east-1").region()).isEqualTo("us-east");
         assertThat(c.kafka().topics().metrics()).isEqualTo("vigil.metrics");
@@ -61,7 +61,7 @@ class IngestConfigTest {
         assertThat(IngestConfig.defaults().kafka().topics().monitors()).isEqualTo("vigil.monitors");
         assertThat(load("kafka:\n  topics:\n    monitors: acme.monitors\n", Map.of()).kafka().topics().monitors())
                 .isEqualTo("acme.monitors");
-        assertThat(load("port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_MONITORS", "x.monitors")).kafka().topics().monitors())
+        assertThat(load("http:\n  port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_MONITORS", "x.monitors")).kafka().topics().monitors())
                 .isEqualTo("x.monitors");
         assertThatThrownBy(() -> load("probeWorkers:\n  k1: {region: push, secretEnv: K1}\n", Map.of()))
                 .hasMessageContaining("probeWorkers.k1.region").hasMessageContaining("heartbeat pings");
@@ -70,8 +70,8 @@ class IngestConfigTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         IngestConfig c = IngestConfig.defaults();
-        assertThat(c.port()).isEqualTo(8080);
-        assertThat(c.kafka().sendTimeoutMs()).isEqualTo(5_000);
+        assertThat(c.http().port()).isEqualTo(8080);
+        assertThat(c.kafka().sendTimeout()).isEqualTo(Duration.ofMillis(5_000));
         assertThat(c.limits().replayCacheSize()).isEqualTo(100_000);
     }
 
@@ -85,7 +85,7 @@ class IngestConfigTest {
 
     @Test
     void badValuesNameTheirKeyPath() {
-        assertThatThrownBy(() -> load("kafka:\n  sendTimeoutMs: 5\n", Map.of())).hasMessageContaining("kafka.sendTimeoutMs");
+        assertThatThrownBy(() -> load("kafka:\n  sendTimeout: 5ms\n", Map.of())).hasMessageContaining("kafka.sendTimeout");
         assertThatThrownBy(() -> load("limits:\n  maxEvents: 0\n", Map.of())).hasMessageContaining("limits.maxEvents");
         assertThatThrownBy(() -> load("probeWorkers:\n  w1: {region: \"US East\", secretEnv: X}\n", Map.of()))
                 .hasMessageContaining("probeWorkers.w1.region");
@@ -104,9 +104,9 @@ class IngestConfigTest {
         IngestConfig c = IngestConfig.defaults();
         assertThat(c.http().allowedHosts()).isEmpty();
         assertThat(c.limits().maxInFlightBodyBytes()).isEqualTo(64L << 20);
-        assertThat(c.limits().headerTimeoutMs()).isEqualTo(10_000);
-        assertThat(c.limits().requestTimeoutMs()).isEqualTo(30_000);
-        assertThat(c.limits().idleTimeoutMs()).isEqualTo(60_000);
+        assertThat(c.limits().headerTimeout()).isEqualTo(Duration.ofMillis(10_000));
+        assertThat(c.limits().requestTimeout()).isEqualTo(Duration.ofMillis(30_000));
+        assertThat(c.limits().idleTimeout()).isEqualTo(Duration.ofMillis(60_000));
         ServerLimits edge = EdgeLimits.of(c);
         assertThat(edge.maxInFlightBodyBytes()).isEqualTo(64L << 20);
         assertThat(edge.headerTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -117,18 +117,18 @@ class IngestConfigTest {
 
     @Test
     void theHostAllowListFollowsTheBindAddress() throws Exception {
-        assertThat(EdgeLimits.of(load("host: 127.0.0.1\n", Map.of())).allowedHosts())
+        assertThat(EdgeLimits.of(load("http:\n  host: 127.0.0.1\n", Map.of())).allowedHosts())
                 .containsExactlyInAnyOrderElementsOf(ServerLimits.LOOPBACK_NAMES);
-        assertThat(EdgeLimits.of(load("host: localhost\n", Map.of())).hostAllowed("evil.example")).isFalse();
-        assertThat(EdgeLimits.of(load("host: 0.0.0.0\n", Map.of())).allowedHosts()).as("any").isEmpty();
-        IngestConfig listed = load("host: 127.0.0.1\nhttp:\n  allowedHosts: [Ingest.Internal]\n", Map.of());
+        assertThat(EdgeLimits.of(load("http:\n  host: localhost\n", Map.of())).hostAllowed("evil.example")).isFalse();
+        assertThat(EdgeLimits.of(load("http:\n  host: 0.0.0.0\n", Map.of())).allowedHosts()).as("any").isEmpty();
+        IngestConfig listed = load("http:\n  host: 127.0.0.1\n  allowedHosts: [Ingest.Internal]\n", Map.of());
         assertThat(listed.http().allowedHosts()).containsExactly("ingest.internal");
         assertThat(EdgeLimits.of(listed).hostAllowed("ingest.internal:8080")).isTrue();
         assertThat(EdgeLimits.of(listed).hostAllowed("localhost:8080")).as("loopback names stay on a loopback bind").isTrue();
-        IngestConfig wildcardBind = load("host: 0.0.0.0\n", Map.of("VIGIL_HTTP_ALLOWED_HOSTS", "ingest.internal, [::1]"));
+        IngestConfig wildcardBind = load("http:\n  host: 0.0.0.0\n", Map.of("VIGIL_HTTP_ALLOWED_HOSTS", "ingest.internal, [::1]"));
         assertThat(wildcardBind.http().allowedHosts()).containsExactly("ingest.internal", "[::1]");
         assertThat(EdgeLimits.of(wildcardBind).hostAllowed("evil.example")).isFalse();
-        assertThat(EdgeLimits.of(load("host: 127.0.0.1\nhttp:\n  allowedHosts: [\"*\"]\n", Map.of())).allowedHosts())
+        assertThat(EdgeLimits.of(load("http:\n  host: 127.0.0.1\n  allowedHosts: [\"*\"]\n", Map.of())).allowedHosts())
                 .as("* accepts any").isEmpty();
         assertThatThrownBy(() -> load("http:\n  allowedHosts: [\"evil.example/path\"]\n", Map.of()))
                 .hasMessageContaining("http.allowedHosts[0]");
@@ -136,22 +136,22 @@ class IngestConfigTest {
 
     @Test
     void edgeLimitsAreOverriddenAndCheckedWithTheirKeyPath() throws Exception {
-        IngestConfig c = load("limits:\n  headerTimeoutMs: 500\n", Map.of("VIGIL_LIMITS_MAX_IN_FLIGHT_BODY_BYTES", "2097152",
-                "VIGIL_LIMITS_REQUEST_TIMEOUT_MS", "5000"));
-        assertThat(c.limits().headerTimeoutMs()).isEqualTo(500);
+        IngestConfig c = load("limits:\n  headerTimeout: 500ms\n", Map.of("VIGIL_LIMITS_MAX_IN_FLIGHT_BODY_BYTES", "2097152",
+                "VIGIL_LIMITS_REQUEST_TIMEOUT", "5s"));
+        assertThat(c.limits().headerTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(c.limits().maxInFlightBodyBytes()).isEqualTo(2L << 20);
-        assertThat(c.limits().requestTimeoutMs()).isEqualTo(5000);
+        assertThat(c.limits().requestTimeout()).isEqualTo(Duration.ofMillis(5000));
         assertThatThrownBy(() -> load("limits:\n  maxInFlightBodyBytes: 1000\n", Map.of()))
                 .hasMessageContaining("limits.maxInFlightBodyBytes").hasMessageContaining("limits.maxBodyBytes");
-        assertThatThrownBy(() -> load("limits:\n  headerTimeoutMs: 0\n", Map.of())).hasMessageContaining("limits.headerTimeoutMs");
-        assertThatThrownBy(() -> load("limits:\n  idleTimeoutMs: -5\n", Map.of())).hasMessageContaining("limits.idleTimeoutMs");
+        assertThatThrownBy(() -> load("limits:\n  headerTimeout: 0s\n", Map.of())).hasMessageContaining("limits.headerTimeout");
+        assertThatThrownBy(() -> load("limits:\n  idleTimeout: -5s\n", Map.of())).hasMessageContaining("limits.idleTimeout");
     }
 
     @Test
     void anInvalidProducerPropertyStopsStartUpNamingIt() {
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults("127.0.0.1:1");
-        IngestConfig.Kafka bad = new IngestConfig.Kafka(k.bootstrapServers(), k.topics(), "t", 1, k.sendTimeoutMs(),
-                k.commitResolveTimeoutMs(), k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(),
+        IngestConfig.Kafka bad = new IngestConfig.Kafka(k.bootstrapServers(), k.topics(), "t", 1, k.sendTimeout(),
+                k.commitResolveTimeout(), k.retryAfter(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(),
                 Map.of("compression.type", "brotli"));
         assertThatThrownBy(() -> new dev.vigil.ingest.publish.AcknowledgedPublisher(bad,
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry()))
@@ -162,7 +162,7 @@ class IngestConfigTest {
     @Test
     void theBetterStackWebhookIsOffUnlessConfiguredAndNamesItsTokenByEnvironmentVariable() throws Exception {
         assertThat(IngestConfig.defaults().integrations().betterstack()).as("deny by default").isNull();
-        assertThat(load("port: 8080\n", Map.of()).integrations().betterstack()).isNull();
+        assertThat(load("http:\n  port: 8080\n", Map.of()).integrations().betterstack()).isNull();
         IngestConfig c = load("integrations:\n  betterstack:\n    tokenEnv: VIGIL_BETTERSTACK_WEBHOOK_TOKEN\n", Map.of());
         assertThat(c.integrations().betterstack().tokenEnv()).isEqualTo("VIGIL_BETTERSTACK_WEBHOOK_TOKEN");
         IngestConfig renamed = load("integrations:\n  betterstack:\n    tokenEnv: A\n",
@@ -180,7 +180,7 @@ class IngestConfigTest {
         assertThat(IngestConfig.defaults().kafka().topics().vendorUpdates()).isEqualTo("vigil.vendor-updates");
         assertThat(load("kafka:\n  topics:\n    vendorUpdates: acme.vendor-updates\n", Map.of()).kafka().topics().vendorUpdates())
                 .isEqualTo("acme.vendor-updates");
-        assertThat(load("port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_VENDOR_UPDATES", "x.vu")).kafka().topics().vendorUpdates())
+        assertThat(load("http:\n  port: 1\n", Map.of("VIGIL_KAFKA_TOPICS_VENDOR_UPDATES", "x.vu")).kafka().topics().vendorUpdates())
                 .isEqualTo("x.vu");
     }
 
@@ -201,10 +201,65 @@ class IngestConfigTest {
         assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(c, Map.of("VIGIL_BETTERSTACK_WEBHOOK_TOKEN", slashy), clock))
                 .hasMessageContaining("URL-safe").hasMessageNotContaining(slashy);
         IngestConfig both = c.withLimits(c.limits());
-        IngestConfig withWorker = new IngestConfig(both.host(), both.port(), both.kafka(), both.apiKeys(),
-                Map.of("w1", new IngestConfig.ProbeWorkerKey("us-east", "W1_SECRET")), both.limits(), both.http(), both.integrations());
+        IngestConfig withWorker = new IngestConfig(both.http(), both.kafka(), both.apiKeys(),
+                Map.of("w1", new IngestConfig.ProbeWorkerKey("us-east", "W1_SECRET")), both.limits(), both.integrations());
         assertThatThrownBy(() -> dev.vigil.ingest.IngestServer.start(withWorker, Map.of(), clock))
                 .as("every start-up problem at once")
                 .hasMessageContaining("probeWorkers.w1.secretEnv").hasMessageContaining("integrations.betterstack.tokenEnv");
+    }
+
+    @Test
+    void theKeysOfThePreviousShapeStillWorkAndEachWarnsOnce() throws Exception {
+        String current = """
+                http: {host: 127.0.0.1, port: 9090}
+                kafka: {sendTimeout: 2500ms, commitResolveTimeout: 90s, retryAfter: 7s}
+                limits: {timestampSkew: 600000ms, signatureSkew: 30s, headerTimeout: 4s, requestTimeout: 20s, idleTimeout: 2m}
+                """;
+        String old = """
+                host: 127.0.0.1
+                port: 9090
+                kafka: {sendTimeoutMs: 2500, commitResolveTimeoutMs: 90000, retryAfterSeconds: 7}
+                limits: {timestampSkewMs: 600000, signatureSkewMs: 30000, headerTimeoutMs: 4000, requestTimeoutMs: 20000,
+                         idleTimeoutMs: 120000}
+                """;
+        IngestConfig expected = load(current, Map.of());
+        Path file = dir.resolve("vigil-ingest.yaml");
+        Files.writeString(file, old);
+        ConfigLoader.Result<IngestConfig> r = ConfigLoader.read(IngestConfig.SPEC, file, Map.of());
+        assertThat(r.config()).isEqualTo(expected);
+        assertThat(r.warnings()).hasSize(10).allSatisfy(w -> assertThat(w).startsWith(file + ": "))
+                .contains(file + ": port is deprecated, use http.port",
+                        file + ": kafka.sendTimeoutMs is deprecated, use kafka.sendTimeout with the unit in the value,"
+                                + " e.g. 30s, 5m or 1500ms");
+        assertThat(ConfigLoader.read(IngestConfig.SPEC, null, Map.of("VIGIL_PORT", "9191")).warnings())
+                .containsExactly("VIGIL_PORT is deprecated, use VIGIL_HTTP_PORT (http.port)");
+    }
+
+    @Test
+    void everyBadValueOfTheFileIsReportedAtOnce() throws Exception {
+        Path file = dir.resolve("vigil-ingest.yaml");
+        assertThatThrownBy(() -> load("""
+                http: {port: 70000}
+                kafka: {sendTimeout: 5ms}
+                limits: {maxEvents: 0, idleTimeout: soon}
+                """, Map.of()))
+                .isInstanceOfSatisfying(ConfigLoader.ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        file + ": http.port: must be between 0 and 65535",
+                        file + ": kafka.sendTimeout: must be between 200ms and 2m",
+                        file + ": limits.idleTimeout: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
+                        file + ": limits.maxEvents: must be between 1 and 100000"));
+    }
+
+    @Test
+    void theNewKeysAreOverriddenByTheirVariables() throws Exception {
+        IngestConfig c = load("http:\n  port: 8080\n", Map.of("VIGIL_HTTP_HOST", "127.0.0.1", "VIGIL_HTTP_PORT", "0",
+                "VIGIL_KAFKA_SEND_TIMEOUT", "2s", "VIGIL_KAFKA_RETRY_AFTER", "10s", "VIGIL_LIMITS_IDLE_TIMEOUT", "5m"));
+        assertThat(c.http().host()).isEqualTo("127.0.0.1");
+        assertThat(c.http().port()).isZero();
+        assertThat(c.kafka().sendTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(c.kafka().retryAfter()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.limits().idleTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> load("http:\n  port: 8080\n", Map.of("VIGIL_KAFKA_RETRY_AFTER", "1500ms")))
+                .hasMessageContaining("kafka.retryAfter: must be whole seconds");
     }
 }

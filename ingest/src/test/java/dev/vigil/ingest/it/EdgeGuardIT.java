@@ -31,7 +31,7 @@ class EdgeGuardIT {
     void start(EmbeddedKafka kafka) {
         // A budget of exactly one maximal body, so a second request beyond what the first one holds is refused.
         ingest = new IngestHarness(kafka, c -> c.withLimits(c.limits().withMaxBodyBytes(MAX_BODY)
-                .withMaxInFlightBodyBytes(MAX_BODY).withHeaderTimeoutMs(500)));
+                .withMaxInFlightBodyBytes(MAX_BODY).withHeaderTimeout(Duration.ofMillis(500))));
         offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS,
                 Topics.HEARTBEATS);
     }

@@ -395,10 +395,9 @@ class HeartbeatPingIT {
             IngestConfig.TopicNames t = k.topics();
             IngestConfig.Kafka other = new IngestConfig.Kafka(k.bootstrapServers(), new IngestConfig.TopicNames(t.metrics(),
                     t.probeResults(), t.alerts(), t.heartbeats(), t.vendorUpdates(), "absent.monitors"),
-                    k.transactionalIdPrefix(), k.producers(), k.sendTimeoutMs(), k.commitResolveTimeoutMs(),
-                    k.retryAfterSeconds(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(), new HashMap<>(k.properties()));
-            return new IngestConfig(c.host(), c.port(), other, c.apiKeys(), c.probeWorkers(), c.limits(), c.http(),
-                    c.integrations());
+                    k.transactionalIdPrefix(), k.producers(), k.sendTimeout(), k.commitResolveTimeout(),
+                    k.retryAfter(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(), new HashMap<>(k.properties()));
+            return new IngestConfig(c.http(), other, c.apiKeys(), c.probeWorkers(), c.limits(), c.integrations());
         })) {
             IngestHarness.Reply reply = blind.post("/v1/heartbeat/nightly", null, new byte[0], IngestHarness.bearer(TOKEN));
             assertProblem(reply, 503, "not-ready");

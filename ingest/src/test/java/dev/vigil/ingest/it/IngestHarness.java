@@ -61,8 +61,8 @@ final class IngestHarness implements AutoCloseable {
         kafka.createTopics(Topics.all().stream().map(t -> t.withPartitions(3)).toList());
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers())
                 .withTransactionalIdPrefix("ingest-it-" + UUID.randomUUID())
-                .withSendTimeoutMs(sendTimeoutMs);
-        IngestConfig config = new IngestConfig("127.0.0.1", 0, k,
+                .withSendTimeout(Duration.ofMillis(sendTimeoutMs));
+        IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0), k,
                 Map.of("checkout", List.of(ApiKeys.hash(CHECKOUT_KEY)), "billing", List.of(ApiKeys.hash(BILLING_KEY)),
                         "demo", List.of(ApiKeys.hash(DEMO_KEY))),
                 Map.of("w-us-east", new IngestConfig.ProbeWorkerKey("us-east", "US_EAST_SECRET"),

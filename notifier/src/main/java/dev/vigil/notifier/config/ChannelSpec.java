@@ -1,6 +1,6 @@
 package dev.vigil.notifier.config;
 
-import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.kit.config.Problems;
 
 /**
  * One configured channel as written in YAML. Secrets are never inline: {@code urlEnv} names the environment
@@ -16,32 +16,28 @@ public record ChannelSpec(ChannelType type, String url, String urlEnv, String se
                           Double ratePerSecond, Integer concurrency, EmailSpec email) {
 
     public ChannelSpec {
-        if (type == null) {
-            throw new ContractViolation("type", "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
-        }
+        Problems p = new Problems();
+        p.check(type != null, "type", "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
         if (ratePerSecond == null) {
             // the vendors' documented limits: Slack 1 message/s per webhook, Teams workflows about 4/s but 100 an
             // hour per connector, PagerDuty about 120 events a minute per integration key
-            ratePerSecond = switch (type) {
+            ratePerSecond = type == null ? 0.0 : switch (type) {
                 case SLACK, TEAMS -> 1.0;
                 case PAGERDUTY -> 2.0;
                 default -> 0.0;
             };
         }
-        if (!(ratePerSecond >= 0) || ratePerSecond > 100_000) {
-            throw new ContractViolation("ratePerSecond", "must be between 0 (unlimited) and 100000");
-        }
+        p.check(ratePerSecond >= 0 && ratePerSecond <= 100_000, "ratePerSecond", "must be between 0 (unlimited) and 100000");
         if (concurrency == null) {
             // one message at a time where the vendor orders by arrival; two SMTP sessions, which relays allow
-            concurrency = switch (type) {
+            concurrency = type == null ? 8 : switch (type) {
                 case SLACK, TEAMS -> 1;
                 case EMAIL -> 2;
                 default -> 8;
             };
         }
-        if (concurrency < 1 || concurrency > 1024) {
-            throw new ContractViolation("concurrency", "must be between 1 and 1024");
-        }
+        p.range("concurrency", concurrency, 8, 1, 1024);
+        p.throwIfAny();
     }
 
     /** A channel without an e-mail block. */

@@ -1,6 +1,6 @@
 package dev.vigil.notifier.config;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -18,7 +18,7 @@ public final class NotifierSettings {
     }
 
     public static Loaded load(Path file, Map<String, String> env) {
-        NotifierConfig config = ConfigLoader.load(NotifierConfig.class, NotifierConfig.defaults(), file, env);
+        NotifierConfig config = NotifierConfig.load(file, env);
         return resolve(config, file == null ? null : file.toAbsolutePath().getParent(), env);
     }
 

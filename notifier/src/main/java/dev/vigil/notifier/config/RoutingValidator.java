@@ -1,11 +1,12 @@
 package dev.vigil.notifier.config;
 
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
+import dev.vigil.kit.config.DurationText;
+import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
-import dev.vigil.schemas.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
-import dev.vigil.notifier.channel.email.EmailSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -252,9 +253,9 @@ public final class RoutingValidator {
             return null;
         }
         try {
-            return DurationText.parse(path, text);
-        } catch (dev.vigil.schemas.contract.ContractViolation e) {
-            problems.add(path + ": " + e.problem());
+            return DurationText.parse(text);
+        } catch (IllegalArgumentException e) {
+            problems.add(path + ": " + e.getMessage());
             return null;
         }
     }

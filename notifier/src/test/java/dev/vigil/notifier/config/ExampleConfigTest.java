@@ -3,10 +3,10 @@ package dev.vigil.notifier.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.support.TestEvents;
-import dev.vigil.schemas.config.ConfigLoader;
-import dev.vigil.schemas.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;

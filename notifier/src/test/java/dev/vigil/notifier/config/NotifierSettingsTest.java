@@ -3,7 +3,7 @@ package dev.vigil.notifier.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader.ConfigException;
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
@@ -49,7 +49,7 @@ class NotifierSettingsTest {
         NotifierSettings.Loaded l = NotifierSettings.load(null, ENV);
         NotifierConfig c = l.config();
         assertThat(c.http().port()).isEqualTo(8082);
-        assertThat(c.kafka().alertsTopic()).isEqualTo("vigil.alerts");
+        assertThat(c.kafka().topics().alerts()).isEqualTo("vigil.alerts");
         assertThat(c.delivery().dedupeWindowDuration()).isEqualTo(Duration.ofHours(1));
         assertThat(c.delivery().deadlineDuration()).isEqualTo(Duration.ofHours(1));
         assertThat(c.delivery().retryBaseDuration()).isEqualTo(Duration.ofSeconds(1));
@@ -406,5 +406,59 @@ class NotifierSettingsTest {
     void missingServiceConfigFileIsClear() {
         assertThatThrownBy(() -> NotifierSettings.load(dir.resolve("absent.yaml"), ENV))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("absent.yaml: configuration file not found");
+    }
+
+    @Test
+    void theTopicKeysOfThePreviousShapeStillWorkAndEachWarnsOnce() throws IOException {
+        NotifierConfig current = NotifierSettings.load(write("vigil-notifier.yaml", """
+                kafka:
+                  topics: {alerts: t1.alerts, deadLetter: t1.dead, silences: t1.silences, acks: t1.acks,
+                           vendorUpdates: t1.vendor, audit: t1.audit}
+                """), ENV).config();
+        Path old = write("vigil-notifier.yaml", """
+                kafka:
+                  alertsTopic: t1.alerts
+                  deadLetterTopic: t1.dead
+                  silencesTopic: t1.silences
+                  acksTopic: t1.acks
+                  vendorUpdatesTopic: t1.vendor
+                  auditTopic: t1.audit
+                """);
+        dev.vigil.kit.config.ConfigLoader.Result<NotifierConfig> r =
+                dev.vigil.kit.config.ConfigLoader.read(NotifierConfig.SPEC, old, ENV);
+        assertThat(r.config()).isEqualTo(current);
+        assertThat(r.warnings()).hasSize(6).contains(old + ": kafka.alertsTopic is deprecated, use kafka.topics.alerts",
+                old + ": kafka.auditTopic is deprecated, use kafka.topics.audit");
+        assertThat(String.join("\n", r.warnings())).doesNotContain("t1.alerts");
+    }
+
+    @Test
+    void everyServiceSettingProblemIsReportedAtOnce() throws IOException {
+        String f = dir.resolve("vigil-notifier.yaml").toString();
+        assertThat(problems("""
+                kafka: {groupId: "", topics: {alerts: "no such topic!"}}
+                delivery: {dedupeWindow: soon, retryMultiplier: 0.5}
+                http: {port: 70000}
+                """, ENV)).containsExactlyInAnyOrder(
+                f + ": kafka.topics.alerts: must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)",
+                f + ": kafka.groupId: is required",
+                f + ": delivery.dedupeWindow: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
+                f + ": delivery.retryMultiplier: must be between 1 and 10",
+                f + ": http.port: must be between 0 and 65535");
+    }
+
+    @Test
+    void theNewTopicKeysAreOverriddenByTheirVariables() {
+        Map<String, String> env = new java.util.HashMap<>(ENV);
+        env.put("VIGIL_KAFKA_TOPICS_ALERTS", "env.alerts");
+        env.put("VIGIL_KAFKA_TOPICS_DEAD_LETTER", "env.dead");
+        env.put("VIGIL_DELIVERY_SEND_TIMEOUT", "3s");
+        NotifierConfig c = NotifierSettings.load(null, env).config();
+        assertThat(c.kafka().topics().alerts()).isEqualTo("env.alerts");
+        assertThat(c.kafka().topics().deadLetter()).isEqualTo("env.dead");
+        assertThat(c.delivery().sendTimeoutDuration()).isEqualTo(Duration.ofSeconds(3));
+        env.put("VIGIL_DELIVERY_DEADLINE", "0s");
+        assertThatThrownBy(() -> NotifierSettings.load(null, env)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("configuration: delivery.deadline: must be positive");
     }
 }

@@ -91,8 +91,8 @@ public final class Stack implements AutoCloseable {
         RoutingSpec routing = new RoutingSpec(ch, List.of(), null);
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
-                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, alertsTopic, deadLetterTopic, null, null,
-                        silencesTopic, acksTopic, vendorUpdatesTopic, auditTopic))
+                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, new NotifierConfig.TopicNames(alertsTopic,
+                        deadLetterTopic, silencesTopic, acksTopic, vendorUpdatesTopic, auditTopic), null, null))
                 .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 6))
                 .withDelivery(new NotifierConfig.Delivery("1h", "1h", "200ms", 2.0, "2s", "1s", null))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))

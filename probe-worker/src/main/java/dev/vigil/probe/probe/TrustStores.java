@@ -1,6 +1,6 @@
 package dev.vigil.probe.probe;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

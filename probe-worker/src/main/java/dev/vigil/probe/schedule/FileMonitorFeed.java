@@ -1,7 +1,7 @@
 package dev.vigil.probe.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,9 +3,10 @@ package dev.vigil.probe.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,8 +26,8 @@ class ProbeWorkerConfigTest {
         var c = ProbeWorkerConfig.load(null, Map.of());
         assertThat(c.concurrency()).isEqualTo(256);
         assertThat(c.http().port()).isEqualTo(8083);
-        assertThat(c.heartbeatIntervalMs()).isEqualTo(10_000L);
-        assertThat(c.kafka().resultsTopic()).isEqualTo("vigil.probe-results");
+        assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofMillis(10_000L));
+        assertThat(c.kafka().topics().probeResults()).isEqualTo("vigil.probe-results");
         assertThat(c.remote().enabled()).isFalse();
     }
 
@@ -92,5 +93,66 @@ class ProbeWorkerConfigTest {
                 .hasMessageContaining("headerSecrets[1]: must not name remote.secretEnv");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("headerSecrets: ['not a name']\n"), Map.of()))
                 .hasMessageContaining("headerSecrets[0]");
+    }
+
+    @Test
+    void theKeysOfThePreviousShapeStillWorkAndEachWarnsOnce() throws Exception {
+        var current = ProbeWorkerConfig.load(yaml("""
+                heartbeatInterval: 2s
+                drainTimeout: 45s
+                kafka:
+                  topics: {monitors: a.monitors, probeResults: a.results, heartbeats: a.heartbeats, deadLetter: a.dead}
+                remote:
+                  flushInterval: 250ms
+                """), Map.of());
+        Path old = yaml("""
+                heartbeatIntervalMs: 2000
+                drainTimeoutMs: 45000
+                kafka:
+                  monitorsTopic: a.monitors
+                  resultsTopic: a.results
+                  heartbeatsTopic: a.heartbeats
+                  deadLetterTopic: a.dead
+                remote:
+                  flushIntervalMs: 250
+                """);
+        ConfigLoader.Result<ProbeWorkerConfig> r = ConfigLoader.read(ProbeWorkerConfig.SPEC, old, Map.of());
+        assertThat(r.config()).isEqualTo(current);
+        assertThat(r.warnings()).hasSize(7).contains(old + ": kafka.resultsTopic is deprecated, use kafka.topics.probeResults",
+                old + ": heartbeatIntervalMs is deprecated, use heartbeatInterval with the unit in the value, e.g. 30s,"
+                        + " 5m or 1500ms");
+        assertThat(ConfigLoader.read(ProbeWorkerConfig.SPEC, null, Map.of("VIGIL_HEARTBEAT_INTERVAL_MS", "500"))
+                .config().heartbeatInterval()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void everyBadValueIsReportedAtOnce() throws Exception {
+        Path p = yaml("""
+                region: mars
+                concurrency: 0
+                heartbeatInterval: 10
+                http: {port: 70000}
+                remote: {enabled: true, ingestUrl: nope, flushInterval: 1ms}
+                """);
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(p, Map.of()))
+                .isInstanceOfSatisfying(ConfigLoader.ConfigException.class, e -> assertThat(e.problems())
+                        .containsExactlyInAnyOrder(
+                                p + ": heartbeatInterval: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
+                                p + ": http.port: must be between 0 and 65535",
+                                p + ": remote.flushInterval: must be at least 10ms",
+                                p + ": remote.ingestUrl: must be an absolute http(s) URL when remote.enabled is true",
+                                p + ": remote.keyId: must not be blank",
+                                p + ": region: must be one of the configured regions [us-east, eu-west, asia-east]",
+                                p + ": concurrency: must be between 1 and 10000"));
+    }
+
+    @Test
+    void theNewKeysAreOverriddenByTheirVariables() {
+        var c = ProbeWorkerConfig.load(null, Map.of("VIGIL_HEARTBEAT_INTERVAL", "5s", "VIGIL_DRAIN_TIMEOUT", "1m",
+                "VIGIL_KAFKA_TOPICS_PROBE_RESULTS", "env.results", "VIGIL_REMOTE_FLUSH_INTERVAL", "200ms"));
+        assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.drainTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.kafka().topics().probeResults()).isEqualTo("env.results");
+        assertThat(c.remote().flushInterval()).isEqualTo(Duration.ofMillis(200));
     }
 }

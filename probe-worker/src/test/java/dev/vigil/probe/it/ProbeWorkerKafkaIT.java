@@ -77,9 +77,10 @@ class ProbeWorkerKafkaIT {
 
     private ProbeWorkerConfig config(String workerId) {
         var d = ProbeWorkerConfig.defaults();
-        return new ProbeWorkerConfig("us-east", workerId, d.regions(), 64, "", List.of("127.0.0.0/8"), "", 500L,
-                10_000L, new ProbeWorkerConfig.Kafka(kafka.bootstrapServers(), monitorsTopic, resultsTopic,
-                heartbeatsTopic, deadLetterTopic), new ProbeWorkerConfig.Http("127.0.0.1", 0), d.remote());
+        return new ProbeWorkerConfig("us-east", workerId, d.regions(), 64, "", List.of("127.0.0.0/8"), "",
+                Duration.ofMillis(500), Duration.ofMillis(10_000), new ProbeWorkerConfig.Kafka(kafka.bootstrapServers(),
+                new ProbeWorkerConfig.TopicNames(monitorsTopic, resultsTopic, heartbeatsTopic, deadLetterTopic)),
+                new ProbeWorkerConfig.Http("127.0.0.1", 0), d.remote());
     }
 
     private static MonitorDefinition monitor(String id, String url, String... regions) {

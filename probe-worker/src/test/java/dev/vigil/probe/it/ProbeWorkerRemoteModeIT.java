@@ -103,11 +103,10 @@ class ProbeWorkerRemoteModeIT {
                     + "  - id: other-region\n    url: " + target.url("/health") + "\n    regions: [us-east]\n");
             var d = ProbeWorkerConfig.defaults();
             var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L,
-                    new ProbeWorkerConfig.Kafka("", d.kafka().monitorsTopic(), d.kafka().resultsTopic(),
-                            d.kafka().heartbeatsTopic(), d.kafka().deadLetterTopic()),
+                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10),
+                    new ProbeWorkerConfig.Kafka("", d.kafka().topics()),
                     new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, 50L));
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, Duration.ofMillis(50)));
             try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET))) {
                 var http = HttpClient.newHttpClient();
                 var ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.httpPort() + "/ready")).build(),
@@ -174,8 +173,8 @@ class ProbeWorkerRemoteModeIT {
                     + "\n    intervalSeconds: 10\n    timeoutMs: 5000\n    regions: [eu-west]\n");
             var d = ProbeWorkerConfig.defaults();
             var cfg = new ProbeWorkerConfig("eu-west", "remote-2", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L, d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 100, 60_000L));
+                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10), d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 100, Duration.ofMillis(60_000)));
             var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET));
             // Wait until the probe is on the wire (the target answers after 1.5 s), then shut down.
             await().atMost(Duration.ofSeconds(30)).until(() -> target.requests.get() >= 1);
@@ -212,8 +211,8 @@ class ProbeWorkerRemoteModeIT {
                     + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n");
             var d = ProbeWorkerConfig.defaults();
             var cfg = new ProbeWorkerConfig("eu-west", "remote-3", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", 10_000L, 10_000L, d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port() + "/", "key-eu", "PROBE_SECRET", 1, 50L));
+                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10), d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port() + "/", "key-eu", "PROBE_SECRET", 1, Duration.ofMillis(50)));
             try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET), observer)) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> heartbeatCount(worker, "failed") >= 1);
                 // Probing is not held up by the refused heartbeat: the result still goes out and is acknowledged.
@@ -235,9 +234,9 @@ class ProbeWorkerRemoteModeIT {
     @Test
     void aMissingSecretStopsStartUpNamingTheKey() {
         var d = ProbeWorkerConfig.defaults();
-        var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, "", List.of(), "", 10_000L, 10_000L,
+        var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, "", List.of(), "", Duration.ofSeconds(10), Duration.ofSeconds(10),
                 d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:1", "key-eu", "PROBE_SECRET", 10, 50L));
+                new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:1", "key-eu", "PROBE_SECRET", 10, Duration.ofMillis(50)));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProbeWorker.start(cfg, Map.of()))
                 .hasMessageContaining("remote.secretEnv").hasMessageContaining("PROBE_SECRET");
     }

@@ -103,9 +103,9 @@ class CheckTypesWorkerIT {
                     """.formatted(http.url("/secure"), http.url("/secure"), banner.port(), dns.resolver(), tls.port()));
             var d = ProbeWorkerConfig.defaults();
             var cfg = new ProbeWorkerConfig("eu-west", "types-1", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), dir.resolve("certs/ca.crt").toString(), 10_000L, 10_000L, d.kafka(),
+                    List.of("127.0.0.0/8"), dir.resolve("certs/ca.crt").toString(), Duration.ofSeconds(10), Duration.ofSeconds(10), d.kafka(),
                     new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, 50L),
+                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, Duration.ofMillis(50)),
                     List.of("IT_HEALTH_TOKEN", "IT_NOT_SET"));
             try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SIGNING, "IT_HEALTH_TOKEN", "Bearer " + TOKEN))) {
                 assertThat(worker.scheduler().monitorsAssigned()).isEqualTo(5);

@@ -31,9 +31,6 @@ public final class Json {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build());
-    /** For configuration only: environment overrides arrive as text ("12" for a number, "true" for a flag). */
-    private static final ObjectMapper LENIENT = MAPPER.copy()
-            .enable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
@@ -90,15 +87,6 @@ public final class Json {
         }
     }
 
-    /** Binds configuration, accepting text for numbers and flags (environment overrides are text). */
-    public static <T> T convertConfig(JsonNode node, Class<T> type) {
-        try {
-            return LENIENT.treeToValue(node, type);
-        } catch (IOException e) {
-            throw violation(e);
-        }
-    }
-
     public static JsonNode tree(byte[] bytes) {
         try {
             JsonNode node = MAPPER.readTree(bytes);
@@ -134,9 +122,10 @@ public final class Json {
     /**
      * Maps a Jackson failure to the contract violation it stands for. A record constructor's own
      * {@link ContractViolation} is unwrapped and re-rooted under the path Jackson was reading; type
-     * mismatches name the path; syntax errors name the document root.
+     * mismatches name the path; syntax errors name the document root. Public for readers built on a copy of
+     * {@link #mapper()} (the service kit's configuration loader), so both word their problems alike.
      */
-    static ContractViolation violation(IOException e) {
+    public static ContractViolation violation(IOException e) {
         if (e instanceof JsonMappingException mapping) {
             String prefix = path(mapping);
             Throwable cause = mapping.getCause();

@@ -1,11 +1,11 @@
 package dev.vigil.standalone.cli;
 
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
-import dev.vigil.schemas.contract.AuditRecord;
-import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import dev.vigil.standalone.monitors.HeartbeatTokens;
 import dev.vigil.standalone.monitors.MonitorCatalog;
@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vigil monitors ...}: manage the monitor catalogue on the {@code vigil.monitors} topic. */
 @Command(name = "monitors", mixinStandardHelpOptions = true,

@@ -1,22 +1,22 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import dev.vigil.ingest.IngestServer;
 import dev.vigil.ingest.config.IngestConfig;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.probe.ProbeWorker;
 import dev.vigil.probe.config.ProbeWorkerConfig;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * One service per process, as the containers run them: {@code vigil ingest|streams|notifier|probe-worker
@@ -70,7 +70,7 @@ final class ServiceCommands {
     static final class Ingest extends ServiceCommand {
         @Override
         AutoCloseable start(Path config, Map<String, String> env) {
-            return IngestServer.start(ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), config, env), env,
+            return IngestServer.start(IngestConfig.load(config, env), env,
                     java.time.Clock.systemUTC());
         }
     }

@@ -1,21 +1,21 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.standalone.launch.StandaloneLauncher;
-import dev.vigil.streams.config.StreamsServiceConfig;
-import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
+import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vigil standalone}: every service in one JVM with an embedded broker and database. */
 @Command(name = "standalone", mixinStandardHelpOptions = true,
@@ -88,7 +88,7 @@ public class StandaloneCommand implements Callable<Integer> {
                         statusPagesFile + ": needs a statusPages list at the top level");
             }
             StatusPage[] parsed = ConfigLoader.bind(pages, StatusPage[].class, statusPagesFile.toString());
-            return new StreamsServiceConfig(null, null, null, null, null, null, null, null, List.of(parsed)).statusPages();
+            return new StreamsServiceConfig(null, null, null, null, null, null, null, List.of(parsed)).statusPages();
         } catch (ConfigLoader.ConfigException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", e.problems()));
         } catch (ContractViolation e) {

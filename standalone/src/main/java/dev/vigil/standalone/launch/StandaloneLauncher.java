@@ -5,11 +5,11 @@ import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.ingest.IngestServer;
 import dev.vigil.ingest.config.IngestConfig;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.probe.ProbeWorker;
 import dev.vigil.probe.config.ProbeWorkerConfig;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.app.TokensFile;
@@ -157,7 +157,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
         streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
-        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE_MINUTES", Long.toString(Math.max(1, options.reminderInterval().toMinutes())));
+        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE", Math.max(1, options.reminderInterval().toMinutes()) + "m");
         adminToken = GeneratedConfig.adminToken(configDir);
         Path tokensYaml = configDir.resolve("vigil-streams-tokens.yaml");
         String extraTokens = processEnv.get(TOKENS_FILE_ENV);
@@ -202,10 +202,10 @@ public final class StandaloneLauncher implements AutoCloseable {
         webhookToken = GeneratedConfig.betterstackWebhookToken(configDir);
         Map<String, String> ingestEnv = new HashMap<>(common);
         ingestEnv.put(GeneratedConfig.BETTERSTACK_WEBHOOK_TOKEN_ENV, webhookToken.token());
-        ingestEnv.put("VIGIL_HOST", options.host());
-        ingestEnv.put("VIGIL_PORT", Integer.toString(options.ingestPort()));
+        ingestEnv.put("VIGIL_HTTP_HOST", options.host());
+        ingestEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.ingestPort()));
         IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
-                ConfigLoader.load(IngestConfig.class, IngestConfig.defaults(), ingestYaml, ingestEnv), ingestEnv,
+                IngestConfig.load(ingestYaml, ingestEnv), ingestEnv,
                 java.time.Clock.systemUTC()));
         running.push(new Named("ingest", ingest));
         ingestPort = ingest.port();

@@ -3,7 +3,7 @@ package dev.vigil.standalone.monitors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import java.nio.file.Files;

@@ -54,7 +54,7 @@ public final class AlertStateMachine {
 
         /** The machine's settings from the service's alerting configuration. */
         public static Config of(AlertingConfig config) {
-            return new Config(Duration.ofMinutes(config.debounceMinutes()), config.healthyToResolve());
+            return new Config(config.debounce(), config.healthyToResolve());
         }
 
         public Config {

@@ -30,9 +30,9 @@ import org.apache.kafka.streams.state.WindowStore;
 /**
  * Metric windows and metric rules. Each {@link DomainMetric} (key {@code appId/metricName}) is added to its
  * one-minute window (store {@code metric-windows}, per {@code appId/metricName/class},
- * retained {@code metricRetentionDays}). A minute closes when the series' event time passes its end plus the
+ * retained {@code metricRetention}). A minute closes when the series' event time passes its end plus the
  * grace, or (punctuator) when the task's stream time does, or, when this task has seen no metric for
- * {@code idleCloseMs}, when wall clock does (so absence of data is noticed, without wall clock racing ahead of a
+ * {@code idleClose}, when wall clock does (so absence of data is noticed, without wall clock racing ahead of a
  * replay); on close, every rule in force for the app and metric
  * is evaluated at the minute's end over exactly its lookback of windows, and the result goes through the alert
  * state machine. The punctuator also resolves open alerts whose rule was deleted, disabled or narrowed.
@@ -92,7 +92,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
                 counters);
         highWater.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         lastRecordWallClock = context.currentSystemTimeMs();
-        context.schedule(java.time.Duration.ofMillis(config.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
+        context.schedule(config.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
                 this::punctuate);
     }
 
@@ -128,7 +128,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         windows.put(windowKey, agg.add(m), minute);
         SeriesState before = s;
         SeriesState seen = s.seen(m.statusClass(), m.timestamp());
-        s = close(seen, seen.maxTimestamp() - config.metricGraceMs());
+        s = close(seen, seen.maxTimestamp() - config.metricGrace().toMillis());
         // Persist only what decides output (minutes closed, classes to fetch); a high-water mark that alone moved
         // is kept in memory only.
         if (before.closedUpTo() != s.closedUpTo() || !before.statusClasses().equals(s.statusClasses())
@@ -187,12 +187,12 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     /**
      * Closes minutes of quiet series: up to the task's stream time (other series' data moved event time on, so
      * a series that stopped sending is evaluated too, deterministically on a replay), and, when the whole task
-     * has been idle for {@code idleCloseMs}, up to wall clock (no data at all is noticed as well).
+     * has been idle for {@code idleClose}, up to wall clock (no data at all is noticed as well).
      */
     void punctuate(long now) {
-        long watermark = context.currentStreamTimeMs() - config.metricGraceMs();
-        if (now - lastRecordWallClock >= config.idleCloseMs()) {
-            watermark = Math.max(watermark, now - config.metricGraceMs());
+        long watermark = context.currentStreamTimeMs() - config.metricGrace().toMillis();
+        if (now - lastRecordWallClock >= config.idleClose().toMillis()) {
+            watermark = Math.max(watermark, now - config.metricGrace().toMillis());
         }
         for (String key : series.keys()) {
             SeriesState s = current(key);

@@ -50,7 +50,7 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
         this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
                 counters);
-        context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationIntervalMs(), 1000)),
+        context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationInterval().toMillis(), 1000)),
                 PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 

@@ -1,20 +1,22 @@
 package dev.vigil.streams.app;
 
-import dev.vigil.kit.main.ExitCode;
-import dev.vigil.schemas.config.ConfigLoader;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.streams.alertapi.AckRoutes;
 import dev.vigil.streams.alertapi.AlertingRoutes;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.audit.AuditLog;
 import dev.vigil.streams.audit.AuditRoutes;
-import dev.vigil.streams.query.ApiAccess;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.console.ConsoleAssets;
 import dev.vigil.streams.console.ConsoleRoutes;
 import dev.vigil.streams.console.StatusPages;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
+import dev.vigil.streams.query.ApiAccess;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.KafkaStreamsBackend;
@@ -24,8 +26,6 @@ import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.silence.SilenceRoutes;
-import dev.vigil.streams.deadletter.DeadLetterHandler;
-import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -120,9 +120,9 @@ public final class StreamsApp {
         }
         ApiWriter writer = new ApiWriter(ApiWriter.kafka(cfg.kafka().bootstrapServers(), SilenceRoutes.DEFAULT_ACK_TIMEOUT,
                 producerOverrides(cfg)), cfg.topics().audit(), SilenceRoutes.DEFAULT_ACK_TIMEOUT);
-        SilenceRoutes silences = new SilenceRoutes(writer, cfg.alerting().silencesTopic(), Clock.systemUTC(), cfg.silences());
+        SilenceRoutes silences = new SilenceRoutes(writer, cfg.topics().silences(), Clock.systemUTC(), cfg.silences());
         silences.register(routes, backend, forwarder);
-        new AckRoutes(writer, cfg.topics().acks(), cfg.alerting().alertsTopic(), Clock.systemUTC())
+        new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
         new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
                 Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
@@ -207,7 +207,7 @@ public final class StreamsApp {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, k.numStreamThreads());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, k.replicationFactor());
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, k.numStandbyReplicas());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitIntervalMs());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, k.commitInterval().toMillis());
         p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, ProcessingDeadLetterHandler.class);

@@ -2,7 +2,7 @@ package dev.vigil.streams.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.kit.auth.TokenSpec;
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.json.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,98 +1,151 @@
 package dev.vigil.streams.config;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import static dev.vigil.kit.config.DeprecatedKey.days;
+import static dev.vigil.kit.config.DeprecatedKey.millis;
+import static dev.vigil.kit.config.DeprecatedKey.minutes;
+import static dev.vigil.kit.config.DeprecatedKey.renamed;
+import static dev.vigil.kit.config.DeprecatedKey.seconds;
+
+import dev.vigil.kit.auth.TokenSpec;
+import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigSpec;
+import dev.vigil.kit.config.Problems;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
-import dev.vigil.kit.auth.TokenSpec;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * {@code vigil-streams.yaml}: the Streams service's one configuration record. Every key can be overridden
  * by {@code VIGIL_<SECTION>_<KEY>} (e.g. {@code VIGIL_KAFKA_BOOTSTRAP_SERVERS}, {@code VIGIL_HTTP_PORT},
- * {@code VIGIL_VERDICT_GRACE_MS}, {@code VIGIL_WORKERS_DEAD_SECONDS}).
+ * {@code VIGIL_KAFKA_TOPICS_ALERTS}, {@code VIGIL_VERDICT_GRACE=10s}). Every problem is reported at once.
  */
-public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
                                    WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
                                    SilenceSettings silences, List<StatusPage> statusPages) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
+    /**
+     * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
+     * service shared one shape (every topic under {@code kafka.topics}, durations as text), read for one more release.
+     */
+    public static final ConfigSpec<StreamsServiceConfig> SPEC = ConfigSpec.of(StreamsServiceConfig.class,
+            StreamsServiceConfig::defaults,
+            renamed("topics.monitors", "kafka.topics.monitors"),
+            renamed("topics.probeResults", "kafka.topics.probeResults"),
+            renamed("topics.heartbeats", "kafka.topics.heartbeats"),
+            renamed("topics.monitorStatus", "kafka.topics.monitorStatus"),
+            renamed("topics.deadLetter", "kafka.topics.deadLetter"),
+            renamed("topics.audit", "kafka.topics.audit"),
+            renamed("topics.acks", "kafka.topics.acks"),
+            renamed("alerting.alertsTopic", "kafka.topics.alerts"),
+            renamed("alerting.alertRulesTopic", "kafka.topics.alertRules"),
+            renamed("alerting.silencesTopic", "kafka.topics.silences"),
+            renamed("alerting.metricsTopic", "kafka.topics.metrics"),
+            millis("kafka.commitIntervalMs", "kafka.commitInterval"),
+            millis("verdict.graceMs", "verdict.grace"),
+            days("verdict.historyRetentionDays", "verdict.historyRetention"),
+            millis("verdict.punctuationIntervalMs", "verdict.punctuationInterval"),
+            seconds("workers.healthySeconds", "workers.healthy"),
+            seconds("workers.warnSeconds", "workers.warn"),
+            seconds("workers.staleSeconds", "workers.stale"),
+            millis("workers.punctuationIntervalMs", "workers.punctuationInterval"),
+            minutes("alerting.debounceMinutes", "alerting.debounce"),
+            days("alerting.metricRetentionDays", "alerting.metricRetention"),
+            millis("alerting.metricGraceMs", "alerting.metricGrace"),
+            millis("alerting.idleCloseMs", "alerting.idleClose"),
+            millis("alerting.punctuationIntervalMs", "alerting.punctuationInterval"),
+            days("silences.keepExpiredDays", "silences.keepExpired"));
+
     public StreamsServiceConfig {
+        Problems p = new Problems();
         kafka = kafka == null ? KafkaSettings.defaults() : kafka;
         http = http == null ? HttpSettings.defaults() : http;
-        topics = topics == null ? TopicNames.defaults() : topics;
         verdict = verdict == null ? VerdictSettings.defaults() : verdict;
         workers = workers == null ? WorkerSettings.defaults() : workers;
         alerting = alerting == null ? defaultAlerting(http) : alerting;
         auth = auth == null ? AuthSettings.defaults() : auth;
         silences = silences == null ? SilenceSettings.defaults() : silences;
         statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
-        java.util.Set<String> pageIds = new java.util.HashSet<>();
+        Set<String> pageIds = new HashSet<>();
         for (int i = 0; i < statusPages.size(); i++) {
-            if (statusPages.get(i) == null) {
-                throw new ContractViolation("statusPages[" + i + "]", "must be an object with id, title and groups");
-            }
-            if (!pageIds.add(statusPages.get(i).id())) {
-                throw new ContractViolation("statusPages[" + i + "].id", "'" + statusPages.get(i).id() + "' is used twice");
+            StatusPage page = statusPages.get(i);
+            if (p.check(page != null, "statusPages[" + i + "]", "must be an object with id, title and groups")) {
+                p.check(pageIds.add(page.id()), "statusPages[" + i + "].id", "'" + page.id() + "' is used twice");
             }
         }
+        p.throwIfAny();
     }
 
     /** The shape before public status pages. */
-    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
                                 WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
                                 SilenceSettings silences) {
-        this(kafka, http, topics, verdict, workers, alerting, auth, silences, null);
+        this(kafka, http, verdict, workers, alerting, auth, silences, null);
     }
 
-    /** The pre-access-control shape, kept for callers that build a config by hand: no tokens, default silences. */
-    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, TopicNames topics, VerdictSettings verdict,
+    /** Without access control: no tokens, default silences. */
+    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
                                 WorkerSettings workers, AlertingConfig alerting) {
-        this(kafka, http, topics, verdict, workers, alerting, null, null, null);
+        this(kafka, http, verdict, workers, alerting, null, null, null);
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null);
     }
 
     /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
     private static AlertingConfig defaultAlerting(HttpSettings http) {
-        AlertingConfig d = AlertingConfig.defaults();
-        return new AlertingConfig(d.alertsTopic(), d.alertRulesTopic(), d.silencesTopic(), d.metricsTopic(),
-                d.debounceMinutes(), d.healthyToResolve(), "http://" + http.advertisedHost() + ":" + http.port(),
-                d.metricRetentionDays(), d.metricGraceMs(), d.idleCloseMs(), d.punctuationIntervalMs());
+        return AlertingConfig.defaults().withQueryBaseUrl("http://" + http.advertisedHost() + ":" + http.port());
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
     public static StreamsServiceConfig load(Path file, Map<String, String> env) {
-        return ConfigLoader.load(StreamsServiceConfig.class, defaults(), file, env);
+        return ConfigLoader.load(SPEC, file, env);
+    }
+
+    /** The topics, {@code kafka.topics}. */
+    public TopicNames topics() {
+        return kafka.topics();
     }
 
     public TopologyConfig topology() {
-        return new TopologyConfig(topics, verdict, workers);
+        return new TopologyConfig(kafka.topics(), verdict, workers);
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, topics, verdict, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(k, http, verdict, workers, alerting, auth, silences, statusPages);
+    }
+
+    public StreamsServiceConfig withTopics(TopicNames t) {
+        return withKafka(kafka.withTopics(t));
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, topics, verdict, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(kafka, h, verdict, workers, alerting, auth, silences, statusPages);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, topics, v, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(kafka, http, v, workers, alerting, auth, silences, statusPages);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
-        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, a, silences, statusPages);
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, a, silences, statusPages);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
-        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, s, statusPages);
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, s, statusPages);
+    }
+
+    public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, silences, pages);
     }
 
     /**
@@ -104,27 +157,26 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
      */
     public record AuthSettings(List<TokenSpec> tokens, String tokensFile, String instanceTokenEnv) {
         public static final String DEFAULT_INSTANCE_TOKEN_ENV = "VIGIL_INSTANCE_TOKEN";
+        private static final Pattern ENV_NAME = Pattern.compile("[A-Z_][A-Z0-9_]{0,127}");
 
         public AuthSettings {
+            Problems p = new Problems();
             tokens = tokens == null ? List.of() : List.copyOf(tokens);
             tokensFile = tokensFile == null ? "" : tokensFile.trim();
             instanceTokenEnv = instanceTokenEnv == null || instanceTokenEnv.isBlank() ? DEFAULT_INSTANCE_TOKEN_ENV : instanceTokenEnv;
-            if (!instanceTokenEnv.matches("[A-Z_][A-Z0-9_]{0,127}")) {
-                throw new ContractViolation("auth.instanceTokenEnv", "must be an environment variable name such as VIGIL_INSTANCE_TOKEN");
-            }
-            List<String> problems = new java.util.ArrayList<>();
+            p.check(ENV_NAME.matcher(instanceTokenEnv).matches(), "instanceTokenEnv",
+                    "must be an environment variable name such as VIGIL_INSTANCE_TOKEN");
             for (int i = 0; i < tokens.size(); i++) {
-                if (tokens.get(i) == null) {
-                    problems.add("auth.tokens[" + i + "]: must be an object with name, sha256 and scopes");
-                } else {
-                    problems.addAll(tokens.get(i).problems("auth.tokens[" + i + "]"));
+                String key = "tokens[" + i + "]";
+                if (p.check(tokens.get(i) != null, key, "must be an object with name, sha256 and scopes")) {
+                    // TokenSpec words its problems as "<key>.<field>: <problem>"
+                    for (String problem : tokens.get(i).problems(key)) {
+                        int colon = problem.indexOf(": ");
+                        p.add(problem.substring(0, colon), problem.substring(colon + 2));
+                    }
                 }
             }
-            if (!problems.isEmpty()) {
-                String first = problems.get(0);
-                int colon = first.indexOf(": ");
-                throw new ContractViolation(first.substring(0, colon), String.join("; ", problems).substring(colon + 2));
-            }
+            p.throwIfAny();
         }
 
         public static AuthSettings defaults() {
@@ -134,10 +186,6 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         public static AuthSettings of(List<TokenSpec> tokens) {
             return new AuthSettings(tokens, null, null);
         }
-    }
-
-    public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
-        return new StreamsServiceConfig(kafka, http, topics, verdict, workers, alerting, auth, silences, pages);
     }
 
     /**
@@ -200,17 +248,13 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
         }
     }
 
-    /** Silences: at most {@code max} not yet expired; expired ones are deleted (tombstoned) after {@code keepExpiredDays}. */
-    public record SilenceSettings(Integer max, Integer keepExpiredDays) {
+    /** Silences: at most {@code max} not yet expired; expired ones are deleted (tombstoned) after {@code keepExpired}. */
+    public record SilenceSettings(Integer max, Duration keepExpired) {
         public SilenceSettings {
-            max = max == null ? 1000 : max;
-            if (max < 1 || max > 100_000) {
-                throw new ContractViolation("silences.max", "must be between 1 and 100000");
-            }
-            keepExpiredDays = keepExpiredDays == null ? 7 : keepExpiredDays;
-            if (keepExpiredDays < 0 || keepExpiredDays > 366) {
-                throw new ContractViolation("silences.keepExpiredDays", "must be between 0 and 366");
-            }
+            Problems p = new Problems();
+            max = p.range("max", max, 1000, 1, 100_000);
+            keepExpired = p.duration("keepExpired", keepExpired, Duration.ofDays(7), Duration.ZERO, Duration.ofDays(366));
+            p.throwIfAny();
         }
 
         public static SilenceSettings defaults() {
@@ -224,63 +268,65 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
      * {@code groupInstanceId}: a static group member id, stable across restarts of this instance and unique among
      * the application's instances (e.g. the pod name of a StatefulSet). With it, an instance restarted after a crash
      * takes its tasks back at once instead of waiting for the crashed member's session to time out (45 s by
-     * default); empty (the default): dynamic membership.
+     * default); empty (the default): dynamic membership. {@code topics}: every topic the service reads or writes.
      */
     public record KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
-                                Integer replicationFactor, Integer numStandbyReplicas, Long commitIntervalMs,
-                                Map<String, String> properties, String groupInstanceId) {
+                                Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
+                                Map<String, String> properties, String groupInstanceId, TopicNames topics) {
+        private static final Pattern ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
+
         public KafkaSettings {
+            Problems p = new Problems();
             bootstrapServers = bootstrapServers == null ? "localhost:9092" : bootstrapServers;
-            if (bootstrapServers.isBlank()) {
-                throw new ContractViolation("kafka.bootstrapServers", "must name at least one host:port");
-            }
+            p.check(!bootstrapServers.isBlank(), "bootstrapServers", "must name at least one host:port");
             applicationId = applicationId == null ? "vigil-streams" : applicationId;
-            if (!applicationId.matches("[a-zA-Z0-9._-]{1,200}")) {
-                throw new ContractViolation("kafka.applicationId", "must be letters, digits, '.', '_' or '-'");
-            }
+            p.check(ID.matcher(applicationId).matches(), "applicationId", "must be letters, digits, '.', '_' or '-'");
             stateDir = stateDir == null ? "data/streams" : stateDir;
-            if (stateDir.isBlank()) {
-                throw new ContractViolation("kafka.stateDir", "must not be blank");
-            }
-            numStreamThreads = numStreamThreads == null ? 1 : numStreamThreads;
-            if (numStreamThreads < 1 || numStreamThreads > 64) {
-                throw new ContractViolation("kafka.numStreamThreads", "must be between 1 and 64");
-            }
+            p.check(!stateDir.isBlank(), "stateDir", "must not be blank");
+            numStreamThreads = p.range("numStreamThreads", numStreamThreads, 1, 1, 64);
             replicationFactor = replicationFactor == null ? -1 : replicationFactor;
-            if (replicationFactor == 0 || replicationFactor < -1) {
-                throw new ContractViolation("kafka.replicationFactor", "must be -1 (broker default) or at least 1");
-            }
+            p.check(replicationFactor == -1 || replicationFactor >= 1, "replicationFactor",
+                    "must be -1 (broker default) or at least 1");
             numStandbyReplicas = numStandbyReplicas == null ? 0 : numStandbyReplicas;
-            if (numStandbyReplicas < 0) {
-                throw new ContractViolation("kafka.numStandbyReplicas", "must not be negative");
-            }
-            commitIntervalMs = commitIntervalMs == null ? 100L : commitIntervalMs;
-            if (commitIntervalMs < 1) {
-                throw new ContractViolation("kafka.commitIntervalMs", "must be positive");
-            }
+            p.check(numStandbyReplicas >= 0, "numStandbyReplicas", "must not be negative");
+            commitInterval = p.duration("commitInterval", commitInterval, Duration.ofMillis(100), Duration.ofMillis(1));
             properties = properties == null ? Map.of() : Map.copyOf(properties);
             // "" (not null) when unset, so VIGIL_KAFKA_GROUP_INSTANCE_ID can still override it
             groupInstanceId = groupInstanceId == null ? "" : groupInstanceId.strip();
-            if (!groupInstanceId.isEmpty() && !groupInstanceId.matches("[a-zA-Z0-9._-]{1,200}")) {
-                throw new ContractViolation("kafka.groupInstanceId", "must be letters, digits, '.', '_' or '-'");
-            }
+            p.check(groupInstanceId.isEmpty() || ID.matcher(groupInstanceId).matches(), "groupInstanceId",
+                    "must be letters, digits, '.', '_' or '-'");
+            topics = topics == null ? TopicNames.defaults() : topics;
+            p.throwIfAny();
         }
 
-        /** Settings without a static group member id. */
+        /** Settings on the default topics. */
         public KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
-                             Integer replicationFactor, Integer numStandbyReplicas, Long commitIntervalMs,
+                             Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
+                             Map<String, String> properties, String groupInstanceId) {
+            this(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor, numStandbyReplicas,
+                    commitInterval, properties, groupInstanceId, null);
+        }
+
+        /** Settings without a static group member id, on the default topics. */
+        public KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
+                             Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
                              Map<String, String> properties) {
             this(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor, numStandbyReplicas,
-                    commitIntervalMs, properties, null);
+                    commitInterval, properties, null, null);
         }
 
         public static KafkaSettings defaults() {
-            return new KafkaSettings(null, null, null, null, null, null, null, null, null);
+            return new KafkaSettings(null, null, null, null, null, null, null, null, null, null);
         }
 
         public KafkaSettings with(String bootstrap, String appId, String dir) {
             return new KafkaSettings(bootstrap, appId, dir, numStreamThreads, replicationFactor, numStandbyReplicas,
-                    commitIntervalMs, properties, groupInstanceId);
+                    commitInterval, properties, groupInstanceId, topics);
+        }
+
+        public KafkaSettings withTopics(TopicNames names) {
+            return new KafkaSettings(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor,
+                    numStandbyReplicas, commitInterval, properties, groupInstanceId, names);
         }
     }
 
@@ -292,18 +338,18 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Topic
      */
     public record HttpSettings(String host, Integer port, String advertisedHost, String applicationServer,
                                List<String> allowedHosts) {
+        private static final Pattern HOST_PORT = Pattern.compile("[^:\\s]+:[0-9]{1,5}");
+
         public HttpSettings {
+            Problems p = new Problems();
             allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);
-            host = host == null ? "0.0.0.0" : host;
-            port = port == null ? 8081 : port;
-            if (port < 0 || port > 65535) {
-                throw new ContractViolation("http.port", "must be between 0 and 65535");
-            }
+            host = p.text("host", host, "0.0.0.0", 255);
+            port = p.range("port", port, 8081, 0, 65535);
             advertisedHost = advertisedHost == null ? "localhost" : advertisedHost;
             applicationServer = applicationServer == null ? "" : applicationServer;
-            if (!applicationServer.isEmpty() && !applicationServer.matches("[^:\\s]+:[0-9]{1,5}")) {
-                throw new ContractViolation("http.applicationServer", "must be host:port or empty");
-            }
+            p.check(applicationServer.isEmpty() || HOST_PORT.matcher(applicationServer).matches(), "applicationServer",
+                    "must be host:port or empty");
+            p.throwIfAny();
         }
 
         public static HttpSettings defaults() {

@@ -1,6 +1,6 @@
 package dev.vigil.streams.config;
 
-import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.kit.config.Problems;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.window.Windows;
 import java.time.Duration;
@@ -21,98 +21,87 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
         return new TopologyConfig(TopicNames.defaults(), VerdictSettings.defaults(), WorkerSettings.defaults());
     }
 
-    /** Topic names (SPEC section 3); defaults from {@link Topics}. */
+    /**
+     * Every topic the Streams service reads or writes (SPEC section 3), {@code kafka.topics} in its YAML; defaults
+     * from {@link Topics}.
+     *
+     * @param alerts     where alert events go
+     * @param alertRules compacted metric rules
+     * @param silences   compacted silences and maintenance windows
+     * @param metrics    domain metrics
+     */
     public record TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
-                             String deadLetter, String audit, String acks) {
+                             String deadLetter, String audit, String acks, String alerts, String alertRules,
+                             String silences, String metrics) {
         public TopicNames {
-            audit = name("topics.audit", audit, Topics.AUDIT);
-            acks = name("topics.acks", acks, Topics.ACKS);
-            monitors = name("topics.monitors", monitors, Topics.MONITORS);
-            probeResults = name("topics.probeResults", probeResults, Topics.PROBE_RESULTS);
-            heartbeats = name("topics.heartbeats", heartbeats, Topics.HEARTBEATS);
-            monitorStatus = name("topics.monitorStatus", monitorStatus, Topics.MONITOR_STATUS);
-            deadLetter = name("topics.deadLetter", deadLetter, Topics.DEAD_LETTER);
+            Problems p = new Problems();
+            monitors = p.topic("monitors", monitors, Topics.MONITORS);
+            probeResults = p.topic("probeResults", probeResults, Topics.PROBE_RESULTS);
+            heartbeats = p.topic("heartbeats", heartbeats, Topics.HEARTBEATS);
+            monitorStatus = p.topic("monitorStatus", monitorStatus, Topics.MONITOR_STATUS);
+            deadLetter = p.topic("deadLetter", deadLetter, Topics.DEAD_LETTER);
+            audit = p.topic("audit", audit, Topics.AUDIT);
+            acks = p.topic("acks", acks, Topics.ACKS);
+            alerts = p.topic("alerts", alerts, Topics.ALERTS);
+            alertRules = p.topic("alertRules", alertRules, Topics.ALERT_RULES);
+            silences = p.topic("silences", silences, Topics.SILENCES);
+            metrics = p.topic("metrics", metrics, Topics.METRICS);
+            p.throwIfAny();
         }
 
+        /** The verdict and worker-health topics named; the rest their defaults. */
         public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
-            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null);
+            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null, null, null, null, null);
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null, null, null);
-        }
-
-        private static String name(String key, String value, String fallback) {
-            if (value == null) {
-                return fallback;
-            }
-            if (!value.matches("[a-zA-Z0-9._-]{1,249}")) {
-                throw new ContractViolation(key, "must be a valid Kafka topic name");
-            }
-            return value;
+            return new TopicNames(null, null, null, null, null);
         }
     }
 
     /**
-     * Verdict timing. {@code graceMs} is added to each window's collection deadline; the punctuator runs
-     * every {@code punctuationIntervalMs} of wall-clock time; {@code maxBackfillWindows} bounds how many
-     * silent windows of one monitor a single punctuation turns into {@code unknown} verdicts (catching up
-     * after downtime spreads over several punctuations instead of one long stall).
+     * Verdict timing. {@code grace} is added to each window's collection deadline; the punctuator runs every
+     * {@code punctuationInterval} of wall-clock time; {@code maxBackfillWindows} bounds how many silent windows of
+     * one monitor a single punctuation turns into {@code unknown} verdicts (catching up after downtime spreads over
+     * several punctuations instead of one long stall). {@code historyRetention} is whole days: the daily uptime is
+     * kept per day.
      */
-    public record VerdictSettings(Long graceMs, Integer historyRetentionDays, Long punctuationIntervalMs,
+    public record VerdictSettings(Duration grace, Duration historyRetention, Duration punctuationInterval,
                                   Integer maxBackfillWindows) {
         public VerdictSettings {
-            graceMs = graceMs == null ? Windows.DEFAULT_GRACE_MS : graceMs;
-            if (graceMs < 0 || graceMs > 600_000) {
-                throw new ContractViolation("verdict.graceMs", "must be between 0 and 600000");
-            }
-            historyRetentionDays = historyRetentionDays == null ? 90 : historyRetentionDays;
-            if (historyRetentionDays < 1 || historyRetentionDays > 3650) {
-                throw new ContractViolation("verdict.historyRetentionDays", "must be between 1 and 3650");
-            }
-            punctuationIntervalMs = punctuationIntervalMs == null ? 1000L : punctuationIntervalMs;
-            if (punctuationIntervalMs < 10 || punctuationIntervalMs > 60_000) {
-                throw new ContractViolation("verdict.punctuationIntervalMs", "must be between 10 and 60000");
-            }
-            maxBackfillWindows = maxBackfillWindows == null ? 100 : maxBackfillWindows;
-            if (maxBackfillWindows < 1 || maxBackfillWindows > 100_000) {
-                throw new ContractViolation("verdict.maxBackfillWindows", "must be between 1 and 100000");
-            }
+            Problems p = new Problems();
+            grace = p.duration("grace", grace, Duration.ofMillis(Windows.DEFAULT_GRACE_MS), Duration.ZERO,
+                    Duration.ofMinutes(10));
+            historyRetention = p.duration("historyRetention", historyRetention, Duration.ofDays(90), Duration.ofDays(1),
+                    Duration.ofDays(3650));
+            p.check(historyRetention.toMillis() % Duration.ofDays(1).toMillis() == 0, "historyRetention",
+                    "must be whole days (e.g. 90d)");
+            punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(1),
+                    Duration.ofMillis(10), Duration.ofMinutes(1));
+            maxBackfillWindows = p.range("maxBackfillWindows", maxBackfillWindows, 100, 1, 100_000);
+            p.throwIfAny();
         }
 
         public static VerdictSettings defaults() {
             return new VerdictSettings(null, null, null, null);
         }
-
-        public Duration historyRetention() {
-            return Duration.ofDays(historyRetentionDays);
-        }
-
-        public Duration punctuationInterval() {
-            return Duration.ofMillis(punctuationIntervalMs);
-        }
     }
 
-    /** Worker health by heartbeat age: healthy below the first, warn below the second, stale below the third, dead beyond. */
-    public record WorkerSettings(Integer healthySeconds, Integer warnSeconds, Integer staleSeconds,
-                                 Long punctuationIntervalMs) {
+    /**
+     * Worker health by heartbeat age: healthy below {@code healthy}, warn below {@code warn}, stale below
+     * {@code stale}, dead beyond.
+     */
+    public record WorkerSettings(Duration healthy, Duration warn, Duration stale, Duration punctuationInterval) {
         public WorkerSettings {
-            healthySeconds = healthySeconds == null ? 30 : healthySeconds;
-            warnSeconds = warnSeconds == null ? 60 : warnSeconds;
-            staleSeconds = staleSeconds == null ? 300 : staleSeconds;
-            punctuationIntervalMs = punctuationIntervalMs == null ? 5000L : punctuationIntervalMs;
-            if (healthySeconds < 1) {
-                throw new ContractViolation("workers.healthySeconds", "must be at least 1");
-            }
-            if (warnSeconds <= healthySeconds) {
-                throw new ContractViolation("workers.warnSeconds", "must be greater than workers.healthySeconds");
-            }
-            if (staleSeconds <= warnSeconds) {
-                throw new ContractViolation("workers.staleSeconds", "must be greater than workers.warnSeconds");
-            }
-            if (punctuationIntervalMs < 10 || punctuationIntervalMs > 60_000) {
-                throw new ContractViolation("workers.punctuationIntervalMs", "must be between 10 and 60000");
-            }
+            Problems p = new Problems();
+            healthy = p.duration("healthy", healthy, Duration.ofSeconds(30), Duration.ofSeconds(1));
+            warn = warn == null ? Duration.ofMinutes(1) : warn;
+            stale = stale == null ? Duration.ofMinutes(5) : stale;
+            p.check(warn.compareTo(healthy) > 0, "warn", "must be greater than workers.healthy");
+            p.check(stale.compareTo(warn) > 0, "stale", "must be greater than workers.warn");
+            punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(5),
+                    Duration.ofMillis(10), Duration.ofMinutes(1));
+            p.throwIfAny();
         }
 
         public static WorkerSettings defaults() {

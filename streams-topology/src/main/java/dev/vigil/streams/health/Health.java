@@ -9,15 +9,15 @@ import java.util.Locale;
 public enum Health {
     HEALTHY, WARN, STALE, DEAD;
 
-    /** healthy below {@code healthySeconds}, warn below {@code warnSeconds}, stale below {@code staleSeconds}, dead beyond. */
+    /** healthy below {@code workers.healthy}, warn below {@code workers.warn}, stale below {@code workers.stale}, dead beyond. */
     public static Health of(long ageMs, WorkerSettings settings) {
-        if (ageMs < settings.healthySeconds() * 1000L) {
+        if (ageMs < settings.healthy().toMillis()) {
             return HEALTHY;
         }
-        if (ageMs < settings.warnSeconds() * 1000L) {
+        if (ageMs < settings.warn().toMillis()) {
             return WARN;
         }
-        if (ageMs < settings.staleSeconds() * 1000L) {
+        if (ageMs < settings.stale().toMillis()) {
             return STALE;
         }
         return DEAD;

@@ -36,7 +36,7 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        context.schedule(java.time.Duration.ofMillis(settings.punctuationIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
+        context.schedule(settings.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
                 this::evaluate);
     }
 

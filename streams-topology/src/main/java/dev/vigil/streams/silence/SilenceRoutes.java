@@ -11,6 +11,7 @@ import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.schemas.contract.AuditRecord;
+import dev.vigil.kit.config.DurationText;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
 import dev.vigil.streams.query.TimeParam;
 import dev.vigil.streams.query.Forwarder;
@@ -59,7 +60,7 @@ import reactor.core.scheduler.Schedulers;
  *       creation.</li>
  * </ul>
  * Writes are visible to GET once the global store has consumed them (normally well under a second). Silences
- * expired for longer than {@code silences.keepExpiredDays} are deleted with tombstones, at each creation and
+ * expired for longer than {@code silences.keepExpired} are deleted with tombstones, at each creation and
  * every ten minutes, so the compacted topic and every instance's global store stay bounded. A series counts
  * towards {@code silences.max} until its endsAt, between occurrences too.
  */
@@ -161,12 +162,12 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         return -1;
     }
 
-    /** Tombstones silences that ended more than {@code keepExpiredDays} ago (one transaction, one audit record). */
+    /** Tombstones silences that ended more than {@code keepExpired} ago (one transaction, one audit record). */
     Mono<Void> prune(QueryBackend backend, String actor) {
         long now = clock.millis();
-        long cutoff = now - settings.keepExpiredDays() * 86_400_000L;
+        long cutoff = now - settings.keepExpired().toMillis();
         return QueryBackend.read(() -> {
-            // Past keepExpiredDays an expired silence goes; and however young, the oldest expired ones go while the
+            // Past keepExpired an expired silence goes; and however young, the oldest expired ones go while the
             // store holds more than silences.max records, so a burst of short silences cannot grow it without bound.
             List<Silence> all = new ArrayList<>();
             try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).all()) {
@@ -185,7 +186,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                     .map(id -> new ProducerRecord<String, byte[]>(topic, id, null)).toList();
             AuditRecord record = new AuditRecord(1, UUID.randomUUID().toString(), now, actor, "silence.pruned",
                     "silences", "", Map.of("count", String.valueOf(old.size()),
-                            "keepExpiredDays", String.valueOf(settings.keepExpiredDays())));
+                            "keepExpired", DurationText.format(settings.keepExpired())));
             return writer.write(tombstones, record);
         });
     }

@@ -68,11 +68,11 @@ public final class AlertingTopology {
 
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RULES_STORE), Serdes.String(),
                         VigilSerdes.alertRule()).withLoggingDisabled(),
-                RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), alerting.alertRulesTopic(),
+                RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), cfg.topics().alertRules(),
                 RULES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.RULES_STORE, AlertRule::id));
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SILENCES_STORE), Serdes.String(),
                         new JsonSerde<>(Silence.class)).withLoggingDisabled(),
-                SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), alerting.silencesTopic(),
+                SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), cfg.topics().silences(),
                 SILENCES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.SILENCES_STORE, Silence::id));
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ACKS_STORE), Serdes.String(),
                         new JsonSerde<>(Ack.class)).withLoggingDisabled(),
@@ -102,7 +102,7 @@ public final class AlertingTopology {
 
         // metrics: one-minute windows and metric rules
         topology.addSource(METRICS_SOURCE, Serdes.String().deserializer(), VigilSerdes.domainMetric(),
-                alerting.metricsTopic());
+                cfg.topics().metrics());
         topology.addProcessor(METRIC_ALERT_PROCESSOR,
                 () -> new MetricAlertProcessor(alerting, StoreNames.metricAlerts(), METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
                 METRICS_SOURCE);
@@ -116,11 +116,11 @@ public final class AlertingTopology {
         topology.addSink(METRIC_DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), METRIC_ALERT_PROCESSOR);
 
-        topology.addSink(MONITOR_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+        topology.addSink(MONITOR_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
                 VigilSerdes.alertEvent(), MONITOR_ALERT_PROCESSOR);
-        topology.addSink(WORKER_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+        topology.addSink(WORKER_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
                 VigilSerdes.alertEvent(), WORKER_ALERT_PROCESSOR);
-        topology.addSink(METRIC_ALERTS_SINK, alerting.alertsTopic(), Serdes.String().serializer(),
+        topology.addSink(METRIC_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
                 VigilSerdes.alertEvent(), METRIC_ALERT_PROCESSOR);
         return topology;
     }

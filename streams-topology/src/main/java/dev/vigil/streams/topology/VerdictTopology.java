@@ -67,7 +67,7 @@ public final class VerdictTopology {
                 VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
         topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
                 statusSerde, STATUS_NODE);
-        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(StoreNames.uptime(), cfg.verdict().historyRetentionDays()), VERDICTS_NODE);
+        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(StoreNames.uptime(), (int) cfg.verdict().historyRetention().toDays()), VERDICTS_NODE);
 
         // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory: a RocksDB
         // write per window cost more than the verdict rule itself (+26 % throughput in the verdict benchmark). The

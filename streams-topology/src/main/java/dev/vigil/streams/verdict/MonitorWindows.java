@@ -17,7 +17,7 @@ import dev.vigil.schemas.window.Windows;
  *       nobody reported for is {@code unknown}: the fleet was silent, which says nothing about the target.</li>
  *   <li>{@link Pushed} (heartbeat): the windows of {@link HeartbeatSchedules} (aligned {@code intervalSeconds}
  *       windows, or cron fire time to next fire time); the verdict is due at the window's end plus the monitor's
- *       {@code graceSeconds} plus the pipeline's {@code verdict.graceMs} (so a ping accepted just before the end is
+ *       {@code graceSeconds} plus the pipeline's {@code verdict.grace} (so a ping accepted just before the end is
  *       not outrun by the deadline on its way through Kafka). A window without a ping by then <em>is</em> the
  *       failure: it is decided with {@link #MISSED_HEARTBEAT} as the push region's result, so it is {@code down}.</li>
  * </ul>
@@ -31,7 +31,7 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
     /** The push region's result in a heartbeat window that got no ping by its deadline. */
     RegionResult MISSED_HEARTBEAT = new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.MISSED_HEARTBEAT, null, null);
 
-    /** The windows of {@code def}; {@code graceMs} is the pipeline's {@code verdict.graceMs}. */
+    /** The windows of {@code def}; {@code graceMs} is the pipeline's {@code verdict.grace}. */
     static MonitorWindows of(MonitorDefinition def, long graceMs) {
         return def.isProbed() ? new Probed(def.intervalMs(), def.timeoutMs(), graceMs) : new Pushed(def, graceMs);
     }

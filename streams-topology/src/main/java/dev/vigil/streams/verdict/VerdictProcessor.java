@@ -72,7 +72,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        long graceMs = config.verdict().graceMs();
+        long graceMs = config.verdict().grace().toMillis();
         this.definitions = MirroredStore.load(context.getStateStore(stores.definitions()),
                 (id, def) -> MonitorWindows.of(def, graceMs));
         this.pending = MirroredStore.load(context.getStateStore(stores.pending()));
@@ -81,7 +81,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         this.latest = rebuildLatest(context.getStateStore(stores.latest()));
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
-        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().graceMs();
+        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().grace().toMillis();
         context.schedule(config.verdict().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 

@@ -75,17 +75,17 @@ final class AlertingHarness implements AutoCloseable {
         monitors = driver.createInputTopic(t.monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
         results = driver.createInputTopic(t.probeResults(), new StringSerializer(), VigilSerdes.probeResult());
         heartbeats = driver.createInputTopic(t.heartbeats(), new StringSerializer(), VigilSerdes.workerHeartbeat());
-        metrics = driver.createInputTopic(alerting.metricsTopic(), new StringSerializer(), VigilSerdes.domainMetric());
-        rules = driver.createInputTopic(alerting.alertRulesTopic(), new StringSerializer(), VigilSerdes.alertRule());
-        silences = driver.createInputTopic(alerting.silencesTopic(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        metrics = driver.createInputTopic(config.topics().metrics(), new StringSerializer(), VigilSerdes.domainMetric());
+        rules = driver.createInputTopic(config.topics().alertRules(), new StringSerializer(), VigilSerdes.alertRule());
+        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         acks = driver.createInputTopic(t.acks(), new StringSerializer(), new JsonSerde<>(Ack.class));
-        alerts = driver.createOutputTopic(alerting.alertsTopic(), new StringDeserializer(), VigilSerdes.alertEvent());
+        alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
         deadLetters = driver.createOutputTopic(t.deadLetter(), new StringDeserializer(), VigilSerdes.deadLetter());
     }
 
     /** A reader of the alerts topic as raw bytes (byte-identical replay checks); do not mix with {@link #alerts}. */
     TestOutputTopic<String, byte[]> rawAlerts() {
-        return driver.createOutputTopic(alerting.alertsTopic(), new StringDeserializer(), new ByteArrayDeserializer());
+        return driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     void define(MonitorDefinition def) {

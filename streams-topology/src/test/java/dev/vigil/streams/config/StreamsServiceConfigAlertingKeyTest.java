@@ -2,7 +2,7 @@ package dev.vigil.streams.config;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,17 +16,17 @@ class StreamsServiceConfigAlertingKeyTest {
     @Test
     void alertingProblemsNameTheirKeyOnce() throws Exception {
         Path file = dir.resolve("vigil-streams.yaml");
-        Files.writeString(file, "alerting:\n  debounceMinutes: 0\n");
+        Files.writeString(file, "alerting:\n  debounce: 0s\n");
         assertThatThrownBy(() -> StreamsServiceConfig.load(file, Map.of()))
                 .isInstanceOf(ConfigLoader.ConfigException.class)
-                .hasMessageContaining(": alerting.debounceMinutes: must be between 1 and 1440");
+                .hasMessageContaining(": alerting.debounce: must be between 1m and 1d");
     }
 
     @Test
     void environmentOverridesReachTheAlertingSection() {
-        var cfg = StreamsServiceConfig.load(null, Map.of("VIGIL_ALERTING_DEBOUNCE_MINUTES", "1",
+        var cfg = StreamsServiceConfig.load(null, Map.of("VIGIL_ALERTING_DEBOUNCE", "1m",
                 "VIGIL_ALERTING_QUERY_BASE_URL", "http://vigil.example:8081"));
-        org.assertj.core.api.Assertions.assertThat(cfg.alerting().debounceMinutes()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThat(cfg.alerting().debounce()).isEqualTo(java.time.Duration.ofMinutes(1));
         org.assertj.core.api.Assertions.assertThat(cfg.alerting().queryBaseUrl()).isEqualTo("http://vigil.example:8081");
     }
 }

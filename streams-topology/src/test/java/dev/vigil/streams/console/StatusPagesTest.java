@@ -3,12 +3,12 @@ package dev.vigil.streams.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.schemas.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.config.StreamsServiceConfig.Group;
 import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
+import dev.vigil.streams.config.StreamsServiceConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

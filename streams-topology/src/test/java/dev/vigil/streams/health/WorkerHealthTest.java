@@ -10,6 +10,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.time.Duration;
 
 class WorkerHealthTest {
     private static final long T0 = 1_800_000_000_000L;
@@ -23,7 +24,7 @@ class WorkerHealthTest {
 
     @Test
     void thresholdsAreConfigurable() {
-        var settings = new WorkerSettings(5, 10, 20, null);
+        var settings = new WorkerSettings(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20), null);
         assertThat(Health.of(4_999, settings)).isEqualTo(Health.HEALTHY);
         assertThat(Health.of(5_000, settings)).isEqualTo(Health.WARN);
         assertThat(Health.of(19_999, settings)).isEqualTo(Health.STALE);

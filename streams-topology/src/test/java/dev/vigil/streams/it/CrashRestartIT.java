@@ -114,7 +114,7 @@ class CrashRestartIT {
                   applicationId: vigil-crash-it
                   stateDir: "%s"
                   replicationFactor: 1
-                  commitIntervalMs: 100
+                  commitInterval: 100ms
                   properties:
                     consumer.session.timeout.ms: "6000"
                     consumer.heartbeat.interval.ms: "1000"
@@ -123,7 +123,7 @@ class CrashRestartIT {
                   port: %d
                   advertisedHost: 127.0.0.1
                 verdict:
-                  punctuationIntervalMs: 200
+                  punctuationInterval: 200ms
                 """.formatted(kafka.bootstrapServers(), dir.resolve("state"), port);
         Path file = dir.resolve("vigil-streams.yaml");
         Files.writeString(file, yaml);

@@ -48,10 +48,10 @@ final class ItSupport {
 
     /** Session timeout low enough that a crashed member's partitions move within seconds. */
     static StreamsServiceConfig config(EmbeddedKafka kafka, String appId, Path stateDir) {
-        KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, 100L,
+        KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, Duration.ofMillis(100),
                 Map.of("consumer.session.timeout.ms", "6000", "consumer.heartbeat.interval.ms", "1000"));
         return StreamsServiceConfig.defaults().withKafka(k).withHttp(HttpSettings.loopback(0))
-                .withVerdict(new VerdictSettings(null, null, 200L, null))
+                .withVerdict(new VerdictSettings(null, null, Duration.ofMillis(200), null))
                 .withAuth(StreamsServiceConfig.AuthSettings.of(dev.vigil.streams.query.TestApi.tokens()));
     }
 

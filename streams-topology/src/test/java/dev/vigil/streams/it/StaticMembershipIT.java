@@ -37,7 +37,7 @@ class StaticMembershipIT {
         StreamsServiceConfig base = ItSupport.config(kafka, "vigil-static-it", dir.resolve("state"));
         KafkaSettings k = base.kafka();
         StreamsServiceConfig cfg = base.withKafka(new KafkaSettings(k.bootstrapServers(), k.applicationId(), k.stateDir(),
-                k.numStreamThreads(), k.replicationFactor(), k.numStandbyReplicas(), k.commitIntervalMs(),
+                k.numStreamThreads(), k.replicationFactor(), k.numStandbyReplicas(), k.commitInterval(),
                 Map.of("consumer.session.timeout.ms", String.valueOf(SESSION.toMillis()),
                         "consumer.heartbeat.interval.ms", "3000"), "it-instance-1"));
 

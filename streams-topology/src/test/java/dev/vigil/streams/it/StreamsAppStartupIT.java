@@ -29,8 +29,7 @@ class StreamsAppStartupIT {
     void refusesToStartWithoutItsTopicsOrWithoutCoPartitioning() {
         var topics = new TopologyConfig.TopicNames("startup.monitors", "startup.results", "startup.heartbeats", null, null);
         StreamsServiceConfig base = ItSupport.config(kafka, "vigil-startup-it", dir);
-        StreamsServiceConfig cfg = new StreamsServiceConfig(base.kafka(), base.http(), topics, base.verdict(), base.workers(),
-                base.alerting());
+        StreamsServiceConfig cfg = base.withTopics(topics);
         assertThatThrownBy(() -> StreamsApp.start(cfg))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("input topics do not exist")

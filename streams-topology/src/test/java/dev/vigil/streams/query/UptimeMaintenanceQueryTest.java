@@ -87,7 +87,7 @@ class UptimeMaintenanceQueryTest {
         driver = new TopologyTestDriver(VigilTopology.build(config, alerting, new SimpleMeterRegistry()), props,
                 Instant.ofEpochMilli(MONDAY - 30_000));
         var monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
-        var silences = driver.createInputTopic(alerting.silencesTopic(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        var silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
 
         for (String id : List.of("api", "web", "busy")) {

@@ -70,8 +70,8 @@ class ScheduledSilenceTopologyTest {
         driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(W0 - 30_000));
         monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
         results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
-        silences = driver.createInputTopic(alerting.silencesTopic(), new StringSerializer(), new JsonSerde<>(Silence.class));
-        alerts = driver.createOutputTopic(alerting.alertsTopic(), new StringDeserializer(), VigilSerdes.alertEvent());
+        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
     }
 
     @AfterEach

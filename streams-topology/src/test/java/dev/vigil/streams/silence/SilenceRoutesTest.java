@@ -126,7 +126,7 @@ class SilenceRoutesTest {
     void pruningDeletesOldExpiredSilencesAndTheOldestExpiredOnesBeyondTheCap() {
         long cutoff = NOW - 7 * 24 * HOUR;
         java.util.List<Silence> stored = new java.util.ArrayList<>();
-        stored.add(silence("ancient", cutoff - 3 * HOUR, cutoff - HOUR));    // past keepExpiredDays
+        stored.add(silence("ancient", cutoff - 3 * HOUR, cutoff - HOUR));    // past keepExpired
         stored.add(silence("recent-1", NOW - 5 * HOUR, NOW - 3 * HOUR));     // expired, young
         stored.add(silence("recent-2", NOW - 4 * HOUR, NOW - 2 * HOUR));     // expired, younger
         stored.add(silence("live", NOW - HOUR, NOW + HOUR));                 // in force: never pruned

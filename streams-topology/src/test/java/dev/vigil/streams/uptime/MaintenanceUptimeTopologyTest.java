@@ -77,8 +77,8 @@ class MaintenanceUptimeTopologyTest {
         driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(wallClockMs));
         monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
         results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
-        silences = driver.createInputTopic(alerting.silencesTopic(), new StringSerializer(), new JsonSerde<>(Silence.class));
-        alerts = driver.createOutputTopic(alerting.alertsTopic(), new StringDeserializer(), VigilSerdes.alertEvent());
+        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
     }
 
     @AfterEach

@@ -46,7 +46,7 @@ class HeartbeatVerdictTest {
     }
 
     private long nextPunctuation(long after) {
-        return after + h.config.verdict().punctuationIntervalMs();
+        return after + h.config.verdict().punctuationInterval().toMillis();
     }
 
     /** A driver whose first punctuation has registered {@code def}; its first whole window starts at {@code first}. */

@@ -98,7 +98,7 @@ class VerdictTopologyTest {
         } else {
             h.wallClockTo(deadline(W0) - 1);
             assertThat(h.status.isEmpty()).as("no verdict before the deadline while regions are missing").isTrue();
-            h.wallClockTo(deadline(W0) + h.config.verdict().punctuationIntervalMs());
+            h.wallClockTo(deadline(W0) + h.config.verdict().punctuationInterval().toMillis());
             List<MonitorStatus> out = h.status.readValuesToList();
             assertThat(out).hasSize(1);
             assertVerdict(out.get(0), Status.fromWire(expected), false, missing);
@@ -283,7 +283,7 @@ class VerdictTopologyTest {
     void uptimeDaysOutsideRetentionAreForgotten() {
         h.close();
         var cfg = new dev.vigil.streams.config.TopologyConfig(null,
-                new dev.vigil.streams.config.TopologyConfig.VerdictSettings(null, 2, null, null), null);
+                new dev.vigil.streams.config.TopologyConfig.VerdictSettings(null, java.time.Duration.ofDays(2), null, null), null);
         h = new DriverHarness(cfg, W0 - 30_000);
         defineAndSettle(monitor("shop", regions(1)));
         long day = 86_400_000L;

@@ -1,4 +1,4 @@
-package dev.vigil.schemas.log;
+package dev.vigil.kit.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.vigil.schemas.log;
+package dev.vigil.kit.log;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
