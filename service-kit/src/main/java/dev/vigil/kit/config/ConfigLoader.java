@@ -59,15 +59,24 @@ public final class ConfigLoader {
      * @throws ConfigException listing every problem, each as {@code <file>: <key path>: <problem>}
      */
     public static <T> T load(ConfigSpec<T> spec, Path file, Map<String, String> env) {
-        Result<T> result = read(spec, file, env);
-        result.warnings().forEach(LOG::warn);
-        return result.config();
+        List<String> warnings = new ArrayList<>();
+        try {
+            return resolve(spec, file, env, warnings);
+        } finally {
+            // also when the configuration is refused: the warnings say which keys to rename
+            warnings.forEach(LOG::warn);
+        }
     }
 
     /** As {@link #load}, returning the deprecation warnings instead of logging them. */
     public static <T> Result<T> read(ConfigSpec<T> spec, Path file, Map<String, String> env) {
-        String source = file == null ? "configuration" : file.toString();
         List<String> warnings = new ArrayList<>();
+        T config = resolve(spec, file, env, warnings);
+        return new Result<>(config, warnings);
+    }
+
+    private static <T> T resolve(ConfigSpec<T> spec, Path file, Map<String, String> env, List<String> warnings) {
+        String source = file == null ? "configuration" : file.toString();
         // new key path -> the deprecated key or variable that set it, to name it beside a problem of its value
         Map<String, String> setBy = new HashMap<>();
         ObjectNode tree = ConfigBinder.toTree(spec.defaults().get());
@@ -84,7 +93,7 @@ public final class ConfigLoader {
                     .map(p -> source + ": " + describe(p, setBy))
                     .toList());
         }
-        return new Result<>(config, warnings);
+        return config;
     }
 
     /** Reads a YAML file as a tree; a syntax error names the file and the line. */

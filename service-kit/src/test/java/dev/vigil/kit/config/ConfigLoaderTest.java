@@ -280,6 +280,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theWarningsAreLoggedAlsoWhenTheConfigurationIsRefused() throws Exception {
+        Logger logger = (Logger) LoggerFactory.getLogger(ConfigLoader.class);
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            assertThatThrownBy(() -> ConfigLoader.load(SPEC, file("port: 70000\n"), Map.of()))
+                    .hasMessageContaining("http.port (set by deprecated port): must be between 0 and 65535");
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(dir.resolve("vigil-test.yaml") + ": port is deprecated, use http.port");
+    }
+
+    @Test
     void bindReportsEveryEntryOfAList() throws Exception {
         var tree = ConfigLoader.readYaml(file("pages:\n- {host: a, port: 1}\n- {host: \"\", port: 2}\n- {host: c, port: 99999}\n"))
                 .path("pages");
