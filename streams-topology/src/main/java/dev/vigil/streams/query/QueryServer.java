@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.regex.Pattern;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.reactivestreams.Publisher;
@@ -147,7 +148,20 @@ public final class QueryServer implements AutoCloseable {
                 }
             }
         });
-        r.route(req -> true, (req, res) -> unmatched(access, req, res));
+        List<KnownPath> known = methods.entrySet().stream()
+                .map(e -> new KnownPath(KnownPath.pattern(e.getKey()), allowHeader(e.getValue()))).toList();
+        r.route(req -> true, (req, res) -> unmatched(access, known, req, res));
+    }
+
+    /** A template's path as a pattern, with the methods it answers: a method no route can take is refused with 405. */
+    private record KnownPath(Pattern path, String allow) {
+        static Pattern pattern(String template) {
+            StringBuilder regex = new StringBuilder();
+            for (String part : template.split("(?=\\{)|(?<=\\})")) {
+                regex.append(part.startsWith("{") && part.endsWith("}") ? "[^/]+" : Pattern.quote(part));
+            }
+            return Pattern.compile(regex + "/?");
+        }
     }
 
     private static List<String> spellings(String template) {
@@ -190,7 +204,7 @@ public final class QueryServer implements AutoCloseable {
         }
         Map<String, String> params = pathParams(req);
         if (params == null) {
-            return unmatched(access, req, res);
+            return unmatched(access, List.of(), req, res);
         }
         String path = target.path();
         Method method = route.method();
@@ -274,13 +288,24 @@ public final class QueryServer implements AutoCloseable {
                 target.path() + " answers " + allow + " only", target.path())), res);
     }
 
-    /** No route matched: 404, or 501 for a method no route can answer; to an admitted caller. */
-    private static Mono<Void> unmatched(ApiAccess access, HttpServerRequest req, HttpServerResponse res) {
+    /**
+     * No route matched: 405 for a method no route can take (TRACE, PATCH ...) on a known path, 501 for such a method
+     * elsewhere, 404 for the rest; to an admitted caller.
+     */
+    private static Mono<Void> unmatched(ApiAccess access, List<KnownPath> known, HttpServerRequest req,
+                                        HttpServerResponse res) {
         Target target = Target.of(req);
         if (target == null) {
             return respond(Mono.just(MALFORMED), res);
         }
         String path = target.path();
+        if (!ROUTABLE.contains(req.method())) {
+            for (KnownPath k : known) {
+                if (k.path().matcher(path).matches()) {
+                    return notAllowed(k.allow(), access, req, res);
+                }
+            }
+        }
         if (access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).isEmpty()) {
             return respond(Mono.just(unauthorized(req, path)), res);
         }
