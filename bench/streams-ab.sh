@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of the Streams topology: the verdict and the metric-alert harnesses on two revisions, in alternating runs.
 #
-#   bench/streams-ab.sh --base REV [--pairs P] [--monitors N] [--rounds R] [--metrics M]
+#   bench/streams-ab.sh --base REV [--pairs P] [--monitors N] [--rounds R] [--metrics M] [--only verdicts|metric-alerts]
 #
 # Builds the bench classpath of REV (in a temporary git worktree) and of the working tree, then runs P pairs of
 # each harness, alternating which side goes first, so both sides see the same share of whatever else the machine
@@ -18,6 +18,7 @@ PAIRS=3
 MONITORS=10000
 ROUNDS=4
 METRICS=500000
+HARNESSES="verdicts metric-alerts"
 while [ $# -gt 0 ]; do
   case "$1" in
     --base) BASE="$2"; shift 2 ;;
@@ -25,8 +26,9 @@ while [ $# -gt 0 ]; do
     --monitors) MONITORS="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --metrics) METRICS="$2"; shift 2 ;;
+    --only) HARNESSES="$2"; shift 2 ;;
     -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) echo "unknown option $1 (known: --base REV --pairs P --monitors N --rounds R --metrics M)" >&2; exit 2 ;;
+    *) echo "unknown option $1 (known: --base REV --pairs P --monitors N --rounds R --metrics M --only H)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$BASE" ]; then
@@ -68,7 +70,7 @@ run() { # $1 = side, $2 = harness, $3 = run number
   echo "$1 $2 $line" | tee -a "$WORK/results.txt"
 }
 
-for harness in verdicts metric-alerts; do
+for harness in $HARNESSES; do
   for i in $(seq 1 "$PAIRS"); do
     if [ $((i % 2)) -eq 1 ]; then run base "$harness" "$i"; run current "$harness" "$i";
     else run current "$harness" "$i"; run base "$harness" "$i"; fi
@@ -86,6 +88,8 @@ def med(harness, side, key):
     return statistics.median(float(r[key]) for r in rows[(harness, side)])
 for harness, keys in (("verdicts", ("verdict_results_per_s", "round_ratio_median", "latency_p99_ms")),
                       ("metric-alerts", ("metrics_per_s", "ratio", "decision_latency_p99_ms"))):
+    if (harness, "base") not in rows:
+        continue
     for key in keys:
         b, c = med(harness, "base", key), med(harness, "current", key)
         print(f"{harness:14} {key:24} base {b:12.3f}  current {c:12.3f}  current/base {c / b:6.3f}")
