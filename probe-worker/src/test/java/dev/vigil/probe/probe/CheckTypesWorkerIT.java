@@ -56,7 +56,7 @@ class CheckTypesWorkerIT {
              var banner = new TestTcpServer(s -> {
                  s.getOutputStream().write("220 vigil-test ESMTP\r\n".getBytes(StandardCharsets.UTF_8));
                  s.getOutputStream().flush();
-                 Thread.sleep(5000);
+                 TestTcpServer.holdOpen(s);
              });
              var dns = new TestDnsServer();
              var tls = new TestTlsServer(certs.caSigned)) {

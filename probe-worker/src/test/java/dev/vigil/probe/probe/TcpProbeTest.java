@@ -37,13 +37,9 @@ class TcpProbeTest {
         return run(probe, m);
     }
 
-    private static void hold(Socket s) throws InterruptedException {
-        Thread.sleep(10_000);
-    }
-
     @Test
     void aConnectAloneIsASuccessWithPhaseTimings() {
-        try (var server = new TestTcpServer(TcpProbeTest::hold)) {
+        try (var server = new TestTcpServer(TestTcpServer::holdOpen)) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, null, 2000));
             assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
             assertThat(r.checkType()).isEqualTo(CheckType.TCP);
@@ -71,7 +67,7 @@ class TcpProbeTest {
             // The expected text arrives split over two segments.
             out.write("NG\r\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            Thread.sleep(5000);
+            TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), "PING", "+PONG", 3000));
             assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
@@ -99,7 +95,7 @@ class TcpProbeTest {
         try (var server = new TestTcpServer(s -> {
             s.getOutputStream().write("HELLO".getBytes(StandardCharsets.UTF_8));
             s.getOutputStream().flush();
-            Thread.sleep(10_000);
+            TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "WELCOME", 1000));
             assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
@@ -115,7 +111,7 @@ class TcpProbeTest {
             byte[] junk = new byte[64 * 1024];
             java.util.Arrays.fill(junk, (byte) 'x');
             s.getOutputStream().write(junk);
-            Thread.sleep(5000);
+            TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "READY", 3000));
             assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
@@ -126,7 +122,7 @@ class TcpProbeTest {
 
     @Test
     void aSilentServerIsATimeout() {
-        try (var server = new TestTcpServer(TcpProbeTest::hold)) {
+        try (var server = new TestTcpServer(TestTcpServer::holdOpen)) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "220", 1000));
             assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
             assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
@@ -192,7 +188,7 @@ class TcpProbeTest {
         try (var server = new TestTcpServer(s -> {
             Thread.sleep(300);
             s.getOutputStream().write("READY\n".getBytes(StandardCharsets.UTF_8));
-            Thread.sleep(5000);
+            TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "READY", 3000, 100));
             assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
@@ -225,7 +221,7 @@ class TcpProbeTest {
                     : reactor.core.publisher.Mono.error(new java.net.UnknownHostException(host));
         });
         var p = new TcpProbe(guard, ProbeSettings.of("us-east", "w-1", "0.1.0"));
-        try (var server = new TestTcpServer(TcpProbeTest::hold)) {
+        try (var server = new TestTcpServer(TestTcpServer::holdOpen)) {
             assertThat(run(p, tcp("db.vigil.test", server.port(), null, null, 2000)).outcome()).isEqualTo(Outcome.SUCCESS);
             assertThat(lookups.get()).isEqualTo(1);
             ProbeResult unknown = run(p, tcp("nowhere.vigil.test", server.port(), null, null, 2000));

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +21,7 @@ final class TestTcpServer implements AutoCloseable {
 
     final AtomicInteger accepted = new AtomicInteger();
     private final ServerSocket server;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "test-tcp-server");
         t.setDaemon(true);
@@ -36,11 +39,14 @@ final class TestTcpServer implements AutoCloseable {
                 try {
                     Socket s = server.accept();
                     accepted.incrementAndGet();
+                    open.add(s);
                     threads.execute(() -> {
                         try (s) {
                             behaviour.serve(s);
                         } catch (Exception ignored) {
                             // the probe may hang up first
+                        } finally {
+                            open.remove(s);
                         }
                     });
                 } catch (IOException closed) {
@@ -48,6 +54,18 @@ final class TestTcpServer implements AutoCloseable {
                 }
             }
         });
+    }
+
+    /**
+     * Keeps the connection open, saying nothing more, until the client hangs up or the server closes: a server that
+     * is slow or silent for as long as the probe cares to wait.
+     */
+    static void holdOpen(Socket socket) throws IOException {
+        var in = socket.getInputStream();
+        byte[] discard = new byte[256];
+        while (in.read(discard) >= 0) {
+            // whatever the client still sends is read and dropped
+        }
     }
 
     int port() {
@@ -60,6 +78,13 @@ final class TestTcpServer implements AutoCloseable {
             server.close();
         } catch (IOException ignored) {
             // closing anyway
+        }
+        for (Socket s : open) {
+            try {
+                s.close(); // ends every holdOpen
+            } catch (IOException ignored) {
+                // closing anyway
+            }
         }
         threads.shutdownNow();
     }

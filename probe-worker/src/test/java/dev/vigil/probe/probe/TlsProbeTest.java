@@ -126,7 +126,7 @@ class TlsProbeTest {
         try (var server = new TestTcpServer(s -> {
             s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
             s.getOutputStream().flush();
-            Thread.sleep(5000);
+            TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(trustingCa, tls("localhost", server.port(), 3000, null));
             assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
@@ -137,7 +137,7 @@ class TlsProbeTest {
 
     @Test
     void aServerThatNeverAnswersTheHandshakeTimesOut() {
-        try (var server = new TestTcpServer(s -> Thread.sleep(10_000))) {
+        try (var server = new TestTcpServer(TestTcpServer::holdOpen)) {
             ProbeResult r = run(trustingCa, tls("localhost", server.port(), 1000, null));
             assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
             assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
