@@ -7,7 +7,8 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * A stateless node that gives a record's value another type (or drops the record when the mapping returns null),
- * so that each processor after it has one typed input.
+ * so that each processor after it has one typed input; as the identity, a named attach point for the processors
+ * after it.
  */
 final class MappingNode<K, V, W> implements Processor<K, V, K, W> {
     private final Function<V, W> mapping;

@@ -12,7 +12,6 @@ import dev.vigil.streams.verdict.PendingWindowSerde;
 import dev.vigil.streams.verdict.VerdictInput;
 import dev.vigil.streams.verdict.VerdictMetrics;
 import dev.vigil.streams.verdict.VerdictProcessor;
-import dev.vigil.streams.verdict.VerdictsNode;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
@@ -60,7 +59,8 @@ public final class VerdictTopology {
         topology.addProcessor(VERDICT_PROCESSOR,
                 () -> new VerdictProcessor(cfg, StoreNames.verdict(), VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
                 MONITORS_INPUT, RESULTS_INPUT);
-        topology.addProcessor(VERDICTS_NODE, VerdictsNode::new, VERDICT_PROCESSOR);
+        topology.addProcessor(VERDICTS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorEvent>(event -> event),
+                VERDICT_PROCESSOR);
         topology.addProcessor(STATUS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
                 event -> event instanceof MonitorEvent.Decided decided ? decided.verdict() : null), VERDICTS_NODE);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(),

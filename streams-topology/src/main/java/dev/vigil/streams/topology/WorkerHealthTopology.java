@@ -3,7 +3,6 @@ package dev.vigil.streams.topology;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.health.HealthUpdatesNode;
 import dev.vigil.streams.health.WorkerHealthUpdate;
 import dev.vigil.streams.health.HeartbeatProcessor;
 import dev.vigil.streams.health.WorkerHealth;
@@ -27,7 +26,8 @@ public final class WorkerHealthTopology {
                 cfg.topics().heartbeats());
         topology.addProcessor(HEARTBEAT_PROCESSOR,
                 () -> new HeartbeatProcessor(cfg.workers(), StoreNames.WORKER_HEALTH_STORE, HEALTH_UPDATES_NODE, DEAD_LETTER_SINK), HEARTBEATS_SOURCE);
-        topology.addProcessor(HEALTH_UPDATES_NODE, HealthUpdatesNode::new, HEARTBEAT_PROCESSOR);
+        topology.addProcessor(HEALTH_UPDATES_NODE,
+                () -> new MappingNode<String, WorkerHealthUpdate, WorkerHealthUpdate>(update -> update), HEARTBEAT_PROCESSOR);
         topology.addSink(DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
                 VigilSerdes.deadLetter(), HEARTBEAT_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.WORKER_HEALTH_STORE),
