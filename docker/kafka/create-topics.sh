@@ -1,23 +1,25 @@
 #!/bin/sh
 # One-shot topic creation for the compose stack (service `topics`). Mirrors
 # schemas/src/main/java/dev/vigil/schemas/topic/Topics.java: Topics.all() names, partitions and cleanup
-# policy; one replica (single broker). ComposeFileTest checks that the `create` lines below equal Topics.all().
+# policy; one replica (single broker) unless KAFKA_REPLICATION_FACTOR says otherwise (`vigil cluster` gives 3).
+# ComposeFileTest checks that the `create` lines below equal Topics.all().
 set -eu
 
 BOOTSTRAP="${KAFKA_BOOTSTRAP:-kafka:9092}"
 TOPICS_BIN="${KAFKA_HOME:-/opt/kafka}/bin/kafka-topics.sh"
+REPLICATION_FACTOR="${KAFKA_REPLICATION_FACTOR:-1}"
 
 # create NAME PARTITIONS compact|delete [RETENTION_MS]: without RETENTION_MS the broker's default retention applies.
 create() {
   name="$1"; partitions="$2"; policy="$3"; retention="${4:-}"
   if [ -n "$retention" ]; then
     "$TOPICS_BIN" --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
-      --topic "$name" --partitions "$partitions" --replication-factor 1 \
+      --topic "$name" --partitions "$partitions" --replication-factor "$REPLICATION_FACTOR" \
       --config "cleanup.policy=$policy" --config "retention.ms=$retention"
     echo "topic $name: $partitions partitions, cleanup.policy=$policy, retention.ms=$retention"
   else
     "$TOPICS_BIN" --bootstrap-server "$BOOTSTRAP" --create --if-not-exists \
-      --topic "$name" --partitions "$partitions" --replication-factor 1 \
+      --topic "$name" --partitions "$partitions" --replication-factor "$REPLICATION_FACTOR" \
       --config "cleanup.policy=$policy"
     echo "topic $name: $partitions partitions, cleanup.policy=$policy"
   fi

@@ -1,10 +1,12 @@
 package dev.vigil.notifier;
 
 import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.DurationText;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.kit.ops.OpsServer;
+import dev.vigil.kit.retry.Backoff;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;
@@ -147,12 +149,7 @@ public final class NotifierService {
                     Gauge.builder("vigil.notifier.db.pool.pending", m, io.r2dbc.pool.PoolMetrics::pendingAcquireSize)
                             .register(registry);
                 });
-                try {
-                    Migrations.run(pool).block(Duration.ofSeconds(60));
-                } catch (RuntimeException e) {
-                    throw new StartupException("cannot prepare the PostgreSQL schema at " + cfg.database().url()
-                            + " as " + cfg.database().username() + ": " + rootMessage(e), e);
-                }
+                prepareSchema(pool, cfg.database());
                 Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
                 ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
                         Math.max(1, cfg.database().poolSize() / 3), registry);
@@ -368,6 +365,37 @@ public final class NotifierService {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "vigil-notifier-producer-" + UUID.randomUUID().toString().substring(0, 8));
         return p;
+    }
+
+    /**
+     * Runs the migrations, retrying with the kit's backoff until {@code database.startupWait} has passed: PostgreSQL
+     * may still be starting, or the machine busy starting its other processes, when the notifier starts.
+     */
+    private static void prepareSchema(ConnectionPool pool, NotifierConfig.Database db) {
+        Duration wait = db.startupWaitDuration();
+        long deadline = System.nanoTime() + wait.toNanos();
+        Backoff backoff = Backoff.jittered(Duration.ofMillis(250), 2.0, Duration.ofSeconds(5));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Migrations.run(pool).block(wait);
+                return;
+            } catch (RuntimeException e) {
+                Duration pause = backoff.delay(attempt);
+                if (System.nanoTime() + pause.toNanos() >= deadline) {
+                    throw new StartupException("cannot prepare the PostgreSQL schema at " + db.url() + " as "
+                            + db.username() + ": " + rootMessage(e) + " (tried " + attempt + " times in "
+                            + DurationText.format(wait) + ", database.startupWait)", e);
+                }
+                LOG.warn("PostgreSQL at {} not ready for the schema (attempt {}): {}; retrying in {} ms", db.url(),
+                        attempt, rootMessage(e), pause.toMillis());
+                try {
+                    Thread.sleep(pause.toMillis());
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new StartupException("interrupted while preparing the PostgreSQL schema", ie);
+                }
+            }
+        }
     }
 
     private static String rootMessage(Throwable e) {

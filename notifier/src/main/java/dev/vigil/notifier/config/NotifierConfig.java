@@ -149,7 +149,15 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
      * @param url         {@code r2dbc:postgresql://host:port/database}
      * @param passwordEnv the environment variable holding the password (unset = no password)
      */
-    public record Database(String url, String username, String passwordEnv, Integer poolSize) {
+    /**
+     * {@code startupWait}: how long start-up keeps trying to reach the database and prepare its schema (PostgreSQL
+     * starting beside the notifier, or a machine busy starting many processes) before it gives up with exit code 3.
+     */
+    public record Database(String url, String username, String passwordEnv, Integer poolSize, String startupWait) {
+        public Database(String url, String username, String passwordEnv, Integer poolSize) {
+            this(url, username, passwordEnv, poolSize, null);
+        }
+
         public Database {
             Problems p = new Problems();
             if (p.check(url != null && url.startsWith("r2dbc:postgresql://"), "url",
@@ -163,11 +171,18 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             username = username == null ? "postgres" : username;
             passwordEnv = passwordEnv == null ? "VIGIL_DB_PASSWORD" : passwordEnv;
             poolSize = p.range("poolSize", poolSize, 8, 1, 256);
+            startupWait = startupWait == null ? "60s" : startupWait;
+            Delivery.positive(p, "startupWait", startupWait);
             p.throwIfAny();
         }
 
+        @JsonIgnore
+        public Duration startupWaitDuration() {
+            return DurationText.parse(startupWait);
+        }
+
         static Database defaults() {
-            return new Database("r2dbc:postgresql://localhost:5432/vigil", null, null, null);
+            return new Database("r2dbc:postgresql://localhost:5432/vigil", null, null, null, null);
         }
     }
 
@@ -200,7 +215,7 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         }
 
         /** The duration {@code text} stands for, or null with its problem recorded. */
-        private static Duration positive(Problems p, String key, String text) {
+        static Duration positive(Problems p, String key, String text) {
             try {
                 Duration d = DurationText.parse(text);
                 return p.check(!d.isZero(), key, "must be positive") ? d : null;

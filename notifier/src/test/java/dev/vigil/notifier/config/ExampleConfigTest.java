@@ -69,13 +69,14 @@ class ExampleConfigTest {
         }
         NotifierConfig cfg = NotifierSettings.load(EXAMPLE, ENV).config()
                 .withDatabase(new NotifierConfig.Database("r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil",
-                        null, 2))
+                        null, 2, "2s"))
                 .withRouting(new RoutingSpec(Map.of("log", ChannelSpec.of(ChannelType.LOG)), java.util.List.of(),
                         Map.of("critical", java.util.List.of("log"), "warning", java.util.List.of("log"),
                                 "info", java.util.List.of("log"))));
         assertThatThrownBy(() -> NotifierService.start(cfg, ENV))
                 .isInstanceOf(NotifierService.StartupException.class)
                 .hasMessageStartingWith("cannot prepare the PostgreSQL schema at r2dbc:postgresql://127.0.0.1:" + closedPort
-                        + "/vigil as vigil: ");
+                        + "/vigil as vigil: ")
+                .hasMessageContaining("database.startupWait");
     }
 }

@@ -78,7 +78,11 @@ public final class KafkaMonitorFeed implements AutoCloseable {
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
+            Map<TopicPartition, Long> end = retrying("end offsets of " + topic, () -> consumer.endOffsets(partitions));
+            if (end == null) {
+                return;
+            }
+            end = new HashMap<>(end);
             while (running) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     apply(r);
@@ -102,10 +106,31 @@ public final class KafkaMonitorFeed implements AutoCloseable {
         }
     }
 
+    /**
+     * Calls {@code call} until it returns without a retriable Kafka error (a broker slow to answer or being replaced
+     * must not stop the feed for good); null when the feed is closed meanwhile.
+     */
+    private <T> T retrying(String what, java.util.function.Supplier<T> call) {
+        while (running) {
+            try {
+                return call.get();
+            } catch (org.apache.kafka.common.errors.RetriableException e) {
+                LOG.warn("monitor feed: {} not available yet ({}); retrying", what, e.getMessage());
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
     /** Waits (bounded only by close) for the topic to exist. */
     private List<TopicPartition> awaitPartitions() {
         while (running) {
-            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            var infos = retrying("metadata of " + topic, () -> consumer.partitionsFor(topic, Duration.ofSeconds(10)));
             if (infos != null && !infos.isEmpty()) {
                 return infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             }
