@@ -126,11 +126,11 @@ public final class ClusterDrill {
             cluster.down();
             Instant t0 = Instant.now();
             cluster.up(routing);
-            steps.add(new Step("up", LocalCluster.seconds(t0), Map.of()));
+            record(new Step("up", LocalCluster.seconds(t0), Map.of()));
             applyMonitors(targets);
             Instant decided = Instant.now();
             awaitStatus(monitors.size(), Duration.ofMinutes(3), 1);
-            steps.add(new Step("monitors", LocalCluster.seconds(decided), Map.of("monitors", "" + monitors.size())));
+            record(new Step("monitors", LocalCluster.seconds(decided), Map.of("monitors", "" + monitors.size())));
 
             Instant scheduleStart = Instant.now().plusSeconds(5);
             Instant scheduleEnd = scheduleStart.plus(Duration.ofHours(2));
@@ -159,11 +159,17 @@ public final class ClusterDrill {
             joinQuietly(posterThread);
             Instant q = Instant.now();
             Report report = settle(sink, targets, poster);
-            steps.add(new Step("settle", LocalCluster.seconds(q), Map.of()));
+            record(new Step("settle", LocalCluster.seconds(q), Map.of()));
             return new Report(List.copyOf(steps), report.expectedPages(), report.deliveredPages(), report.lost(),
                     report.duplicates(), report.duplicatedEventIds(), Set.copyOf(allowedResends),
                     report.ingestAccepted(), report.ingestMissing(), report.scenario(), report.scenarioProblems());
         }
+    }
+
+    private void record(Step step) {
+        steps.add(step);
+        out.printf("drill %-9s %6.1f s  %s%n", step.name(), step.seconds(), step.figures());
+        out.flush();
     }
 
     private void pause() {
@@ -322,7 +328,7 @@ public final class ClusterDrill {
         Instant restart = Instant.now();
         cluster.start(name);
         double isr = awaitFullIsr(Duration.ofMinutes(3));
-        steps.add(new Step("broker", LocalCluster.seconds(t), Map.of("killed", name,
+        record(new Step("broker", LocalCluster.seconds(t), Map.of("killed", name,
                 "down_s", fmt(plan.brokerDown().toSeconds()), "back_in_isr_s", fmt(isr - secondsSince(restart, t)))));
     }
 
@@ -395,7 +401,7 @@ public final class ClusterDrill {
         Instant restart = Instant.now();
         cluster.start(victim);
         cluster.awaitReady(victim, Duration.ofMinutes(3));
-        steps.add(new Step("streams", LocalCluster.seconds(t), Map.of("killed", victim,
+        record(new Step("streams", LocalCluster.seconds(t), Map.of("killed", victim,
                 "query_gap_s", fmt(longestGap), "queries", "" + answers, "not_whole", "" + notWhole,
                 "new_verdict_after_kill_s", fmt(firstVerdict),
                 "restart_ready_s", fmt(LocalCluster.seconds(restart)))));
@@ -473,7 +479,7 @@ public final class ClusterDrill {
             LocalCluster.sleep(500);
         }
         long copies = sink.pages().stream().filter(p -> p.eventId().equals(inFlight.get())).count();
-        steps.add(new Step("notifier", LocalCluster.seconds(t), Map.of("killed", victim, "in_flight", inFlight.get(),
+        record(new Step("notifier", LocalCluster.seconds(t), Map.of("killed", victim, "in_flight", inFlight.get(),
                 "copies_of_in_flight", "" + copies, "pages_during", "" + (sink.pages().size() - before),
                 "both_ready_s", fmt(ready))));
     }
@@ -486,7 +492,7 @@ public final class ClusterDrill {
         LocalCluster.sleep(plan.postgresDown().toMillis());
         cluster.start(LocalCluster.POSTGRES);
         cluster.postgres().awaitReady(Duration.ofMinutes(2), postgresPasswordOf());
-        steps.add(new Step("postgres", LocalCluster.seconds(t), Map.of("down_s", fmt(plan.postgresDown().toSeconds()))));
+        record(new Step("postgres", LocalCluster.seconds(t), Map.of("down_s", fmt(plan.postgresDown().toSeconds()))));
     }
 
     private String postgresPasswordOf() {
@@ -518,7 +524,7 @@ public final class ClusterDrill {
             }
             figures.put(name, fmt(LocalCluster.seconds(s)));
         }
-        steps.add(new Step("rolling", LocalCluster.seconds(t), figures));
+        record(new Step("rolling", LocalCluster.seconds(t), figures));
     }
 
     // ---------------------------------------------------------------- the count

@@ -56,16 +56,18 @@ public final class LocalCluster {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public LocalCluster(ClusterLayout layout, Path repo, PrintWriter out) {
+        this(layout, repo, out, System.getProperty("java.class.path"));
+    }
+
+    /** @param launcherClasspath what the processes run: vigil.jar, or a class path that holds it all */
+    public LocalCluster(ClusterLayout layout, Path repo, PrintWriter out, String launcherClasspath) {
         this.layout = layout;
         this.repo = repo.toAbsolutePath().normalize();
         this.out = out;
         this.processes = new ProcessTable(layout.run(), layout.logs());
         this.javaCommand = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // absolute, so the processes do not depend on the directory the launcher ran in
-        this.classpath = String.join(java.io.File.pathSeparator, java.util.Arrays.stream(
-                System.getProperty("java.class.path").split(java.io.File.pathSeparator))
-                .map(e -> Path.of(e).toAbsolutePath().normalize().toString()).toList());
+        this.classpath = runnableClasspath(layout, launcherClasspath);
         for (String f : List.of("docker/kafka/create-topics.sh", "docker/config/vigil-streams.yaml")) {
             if (!Files.isRegularFile(this.repo.resolve(f))) {
                 throw new IllegalArgumentException("not a Vigil checkout (no " + f + "): " + this.repo
@@ -74,7 +76,34 @@ public final class LocalCluster {
         }
     }
 
-    /** The class path every process of the cluster runs with (the launcher's own: vigil.jar). */
+    /**
+     * The launcher's own class path, absolute. When it is one jar (vigil.jar) the processes run a copy of it under
+     * {@code <data-dir>/lib}, named by its size and time, so rebuilding Vigil never rewrites a jar a running process
+     * reads, and a restarted process runs the build it was started with until {@code up} runs a newer one.
+     */
+    static String runnableClasspath(ClusterLayout layout, String launcher) {
+        List<Path> entries = java.util.Arrays.stream(launcher.split(java.io.File.pathSeparator))
+                .map(e -> Path.of(e).toAbsolutePath().normalize()).toList();
+        if (entries.size() != 1 || !entries.get(0).toString().endsWith(".jar")) {
+            return String.join(java.io.File.pathSeparator, entries.stream().map(Path::toString).toList());
+        }
+        Path jar = entries.get(0);
+        try {
+            String stamp = Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis();
+            Path copy = layout.dataDir().resolve("lib").resolve("vigil-" + stamp + ".jar");
+            if (!Files.isRegularFile(copy) || Files.size(copy) != Files.size(jar)) {
+                Files.createDirectories(copy.getParent());
+                Path tmp = copy.resolveSibling(copy.getFileName() + ".tmp");
+                Files.copy(jar, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, copy, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+            return copy.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + jar + " into " + layout.dataDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The class path every process of the cluster runs with. */
     public String classpath() {
         return classpath;
     }
