@@ -2,6 +2,7 @@ package dev.vigil.notifier;
 
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.DurationText;
+import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
@@ -343,10 +344,8 @@ public final class NotifierService {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.kafka().groupId());
-        if (!cfg.kafka().groupInstanceId().isEmpty()) {
-            // static membership: after a crash the restarted notifier takes its partitions back at once
-            p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, cfg.kafka().groupInstanceId());
-        }
+        // static membership when configured: after a crash the restarted notifier takes its partitions back at once
+        p.putAll(StaticMembership.consumerSettings(cfg.kafka().groupInstanceId()));
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

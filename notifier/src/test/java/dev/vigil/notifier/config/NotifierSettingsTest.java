@@ -340,7 +340,8 @@ class NotifierSettingsTest {
         Map<String, String> env = new java.util.HashMap<>(ENV);
         env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "notifier-0");
         var cfg = NotifierSettings.load(file, env).config();
-        assertThat(dev.vigil.notifier.NotifierService.consumerProps(cfg)).containsEntry("group.instance.id", "notifier-0");
+        assertThat(dev.vigil.notifier.NotifierService.consumerProps(cfg)).containsEntry("group.instance.id", "notifier-0")
+                .containsEntry("session.timeout.ms", 10_000);
         env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "bad id!");
         assertThat(problems("kafka: { bootstrapServers: \"k:9092\", groupId: g }\n", env))
                 .anyMatch(p -> p.contains("kafka.groupInstanceId"));

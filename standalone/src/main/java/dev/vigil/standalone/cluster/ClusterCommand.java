@@ -41,9 +41,9 @@ public final class ClusterCommand implements Runnable {
                         + " +51.. (ingest), +61.. (probe workers) (default: ${DEFAULT-VALUE}).")
         int basePort;
 
-        @Option(names = "--repo", paramLabel = "DIR", defaultValue = ".",
+        @Option(names = "--repo", paramLabel = "DIR", defaultValue = "${env:VIGIL_REPO:-.}",
                 description = "The Vigil checkout whose docker/config YAML and docker/kafka/create-topics.sh are used"
-                        + " (default: the current directory).")
+                        + " (default: the checkout ./vigil runs from, else the current directory).")
         Path repo;
 
         LocalCluster cluster(PrintWriter out) {

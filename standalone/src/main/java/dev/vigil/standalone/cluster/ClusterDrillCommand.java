@@ -21,7 +21,7 @@ final class ClusterDrillCommand implements Callable<Integer> {
     @Mixin
     ClusterCommand.Where where;
 
-    @Option(names = "--short", description = "The short variant CI runs (2 flapping monitors, no broker restarts in the rolling step).")
+    @Option(names = "--short", description = "The short variant CI runs (2 flapping monitors; the rolling step restarts one instance of each service).")
     boolean shortVariant;
 
     @Option(names = "--keep", description = "Leave the cluster running afterwards.")

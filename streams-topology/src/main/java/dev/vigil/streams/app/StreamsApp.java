@@ -3,6 +3,7 @@ package dev.vigil.streams.app;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.streams.alertapi.AckRoutes;
@@ -221,11 +222,10 @@ public final class StreamsApp {
         // evicted entry to RocksDB and its changelog in the middle of processing instead of once per commit.
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 64L * 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), PRODUCER_BATCH_BYTES);
-        if (!k.groupInstanceId().isEmpty()) {
-            // static membership: a restart after a crash takes its tasks back without waiting out the old session
-            p.put(StreamsConfig.mainConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
-                    k.groupInstanceId());
-        }
+        // static membership when configured: a restart after a crash takes its tasks back without waiting out the old
+        // session, and a crash that is not followed by a restart moves its tasks to the standbys after a short one
+        StaticMembership.consumerSettings(k.groupInstanceId())
+                .forEach((key, value) -> p.put(StreamsConfig.mainConsumerPrefix(key), value));
         // The restore consumer long-polls the changelogs it already reads; tasks handed to the state updater while
         // such a fetch is out wait for it to end before their own changelog offsets are looked up. At the default
         // 500 ms a start-up (or a restart after a crash, which restores every store) pays that wait once per batch

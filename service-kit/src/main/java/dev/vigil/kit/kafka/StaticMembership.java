@@ -1,0 +1,33 @@
+package dev.vigil.kit.kafka;
+
+import java.util.Map;
+
+/**
+ * Consumer settings of a static group member, the one way Vigil's Streams instances and notifiers use it. The id
+ * lets an instance restarted after a crash take its partitions back at once. The session is shorter than the
+ * consumer's 45 s default because with a static id a crashed member's partitions move to the survivors only when
+ * its session ends: on a cluster that is how long pages and verdicts of those partitions wait when the crashed
+ * instance does not come back.
+ */
+public final class StaticMembership {
+    /** The session of a static member: a crashed instance's partitions move to the others after this long. */
+    public static final int SESSION_TIMEOUT_MS = 10_000;
+    /** A third of the session, as Kafka recommends, so one lost heartbeat never ends a session. */
+    public static final int HEARTBEAT_INTERVAL_MS = 3_000;
+
+    private StaticMembership() {
+    }
+
+    /**
+     * The consumer settings for {@code groupInstanceId} (Kafka's own key names), or none when it is empty (dynamic
+     * membership keeps the consumer's defaults).
+     */
+    public static Map<String, Object> consumerSettings(String groupInstanceId) {
+        if (groupInstanceId == null || groupInstanceId.isBlank()) {
+            return Map.of();
+        }
+        return Map.of("group.instance.id", groupInstanceId,
+                "session.timeout.ms", SESSION_TIMEOUT_MS,
+                "heartbeat.interval.ms", HEARTBEAT_INTERVAL_MS);
+    }
+}
