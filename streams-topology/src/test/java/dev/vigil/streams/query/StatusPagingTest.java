@@ -279,6 +279,19 @@ class StatusPagingTest {
     }
 
     @Test
+    void theOpenApiDocumentDescribesThePagingAsServed() throws Exception {
+        JsonNode op = json(get(serverA, "/v1/openapi.json")).path("paths").path("/v1/status").path("get");
+        List<String> params = new ArrayList<>();
+        op.path("parameters").forEach(p -> params.add(p.path("name").asText()));
+        assertThat(params).containsExactly("scope", "limit", "cursor");
+        JsonNode limit = op.path("parameters").get(1).path("schema");
+        assertThat(limit.path("minimum").asInt()).isEqualTo(1);
+        assertThat(limit.path("maximum").asInt()).isEqualTo(StatusPage.MAX_LIMIT);
+        assertThat(op.path("parameters").get(2).path("schema").path("maxLength").asInt()).isEqualTo(StatusCursor.MAX_LENGTH);
+        assertThat(op.path("responses").has("400")).isTrue();
+    }
+
+    @Test
     void aPageIsRefusedWhileAnInstanceRebalances() throws Exception {
         backendB.ready = false;
         var res = get(serverA, "/v1/status?limit=3");
