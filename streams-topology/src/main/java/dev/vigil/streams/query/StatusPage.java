@@ -23,9 +23,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public record StatusPage(int limit, String after) {
     /**
-     * The largest page: about 3 MB of JSON (some 300 bytes a monitor), answered in well under a second, and at most
-     * this many rows from each instance for the answering one to merge. A whole fleet of 100,000 monitors is ten
-     * such pages; the CLI asks for 1,000 at a time.
+     * The largest page: about 3 MB of JSON (some 300 bytes a monitor, as the console benchmark measured), and at
+     * most this many rows from each instance for the answering one to merge. A whole fleet of 100,000 monitors is
+     * ten such pages; the CLI asks for 1,000 at a time.
      */
     public static final int MAX_LIMIT = 10_000;
     /**
