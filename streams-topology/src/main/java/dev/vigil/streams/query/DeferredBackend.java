@@ -53,6 +53,11 @@ public final class DeferredBackend implements QueryBackend {
     }
 
     @Override
+    public <V> List<ReadOnlyKeyValueStore<String, V>> keyValueStorePartitions(String name) {
+        return get().keyValueStorePartitions(name);
+    }
+
+    @Override
     public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
         return get().windowStore(name);
     }

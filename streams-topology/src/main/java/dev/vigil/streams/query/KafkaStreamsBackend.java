@@ -1,11 +1,15 @@
 package dev.vigil.streams.query;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.InvalidStateStorePartitionException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -69,6 +73,38 @@ public final class KafkaStreamsBackend implements QueryBackend {
         } catch (InvalidStateStoreException e) {
             throw new Unavailable("store " + name + " is not queryable now (" + streams.state() + ")", e);
         }
+    }
+
+    /**
+     * One store per partition of {@code name} active here. The candidates are the partitions of this instance's
+     * active tasks; a partition whose task here belongs to another sub-topology has no such store here
+     * ({@link InvalidStateStorePartitionException}) and is left out, as the whole-store read leaves it out. Any other
+     * failure (a rebalance started, a store closed) is {@link Unavailable}: never a page with a partition missing.
+     */
+    @Override
+    public <V> List<ReadOnlyKeyValueStore<String, V>> keyValueStorePartitions(String name) {
+        SortedSet<Integer> partitions = new TreeSet<>();
+        try {
+            streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks()
+                    .forEach(task -> partitions.add(task.taskId().partition())));
+        } catch (IllegalStateException e) {
+            throw new Unavailable("instance metadata is not available: " + e.getMessage(), e);
+        }
+        List<ReadOnlyKeyValueStore<String, V>> stores = new ArrayList<>();
+        for (int partition : partitions) {
+            try {
+                ReadOnlyKeyValueStore<String, V> store = streams.store(StoreQueryParameters.fromNameAndType(name,
+                        QueryableStoreTypes.<String, V>keyValueStore()).withPartition(partition));
+                // streams.store() finds the partition's store only when the store is used: a cheap use tells now
+                store.approximateNumEntries();
+                stores.add(store);
+            } catch (InvalidStateStorePartitionException e) {
+                // this partition's task here is of another sub-topology: the store's own task for it is elsewhere
+            } catch (InvalidStateStoreException e) {
+                throw new Unavailable("store " + name + " is not queryable now (" + streams.state() + ")", e);
+            }
+        }
+        return stores;
     }
 
     @Override

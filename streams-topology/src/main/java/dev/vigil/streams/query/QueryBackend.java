@@ -27,6 +27,16 @@ public interface QueryBackend {
 
     <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name);
 
+    /**
+     * This instance's active copies of key-value store {@code name}, one store per partition, each iterating in key
+     * order. The store {@link #keyValueStore} gives iterates its partitions one after the other, so a read of the
+     * first keys in order (a page of {@code /v1/status}) scans these instead and merges them. The default suits a
+     * backend whose {@link #keyValueStore} already iterates in key order (one partition, as in TopologyTestDriver).
+     */
+    default <V> List<ReadOnlyKeyValueStore<String, V>> keyValueStorePartitions(String name) {
+        return List.of(keyValueStore(name));
+    }
+
     <V> ReadOnlyWindowStore<String, V> windowStore(String name);
 
     /**

@@ -33,7 +33,9 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
@@ -43,7 +45,8 @@ import reactor.core.publisher.Mono;
 /**
  * The analysts' endpoints (SPEC section 7). Keyed endpoints answer locally when this instance owns the
  * monitor and otherwise forward to the owner; {@code /v1/status} and {@code /v1/workers} gather from every
- * instance and fail whole (503) rather than return a partial answer as if it were complete.
+ * instance and fail whole (503) rather than return a partial answer as if it were complete. {@code /v1/status} also
+ * answers a page at a time ({@code limit}, {@code cursor}; {@link StatusPage}), for fleets too large for one answer.
  */
 public final class QueryHandlers {
     public static final Duration MAX_HISTORY_RANGE = Duration.ofDays(31);
@@ -436,8 +439,28 @@ public final class QueryHandlers {
 
     // ---- gathered endpoints ----------------------------------------------------------------------------
 
+    /** A status row's monitor id: the order of the list, and what a page's cursor is made of. */
+    private static String monitorIdOf(JsonNode row) {
+        return row.path("monitorId").asText();
+    }
+
+    /**
+     * Every monitor's status in one answer, or with {@code limit} (and {@code cursor}) one page of them in id order
+     * with a {@code next} cursor while more follow ({@link StatusPage}). {@code counts} counts the monitors of the
+     * answer, so the pages' counts add up to the fleet's.
+     */
     private Mono<HttpResult> status(QueryRequest req) {
-        return gather(req, this::localStatuses, "monitors", Comparator.comparing(n -> n.path("monitorId").asText()),
+        StatusPage page;
+        try {
+            page = StatusPage.of(req.queryParam("limit"), req.queryParam("cursor"));
+        } catch (IllegalArgumentException e) {
+            return Mono.just(HttpResult.badRequest(e.getMessage(), req.path()));
+        }
+        Callable<StatusPage.Slice<Map<String, Object>>> local = page == null
+                ? () -> StatusPage.Slice.whole(localStatuses())
+                : () -> localStatusPage(page);
+        return gather(req, page, local, "monitors",
+                Comparator.comparing(QueryHandlers::monitorIdOf, StatusPage.ID_ORDER), QueryHandlers::monitorIdOf,
                 rows -> {
                     Map<String, Long> counts = new LinkedHashMap<>();
                     for (Status s : Status.values()) {
@@ -457,36 +480,10 @@ public final class QueryHandlers {
         ReadOnlyKeyValueStore<String, MonitorStatus> latest = backend.keyValueStore(StoreNames.STATUS_STORE);
         Map<String, Map<String, Object>> rows = new TreeMap<>();
         try (var it = defs.all()) {
-            it.forEachRemaining(kv -> {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("monitorId", kv.key);
-                row.put("name", kv.value.name());
-                row.put("type", kv.value.type());
-                if (kv.value.service() != null) {
-                    row.put("service", kv.value.service());
-                }
-                row.put("enabled", kv.value.enabled());
-                rows.put(kv.key, row);
-            });
+            it.forEachRemaining(kv -> rows.put(kv.key, putDefinition(newRow(kv.key), kv.value)));
         }
         try (var it = latest.all()) {
-            it.forEachRemaining(kv -> {
-                Map<String, Object> row = rows.computeIfAbsent(kv.key, k -> {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("monitorId", k);
-                    return r;
-                });
-                MonitorStatus s = kv.value;
-                row.put("status", s.status());
-                row.put("windowStart", s.windowStart());
-                row.put("complete", s.complete());
-                row.put("missingRegions", s.missingRegions());
-                // each reporting region's outcome only (the console's region dots); details are in /v1/monitors/{id}
-                Map<String, Object> regions = new TreeMap<>();
-                s.regions().forEach((region, r) -> regions.put(region, r.outcome()));
-                row.put("regions", regions);
-                row.put("decidedAt", s.decidedAt());
-            });
+            it.forEachRemaining(kv -> putStatus(rows.computeIfAbsent(kv.key, QueryHandlers::newRow), kv.value));
         }
         // One scan of the alert store instead of three point reads per monitor: on a large fleet the reads, not the
         // scan, were most of this answer's time, and only open alerts matter here.
@@ -501,20 +498,96 @@ public final class QueryHandlers {
                 });
             }
         }
+        if (!openStates.isEmpty()) {
+            putAlerts(rows, openStates::get);
+        }
+        return new ArrayList<>(rows.values());
+    }
+
+    /**
+     * This instance's first {@code page.limit()} monitors after the cursor: range scans of each partition's
+     * definitions and latest statuses from the cursor on ({@link StatusPage#scan}), never the whole stores. A monitor
+     * is listed when either store has it, as in the whole list; the first {@code limit} of the union are among the
+     * first {@code limit + 1} of each store. Alerts are read by point for the page's monitors (three each): for a
+     * page, fewer reads than a scan of every alert.
+     */
+    private StatusPage.Slice<Map<String, Object>> localStatusPage(StatusPage page) {
+        NavigableMap<String, MonitorDefinition> defs =
+                page.scan(backend.<MonitorDefinition>keyValueStorePartitions(StoreNames.DEFINITIONS_STORE));
+        NavigableMap<String, MonitorStatus> latest =
+                page.scan(backend.<MonitorStatus>keyValueStorePartitions(StoreNames.STATUS_STORE));
+        TreeSet<String> ids = new TreeSet<>(StatusPage.ID_ORDER);
+        ids.addAll(defs.keySet());
+        ids.addAll(latest.keySet());
+        boolean more = ids.size() > page.limit();
+        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (String id : ids) {
+            if (rows.size() == page.limit()) {
+                break;
+            }
+            Map<String, Object> row = newRow(id);
+            MonitorDefinition def = defs.get(id);
+            if (def != null) {
+                putDefinition(row, def);
+            }
+            MonitorStatus status = latest.get(id);
+            if (status != null) {
+                putStatus(row, status);
+            }
+            rows.put(id, row);
+        }
+        ReadOnlyKeyValueStore<String, AlertStateRecord> alerts = alertStore();
+        if (alerts != null) {
+            putAlerts(rows, alerts::get);
+        }
+        return new StatusPage.Slice<>(new ArrayList<>(rows.values()), more);
+    }
+
+    private static Map<String, Object> newRow(String monitorId) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("monitorId", monitorId);
+        return row;
+    }
+
+    private static Map<String, Object> putDefinition(Map<String, Object> row, MonitorDefinition def) {
+        row.put("name", def.name());
+        row.put("type", def.type());
+        if (def.service() != null) {
+            row.put("service", def.service());
+        }
+        row.put("enabled", def.enabled());
+        return row;
+    }
+
+    private static void putStatus(Map<String, Object> row, MonitorStatus s) {
+        row.put("status", s.status());
+        row.put("windowStart", s.windowStart());
+        row.put("complete", s.complete());
+        row.put("missingRegions", s.missingRegions());
+        // each reporting region's outcome only (the console's region dots); details are in /v1/monitors/{id}
+        Map<String, Object> regions = new TreeMap<>();
+        s.regions().forEach((region, r) -> regions.put(region, r.outcome()));
+        row.put("regions", regions);
+        row.put("decidedAt", s.decidedAt());
+    }
+
+    /** Each row's most severe open alert ({@code alert}), reading alert states through {@code states}. */
+    private void putAlerts(Map<String, Map<String, Object>> rows,
+                           java.util.function.Function<String, AlertStateRecord> states) {
         ReadOnlyKeyValueStore<String, Ack> acks = ackStore();
         long now = clock.millis();
         rows.forEach((id, row) -> {
-            List<Map<String, Object>> open = openStates.isEmpty() ? List.of() : openAlerts(openStates::get, acks, id, now);
+            List<Map<String, Object>> open = openAlerts(states, acks, id, now);
             if (!open.isEmpty()) {
                 row.put("alert", open.get(0));
             }
         });
-        return new ArrayList<>(rows.values());
     }
 
     private Mono<HttpResult> workers(QueryRequest req) {
-        return gather(req, this::localWorkers, "workers",
+        return gather(req, null, () -> StatusPage.Slice.whole(localWorkers()), "workers",
                 Comparator.<JsonNode, String>comparing(n -> n.path("region").asText()).thenComparing(n -> n.path("workerId").asText()),
+                null,
                 rows -> {
                     Map<String, Map<String, Long>> byRegion = new TreeMap<>();
                     for (JsonNode row : rows) {
@@ -557,17 +630,26 @@ public final class QueryHandlers {
     /**
      * Answers with this instance's rows ({@code ?scope=local}, as peers ask) or with every instance's rows
      * merged. Any peer failing, or this instance rebalancing, gives 503: never a partial list presented as whole.
+     * With a {@code page}, each instance answers its own page of it (with {@code next} when it has more) and the
+     * merged rows are cut at the page's limit, with {@code next} made of the last row's {@code id}.
      */
-    private Mono<HttpResult> gather(QueryRequest req, Callable<List<Map<String, Object>>> local, String field,
-                                    Comparator<JsonNode> order,
+    private Mono<HttpResult> gather(QueryRequest req, StatusPage page, Callable<StatusPage.Slice<Map<String, Object>>> local,
+                                    String field, Comparator<JsonNode> order, java.util.function.Function<JsonNode, String> id,
                                     java.util.function.Function<List<JsonNode>, Map<String, Object>> summary) {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req));
         }
         boolean localOnly = "local".equals(req.queryParam("scope"));
-        Mono<List<JsonNode>> mine = QueryBackend.read(local).map(rows -> rows.stream().map(Json::toTree).toList());
+        Mono<StatusPage.Slice<JsonNode>> mine = QueryBackend.read(local).map(slice -> slice.<JsonNode>map(Json::toTree));
         if (localOnly) {
-            return mine.map(rows -> HttpResult.ok(Map.of(field, rows)))
+            return mine.map(slice -> {
+                        Map<String, Object> body = new LinkedHashMap<>();
+                        body.put(field, slice.rows());
+                        if (page != null) {
+                            putNext(body, StatusPage.next(slice, id));
+                        }
+                        return HttpResult.ok(body);
+                    })
                     .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
         }
         List<String> peers;
@@ -576,26 +658,45 @@ public final class QueryHandlers {
         } catch (QueryBackend.Unavailable e) {
             return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
         }
-        Flux<List<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder.get(peer, req.path() + "?" + LOCAL_SCOPE)
+        // the page travels as its decoded id, encoded again: never the caller's text
+        String peerUri = req.path() + "?" + LOCAL_SCOPE + (page == null ? "" : "&" + page.query());
+        Flux<StatusPage.Slice<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder.get(peer, peerUri)
                 .map(res -> {
                     if (res.status() != 200) {
                         throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
                     }
+                    JsonNode body = Json.tree(res.body());
                     List<JsonNode> rows = new ArrayList<>();
-                    Json.tree(res.body()).path(field).forEach(rows::add);
-                    return rows;
+                    body.path(field).forEach(rows::add);
+                    return new StatusPage.Slice<>(rows, body.path("next").isTextual());
                 }), GATHER_CONCURRENCY);
         return Flux.concat(mine, theirs).collectList().map(parts -> {
-            List<JsonNode> all = new ArrayList<>();
-            parts.forEach(all::addAll);
-            all.sort(order);
+            StatusPage.Slice<JsonNode> merged;
+            if (page == null) {
+                List<JsonNode> all = new ArrayList<>();
+                parts.forEach(part -> all.addAll(part.rows()));
+                all.sort(order);
+                merged = StatusPage.Slice.whole(all);
+            } else {
+                merged = page.cut(parts, order);
+            }
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("generatedAt", clock.millis());
             body.put("instances", peers.size() + 1);
-            body.putAll(summary.apply(all));
-            body.put(field, all);
+            body.putAll(summary.apply(merged.rows()));
+            if (page != null) {
+                putNext(body, StatusPage.next(merged, id));
+            }
+            body.put(field, merged.rows());
             return HttpResult.ok(body);
         }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    /** {@code next} only while more follow: its absence marks the last page. */
+    private static void putNext(Map<String, Object> body, String next) {
+        if (next != null) {
+            body.put("next", next);
+        }
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------

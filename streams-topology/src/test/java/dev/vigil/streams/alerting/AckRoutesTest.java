@@ -125,6 +125,11 @@ class AckRoutesTest {
         assertThat(api.path("alert").path("acknowledgedBy").asText()).isEqualTo("test-acker");
         assertThat(api.path("alert").path("acknowledgedAt").asLong()).isEqualTo(NOW);
         assertThat(api.path("alert").path("acknowledgedUntil").asLong()).isEqualTo(NOW + 2 * 3_600_000L);
+        // a page of the overview reads the alerts by point, not by a scan of them all: the same row
+        JsonNode page = Json.tree(send("GET", "/v1/status?limit=1", TestApi.READER, null).body().getBytes());
+        assertThat(page.path("monitors")).hasSize(1);
+        assertThat(page.path("monitors").get(0)).isEqualTo(api);
+        assertThat(page.has("next")).isFalse();
         JsonNode monitor = Json.tree(send("GET", "/v1/monitors/api", TestApi.READER, null).body().getBytes());
         assertThat(monitor.path("alerts").get(0).path("acknowledgedBy").asText()).as(monitor.toString())
                 .isEqualTo("test-acker");

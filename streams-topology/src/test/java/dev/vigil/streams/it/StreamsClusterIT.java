@@ -122,6 +122,48 @@ class StreamsClusterIT {
         }
     }
 
+    /** Every monitor id in id order (String order: m-0, m-1, m-10, m-11, ...), as pages list them. */
+    private static List<String> idsInOrder() {
+        List<String> ids = new ArrayList<>();
+        for (int m = 0; m < MONITORS; m++) {
+            ids.add(id(m));
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /**
+     * Follows {@code next} through pages of 5, each asked of the next port in turn (a cursor from one instance goes on
+     * at any other): every monitor exactly once, in id order, with its status. Each instance range-scans each of its
+     * partitions from the cursor; a partition read after another instead of merged with it would break the order.
+     */
+    private static List<String> pages(String query, int k, int... ports) {
+        List<String> listed = new ArrayList<>();
+        String cursor = null;
+        int asked = 0;
+        do {
+            int port = ports[asked++ % ports.length];
+            var res = get(port, "/v1/status?" + query + "limit=5" + (cursor == null ? "" : "&cursor=" + cursor));
+            assertThat(res.statusCode()).as("page %d on port %d: %s", asked, port, res.body()).isEqualTo(200);
+            JsonNode body = json(res);
+            assertThat(body.path("monitors").size()).isLessThanOrEqualTo(5);
+            for (JsonNode row : body.path("monitors")) {
+                String id = row.path("monitorId").asText();
+                listed.add(id);
+                int m = Integer.parseInt(id.substring(2));
+                assertThat(row.path("windowStart").asLong()).as(id).isEqualTo(window(k));
+                assertThat(row.path("status").asText()).as(id).isEqualTo(expected(m, k).wire());
+            }
+            cursor = body.hasNonNull("next") ? body.get("next").asText() : null;
+            assertThat(asked).as("pages").isLessThanOrEqualTo(MONITORS + 1);
+        } while (cursor != null);
+        return listed;
+    }
+
+    private static void assertPages(int k, int... ports) {
+        assertThat(pages("", k, ports)).containsExactlyElementsOf(idsInOrder());
+    }
+
     @Test
     void twoInstancesAnswerEveryKeyAndOneTakesOverWhenTheOtherStops() {
         var a = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirA), ItSupport.env());
@@ -148,12 +190,28 @@ class StreamsClusterIT {
             assertThat(a.streams().metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum()).isPositive();
             assertThat(b.streams().metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum()).isPositive();
             assertThat(json(get(a.httpPort(), "/v1/status")).path("instances").asInt()).isEqualTo(2);
+            // paged: the same list, whichever instance each page is asked of; each instance's own pages (scope=local)
+            // hold its share, and the two shares are the fleet without overlap
+            // (within an await: a late rebalance answers 503 for a moment)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertPages(1, a.httpPort(), b.httpPort());
+                List<String> mineA = pages("scope=local&", 1, a.httpPort());
+                List<String> mineB = pages("scope=local&", 1, b.httpPort());
+                assertThat(mineA).isNotEmpty().isSortedAccordingTo(String::compareTo);
+                assertThat(mineB).isNotEmpty().isSortedAccordingTo(String::compareTo).doesNotContainAnyElementsOf(mineA);
+                List<String> both = new ArrayList<>(mineA);
+                both.addAll(mineB);
+                assertThat(both).containsExactlyInAnyOrderElementsOf(idsInOrder());
+            });
 
             b.close();
             // A restores B's partitions from the changelogs and answers the same statuses alone
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertAnswers(a.httpPort(), 1));
             assertThat(json(get(a.httpPort(), "/v1/status")).path("instances").asInt()).isEqualTo(1);
+            // A alone now holds every partition: its pages merge all six
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertPages(1, a.httpPort()));
             // and keeps deciding: a new window for every monitor, a repeated one is late
             produceWindow(2);
             produceWindow(1);
