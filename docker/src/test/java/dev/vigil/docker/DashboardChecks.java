@@ -205,6 +205,58 @@ final class DashboardChecks {
         return close.isEmpty() ? "" : " (similar: " + close + ")";
     }
 
+    /**
+     * The declarations of the PromQL name reading that {@code vigil check-dashboard} has a copy of
+     * ({@code dev.vigil.standalone.dashboard.DashboardQueries}: this module depends on no Vigil artifact, so it cannot
+     * share the class); {@link #sameNameReading} keeps the two alike.
+     */
+    static final List<String> NAME_READING = List.of("GRAFANA_VAR", "STRING", "IDENT", "SELECTOR", "GROUPING",
+            "PROMQL_WORDS", "metricNames", "clean");
+
+    /**
+     * Each {@link #NAME_READING} declaration of {@code other} (comment-free source) against the one in {@code mine}:
+     * from its {@code static} keyword to its {@code ;} or closing brace, whitespace collapsed.
+     */
+    static List<String> sameNameReading(String mine, String other, String otherName) {
+        List<String> problems = new ArrayList<>();
+        for (String member : NAME_READING) {
+            String a = declaration(mine, member);
+            String b = declaration(other, member);
+            if (a == null || !a.equals(b)) {
+                problems.add(otherName + ": " + member + (b == null ? " is not declared" : " differs from DashboardChecks':\n  "
+                        + b + "\n  " + a));
+            }
+        }
+        return problems;
+    }
+
+    private static String declaration(String code, String member) {
+        Matcher m = Pattern.compile("\\bstatic\\s[^=;(){}]*\\b" + member + "\\s*([=(])").matcher(code);
+        if (!m.find()) {
+            return null;
+        }
+        int end;
+        if (m.group(1).equals("=")) {
+            end = m.end();
+            while (end < code.length() && code.charAt(end) != ';') {
+                char c = code.charAt(end);
+                int next = c == '"' || c == '\'' ? JavaText.literalEnd(code, end) : c == '(' ? JavaText.closing(code, end) + 1 : end + 1;
+                if (next <= end) {
+                    return null;
+                }
+                end = next;
+            }
+        } else {
+            int params = JavaText.closing(code, m.end() - 1);
+            int body = params < 0 ? -1 : code.indexOf('{', params);
+            end = body < 0 ? -1 : JavaText.closing(code, body);
+            if (end < 0) {
+                return null;
+            }
+        }
+        return code.substring(m.start(), end + 1).replaceAll("\\s+", " ");
+    }
+
     /** Metric names in a PromQL expression: identifiers that are not functions, keywords or labels. */
     static Set<String> metricNames(String expr) {
         String e = clean(expr);

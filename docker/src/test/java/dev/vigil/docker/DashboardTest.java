@@ -95,7 +95,32 @@ class DashboardTest {
         assertThat(problems).isEmpty();
     }
 
+    @Test
+    void vigilCheckDashboardReadsMetricNamesOutOfPromQlAsThisCheckDoes() {
+        assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), dashboardQueriesSource(), "DashboardQueries"))
+                .isEmpty();
+    }
+
+    private static String dashboardChecksSource() {
+        return JavaText.stripComments(Repo.text(Repo.root().resolve("docker/src/test/java/dev/vigil/docker/DashboardChecks.java")));
+    }
+
+    private static String dashboardQueriesSource() {
+        return JavaText.stripComments(Repo.text(Repo.mainSources("standalone").resolve("dev/vigil/standalone/dashboard/DashboardQueries.java")));
+    }
+
     // ---- each check catches what it is for ----
+
+    @Test
+    void aCopyOfTheNameReadingThatDriftedIsReported() {
+        String drifted = dashboardQueriesSource().replace("\"inf\", \"nan\"", "\"inf\"");
+        assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), drifted, "DashboardQueries"))
+                .singleElement().asString().startsWith("DashboardQueries: PROMQL_WORDS differs from DashboardChecks'");
+        String renamed = dashboardQueriesSource().replace(" clean(", " strip(");
+        assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), renamed, "DashboardQueries"))
+                .contains("DashboardQueries: clean is not declared")
+                .anySatisfy(p -> assertThat(p).startsWith("DashboardQueries: metricNames differs"));
+    }
 
     @Test
     void aMetricNoMeterProducesIsReported() {

@@ -132,6 +132,13 @@ public final class IngestServer {
         registry.gauge("vigil.ingest.heartbeat.catalog.ready", heartbeatMonitors, c -> c.ready() ? 1 : 0);
         HeartbeatHandler pings = new HeartbeatHandler(heartbeatMonitors, batches, responder, registry,
                 topics.probeResults(), clock, limits.requestTimeout());
+        // each route's 202s and accepted events are counted from the start (an idle route reads 0, not "No data")
+        List<String> routes = new ArrayList<>(List.of(MetricsHandler.ROUTE, probes.route(), heartbeats.route(),
+                AlertsHandler.ROUTE, HeartbeatHandler.ROUTE, HeartbeatHandler.FAIL_ROUTE));
+        if (betterStack != null) {
+            routes.addAll(List.of(BetterStackWebhookHandler.ROUTE, BetterStackWebhookHandler.PATH_ROUTE));
+        }
+        routes.forEach(batches::expect);
 
         // Header/body/idle timeouts, the server-wide body budget (503 + Retry-After) and the Host allow-list are
         // enforced by the service kit before any route runs.

@@ -117,9 +117,22 @@ public final class BatchResponder {
         return retryAfterSeconds;
     }
 
+    /**
+     * Registers {@code route}'s counts of 202 answers and accepted events now, at 0: a route nobody has called yet
+     * reads 0 on the dashboard instead of "No data". Refusals by status and reason still appear with the first one.
+     */
+    public void expect(String route) {
+        responder.expect(route, 202);
+        eventCounter(route, "accepted", "none");
+    }
+
     private void countEvents(String route, String outcome, String reason, int n) {
-        eventCounters.computeIfAbsent(route + " " + outcome + " " + reason, k -> Counter.builder("vigil.ingest.events")
+        eventCounter(route, outcome, reason).increment(n);
+    }
+
+    private Counter eventCounter(String route, String outcome, String reason) {
+        return eventCounters.computeIfAbsent(route + " " + outcome + " " + reason, k -> Counter.builder("vigil.ingest.events")
                 .description("Events by route and outcome (accepted, rejected by reason, unavailable)")
-                .tag("route", route).tag("outcome", outcome).tag("reason", reason).register(registry)).increment(n);
+                .tag("route", route).tag("outcome", outcome).tag("reason", reason).register(registry));
     }
 }

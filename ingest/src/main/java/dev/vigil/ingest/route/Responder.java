@@ -65,9 +65,18 @@ public final class Responder {
     }
 
     private void count(String route, int status) {
-        counters.computeIfAbsent(route + " " + status, k -> Counter.builder("vigil.ingest.requests")
+        counter(route, status).increment();
+    }
+
+    /** Registers the count of {@code route}'s {@code status} answers now, at 0, instead of with the first one. */
+    public void expect(String route, int status) {
+        counter(route, status);
+    }
+
+    private Counter counter(String route, int status) {
+        return counters.computeIfAbsent(route + " " + status, k -> Counter.builder("vigil.ingest.requests")
                 .description("HTTP requests answered, by route and status")
-                .tag("route", route).tag("status", Integer.toString(status)).register(registry)).increment();
+                .tag("route", route).tag("status", Integer.toString(status)).register(registry));
     }
 
     /**

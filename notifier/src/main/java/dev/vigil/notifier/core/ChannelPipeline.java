@@ -18,6 +18,8 @@ import reactor.core.scheduler.Scheduler;
  * claim again) until delivered, dead-lettered, or found already delivered by someone else.
  */
 public final class ChannelPipeline {
+    /** The outcomes of one send, as {@link #kind} names them. */
+    private static final List<String> SEND_KINDS = List.of("delivered", "transient", "permanent");
     private final String channel;
     private final ClaimStage claims;
     private final ChannelLane lane;
@@ -47,6 +49,23 @@ public final class ChannelPipeline {
         this.timer = timer;
         this.busyRetry = busyRetry;
         this.meters = meters;
+        // Every outcome's counter and every send timer exist from the start: a channel that has sent nothing yet
+        // reads 0 on the dashboard, not "No data" (which looks like a broken scrape).
+        for (FinalOutcome o : FinalOutcome.values()) {
+            finals.put(o, deliveries(o));
+        }
+        for (String kind : SEND_KINDS) {
+            sendTimers.put(kind, sendTimer(kind));
+        }
+    }
+
+    private io.micrometer.core.instrument.Counter deliveries(FinalOutcome o) {
+        return meters.counter("vigil.notifier.deliveries", "channel", channel,
+                "outcome", o.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    private Timer sendTimer(String kind) {
+        return Timer.builder("vigil.notifier.send").tag("channel", channel).tag("outcome", kind).register(meters);
     }
 
     public String channel() {
@@ -63,8 +82,7 @@ public final class ChannelPipeline {
      */
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed, Mono<Void> incidentRecorded) {
         return Mono.defer(() -> attempt(e, routed, 1, clock.instant(), incidentRecorded))
-                .doOnNext(r -> finals.computeIfAbsent(r.outcome(), o -> meters.counter("vigil.notifier.deliveries",
-                        "channel", channel, "outcome", o.name().toLowerCase(java.util.Locale.ROOT))).increment());
+                .doOnNext(r -> finals.computeIfAbsent(r.outcome(), this::deliveries).increment());
     }
 
     /** A claim and, when it was ours, what the send gave. */
@@ -103,8 +121,7 @@ public final class ChannelPipeline {
         } else if (o instanceof DeliveryOutcome.Delivered ok && ok.slowDown() != null) {
             lane.holdOff(ok.slowDown());
         }
-        sendTimers.computeIfAbsent(kind(o), k -> Timer.builder("vigil.notifier.send").tag("channel", channel)
-                .tag("outcome", k).register(meters)).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
+        sendTimers.computeIfAbsent(kind(o), this::sendTimer).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
         RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
         Attempt attempt = new Attempt(e.eventId(), e.incidentId(), e.fingerprint(), e.state(), channel, n, kind(o),
                 o.httpStatus(), sent.latencyMs(), error(o));

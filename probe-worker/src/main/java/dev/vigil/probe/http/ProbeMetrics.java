@@ -3,6 +3,7 @@ package dev.vigil.probe.http;
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.probe.publish.ResultPublisher;
 import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import io.micrometer.core.instrument.Counter;
@@ -57,6 +58,22 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
             skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.tag())
                     .description("windows not probed").register(registry));
         }
+        // The default check type's successes exist before the first probe, so the dashboard's result and latency
+        // panels read 0 on an idle worker instead of "No data". Other types, outcomes and error kinds appear with
+        // their first probe (a latency histogram is some 70 series: not made for what a worker may never run).
+        resultCounter(CheckType.HTTP.wire(), Outcome.SUCCESS.wire(), "none");
+        durationTimer(CheckType.HTTP.wire(), Outcome.SUCCESS.wire());
+    }
+
+    private Counter resultCounter(String type, String outcome, String kind) {
+        return results.computeIfAbsent(type + "/" + outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
+                .tag("type", type).tag("outcome", outcome).tag("error_kind", kind).register(registry));
+    }
+
+    private Timer durationTimer(String type, String outcome) {
+        return durations.computeIfAbsent(type + "/" + outcome, k -> Timer.builder("vigil.probe.duration")
+                .tag("type", type).tag("outcome", outcome).publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry));
     }
 
     public PrometheusMeterRegistry registry() {
@@ -73,13 +90,9 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
         String outcome = r.outcome().wire();
         String kind = r.errorKind() == null ? "none" : r.errorKind().wire();
         String type = (r.checkType() == null ? CheckType.HTTP : r.checkType()).wire();
-        results.computeIfAbsent(type + "/" + outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
-                .tag("type", type).tag("outcome", outcome).tag("error_kind", kind).register(registry)).increment();
+        resultCounter(type, outcome, kind).increment();
         if (r.totalMs() != null) {
-            durations.computeIfAbsent(type + "/" + outcome, k -> Timer.builder("vigil.probe.duration")
-                    .tag("type", type).tag("outcome", outcome).publishPercentileHistogram()
-                    .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
-                    .record(r.totalMs(), TimeUnit.MILLISECONDS);
+            durationTimer(type, outcome).record(r.totalMs(), TimeUnit.MILLISECONDS);
         }
     }
 

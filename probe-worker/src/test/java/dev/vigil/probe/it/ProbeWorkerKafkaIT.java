@@ -182,8 +182,10 @@ class ProbeWorkerKafkaIT {
         assertThat(dl.reason()).contains("MonitorDefinition");
 
         String metrics = body(base + "/metrics");
-        assertThat(metrics).contains("vigil_probe_results_total{error_kind=\"none\",outcome=\"success\",type=\"http\"}")
+        // counts of at least 1: the http success series exist (at 0) before any probe
+        assertThat(metrics).containsPattern("vigil_probe_results_total\\{error_kind=\"none\",outcome=\"success\",type=\"http\"} [1-9]")
                 .contains("vigil_probe_in_flight").contains("vigil_probe_skipped_windows_total")
+                .containsPattern("vigil_probe_duration_seconds_count\\{outcome=\"success\",type=\"http\"} [1-9]")
                 .contains("vigil_probe_duration_seconds_bucket").contains("vigil_probe_schedule_lag_seconds");
         assertThat(get(base + "/nope")).isEqualTo(404);
 

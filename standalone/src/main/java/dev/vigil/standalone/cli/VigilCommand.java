@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VigilCommand.Version.class,
         description = "Vigil: uptime monitoring and alerting on Kafka.",
-        subcommands = {StandaloneCommand.class, DemoCommand.class, MonitorsCommand.class, StatusCommand.class, AlertsCommand.class, AckCommand.Ack.class, AckCommand.Unack.class, SilenceCommand.class, DrillCommand.class, dev.vigil.standalone.cluster.ClusterCommand.class, ServiceCommands.Ingest.class, ServiceCommands.Streams.class,
+        subcommands = {StandaloneCommand.class, DemoCommand.class, MonitorsCommand.class, StatusCommand.class, AlertsCommand.class, AckCommand.Ack.class, AckCommand.Unack.class, SilenceCommand.class, DrillCommand.class, dev.vigil.standalone.cluster.ClusterCommand.class, CheckDashboardCommand.class, ServiceCommands.Ingest.class, ServiceCommands.Streams.class,
                 ServiceCommands.Notifier.class, ServiceCommands.Probe.class, CommandLine.HelpCommand.class})
 public final class VigilCommand implements Runnable {
     @CommandLine.Spec

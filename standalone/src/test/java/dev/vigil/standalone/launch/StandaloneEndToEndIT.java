@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.cli.CliRun;
 import dev.vigil.standalone.demo.DemoTargets;
 import dev.vigil.standalone.drill.Drill;
 import dev.vigil.standalone.monitors.MonitorCatalog;
@@ -15,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +30,9 @@ import reactor.netty.http.client.HttpClient;
 
 /**
  * The whole stack in one JVM with the demo targets and two webhook channels: an outage pages each channel
- * exactly once and resolves exactly once; a flapping target never storms; the query API follows along.
+ * exactly once and resolves exactly once; a flapping target never storms; the query API follows along. And every
+ * metric the Grafana dashboard queries is in the services' {@code /metrics} as soon as the stack is up, before any
+ * monitor, probe, alert or delivery ({@code vigil check-dashboard}, over HTTP on loopback).
  */
 class StandaloneEndToEndIT {
     private static final List<String> CHANNELS = List.of("oncall-a", "oncall-b");
@@ -38,6 +44,14 @@ class StandaloneEndToEndIT {
     static WebhookSink sink;
     static StandaloneLauncher vigil;
     static DemoTargets targets;
+    /** The dashboard compose provisions into Grafana (failsafe runs in the module directory). */
+    static final Path DASHBOARD = Path.of("../docker/grafana/dashboards/vigil.json");
+    /** {@code vigil check-dashboard} against the stack just started: nothing has happened in it yet. */
+    static CliRun freshDashboardCheck;
+    /** The one dashboard metric a fresh stack may lack: it is not ours to register (see the reason). */
+    static final String CONSUMER_LAG = "kafka_consumer_fetch_manager_records_lag";
+    static final String CONSUMER_LAG_REASON = "per partition: the Kafka client makes it after a consumer's first fetch,"
+            + " and KafkaClientMetrics binds new client metrics every 60 s";
 
     @BeforeAll
     static void start() throws Exception {
@@ -57,6 +71,8 @@ class StandaloneEndToEndIT {
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
         vigil = StandaloneLauncher.start(options, env, line -> { });
+        // before the first monitor: a panel whose metric only appears after some event would show "No data"
+        freshDashboardCheck = checkDashboard(DASHBOARD, "--allow-missing", CONSUMER_LAG + "=" + CONSUMER_LAG_REASON);
         targets = DemoTargets.start("127.0.0.1", 0, Clock.systemUTC());
         targets.force("outage", true);
         var monitors = targets.monitors(options.regions()).stream()
@@ -78,6 +94,20 @@ class StandaloneEndToEndIT {
         }
     }
 
+    /** Every service's {@code /metrics} URL: ingest, the streams query API, the notifier and each probe worker. */
+    private static List<String> metricsUrls() {
+        List<Integer> ports = new ArrayList<>(List.of(vigil.ingestPort(), vigil.queryPort(), vigil.notifierPort()));
+        ports.addAll(vigil.probePorts());
+        return ports.stream().map(p -> "http://127.0.0.1:" + p + "/metrics").toList();
+    }
+
+    private static CliRun checkDashboard(Path dashboard, String... more) {
+        List<String> args = new ArrayList<>(List.of("check-dashboard", "--dashboard", dashboard.toString()));
+        metricsUrls().forEach(u -> args.addAll(List.of("--scrape", u)));
+        args.addAll(List.of(more));
+        return CliRun.vigil(args.toArray(String[]::new));
+    }
+
     private static long count(String channel, String fingerprint, AlertState state) {
         return sink.deliveries().stream().filter(d -> d.channel().equals(channel)
                 && d.event().fingerprint().equals(fingerprint) && d.event().state() == state).count();
@@ -88,6 +118,45 @@ class StandaloneEndToEndIT {
                 .get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
                 .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10));
         return Json.tree(body);
+    }
+
+    @Test
+    void everyMetricTheDashboardQueriesIsInTheScrapesOfTheFreshStack() {
+        CliRun check = freshDashboardCheck;
+        System.out.print(check.out()); // the report, in this IT's -output.txt
+        assertThat(check.exit()).as("vigil check-dashboard:%n%s%s", check.out(), check.err()).isZero();
+        assertThat(check.out()).contains("read      http://127.0.0.1:" + vigil.notifierPort() + "/metrics: ")
+                .doesNotContain("MISSING").contains("PASS: ");
+    }
+
+    @Test
+    void theConsumerLagTheFreshStackLackedAppearsOnceTheConsumersHaveFetched() {
+        await("every dashboard metric scraped, the allow-list empty").atMost(Duration.ofSeconds(150))
+                .pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> {
+                    CliRun check = checkDashboard(DASHBOARD);
+                    assertThat(check.exit()).as("vigil check-dashboard:%n%s%s", check.out(), check.err()).isZero();
+                });
+    }
+
+    @Test
+    void aDashboardMetricNoServiceExposesFailsTheCheck() throws Exception {
+        ObjectNode dashboard = (ObjectNode) new ObjectMapper().readTree(DASHBOARD.toFile());
+        ObjectNode target = null;
+        for (JsonNode panel : dashboard.path("panels")) {
+            if (panel.path("title").asText().equals("Notification outcomes by channel")) {
+                target = (ObjectNode) panel.path("targets").get(0);
+            }
+        }
+        assertThat(target).as("the panel the mutation edits").isNotNull();
+        target.put("expr", target.path("expr").asText().replace("vigil_notifier_deliveries_total", "vigil_notifier_deliveries_sent_total"));
+        Path mutated = dir.resolve("vigil-mutated.json");
+        Files.writeString(mutated, dashboard.toPrettyString());
+
+        CliRun check = checkDashboard(mutated, "--allow-missing", CONSUMER_LAG + "=" + CONSUMER_LAG_REASON);
+        assertThat(check.exit()).as(check.out() + check.err()).isEqualTo(1);
+        assertThat(check.out()).contains("MISSING  panel 'Notification outcomes by channel' (A): vigil_notifier_deliveries_sent_total is in none of the "
+                + metricsUrls().size() + " scrapes").contains("FAIL: ");
+        assertThat(check.out().lines().filter(l -> l.startsWith("MISSING"))).hasSize(1);
     }
 
     @Test
