@@ -45,7 +45,7 @@ public final class LocalCluster {
     public static final String INGEST_KEY_FILE = "ingest-api-key";
     static final String APP_ID = "demo";
     public static final String WEBHOOK_SECRET_ENV = "CLUSTER_WEBHOOK_SECRET";
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(300);
 
     private final ClusterLayout layout;
     private final Path repo;
@@ -310,6 +310,8 @@ public final class LocalCluster {
         p.setProperty("auto.create.topics.enable", "false");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         p.setProperty("num.partitions", "6");
+        // the three start together: on a busy machine a broker may wait longer than the 60 s default for a quorum
+        p.setProperty("initial.broker.registration.timeout.ms", "300000");
         try {
             Files.createDirectories(layout.config());
             try (var w = Files.newBufferedWriter(props)) {
@@ -347,6 +349,12 @@ public final class LocalCluster {
                     }
                 } catch (Exception e) {
                     // not up yet
+                }
+                for (String broker : brokerNames()) {
+                    if (processes.running(broker).isEmpty()) {
+                        throw new IllegalStateException(broker + " exited while the cluster formed; see "
+                                + processes.log(broker));
+                    }
                 }
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException("the " + layout.brokers() + " brokers did not all register within "
