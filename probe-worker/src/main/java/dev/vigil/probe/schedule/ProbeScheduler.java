@@ -116,12 +116,30 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         long interval = def.intervalMs();
         long ws = Windows.windowStart(now, interval);
         long at = Windows.scheduledAt(def.id(), ws, interval);
-        if (at < now && !(now < ws + Windows.spreadMs(interval) && e.lastProbedWindow < ws)) {
-            // This window's start is past and too late to join: begin at the next boundary.
-            ws += interval;
-            at = Windows.scheduledAt(def.id(), ws, interval);
+        if (at < now) {
+            long joinUntil = lateJoinDeadline(ws, interval);
+            if (e.lastProbedWindow >= ws || now >= joinUntil) {
+                // This window was probed already, or a probe now could miss its verdict: begin at the next boundary.
+                ws += interval;
+                at = Windows.scheduledAt(def.id(), ws, interval);
+            } else if (now >= ws + Windows.spreadMs(interval)) {
+                // Joining late (a worker that just started): the monitors' offsets, scaled into the time left,
+                // keep a whole fleet from starting at once.
+                at = now + Windows.offsetMs(def.id(), interval) * (joinUntil - now) / (joinUntil - ws);
+            }
         }
         plan(e, ws, at, now);
+    }
+
+    /**
+     * Until when a probe may still join the window starting at {@code ws}: its result must reach the verdict before
+     * the window's collection deadline (start + spread + the probe's timeout + the pipeline's grace). A probe started
+     * by then finishes within its timeout and leaves half the default grace for the way through Kafka. So a worker
+     * that starts (or restarts after a crash) mid-window contributes to that window instead of waiting for the next
+     * one; with a grace configured below the default, such a first result may arrive late and is then counted so.
+     */
+    static long lateJoinDeadline(long ws, long interval) {
+        return ws + Windows.spreadMs(interval) + Windows.DEFAULT_GRACE_MS / 2;
     }
 
     /** Removes a monitor (tombstone). A probe already running finishes and publishes. */

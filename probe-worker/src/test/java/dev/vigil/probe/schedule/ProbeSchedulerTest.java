@@ -81,6 +81,50 @@ class ProbeSchedulerTest {
     }
 
     @Test
+    void aWorkerStartingMidWindowJoinsItWhileItsResultsCanStillBeDecidedAndSpreadsTheLateJoiners() {
+        long interval = 60_000;
+        long joinUntil = ProbeScheduler.lateJoinDeadline(0, interval);
+        assertThat(joinUntil).isGreaterThan(Windows.spreadMs(interval));
+        // The worker starts after every monitor's offset in window 0 has passed, but before the join deadline.
+        long startedAt = Windows.spreadMs(interval) + 500;
+        advance(Duration.ofMillis(startedAt));
+        var s = scheduler(1024);
+        for (int i = 0; i < 200; i++) {
+            s.upsert(monitor("late-" + i, 60));
+        }
+        advance(Duration.ofMillis(joinUntil - startedAt));
+        assertThat(probes).hasSize(200).allSatisfy(p -> {
+            assertThat(p.windowStart()).isZero();
+            assertThat(p.startedAt()).isBetween(startedAt, joinUntil - 1);
+        });
+        // spread over the time left, not all at the start
+        assertThat(probes.stream().map(Probe::startedAt).distinct().count()).isGreaterThan(100);
+        // and from the next window on, each at its own offset again
+        advance(Duration.ofMillis(interval));
+        assertThat(probes).hasSize(400);
+        assertThat(probes.subList(200, 400)).allSatisfy(p -> {
+            assertThat(p.windowStart()).isEqualTo(interval);
+            assertThat(p.startedAt()).isEqualTo(interval + Windows.offsetMs(p.id(), interval));
+        });
+    }
+
+    @Test
+    void aWorkerStartingTooLateForTheWindowWaitsForTheNextBoundary() {
+        long interval = 60_000;
+        long startedAt = ProbeScheduler.lateJoinDeadline(0, interval);
+        advance(Duration.ofMillis(startedAt));
+        var s = scheduler(256);
+        s.upsert(monitor("too-late", 60));
+        advance(Duration.ofMillis(interval - startedAt - 1));
+        assertThat(probes).isEmpty();
+        advance(Duration.ofMillis(Windows.spreadMs(interval) + 1));
+        assertThat(probes).singleElement().satisfies(p -> {
+            assertThat(p.windowStart()).isEqualTo(interval);
+            assertThat(p.startedAt()).isEqualTo(interval + Windows.offsetMs("too-late", interval));
+        });
+    }
+
+    @Test
     void noDriftOverAThousandWindowsWhateverTheProbesTake() {
         // Durations vary from 0 to 9.9 s on a 10 s interval: a completion-based schedule would drift.
         int[] n = {0};

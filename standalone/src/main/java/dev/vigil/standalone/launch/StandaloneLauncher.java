@@ -145,6 +145,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         Map<String, String> common = baseEnv(processEnv);
         common.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
 
+        startProbeWorkers(processEnv, common, progress);
+
         t = System.nanoTime();
         // Alert links carry the query API's address, so it must be known before streams starts.
         int queryPortWanted = options.queryPort() == 0 ? freePort() : options.queryPort();
@@ -214,6 +216,13 @@ public final class StandaloneLauncher implements AutoCloseable {
         progress.accept(String.format("             BetterStack incident webhook: http://%s:%d/v1/integrations/betterstack/"
                 + "<the token in %s>", options.host(), ingestPort, webhookToken.file()));
 
+    }
+
+    /**
+     * The probe workers need only Kafka, so they start before Streams: after a crash they probe the window in
+     * progress while Streams restores, and its first verdict does not wait for the next window.
+     */
+    private void startProbeWorkers(Map<String, String> processEnv, Map<String, String> common, Consumer<String> progress) {
         for (int i = 0; i < options.regions().size(); i++) {
             String region = options.regions().get(i);
             Map<String, String> probeEnv = new HashMap<>(common);

@@ -154,10 +154,18 @@ public final class StreamsApp {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             backend.set(new KafkaStreamsBackend(streams, self));
+            UncleanStopMarker marker = UncleanStopMarker.of(cfg.kafka().stateDir(), cfg.kafka().applicationId());
+            if (marker.previousRunUnclean()) {
+                LOG.warn("the previous run on {} did not close Kafka Streams (killed?): its stores have no checkpoint"
+                        + " and would each be opened, found corrupted and wiped; deleting the local state now so"
+                        + " they are restored from their changelogs directly", cfg.kafka().stateDir());
+                streams.cleanUp();
+            }
+            marker.started();
             streams.start();
             LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
                     cfg.kafka().applicationId(), self.host(), self.port(), server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences);
+            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences, marker);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
@@ -285,9 +293,11 @@ public final class StreamsApp {
         private final HostInfo self;
         private final ApiWriter writer;
         private final SilenceRoutes silences;
+        private final UncleanStopMarker marker;
 
         Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self,
-                ApiWriter writer, SilenceRoutes silences) {
+                ApiWriter writer, SilenceRoutes silences, UncleanStopMarker marker) {
+            this.marker = marker;
             this.writer = writer;
             this.silences = silences;
             this.server = server;
@@ -320,8 +330,13 @@ public final class StreamsApp {
             silences.close();
             writer.close(); // waits for a write still in flight
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
-            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            boolean closed = streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
+            if (closed) {
+                marker.closedCleanly();
+            } else {
+                LOG.warn("Kafka Streams did not close within 30 s: the next start treats this run as unclean");
+            }
             metrics.close();
             forwarder.close();
         }
