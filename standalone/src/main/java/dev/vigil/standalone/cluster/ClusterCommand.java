@@ -194,10 +194,10 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "check-dashboard", mixinStandardHelpOptions = true,
-            description = {"Wait until the cluster's Prometheus has scraped every service, then check that every metric",
-                    "the Grafana dashboard queries is in it (vigil check-dashboard --prometheus, same report).",
-                    "Exit codes: 0 every metric exists; 1 a metric is missing; 2 bad dashboard or allow-list;",
-                    "3 Prometheus not running or a target not up (nothing checked)."})
+            description = {"Wait until the cluster's Prometheus has scraped every service, then check that every metric"
+                    + " the Grafana dashboard queries is in it (vigil check-dashboard --prometheus, same report).",
+                    "Exit codes: 0 every metric exists; 1 a metric is missing; 2 bad dashboard or allow-list;"
+                    + " 3 Prometheus not running or a target not up (nothing checked)."})
     static final class CheckDashboard implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -220,13 +220,15 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            ClusterPrometheus prometheus;
+            ClusterLayout layout;
             try {
-                prometheus = where.cluster(out).prometheus(ClusterPrometheus.locate());
-            } catch (RuntimeException e) {
+                layout = ClusterLayout.standard(where.dataDir, where.basePort);
+            } catch (IllegalArgumentException e) {
                 err.println("vigil cluster check-dashboard: " + e.getMessage());
-                return ExitCode.STARTUP.code();
+                return ExitCode.CONFIG.code();
             }
+            ClusterPrometheus prometheus = ClusterPrometheus.forCluster(layout,
+                    new ProcessTable(layout.run(), layout.logs()), ClusterPrometheus.locate(), out);
             if (!prometheus.running()) {
                 err.println("vigil cluster check-dashboard: Prometheus is not running (`vigil cluster up` starts it when"
                         + " installed" + (prometheus.installed() ? ", or `vigil cluster start prometheus`)"
