@@ -188,7 +188,7 @@ public final class ClusterCommand implements Runnable {
         out.flush();
         int exit = prometheus.checkDashboard(dashboard, allowMissing, out, err);
         out.println("dashboard check: exit " + exit + (exit == 0 ? " (every metric the dashboard queries is in Prometheus)"
-                : exit == 1 ? " (the MISSING lines above; `vigil cluster check-dashboard` checks again)" : ""));
+                : exit == 1 ? " (see the MISSING lines above)" : ""));
         out.flush();
         return exit;
     }
