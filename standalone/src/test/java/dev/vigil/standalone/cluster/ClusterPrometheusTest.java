@@ -14,7 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.vigil.standalone.cli.CliRun;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -145,5 +150,49 @@ class ClusterPrometheusTest {
         assertThat(ClusterPrometheus.locate(a + "::" + c, debian)).contains(debian);
         assertThat(ClusterPrometheus.locate(null, debian)).contains(debian);
         assertThat(ClusterPrometheus.locate(a.toString(), c.resolve("none"))).isEmpty();
+    }
+
+    @Test
+    void checkDashboardWithoutARunningPrometheusChecksNothing() {
+        CliRun run = CliRun.vigil("cluster", "check-dashboard", "--data-dir", dir.toString(), "--base-port", "21000");
+        assertThat(run.exit()).as(run.err()).isEqualTo(3);
+        assertThat(run.err()).contains("Prometheus is not running");
+        assertThat(run.out()).doesNotContain("PASS").doesNotContain("FAIL");
+    }
+
+    /** A stand-in for Prometheus's targets API with one target down: the wait names it, the check is not run. */
+    @Test
+    void aTargetThatIsNotUpIsNamedAndNothingIsChecked() throws Exception {
+        String targets = """
+                {"status":"success","data":{"activeTargets":[
+                  {"labels":{"job":"vigil-streams"},"scrapeUrl":"http://127.0.0.1:21031/metrics","health":"up","lastError":""},
+                  {"labels":{"job":"vigil-notifier"},"scrapeUrl":"http://127.0.0.1:21041/metrics","health":"down",
+                   "lastError":"connection refused"}],"droppedTargets":[]}}
+                """;
+        DisposableServer stand = HttpServer.create().host("127.0.0.1").port(0)
+                .route(r -> r.get("/api/v1/targets", (req, res) -> res.sendString(Mono.just(targets))))
+                .bindNow();
+        ProcessTable processes = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
+        try {
+            // the process table must hold a live "prometheus": a sleep stands in for it
+            processes.start(new ProcessSpec(ClusterPrometheus.NAME, List.of("sleep", "60"), Map.of()));
+            ClusterPrometheus prometheus = new ClusterPrometheus(dir.resolve("p"), stand.port(), List.of(
+                    new ClusterPrometheus.Job("vigil-streams", List.of(new ClusterPrometheus.Target("127.0.0.1:21031",
+                            Map.of()))),
+                    new ClusterPrometheus.Job("vigil-notifier", List.of(new ClusterPrometheus.Target("127.0.0.1:21041",
+                            Map.of())))), processes, Optional.of(Path.of("/usr/bin/prometheus")), out);
+            StringWriter errors = new StringWriter();
+            int exit = ClusterCommand.checkDashboard(prometheus, REPO.resolve("docker/grafana/dashboards/vigil.json"),
+                    Map.of(), Duration.ofSeconds(1), out, new PrintWriter(errors, true));
+            assertThat(exit).isEqualTo(3);
+            // 3 targets expected (the two jobs and Prometheus itself), 2 listed, 1 of them down
+            assertThat(errors.toString()).contains("prometheus: 2 of 3 targets not up within 1 s; it lists 2 targets;"
+                    + " vigil-notifier http://127.0.0.1:21041/metrics: down (connection refused)")
+                    .contains("dashboard check: not run (exit 3)");
+            assertThat(printed.toString()).doesNotContain("PASS").doesNotContain("FAIL");
+        } finally {
+            processes.stop(ClusterPrometheus.NAME, Duration.ofSeconds(5));
+            stand.disposeNow(Duration.ofSeconds(5));
+        }
     }
 }
