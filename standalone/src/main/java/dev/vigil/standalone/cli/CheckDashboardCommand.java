@@ -2,14 +2,11 @@ package dev.vigil.standalone.cli;
 
 import dev.vigil.kit.config.DurationText;
 import dev.vigil.kit.main.ExitCode;
-import dev.vigil.standalone.dashboard.DashboardQueries;
-import dev.vigil.standalone.dashboard.DashboardScrapeCheck;
+import dev.vigil.standalone.dashboard.DashboardCheck;
 import dev.vigil.standalone.dashboard.DashboardScrapeCheck.Mode;
 import dev.vigil.standalone.dashboard.SeriesNames;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,7 +75,6 @@ public final class CheckDashboardCommand implements Callable<Integer> {
         Duration window;
         List<URI> urls = new ArrayList<>();
         Mode mode = sources.prometheus != null ? Mode.PROMETHEUS : Mode.SCRAPE;
-        DashboardQueries queries;
         try {
             if (mode == Mode.SCRAPE && spec.commandLine().getParseResult().hasMatchedOption("--since")) {
                 throw new IllegalArgumentException("--since applies to --prometheus only (a scrape is the present)");
@@ -94,10 +90,6 @@ public final class CheckDashboardCommand implements Callable<Integer> {
                     }
                 }
             }
-            queries = DashboardQueries.read(dashboard);
-        } catch (IOException e) {
-            err.println("error: cannot read the dashboard " + dashboard + ": " + e.getMessage());
-            return ExitCode.CONFIG.code();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return ExitCode.CONFIG.code();
@@ -106,38 +98,7 @@ public final class CheckDashboardCommand implements Callable<Integer> {
             err.println("error: --scrape names no URL");
             return ExitCode.CONFIG.code();
         }
-        out.printf("dashboard %s ('%s'): %d queries, %d metrics%n", dashboard, queries.title(), queries.queries().size(),
-                queries.metrics().size());
-
-        List<SeriesNames> read = new ArrayList<>();
-        List<String> unavailable = new ArrayList<>();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(requestTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
-        for (URI url : urls) {
-            try {
-                SeriesNames names = mode == Mode.PROMETHEUS ? SeriesNames.prometheus(http, url, requestTimeout)
-                        : SeriesNames.scrape(http, url, requestTimeout);
-                read.add(names);
-                out.printf("read      %s: %d series names%n", url, names.names().size());
-            } catch (SeriesNames.Unavailable e) {
-                unavailable.add(e.getMessage());
-            }
-        }
-        if (!unavailable.isEmpty()) {
-            unavailable.forEach(u -> err.println("error: cannot read " + u));
-            err.println("error: nothing was checked (" + unavailable.size() + " of " + urls.size() + " sources unreadable)");
-            return ExitCode.STARTUP.code();
-        }
-
-        DashboardScrapeCheck.Result result;
-        try {
-            result = DashboardScrapeCheck.check(queries, read, mode, allowMissing);
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCode.CONFIG.code();
-        }
-        DashboardScrapeCheck.report(queries, read, result).forEach(out::println);
-        return result.passed() ? ExitCode.OK.code() : ExitCode.ERROR.code();
+        return DashboardCheck.run(dashboard, mode, urls, allowMissing, requestTimeout, out, err);
     }
 
     private static Duration duration(String option, String text) {

@@ -3,6 +3,8 @@ package dev.vigil.standalone.cluster;
 import dev.vigil.kit.main.ExitCode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -15,11 +17,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = {"Run Vigil on this machine as a real cluster: 3 KRaft brokers (replication factor 3,",
                 "min.insync.replicas 2), PostgreSQL, 2 Streams instances (standby replicas 1), 2 notifiers, 2 ingest",
-                "and a probe worker per region, each its own process with its log under <data-dir>/logs.",
+                "and a probe worker per region, each its own process with its log under <data-dir>/logs, and Debian's",
+                "prometheus (when installed) scraping every service, against which `up` checks the Grafana dashboard.",
                 "`down` stops only what `up` started (pid files under <data-dir>/run)."},
         subcommands = {ClusterCommand.Up.class, ClusterCommand.Down.class, ClusterCommand.Status.class,
                 ClusterCommand.Kill.class, ClusterCommand.Start.class, ClusterCommand.Stop.class,
-                ClusterDrillCommand.class, CommandLine.HelpCommand.class})
+                ClusterCommand.CheckDashboard.class, ClusterDrillCommand.class, CommandLine.HelpCommand.class})
 public final class ClusterCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -38,13 +41,17 @@ public final class ClusterCommand implements Runnable {
 
         @Option(names = "--base-port", paramLabel = "PORT", defaultValue = "" + ClusterLayout.DEFAULT_BASE_PORT,
                 description = "Ports are base+1.. (brokers), +20 (PostgreSQL), +31.. (Streams), +41.. (notifiers),"
-                        + " +51.. (ingest), +61.. (probe workers) (default: ${DEFAULT-VALUE}).")
+                        + " +51.. (ingest), +61.. (probe workers), +70 (Prometheus) (default: ${DEFAULT-VALUE}).")
         int basePort;
 
         @Option(names = "--repo", paramLabel = "DIR", defaultValue = "${env:VIGIL_REPO:-.}",
                 description = "The Vigil checkout whose docker/config YAML and docker/kafka/create-topics.sh are used"
                         + " (default: the checkout ./vigil runs from, else the current directory).")
         Path repo;
+
+        Path dashboard() {
+            return repo.toAbsolutePath().normalize().resolve("docker/grafana/dashboards/vigil.json");
+        }
 
         LocalCluster cluster(PrintWriter out) {
             // the launcher's own Kafka clients retry while brokers start; their connection warnings are noise here
@@ -85,14 +92,27 @@ public final class ClusterCommand implements Runnable {
                 description = "The notifiers' routing file (default: docker/config/routing-console.yaml, pages to the log).")
         Path routing;
 
+        @Option(names = "--no-prometheus",
+                description = "Do not start Prometheus (by default started when `prometheus` is on the PATH or at "
+                        + "/usr/bin/prometheus, and the dashboard checked against it).")
+        boolean noPrometheus;
+
         @Override
         void run(LocalCluster cluster, PrintWriter out) {
             cluster.up(routing);
+            ClusterPrometheus prometheus = noPrometheus ? null : cluster.prometheus(ClusterPrometheus.locate());
+            boolean scraping = prometheus != null && prometheus.start();
             print(cluster.status(), out);
             out.println("query API: " + cluster.layout().streamsUrl(1) + " and " + cluster.layout().streamsUrl(2)
                     + " (admin token in " + cluster.layout().config().resolve(LocalCluster.ADMIN_TOKEN_FILE) + ")");
             out.println("apply monitors: vigil monitors apply -f FILE --bootstrap-servers "
                     + cluster.layout().bootstrapServers());
+            if (scraping) {
+                out.println("prometheus UI and API: " + prometheus.url() + " (loopback only)");
+                checkDashboard(prometheus, where.dashboard(), Map.of(ClusterPrometheus.CONSUMER_LAG,
+                        ClusterPrometheus.CONSUMER_LAG_REASON), Duration.ofSeconds(90), out,
+                        spec.commandLine().getErr());
+            }
         }
     }
 
@@ -142,6 +162,81 @@ public final class ClusterCommand implements Runnable {
         @Override
         void run(LocalCluster cluster, PrintWriter out) {
             cluster.stop(name);
+        }
+    }
+
+    /**
+     * Waits until Prometheus has scraped every target, then runs {@code vigil check-dashboard --prometheus} against
+     * it and prints its report.
+     *
+     * @return the check's exit code; 3 when a target did not come up (nothing checked)
+     */
+    static int checkDashboard(ClusterPrometheus prometheus, Path dashboard, Map<String, String> allowMissing,
+                              Duration wait, PrintWriter out, PrintWriter err) {
+        try {
+            prometheus.awaitTargetsUp(wait);
+        } catch (IllegalStateException e) {
+            out.flush();
+            err.println(e.getMessage());
+            err.println("dashboard check: not run (exit 3); see " + prometheus.url() + "/targets");
+            err.flush();
+            return ExitCode.STARTUP.code();
+        }
+        out.println("dashboard check: vigil check-dashboard --dashboard " + dashboard + " --prometheus "
+                + prometheus.url() + allowMissing.keySet().stream().map(m -> " --allow-missing " + m + "=...")
+                .collect(java.util.stream.Collectors.joining()));
+        out.flush();
+        int exit = prometheus.checkDashboard(dashboard, allowMissing, out, err);
+        out.println("dashboard check: exit " + exit + (exit == 0 ? " (every metric the dashboard queries is in Prometheus)"
+                : exit == 1 ? " (see the MISSING lines above)" : ""));
+        out.flush();
+        return exit;
+    }
+
+    @Command(name = "check-dashboard", mixinStandardHelpOptions = true,
+            description = {"Wait until the cluster's Prometheus has scraped every service, then check that every metric"
+                    + " the Grafana dashboard queries is in it (vigil check-dashboard --prometheus, same report).",
+                    "Exit codes: 0 every metric exists; 1 a metric is missing; 2 bad dashboard or allow-list;"
+                    + " 3 Prometheus not running or a target not up (nothing checked)."})
+    static final class CheckDashboard implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        @Mixin
+        Where where;
+
+        @Option(names = "--dashboard", paramLabel = "FILE",
+                description = "The dashboard JSON (default: docker/grafana/dashboards/vigil.json in --repo).")
+        Path dashboard;
+
+        @Option(names = "--allow-missing", paramLabel = "METRIC=REASON",
+                description = "A metric that may be missing, and why (repeatable), as for vigil check-dashboard.")
+        Map<String, String> allowMissing = new LinkedHashMap<>();
+
+        @Option(names = "--wait", paramLabel = "SECONDS", defaultValue = "90",
+                description = "How long to wait for every target to be up (default: ${DEFAULT-VALUE}).")
+        int waitSeconds;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ClusterLayout layout;
+            try {
+                layout = ClusterLayout.standard(where.dataDir, where.basePort);
+            } catch (IllegalArgumentException e) {
+                err.println("vigil cluster check-dashboard: " + e.getMessage());
+                return ExitCode.CONFIG.code();
+            }
+            ClusterPrometheus prometheus = ClusterPrometheus.forCluster(layout,
+                    new ProcessTable(layout.run(), layout.logs()), ClusterPrometheus.locate(), out);
+            if (!prometheus.running()) {
+                err.println("vigil cluster check-dashboard: Prometheus is not running (`vigil cluster up` starts it when"
+                        + " installed" + (prometheus.installed() ? ", or `vigil cluster start prometheus`)"
+                        : "; " + ClusterPrometheus.notInstalled() + ")"));
+                return ExitCode.STARTUP.code();
+            }
+            return checkDashboard(prometheus, dashboard != null ? dashboard : where.dashboard(), allowMissing,
+                    Duration.ofSeconds(waitSeconds), out, err);
         }
     }
 

@@ -253,7 +253,7 @@ public final class LocalCluster {
             Optional<ProcessTable.Running> r = processes.running(name);
             String state = r.map(p -> "running pid " + p.pid()).orElse("down");
             if (r.isPresent() && port(name) > 0) {
-                state += ", /ready " + readyCode(name);
+                state += ", " + readyPath(name) + " " + readyCode(name);
             }
             if (r.isPresent() || processes.names().contains(name)) {
                 status.put(name, state);
@@ -268,6 +268,10 @@ public final class LocalCluster {
             startBroker(Integer.parseInt(name.substring("kafka-".length())));
         } else if (name.equals(POSTGRES)) {
             postgres().start();
+        } else if (name.equals(PROMETHEUS)) {
+            if (!prometheus(ClusterPrometheus.locate()).start()) {
+                throw new IllegalStateException("prometheus is not installed");
+            }
         } else {
             processes.start(serviceSpec(name));
         }
@@ -388,6 +392,13 @@ public final class LocalCluster {
         return "r2dbc:postgresql://127.0.0.1:" + layout.postgresPort() + "/vigil";
     }
 
+    // ---------------------------------------------------------------- Prometheus
+
+    /** The cluster's Prometheus, run by {@code binary} (empty: not installed). */
+    public ClusterPrometheus prometheus(Optional<Path> binary) {
+        return ClusterPrometheus.forCluster(layout, processes, binary, out);
+    }
+
     // ---------------------------------------------------------------- Vigil services
 
     private ProcessSpec serviceSpec(String name) {
@@ -455,8 +466,11 @@ public final class LocalCluster {
         return Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
     }
 
-    /** The HTTP port of a Vigil service process, 0 for the others. */
+    /** The HTTP port of a Vigil service process or Prometheus, 0 for the others. */
     public int port(String name) {
+        if (name.equals(PROMETHEUS)) {
+            return layout.prometheusPort();
+        }
         if (name.startsWith("streams-")) {
             return layout.streamsPort(instance(name));
         } else if (name.startsWith("notifier-")) {
@@ -471,7 +485,7 @@ public final class LocalCluster {
 
     public int readyCode(String name) {
         try {
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(name) + "/ready"))
+            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(name) + readyPath(name)))
                     .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.discarding());
             return r.statusCode();
         } catch (IOException e) {
@@ -480,6 +494,10 @@ public final class LocalCluster {
             Thread.currentThread().interrupt();
             return 0;
         }
+    }
+
+    private static String readyPath(String name) {
+        return name.equals(PROMETHEUS) ? "/-/ready" : "/ready";
     }
 
     public void awaitReady(String name, Duration timeout) {
