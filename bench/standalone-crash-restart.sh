@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kill -9 of the standalone stack, then a restart: how long Vigil decides nothing.
 #
-#   bench/standalone-crash-restart.sh [--rounds R] [--settle S]
+#   bench/standalone-crash-restart.sh [--rounds R] [--settle S] [--jar PATH]
 #
 # Runs `vigil demo` (monitors every 10 s from three regions) on a fresh data directory, waits until verdicts flow
 # and then --settle seconds more (default 40), kills the JVM with SIGKILL, restarts it on the same directory and
@@ -10,23 +10,29 @@
 #   query_up_s        restart → /v1/status answering 200
 #   steps             the launcher's own timings of each step of the restart (Kafka, PostgreSQL, Streams ...)
 #   leftover_pg       whether the restart found the killed JVM's PostgreSQL still running and stopped it
+# --jar runs another build (an A/B against an older vigil.jar on the same machine load).
 # Uses the standalone's default ports (9092, 5433, 8080-8083 ...): nothing else may hold them. Needs python3 and
 # curl. Logs stay in the printed directory.
 set -euo pipefail
 
 ROUNDS=1
 SETTLE=40
+JAR=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) ROUNDS="$2"; shift 2 ;;
     --settle) SETTLE="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    *) echo "unknown option $1 (known: --rounds R --settle S)" >&2; exit 2 ;;
+    --jar) JAR="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (known: --rounds R --settle S --jar PATH)" >&2; exit 2 ;;
   esac
 done
 
 cd "$(dirname "$0")/.."
-./vigil --version >/dev/null   # builds standalone/target/vigil.jar when it is missing or stale
+if [ -z "$JAR" ]; then
+  ./vigil --version >/dev/null   # builds standalone/target/vigil.jar when it is missing or stale
+  JAR=standalone/target/vigil.jar
+fi
 WORK=$(mktemp -d /tmp/vigil-crash-XXXX)
 DATA="$WORK/data"
 URL=http://127.0.0.1:8081/v1/status
@@ -42,7 +48,7 @@ cleanup() {
 trap cleanup EXIT
 
 start() {
-  java ${VIGIL_JAVA_OPTS:-} -jar standalone/target/vigil.jar demo --data-dir "$DATA" >"$WORK/run-$1.log" 2>&1 &
+  java ${VIGIL_JAVA_OPTS:-} -jar "$JAR" demo --data-dir "$DATA" >"$WORK/run-$1.log" 2>&1 &
   PID=$!
 }
 

@@ -49,12 +49,13 @@ public final class StandaloneLauncher implements AutoCloseable {
     /** Names the variables the probe workers may send as {@code secretEnv} headers (comma-separated). */
     public static final String HEADER_SECRETS_ENV = "VIGIL_HEADER_SECRETS";
     /**
-     * The embedded broker's {@code broker.session.timeout.ms} here: six of its 500 ms heartbeats. The broker and its
-     * controller share the JVM, so a broker that misses them is gone, and a restart after {@code kill -9} cannot
-     * register before the dead incarnation's session ends (the default 9 s, the tests' 6 s, is that much longer
-     * blind).
+     * The embedded broker's {@code broker.session.timeout.ms} here: eight of its {@link #BROKER_HEARTBEAT_MS}
+     * heartbeats. The broker and its controller share the JVM, so a broker that misses them is gone, and a restart
+     * after {@code kill -9} cannot register before the dead incarnation's session ends: this is how long the restart
+     * waits for its own broker (the default 9 s, the tests' 6 s, is that much longer blind).
      */
-    static final int BROKER_SESSION_TIMEOUT_MS = 3000;
+    static final int BROKER_SESSION_TIMEOUT_MS = 2000;
+    static final int BROKER_HEARTBEAT_MS = 250;
     private GeneratedConfig.AdminToken adminToken;
     private GeneratedConfig.WebhookToken webhookToken;
     /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
@@ -120,6 +121,7 @@ public final class StandaloneLauncher implements AutoCloseable {
                     // a restart after kill -9 waits out the dead broker's registration for this long: the
                     // broker and its controller share this JVM, so missed heartbeats mean the process is gone
                     .brokerProperty("broker.session.timeout.ms", String.valueOf(BROKER_SESSION_TIMEOUT_MS))
+                    .brokerProperty("broker.heartbeat.interval.ms", String.valueOf(BROKER_HEARTBEAT_MS))
                     .build()
                     .start());
         } catch (RuntimeException e) {
