@@ -148,10 +148,9 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
     /**
      * @param url         {@code r2dbc:postgresql://host:port/database}
      * @param passwordEnv the environment variable holding the password (unset = no password)
-     */
-    /**
-     * {@code startupWait}: how long start-up keeps trying to reach the database and prepare its schema (PostgreSQL
-     * starting beside the notifier, or a machine busy starting many processes) before it gives up with exit code 3.
+     * @param startupWait how long start-up keeps trying to reach the database and prepare its schema (PostgreSQL
+     *                    starting beside the notifier, or a machine busy starting many processes) before it gives up
+     *                    with exit code 3
      */
     public record Database(String url, String username, String passwordEnv, Integer poolSize, String startupWait) {
         public Database(String url, String username, String passwordEnv, Integer poolSize) {

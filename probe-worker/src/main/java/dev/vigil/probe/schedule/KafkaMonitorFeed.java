@@ -32,7 +32,7 @@ public final class KafkaMonitorFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMonitorFeed.class);
     public static final String SOURCE = "probe-worker";
 
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer;
     private final String topic;
     private final MonitorSink sink;
     private final Consumer<DeadLetter> deadLetters;
@@ -42,6 +42,11 @@ public final class KafkaMonitorFeed implements AutoCloseable {
 
     public KafkaMonitorFeed(String bootstrapServers, String clientId, String topic, MonitorSink sink,
                             Consumer<DeadLetter> deadLetters) {
+        this(new KafkaConsumer<>(consumerProperties(bootstrapServers, clientId), new StringDeserializer(),
+                new ByteArrayDeserializer()), topic, sink, deadLetters);
+    }
+
+    private static Properties consumerProperties(String bootstrapServers, String clientId) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
@@ -49,7 +54,13 @@ public final class KafkaMonitorFeed implements AutoCloseable {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        return p;
+    }
+
+    /** Over any consumer (a test's {@code MockConsumer}); the feed owns it and closes it. */
+    KafkaMonitorFeed(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, String topic, MonitorSink sink,
+                     Consumer<DeadLetter> deadLetters) {
+        this.consumer = consumer;
         this.topic = topic;
         this.sink = sink;
         this.deadLetters = deadLetters;
@@ -62,7 +73,7 @@ public final class KafkaMonitorFeed implements AutoCloseable {
         return this;
     }
 
-    public KafkaConsumer<String, byte[]> consumer() {
+    public org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer() {
         return consumer;
     }
 
