@@ -58,7 +58,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Vigil enables transactional state stores, under which a store without a committed offset is restored from the
  * start of its changelog instead ({@code StreamsApp.streamsProperties}); these tests count the warning, through a
- * Logback appender on Kafka Streams' state manager, in the scenarios that raised it.
+ * Logback appender on Kafka Streams' state manager, in the scenarios that raised it. They reproduce the spurious
+ * corruption (twice per affected task and scenario without the setting), not the endless repetition the drill saw:
+ * here each wiped task came back on the next attempt.
  */
 @WithKafka
 class EmptyChangelogStoreIT {
@@ -225,7 +227,11 @@ class EmptyChangelogStoreIT {
                 .map(t -> t.taskId().toString()).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** The simplest trigger: one instance, no metric ever posted, closed cleanly and started again on its state. */
+    /**
+     * The simplest trigger: one instance, no metric ever posted, closed cleanly and started again on its state. Without
+     * transactional state stores each metric task (and each verdict task of a partition without monitors) was reported
+     * corrupted twice and wiped.
+     */
     @Test
     void aCleanRestartWithoutAnyMetricFindsNoTaskCorrupted() {
         kafka.createTopics(Topics.all());
@@ -242,7 +248,12 @@ class EmptyChangelogStoreIT {
             awaitEveryMonitorDecided(windowStart(1));
             assertThat(second.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
         }
-        assertThat(byTaskAndStore()).as("tasks reported corrupted").isEmpty();
+        // Kafka Streams 4.4 also opens the stores found on disk once at start-up (on the thread that starts it), to
+        // report their offsets to the assignor; that probe ignores enable.transactional.statestores and still logs the
+        // warning for a never-written window store, but only drops the probe (it closes cleanly: nothing is wiped).
+        // The stream threads, which would wipe the task, must not report it.
+        assertThat(warnings).as("tasks reported corrupted by a stream thread: %s", byTaskAndStore())
+                .noneMatch(w -> w.contains("StreamThread"));
     }
 
     /**
