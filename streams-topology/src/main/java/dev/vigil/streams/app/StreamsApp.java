@@ -154,18 +154,10 @@ public final class StreamsApp {
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
             backend.set(new KafkaStreamsBackend(streams, self));
-            UncleanStopMarker marker = UncleanStopMarker.of(cfg.kafka().stateDir(), cfg.kafka().applicationId());
-            if (marker.previousRunUnclean()) {
-                LOG.warn("the previous run on {} did not close Kafka Streams (killed?): its stores have no checkpoint"
-                        + " and would each be opened, found corrupted and wiped; deleting the local state now so"
-                        + " they are restored from their changelogs directly", cfg.kafka().stateDir());
-                streams.cleanUp();
-            }
-            marker.started();
             streams.start();
             LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
                     cfg.kafka().applicationId(), self.host(), self.port(), server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences, marker);
+            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
@@ -218,7 +210,7 @@ public final class StreamsApp {
         // task corrupted and wipes it; and a persistent window store that has never been written (metric-windows when
         // no metric is posted, verdict-history of a partition without monitors) has no RocksDB segment to keep its
         // offset in, so it never has one: every restart, standby promotion or hand-over of such a task wiped it, and a
-        // cluster drill's survivor did so 164 times in a row (EmptyChangelogStoreIT). With them a store without an
+        // cluster drill's survivor did so over and over (EmptyChangelogStoreIT). With them a store without an
         // offset is restored from the start of its changelog instead. Cost: each store's writes since the last commit
         // are held in memory (a commit every commitInterval; statestore.uncommitted.max.bytes, 64 MiB, forces one).
         p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
@@ -302,11 +294,9 @@ public final class StreamsApp {
         private final HostInfo self;
         private final ApiWriter writer;
         private final SilenceRoutes silences;
-        private final UncleanStopMarker marker;
 
         Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self,
-                ApiWriter writer, SilenceRoutes silences, UncleanStopMarker marker) {
-            this.marker = marker;
+                ApiWriter writer, SilenceRoutes silences) {
             this.writer = writer;
             this.silences = silences;
             this.server = server;
@@ -339,13 +329,8 @@ public final class StreamsApp {
             silences.close();
             writer.close(); // waits for a write still in flight
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
-            boolean closed = streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
-            if (closed) {
-                marker.closedCleanly();
-            } else {
-                LOG.warn("Kafka Streams did not close within 30 s: the next start treats this run as unclean");
-            }
             metrics.close();
             forwarder.close();
         }
