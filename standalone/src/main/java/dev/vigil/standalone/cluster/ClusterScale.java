@@ -170,6 +170,8 @@ public final class ClusterScale {
         f.put("results_missing", (double) Math.max(0, (long) n * layout.regions().size() * options.measureWindows() - v.results()));
         f.put("skipped_windows", skipsAfter.get("skipped") - skipsBefore.get("skipped"));
         f.put("probe_failures", skipsAfter.get("failed") - skipsBefore.get("failed"));
+        notes.put("skipped_by_reason", byLabel(skipsBefore, skipsAfter, "skipped"));
+        notes.put("failures_by_kind", byLabel(skipsBefore, skipsAfter, "failed"));
         f.put("verdicts", (double) v.verdicts());
         f.put("verdicts_missing", (double) Math.max(0, (long) n * options.measureWindows() - v.verdicts()));
         f.put("verdicts_incomplete", (double) v.incomplete());
@@ -332,20 +334,54 @@ public final class ClusterScale {
         return names;
     }
 
-    /** The probe workers' skipped windows and failed results, summed over the regions. */
+    /**
+     * The probe workers' counters summed over the regions: {@code skipped} and {@code failed} (results that are not a
+     * success), and each by its label ({@code skipped:overloaded}, {@code failed:timeout}, ...).
+     */
     private Map<String, Double> probeCounters() {
-        double skipped = 0;
-        double failed = 0;
+        Map<String, Double> c = new java.util.TreeMap<>();
+        c.put("skipped", 0.0);
+        c.put("failed", 0.0);
         for (String region : layout.regions()) {
-            String text = metrics(LocalCluster.probe(region));
-            skipped += ScaleFigures.counter(text, "vigil_probe_skipped_windows_total");
-            for (String line : text.split("\n")) {
-                if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")) {
-                    failed += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).strip());
+            for (String line : metrics(LocalCluster.probe(region)).split("\n")) {
+                String key = null;
+                if (line.startsWith("vigil_probe_skipped_windows_total{")) {
+                    key = "skipped:" + label(line, "reason");
+                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")) {
+                    key = "failed:" + label(line, "error_kind");
+                }
+                if (key != null) {
+                    double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).strip());
+                    c.merge(key, v, Double::sum);
+                    c.merge(key.substring(0, key.indexOf(':')), v, Double::sum);
                 }
             }
         }
-        return Map.of("skipped", skipped, "failed", failed);
+        return c;
+    }
+
+    private static String label(String line, String name) {
+        int i = line.indexOf(name + "=\"");
+        if (i < 0) {
+            return "";
+        }
+        int from = i + name.length() + 2;
+        return line.substring(from, line.indexOf('"', from));
+    }
+
+    /** {@code key:n,...} of the labelled counters that grew between two readings. */
+    static String byLabel(Map<String, Double> before, Map<String, Double> after, String kind) {
+        StringBuilder sb = new StringBuilder();
+        for (var e : after.entrySet()) {
+            if (e.getKey().startsWith(kind + ":")) {
+                double d = e.getValue() - before.getOrDefault(e.getKey(), 0.0);
+                if (d > 0) {
+                    sb.append(sb.length() == 0 ? "" : ",").append(e.getKey().substring(kind.length() + 1)).append(':')
+                            .append(ScaleFigures.number(d));
+                }
+            }
+        }
+        return sb.length() == 0 ? "none" : sb.toString();
     }
 
     private String metrics(String name) {
@@ -385,7 +421,8 @@ public final class ClusterScale {
         long[] self = peaks.computeIfAbsent("bench", k -> new long[] {-1, -1});
         Runtime rt = Runtime.getRuntime();
         self[0] = Math.max(self[0], rt.totalMemory() - rt.freeMemory());
-        self[1] = Math.max(self[1], rssWithChildren(ProcessHandle.current().pid()));
+        // its own only: the cluster's processes are its descendants
+        self[1] = Math.max(self[1], procValue(ProcessHandle.current().pid(), true));
     }
 
     private static long jstatHeap(long pid) {
@@ -436,13 +473,16 @@ public final class ClusterScale {
         }
     }
 
-    /** CPU ticks (1/100 s) used so far by every process, and by this one as {@code bench}. */
+    /**
+     * CPU ticks (1/100 s) used so far by every process (PostgreSQL with its backends), and by this one alone (the
+     * target and the topic readers) as {@code bench}.
+     */
     private Map<String, Long> cpuTicks() {
         Map<String, Long> ticks = new LinkedHashMap<>();
         for (String name : processNames()) {
             cluster.processes().running(name).ifPresent(r -> ticks.put(name, cpuWithChildren(r.pid())));
         }
-        ticks.put("bench", cpuWithChildren(ProcessHandle.current().pid()));
+        ticks.put("bench", procValue(ProcessHandle.current().pid(), false));
         return ticks;
     }
 

@@ -129,4 +129,14 @@ class ScaleFiguresTest {
         assertThat(ClusterScale.Recorder.longField("{\"a\":1}".getBytes(StandardCharsets.UTF_8), "windowStart")).isEqualTo(-1);
         assertThat(ClusterScale.Recorder.longField("[1]".getBytes(StandardCharsets.UTF_8), "windowStart")).isEqualTo(-1);
     }
+
+    @Test
+    void countersByLabelShowWhatGrew() {
+        Map<String, Double> before = Map.of("skipped", 5.0, "skipped:overloaded", 5.0, "skipped:late", 0.0);
+        Map<String, Double> after = new java.util.TreeMap<>(Map.of("skipped", 17.0, "skipped:overloaded", 15.0,
+                "skipped:late", 2.0, "skipped:overrun", 0.0, "failed:timeout", 4.0));
+        assertThat(ClusterScale.byLabel(before, after, "skipped")).isEqualTo("late:2,overloaded:10");
+        assertThat(ClusterScale.byLabel(before, after, "failed")).isEqualTo("timeout:4");
+        assertThat(ClusterScale.byLabel(after, after, "skipped")).isEqualTo("none");
+    }
 }
