@@ -184,6 +184,7 @@ public final class ClusterScale {
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         notes.put("status_page_samples", "" + pageMs.size());
+        notes.put("lag_samples", "" + v.lags().size());
 
         Walk w1 = walk(1, 1000);
         Walk w2 = walk(1, 1000);
