@@ -95,13 +95,23 @@ public final class ClusterScale {
             recorder.start();
             int published = 0;
             for (int n : options.steps()) {
-                ScaleFigures.Step step = step(published, n, target);
+                ScaleFigures.Step step;
+                try {
+                    step = step(published, n, target);
+                } catch (RuntimeException e) {
+                    // the steps measured so far still count: report them, not only the failure
+                    say("step %d failed, no further steps: %s", n, e);
+                    break;
+                }
                 published = n;
                 results.add(step);
                 out.println(ScaleFigures.resultLine(step));
                 out.flush();
             }
-            out.println("growth (" + options.steps().get(options.steps().size() - 1) + "/" + options.steps().get(0)
+            if (results.isEmpty()) {
+                throw new IllegalStateException("no step finished");
+            }
+            out.println("growth (" + results.get(results.size() - 1).monitors() + "/" + results.get(0).monitors()
                     + ", each figure at the last step over the first):");
             out.print(ScaleFigures.growthTable(results));
             out.flush();
@@ -236,11 +246,11 @@ public final class ClusterScale {
         say("step %d: kill -9 %s and start it again", n, victim);
         cluster.kill9(victim);
         Instant killed = Instant.now();
-        cluster.start(victim);
         try {
+            cluster.start(victim);
             cluster.awaitReady(victim, Duration.ofMinutes(5));
             f.put("restore_ready_s", round1(LocalCluster.seconds(killed)));
-        } catch (IllegalStateException e) {
+        } catch (RuntimeException e) {
             say("step %d: %s", n, e.getMessage());
             f.put("restore_ready_s", Double.NaN);
             return;
