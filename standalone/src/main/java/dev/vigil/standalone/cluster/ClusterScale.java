@@ -201,14 +201,15 @@ public final class ClusterScale {
         Walk w3 = walk(1, StatusLimit.MAX);
         List<Long> walkPages = new ArrayList<>(w1.pageMs());
         walkPages.addAll(w2.pageMs());
-        f.put("walk1000_s", round3(Math.min(w1.totalMs(), w2.totalMs()) / 1000.0));
+        f.put("walk1000_s", seconds(w1.totalMs() < 0 ? w2.totalMs() : w2.totalMs() < 0 ? w1.totalMs()
+                : Math.min(w1.totalMs(), w2.totalMs())));
         f.put("walk1000_page_p50_ms", (double) ScaleFigures.percentile(walkPages, 50));
         f.put("walk1000_page_p99_ms", (double) ScaleFigures.percentile(walkPages, 99));
-        f.put("walk10000_s", round3(w3.totalMs() / 1000.0));
+        f.put("walk10000_s", seconds(w3.totalMs()));
         notes.put("walk_listed", w1.monitors() + "/" + w2.monitors() + "/" + w3.monitors());
         if (layout.streams() > 1) {
             Walk other = walk(2, 1000);
-            f.put("walk1000_from_streams2_s", round3(other.totalMs() / 1000.0));
+            f.put("walk1000_from_streams2_s", seconds(other.totalMs()));
         }
         for (var e : peaks.entrySet()) {
             f.put("heap_mib_" + e.getKey(), e.getValue()[0] < 0 ? Double.NaN : round1(e.getValue()[0] / 1048576.0));
@@ -530,6 +531,11 @@ public final class ClusterScale {
 
     private static double round1(double v) {
         return Math.round(v * 10) / 10.0;
+    }
+
+    /** A walk's milliseconds as seconds; a walk that failed (-1) is not a number. */
+    private static double seconds(long ms) {
+        return ms < 0 ? Double.NaN : round3(ms / 1000.0);
     }
 
     private static double round3(double v) {
