@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
                 "`down` stops only what `up` started (pid files under <data-dir>/run)."},
         subcommands = {ClusterCommand.Up.class, ClusterCommand.Down.class, ClusterCommand.Status.class,
                 ClusterCommand.Kill.class, ClusterCommand.Start.class, ClusterCommand.Stop.class,
-                ClusterCommand.CheckDashboard.class, ClusterDrillCommand.class, CommandLine.HelpCommand.class})
+                ClusterCommand.CheckDashboard.class, ClusterDrillCommand.class, ClusterScaleCommand.class,
+                CommandLine.HelpCommand.class})
 public final class ClusterCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

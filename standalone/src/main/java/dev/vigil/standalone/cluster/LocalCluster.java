@@ -54,6 +54,8 @@ public final class LocalCluster {
     private final String javaCommand;
     private final String classpath;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** Heap caps that replace the defaults, by service ({@code streams}, {@code probe-worker}, ...): the scale benchmark's. */
+    private final Map<String, String> heapCaps = new java.util.concurrent.ConcurrentHashMap<>();
 
     public LocalCluster(ClusterLayout layout, Path repo, PrintWriter out) {
         this(layout, repo, out, System.getProperty("java.class.path"));
@@ -101,6 +103,12 @@ public final class LocalCluster {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy " + jar + " into " + layout.dataDir() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Runs every later-started process of {@code service} with {@code -Xmx<cap>} (e.g. {@code 1536m}). */
+    public LocalCluster heapCap(String service, String cap) {
+        heapCaps.put(service, cap);
+        return this;
     }
 
     /** The class path every process of the cluster runs with. */
@@ -444,6 +452,7 @@ public final class LocalCluster {
         } else {
             throw new IllegalArgumentException("no such process: " + name);
         }
+        heap = heapCaps.containsKey(service) ? "-Xmx" + heapCaps.get(service) : heap;
         String config = repo.resolve("docker/config/vigil-" + service + ".yaml").toString();
         List<String> command = List.of(javaCommand, "-Xms64m", heap, "-XX:+ExitOnOutOfMemoryError", "-cp", classpath,
                 "dev.vigil.standalone.cli.VigilCommand", service, "--config", config);
