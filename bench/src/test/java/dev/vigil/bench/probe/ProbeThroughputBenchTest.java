@@ -7,20 +7,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the probe throughput harness at tiny scale (a few monitors, one 10 s window, targets in this JVM) for every
  * check type so it cannot rot. Figures are not asserted (a loaded CI machine is not a benchmark); that it measured
- * something, and that nothing went wrong on the harness's side, is.
+ * something, and that nothing went wrong on the harness's side, is. The four runs go at once (each has its own
+ * targets and scheduler; a few dozen probes a window): most of a run is waiting for window boundaries.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProbeThroughputBenchTest {
     /** Failures a loaded machine may cause; anything else (blocked, tls, dns, assertion) is a harness bug. */
     private static final Set<String> TIMING_FAILURES = Set.of("network_failure/timeout", "network_failure/connect_timeout");
 
+    /** One directory for every run: the harness reads it from a system property, shared by the concurrent runs. */
     @TempDir
-    Path results;
+    static Path results;
+
+    @BeforeAll
+    static void resultsDir() {
+        System.setProperty("vigil.results.dir", results.toString());
+    }
+
+    @AfterAll
+    static void clearResultsDir() {
+        System.clearProperty("vigil.results.dir");
+    }
 
     @Test
     void harnessRunsAndReportsEveryFigure() throws Exception {
@@ -52,12 +69,7 @@ class ProbeThroughputBenchTest {
     }
 
     private Map<String, Object> run(ProbeThroughputBench.Options o) throws Exception {
-        System.setProperty("vigil.results.dir", results.toString());
-        try {
-            return ProbeThroughputBench.run(o);
-        } finally {
-            System.clearProperty("vigil.results.dir");
-        }
+        return ProbeThroughputBench.run(o);
     }
 
     @SuppressWarnings("unchecked")

@@ -10,10 +10,16 @@ import java.util.Map;
  * instance does not come back.
  */
 public final class StaticMembership {
-    /** The session of a static member: a crashed instance's partitions move to the others after this long. */
-    public static final int SESSION_TIMEOUT_MS = 10_000;
+    /**
+     * The session of a static member: a crashed instance's partitions move to the others after this long. The
+     * brokers' smallest allowed session ({@code group.min.session.timeout.ms}, 6 s by default): a survivor then decides
+     * a crashed Streams instance's monitors again within 10 s of the crash (its standbys are caught up), and queries
+     * are answered from those standbys meanwhile. The heartbeats come from a thread of their own, so a busy stream
+     * thread or notifier does not end it; a process stalled longer than this (swapping, a stopped VM) does.
+     */
+    public static final int SESSION_TIMEOUT_MS = 6_000;
     /** A third of the session, as Kafka recommends, so one lost heartbeat never ends a session. */
-    public static final int HEARTBEAT_INTERVAL_MS = 3_000;
+    public static final int HEARTBEAT_INTERVAL_MS = 2_000;
 
     private StaticMembership() {
     }

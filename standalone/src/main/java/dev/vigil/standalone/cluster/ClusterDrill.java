@@ -101,6 +101,8 @@ public final class ClusterDrill {
     private final Set<String> allowedResends = ConcurrentHashMap.newKeySet();
     private final List<String> monitors = new ArrayList<>();
     private final List<String> flapping = new ArrayList<>();
+    /** Whole answers of {@code /v1/status} that held rows read from a standby copy (the killed instance's). */
+    private final java.util.concurrent.atomic.AtomicInteger standbyAnswers = new java.util.concurrent.atomic.AtomicInteger();
 
     public ClusterDrill(LocalCluster cluster, Plan plan, PrintWriter out) {
         this.cluster = cluster;
@@ -214,6 +216,9 @@ public final class ClusterDrill {
                     .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return -1;
+            }
+            if (r.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER).isPresent()) {
+                standbyAnswers.incrementAndGet();
             }
             int decided = 0;
             for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
@@ -366,8 +371,11 @@ public final class ClusterDrill {
     private void streamsDrill() {
         Instant t = Instant.now();
         String victim = LocalCluster.streams(1);
-        out.println("drill streams: kill -9 " + victim + ", querying streams-2 every 100 ms");
+        List<String> ofVictim = localMonitors(1);
+        out.println("drill streams: kill -9 " + victim + " (active for " + ofVictim.size() + " of the drill's monitors),"
+                + " querying streams-2 every 100 ms");
         out.flush();
+        standbyAnswers.set(0);
         cluster.kill9(victim);
         Instant killed = Instant.now();
         Instant lastWhole = killed;
@@ -398,24 +406,76 @@ public final class ClusterDrill {
         if (wholeAgainSince == null) {
             throw new IllegalStateException("streams-2 did not answer for every monitor within 3 minutes of the kill");
         }
-        double allDecided = secondsUntilAllDecidedAgain(2, killed);
+        double allDecided = secondsUntilAllDecidedAgain(2, killed, monitors);
+        double takenOver = secondsUntilFirstDecided(2, killed, ofVictim);
         Instant restart = Instant.now();
         cluster.start(victim);
         cluster.awaitReady(victim, Duration.ofMinutes(3));
-        record(new Step("streams", LocalCluster.seconds(t), Map.of("killed", victim,
-                "query_gap_s", fmt(longestGap), "queries", "" + answers, "not_whole", "" + notWhole,
-                "every_monitor_decided_again_s", fmt(allDecided),
-                "restart_ready_s", fmt(LocalCluster.seconds(restart)))));
+        Map<String, String> figures = new java.util.LinkedHashMap<>();
+        figures.put("killed", victim);
+        figures.put("query_gap_s", fmt(longestGap));
+        figures.put("queries", "" + answers);
+        figures.put("not_whole", "" + notWhole);
+        figures.put("answered_from_standby", "" + standbyAnswers.get());
+        figures.put("first_verdict_of_killed_s", fmt(takenOver));
+        figures.put("every_monitor_decided_again_s", fmt(allDecided));
+        figures.put("restart_ready_s", fmt(LocalCluster.seconds(restart)));
+        record(new Step("streams", LocalCluster.seconds(t), figures));
+    }
+
+    /** The drill's monitors a Streams instance is active for ({@code /v1/status?scope=local}); empty if it fails. */
+    private List<String> localMonitors(int instance) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status?scope=local"))
+                    .header("Authorization", "Bearer " + cluster.adminToken())
+                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            List<String> ids = new ArrayList<>();
+            if (r.statusCode() == 200) {
+                for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
+                    if (monitors.contains(m.path("monitorId").asText())) {
+                        ids.add(m.path("monitorId").asText());
+                    }
+                }
+            }
+            return ids;
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    /**
+     * Seconds from {@code since} until the instance shows a verdict decided after it for any of {@code ids} (the first
+     * verdict of a killed instance's monitors, decided by the survivor); -1 if there are none or not within two minutes.
+     */
+    private double secondsUntilFirstDecided(int instance, Instant since, List<String> ids) {
+        if (ids.isEmpty()) {
+            return -1;
+        }
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+        while (Instant.now().isBefore(deadline)) {
+            Map<String, Long> decided = decidedAt(instance);
+            long first = ids.stream().mapToLong(id -> decided.getOrDefault(id, -1L))
+                    .filter(at -> at > since.toEpochMilli()).min().orElse(-1);
+            if (first > 0) {
+                return (first - since.toEpochMilli()) / 1000.0;
+            }
+            LocalCluster.sleep(200);
+        }
+        return -1;
     }
 
     /**
      * Seconds from {@code since} until the instance shows a verdict decided after it for every monitor: those of the
      * killed instance's partitions too, so their tasks run again somewhere; -1 if not within two minutes.
      */
-    private double secondsUntilAllDecidedAgain(int instance, Instant since) {
+    private double secondsUntilAllDecidedAgain(int instance, Instant since, List<String> ids) {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         while (Instant.now().isBefore(deadline)) {
-            long oldest = oldestDecidedAt(instance);
+            Map<String, Long> decided = decidedAt(instance);
+            long oldest = ids.stream().mapToLong(id -> decided.getOrDefault(id, -1L)).min().orElse(-1);
             if (oldest > since.toEpochMilli()) {
                 return (oldest - since.toEpochMilli()) / 1000.0;
             }
@@ -424,29 +484,24 @@ public final class ClusterDrill {
         return -1;
     }
 
-    /** The oldest {@code decidedAt} among the drill's monitors, or -1 when one is missing or the query fails. */
-    private long oldestDecidedAt(int instance) {
+    /** Each listed monitor's {@code decidedAt} in {@code /v1/status} of an instance; empty when the query fails. */
+    private Map<String, Long> decidedAt(int instance) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status"))
                     .header("Authorization", "Bearer " + cluster.adminToken())
                     .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                return -1;
-            }
             Map<String, Long> decided = new HashMap<>();
-            for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
-                decided.put(m.path("monitorId").asText(), m.path("decidedAt").asLong(-1));
+            if (r.statusCode() == 200) {
+                for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
+                    decided.put(m.path("monitorId").asText(), m.path("decidedAt").asLong(-1));
+                }
             }
-            long oldest = Long.MAX_VALUE;
-            for (String id : monitors) {
-                oldest = Math.min(oldest, decided.getOrDefault(id, -1L));
-            }
-            return oldest;
+            return decided;
         } catch (IOException e) {
-            return -1;
+            return Map.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            return Map.of();
         }
     }
 

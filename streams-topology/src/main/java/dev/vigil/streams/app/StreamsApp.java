@@ -153,7 +153,7 @@ public final class StreamsApp {
             streams.setStateListener((next, prev) -> LOG.info("streams state {} -> {}", prev, next));
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
-            backend.set(new KafkaStreamsBackend(streams, self));
+            backend.set(new KafkaStreamsBackend(streams, self, topology.describe()));
             streams.start();
             LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
                     cfg.kafka().applicationId(), self.host(), self.port(), server.port());

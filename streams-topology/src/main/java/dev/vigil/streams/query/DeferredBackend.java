@@ -61,4 +61,14 @@ public final class DeferredBackend implements QueryBackend {
     public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
         return get().windowStore(name);
     }
+
+    @Override
+    public QueryBackend standbyFor(String peer) {
+        return get().standbyFor(peer);
+    }
+
+    @Override
+    public QueryBackend standbyPartition(int partition) {
+        return get().standbyPartition(partition);
+    }
 }

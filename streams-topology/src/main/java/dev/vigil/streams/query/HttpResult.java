@@ -14,6 +14,13 @@ public record HttpResult(int status, String contentType, byte[] body, Map<String
         headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 
+    /** This answer with one more header (replacing one of the same name). */
+    public HttpResult withHeader(String name, String value) {
+        Map<String, String> more = new java.util.HashMap<>(headers);
+        more.put(name, value);
+        return new HttpResult(status, contentType, body, more);
+    }
+
     public static HttpResult json(int status, Object value) {
         return new HttpResult(status, JSON, Json.bytes(value), Map.of());
     }

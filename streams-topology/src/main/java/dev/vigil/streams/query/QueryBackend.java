@@ -40,6 +40,24 @@ public interface QueryBackend {
     <V> ReadOnlyWindowStore<String, V> windowStore(String name);
 
     /**
+     * What this instance can answer for {@code peer} while that instance does not answer (killed, not yet out of the
+     * group): a backend over this instance's standby copies of exactly the store partitions {@code peer} holds active,
+     * each behind its active copy by the standby's lag. It throws {@link NoStandby} from a store read when a partition
+     * has no standby copy here (more instances than standby replicas + 1, or none assigned yet): never a partial answer.
+     */
+    default QueryBackend standbyFor(String peer) {
+        throw new NoStandby("this instance holds no standby copies to answer for " + peer);
+    }
+
+    /**
+     * The same for one key whose owner does not answer: a backend over this instance's copies (standby or active) of
+     * partition {@code partition} of every store, as {@link Placement#partition()} gave it.
+     */
+    default QueryBackend standbyPartition(int partition) {
+        throw new NoStandby("this instance holds no standby copy of partition " + partition);
+    }
+
+    /**
      * A read of this instance's stores, run when subscribed; a store that moves away mid-read (rebalance) fails
      * with {@link Unavailable}. No scheduler hop here: the query server already calls every handler on
      * {@code boundedElastic}, never on the event loop, so reads subscribed by a handler run there.
@@ -54,20 +72,27 @@ public interface QueryBackend {
         });
     }
 
-    /** LOCAL: answer here; REMOTE: forward to {@code hostPort}; UNAVAILABLE: no owner known right now. */
-    record Placement(Kind kind, String hostPort) {
+    /**
+     * LOCAL: answer here; REMOTE: forward to {@code hostPort}, and when it does not answer, answer from this
+     * instance's standby copy of {@code partition} if {@code standbyHere}; UNAVAILABLE: no owner known right now.
+     */
+    record Placement(Kind kind, String hostPort, int partition, boolean standbyHere) {
         public enum Kind { LOCAL, REMOTE, UNAVAILABLE }
 
-        public static final Placement LOCAL = new Placement(Kind.LOCAL, null);
-        public static final Placement UNAVAILABLE = new Placement(Kind.UNAVAILABLE, null);
+        public static final Placement LOCAL = new Placement(Kind.LOCAL, null, -1, false);
+        public static final Placement UNAVAILABLE = new Placement(Kind.UNAVAILABLE, null, -1, false);
 
         public static Placement remote(String hostPort) {
-            return new Placement(Kind.REMOTE, hostPort);
+            return new Placement(Kind.REMOTE, hostPort, -1, false);
+        }
+
+        public static Placement remote(String hostPort, int partition, boolean standbyHere) {
+            return new Placement(Kind.REMOTE, hostPort, partition, standbyHere);
         }
     }
 
     /** The runtime cannot answer right now (rebalancing, store migrating); maps to 503 with Retry-After. */
-    final class Unavailable extends RuntimeException {
+    class Unavailable extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         public Unavailable(String message) {
@@ -75,6 +100,22 @@ public interface QueryBackend {
         }
 
         public Unavailable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * A standby view lacks a partition the answer needs: unlike a store this topology does not have, never read as
+     * "no such data" (a 503, not an answer without it).
+     */
+    final class NoStandby extends Unavailable {
+        private static final long serialVersionUID = 1L;
+
+        public NoStandby(String message) {
+            super(message);
+        }
+
+        public NoStandby(String message, Throwable cause) {
             super(message, cause);
         }
     }

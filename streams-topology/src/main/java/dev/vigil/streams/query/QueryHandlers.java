@@ -36,11 +36,16 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The analysts' endpoints (SPEC section 7). Keyed endpoints answer locally when this instance owns the
@@ -65,6 +70,12 @@ public final class QueryHandlers {
     public static final String OPENAPI_RESOURCE = "/openapi/streams-query.json";
     static final String LOCAL_SCOPE = "scope=local";
     private static final int GATHER_CONCURRENCY = 8;
+    /**
+     * Set on an answer that holds rows read from this instance's standby copies because the instance that owns them
+     * did not answer: its value is that instance ({@code host:port}, comma-separated when several). Such rows are
+     * behind the owner's by the standby's lag (usually under a second).
+     */
+    public static final String STANDBY_HEADER = "X-Vigil-Standby-For";
 
     private final QueryBackend backend;
     private final Forwarder forwarder;
@@ -81,12 +92,12 @@ public final class QueryHandlers {
         byte[] openapi = openApiDocument();
         return routes
                 .get("/v1/status", this::status)
-                .get("/v1/monitors/{id}", req -> keyed(req, this::monitor))
+                .get("/v1/monitors/{id}", req -> keyed(req, QueryHandlers::monitor))
                 .get("/v1/monitors/{id}/history", req -> {
                     HttpResult bad = badRange(req);
-                    return bad != null ? Mono.just(bad) : keyed(req, this::history);
+                    return bad != null ? Mono.just(bad) : keyed(req, QueryHandlers::history);
                 })
-                .get("/v1/monitors/{id}/uptime", req -> keyed(req, this::uptime))
+                .get("/v1/monitors/{id}/uptime", req -> keyed(req, QueryHandlers::uptime))
                 .get("/v1/workers", this::workers)
                 .get(ApiAccess.WHOAMI, QueryHandlers::whoami)
                 .get("/v1/openapi.json", req -> Mono.just(new HttpResult(200, HttpResult.JSON, openapi, Map.of())));
@@ -115,7 +126,7 @@ public final class QueryHandlers {
 
     // ---- keyed endpoints -------------------------------------------------------------------------------
 
-    private Mono<HttpResult> keyed(QueryRequest req, java.util.function.Function<QueryRequest, HttpResult> local) {
+    private Mono<HttpResult> keyed(QueryRequest req, BiFunction<QueryHandlers, QueryRequest, HttpResult> local) {
         String id = req.param("id");
         if (!Require.SLUG.matcher(id).matches()) {
             return Mono.just(HttpResult.badRequest("monitor id must match [a-z0-9][a-z0-9-]{0,62}", req.path()));
@@ -125,14 +136,30 @@ public final class QueryHandlers {
         }
         QueryBackend.Placement placement = backend.placement(StoreNames.STATUS_STORE, id);
         return switch (placement.kind()) {
-            case LOCAL -> readLocal(() -> local.apply(req), req);
+            case LOCAL -> readLocal(() -> local.apply(this, req), req);
             case REMOTE -> req.forwarded()
                     // The owner we forwarded to thinks someone else owns it: metadata is moving, do not ping-pong.
                     ? Mono.just(HttpResult.unavailable("ownership of this monitor is moving between instances", req.path()))
                     : forwarder.get(placement.hostPort(), req.uri())
-                            .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                            .onErrorResume(QueryBackend.Unavailable.class, silent -> placement.standbyHere()
+                                    ? fromStandby(req, placement, local, silent)
+                                    : Mono.just(HttpResult.unavailable(silent.getMessage(), req.path())));
             case UNAVAILABLE -> Mono.just(HttpResult.unavailable("the owner of this monitor is not known yet", req.path()));
         };
+    }
+
+    /**
+     * The owner of a monitor did not answer (killed, and still in the group until its session times out): the answer
+     * from this instance's standby copy of the monitor's partition, marked with {@link #STANDBY_HEADER}.
+     */
+    private Mono<HttpResult> fromStandby(QueryRequest req, QueryBackend.Placement placement,
+                                         BiFunction<QueryHandlers, QueryRequest, HttpResult> local,
+                                         QueryBackend.Unavailable silent) {
+        return QueryBackend.read(() -> local.apply(new QueryHandlers(backend.standbyPartition(placement.partition()),
+                        forwarder, clock), req).withHeader(STANDBY_HEADER, placement.hostPort()))
+                .subscribeOn(Schedulers.boundedElastic())
+                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(
+                        silent.getMessage() + "; " + e.getMessage(), req.path())));
     }
 
     private HttpResult monitor(QueryRequest req) {
@@ -168,6 +195,8 @@ public final class QueryHandlers {
     private ReadOnlyKeyValueStore<String, AlertStateRecord> alertStore() {
         try {
             return backend.keyValueStore(StoreNames.MONITOR_ALERTS_STORE);
+        } catch (QueryBackend.NoStandby e) {
+            throw e;
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -176,6 +205,8 @@ public final class QueryHandlers {
     private ReadOnlyKeyValueStore<String, Ack> ackStore() {
         try {
             return backend.keyValueStore(StoreNames.ACKS_STORE);
+        } catch (QueryBackend.NoStandby e) {
+            throw e;
         } catch (QueryBackend.Unavailable e) {
             return null;
         }
@@ -456,9 +487,9 @@ public final class QueryHandlers {
         } catch (IllegalArgumentException e) {
             return Mono.just(HttpResult.badRequest(e.getMessage(), req.path()));
         }
-        Callable<StatusPage.Slice<Map<String, Object>>> local = page == null
-                ? () -> StatusPage.Slice.whole(localStatuses())
-                : () -> localStatusPage(page);
+        Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local = page == null
+                ? h -> StatusPage.Slice.whole(h.localStatuses())
+                : h -> h.localStatusPage(page);
         return gather(req, page, local, "monitors",
                 Comparator.comparing(QueryHandlers::monitorIdOf, StatusPage.ID_ORDER), QueryHandlers::monitorIdOf,
                 rows -> {
@@ -585,7 +616,7 @@ public final class QueryHandlers {
     }
 
     private Mono<HttpResult> workers(QueryRequest req) {
-        return gather(req, null, () -> StatusPage.Slice.whole(localWorkers()), "workers",
+        return gather(req, null, h -> StatusPage.Slice.whole(h.localWorkers()), "workers",
                 Comparator.<JsonNode, String>comparing(n -> n.path("region").asText()).thenComparing(n -> n.path("workerId").asText()),
                 null,
                 rows -> {
@@ -629,18 +660,21 @@ public final class QueryHandlers {
 
     /**
      * Answers with this instance's rows ({@code ?scope=local}, as peers ask) or with every instance's rows
-     * merged. Any peer failing, or this instance rebalancing, gives 503: never a partial list presented as whole.
+     * merged. Any peer answering an error, or this instance rebalancing, gives 503: never a partial list presented as
+     * whole. A peer that does not answer at all (killed, and in the group until its session times out) is stood in
+     * for by this instance's standby copies of its partitions when it holds all of them ({@code answeredFromStandby}
+     * lists such peers, as does {@link #STANDBY_HEADER}); otherwise that is a 503 too.
      * With a {@code page}, each instance answers its own page of it (with {@code next} when it has more) and the
      * merged rows are cut at the page's limit, with {@code next} made of the last row's {@code id}.
      */
-    private Mono<HttpResult> gather(QueryRequest req, StatusPage page, Callable<StatusPage.Slice<Map<String, Object>>> local,
+    private Mono<HttpResult> gather(QueryRequest req, StatusPage page, Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
                                     String field, Comparator<JsonNode> order, java.util.function.Function<JsonNode, String> id,
                                     java.util.function.Function<List<JsonNode>, Map<String, Object>> summary) {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req));
         }
         boolean localOnly = "local".equals(req.queryParam("scope"));
-        Mono<StatusPage.Slice<JsonNode>> mine = QueryBackend.read(local).map(slice -> slice.<JsonNode>map(Json::toTree));
+        Mono<StatusPage.Slice<JsonNode>> mine = QueryBackend.read(() -> local.apply(this)).map(slice -> slice.<JsonNode>map(Json::toTree));
         if (localOnly) {
             return mine.map(slice -> {
                         Map<String, Object> body = new LinkedHashMap<>();
@@ -660,16 +694,9 @@ public final class QueryHandlers {
         }
         // the page travels as its decoded id, encoded again: never the caller's text
         String peerUri = req.path() + "?" + LOCAL_SCOPE + (page == null ? "" : "&" + page.query());
-        Flux<StatusPage.Slice<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder.get(peer, peerUri)
-                .map(res -> {
-                    if (res.status() != 200) {
-                        throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
-                    }
-                    JsonNode body = Json.tree(res.body());
-                    List<JsonNode> rows = new ArrayList<>();
-                    body.path(field).forEach(rows::add);
-                    return new StatusPage.Slice<>(rows, body.path("next").isTextual());
-                }), GATHER_CONCURRENCY);
+        Set<String> stoodInFor = new ConcurrentSkipListSet<>();
+        Flux<StatusPage.Slice<JsonNode>> theirs = Flux.fromIterable(peers)
+                .flatMap(peer -> fromPeer(peer, peerUri, field, local, stoodInFor), GATHER_CONCURRENCY);
         return Flux.concat(mine, theirs).collectList().map(parts -> {
             StatusPage.Slice<JsonNode> merged;
             if (page == null) {
@@ -683,13 +710,56 @@ public final class QueryHandlers {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("generatedAt", clock.millis());
             body.put("instances", peers.size() + 1);
+            if (!stoodInFor.isEmpty()) {
+                body.put("answeredFromStandby", List.copyOf(stoodInFor));
+            }
             body.putAll(summary.apply(merged.rows()));
             if (page != null) {
                 putNext(body, StatusPage.next(merged, id));
             }
             body.put(field, merged.rows());
-            return HttpResult.ok(body);
+            HttpResult ok = HttpResult.ok(body);
+            return stoodInFor.isEmpty() ? ok : ok.withHeader(STANDBY_HEADER, String.join(",", stoodInFor));
         }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    /** A peer's rows as it answers them, or, when it does not answer at all, as this instance's standbys hold them. */
+    private Mono<StatusPage.Slice<JsonNode>> fromPeer(String peer, String peerUri, String field,
+                                                      Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
+                                                      Set<String> stoodInFor) {
+        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {
+        }
+        return forwarder.get(peer, peerUri)
+                .map(answer -> new Reply(answer, null))
+                .onErrorResume(QueryBackend.Unavailable.class, silence -> Mono.just(new Reply(null, silence)))
+                .flatMap(reply -> {
+                    if (reply.answer() == null) {
+                        return standbySlice(peer, local, reply.silence(), stoodInFor);
+                    }
+                    HttpResult res = reply.answer();
+                    if (res.status() != 200) {
+                        return Mono.error(new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
+                    }
+                    JsonNode body = Json.tree(res.body());
+                    List<JsonNode> rows = new ArrayList<>();
+                    body.path(field).forEach(rows::add);
+                    return Mono.just(new StatusPage.Slice<>(rows, body.path("next").isTextual()));
+                });
+    }
+
+    /** What {@code local} answers over this instance's standby copies of {@code peer}'s partitions (off the event loop). */
+    private Mono<StatusPage.Slice<JsonNode>> standbySlice(String peer,
+                                                          Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
+                                                          QueryBackend.Unavailable silence, Set<String> stoodInFor) {
+        return QueryBackend.read(() -> {
+                    StatusPage.Slice<JsonNode> slice = local.apply(new QueryHandlers(backend.standbyFor(peer), forwarder, clock))
+                            .map(Json::toTree);
+                    stoodInFor.add(peer);
+                    return slice;
+                })
+                .subscribeOn(Schedulers.boundedElastic())
+                .onErrorMap(QueryBackend.Unavailable.class,
+                        e -> new QueryBackend.Unavailable(silence.getMessage() + "; " + e.getMessage(), e));
     }
 
     /** {@code next} only while more follow: its absence marks the last page. */

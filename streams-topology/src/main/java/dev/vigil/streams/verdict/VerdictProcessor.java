@@ -94,10 +94,9 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         MirroredStore<MonitorStatus, MonitorStatus> rebuilt = MirroredStore.load(store);
         rebuilt.keys().forEach(rebuilt::delete);
         for (String monitorId : definitions.keys()) {
-            try (var it = history.backwardFetch(monitorId, 0L, Long.MAX_VALUE)) {
-                if (it.hasNext()) {
-                    rebuilt.put(monitorId, it.next().value);
-                }
+            MonitorStatus newest = LatestStatus.newest(history, monitorId);
+            if (newest != null) {
+                rebuilt.put(monitorId, newest);
             }
         }
         return rebuilt;

@@ -27,13 +27,24 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.query.KafkaStreamsBackend;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.rules.Fingerprints;
+import dev.vigil.streams.topology.StoreNames;
+import dev.vigil.streams.topology.VigilTopology;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two Streams instances on the embedded broker with 6 partitions: every monitor is answered correctly by
- * both; one stops, the other takes over its partitions with state restored from the changelogs; no window
- * has two verdicts.
+ * Two Streams instances on the embedded broker with 6 partitions and a standby replica: every monitor is answered
+ * correctly by both; each holds standby copies of exactly the other's partitions (what it answers for the other
+ * while that one is killed and still in the group); one stops, the other takes over its partitions; no window has two
+ * verdicts.
  */
 @WithKafka(createVigilTopics = true)
 class StreamsClusterIT {
@@ -90,6 +101,19 @@ class StreamsClusterIT {
     private static dev.vigil.schemas.contract.MonitorDefinition hourly(String id) {
         return new dev.vigil.schemas.contract.MonitorDefinition(1, id, null, "https://example.com/" + id, null, 3600,
                 2500, Fixtures.regions(3), null, null, null, null, null, null, null);
+    }
+
+    private TopologyDescription topologyDescription() {
+        var cfg = ItSupport.config(kafka, "vigil-cluster-it", dirA);
+        return VigilTopology.build(cfg.topology(), cfg.alerting(), new SimpleMeterRegistry()).describe();
+    }
+
+    /** One standby replica: each instance holds a copy of the other's tasks. */
+    private static dev.vigil.streams.config.StreamsServiceConfig withStandby(dev.vigil.streams.config.StreamsServiceConfig c) {
+        var k = c.kafka();
+        return c.withKafka(new dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings(k.bootstrapServers(),
+                k.applicationId(), k.stateDir(), k.numStreamThreads(), k.replicationFactor(), 1, k.commitInterval(),
+                k.properties(), k.groupInstanceId(), k.topics()));
     }
 
     private void produceWindow(int k) {
@@ -166,8 +190,8 @@ class StreamsClusterIT {
 
     @Test
     void twoInstancesAnswerEveryKeyAndOneTakesOverWhenTheOtherStops() {
-        var a = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirA), ItSupport.env());
-        var b = StreamsApp.start(ItSupport.config(kafka, "vigil-cluster-it", dirB), ItSupport.env());
+        var a = StreamsApp.start(withStandby(ItSupport.config(kafka, "vigil-cluster-it", dirA)), ItSupport.env());
+        var b = StreamsApp.start(withStandby(ItSupport.config(kafka, "vigil-cluster-it", dirB)), ItSupport.env());
         try {
             await().atMost(Duration.ofSeconds(90)).until(() -> a.running() && b.running()
                     && get(a.httpPort(), "/ready").statusCode() == 200 && get(b.httpPort(), "/ready").statusCode() == 200);
@@ -193,6 +217,7 @@ class StreamsClusterIT {
             // paged: the same list, whichever instance each page is asked of; each instance's own pages (scope=local)
             // hold its share, and the two shares are the fleet without overlap
             // (within an await: a late rebalance answers 503 for a moment)
+            List<String> ofB = new ArrayList<>();
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 assertPages(1, a.httpPort(), b.httpPort());
                 List<String> mineA = pages("scope=local&", 1, a.httpPort());
@@ -202,10 +227,46 @@ class StreamsClusterIT {
                 List<String> both = new ArrayList<>(mineA);
                 both.addAll(mineB);
                 assertThat(both).containsExactlyInAnyOrderElementsOf(idsInOrder());
+                ofB.clear();
+                ofB.addAll(mineB);
             });
+            // A holds standby copies of B's tasks before B goes
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    a.streams().metadataForLocalThreads().stream().mapToInt(t -> t.standbyTasks().size()).sum() > 0);
+
+            // A's standby copies of B's partitions (what A answers for B while B is killed and still in the group)
+            // hold what B itself answers for them: the topology's stores mapped to B's active partitions and A's
+            // standby tasks, read as stale stores
+            a.streams().metadataForAllStreamsClients().forEach(m -> System.out.println("DBG-MD " + m));
+            a.streams().metadataForLocalThreads().forEach(m -> System.out.println("DBG-TH " + m));
+            QueryBackend standbyOfB = new KafkaStreamsBackend(a.streams(),
+                    HostInfo.buildFromEndpoint(a.applicationServer()), topologyDescription()).standbyFor(b.applicationServer());
+            await("A's standbys of B's partitions hold B's monitors").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                        Map<String, String> statuses = new HashMap<>();
+                        for (ReadOnlyKeyValueStore<String, MonitorStatus> partition
+                                : standbyOfB.<MonitorStatus>keyValueStorePartitions(StoreNames.STATUS_STORE)) {
+                            try (var it = partition.all()) {
+                                it.forEachRemaining(kv -> statuses.put(kv.key, kv.value.status().wire()));
+                            }
+                        }
+                        assertThat(statuses.keySet()).containsExactlyInAnyOrderElementsOf(ofB);
+                        statuses.forEach((id, status) -> assertThat(status).as(id)
+                                .isEqualTo(expected(Integer.parseInt(id.substring(2)), 1).wire()));
+                        // another sub-topology's store, keyed by alert fingerprint: B's monitors' alerts are there too
+                        ReadOnlyKeyValueStore<String, AlertStateRecord> alerts = standbyOfB.keyValueStore(StoreNames.MONITOR_ALERTS_STORE);
+                        for (String id : ofB) {
+                            if (expected(Integer.parseInt(id.substring(2)), 1) == Status.DOWN) {
+                                assertThat(alerts.get(Fingerprints.monitor(id))).as("alert of %s", id).isNotNull();
+                            }
+                        }
+                    });
+            // and nothing of A's own partitions: those are not B's
+            assertThat(standbyOfB.<MonitorStatus>keyValueStore(StoreNames.STATUS_STORE).get(idsInOrder().stream()
+                    .filter(id -> !ofB.contains(id)).findFirst().orElseThrow())).isNull();
 
             b.close();
-            // A restores B's partitions from the changelogs and answers the same statuses alone
+            // B's session runs out: A promotes its standbys of B's partitions and answers the same statuses alone
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertAnswers(a.httpPort(), 1));
             assertThat(json(get(a.httpPort(), "/v1/status")).path("instances").asInt()).isEqualTo(1);

@@ -16,6 +16,8 @@ public final class DriverBackend implements QueryBackend {
     volatile Predicate<String> ownedElsewhere = id -> false;
     volatile String otherInstance;
     volatile List<String> peers = List.of();
+    /** This instance's copy of the other instance's stores, as its standby replicas would hold them; null: none. */
+    volatile QueryBackend standby;
 
     public DriverBackend(TopologyTestDriver driver) {
         this.driver = driver;
@@ -38,7 +40,7 @@ public final class DriverBackend implements QueryBackend {
 
     @Override
     public Placement placement(String store, String key) {
-        return ownedElsewhere.test(key) ? Placement.remote(otherInstance) : Placement.LOCAL;
+        return ownedElsewhere.test(key) ? Placement.remote(otherInstance, 0, standby != null) : Placement.LOCAL;
     }
 
     @Override
@@ -54,5 +56,18 @@ public final class DriverBackend implements QueryBackend {
     @Override
     public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
         return driver.getWindowStore(name);
+    }
+
+    @Override
+    public QueryBackend standbyFor(String peer) {
+        if (standby == null || !peer.equals(otherInstance)) {
+            return QueryBackend.super.standbyFor(peer);
+        }
+        return standby;
+    }
+
+    @Override
+    public QueryBackend standbyPartition(int partition) {
+        return standby == null ? QueryBackend.super.standbyPartition(partition) : standby;
     }
 }

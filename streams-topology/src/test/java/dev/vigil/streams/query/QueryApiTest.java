@@ -241,6 +241,92 @@ class QueryApiTest {
     }
 
     @Test
+    void aPeerThatDoesNotAnswerIsStoodInForByThisInstancesStandbyCopies() throws Exception {
+        String b = "127.0.0.1:" + serverB.port();
+        backendA.standby = new DriverBackend(this.b.driver); // what A's standby replicas of B's tasks hold
+        serverB.close();
+        serverB = null;
+
+        var status = get(serverA, "/v1/status");
+        assertThat(status.statusCode()).isEqualTo(200);
+        assertThat(status.headers().firstValue(QueryHandlers.STANDBY_HEADER)).hasValue(b);
+        JsonNode body = json(status);
+        assertThat(body.path("answeredFromStandby")).extracting(JsonNode::asText).containsExactly(b);
+        assertThat(body.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("blog", "shop");
+        assertThat(body.path("monitors").get(0).path("status").asText()).isEqualTo("up");
+        assertThat(body.path("counts").path("down").asInt()).isEqualTo(1);
+
+        // a page at a time, too: the standby copies answer the dead instance's page
+        var first = json(get(serverA, "/v1/status?limit=1"));
+        assertThat(first.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("blog");
+        var second = json(get(serverA, "/v1/status?limit=1&cursor=" + first.path("next").asText()));
+        assertThat(second.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("shop");
+        assertThat(second.has("next")).isFalse();
+
+        var workers = get(serverA, "/v1/workers");
+        assertThat(workers.statusCode()).isEqualTo(200);
+        assertThat(json(workers).path("workers")).hasSize(2);
+
+        var blog = get(serverA, "/v1/monitors/blog");
+        assertThat(blog.statusCode()).isEqualTo(200);
+        assertThat(blog.headers().firstValue(QueryHandlers.STANDBY_HEADER)).hasValue(b);
+        assertThat(json(blog).path("status").path("status").asText()).isEqualTo("up");
+        var shop = get(serverA, "/v1/monitors/shop");
+        assertThat(shop.statusCode()).isEqualTo(200);
+        assertThat(shop.headers().firstValue(QueryHandlers.STANDBY_HEADER)).as("answered by its owner").isEmpty();
+    }
+
+    @Test
+    void aStandbyThatLacksAPartitionIsA503NeverAnAnswerWithoutIt() throws Exception {
+        backendA.standby = new QueryBackend() {
+            @Override
+            public boolean ready() {
+                return true;
+            }
+
+            @Override
+            public String state() {
+                return "standby copies";
+            }
+
+            @Override
+            public Placement placement(String store, String key) {
+                return Placement.LOCAL;
+            }
+
+            @Override
+            public List<String> peers() {
+                return List.of();
+            }
+
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
+                throw new QueryBackend.NoStandby("no standby copy of partition 3 of " + name + " here");
+            }
+
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyWindowStore<String, V> windowStore(String name) {
+                throw new QueryBackend.NoStandby("no standby copy of partition 3 of " + name + " here");
+            }
+        };
+        serverB.close();
+        serverB = null;
+        var status = get(serverA, "/v1/status");
+        assertProblem(status, 503);
+        assertThat(json(status).path("detail").asText()).contains("did not answer").contains("no standby copy of partition 3");
+        assertProblem(get(serverA, "/v1/monitors/blog"), 503);
+        assertProblem(get(serverA, "/v1/workers"), 503);
+    }
+
+    @Test
+    void aPeerThatAnswersAnErrorIsNotStoodInFor() throws Exception {
+        backendA.standby = new DriverBackend(b.driver);
+        backendB.ready = false; // alive, rebalancing: its answer is the truth, not a standby's copy
+        assertProblem(get(serverA, "/v1/status"), 503);
+        assertProblem(get(serverA, "/v1/monitors/blog"), 503);
+    }
+
+    @Test
     void anUnreachablePeerMakesTheGatheredAnswer503() throws Exception {
         serverB.close();
         serverB = null;
