@@ -51,8 +51,8 @@ public final class ClusterDrill {
     public record Plan(int flapping, int steady, Duration outagePeriod, Duration outageLength, Duration brokerDown,
                        Duration postgresDown, boolean rollEveryInstance, Duration settle) {
         public static Plan ci() {
-            return new Plan(2, 2, Duration.ofSeconds(100), Duration.ofSeconds(40), Duration.ofSeconds(15),
-                    Duration.ofSeconds(30), false, Duration.ofSeconds(5));
+            return new Plan(2, 2, Duration.ofSeconds(100), Duration.ofSeconds(40), Duration.ofSeconds(10),
+                    Duration.ofSeconds(30), false, Duration.ofSeconds(2));
         }
 
         public static Plan full() {
@@ -101,8 +101,6 @@ public final class ClusterDrill {
     private final Set<String> allowedResends = ConcurrentHashMap.newKeySet();
     private final List<String> monitors = new ArrayList<>();
     private final List<String> flapping = new ArrayList<>();
-    /** Whole answers of {@code /v1/status} that held rows read from a standby copy (the killed instance's). */
-    private final java.util.concurrent.atomic.AtomicInteger standbyAnswers = new java.util.concurrent.atomic.AtomicInteger();
 
     public ClusterDrill(LocalCluster cluster, Plan plan, PrintWriter out) {
         this.cluster = cluster;
@@ -210,30 +208,43 @@ public final class ClusterDrill {
 
     /** The monitors {@code /v1/status} of a Streams instance lists with a decided state, or -1 when it fails. */
     int decidedMonitors(int instance) {
+        StatusSnapshot snapshot = status(instance);
+        return snapshot == null ? -1 : snapshot.decided();
+    }
+
+    /**
+     * One whole answer of {@code /v1/status}: how many of the drill's monitors have a decided state, each one's
+     * {@code decidedAt}, and whether rows came from a standby copy.
+     */
+    record StatusSnapshot(int decided, Map<String, Long> decidedAt, boolean fromStandby) {
+    }
+
+    /** {@code /v1/status} of a Streams instance, or null when it does not answer 200. */
+    private StatusSnapshot status(int instance) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status"))
                     .header("Authorization", "Bearer " + cluster.adminToken())
                     .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
-                return -1;
-            }
-            if (r.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER).isPresent()) {
-                standbyAnswers.incrementAndGet();
+                return null;
             }
             int decided = 0;
+            Map<String, Long> decidedAt = new HashMap<>();
             for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
                 String id = m.path("monitorId").asText();
                 String state = m.path("status").asText();
                 if (monitors.contains(id) && !state.isEmpty() && !"unknown".equals(state)) {
                     decided++;
+                    decidedAt.put(id, m.path("decidedAt").asLong(-1));
                 }
             }
-            return decided;
+            return new StatusSnapshot(decided, decidedAt,
+                    r.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER).isPresent());
         } catch (IOException e) {
-            return -1;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            return null;
         }
     }
 
@@ -375,7 +386,6 @@ public final class ClusterDrill {
         out.println("drill streams: kill -9 " + victim + " (active for " + ofVictim.size() + " of the drill's monitors),"
                 + " querying streams-2 every 100 ms");
         out.flush();
-        standbyAnswers.set(0);
         cluster.kill9(victim);
         Instant killed = Instant.now();
         Instant lastWhole = killed;
@@ -383,18 +393,30 @@ public final class ClusterDrill {
         Instant wholeAgainSince = null;
         int answers = 0;
         int notWhole = 0;
+        int fromStandby = 0;
+        // each monitor's first verdict decided after the kill, caught before the next one replaces it (10 s windows)
+        Map<String, Long> firstDecidedAfterKill = new HashMap<>();
         Instant deadline = killed.plus(Duration.ofMinutes(3));
         while (Instant.now().isBefore(deadline)) {
-            int decided = decidedMonitors(2);
+            StatusSnapshot snapshot = status(2);
             answers++;
             Instant now = Instant.now();
-            if (decided == monitors.size()) {
+            if (snapshot != null) {
+                snapshot.decidedAt().forEach((id, at) -> {
+                    if (at > killed.toEpochMilli()) {
+                        firstDecidedAfterKill.putIfAbsent(id, at);
+                    }
+                });
+                fromStandby += snapshot.fromStandby() ? 1 : 0;
+            }
+            if (snapshot != null && snapshot.decided() == monitors.size()) {
                 longestGap = Math.max(longestGap, secondsSince(now, lastWhole));
                 lastWhole = now;
                 if (wholeAgainSince == null) {
                     wholeAgainSince = now;
                 }
-                if (secondsSince(now, killed) > 20 && secondsSince(now, wholeAgainSince) > 10) {
+                if (secondsSince(now, killed) > 20 && secondsSince(now, wholeAgainSince) > 10
+                        && firstDecidedAfterKill.keySet().containsAll(monitors)) {
                     break;
                 }
             } else {
@@ -406,8 +428,6 @@ public final class ClusterDrill {
         if (wholeAgainSince == null) {
             throw new IllegalStateException("streams-2 did not answer for every monitor within 3 minutes of the kill");
         }
-        double allDecided = secondsUntilAllDecidedAgain(2, killed, monitors);
-        double takenOver = secondsUntilFirstDecided(2, killed, ofVictim);
         Instant restart = Instant.now();
         cluster.start(victim);
         cluster.awaitReady(victim, Duration.ofMinutes(3));
@@ -416,11 +436,18 @@ public final class ClusterDrill {
         figures.put("query_gap_s", fmt(longestGap));
         figures.put("queries", "" + answers);
         figures.put("not_whole", "" + notWhole);
-        figures.put("answered_from_standby", "" + standbyAnswers.get());
-        figures.put("first_verdict_of_killed_s", fmt(takenOver));
-        figures.put("every_monitor_decided_again_s", fmt(allDecided));
+        figures.put("answered_from_standby", "" + fromStandby);
+        figures.put("first_verdict_of_killed_s", fmt(secondsAfter(killed, ofVictim.stream()
+                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE)).min().orElse(Long.MAX_VALUE))));
+        figures.put("every_monitor_decided_again_s", fmt(secondsAfter(killed, monitors.stream()
+                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE)).max().orElse(Long.MAX_VALUE))));
         figures.put("restart_ready_s", fmt(LocalCluster.seconds(restart)));
         record(new Step("streams", LocalCluster.seconds(t), figures));
+    }
+
+    /** Seconds from {@code since} to {@code epochMs}; -1 when it never came ({@link Long#MAX_VALUE}). */
+    private static double secondsAfter(Instant since, long epochMs) {
+        return epochMs == Long.MAX_VALUE ? -1 : (epochMs - since.toEpochMilli()) / 1000.0;
     }
 
     /** The drill's monitors a Streams instance is active for ({@code /v1/status?scope=local}); empty if it fails. */
@@ -443,65 +470,6 @@ public final class ClusterDrill {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
-        }
-    }
-
-    /**
-     * Seconds from {@code since} until the instance shows a verdict decided after it for any of {@code ids} (the first
-     * verdict of a killed instance's monitors, decided by the survivor); -1 if there are none or not within two minutes.
-     */
-    private double secondsUntilFirstDecided(int instance, Instant since, List<String> ids) {
-        if (ids.isEmpty()) {
-            return -1;
-        }
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (Instant.now().isBefore(deadline)) {
-            Map<String, Long> decided = decidedAt(instance);
-            long first = ids.stream().mapToLong(id -> decided.getOrDefault(id, -1L))
-                    .filter(at -> at > since.toEpochMilli()).min().orElse(-1);
-            if (first > 0) {
-                return (first - since.toEpochMilli()) / 1000.0;
-            }
-            LocalCluster.sleep(200);
-        }
-        return -1;
-    }
-
-    /**
-     * Seconds from {@code since} until the instance shows a verdict decided after it for every monitor: those of the
-     * killed instance's partitions too, so their tasks run again somewhere; -1 if not within two minutes.
-     */
-    private double secondsUntilAllDecidedAgain(int instance, Instant since, List<String> ids) {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (Instant.now().isBefore(deadline)) {
-            Map<String, Long> decided = decidedAt(instance);
-            long oldest = ids.stream().mapToLong(id -> decided.getOrDefault(id, -1L)).min().orElse(-1);
-            if (oldest > since.toEpochMilli()) {
-                return (oldest - since.toEpochMilli()) / 1000.0;
-            }
-            LocalCluster.sleep(200);
-        }
-        return -1;
-    }
-
-    /** Each listed monitor's {@code decidedAt} in {@code /v1/status} of an instance; empty when the query fails. */
-    private Map<String, Long> decidedAt(int instance) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status"))
-                    .header("Authorization", "Bearer " + cluster.adminToken())
-                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
-            Map<String, Long> decided = new HashMap<>();
-            if (r.statusCode() == 200) {
-                for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
-                    decided.put(m.path("monitorId").asText(), m.path("decidedAt").asLong(-1));
-                }
-            }
-            return decided;
-        } catch (IOException e) {
-            return Map.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Map.of();
         }
     }
 

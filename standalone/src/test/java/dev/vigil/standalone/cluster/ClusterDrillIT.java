@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * an app posts alerts. It fails if a page is lost, a page is duplicated other than the one in flight when the
  * notifier died, an accepted ingest event is missing from vigil.alerts, or an outage did not page exactly once.
  *
- * <p>Runs with {@code mvn verify -Pcluster-drill} (the profile gives it vigil.jar and the checkout), not in the
- * default build yet. Needs Debian's PostgreSQL server: skipped without it, failing when {@code CI} is set.
+ * <p>Runs in the default build, alone after the other ITs (its own failsafe execution gives it vigil.jar and the
+ * checkout; {@code -Dvigil.skipClusterDrill} skips it). Needs Debian's PostgreSQL server: skipped without it, failing
+ * when {@code CI} is set ({@code .ci/run} installs it).
  */
 class ClusterDrillIT {
 
