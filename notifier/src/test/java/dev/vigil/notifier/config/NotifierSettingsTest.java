@@ -341,7 +341,7 @@ class NotifierSettingsTest {
         env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "notifier-0");
         var cfg = NotifierSettings.load(file, env).config();
         assertThat(dev.vigil.notifier.NotifierService.consumerProps(cfg)).containsEntry("group.instance.id", "notifier-0")
-                .containsEntry("session.timeout.ms", 10_000);
+                .containsEntry("session.timeout.ms", dev.vigil.kit.kafka.StaticMembership.SESSION_TIMEOUT_MS);
         env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "bad id!");
         assertThat(problems("kafka: { bootstrapServers: \"k:9092\", groupId: g }\n", env))
                 .anyMatch(p -> p.contains("kafka.groupInstanceId"));

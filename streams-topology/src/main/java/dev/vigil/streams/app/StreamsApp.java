@@ -64,6 +64,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamsApp {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+    /** A peer that does not accept a forwarded query within this is stood in for by this instance's standbys. */
+    static final Duration FORWARD_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** A connected peer's answer: a page of 10,000 monitors of a large fleet takes seconds on a busy instance. */
+    static final Duration FORWARD_RESPONSE_TIMEOUT = Duration.ofSeconds(15);
 
     private StreamsApp() {
     }
@@ -113,7 +117,7 @@ public final class StreamsApp {
         new ProcessorMetrics().bindTo(registry);
 
         DeferredBackend backend = new DeferredBackend();
-        Forwarder forwarder = new Forwarder(Duration.ofSeconds(5), access.instanceAuthorization());
+        Forwarder forwarder = new Forwarder(FORWARD_CONNECT_TIMEOUT, FORWARD_RESPONSE_TIMEOUT, access.instanceAuthorization());
         ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
         for (RouteExtension ext : extensions) {

@@ -1,5 +1,6 @@
 package dev.vigil.streams.query;
 
+import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,10 +20,22 @@ public final class Forwarder implements AutoCloseable {
 
     /** @param authorization the {@code Authorization} value that identifies this instance to its peers */
     public Forwarder(Duration timeout, String authorization) {
-        this.timeout = timeout;
+        this(timeout, timeout, authorization);
+    }
+
+    /**
+     * @param connectTimeout how long to wait for a peer to accept the connection: a peer that does not is stood in
+     *                       for by this instance's standby copies, so this stays short
+     * @param responseTimeout how long a connected peer may take to answer (a page of 10,000 monitors of a large fleet
+     *                        takes seconds on a busy instance)
+     * @param authorization the {@code Authorization} value that identifies this instance to its peers
+     */
+    public Forwarder(Duration connectTimeout, Duration responseTimeout, String authorization) {
+        this.timeout = responseTimeout;
         this.pool = ConnectionProvider.builder("vigil-query-forward").maxConnections(64)
-                .pendingAcquireTimeout(timeout).build();
-        this.client = HttpClient.create(pool).responseTimeout(timeout)
+                .pendingAcquireTimeout(responseTimeout).build();
+        this.client = HttpClient.create(pool).responseTimeout(responseTimeout)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .headers(h -> h.set(QueryRequest.FORWARDED_HEADER, "true").set(HttpHeaderNames.AUTHORIZATION, authorization));
     }
 
