@@ -144,6 +144,25 @@ final class ClusterPostgres {
         return "jdbc:postgresql://127.0.0.1:" + layout.postgresPort() + "/" + database;
     }
 
+    /**
+     * The notifiers' claims that are taken and not settled, as event id to owning instance: sent (or about to be)
+     * and not recorded. With no notifier running, these are exactly the pages a notifier will send again once their
+     * leases run out.
+     */
+    java.util.Map<String, String> unsettledClaims(String password) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl("vigil"), USER, password);
+             Statement s = c.createStatement()) {
+            var rs = s.executeQuery("SELECT event_id, owner FROM claims WHERE status = 'claimed'");
+            java.util.Map<String, String> claims = new java.util.TreeMap<>();
+            while (rs.next()) {
+                claims.put(rs.getString(1), rs.getString(2));
+            }
+            return claims;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the notifiers' claims: " + e.getMessage(), e);
+        }
+    }
+
     /** Waits until the server accepts the vigil user, and creates the {@code vigil} database once. */
     void awaitReady(Duration timeout, String password) {
         Instant deadline = Instant.now().plus(timeout);

@@ -3,6 +3,8 @@ package dev.vigil.streams.app;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -10,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The answer to a stream thread that died. A transient cause (a retriable Kafka error, a timeout talking to the
- * brokers) gets a new thread, which resumes from the last commit. Anything else is deterministic — the same input
+ * brokers, a transaction the brokers aborted while one of them was away) gets a new thread, which resumes from the
+ * last commit. Anything else is deterministic — the same input
  * would kill the new thread the same way — and a thread replaced for it would replay and fail for ever, which looks
  * alive and decides nothing: the client shuts down instead, {@code /health} then reports it, and the supervisor
  * restarts the process (or a person looks). Transient failures that keep coming are treated the same once more
@@ -56,11 +59,19 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 
-    /** A retriable Kafka error (timeouts and disconnections are ones) anywhere in the cause chain. */
+    /**
+     * A retriable Kafka error (timeouts and disconnections are ones) anywhere in the cause chain, or a transaction
+     * the brokers ended under this thread. The latter happens when a broker that led a partition of the transaction,
+     * or its coordinator, goes away for longer than the transaction timeout: the new coordinator aborts it, and the
+     * thread's commit then fails with {@link InvalidTxnStateException} (or {@link InvalidProducerEpochException}).
+     * Kafka Streams calls that fatal, yet nothing of it was committed: a new thread starts a new producer and
+     * resumes from the last commit, which is exactly once as before.
+     */
     static boolean isTransient(Throwable failure) {
         int depth = 0;
         for (Throwable t = failure; t != null && depth < 32; t = t.getCause() == t ? null : t.getCause(), depth++) {
-            if (t instanceof RetriableException) {
+            if (t instanceof RetriableException || t instanceof InvalidTxnStateException
+                    || t instanceof InvalidProducerEpochException) {
                 return true;
             }
         }

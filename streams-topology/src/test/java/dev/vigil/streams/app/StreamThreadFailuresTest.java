@@ -49,6 +49,19 @@ class StreamThreadFailuresTest {
         assertThat(StreamThreadFailures.isTransient(new RuntimeException(new RuntimeException(
                 new org.apache.kafka.common.errors.DisconnectException("gone"))))).isTrue();
         assertThat(StreamThreadFailures.isTransient(new StreamsException("fatal"))).isFalse();
+        assertThat(StreamThreadFailures.isTransient(new org.apache.kafka.common.errors.SerializationException("bad")))
+                .isFalse();
         assertThat(StreamThreadFailures.isTransient(new IllegalArgumentException("bad"))).isFalse();
+    }
+
+    @Test
+    void aTransactionTheBrokersAbortedWhileOneWasAwayGetsANewThread() {
+        // as a stream thread saw it after a broker that led its transaction's partitions was down past the timeout
+        var aborted = new StreamsException("Error encountered trying to commit a transaction",
+                new org.apache.kafka.common.errors.InvalidTxnStateException(
+                        "The producer attempted a transactional operation in an invalid state."));
+        assertThat(StreamThreadFailures.standard().handle(aborted)).isEqualTo(REPLACE_THREAD);
+        assertThat(StreamThreadFailures.isTransient(new StreamsException(
+                new org.apache.kafka.common.errors.InvalidProducerEpochException("epoch")))).isTrue();
     }
 }
