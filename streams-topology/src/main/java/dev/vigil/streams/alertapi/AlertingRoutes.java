@@ -15,6 +15,7 @@ import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryRequest;
 import dev.vigil.streams.query.ApiRoutes;
 import java.time.Clock;
@@ -25,10 +26,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListSet;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The alerting half's query endpoints, registered through {@link RouteExtension}:
@@ -38,7 +41,9 @@ import reactor.core.publisher.Mono;
  *   <li>{@code GET /v1/metrics/{appId}/{metricName}?from=&to=&step=1m} — one-minute windows combined per step
  *       (count, error count, sum, p50/p95/p99), answered by the owner of {@code appId/metricName} (forwarded).</li>
  * </ul>
- * Store reads run off the event loop; a rebalancing instance or a failing peer answers 503, never a partial list.
+ * Store reads run off the event loop; a rebalancing instance or a failing peer answers 503, never a partial list. A
+ * peer that does not answer at all is stood in for by this instance's standby copies of its partitions, as
+ * {@code /v1/status} does ({@code answeredFromStandby}, {@link QueryHandlers#STANDBY_HEADER}).
  */
 public final class AlertingRoutes implements RouteExtension {
     static final Set<String> STATES = Set.of("open", "firing", "resolving", "healthy", "all");
@@ -81,19 +86,35 @@ public final class AlertingRoutes implements RouteExtension {
         } catch (QueryBackend.Unavailable e) {
             return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
         }
-        return gather(backend, forwarder, state, clock.millis()).map(all -> {
+        Set<String> stoodInFor = new ConcurrentSkipListSet<>();
+        return gather(backend, forwarder, state, clock.millis(), stoodInFor).map(all -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("generatedAt", clock.millis());
             body.put("instances", peers.size() + 1);
+            if (!stoodInFor.isEmpty()) {
+                body.put("answeredFromStandby", List.copyOf(stoodInFor));
+            }
             body.put("state", state);
             body.put("count", all.size());
             body.put("alerts", all);
-            return HttpResult.ok(body);
+            HttpResult ok = HttpResult.ok(body);
+            return stoodInFor.isEmpty() ? ok : ok.withHeader(QueryHandlers.STANDBY_HEADER, String.join(",", stoodInFor));
         }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
-    /** Alert states of {@code state} from this instance and every peer, sorted by fingerprint; 503 if any is missing. */
+    /** {@link #gather(QueryBackend, Forwarder, String, long, Set)}, not saying which peers were stood in for. */
     static Mono<List<JsonNode>> gather(QueryBackend backend, Forwarder forwarder, String state, long now) {
+        return gather(backend, forwarder, state, now, new ConcurrentSkipListSet<>());
+    }
+
+    /**
+     * Alert states of {@code state} from this instance and every peer, sorted by fingerprint. A peer that answers an
+     * error, or this instance's store moving away, fails it (503): never a partial list. A peer that does not answer
+     * at all (killed, and in the group until its session times out) is stood in for by this instance's standby copies
+     * of its partitions when it holds all of them; such peers are added to {@code stoodInFor}.
+     */
+    static Mono<List<JsonNode>> gather(QueryBackend backend, Forwarder forwarder, String state, long now,
+                                       Set<String> stoodInFor) {
         List<String> peers;
         try {
             peers = backend.peers();
@@ -101,16 +122,8 @@ public final class AlertingRoutes implements RouteExtension {
             return Mono.error(e);
         }
         Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state, now));
-        Flux<List<JsonNode>> theirs = Flux.fromIterable(peers).flatMap(peer -> forwarder
-                .get(peer, "/v1/alerts?scope=local&state=" + state)
-                .map(res -> {
-                    if (res.status() != 200) {
-                        throw new QueryBackend.Unavailable("instance " + peer + " answered " + res.status());
-                    }
-                    List<JsonNode> rows = new ArrayList<>();
-                    Json.tree(res.body()).path("alerts").forEach(rows::add);
-                    return rows;
-                }), GATHER_CONCURRENCY);
+        Flux<List<JsonNode>> theirs = Flux.fromIterable(peers)
+                .flatMap(peer -> fromPeer(backend, forwarder, peer, state, now, stoodInFor), GATHER_CONCURRENCY);
         return Flux.concat(mine, theirs).collectList().map(parts -> {
             List<JsonNode> all = new ArrayList<>();
             parts.forEach(all::addAll);
@@ -119,11 +132,42 @@ public final class AlertingRoutes implements RouteExtension {
         });
     }
 
+    /** A peer's alert states as it answers them, or, when it does not answer at all, as this instance's standbys hold them. */
+    private static Mono<List<JsonNode>> fromPeer(QueryBackend backend, Forwarder forwarder, String peer, String state,
+                                                 long now, Set<String> stoodInFor) {
+        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {
+        }
+        return forwarder.get(peer, "/v1/alerts?scope=local&state=" + state)
+                .map(answer -> new Reply(answer, null))
+                .onErrorResume(QueryBackend.Unavailable.class, silence -> Mono.just(new Reply(null, silence)))
+                .flatMap(reply -> {
+                    if (reply.answer() == null) {
+                        return QueryBackend.read(() -> {
+                                    List<JsonNode> rows = localAlerts(backend.standbyFor(peer), state, now);
+                                    stoodInFor.add(peer);
+                                    return rows;
+                                })
+                                .subscribeOn(Schedulers.boundedElastic())
+                                .onErrorMap(QueryBackend.Unavailable.class, e -> new QueryBackend.Unavailable(
+                                        reply.silence().getMessage() + "; " + e.getMessage(), e));
+                    }
+                    HttpResult res = reply.answer();
+                    if (res.status() != 200) {
+                        return Mono.error(new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
+                    }
+                    List<JsonNode> rows = new ArrayList<>();
+                    Json.tree(res.body()).path("alerts").forEach(rows::add);
+                    return Mono.just(rows);
+                });
+    }
+
     /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
     static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
         ReadOnlyKeyValueStore<String, Ack> acks;
         try {
             acks = backend.keyValueStore(StoreNames.ACKS_STORE);
+        } catch (QueryBackend.NoStandby e) {
+            throw e; // standby copies without the acknowledgements: not a whole answer
         } catch (RuntimeException e) {
             acks = null; // a topology without acknowledgements (tests of the alerting half alone)
         }

@@ -120,6 +120,132 @@ class AlertingRoutesTest {
         assertThat(bad.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
     }
 
+    /** A backend with peers and, optionally, standby copies of a peer's partitions. */
+    static final class PeerBackend implements QueryBackend {
+        final LocalBackend local;
+        volatile List<String> peers = List.of();
+        volatile QueryBackend standby;
+        volatile boolean ready = true;
+
+        PeerBackend(TopologyTestDriver driver) {
+            this.local = new LocalBackend(driver);
+        }
+
+        @Override
+        public boolean ready() {
+            return ready;
+        }
+
+        @Override
+        public String state() {
+            return ready ? "RUNNING" : "REBALANCING";
+        }
+
+        @Override
+        public Placement placement(String store, String key) {
+            return Placement.LOCAL;
+        }
+
+        @Override
+        public List<String> peers() {
+            return peers;
+        }
+
+        @Override
+        public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
+            return local.keyValueStore(name);
+        }
+
+        @Override
+        public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
+            return local.windowStore(name);
+        }
+
+        @Override
+        public QueryBackend standbyFor(String peer) {
+            QueryBackend copies = standby;
+            return copies == null ? QueryBackend.super.standbyFor(peer) : copies;
+        }
+    }
+
+    @Test
+    void aPeerThatDoesNotAnswerIsStoodInForByThisInstancesStandbyCopiesOfItsAlerts() throws Exception {
+        // instance B: its own topology, with monitor "web" failing; this test's server becomes instance A, with "api"
+        AlertingHarness hb = new AlertingHarness(W0 - 30_000);
+        Forwarder forwarderA = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
+        PeerBackend backendB = new PeerBackend(hb.driver);
+        ApiRoutes routesB = new ApiRoutes();
+        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesB, backendB, forwarder);
+        QueryServer serverB = dev.vigil.streams.query.TestApi.start(routesB);
+        PeerBackend backendA = new PeerBackend(h.driver);
+        ApiRoutes routesA = new ApiRoutes();
+        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesA, backendA, forwarderA);
+        QueryServer serverA = dev.vigil.streams.query.TestApi.start(routesA);
+        String b = "127.0.0.1:" + serverB.port();
+        try {
+            for (var pair : List.of(java.util.Map.entry(h, "api"), java.util.Map.entry(hb, "web"))) {
+                pair.getKey().define(new MonitorDefinition(1, pair.getValue(), null, "https://example.com/" + pair.getValue(),
+                        null, 60, 2500, List.of("eu-west"), null, null, null, null, null, null, null));
+                pair.getKey().wallClockTo(W0 - 20_000);
+                pair.getKey().result(failure(pair.getValue(), "eu-west", W0));
+            }
+            backendA.peers = List.of(b);
+
+            // both alive: B answers for itself
+            var whole = get(serverA, "/v1/alerts");
+            assertThat(whole.statusCode()).isEqualTo(200);
+            assertThat(Json.tree(whole.body().getBytes()).path("alerts").findValuesAsText("fingerprint"))
+                    .containsExactly("monitor/api", "monitor/web");
+            assertThat(Json.tree(whole.body().getBytes()).has("answeredFromStandby")).isFalse();
+            assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).isEmpty();
+
+            // B alive but rebalancing: its 503 is the truth, not a standby's copy
+            backendA.standby = new LocalBackend(hb.driver);
+            backendB.ready = false;
+            assertThat(get(serverA, "/v1/alerts").statusCode()).isEqualTo(503);
+            backendB.ready = true;
+
+            // B killed: A answers B's alerts from its standby copies, and says so. A kill closes B's connections too;
+            // closing the test server stops only its listener, so A gets a new forwarder without pooled connections.
+            serverA.close();
+            forwarderA.close();
+            forwarderA = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
+            routesA = new ApiRoutes();
+            new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesA, backendA, forwarderA);
+            serverA = dev.vigil.streams.query.TestApi.start(routesA);
+            serverB.close();
+            serverB = null;
+            var stoodIn = get(serverA, "/v1/alerts");
+            assertThat(stoodIn.statusCode()).isEqualTo(200);
+            JsonNode body = Json.tree(stoodIn.body().getBytes());
+            assertThat(body.path("alerts").findValuesAsText("fingerprint")).containsExactly("monitor/api", "monitor/web");
+            assertThat(body.path("alerts").get(1).path("incidentId").asText()).isEqualTo("monitor/web@" + W0);
+            assertThat(body.path("answeredFromStandby")).as(stoodIn.body()).extracting(JsonNode::asText).containsExactly(b);
+            assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).hasValue(b);
+
+            // no standby copy of B's partitions here: a 503 that says both, never A's alerts alone
+            backendA.standby = null;
+            var refused = get(serverA, "/v1/alerts");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+            assertThat(Json.tree(refused.body().getBytes()).path("detail").asText())
+                    .contains(b).contains("holds no standby copies");
+        } finally {
+            serverA.close();
+            if (serverB != null) {
+                serverB.close();
+            }
+            forwarderA.close();
+            hb.close();
+        }
+    }
+
+    HttpResponse<String> get(QueryServer on, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + on.port() + path))
+                        .header("Authorization", dev.vigil.streams.query.TestApi.admin()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void metricsSeriesCombinesMinutesPerStep() throws Exception {
         for (int m = 0; m < 4; m++) {
