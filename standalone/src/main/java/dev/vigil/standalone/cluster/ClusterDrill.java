@@ -169,11 +169,28 @@ public final class ClusterDrill {
             joinQuietly(posterThread);
             Instant q = Instant.now();
             Report report = settle(sink, targets, poster);
-            record(new Step("settle", LocalCluster.seconds(q), Map.of()));
+            record(new Step("settle", LocalCluster.seconds(q), Map.of("stream_threads_replaced", "" + streamThreadsReplaced())));
             return new Report(List.copyOf(steps), report.expectedPages(), report.deliveredPages(), report.lost(),
                     report.duplicates(), report.duplicatedEventIds(), Set.copyOf(allowedResends),
                     report.ingestAccepted(), report.ingestMissing(), report.scenario(), report.scenarioProblems());
         }
+    }
+
+    /**
+     * Stream threads the Streams instances replaced during the run (a transient failure: a timeout, a moved leader, a
+     * transaction the brokers aborted while one of them was away), counted in their logs.
+     */
+    private long streamThreadsReplaced() {
+        long n = 0;
+        for (int i = 1; i <= layout.streams(); i++) {
+            Path log = cluster.processes().log(LocalCluster.streams(i));
+            try (var lines = java.nio.file.Files.lines(log)) {
+                n += lines.filter(l -> l.contains("stream thread failed on a transient error; replacing it")).count();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // no log, no count: the figure is information, not a verdict
+            }
+        }
+        return n;
     }
 
     private void record(Step step) {

@@ -54,7 +54,7 @@ class AckRoutesTest {
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         ApiRoutes routes = new ApiRoutes();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
-        var backend = new AlertingRoutesTest.LocalBackend(h.driver);
+        var backend = new dev.vigil.streams.query.DriverBackend(h.driver);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
         new dev.vigil.streams.query.QueryHandlers(backend, forwarder, clock).register(routes);

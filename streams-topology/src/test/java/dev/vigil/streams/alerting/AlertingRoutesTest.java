@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
-import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.ApiRoutes;
 import java.net.URI;
@@ -22,9 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,39 +29,6 @@ import org.junit.jupiter.api.Test;
 /** {@code /v1/alerts} and {@code /v1/metrics/...} over real HTTP on loopback, backed by a TopologyTestDriver. */
 class AlertingRoutesTest {
     static final long MIN = 60_000L;
-
-    /** Every key local, no peers. */
-    record LocalBackend(TopologyTestDriver driver) implements QueryBackend {
-        @Override
-        public boolean ready() {
-            return true;
-        }
-
-        @Override
-        public String state() {
-            return "RUNNING";
-        }
-
-        @Override
-        public Placement placement(String store, String key) {
-            return Placement.LOCAL;
-        }
-
-        @Override
-        public List<String> peers() {
-            return List.of();
-        }
-
-        @Override
-        public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
-            return driver.getKeyValueStore(name);
-        }
-
-        @Override
-        public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
-            return driver.getWindowStore(name);
-        }
-    }
 
     AlertingHarness h;
     Forwarder forwarder;
@@ -77,7 +41,7 @@ class AlertingRoutesTest {
         forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         ApiRoutes routes = new ApiRoutes();
         new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
-                .register(routes, new LocalBackend(h.driver), forwarder);
+                .register(routes, new DriverBackend(h.driver), forwarder);
         server = dev.vigil.streams.query.TestApi.start(routes);
     }
 
@@ -120,64 +84,16 @@ class AlertingRoutesTest {
         assertThat(bad.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
     }
 
-    /** A backend with peers and, optionally, standby copies of a peer's partitions. */
-    static final class PeerBackend implements QueryBackend {
-        final LocalBackend local;
-        volatile List<String> peers = List.of();
-        volatile QueryBackend standby;
-        volatile boolean ready = true;
-
-        PeerBackend(TopologyTestDriver driver) {
-            this.local = new LocalBackend(driver);
-        }
-
-        @Override
-        public boolean ready() {
-            return ready;
-        }
-
-        @Override
-        public String state() {
-            return ready ? "RUNNING" : "REBALANCING";
-        }
-
-        @Override
-        public Placement placement(String store, String key) {
-            return Placement.LOCAL;
-        }
-
-        @Override
-        public List<String> peers() {
-            return peers;
-        }
-
-        @Override
-        public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
-            return local.keyValueStore(name);
-        }
-
-        @Override
-        public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
-            return local.windowStore(name);
-        }
-
-        @Override
-        public QueryBackend standbyFor(String peer) {
-            QueryBackend copies = standby;
-            return copies == null ? QueryBackend.super.standbyFor(peer) : copies;
-        }
-    }
-
     @Test
     void aPeerThatDoesNotAnswerIsStoodInForByThisInstancesStandbyCopiesOfItsAlerts() throws Exception {
         // instance B: its own topology, with monitor "web" failing; this test's server becomes instance A, with "api"
         AlertingHarness hb = new AlertingHarness(W0 - 30_000);
         Forwarder forwarderA = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
-        PeerBackend backendB = new PeerBackend(hb.driver);
+        DriverBackend backendB = new DriverBackend(hb.driver);
         ApiRoutes routesB = new ApiRoutes();
         new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesB, backendB, forwarder);
         QueryServer serverB = dev.vigil.streams.query.TestApi.start(routesB);
-        PeerBackend backendA = new PeerBackend(h.driver);
+        DriverBackend backendA = new DriverBackend(h.driver);
         ApiRoutes routesA = new ApiRoutes();
         new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesA, backendA, forwarderA);
         QueryServer serverA = dev.vigil.streams.query.TestApi.start(routesA);
@@ -189,7 +105,7 @@ class AlertingRoutesTest {
                 pair.getKey().wallClockTo(W0 - 20_000);
                 pair.getKey().result(failure(pair.getValue(), "eu-west", W0));
             }
-            backendA.peers = List.of(b);
+            backendA.peer(b);
 
             // both alive: B answers for itself
             var whole = get(serverA, "/v1/alerts");
@@ -200,10 +116,10 @@ class AlertingRoutesTest {
             assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).isEmpty();
 
             // B alive but rebalancing: its 503 is the truth, not a standby's copy
-            backendA.standby = new LocalBackend(hb.driver);
-            backendB.ready = false;
+            backendA.standby(new DriverBackend(hb.driver));
+            backendB.setReady(false);
             assertThat(get(serverA, "/v1/alerts").statusCode()).isEqualTo(503);
-            backendB.ready = true;
+            backendB.setReady(true);
 
             // B killed: A answers B's alerts from its standby copies, and says so. A kill closes B's connections too;
             // closing the test server stops only its listener, so A gets a new forwarder without pooled connections.
@@ -224,7 +140,7 @@ class AlertingRoutesTest {
             assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).hasValue(b);
 
             // no standby copy of B's partitions here: a 503 that says both, never A's alerts alone
-            backendA.standby = null;
+            backendA.standby(null);
             var refused = get(serverA, "/v1/alerts");
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));

@@ -23,6 +23,22 @@ public final class DriverBackend implements QueryBackend {
         this.driver = driver;
     }
 
+    /** {@code hostPort} is this instance's one peer (its keys are all local here; see {@link #ownedBy}). */
+    public DriverBackend peer(String hostPort) {
+        otherInstance = hostPort;
+        peers = List.of(hostPort);
+        return this;
+    }
+
+    /** This instance's standby copies of the peer's stores; null: none. */
+    public void standby(QueryBackend copies) {
+        standby = copies;
+    }
+
+    public void setReady(boolean ready) {
+        this.ready = ready;
+    }
+
     void ownedBy(String hostPort, Set<String> ids) {
         otherInstance = hostPort;
         ownedElsewhere = ids::contains;
