@@ -154,6 +154,7 @@ public final class StreamsApp {
             Topology topology = VigilTopology.build(cfg.topology(), cfg.alerting(), registry);
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
             streams.setUncaughtExceptionHandler(StreamThreadFailures.standard());
+            streams.setGlobalStateRestoreListener(RestoreLog.standard(registry));
             streams.setStateListener((next, prev) -> LOG.info("streams state {} -> {}", prev, next));
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
             streamsMetrics.bindTo(registry);
