@@ -43,7 +43,8 @@ final class StatusPageHtml {
                             .append(escape(incidentText(m))).append(" since <time datetime=\"")
                             .append(Instant.ofEpochMilli(m.incident().since())).append("\">")
                             .append(UTC.format(Instant.ofEpochMilli(m.incident().since()))).append("</time>")
-                            .append(m.incident().acknowledged() ? ". We are working on it." : ".")
+                            .append(recovering(m) ? ". The service is back; we are confirming the recovery."
+                                    : m.incident().acknowledged() ? ". We are working on it." : ".")
                             .append("</li>");
                 }
             }
@@ -56,8 +57,8 @@ final class StatusPageHtml {
             for (StatusPages.PublicMonitor m : g.monitors()) {
                 h.append("<li class=\"monitor\" data-monitor=\"").append(escape(m.id())).append("\">")
                         .append("<div class=\"monitor-head\"><span class=\"monitor-name\">").append(escape(m.name()))
-                        .append("</span><span class=\"state state-").append(escape(m.status())).append("\">")
-                        .append(escape(stateText(m.status()))).append("</span></div>");
+                        .append("</span><span class=\"state state-").append(escape(shownState(m))).append("\">")
+                        .append(escape(stateText(shownState(m)))).append("</span></div>");
                 uptimeBar(h, m);
                 h.append("</li>");
             }
@@ -103,9 +104,22 @@ final class StatusPageHtml {
         };
     }
 
+    /**
+     * Up again while its incident is still open: the incident resolves only after consecutive healthy runs, so
+     * "Operational" beside a current incident would read as a contradiction.
+     */
+    static boolean recovering(StatusPages.PublicMonitor m) {
+        return m.incident() != null && "up".equals(m.status());
+    }
+
+    private static String shownState(StatusPages.PublicMonitor m) {
+        return recovering(m) ? "recovering" : m.status();
+    }
+
     static String stateText(String status) {
         return switch (status) {
             case "up" -> "Operational";
+            case "recovering" -> "Recovering";
             case "degraded" -> "Degraded";
             case "down" -> "Down";
             case "unknown" -> "No data";

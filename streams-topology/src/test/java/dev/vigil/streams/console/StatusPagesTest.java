@@ -41,6 +41,24 @@ class StatusPagesTest {
     }
 
     @Test
+    void aMonitorUpAgainWhileItsIncidentIsOpenIsRecoveringNotOperational() {
+        var back = new StatusPages.PublicMonitor("pay", "Checkout", "up", new StatusPages.Incident("critical", 7L, true),
+                99.0, List.of());
+        var fine = new StatusPages.PublicMonitor("blog", "Blog", "up", null, 100.0, List.of());
+        var down = new StatusPages.PublicMonitor("shop", "Shop", "down", new StatusPages.Incident("critical", 9L, false),
+                90.0, List.of());
+        String html = StatusPageHtml.render(new StatusPages.Page("p", "T", null, "partial_outage", 0L,
+                List.of(new StatusPages.Group("g", List.of(back, fine, down)))), "v1");
+
+        assertThat(html).contains("<span class=\"state state-recovering\">Recovering</span>")
+                .contains("<span class=\"state state-up\">Operational</span>")
+                .contains("<span class=\"state state-down\">Down</span>");
+        assertThat(html).contains("The service is back; we are confirming the recovery.")
+                .as("recovering says more than acknowledged").doesNotContain("We are working on it.");
+        assertThat(html.split("confirming the recovery", -1).length - 1).as("only the recovering incident").isEqualTo(1);
+    }
+
+    @Test
     void aMonitorWithoutAVerdictIsPendingAndHasNoIncident() {
         var m = StatusPages.publicMonitor("new", Json.tree(Json.bytes(Map.of("monitor", Map.of("name", "New")))), null);
         assertThat(m.status()).isEqualTo("pending");
