@@ -87,7 +87,8 @@ final class ClusterDrillCommand implements Callable<Integer> {
         }
     }
 
-    private static void delete(Path dir) {
+    /** Removes {@code dir} and everything under it (PostgreSQL's files too: the drill runs as root or their owner). */
+    static void delete(Path dir) {
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

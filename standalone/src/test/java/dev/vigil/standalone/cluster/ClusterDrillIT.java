@@ -47,6 +47,7 @@ class ClusterDrillIT {
         StringWriter log = new StringWriter();
         PrintWriter out = new PrintWriter(log, true);
         LocalCluster cluster = new LocalCluster(ClusterLayout.standard(dir, freeBasePort()), repo, out, jar.toString());
+        boolean passed = false;
         try {
             ClusterDrill.Report report = new ClusterDrill(cluster, ClusterDrill.Plan.ci(), out).run();
             System.out.println(log);
@@ -61,9 +62,17 @@ class ClusterDrillIT {
             assertThat(report.scenarioProblems()).as("outages that did not page exactly once\n%s", report.text()).isEmpty();
             assertThat(report.expectedPages()).as("pages the scenario made").isGreaterThan(20);
             assertThat(report.passed()).isTrue();
+            passed = true;
         } finally {
             cluster.down();
             System.out.println(log);
+            if (passed) {
+                try {
+                    ClusterDrillCommand.delete(dir); // a failed run keeps its logs under logs/
+                } catch (java.io.UncheckedIOException e) {
+                    System.out.println("left " + dir + ": " + e.getMessage());
+                }
+            }
         }
     }
 
