@@ -49,7 +49,8 @@ public final class ContractSchemas {
             new Contract(MonitorStatus.class, "monitor-status"),
             new Contract(AlertRule.class, "alert-rule"),
             new Contract(AlertEvent.class, "alert-event"),
-            new Contract(DeadLetter.class, "dead-letter"));
+            new Contract(DeadLetter.class, "dead-letter"),
+            new Contract(RegionStatus.class, "region-status"));
 
     private ContractSchemas() {
     }

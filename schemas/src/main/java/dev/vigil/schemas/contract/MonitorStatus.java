@@ -7,6 +7,10 @@ import java.util.TreeMap;
 /**
  * The verdict for one monitor and one window. Key of {@code vigil.monitor-status} (compacted) is the
  * monitor id, so the topic holds each monitor's latest verdict.
+ *
+ * <p>{@code skipped} names the missing regions whose worker said why it did not probe (a {@link SkipReason}); a
+ * missing region absent from it sent nothing at all (worker dead or overloaded, region unserved, result late). Either
+ * way a missing region is Vigil's gap, never evidence about the target.
  */
 public record MonitorStatus(
         Integer schemaVersion,
@@ -16,7 +20,9 @@ public record MonitorStatus(
         Boolean complete,
         Map<String, RegionResult> regions,
         List<String> missingRegions,
-        Long decidedAt) {
+        Long decidedAt,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        Map<String, SkipReason> skipped) {
 
     public MonitorStatus {
         schemaVersion = Require.schemaVersion(schemaVersion);
@@ -42,6 +48,35 @@ public record MonitorStatus(
             throw new ContractViolation("status", "must not be unknown when a region reported");
         }
         Require.atLeast("decidedAt", Require.present("decidedAt", decidedAt), 0);
+        if (skipped == null || skipped.isEmpty()) {
+            skipped = Map.of();
+        } else {
+            var sorted = new TreeMap<String, SkipReason>();
+            for (var e : skipped.entrySet()) {
+                if (!missingRegions.contains(e.getKey())) {
+                    continue; // only a missing region can have been skipped: a stray entry says nothing
+                }
+                sorted.put(e.getKey(), Require.present("skipped." + e.getKey(), e.getValue()));
+            }
+            skipped = java.util.Collections.unmodifiableMap(sorted);
+        }
+    }
+
+    /** A verdict in which no missing region said why it was skipped. */
+    public MonitorStatus(Integer schemaVersion, String monitorId, Long windowStart, Status status, Boolean complete,
+                         Map<String, RegionResult> regions, List<String> missingRegions, Long decidedAt) {
+        this(schemaVersion, monitorId, windowStart, status, complete, regions, missingRegions, decidedAt, null);
+    }
+
+    /** Regions that reported a failure of the target (every reported outcome but success). */
+    public int targetFailures() {
+        int failures = 0;
+        for (RegionResult r : regions.values()) {
+            if (r.outcome() != Outcome.SUCCESS) {
+                failures++;
+            }
+        }
+        return failures;
     }
 
     /**
@@ -52,6 +87,9 @@ public record MonitorStatus(
                                Integer dnsMs, Integer connectMs, Integer tlsMs) {
         public RegionResult {
             Require.present("outcome", outcome);
+            if (outcome == Outcome.SKIPPED) {
+                throw new ContractViolation("outcome", "a skipped region is missing, not a region result");
+            }
             if (httpStatus != null) {
                 Require.range("httpStatus", httpStatus, 100, 599);
             }

@@ -7,6 +7,9 @@ package dev.vigil.schemas.contract;
  * <p>{@code checkType} says which kind of check produced it (absent: http, as every result written before check
  * types existed). Only http results carry {@code httpStatus}; a heartbeat ping's result has region
  * {@link MonitorDefinition#PUSH_REGION}. {@code dnsAnswers} are the values a DNS check received (at most 16).
+ *
+ * <p>A skipped result ({@code outcome} {@link Outcome#SKIPPED}) says the worker did not probe the window, and
+ * {@code skipReason} says why; it carries no error kind, status or timings of a target it never reached.
  */
 public record ProbeResult(
         Integer schemaVersion,
@@ -31,7 +34,8 @@ public record ProbeResult(
         String requestId,
         CheckType checkType,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        java.util.List<String> dnsAnswers) {
+        java.util.List<String> dnsAnswers,
+        SkipReason skipReason) {
 
     public ProbeResult {
         schemaVersion = Require.schemaVersion(schemaVersion);
@@ -44,6 +48,14 @@ public record ProbeResult(
             throw new ContractViolation("startedAt", "must not be before windowStart");
         }
         Require.present("outcome", outcome);
+        if (outcome == Outcome.SKIPPED) {
+            Require.present("skipReason", skipReason);
+            if (errorKind != null || httpStatus != null) {
+                throw new ContractViolation("outcome", "a skipped result carries no errorKind or httpStatus");
+            }
+        } else if (skipReason != null) {
+            throw new ContractViolation("skipReason", "must be absent unless outcome is skipped");
+        }
         if (outcome == Outcome.SUCCESS && errorKind != null) {
             throw new ContractViolation("errorKind", "must be absent when outcome is success");
         }
@@ -82,6 +94,28 @@ public record ProbeResult(
         }
     }
 
+    /** A probe's result (anything but a skip). */
+    public ProbeResult(Integer schemaVersion, String monitorId, String region, String workerId, Long windowStart,
+                       Long startedAt, Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
+                       Integer totalMs, Long bytesRead, Integer redirects, String finalUrl, Integer tlsDaysLeft,
+                       Integer dnsMs, Integer connectMs, Integer tlsMs, String detail, String requestId,
+                       CheckType checkType, java.util.List<String> dnsAnswers) {
+        this(schemaVersion, monitorId, region, workerId, windowStart, startedAt, outcome, errorKind, httpStatus,
+                responseMs, totalMs, bytesRead, redirects, finalUrl, tlsDaysLeft, dnsMs, connectMs, tlsMs, detail,
+                requestId, checkType, dnsAnswers, null);
+    }
+
+    /**
+     * The result a worker publishes instead of silence when it could not probe {@code monitorId}'s window for a
+     * reason of its own.
+     */
+    public static ProbeResult skipped(String monitorId, String region, String workerId, long windowStart, long at,
+                                      CheckType checkType, SkipReason reason, String requestId) {
+        return new ProbeResult(1, monitorId, region, workerId, windowStart, Math.max(windowStart, at),
+                Outcome.SKIPPED, null, null, null, null, null, null, null, null, null, null, null,
+                "not probed: " + reason.wire(), requestId, checkType, null, reason);
+    }
+
     /** An http result, as before check types existed. */
     public ProbeResult(Integer schemaVersion, String monitorId, String region, String workerId, Long windowStart,
                        Long startedAt, Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
@@ -89,7 +123,7 @@ public record ProbeResult(
                        Integer dnsMs, Integer connectMs, Integer tlsMs, String detail, String requestId) {
         this(schemaVersion, monitorId, region, workerId, windowStart, startedAt, outcome, errorKind, httpStatus,
                 responseMs, totalMs, bytesRead, redirects, finalUrl, tlsDaysLeft, dnsMs, connectMs, tlsMs, detail,
-                requestId, null, null);
+                requestId, null, null, null);
     }
 
     private static void nonNegative(String field, Integer value) {
@@ -100,5 +134,10 @@ public record ProbeResult(
 
     public boolean succeeded() {
         return outcome == Outcome.SUCCESS;
+    }
+
+    /** True when the worker did not probe the target ({@link Outcome#SKIPPED}). */
+    public boolean skipped() {
+        return outcome == Outcome.SKIPPED;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
+import dev.vigil.schemas.contract.SkipReason;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,7 +82,17 @@ public final class MonitorStatusWriter {
             b.append(first ? "\"" : ",\"").append(region).append('"');
             first = false;
         }
-        b.append("],\"decidedAt\":").append(s.decidedAt().longValue()).append('}');
+        b.append("],\"decidedAt\":").append(s.decidedAt().longValue());
+        if (!s.skipped().isEmpty()) {
+            b.append(",\"skipped\":{");
+            first = true;
+            for (Map.Entry<String, SkipReason> e : s.skipped().entrySet()) {
+                b.append(first ? "\"" : ",\"").append(e.getKey()).append("\":\"").append(e.getValue().wire()).append('"');
+                first = false;
+            }
+            b.append('}');
+        }
+        b.append('}');
         return b.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -118,6 +129,13 @@ public final class MonitorStatusWriter {
             }
             g.writeEndArray();
             g.writeNumberField("decidedAt", s.decidedAt());
+            if (!s.skipped().isEmpty()) {
+                g.writeObjectFieldStart("skipped");
+                for (Map.Entry<String, SkipReason> e : s.skipped().entrySet()) {
+                    g.writeStringField(e.getKey(), e.getValue().wire());
+                }
+                g.writeEndObject();
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -4,6 +4,7 @@ import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.WireEnum;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -61,16 +62,17 @@ public final class ProbeResultReader {
     private static final int ERROR_KIND = 4;
     private static final int CHECK_TYPE = 5;
     private static final int TEXT_LIST = 6;
+    private static final int SKIP_REASON = 7;
 
     /** The record's components in declaration order, with their kinds. */
     private static final String[] NAMES = {
             "schemaVersion", "monitorId", "region", "workerId", "windowStart", "startedAt", "outcome", "errorKind",
             "httpStatus", "responseMs", "totalMs", "bytesRead", "redirects", "finalUrl", "tlsDaysLeft", "dnsMs",
-            "connectMs", "tlsMs", "detail", "requestId", "checkType", "dnsAnswers"};
+            "connectMs", "tlsMs", "detail", "requestId", "checkType", "dnsAnswers", "skipReason"};
     private static final int[] KINDS = {
             INT, TEXT, TEXT, TEXT, LONG, LONG, OUTCOME, ERROR_KIND,
             INT, INT, INT, LONG, INT, TEXT, INT, INT,
-            INT, INT, TEXT, TEXT, CHECK_TYPE, TEXT_LIST};
+            INT, INT, TEXT, TEXT, CHECK_TYPE, TEXT_LIST, SKIP_REASON};
     private static final byte[][] NAME_BYTES = ascii(NAMES);
 
     /** Each name and its closing quote as two little-endian words with masks, for the sixteen-byte key match. */
@@ -113,6 +115,8 @@ public final class ProbeResultReader {
     private static final byte[][] ERROR_KIND_WIRES = wires(ERROR_KINDS, ErrorKind::fromWire);
     private static final CheckType[] CHECK_TYPES = CheckType.values();
     private static final byte[][] CHECK_TYPE_WIRES = wires(CHECK_TYPES, CheckType::fromWire);
+    private static final SkipReason[] SKIP_REASONS = SkipReason.values();
+    private static final byte[][] SKIP_REASON_WIRES = wires(SKIP_REASONS, SkipReason::fromWire);
 
     private static final byte PLAIN = 0;
     private static final byte QUOTE = 1;
@@ -217,6 +221,10 @@ public final class ProbeResultReader {
                                 end = stringEnd(b, p);
                                 values[field] = CHECK_TYPES[wire(b, p + 1, end - 1, CHECK_TYPE_WIRES)];
                             }
+                            case SKIP_REASON -> {
+                                end = stringEnd(b, p);
+                                values[field] = SKIP_REASONS[wire(b, p + 1, end - 1, SKIP_REASON_WIRES)];
+                            }
                             default -> {
                                 List<String> list = new ArrayList<>();
                                 end = stringList(b, p, list);
@@ -251,7 +259,8 @@ public final class ProbeResultReader {
         return new ProbeResult((Integer) v[0], (String) v[1], (String) v[2], (String) v[3], (Long) v[4],
                 (Long) v[5], (Outcome) v[6], (ErrorKind) v[7], (Integer) v[8], (Integer) v[9], (Integer) v[10],
                 (Long) v[11], (Integer) v[12], (String) v[13], (Integer) v[14], (Integer) v[15], (Integer) v[16],
-                (Integer) v[17], (String) v[18], (String) v[19], (CheckType) v[20], (List<String>) v[21]);
+                (Integer) v[17], (String) v[18], (String) v[19], (CheckType) v[20], (List<String>) v[21],
+                (SkipReason) v[22]);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 
 /** One serde per contract. Serdes are stateless and thread-safe; share them. */
@@ -21,6 +22,7 @@ public final class VigilSerdes {
     private static final JsonSerde<AlertRule> ALERT_RULE = new JsonSerde<>(AlertRule.class);
     private static final JsonSerde<AlertEvent> ALERT_EVENT = new JsonSerde<>(AlertEvent.class);
     private static final JsonSerde<DeadLetter> DEAD_LETTER = new JsonSerde<>(DeadLetter.class);
+    private static final JsonSerde<RegionStatus> REGION_STATUS = new JsonSerde<>(RegionStatus.class);
 
     private VigilSerdes() {
     }
@@ -51,6 +53,10 @@ public final class VigilSerdes {
 
     public static JsonSerde<AlertEvent> alertEvent() {
         return ALERT_EVENT;
+    }
+
+    public static JsonSerde<RegionStatus> regionStatus() {
+        return REGION_STATUS;
     }
 
     public static JsonSerde<DeadLetter> deadLetter() {

@@ -17,6 +17,11 @@ public final class Topics {
     public static final String ACKS = "vigil.acks";
     /** Who changed what through the API and the CLI (append-only; read with the admin scope). */
     public static final String AUDIT = "vigil.audit";
+    /**
+     * Each probe region's picture from its workers' heartbeats ({@code RegionStatus}), keyed by region (compacted):
+     * which regions are served, by how many live workers, and which are blind.
+     */
+    public static final String REGIONS = "vigil.regions";
     /** What people did to Vigil's incidents in a vendor's tool (BetterStack acknowledged, resolved), from ingest. */
     public static final String VENDOR_UPDATES = "vigil.vendor-updates";
 
@@ -57,6 +62,7 @@ public final class Topics {
                 new TopicSpec(DEAD_LETTER, 3, false),
                 new TopicSpec(AUDIT, 1, false),
                 new TopicSpec(ACKS, 1, true),
-                new TopicSpec(VENDOR_UPDATES, 1, false));
+                new TopicSpec(VENDOR_UPDATES, 1, false),
+                new TopicSpec(REGIONS, 1, true));
     }
 }

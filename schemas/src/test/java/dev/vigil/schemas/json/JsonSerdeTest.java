@@ -49,7 +49,8 @@ class JsonSerdeTest {
             MonitorStatus.class, VigilSerdes.monitorStatus(),
             AlertRule.class, VigilSerdes.alertRule(),
             AlertEvent.class, VigilSerdes.alertEvent(),
-            DeadLetter.class, VigilSerdes.deadLetter());
+            DeadLetter.class, VigilSerdes.deadLetter(),
+            dev.vigil.schemas.contract.RegionStatus.class, VigilSerdes.regionStatus());
 
     static Stream<ContractSchemas.Contract> contracts() {
         return ContractSchemas.all().stream();

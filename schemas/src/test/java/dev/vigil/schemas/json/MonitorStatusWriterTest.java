@@ -6,6 +6,7 @@ import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,12 +53,18 @@ class MonitorStatusWriterTest {
                 : Status.values()[random.nextInt(3)]; // up, degraded or down when a region reported
         boolean complete = missing.isEmpty() && random.nextBoolean();
         long windowStart = random.nextBoolean() ? random.nextLong(Long.MAX_VALUE) : 60_000L * random.nextInt(1 << 20);
+        Map<String, SkipReason> skipped = new HashMap<>();
+        for (String region : missing) {
+            if (random.nextBoolean()) {
+                skipped.put(region, SkipReason.values()[random.nextInt(SkipReason.values().length)]);
+            }
+        }
         return new MonitorStatus(1, "m" + random.nextInt(100_000), windowStart, status, complete, regions, missing,
-                random.nextLong(Long.MAX_VALUE));
+                random.nextLong(Long.MAX_VALUE), skipped);
     }
 
     private static RegionResult randomResult(Random random) {
-        Outcome outcome = Outcome.values()[random.nextInt(Outcome.values().length)];
+        Outcome outcome = Outcome.values()[random.nextInt(Outcome.SKIPPED.ordinal())]; // a skip is a missing region
         ErrorKind kind = outcome == Outcome.NETWORK_FAILURE || random.nextInt(5) == 0
                 ? ErrorKind.values()[random.nextInt(ErrorKind.values().length)] : null;
         Integer http = random.nextBoolean() ? 100 + random.nextInt(500) : null;

@@ -8,6 +8,7 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.WireEnum;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -181,6 +182,7 @@ class ProbeResultReaderEquivalenceTest {
                 .filter(p -> p.getFileName().toString().equals("canonical.json")).findFirst().orElseThrow());
         every.add(new String[] {"checkType", "\"http\""});
         every.add(new String[] {"dnsAnswers", "[]"});
+        every.add(new String[] {"skipReason", "null"});
         assertThat(every).hasSize(COMPONENTS.length);
         for (List<String[]> base : List.of(minimal, every)) {
             for (RecordComponent component : COMPONENTS) {
@@ -221,7 +223,7 @@ class ProbeResultReaderEquivalenceTest {
     void aComponentRepeatedAfterEveryComponentIsRefusedByTheMapperAndDeferredByTheReader() throws IOException {
         Path canonical = GOLDEN.resolve("valid").resolve("probe-result").resolve("canonical.json");
         String every = Files.readString(canonical).strip();
-        every = every.substring(0, every.length() - 1) + ",\"checkType\":\"http\",\"dnsAnswers\":[]";
+        every = every.substring(0, every.length() - 1) + ",\"checkType\":\"http\",\"dnsAnswers\":[],\"skipReason\":null";
         byte[] early = (every.replace("\"detail\":", "\"detail\":\"first\",\"detail\":") + "}")
                 .getBytes(StandardCharsets.UTF_8);
         byte[] late = (every + ",\"detail\":\"again\"}").getBytes(StandardCharsets.UTF_8);
@@ -520,6 +522,12 @@ class ProbeResultReaderEquivalenceTest {
             v[19] = text(1, 64);
             v[20] = checkType;
             v[21] = oneIn(2) ? null : answers();
+            v[22] = outcome == Outcome.SKIPPED ? (edgy() ? null : pick(SkipReason.values()))
+                    : edgy() ? pick(SkipReason.values()) : null;
+            if (outcome == Outcome.SKIPPED && !edgy()) {
+                v[7] = null;
+                v[8] = null;
+            }
             return v;
         }
 
