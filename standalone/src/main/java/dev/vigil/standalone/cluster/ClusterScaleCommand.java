@@ -60,6 +60,15 @@ final class ClusterScaleCommand implements Callable<Integer> {
     @Option(names = "--no-restore", description = "Skip the kill -9 and restart of streams-1 at each step.")
     boolean noRestore;
 
+    @Option(names = "--fault-region", paramLabel = "REGION",
+            description = "After the last step, kill this region's probe worker for --fault-windows windows and count "
+                    + "the pages: Vigil's own gap must be one self-alert and no monitor page.")
+    String faultRegion;
+
+    @Option(names = "--fault-windows", defaultValue = "3",
+            description = "Windows the fault step keeps the worker dead (default: ${DEFAULT-VALUE}).")
+    int faultWindows;
+
     @Option(names = "--keep", description = "Leave the cluster running afterwards.")
     boolean keep;
 
@@ -74,7 +83,10 @@ final class ClusterScaleCommand implements Callable<Integer> {
                 logback.setLevel(ch.qos.logback.classic.Level.ERROR);
             }
             options = new ClusterScale.Options(ScaleFigures.steps(steps), interval, warmup, measure, addresses,
-                    !noRestore);
+                    !noRestore, java.util.Optional.ofNullable(faultRegion), faultWindows);
+            if (faultRegion != null && !ClusterLayout.DEFAULT_REGIONS.contains(faultRegion)) {
+                throw new IllegalArgumentException("--fault-region must be one of " + ClusterLayout.DEFAULT_REGIONS);
+            }
             cluster = new LocalCluster(new ClusterLayout(where.dataDir, where.basePort, 3, streams, notifiers, ingests,
                     ClusterLayout.DEFAULT_REGIONS), where.repo, out)
                     .heapCap("streams", streamsHeap).heapCap("probe-worker", probeHeap);
@@ -83,9 +95,11 @@ final class ClusterScaleCommand implements Callable<Integer> {
             return ExitCode.CONFIG.code();
         }
         try {
-            List<ScaleFigures.Step> results = new ClusterScale(cluster, options, out).run();
+            ClusterScale scale = new ClusterScale(cluster, options, out);
+            List<ScaleFigures.Step> results = scale.run();
             StringBuilder text = new StringBuilder();
             results.forEach(s -> text.append(ScaleFigures.resultLine(s)).append('\n'));
+            scale.faultStep().ifPresent(s -> text.append(ScaleFigures.resultLine("cluster-scale-fault", s)).append('\n'));
             text.append(ScaleFigures.growthTable(results));
             Files.writeString(cluster.layout().dataDir().resolve("scale-results.txt"), text.toString());
             out.flush();
