@@ -269,42 +269,13 @@ public final class ClusterScale {
      * self-alert and no page about a monitor.
      */
     private ScaleFigures.Step fault(int n, String region) {
-        Map<String, Double> f = new LinkedHashMap<>();
-        Map<String, String> notes = new LinkedHashMap<>();
         String victim = LocalCluster.probe(region);
-        long start = System.currentTimeMillis();
-        say("fault: kill -9 %s for %d windows", victim, options.faultWindows());
-        cluster.kill9(victim);
-        long killedAt = System.currentTimeMillis();
-        LocalCluster.sleep(options.faultWindows() * intervalMs);
-        Recorder.Pages during = recorder.pages(start, System.currentTimeMillis() + 1);
-        cluster.start(victim);
-        cluster.awaitReady(victim, Duration.ofMinutes(2));
-        long restartedAt = System.currentTimeMillis();
-        say("fault: %s started again after %.1f s; %d self-alert(s) opened meanwhile %s", victim,
-                (restartedAt - killedAt) / 1000.0, during.selfOpened(), during.selfFingerprints());
-        long deadline = restartedAt + 4 * intervalMs;
-        Recorder.Pages after = recorder.pages(start, System.currentTimeMillis() + 1);
-        while (System.currentTimeMillis() < deadline && (after.selfOpened() == 0 || after.selfResolved() < after.selfOpened())) {
-            LocalCluster.sleep(1000);
-            after = recorder.pages(start, System.currentTimeMillis() + 1);
-        }
-        // one more window: a monitor page that follows the worker's return would show here
-        LocalCluster.sleep(intervalMs);
-        after = recorder.pages(start, System.currentTimeMillis() + 1);
-        f.put("fault_windows", (double) options.faultWindows());
-        f.put("self_alerts_opened", (double) after.selfOpened());
-        f.put("self_alerts_resolved", (double) after.selfResolved());
-        f.put("alerts_opened", (double) after.availabilityOpened());
-        f.put("nodata_opened", (double) after.noDataOpened());
-        f.put("self_alert_page_after_s", after.firstSelfOpenedAt() < 0 ? Double.NaN
-                : round1((after.firstSelfOpenedAt() - killedAt) / 1000.0));
-        f.put("self_alert_resolved_after_restart_s", after.lastSelfResolvedAt() < 0 ? Double.NaN
-                : round1((after.lastSelfResolvedAt() - restartedAt) / 1000.0));
-        notes.put("region", region);
-        notes.put("self_alerts", after.selfFingerprints());
-        say("fault: %s", f);
-        return new ScaleFigures.Step(n, f, notes);
+        return FaultStep.run(recorder, intervalMs, options.faultWindows(), n, region,
+                () -> cluster.kill9(victim),
+                () -> {
+                    cluster.start(victim);
+                    cluster.awaitReady(victim, Duration.ofMinutes(2));
+                }, this::say);
     }
 
     /** The largest page {@code /v1/status} gives. */
@@ -425,15 +396,21 @@ public final class ClusterScale {
      * success), and each by its label ({@code skipped:overloaded}, {@code failed:timeout}, ...).
      */
     private Map<String, Double> probeCounters() {
+        return probeCounters(layout.regions().stream().map(r -> metrics(LocalCluster.probe(r))).toList());
+    }
+
+    /** {@link #probeCounters()} over the given {@code /metrics} texts of the probe workers. */
+    static Map<String, Double> probeCounters(List<String> metricsTexts) {
         Map<String, Double> c = new java.util.TreeMap<>();
         c.put("skipped", 0.0);
         c.put("failed", 0.0);
-        for (String region : layout.regions()) {
-            for (String line : metrics(LocalCluster.probe(region)).split("\n")) {
+        for (String text : metricsTexts) {
+            for (String line : text.split("\n")) {
                 String key = null;
                 if (line.startsWith("vigil_probe_skipped_windows_total{")) {
                     key = "skipped:" + label(line, "reason");
-                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")) {
+                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")
+                        && !line.contains("outcome=\"skipped\"")) {
                     key = "failed:" + label(line, "error_kind");
                 }
                 if (key != null) {
@@ -548,7 +525,7 @@ public final class ClusterScale {
         return sum;
     }
 
-    private static long procValue(long pid, boolean rss) {
+    static long procValue(long pid, boolean rss) {
         try {
             if (rss) {
                 return ScaleFigures.rss(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
@@ -572,7 +549,7 @@ public final class ClusterScale {
         return ticks;
     }
 
-    private static double loadAverage() {
+    static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
@@ -582,7 +559,7 @@ public final class ClusterScale {
 
     // ---------------------------------------------------------------- helpers
 
-    private void say(String format, Object... args) {
+    void say(String format, Object... args) {
         out.printf("scale %s " + format + "%n", prepend(Instant.now().toString(), args));
         out.flush();
     }

@@ -69,8 +69,29 @@ final class ClusterScaleCommand implements Callable<Integer> {
             description = "Windows the fault step keeps the worker dead (default: ${DEFAULT-VALUE}).")
     int faultWindows;
 
+    @Option(names = "--standalone", description = "Measure the embedded default instead: one `vigil standalone` "
+            + "(one broker, one Streams instance, a probe worker per region) in this process, its data in --data-dir.")
+    boolean standalone;
+
     @Option(names = "--keep", description = "Leave the cluster running afterwards.")
     boolean keep;
+
+    private Integer standalone(ClusterScale.Options options, PrintWriter out) {
+        try {
+            StandaloneScale scale = new StandaloneScale(where.dataDir, options, out);
+            List<ScaleFigures.Step> results = scale.run();
+            StringBuilder text = new StringBuilder();
+            results.forEach(s -> text.append(ScaleFigures.resultLine("standalone-scale", s)).append('\n'));
+            scale.faultStep().ifPresent(s -> text.append(ScaleFigures.resultLine("standalone-scale-fault", s)).append('\n'));
+            text.append(ScaleFigures.growthTable(results));
+            Files.writeString(where.dataDir.resolve("scale-results.txt"), text.toString());
+            return ExitCode.OK.code();
+        } catch (RuntimeException | java.io.IOException e) {
+            out.flush();
+            spec.commandLine().getErr().println("vigil cluster scale --standalone: " + e);
+            return ExitCode.ERROR.code();
+        }
+    }
 
     @Override
     public Integer call() {
@@ -93,6 +114,9 @@ final class ClusterScaleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("vigil cluster scale: " + e.getMessage());
             return ExitCode.CONFIG.code();
+        }
+        if (standalone) {
+            return standalone(options, out);
         }
         try {
             ClusterScale scale = new ClusterScale(cluster, options, out);
