@@ -168,9 +168,8 @@ public final class ClusterScale {
         double cpuSeconds = (System.currentTimeMillis() - cpuAt) / 1000.0;
         long targetRequests = target.requests() - targetBefore;
         // every verdict of the measured windows is out by the last one's deadline
-        long margin = Windows.spreadMs(intervalMs) + MonitorDefinition.DEFAULT_TIMEOUT_MS + Windows.DEFAULT_GRACE_MS
-                + 15_000;
-        sleepUntil(end + margin);
+        sleepUntil(Windows.latestCollectionDeadline(end - intervalMs, intervalMs, MonitorDefinition.DEFAULT_TIMEOUT_MS,
+                Windows.DEFAULT_GRACE_MS) + 15_000);
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
 
         double seconds = options.measureWindows() * options.intervalSeconds();
