@@ -626,7 +626,8 @@ public final class ClusterScale {
 
         private void onResult(ConsumerRecord<String, byte[]> r, long readAt) throws IOException {
             long ws = longField(r.value(), "windowStart");
-            if (ws < 0) {
+            // a skipped result says a window was not probed: it is counted by the worker's skip counter, not here
+            if (ws < 0 || "skipped".equals(textField(r.value(), "outcome"))) {
                 return;
             }
             long[] v = results.computeIfAbsent(ws, k -> new ConcurrentHashMap<>())
@@ -664,6 +665,23 @@ public final class ClusterScale {
                     p.skipChildren();
                 }
                 return -1;
+            }
+        }
+
+        static String textField(byte[] json, String field) throws IOException {
+            try (JsonParser p = JSON_FACTORY.createParser(json)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    return null;
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken t = p.nextToken();
+                    if (name.equals(field) && t == JsonToken.VALUE_STRING) {
+                        return p.getText();
+                    }
+                    p.skipChildren();
+                }
+                return null;
             }
         }
 
