@@ -17,7 +17,9 @@ import dev.vigil.probe.safety.Cidr;
 import dev.vigil.probe.safety.HostResolver;
 import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.probe.schedule.FileMonitorFeed;
+import dev.vigil.probe.schedule.FleetRegions;
 import dev.vigil.probe.schedule.KafkaMonitorFeed;
+import dev.vigil.probe.schedule.MonitorSink;
 import dev.vigil.probe.schedule.ProbeScheduler;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -96,6 +98,7 @@ public final class ProbeWorker {
         private final Scheduler timer = Schedulers.newSingle("vigil-probe-scheduler");
         private final ResultPublisher publisher;
         private final ProbeScheduler scheduler;
+        private final FleetRegions fleet = new FleetRegions();
         private final List<AutoCloseable> closeables = new ArrayList<>();
         private final KafkaMonitorFeed kafkaFeed;
         private final Disposable heartbeats;
@@ -136,19 +139,21 @@ public final class ProbeWorker {
                 TargetGuard guard = new TargetGuard(cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
                 Probes probes = Probes.standard(guard, settings);
                 this.publisher = publisher(cfg, env, delivery);
-                this.scheduler = new ProbeScheduler(cfg.region(), timer,
+                this.scheduler = new ProbeScheduler(cfg.region(), cfg.workerId(), timer,
                         (m, ws) -> probes.probe(m, ws)
                                 .doOnNext(metrics::record)
                                 .switchIfEmpty(Mono.fromRunnable(() -> metrics.notRun(m.type()))),
                         publisher::publish, cfg.concurrency(), metrics, Schedulers.parallel());
                 metrics.bindGauges(scheduler::inFlight, scheduler::monitorsAssigned);
+                // Every definition goes to the scheduler (which keeps those of this region) and to the fleet view.
+                MonitorSink monitors = MonitorSink.both(scheduler, fleet);
                 if (!cfg.monitorsFile().isEmpty()) {
-                    closeables.add(new FileMonitorFeed(Path.of(cfg.monitorsFile()), scheduler).start(Duration.ofSeconds(5)));
+                    closeables.add(new FileMonitorFeed(Path.of(cfg.monitorsFile()), monitors).start(Duration.ofSeconds(5)));
                     this.kafkaFeed = null;
                 } else {
                     KafkaResultPublisher kafka = publisher instanceof KafkaResultPublisher k ? k : null;
                     this.kafkaFeed = new KafkaMonitorFeed(cfg.kafka().bootstrapServers(), cfg.workerId() + "-monitors",
-                            cfg.kafka().topics().monitors(), scheduler, dl -> {
+                            cfg.kafka().topics().monitors(), monitors, dl -> {
                                 if (kafka != null) {
                                     kafka.producer().send(new ProducerRecord<>(cfg.kafka().topics().deadLetter(), dl.key(),
                                             VigilSerdes.deadLetter().serialize(cfg.kafka().topics().deadLetter(), dl)),
@@ -200,11 +205,23 @@ public final class ProbeWorker {
 
         private void heartbeat() {
             try {
-                publisher.heartbeat(new WorkerHeartbeat(1, config.workerId(), config.region(), System.currentTimeMillis(),
-                        scheduler.inFlight(), scheduler.monitorsAssigned(), ProbeWorkerConfig.VERSION));
+                publisher.heartbeat(heartbeat(config.workerId(), config.region(), scheduler, fleet, System.currentTimeMillis()));
             } catch (RuntimeException e) {
                 LOG.warn("heartbeat failed: {}", e.toString());
             }
+        }
+
+        /** The worker's heartbeat now: its load, and the self-watch counts (probes started and skipped, regions named). */
+        static WorkerHeartbeat heartbeat(String workerId, String region, ProbeScheduler scheduler, FleetRegions fleet,
+                                         long now) {
+            return new WorkerHeartbeat(1, workerId, region, now, scheduler.inFlight(),
+                    scheduler.monitorsAssigned(), ProbeWorkerConfig.VERSION, scheduler.probesStarted(),
+                    scheduler.skippedWindows(), fleet.regionsNamed());
+        }
+
+        /** The worker's view of which regions the fleet's monitors name. */
+        public FleetRegions fleet() {
+            return fleet;
         }
 
         /** Null when ready; else why not. */

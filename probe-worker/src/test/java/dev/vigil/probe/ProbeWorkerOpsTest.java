@@ -29,7 +29,7 @@ class ProbeWorkerOpsTest {
         metrics.bindGauges(() -> 3, () -> 42);
         metrics.record(new ProbeResult(1, "api", "us-east", "w-1", 0L, 5L, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
                 null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-1"));
-        metrics.skipped(dev.vigil.probe.schedule.ScheduleListener.SkipReason.OVERRUN, 2);
+        metrics.skipped(dev.vigil.schemas.contract.SkipReason.OVERRUN, 2);
         try (var server = OpsServer.start("127.0.0.1", 0, "probe", null, ProbeWorker.ops(metrics, notReady::get))) {
             var health = get(server.port(), "/health");
             assertThat(health.statusCode()).isEqualTo(200);
@@ -57,6 +57,23 @@ class ProbeWorkerOpsTest {
             var missing = get(server.port(), "/nope");
             assertThat(missing.statusCode()).isEqualTo(404);
             assertThat(missing.headers().firstValue("content-type")).hasValue("application/problem+json");
+        } finally {
+            metrics.close();
+        }
+    }
+
+    @Test
+    void aSkippedResultCountsAsASkippedWindowNeverAsAProbesOutcome() {
+        var metrics = new ProbeMetrics();
+        try {
+            metrics.record(ProbeResult.skipped("api", "us-east", "w-1", 0L, 5L, null,
+                    dev.vigil.schemas.contract.SkipReason.OVERLOADED, "r-1"));
+            metrics.skipped(dev.vigil.schemas.contract.SkipReason.SHUTTING_DOWN, 3);
+            String scrape = metrics.scrape();
+            assertThat(scrape).contains("vigil_probe_skipped_windows_total{reason=\"overloaded\"} 1.0")
+                    .contains("vigil_probe_skipped_windows_total{reason=\"shutting_down\"} 3.0")
+                    .doesNotContain("outcome=\"skipped\"")
+                    .doesNotContain("vigil_probe_results_total{error_kind=\"none\",outcome=\"network_failure\"");
         } finally {
             metrics.close();
         }

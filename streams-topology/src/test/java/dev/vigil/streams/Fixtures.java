@@ -54,8 +54,16 @@ public final class Fixtures {
         return new WorkerHeartbeat(1, workerId, region, sentAt, 3, 10, "0.1.0");
     }
 
-    /** Wall-clock collection deadline of a default monitor's window with the default grace. */
+    /**
+     * The latest wall-clock collection deadline any default monitor's window can have with the default grace: past
+     * it, every monitor's window is due, whatever its id.
+     */
     public static long deadline(long windowStart) {
-        return Windows.collectionDeadline(windowStart, INTERVAL_MS, TIMEOUT_MS, Windows.DEFAULT_GRACE_MS);
+        return Windows.latestCollectionDeadline(windowStart, INTERVAL_MS, TIMEOUT_MS, Windows.DEFAULT_GRACE_MS);
+    }
+
+    /** Wall-clock collection deadline of default monitor {@code monitorId}'s window with the default grace. */
+    public static long deadline(String monitorId, long windowStart) {
+        return Windows.collectionDeadline(monitorId, windowStart, INTERVAL_MS, TIMEOUT_MS, Windows.DEFAULT_GRACE_MS);
     }
 }

@@ -14,6 +14,7 @@ import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -221,7 +222,10 @@ public final class ProbeThroughputBench {
         AtomicLong maxLag = new AtomicLong();
         Map<String, LongAdder> skips = new ConcurrentHashMap<>();
         Scheduler timer = Schedulers.newSingle("bench-scheduler");
-        ProbeScheduler scheduler = new ProbeScheduler("bench", timer, prober, r -> {
+        ProbeScheduler scheduler = new ProbeScheduler("bench", "bench-1", timer, prober, r -> {
+            if (r.skipped()) {
+                return; // counted by the listener below
+            }
             completed.increment();
             if (r.succeeded()) {
                 succeeded.increment();
@@ -231,7 +235,7 @@ public final class ProbeThroughputBench {
         }, o.concurrency(), new ScheduleListener() {
             @Override
             public void skipped(SkipReason reason, long windows) {
-                skips.computeIfAbsent(reason.tag(), k -> new LongAdder()).add(windows);
+                skips.computeIfAbsent(reason.wire(), k -> new LongAdder()).add(windows);
             }
 
             @Override

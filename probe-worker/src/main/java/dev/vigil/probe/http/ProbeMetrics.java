@@ -5,6 +5,7 @@ import dev.vigil.probe.publish.ResultPublisher;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -55,7 +56,7 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
         this.heartbeatsFailed = Counter.builder("vigil.probe.heartbeats").tag("result", "failed")
                 .description("heartbeats by delivery result").register(registry);
         for (SkipReason r : SkipReason.values()) {
-            skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.tag())
+            skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.wire())
                     .description("windows not probed").register(registry));
         }
         // The default check type's successes exist before the first probe, so the dashboard's result and latency
@@ -86,7 +87,12 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
         Gauge.builder("vigil.probe.monitors", monitors).description("monitors assigned to this worker").register(registry);
     }
 
+    /** A probe's result; a skipped one counts as a skipped window, never as a probe's outcome. */
     public void record(ProbeResult r) {
+        if (r.skipped()) {
+            skipped(r.skipReason(), 1);
+            return;
+        }
         String outcome = r.outcome().wire();
         String kind = r.errorKind() == null ? "none" : r.errorKind().wire();
         String type = (r.checkType() == null ? CheckType.HTTP : r.checkType()).wire();

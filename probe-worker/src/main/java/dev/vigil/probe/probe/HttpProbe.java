@@ -15,6 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.ssl.SslHandler;
@@ -353,11 +354,14 @@ public final class HttpProbe implements Probe {
                                 hd.set(e.getKey(), e.getValue());
                             }
                         }
-                        // Set last: a probe always says who it is, whatever the monitor's headers say.
+                        // Set last: a probe always says who it is, whatever the monitor's headers say, and always
+                        // asks past any cache, so a CDN's stored answer cannot hide an origin that is down.
                         hd.set(HttpHeaderNames.USER_AGENT, userAgent)
                                 .set("X-Vigil-Monitor", monitor.id())
                                 .set("X-Vigil-Region", settings.region())
-                                .set("X-Vigil-Request-Id", requestId);
+                                .set("X-Vigil-Request-Id", requestId)
+                                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE)
+                                .set(HttpHeaderNames.PRAGMA, HttpHeaderValues.NO_CACHE);
                         if (payload != null) {
                             if (!hd.contains(HttpHeaderNames.CONTENT_TYPE)) {
                                 hd.set(HttpHeaderNames.CONTENT_TYPE, contentType(monitor.body()));

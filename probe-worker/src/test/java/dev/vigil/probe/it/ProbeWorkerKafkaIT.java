@@ -165,7 +165,7 @@ class ProbeWorkerKafkaIT {
             assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
         }
         assertThat(rs.get(0).startedAt() - rs.get(0).windowStart())
-                .isGreaterThanOrEqualTo(Windows.offsetMs("api", 10_000));
+                .isGreaterThanOrEqualTo(Windows.offsetMs("api", 10_000, 2000));
         assertThat(rs.stream().map(ProbeResult::windowStart).distinct().count()).isEqualTo(rs.size());
 
         await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats().stream().anyMatch(h -> h.monitorsAssigned() == 1));

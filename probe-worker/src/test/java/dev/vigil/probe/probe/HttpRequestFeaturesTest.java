@@ -145,6 +145,18 @@ class HttpRequestFeaturesTest {
     }
 
     @Test
+    void everyRequestAsksPastCachesOnEveryHopWhateverTheMonitorsHeadersSay() {
+        ProbeResult r = run(http(server.url("/see-other"), "GET",
+                Map.of("Cache-Control", HeaderValue.plain("max-age=600")), null, null, 2000));
+        assertThat(r.redirects()).isEqualTo(1);
+        for (String path : List.of("/see-other", "/echo")) {
+            assertThat(server.last(path).headers()).as(path)
+                    .containsEntry("cache-control", "no-cache")
+                    .containsEntry("pragma", "no-cache");
+        }
+    }
+
+    @Test
     void aTemporaryRedirectKeepsTheMethodAndTheBody() {
         run(http(server.url("/temporary"), "POST", null, "{\"x\":1}", null, 2000));
         var followed = server.last("/secure");

@@ -189,9 +189,8 @@ public final class ClusterScale {
         double cpuSeconds = (System.currentTimeMillis() - cpuAt) / 1000.0;
         long targetRequests = target.requests() - targetBefore;
         // every verdict of the measured windows is out by the last one's deadline
-        long margin = Windows.spreadMs(intervalMs) + MonitorDefinition.DEFAULT_TIMEOUT_MS + Windows.DEFAULT_GRACE_MS
-                + 15_000;
-        sleepUntil(end + margin);
+        sleepUntil(Windows.latestCollectionDeadline(end - intervalMs, intervalMs, MonitorDefinition.DEFAULT_TIMEOUT_MS,
+                Windows.DEFAULT_GRACE_MS) + 15_000);
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
         Recorder.Pages pages = recorder.pages(publishedAt, System.currentTimeMillis() + 1);
 
@@ -684,7 +683,8 @@ public final class ClusterScale {
 
         private void onResult(ConsumerRecord<String, byte[]> r, long readAt) throws IOException {
             long ws = longField(r.value(), "windowStart");
-            if (ws < 0) {
+            // a skipped result says a window was not probed: it is counted by the worker's skip counter, not here
+            if (ws < 0 || "skipped".equals(textField(r.value(), "outcome"))) {
                 return;
             }
             long[] v = results.computeIfAbsent(ws, k -> new ConcurrentHashMap<>())
@@ -773,6 +773,23 @@ public final class ClusterScale {
                     p.skipChildren();
                 }
                 return -1;
+            }
+        }
+
+        static String textField(byte[] json, String field) throws IOException {
+            try (JsonParser p = JSON_FACTORY.createParser(json)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    return null;
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken t = p.nextToken();
+                    if (name.equals(field) && t == JsonToken.VALUE_STRING) {
+                        return p.getText();
+                    }
+                    p.skipChildren();
+                }
+                return null;
             }
         }
 

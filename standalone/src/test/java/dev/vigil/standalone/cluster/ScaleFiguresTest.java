@@ -131,6 +131,17 @@ class ScaleFiguresTest {
     }
 
     @Test
+    void tellsASkippedResultFromAProbesResult() throws Exception {
+        byte[] skipped = dev.vigil.schemas.json.Json.bytes(dev.vigil.schemas.contract.ProbeResult.skipped("scale-0000001",
+                "us-east", "w-1", 1_764_892_800_000L, 1_764_892_800_001L, null,
+                dev.vigil.schemas.contract.SkipReason.OVERLOADED, "r-1"));
+        assertThat(ClusterScale.Recorder.textField(skipped, "outcome")).isEqualTo("skipped");
+        assertThat(ClusterScale.Recorder.textField("{\"detail\":{\"outcome\":\"skipped\"},\"outcome\":\"success\"}"
+                .getBytes(StandardCharsets.UTF_8), "outcome")).isEqualTo("success");
+        assertThat(ClusterScale.Recorder.textField("{\"outcome\":1}".getBytes(StandardCharsets.UTF_8), "outcome")).isNull();
+    }
+
+    @Test
     void countersByLabelShowWhatGrew() {
         Map<String, Double> before = Map.of("skipped", 5.0, "skipped:overloaded", 5.0, "skipped:late", 0.0);
         Map<String, Double> after = new java.util.TreeMap<>(Map.of("skipped", 17.0, "skipped:overloaded", 15.0,

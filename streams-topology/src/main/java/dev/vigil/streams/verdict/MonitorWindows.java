@@ -13,7 +13,8 @@ import dev.vigil.schemas.window.Windows;
  *
  * <ul>
  *   <li>{@link Probed} (every type but heartbeat): {@code intervalSeconds} windows aligned to the epoch; the verdict is
- *       due at the collection deadline ({@link Windows#collectionDeadline}: spread + timeout + grace). A window
+ *       due at the monitor's own collection deadline ({@link Windows#collectionDeadline}: its scheduled probe start
+ *       + timeout + grace), so a fleet's verdicts fall due spread over the window as its probes are. A window
  *       nobody reported for is {@code unknown}: the fleet was silent, which says nothing about the target.</li>
  *   <li>{@link Pushed} (heartbeat): the windows of {@link HeartbeatSchedules} (aligned {@code intervalSeconds}
  *       windows, or cron fire time to next fire time); the verdict is due at the window's end plus the monitor's
@@ -33,7 +34,7 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
 
     /** The windows of {@code def}; {@code graceMs} is the pipeline's {@code verdict.grace}. */
     static MonitorWindows of(MonitorDefinition def, long graceMs) {
-        return def.isProbed() ? new Probed(def.intervalMs(), def.timeoutMs(), graceMs) : new Pushed(def, graceMs);
+        return def.isProbed() ? new Probed(def.id(), def.intervalMs(), def.timeoutMs(), graceMs) : new Pushed(def, graceMs);
     }
 
     /** True when a window of this monitor starts at {@code t}: a result for any other start is misaligned. */
@@ -63,8 +64,8 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
      */
     boolean decidesInOrder();
 
-    /** Aligned {@code intervalSeconds} windows, decided at the collection deadline; silence is {@code unknown}. */
-    record Probed(long intervalMs, long timeoutMs, long graceMs) implements MonitorWindows {
+    /** Aligned {@code intervalSeconds} windows, decided at the monitor's collection deadline; silence is {@code unknown}. */
+    record Probed(String monitorId, long intervalMs, long timeoutMs, long graceMs) implements MonitorWindows {
         @Override
         public boolean isStart(long t) {
             return t % intervalMs == 0;
@@ -87,7 +88,7 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
 
         @Override
         public long deadline(long windowStart) {
-            return Windows.collectionDeadline(windowStart, intervalMs, timeoutMs, graceMs);
+            return Windows.collectionDeadline(monitorId, windowStart, intervalMs, timeoutMs, graceMs);
         }
 
         @Override

@@ -96,15 +96,15 @@ class VerdictTopologyTest {
             assertThat(out).hasSize(1);
             assertVerdict(out.get(0), Status.fromWire(expected), true, 0);
         } else {
-            h.wallClockTo(deadline(W0) - 1);
+            h.wallClockTo(deadline("shop", W0) - 1);
             assertThat(h.status.isEmpty()).as("no verdict before the deadline while regions are missing").isTrue();
-            h.wallClockTo(deadline(W0) + h.config.verdict().punctuationInterval().toMillis());
+            h.wallClockTo(deadline("shop", W0) + h.config.verdict().punctuationInterval().toMillis());
             List<MonitorStatus> out = h.status.readValuesToList();
             assertThat(out).hasSize(1);
             assertVerdict(out.get(0), Status.fromWire(expected), false, missing);
         }
         // Past the deadline nothing more is said about this window.
-        h.wallClockTo(deadline(W0) + 10_000);
+        h.wallClockTo(deadline("shop", W0) + 10_000);
         assertThat(h.status.readValuesToList()).noneMatch(s -> s.windowStart() == W0);
     }
 
@@ -146,9 +146,9 @@ class VerdictTopologyTest {
         defineAndSettle(monitor("shop", regions(3)));
         h.result(failure("shop", "eu-west", W0));
         h.result(failure("shop", "us-east", W0));
-        h.wallClockTo(deadline(W0) - 500);
+        h.wallClockTo(deadline("shop", W0) - 500);
         assertThat(h.status.isEmpty()).isTrue();
-        h.wallClockTo(deadline(W0) + 500);
+        h.wallClockTo(deadline("shop", W0) + 500);
         MonitorStatus s = h.status.readValue();
         assertThat(s.status()).isEqualTo(Status.DOWN);
         assertThat(s.missingRegions()).containsExactly("ap-south");
@@ -170,10 +170,10 @@ class VerdictTopologyTest {
     void lateResultsAreCountedAndDropped() {
         defineAndSettle(monitor("shop", regions(2)));
         h.result(success("shop", "eu-west", W0));
-        h.wallClockTo(deadline(W0));
+        h.wallClockTo(deadline("shop", W0));
         assertThat(h.status.readValue().status()).isEqualTo(Status.DEGRADED);
         h.result(failure("shop", "us-east", W0)); // the missing region reports after the verdict
-        h.wallClockTo(deadline(W0) + 10_000);
+        h.wallClockTo(deadline("shop", W0) + 10_000);
         assertThat(h.status.readValuesToList()).isEmpty();
         assertThat(h.counter("vigil.verdict.late.results")).isEqualTo(1.0);
 
