@@ -47,8 +47,8 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
     public record Naming(long sentAt, int monitors) {
     }
 
-    /** Probes started and skipped by a worker over the measured span. */
-    public record Skips(long started, long skipped) {
+    /** Probes started and skipped by a worker over the measured span ({@code spanMs}, between two heartbeats). */
+    public record Skips(long started, long skipped, long spanMs) {
         /** The skipped share of all its probes: skipped over started plus skipped. */
         public double share() {
             long all = started + skipped;
@@ -149,15 +149,22 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
         return blindSince != null;
     }
 
-    /** A worker's probes started and skipped over its recent heartbeats; null without two heartbeats with counters. */
-    public Skips skips(String workerId) {
+    /**
+     * A worker's probes started and skipped over its heartbeats of the last {@code spanMs} (from the newest heartbeat at
+     * or before the span's start to its latest); null until its heartbeats with counters cover the whole span, so a
+     * worker's first skips are judged over a full span like any other.
+     */
+    public Skips skips(String workerId, long spanMs) {
         Worker w = workers.get(workerId);
         if (w == null || w.samples().size() < 2) {
             return null;
         }
         Sample base = w.samples().get(0);
         Sample last = w.samples().get(w.samples().size() - 1);
-        return new Skips(last.started() - base.started(), last.skipped() - base.skipped());
+        if (last.at() - base.at() < spanMs) {
+            return null;
+        }
+        return new Skips(last.started() - base.started(), last.skipped() - base.skipped(), last.at() - base.at());
     }
 
     public RegionWatch withPublished(RegionStatus status) {

@@ -112,8 +112,8 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         emitter.apply(rules.regionBlind(picture, now));
         var s = config.selfWatch();
         for (String workerId : watch.workers().keySet()) {
-            emitter.apply(rules.workerSkipping(watch.region(), workerId, watch.skips(workerId), s.skippedShare(),
-                    s.skippedMinimum(), s.skippedOver().toMillis(), now));
+            emitter.apply(rules.workerSkipping(watch.region(), workerId,
+                    watch.skips(workerId, s.skippedOver().toMillis()), s.skippedShare(), s.skippedMinimum(), now));
         }
     }
 
@@ -134,7 +134,7 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
             if (region != null && workerId != null && open.fingerprint().startsWith("vigil/worker-skipping/")) {
                 RegionWatch watch = regions.get(region);
                 if (watch == null || !watch.workers().containsKey(workerId)) {
-                    emitter.apply(rules.workerSkipping(region, workerId, null, 1, 1, 0,
+                    emitter.apply(rules.workerSkipping(region, workerId, null, 1, 1,
                             Math.max(now, open.lastEvaluated())));
                 }
             }

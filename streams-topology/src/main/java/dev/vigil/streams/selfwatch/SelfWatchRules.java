@@ -71,7 +71,7 @@ public final class SelfWatchRules {
      *              counters): healthy
      */
     public Evaluation workerSkipping(String region, String workerId, RegionWatch.Skips skips, double maxShare,
-                                     int minimum, long spanMs, long at) {
+                                     int minimum, long at) {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("region", region);
         attrs.put("workerId", workerId.length() <= 256 ? workerId : workerId.substring(0, 256));
@@ -84,7 +84,7 @@ public final class SelfWatchRules {
         if (skips != null && skips.skipped() >= minimum && skips.share() > maxShare) {
             String summary = who + " skips probes: " + skips.skipped() + " of " + (skips.started() + skips.skipped())
                     + " (" + String.format(Locale.ROOT, "%.1f", skips.share() * 100) + " %) over the last "
-                    + spanMs / 1000 + " s; its monitors' windows go unwatched from " + region;
+                    + skips.spanMs() / 1000 + " s; its monitors' windows go unwatched from " + region;
             return Evaluation.breach(fp, at, Severity.WARNING, SERVICE, "worker", summary, links.workers(), attrs,
                     AlertSource.HEARTBEAT);
         }
