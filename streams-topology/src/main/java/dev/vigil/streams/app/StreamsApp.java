@@ -291,25 +291,13 @@ public final class StreamsApp {
         }
     }
 
-    /**
-     * Creates the self-watch's topics when missing: its internal signals topic (the application's own, as Kafka
-     * Streams' repartition topics are; one partition, since a few regions and one dead-letter key are all it carries,
-     * kept an hour) and the compacted {@code vigil.regions} it writes and every instance reads as a global store.
-     */
+    /** Creates the self-watch's topics ({@code SelfWatchTopology.topics}) when missing. */
     private static void createSelfWatchTopics(Admin admin, StreamsServiceConfig cfg, Set<String> existing)
             throws InterruptedException, java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
         int rf = cfg.kafka().replicationFactor();
-        java.util.Optional<Short> replication = rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf);
-        List<org.apache.kafka.clients.admin.NewTopic> missing = new ArrayList<>();
-        String signals = cfg.topology().selfWatch().signalsTopic();
-        if (!existing.contains(signals)) {
-            missing.add(new org.apache.kafka.clients.admin.NewTopic(signals, java.util.Optional.of(1), replication)
-                    .configs(Map.of("cleanup.policy", "delete", "retention.ms", "3600000")));
-        }
-        if (!existing.contains(cfg.topics().regions())) {
-            missing.add(new org.apache.kafka.clients.admin.NewTopic(cfg.topics().regions(), java.util.Optional.of(1),
-                    replication).configs(Map.of("cleanup.policy", "compact")));
-        }
+        var missing = dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(),
+                        rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf)).stream()
+                .filter(t -> !existing.contains(t.name())).toList();
         if (missing.isEmpty()) {
             return;
         }

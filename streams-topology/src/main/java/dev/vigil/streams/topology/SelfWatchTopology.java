@@ -11,6 +11,10 @@ import dev.vigil.streams.selfwatch.RegionWatch;
 import dev.vigil.streams.selfwatch.RegionWatchProcessor;
 import dev.vigil.streams.selfwatch.SignalSplitter;
 import dev.vigil.streams.selfwatch.WatchSignal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -34,6 +38,21 @@ public final class SelfWatchTopology {
     public static final String ALERTS_SINK = "selfwatch-alerts-sink";
 
     private SelfWatchTopology() {
+    }
+
+    /**
+     * The topics the self-watch needs beyond the shared ones, to create when missing before the application starts:
+     * its internal signals topic (the application's own, as Kafka Streams' repartition topics are; one partition, since
+     * a few regions and one dead-letter key are all it carries; kept an hour) and the compacted regions topic.
+     *
+     * @param replication empty for the broker's default
+     */
+    public static List<NewTopic> topics(TopologyConfig cfg, Optional<Short> replication) {
+        return List.of(
+                new NewTopic(cfg.selfWatch().signalsTopic(), Optional.of(1), replication)
+                        .configs(Map.of("cleanup.policy", "delete", "retention.ms", "3600000")),
+                new NewTopic(cfg.topics().regions(), Optional.of(1), replication)
+                        .configs(Map.of("cleanup.policy", "compact")));
     }
 
     public static Topology addTo(Topology topology, TopologyConfig cfg, AlertingConfig alerting,
