@@ -106,14 +106,17 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
             watch = watch.withPublished(picture);
             context.forward(new Record<String, Object>(watch.region(), picture, now), regionsChild);
         }
-        if (!watch.equals(stored) || regions.get(watch.region()) == null) {
+        if (!watch.equals(stored)) {
             regions.put(watch.region(), watch);
         }
         emitter.apply(rules.regionBlind(picture, now));
         var s = config.selfWatch();
-        for (String workerId : watch.workers().keySet()) {
-            emitter.apply(rules.workerSkipping(watch.region(), workerId,
-                    watch.skips(workerId, s.skippedOver().toMillis()), s.skippedShare(), s.skippedMinimum(), now));
+        for (var e : watch.workers().entrySet()) {
+            // a worker no longer live skips nothing: its death is the worker alert's, its region's blindness this one's
+            boolean live = now - e.getValue().lastHeartbeatAt() < healthy;
+            emitter.apply(rules.workerSkipping(watch.region(), e.getKey(),
+                    live ? watch.skips(e.getKey(), s.skippedOver().toMillis()) : null, s.skippedShare(),
+                    s.skippedMinimum(), now));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.vigil.streams.selfwatch;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 
 /**
@@ -34,6 +35,8 @@ public record WatchSignal(String kind, String workerId, String workerRegion, lon
         return new WatchSignal(DEAD_LETTER, null, null, at, null, null, null);
     }
 
+    /** Not a wire field: without {@link JsonIgnore} Jackson would write it as {@code "heartbeat"}. */
+    @JsonIgnore
     public boolean isHeartbeat() {
         return HEARTBEAT.equals(kind);
     }
