@@ -183,6 +183,32 @@ class VigilGapsTopologyTest {
     }
 
     @Test
+    void anIncidentWhoseTargetRecoversWhereverProbedResolvesWhileAnotherRegionIsBlind() {
+        MonitorDefinition api = monitor("api", THREE);
+        Fleet fleet = Fleet.of(List.of(api));
+        try (var h = new AlertingHarness(W0 - 30_000)) {
+            h.define(api);
+            h.wallClockTo(W0 + 10_000);
+            for (String region : THREE) {
+                h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, W0 + 10_000, 1, 0,
+                        fleet.regionsNamed()), W0 + 10_000);
+                h.result(Fixtures.failure("api", region, W0));
+            }
+            assertThat(log(h.alerts.readValuesToList(), "monitor/api")).containsExactly("opened:critical");
+            // ap-south's worker dies; the target answers again in eu-west and us-east
+            run(h, fleet, Set.of("eu-west", "us-east"), W0 + 20_000, W0 + MIN + 50_000);
+            List<AlertEvent> oneWindow = h.alerts.readValuesToList();
+            assertThat(log(oneWindow, "monitor/api")).as("one healthy window: resolving, not yet resolved").isEmpty();
+            assertThat(log(oneWindow, "vigil/region-blind/ap-south")).containsExactly("opened:critical");
+            run(h, fleet, Set.of("eu-west", "us-east"), W0 + 2 * MIN, W0 + 3 * MIN + 50_000);
+            List<AlertEvent> events = h.alerts.readValuesToList();
+            assertThat(log(events, "monitor/api")).containsExactly("resolved:critical");
+            assertThat(events).filteredOn(e -> e.fingerprint().equals("monitor/api")).singleElement()
+                    .satisfies(e -> assertThat(e.summary()).isEqualTo("api is up in eu-west, us-east (no result from ap-south)"));
+        }
+    }
+
+    @Test
     void aMonitorWhoseRegionIsServedButWhoseResultsDoNotArriveStillPagesNoData() {
         // the control of the fold: the region is served and healthy, so the missing results are this monitor's fault
         MonitorDefinition lost = monitor("lost", List.of("eu-west"));
