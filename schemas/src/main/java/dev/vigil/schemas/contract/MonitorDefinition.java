@@ -49,6 +49,11 @@ public record MonitorDefinition(
 
     /** The one region of a heartbeat monitor's verdict: its results come from pings at ingest. */
     public static final String PUSH_REGION = "push";
+    /**
+     * The region of {@code vigil drill}'s synthetic monitors: no worker serves it on purpose (the drill publishes their
+     * results itself), so it is never a blind region, nor a region an operator's monitor may name.
+     */
+    public static final String DRILL_REGION = "drill";
     public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
     public static final int MAX_BODY_CHARS = 65_536;
     /** A heartbeat may be expected as rarely as once a week (a weekly job); probes at most once an hour. */

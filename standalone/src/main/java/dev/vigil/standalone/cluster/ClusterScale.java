@@ -57,14 +57,24 @@ public final class ClusterScale {
      * @param measureWindows whole windows measured per step
      * @param addresses      loopback addresses the target answers on
      * @param restore        kill -9 and restart streams-1 at the end of each step
+     * @param faultRegion    after the last step, kill that region's probe worker for {@code faultWindows} windows and
+     *                       count what it pages; empty: no fault step
      */
     public record Options(List<Integer> steps, int intervalSeconds, int warmupWindows, int measureWindows,
-                          int addresses, boolean restore) {
+                          int addresses, boolean restore, Optional<String> faultRegion, int faultWindows) {
         public Options {
             steps = List.copyOf(steps);
             if (intervalSeconds < 10 || warmupWindows < 0 || measureWindows < 1 || addresses < 1 || addresses > 250) {
                 throw new IllegalArgumentException("interval >= 10 s, warm-up >= 0, measured windows >= 1, 1..250 addresses");
             }
+            if (faultWindows < 1) {
+                throw new IllegalArgumentException("fault windows >= 1");
+            }
+        }
+
+        public Options(List<Integer> steps, int intervalSeconds, int warmupWindows, int measureWindows, int addresses,
+                       boolean restore) {
+            this(steps, intervalSeconds, warmupWindows, measureWindows, addresses, restore, Optional.empty(), 3);
         }
     }
 
@@ -75,6 +85,7 @@ public final class ClusterScale {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final long intervalMs;
     private final Recorder recorder;
+    private ScaleFigures.Step faultStep;
 
     public ClusterScale(LocalCluster cluster, Options options, PrintWriter out) {
         this.cluster = cluster;
@@ -111,6 +122,11 @@ public final class ClusterScale {
             if (results.isEmpty()) {
                 throw new IllegalStateException("no step finished");
             }
+            if (options.faultRegion().isPresent()) {
+                faultStep = fault(published, options.faultRegion().get());
+                out.println(ScaleFigures.resultLine("cluster-scale-fault", faultStep));
+                out.flush();
+            }
             out.println("growth (" + results.get(results.size() - 1).monitors() + "/" + results.get(0).monitors()
                     + ", each figure at the last step over the first):");
             out.print(ScaleFigures.growthTable(results));
@@ -119,6 +135,11 @@ public final class ClusterScale {
         } finally {
             recorder.close();
         }
+    }
+
+    /** The fault step's figures, when {@link Options#faultRegion} asked for one and it ran. */
+    public Optional<ScaleFigures.Step> faultStep() {
+        return Optional.ofNullable(faultStep);
     }
 
     private String describeLayout() {
@@ -172,6 +193,7 @@ public final class ClusterScale {
                 + 15_000;
         sleepUntil(end + margin);
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
+        Recorder.Pages pages = recorder.pages(publishedAt, System.currentTimeMillis() + 1);
 
         double seconds = options.measureWindows() * options.intervalSeconds();
         f.put("probes_per_s", round1(v.results() / seconds));
@@ -186,6 +208,10 @@ public final class ClusterScale {
         f.put("verdicts_missing", (double) Math.max(0, (long) n * options.measureWindows() - v.verdicts()));
         f.put("verdicts_incomplete", (double) v.incomplete());
         f.put("verdicts_not_up", (double) v.notUp());
+        f.put("alerts_opened", (double) pages.availabilityOpened());
+        f.put("nodata_opened", (double) pages.noDataOpened());
+        f.put("self_alerts_opened", (double) pages.selfOpened());
+        notes.put("self_alerts", pages.selfFingerprints());
         f.put("verdict_lag_p50_ms", (double) ScaleFigures.percentile(v.lags(), 50));
         f.put("verdict_lag_p99_ms", (double) ScaleFigures.percentile(v.lags(), 99));
         f.put("verdict_lag_max_ms", (double) ScaleFigures.percentile(v.lags(), 100));
@@ -233,6 +259,23 @@ public final class ClusterScale {
         }
         notes.put("windows", Instant.ofEpochMilli(w0) + "/" + options.measureWindows());
         return new ScaleFigures.Step(n, f, notes);
+    }
+
+    // ---------------------------------------------------------------- a region's worker gone
+
+    /**
+     * Kills one region's probe worker (kill -9) for {@code faultWindows} whole windows, starts it again and waits up to
+     * four windows for its self-alert to resolve, counting every page opened meanwhile: Vigil's own gap must be one
+     * self-alert and no page about a monitor.
+     */
+    private ScaleFigures.Step fault(int n, String region) {
+        String victim = LocalCluster.probe(region);
+        return FaultStep.run(recorder, intervalMs, options.faultWindows(), n, region,
+                () -> cluster.kill9(victim),
+                () -> {
+                    cluster.start(victim);
+                    cluster.awaitReady(victim, Duration.ofMinutes(2));
+                }, this::say);
     }
 
     /** The largest page {@code /v1/status} gives. */
@@ -353,15 +396,21 @@ public final class ClusterScale {
      * success), and each by its label ({@code skipped:overloaded}, {@code failed:timeout}, ...).
      */
     private Map<String, Double> probeCounters() {
+        return probeCounters(layout.regions().stream().map(r -> metrics(LocalCluster.probe(r))).toList());
+    }
+
+    /** {@link #probeCounters()} over the given {@code /metrics} texts of the probe workers. */
+    static Map<String, Double> probeCounters(List<String> metricsTexts) {
         Map<String, Double> c = new java.util.TreeMap<>();
         c.put("skipped", 0.0);
         c.put("failed", 0.0);
-        for (String region : layout.regions()) {
-            for (String line : metrics(LocalCluster.probe(region)).split("\n")) {
+        for (String text : metricsTexts) {
+            for (String line : text.split("\n")) {
                 String key = null;
                 if (line.startsWith("vigil_probe_skipped_windows_total{")) {
                     key = "skipped:" + label(line, "reason");
-                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")) {
+                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")
+                        && !line.contains("outcome=\"skipped\"")) {
                     key = "failed:" + label(line, "error_kind");
                 }
                 if (key != null) {
@@ -476,7 +525,7 @@ public final class ClusterScale {
         return sum;
     }
 
-    private static long procValue(long pid, boolean rss) {
+    static long procValue(long pid, boolean rss) {
         try {
             if (rss) {
                 return ScaleFigures.rss(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
@@ -500,7 +549,7 @@ public final class ClusterScale {
         return ticks;
     }
 
-    private static double loadAverage() {
+    static double loadAverage() {
         try {
             return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
@@ -510,7 +559,7 @@ public final class ClusterScale {
 
     // ---------------------------------------------------------------- helpers
 
-    private void say(String format, Object... args) {
+    void say(String format, Object... args) {
         out.printf("scale %s " + format + "%n", prepend(Instant.now().toString(), args));
         out.flush();
     }
@@ -560,6 +609,12 @@ public final class ClusterScale {
         /** window start → monitor id → {read at, decidedAt, complete 0/1, up 0/1, unknown 0/1}. */
         private final Map<Long, Map<String, long[]>> statuses = new ConcurrentHashMap<>();
         private final AtomicLong poison = new AtomicLong();
+        /** Every event read on {@code vigil.alerts}, in the order read. */
+        private final List<AlertSeen> alerts = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /** One event on {@code vigil.alerts}: when this process read it, its fingerprint and state. */
+        record AlertSeen(long readAt, String fingerprint, String state) {
+        }
 
         Recorder(String bootstrap, long intervalMs) {
             this.bootstrap = bootstrap;
@@ -569,6 +624,7 @@ public final class ClusterScale {
         void start() {
             threads.add(thread("scale-results", Topics.PROBE_RESULTS, "read_uncommitted", this::onResult));
             threads.add(thread("scale-status", Topics.MONITOR_STATUS, "read_committed", this::onStatus));
+            threads.add(thread("scale-alerts", Topics.ALERTS, "read_committed", this::onAlert));
             threads.forEach(Thread::start);
         }
 
@@ -597,7 +653,8 @@ public final class ClusterScale {
                         var records = c.poll(Duration.ofMillis(200));
                         long readAt = System.currentTimeMillis();
                         for (ConsumerRecord<String, byte[]> r : records) {
-                            if (r.key() == null || r.value() == null || !r.key().startsWith(PREFIX)) {
+                            if (r.key() == null || r.value() == null
+                                    || !(r.key().startsWith(PREFIX) || topic.equals(Topics.ALERTS))) {
                                 continue;
                             }
                             try {
@@ -648,6 +705,57 @@ public final class ClusterScale {
             statuses.computeIfAbsent(ws, k -> new ConcurrentHashMap<>()).putIfAbsent(r.key(), new long[] {readAt,
                     s.path("decidedAt").asLong(-1), s.path("complete").asBoolean() ? 1 : 0,
                     "up".equals(status) ? 1 : 0, "unknown".equals(status) ? 1 : 0});
+        }
+
+        private void onAlert(ConsumerRecord<String, byte[]> r, long readAt) throws IOException {
+            JsonNode e = JSON.readTree(r.value());
+            alerts.add(new AlertSeen(readAt, e.path("fingerprint").asText(r.key()), e.path("state").asText()));
+        }
+
+        /**
+         * What {@code vigil.alerts} carried from {@code from} to {@code to} (read time): availability and no-data
+         * incidents of the benchmark's monitors opened, and Vigil's own alerts (its {@code vigil/} self-alerts and
+         * {@code worker/} alerts) opened and resolved.
+         */
+        record Pages(long availabilityOpened, long noDataOpened, long selfOpened, long selfResolved,
+                     String selfFingerprints, long firstSelfOpenedAt, long lastSelfResolvedAt) {
+        }
+
+        Pages pages(long from, long to) {
+            long availability = 0;
+            long noData = 0;
+            long selfOpened = 0;
+            long selfResolved = 0;
+            long firstSelf = -1;
+            long lastResolved = -1;
+            java.util.TreeSet<String> self = new java.util.TreeSet<>();
+            for (AlertSeen a : alerts) {
+                if (a.readAt() < from || a.readAt() >= to) {
+                    continue;
+                }
+                boolean opened = "opened".equals(a.state());
+                String fp = a.fingerprint();
+                if (fp.startsWith("monitor/" + PREFIX)) {
+                    if (opened) {
+                        if (fp.endsWith("/no-data")) {
+                            noData++;
+                        } else if (fp.indexOf('/', "monitor/".length()) < 0) {
+                            availability++;
+                        }
+                    }
+                } else if ((fp.startsWith("vigil/") && !fp.startsWith("vigil/canary")) || fp.startsWith("worker/")) {
+                    if (opened) {
+                        selfOpened++;
+                        self.add(fp);
+                        firstSelf = firstSelf < 0 ? a.readAt() : firstSelf;
+                    } else if ("resolved".equals(a.state())) {
+                        selfResolved++;
+                        lastResolved = a.readAt();
+                    }
+                }
+            }
+            return new Pages(availability, noData, selfOpened, selfResolved, String.join(",", self), firstSelf,
+                    lastResolved);
         }
 
         /** The first value of a top-level numeric field of a JSON object; -1 when absent. */

@@ -60,8 +60,38 @@ final class ClusterScaleCommand implements Callable<Integer> {
     @Option(names = "--no-restore", description = "Skip the kill -9 and restart of streams-1 at each step.")
     boolean noRestore;
 
+    @Option(names = "--fault-region", paramLabel = "REGION",
+            description = "After the last step, kill this region's probe worker for --fault-windows windows and count "
+                    + "the pages: Vigil's own gap must be one self-alert and no monitor page.")
+    String faultRegion;
+
+    @Option(names = "--fault-windows", defaultValue = "3",
+            description = "Windows the fault step keeps the worker dead (default: ${DEFAULT-VALUE}).")
+    int faultWindows;
+
+    @Option(names = "--standalone", description = "Measure the embedded default instead: one `vigil standalone` "
+            + "(one broker, one Streams instance, a probe worker per region) in this process, its data in --data-dir.")
+    boolean standalone;
+
     @Option(names = "--keep", description = "Leave the cluster running afterwards.")
     boolean keep;
+
+    private Integer standalone(ClusterScale.Options options, PrintWriter out) {
+        try {
+            StandaloneScale scale = new StandaloneScale(where.dataDir, options, out);
+            List<ScaleFigures.Step> results = scale.run();
+            StringBuilder text = new StringBuilder();
+            results.forEach(s -> text.append(ScaleFigures.resultLine("standalone-scale", s)).append('\n'));
+            scale.faultStep().ifPresent(s -> text.append(ScaleFigures.resultLine("standalone-scale-fault", s)).append('\n'));
+            text.append(ScaleFigures.growthTable(results));
+            Files.writeString(where.dataDir.resolve("scale-results.txt"), text.toString());
+            return ExitCode.OK.code();
+        } catch (RuntimeException | java.io.IOException e) {
+            out.flush();
+            spec.commandLine().getErr().println("vigil cluster scale --standalone: " + e);
+            return ExitCode.ERROR.code();
+        }
+    }
 
     @Override
     public Integer call() {
@@ -74,7 +104,10 @@ final class ClusterScaleCommand implements Callable<Integer> {
                 logback.setLevel(ch.qos.logback.classic.Level.ERROR);
             }
             options = new ClusterScale.Options(ScaleFigures.steps(steps), interval, warmup, measure, addresses,
-                    !noRestore);
+                    !noRestore, java.util.Optional.ofNullable(faultRegion), faultWindows);
+            if (faultRegion != null && !ClusterLayout.DEFAULT_REGIONS.contains(faultRegion)) {
+                throw new IllegalArgumentException("--fault-region must be one of " + ClusterLayout.DEFAULT_REGIONS);
+            }
             cluster = new LocalCluster(new ClusterLayout(where.dataDir, where.basePort, 3, streams, notifiers, ingests,
                     ClusterLayout.DEFAULT_REGIONS), where.repo, out)
                     .heapCap("streams", streamsHeap).heapCap("probe-worker", probeHeap);
@@ -82,10 +115,15 @@ final class ClusterScaleCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("vigil cluster scale: " + e.getMessage());
             return ExitCode.CONFIG.code();
         }
+        if (standalone) {
+            return standalone(options, out);
+        }
         try {
-            List<ScaleFigures.Step> results = new ClusterScale(cluster, options, out).run();
+            ClusterScale scale = new ClusterScale(cluster, options, out);
+            List<ScaleFigures.Step> results = scale.run();
             StringBuilder text = new StringBuilder();
             results.forEach(s -> text.append(ScaleFigures.resultLine(s)).append('\n'));
+            scale.faultStep().ifPresent(s -> text.append(ScaleFigures.resultLine("cluster-scale-fault", s)).append('\n'));
             text.append(ScaleFigures.growthTable(results));
             Files.writeString(cluster.layout().dataDir().resolve("scale-results.txt"), text.toString());
             out.flush();

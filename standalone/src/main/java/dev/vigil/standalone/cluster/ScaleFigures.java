@@ -112,7 +112,12 @@ final class ScaleFigures {
 
     /** {@code RESULT cluster-scale monitors=N key=value ...}: numbers with up to 3 decimals, notes as given. */
     static String resultLine(Step step) {
-        StringBuilder sb = new StringBuilder("RESULT cluster-scale monitors=").append(step.monitors());
+        return resultLine("cluster-scale", step);
+    }
+
+    /** {@code RESULT <name> monitors=N key=value ...}. */
+    static String resultLine(String name, Step step) {
+        StringBuilder sb = new StringBuilder("RESULT ").append(name).append(" monitors=").append(step.monitors());
         step.figures().forEach((k, v) -> sb.append(' ').append(k).append('=').append(number(v)));
         step.notes().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v.replace(' ', '_')));
         return sb.toString();

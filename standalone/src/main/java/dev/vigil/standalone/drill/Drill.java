@@ -52,7 +52,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class Drill {
     public static final String PREFIX = "drill-";
-    public static final String REGION = "drill";
+    public static final String REGION = dev.vigil.schemas.contract.MonitorDefinition.DRILL_REGION;
     private static final long INTERVAL_SECONDS = 10;
 
     /** One timed hop of the drill. */

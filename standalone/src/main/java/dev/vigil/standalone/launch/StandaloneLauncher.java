@@ -62,6 +62,47 @@ public final class StandaloneLauncher implements AutoCloseable {
     public static final String TOKENS_FILE_ENV = "VIGIL_EXTRA_TOKENS_FILE";
     private int notifierPort;
     private final List<Integer> probePorts = new ArrayList<>();
+    private final Map<String, ProbeSlot> probeSlots = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * One region's probe worker, which can be stopped and started again with the same settings: the drill of a region
+     * whose worker is gone (Vigil must page once about itself, never about the monitors it stops watching).
+     */
+    private static final class ProbeSlot implements AutoCloseable {
+        private final Map<String, String> env;
+        private ProbeWorker.Running worker;
+        private int port;
+
+        ProbeSlot(Map<String, String> env) {
+            this.env = Map.copyOf(env);
+        }
+
+        synchronized ProbeWorker.Running start() {
+            if (worker == null) {
+                // the same port as before, so its /metrics stays where it was advertised
+                Map<String, String> withPort = new HashMap<>(env);
+                if (port > 0) {
+                    withPort.put("VIGIL_HTTP_PORT", Integer.toString(port));
+                }
+                worker = ProbeWorker.start(ProbeWorkerConfig.load(null, withPort), withPort);
+                port = worker.httpPort();
+            }
+            return worker;
+        }
+
+        synchronized int port() {
+            return port;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (worker != null) {
+                ProbeWorker.Running w = worker;
+                worker = null;
+                w.close();
+            }
+        }
+    }
 
     private record Named(String name, AutoCloseable component) {
     }
@@ -239,10 +280,11 @@ public final class StandaloneLauncher implements AutoCloseable {
             }
             probeEnv.put("VIGIL_HTTP_HOST", options.host());
             probeEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.probePort(i)));
-            ProbeWorker.Running probe = step(progress, "probe worker " + region,
-                    () -> ProbeWorker.start(ProbeWorkerConfig.load(null, probeEnv), probeEnv));
-            running.push(new Named("probe-" + region, probe));
-            probePorts.add(probe.httpPort());
+            ProbeSlot slot = new ProbeSlot(probeEnv);
+            step(progress, "probe worker " + region, slot::start);
+            running.push(new Named("probe-" + region, slot));
+            probeSlots.put(region, slot);
+            probePorts.add(slot.port());
         }
         progress.accept(String.format("  probes     %s on ports %s", options.regions(), probePorts));
     }
@@ -337,6 +379,24 @@ public final class StandaloneLauncher implements AutoCloseable {
 
     public StandaloneOptions options() {
         return options;
+    }
+
+    /** Stops the probe worker of {@code region} (drained and flushed), as if its host had gone. */
+    public void stopProbeWorker(String region) {
+        probeSlot(region).close();
+    }
+
+    /** Starts the probe worker of {@code region} again after {@link #stopProbeWorker}; a running one stays as it is. */
+    public void startProbeWorker(String region) {
+        probeSlot(region).start();
+    }
+
+    private ProbeSlot probeSlot(String region) {
+        ProbeSlot slot = probeSlots.get(region);
+        if (slot == null) {
+            throw new IllegalArgumentException("no probe worker for region " + region + "; regions: " + probeSlots.keySet());
+        }
+        return slot;
     }
 
     /** Stops in reverse order of start: probes first (drained, flushed), the broker last. */
