@@ -1,5 +1,6 @@
 package dev.vigil.streams.selfwatch;
 
+import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import java.util.TreeSet;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -33,6 +34,9 @@ public final class SignalSplitter {
                 }
                 var regions = new TreeSet<>(hb.regionsNamed().keySet());
                 regions.add(hb.region());
+                // the drill's region is served by no worker on purpose, and push is ingest's: neither can be blind
+                regions.remove(MonitorDefinition.DRILL_REGION);
+                regions.remove(MonitorDefinition.PUSH_REGION);
                 for (String region : regions) {
                     context.forward(new Record<>(region, WatchSignal.of(hb, region), record.timestamp()));
                 }
