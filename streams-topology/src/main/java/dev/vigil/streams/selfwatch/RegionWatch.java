@@ -171,9 +171,14 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
         return new RegionWatch(region, watchedSince, lastHeartbeatAt, blindSince, workers, naming, status);
     }
 
-    /** True when {@code status} says what the last published picture said (its time aside). */
-    public boolean alreadyPublished(RegionStatus status) {
-        return published != null && published.liveWorkers().equals(status.liveWorkers())
+    /**
+     * True when {@code status} says what the last published picture said (its time aside) and that one is younger
+     * than {@code refreshMs}: a picture is written when it changes and at least that often, so a reader can tell a
+     * current picture from one the watch stopped writing.
+     */
+    public boolean alreadyPublished(RegionStatus status, long refreshMs) {
+        return published != null && status.updatedAt() - published.updatedAt() < refreshMs
+                && published.liveWorkers().equals(status.liveWorkers())
                 && published.knownWorkers().equals(status.knownWorkers())
                 && published.monitorsNaming().equals(status.monitorsNaming())
                 && java.util.Objects.equals(published.lastHeartbeatAt(), status.lastHeartbeatAt())

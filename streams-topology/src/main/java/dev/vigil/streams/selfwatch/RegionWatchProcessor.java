@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * The region watch, keyed by region on the internal signals topic: it keeps each region's workers and the count of
  * monitors naming it ({@link RegionWatch}), writes the region's picture ({@link RegionStatus}) to {@link #regionsChild}
- * whenever it changes, and raises Vigil's self-alerts ({@link SelfWatchRules}) through the shared {@link AlertEmitter}:
+ * whenever it changes and at least once a minute, and raises Vigil's self-alerts ({@link SelfWatchRules}) through the shared {@link AlertEmitter}:
  * on every signal and on a wall-clock punctuation, so a region whose workers fall silent turns blind without any new
  * record, and an open incident gets its reminders and its healthy evaluations. The dead-letter signals, all under one
  * key, keep the one dead-letter incident here too.
@@ -31,6 +31,8 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
     }
 
     private static final String BURST = "burst";
+    /** A region's picture is written again after this long even when nothing changed. */
+    static final long REFRESH_MS = 60_000;
 
     private final TopologyConfig config;
     private final AlertingConfig alerting;
@@ -102,7 +104,7 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         long healthy = config.workers().healthy().toMillis();
         RegionWatch watch = heard.judged(now, healthy, config.selfWatch().forgetWorkerAfter().toMillis());
         RegionStatus picture = watch.status(now, healthy);
-        if (!watch.alreadyPublished(picture)) {
+        if (!watch.alreadyPublished(picture, REFRESH_MS)) {
             watch = watch.withPublished(picture);
             context.forward(new Record<String, Object>(watch.region(), picture, now), regionsChild);
         }
