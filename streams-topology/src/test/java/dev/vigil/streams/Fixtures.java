@@ -66,4 +66,17 @@ public final class Fixtures {
     public static long deadline(String monitorId, long windowStart) {
         return Windows.collectionDeadline(monitorId, windowStart, INTERVAL_MS, TIMEOUT_MS, Windows.DEFAULT_GRACE_MS);
     }
+
+    /** A heartbeat with the self-watch counts: cumulative probes started and skipped, and the regions monitors name. */
+    public static WorkerHeartbeat heartbeat(String workerId, String region, long sentAt, long started, long skipped,
+                                            java.util.Map<String, Integer> regionsNamed) {
+        return new WorkerHeartbeat(1, workerId, region, sentAt, 3, 10, "0.1.0", started, skipped, regionsNamed);
+    }
+
+    /** The result a worker publishes when it did not probe the window, for {@code reason}. */
+    public static ProbeResult skipped(String monitorId, String region, long windowStart,
+                                      dev.vigil.schemas.contract.SkipReason reason) {
+        return ProbeResult.skipped(monitorId, region, "worker-" + region, windowStart, windowStart + 10, null, reason,
+                UUID.randomUUID().toString());
+    }
 }

@@ -143,6 +143,8 @@ public final class MetricAlertPipelineBench {
             List<TopicSpec> topics = new ArrayList<>(Topics.all());
             topics.add(new TopicSpec(RAW_IN, Topics.DEFAULT_PARTITIONS, false));
             topics.add(new TopicSpec(RAW_OUT, Topics.DEFAULT_PARTITIONS, false));
+            // the self-watch's internal topic, which StreamsApp creates at start-up
+            topics.add(new TopicSpec(TopologyConfig.SelfWatchSettings.DEFAULT_SIGNALS_TOPIC, 1, false));
             kafka.createTopics(topics);
 
             long now = System.currentTimeMillis();

@@ -77,13 +77,22 @@ public final class AlertEmitter {
     }
 
     public Optional<AlertEvent> apply(Evaluation ev) {
+        return apply(ev, false);
+    }
+
+    /**
+     * As {@link #apply(Evaluation)}; {@code folded} says another incident already pages for the same cause (a dead
+     * worker of a blind region): the event is then recorded as if silenced, and pages as soon as it is no longer
+     * folded, as after a silence.
+     */
+    public Optional<AlertEvent> apply(Evaluation ev, boolean folded) {
         AlertStateRecord current = current(ev.fingerprint());
         if (!ev.breach() && (current == null || !current.isOpen())) {
             // healthy with nothing open: the machine keeps the record as it is and emits nothing, so the silences
             // (a scan of their store) need not be read; this is every healthy verdict of a healthy fleet
             return Optional.empty();
         }
-        boolean silenced = silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
+        boolean silenced = folded || silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
         return commit(current, machine.apply(current, ev, silenced, ack(ev.fingerprint())), ev.at());
     }
 

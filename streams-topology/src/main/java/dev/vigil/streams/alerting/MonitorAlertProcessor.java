@@ -2,8 +2,13 @@ package dev.vigil.streams.alerting;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.RegionStatus;
+import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.config.AlertingConfig;
+import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.rules.VigilGaps;
+import java.time.Duration;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
@@ -23,8 +28,15 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * monitor alerts stores and reads no other processor's store.
  */
 public final class MonitorAlertProcessor implements Processor<String, MonitorEvent, String, Object> {
-    /** The stores it owns (rule states, alerts) and the global ones it reads (silences, acknowledgements). */
-    public record Stores(String ruleStates, String alerts, String silences, String acks) {
+    /**
+     * The stores it owns (rule states, alerts) and the global ones it reads (silences, acknowledgements, the regions'
+     * pictures).
+     */
+    public record Stores(String ruleStates, String alerts, String silences, String acks, String regions) {
+        /** Without the regions' pictures: no unknown window is taken for Vigil's gap. */
+        public Stores(String ruleStates, String alerts, String silences, String acks) {
+            this(ruleStates, alerts, silences, acks, null);
+        }
     }
 
     private final AlertingConfig config;
@@ -32,6 +44,11 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private final String alertsChild;
     private final MonitorRules rules;
     private final AlertEmitter.Counters counters;
+    private final long silentRegionAfterMs;
+    private ProcessorContext<String, Object> context;
+    /** The global regions store, looked up on first use; null in a topology without it. */
+    private ReadOnlyKeyValueStore<String, RegionStatus> regions;
+    private boolean regionsLookedUp;
 
     /** Each monitor's rule state, read on every verdict. */
     private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
@@ -39,6 +56,15 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
                                  AlertEmitter.Counters counters) {
+        this(config, stores, alertsChild, counters, TopologyConfig.SelfWatchSettings.defaults().silentRegionAfter());
+    }
+
+    /**
+     * @param silentRegionAfter a region without a heartbeat for this long counts as Vigil's gap for the no-data rule
+     */
+    public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
+                                 AlertEmitter.Counters counters, Duration silentRegionAfter) {
+        this.silentRegionAfterMs = silentRegionAfter.toMillis();
         this.config = config;
         this.stores = stores;
         this.alertsChild = alertsChild;
@@ -48,6 +74,9 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.regions = null;
+        this.regionsLookedUp = false;
         this.ruleStates = MirroredStore.load(context.getStateStore(stores.ruleStates()));
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
@@ -81,9 +110,35 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         if (decided.newestBefore() > state.lastWindowStart()) {
             state = state.withLastWindowStart(decided.newestBefore());
         }
-        var result = rules.onVerdict(state, def, verdict, isOpen(Fingerprints.monitor(def.id())),
-                isOpen(Fingerprints.noData(def.id())));
-        apply(def.id(), state, result);
+        var facts = new MonitorRules.Facts(isOpen(Fingerprints.monitor(def.id())), isOpen(Fingerprints.noData(def.id())),
+                verdict.status() == Status.UNKNOWN && vigilGap(verdict));
+        apply(def.id(), state, rules.onVerdict(state, def, verdict, facts));
+    }
+
+    /**
+     * Whether every missing region of an unknown window is a gap the self-alerts already page for (skipped, blind,
+     * unserved or its workers silent), judged on wall clock as worker health is: then the monitor's no-data rule does
+     * not count the window, and the region's one self-alert stands for it.
+     */
+    private boolean vigilGap(MonitorStatus verdict) {
+        ReadOnlyKeyValueStore<String, RegionStatus> pictures = regions();
+        if (pictures == null && verdict.skipped().isEmpty()) {
+            return false;
+        }
+        return VigilGaps.allMissingAreVigilsGap(verdict, region -> pictures == null ? null : pictures.get(region),
+                context.currentSystemTimeMs(), silentRegionAfterMs);
+    }
+
+    private ReadOnlyKeyValueStore<String, RegionStatus> regions() {
+        if (!regionsLookedUp) {
+            regionsLookedUp = true;
+            try {
+                regions = stores.regions() == null ? null : context.getStateStore(stores.regions());
+            } catch (RuntimeException e) {
+                regions = null; // a topology (or test context) without the regions' pictures
+            }
+        }
+        return regions;
     }
 
     private boolean isOpen(String fingerprint) {

@@ -6,6 +6,7 @@ import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.health.WorkerHealthUpdate;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.WorkerRules;
+import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.silence.Silence;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -22,8 +23,15 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * would give only one).
  */
 public final class WorkerAlertProcessor implements Processor<String, WorkerHealthUpdate, String, Object> {
-    /** The stores it owns (each worker's latest health, alerts) and the global silences and acknowledgements. */
-    public record Stores(String health, String alerts, String silences, String acks) {
+    /**
+     * The stores it owns (each worker's latest health, alerts) and the global silences, acknowledgements and regions'
+     * pictures.
+     */
+    public record Stores(String health, String alerts, String silences, String acks, String regions) {
+        /** Without the regions' pictures: no worker alert is folded into its region's. */
+        public Stores(String health, String alerts, String silences, String acks) {
+            this(health, alerts, silences, acks, null);
+        }
     }
 
     private final AlertingConfig config;
@@ -33,6 +41,9 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
     private final AlertEmitter.Counters counters;
     private KeyValueStore<String, WorkerHealth> health;
     private AlertEmitter emitter;
+    private ProcessorContext<String, Object> context;
+    private ReadOnlyKeyValueStore<String, RegionStatus> regions;
+    private boolean regionsLookedUp;
 
     public WorkerAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
                                 AlertEmitter.Counters counters) {
@@ -45,6 +56,9 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.regions = null;
+        this.regionsLookedUp = false;
         this.health = context.getStateStore(stores.health());
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
@@ -65,8 +79,27 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
         if (!update.changed()) {
             return;
         }
-        emitter.apply(rules.onHealth(w.region(), w.workerId(), w.health() == Health.DEAD, w.lastHeartbeatAt(),
-                w.evaluatedAt()));
+        boolean dead = w.health() == Health.DEAD;
+        emitter.apply(rules.onHealth(w.region(), w.workerId(), dead, w.lastHeartbeatAt(), w.evaluatedAt()),
+                dead && blind(w.region()));
+    }
+
+    /**
+     * True while the worker's region is blind: its one self-alert ({@code vigil/region-blind/<region>}) pages for the
+     * gap, so the dead workers of that region are recorded without paging (one gap, one page); a worker still dead
+     * once the region is served again pages then.
+     */
+    private boolean blind(String region) {
+        if (!regionsLookedUp) {
+            regionsLookedUp = true;
+            try {
+                regions = stores.regions() == null ? null : context.getStateStore(stores.regions());
+            } catch (RuntimeException e) {
+                regions = null; // a topology (or test context) without the regions' pictures
+            }
+        }
+        RegionStatus picture = regions == null ? null : regions.get(region);
+        return picture != null && picture.blind();
     }
 
     void punctuate(long now) {
@@ -78,8 +111,9 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
             }
             WorkerHealth w = health.get(workerId);
             if (w != null) { // dead: keeps the incident's reminders going; alive again: heals it
-                emitter.apply(rules.onHealth(region, workerId, w.health() == Health.DEAD, w.lastHeartbeatAt(),
-                        Math.max(now, open.lastEvaluated())));
+                boolean dead = w.health() == Health.DEAD;
+                emitter.apply(rules.onHealth(region, workerId, dead, w.lastHeartbeatAt(),
+                        Math.max(now, open.lastEvaluated())), dead && blind(region));
             }
         }
     }

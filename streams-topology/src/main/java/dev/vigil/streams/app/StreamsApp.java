@@ -273,6 +273,7 @@ public final class StreamsApp {
                 throw new IllegalStateException("input topics do not exist: " + missing
                         + " (create them first; the standalone launcher and the tests do)");
             }
+            createSelfWatchTopics(admin, cfg, existing);
             Map<String, TopicDescription> d = admin.describeTopics(List.of(t.monitors(), t.probeResults()))
                     .allTopicNames().get(30, TimeUnit.SECONDS);
             int monitors = d.get(t.monitors()).partitions().size();
@@ -287,6 +288,26 @@ public final class StreamsApp {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("cannot reach Kafka at " + cfg.kafka().bootstrapServers() + " to check topics: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /** Creates the self-watch's topics ({@code SelfWatchTopology.topics}) when missing. */
+    private static void createSelfWatchTopics(Admin admin, StreamsServiceConfig cfg, Set<String> existing)
+            throws InterruptedException, java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+        int rf = cfg.kafka().replicationFactor();
+        var missing = dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(),
+                        rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf)).stream()
+                .filter(t -> !existing.contains(t.name())).toList();
+        if (missing.isEmpty()) {
+            return;
+        }
+        try {
+            admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+            LOG.info("created the self-watch topics {}", missing.stream().map(org.apache.kafka.clients.admin.NewTopic::name).toList());
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw e; // another instance creating them at the same time is fine
+            }
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  */
 public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
                                    WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
-                                   SilenceSettings silences, List<StatusPage> statusPages) {
+                                   SilenceSettings silences, List<StatusPage> statusPages,
+                                   TopologyConfig.SelfWatchSettings selfWatch) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     /**
@@ -74,6 +75,7 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
         auth = auth == null ? AuthSettings.defaults() : auth;
         silences = silences == null ? SilenceSettings.defaults() : silences;
         statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
+        selfWatch = selfWatch == null ? TopologyConfig.SelfWatchSettings.defaults() : selfWatch;
         Set<String> pageIds = new HashSet<>();
         for (int i = 0; i < statusPages.size(); i++) {
             StatusPage page = statusPages.get(i);
@@ -82,6 +84,13 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             }
         }
         p.throwIfAny();
+    }
+
+    /** The shape before the self-watch settings. */
+    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
+                                WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
+                                SilenceSettings silences, List<StatusPage> statusPages) {
+        this(kafka, http, verdict, workers, alerting, auth, silences, statusPages, null);
     }
 
     /** The shape before public status pages. */
@@ -98,7 +107,7 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
@@ -117,11 +126,14 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     public TopologyConfig topology() {
-        return new TopologyConfig(kafka.topics(), verdict, workers);
+        TopologyConfig topology = new TopologyConfig(kafka.topics(), verdict, workers, selfWatch);
+        // the internal signals topic belongs to the application, as Kafka Streams' own internal topics do
+        return selfWatch.signalsTopic().equals(TopologyConfig.SelfWatchSettings.DEFAULT_SIGNALS_TOPIC)
+                ? topology.withSignalsTopicOf(kafka.applicationId()) : topology;
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, verdict, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch);
     }
 
     public StreamsServiceConfig withTopics(TopicNames t) {
@@ -129,23 +141,23 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, verdict, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, v, workers, alerting, auth, silences, statusPages);
+        return new StreamsServiceConfig(kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, a, silences, statusPages);
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, s, statusPages);
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch);
     }
 
     public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, silences, pages);
+        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch);
     }
 
     /**

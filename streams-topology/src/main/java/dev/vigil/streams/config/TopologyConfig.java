@@ -9,16 +9,28 @@ import java.time.Duration;
  * Everything the topology itself depends on (and nothing about how it is run): topic names, verdict
  * timing, retention and worker-health thresholds. {@code VigilTopology.build} is a pure function of this.
  */
-public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerSettings workers) {
+public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerSettings workers,
+                             SelfWatchSettings selfWatch) {
 
     public TopologyConfig {
         topics = topics == null ? TopicNames.defaults() : topics;
         verdict = verdict == null ? VerdictSettings.defaults() : verdict;
         workers = workers == null ? WorkerSettings.defaults() : workers;
+        selfWatch = selfWatch == null ? SelfWatchSettings.defaults() : selfWatch;
+    }
+
+    /** With the default self-watch settings. */
+    public TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerSettings workers) {
+        this(topics, verdict, workers, null);
     }
 
     public static TopologyConfig defaults() {
         return new TopologyConfig(TopicNames.defaults(), VerdictSettings.defaults(), WorkerSettings.defaults());
+    }
+
+    /** The self-watch topic: the region signals, repartitioned, named from the application id. */
+    public TopologyConfig withSignalsTopicOf(String applicationId) {
+        return new TopologyConfig(topics, verdict, workers, selfWatch.withSignalsTopic(SelfWatchSettings.signalsTopicOf(applicationId)));
     }
 
     /**
@@ -29,10 +41,11 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
      * @param alertRules compacted metric rules
      * @param silences   compacted silences and maintenance windows
      * @param metrics    domain metrics
+     * @param regions    compacted picture of each probe region (served, blind), written by the self-watch
      */
     public record TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
                              String deadLetter, String audit, String acks, String alerts, String alertRules,
-                             String silences, String metrics) {
+                             String silences, String metrics, String regions) {
         public TopicNames {
             Problems p = new Problems();
             monitors = p.topic("monitors", monitors, Topics.MONITORS);
@@ -46,12 +59,21 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
             alertRules = p.topic("alertRules", alertRules, Topics.ALERT_RULES);
             silences = p.topic("silences", silences, Topics.SILENCES);
             metrics = p.topic("metrics", metrics, Topics.METRICS);
+            regions = p.topic("regions", regions, Topics.REGIONS);
             p.throwIfAny();
+        }
+
+        /** Every topic but the regions' named (its default). */
+        public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
+                          String deadLetter, String audit, String acks, String alerts, String alertRules,
+                          String silences, String metrics) {
+            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, audit, acks, alerts, alertRules,
+                    silences, metrics, null);
         }
 
         /** The verdict and worker-health topics named; the rest their defaults. */
         public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
-            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null, null, null, null, null);
+            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null, null, null, null, null, null);
         }
 
         public static TopicNames defaults() {
@@ -106,6 +128,58 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
 
         public static WorkerSettings defaults() {
             return new WorkerSettings(null, null, null, null);
+        }
+    }
+
+    /**
+     * Vigil's watch over itself ({@code selfWatch} in the YAML).
+     *
+     * @param signalsTopic      the internal topic on which heartbeats (one record per region each names) and dead
+     *                          letters are re-keyed for the region watch: {@code <application.id>-selfwatch-signals},
+     *                          created at start-up when missing
+     * @param skippedShare      a worker skipping more than this share of its probes over {@code skippedOver} is
+     *                          alerted on (0.01)
+     * @param skippedMinimum    and at least this many skips over {@code skippedOver}, so one skip never pages (5)
+     * @param skippedOver       the span of heartbeats the skipped share is measured over (1m)
+     * @param silentRegionAfter a region without a heartbeat for this long is Vigil's gap for the no-data rule, before
+     *                          its workers count as dead: twice the workers' heartbeat interval (20s)
+     * @param deadLetterQuiet   the dead-letter alert resolves after this long without a new dead letter (10m)
+     * @param forgetWorkerAfter a worker silent this long leaves its region's known workers (1d)
+     */
+    public record SelfWatchSettings(String signalsTopic, Double skippedShare, Integer skippedMinimum,
+                                    Duration skippedOver, Duration silentRegionAfter, Duration deadLetterQuiet,
+                                    Duration forgetWorkerAfter) {
+        public static final String DEFAULT_SIGNALS_TOPIC = signalsTopicOf("vigil-streams");
+
+        public SelfWatchSettings {
+            Problems p = new Problems();
+            signalsTopic = p.topic("signalsTopic", signalsTopic, DEFAULT_SIGNALS_TOPIC);
+            skippedShare = skippedShare == null ? 0.01 : skippedShare;
+            p.check(skippedShare > 0 && skippedShare <= 1, "skippedShare", "must be above 0 and at most 1");
+            skippedMinimum = p.range("skippedMinimum", skippedMinimum, 5, 1, 1_000_000);
+            skippedOver = p.duration("skippedOver", skippedOver, Duration.ofMinutes(1), Duration.ofSeconds(10),
+                    Duration.ofHours(1));
+            silentRegionAfter = p.duration("silentRegionAfter", silentRegionAfter, Duration.ofSeconds(20),
+                    Duration.ofSeconds(1), Duration.ofHours(1));
+            deadLetterQuiet = p.duration("deadLetterQuiet", deadLetterQuiet, Duration.ofMinutes(10),
+                    Duration.ofSeconds(10), Duration.ofDays(1));
+            forgetWorkerAfter = p.duration("forgetWorkerAfter", forgetWorkerAfter, Duration.ofDays(1),
+                    Duration.ofMinutes(1), Duration.ofDays(30));
+            p.throwIfAny();
+        }
+
+        public static SelfWatchSettings defaults() {
+            return new SelfWatchSettings(null, null, null, null, null, null, null);
+        }
+
+        /** The internal signals topic of an application. */
+        public static String signalsTopicOf(String applicationId) {
+            return applicationId + "-selfwatch-signals";
+        }
+
+        public SelfWatchSettings withSignalsTopic(String topic) {
+            return new SelfWatchSettings(topic, skippedShare, skippedMinimum, skippedOver, silentRegionAfter,
+                    deadLetterQuiet, forgetWorkerAfter);
         }
     }
 }

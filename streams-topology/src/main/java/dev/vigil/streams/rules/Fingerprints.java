@@ -30,6 +30,21 @@ public final class Fingerprints {
         return "worker/" + region + "/" + segment(workerId);
     }
 
+    /** A probe region that monitors name and no live worker serves (Vigil's own gap). */
+    public static String regionBlind(String region) {
+        return "vigil/region-blind/" + region;
+    }
+
+    /** A probe worker skipping more of its probes than the threshold allows (Vigil's own gap). */
+    public static String workerSkipping(String region, String workerId) {
+        return "vigil/worker-skipping/" + region + "/" + segment(workerId);
+    }
+
+    /** Poison records reaching the dead-letter topic (Vigil's own fault): one incident for all of them. */
+    public static String deadLetters() {
+        return "vigil/dead-letters";
+    }
+
     /** A metric rule for one application. */
     public static String metricRule(String ruleId, String appId) {
         return "rule/" + ruleId + "/" + appId;
@@ -39,7 +54,7 @@ public final class Fingerprints {
      * A free-form id made safe for one fingerprint segment ({@code [A-Za-z0-9._:-]}, at most 128 characters):
      * other characters become {@code _}.
      */
-    static String segment(String id) {
+    public static String segment(String id) {
         StringBuilder sb = new StringBuilder(Math.min(id.length(), 128));
         for (int i = 0; i < id.length() && sb.length() < 128; i++) {
             char c = id.charAt(i);

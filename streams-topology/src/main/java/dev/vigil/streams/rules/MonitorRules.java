@@ -16,18 +16,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The built-in per-monitor rules of SPEC section 7, as pure functions of the monitor's rule state, its
- * definition and one input. The evaluation time is the verdict's (or probe result's) {@code windowStart},
- * so a replay gives the same evaluations.
+ * The built-in per-monitor rules, as pure functions of the monitor's rule state, its definition and one input. The
+ * evaluation time is the verdict's (or probe result's) {@code windowStart}, so a replay gives the same evaluations.
  *
+ * <p>Alerting judges a window on target evidence only: the regions that reported a result of a probe of the target. A
+ * missing region (its worker dead, overloaded or shutting down, the region served by no worker, its result skipped or
+ * too late) is Vigil's own gap, never the target's failure, and is left to Vigil's self-alerts.
  * <ul>
- *   <li>availability ({@code monitor/<id>}): {@code down} is a breach at the definition's severity;
- *       {@code degraded} for {@value #DEGRADED_TO_BREACH} windows in a row is a breach at warning, and while
- *       the incident is open (firing or resolving) any {@code degraded} is a breach at warning (the incident
- *       keeps its higher severity: no de-escalation message); {@code up} is healthy; {@code unknown} is
- *       neither;</li>
+ *   <li>availability ({@code monitor/<id>}):
+ *     <ul>
+ *       <li>no region reported a target failure, and at least one reported: healthy (so an open incident resolves
+ *           while another region is blind), and the degraded streak starts again;</li>
+ *       <li>at least one target failure: {@code down} is a breach at the definition's severity; {@code degraded} for
+ *           {@value #DEGRADED_TO_BREACH} such windows in a row is a breach at warning, and while the incident is
+ *           open (firing or resolving) any such {@code degraded} is a breach at warning (the incident keeps its higher
+ *           severity: no de-escalation message);</li>
+ *       <li>nothing reported ({@code unknown}): neither breach nor heal.</li>
+ *     </ul>
+ *     A window whose only non-successes are missing regions never breaches and is never a step of the
+ *     degraded-in-a-row rule. {@code down} stays "failures are a strict majority of the expected regions", so with
+ *     regions missing a target failure may give {@code degraded} where all regions reporting would give {@code down};</li>
  *   <li>no data ({@code monitor/<id>/no-data}): {@code unknown} for {@value #UNKNOWN_TO_BREACH} windows in a
- *       row is a breach at warning (and every further {@code unknown}); any decided verdict is healthy;</li>
+ *       row is a breach at warning (and every further {@code unknown}); any decided verdict is healthy. An
+ *       {@code unknown} window the caller knows to be Vigil's gap ({@link Facts#vigilGap}: every missing region skipped,
+ *       blind or without a recent heartbeat) is folded into the region's self-alert: it neither breaches nor counts,
+ *       and the streak starts again;</li>
  *   <li>TLS ({@code monitor/<id>/tls}), from probe results that carry {@code tlsDaysLeft}: at most
  *       {@code tlsExpiryWarnDays} days left is a breach at warning, more is healthy. Several regions report the
  *       same window: per window at most one breach and, if none, one healthy evaluation are produced.</li>
@@ -63,12 +76,24 @@ public final class MonitorRules {
     }
 
     /**
+     * What the caller knows about a verdict beyond the verdict itself.
+     *
+     * @param availabilityOpen whether the {@code monitor/<id>} incident is open (firing or resolving)
+     * @param noDataOpen whether the {@code monitor/<id>/no-data} incident is open
+     * @param vigilGap whether every missing region of the verdict is a gap Vigil already knows of and alerts on itself
+     *                 (skipped, blind, or its workers silent): an {@code unknown} window then does not count towards
+     *                 no data
+     */
+    public record Facts(boolean availabilityOpen, boolean noDataOpen, boolean vigilGap) {
+    }
+
+    /**
      * @param state the monitor's rule state ({@link MonitorRuleState#INITIAL} when none)
      * @param availabilityOpen whether the {@code monitor/<id>} incident is open (firing or resolving)
      */
     public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
                             boolean availabilityOpen) {
-        return evaluate(state, def, verdict, availabilityOpen, true, true);
+        return evaluate(state, def, verdict, availabilityOpen, true, true, false);
     }
 
     /**
@@ -81,11 +106,17 @@ public final class MonitorRules {
      */
     public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
                             boolean availabilityOpen, boolean noDataOpen) {
-        return evaluate(state, def, verdict, availabilityOpen, availabilityOpen, noDataOpen);
+        return onVerdict(state, def, verdict, new Facts(availabilityOpen, noDataOpen, false));
+    }
+
+    /** As {@link #onVerdict(MonitorRuleState, MonitorDefinition, MonitorStatus, boolean, boolean)}, with every fact. */
+    public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, Facts facts) {
+        return evaluate(state, def, verdict, facts.availabilityOpen(), facts.availabilityOpen(), facts.noDataOpen(),
+                facts.vigilGap());
     }
 
     private Result evaluate(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, boolean availabilityOpen,
-                            boolean availabilityHealthyCounts, boolean noDataHealthyCounts) {
+                            boolean availabilityHealthyCounts, boolean noDataHealthyCounts, boolean vigilGap) {
         if (!def.id().equals(verdict.monitorId())) {
             throw new IllegalArgumentException("verdict of " + verdict.monitorId() + " evaluated with definition " + def.id());
         }
@@ -94,42 +125,38 @@ public final class MonitorRules {
             return new Result(state, List.of());
         }
         Status s = verdict.status();
-        int degraded = s == Status.DEGRADED ? state.consecutiveDegraded() + 1 : 0;
-        int unknown = s == Status.UNKNOWN ? state.consecutiveUnknown() + 1 : 0;
+        boolean reported = !verdict.regions().isEmpty();
+        boolean targetFailed = verdict.targetFailures() > 0;
+        // every region that probed the target saw it succeed: whatever is missing is Vigil's gap, not the target's
+        boolean targetHealthy = reported && !targetFailed;
+        int degraded = s == Status.DEGRADED && targetFailed ? state.consecutiveDegraded() + 1 : 0;
+        boolean gapUnknown = s == Status.UNKNOWN && vigilGap;
+        int unknown = s == Status.UNKNOWN && !gapUnknown ? state.consecutiveUnknown() + 1 : 0;
         MonitorRuleState next = new MonitorRuleState(at, degraded, unknown, state.tlsWindowStart(),
                 state.tlsBreachInWindow(), state.tlsHealthyInWindow());
 
         boolean availabilityBreach = s == Status.DOWN
-                || s == Status.DEGRADED && (availabilityOpen || degraded >= DEGRADED_TO_BREACH);
+                || s == Status.DEGRADED && targetFailed && (availabilityOpen || degraded >= DEGRADED_TO_BREACH);
         boolean noDataBreach = s == Status.UNKNOWN && unknown >= UNKNOWN_TO_BREACH;
         if (!availabilityBreach && !noDataBreach
-                && !(s == Status.UP && availabilityHealthyCounts) && !(s != Status.UNKNOWN && noDataHealthyCounts)) {
+                && !(targetHealthy && availabilityHealthyCounts) && !(s != Status.UNKNOWN && noDataHealthyCounts)) {
             return new Result(next, List.of());
         }
         List<Evaluation> out = new ArrayList<>(2);
         String fp = Fingerprints.monitor(def.id());
         Map<String, String> attrs = attributes(def, verdict);
         Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
-        switch (s) {
-            case DOWN -> out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
+        if (s == Status.DOWN) {
+            out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
                     downSummary(def, verdict), monitorLinks, attrs, AlertSource.PROBE));
-            case DEGRADED -> {
-                if (availabilityBreach) {
-                    out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
-                            def.name() + " is degraded" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
-                }
-            }
-            case UP -> {
-                if (availabilityHealthyCounts) {
-                    out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE,
-                            def.name() + (def.isProbed() ? " is up" : " is up: its heartbeat arrived"),
-                            monitorLinks, attrs, AlertSource.PROBE));
-                }
-            }
-            case UNKNOWN -> {
-                // neither breaches nor heals availability
-            }
+        } else if (availabilityBreach) {
+            out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
+                    def.name() + " is degraded" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
+        } else if (targetHealthy && availabilityHealthyCounts) {
+            out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, upSummary(def, verdict),
+                    monitorLinks, attrs, AlertSource.PROBE));
         }
+        // else: unknown, or degraded below the streak: neither breaches nor heals availability
         String noData = Fingerprints.noData(def.id());
         if (noDataBreach) {
             out.add(Evaluation.breach(noData, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
@@ -140,6 +167,18 @@ public final class MonitorRules {
                     "Probe results for " + def.name() + " arrive again", monitorLinks, attrs, AlertSource.PROBE));
         }
         return new Result(next, out);
+    }
+
+    /** A healthy window: up, or up wherever a region probed the target while others were Vigil's gap. */
+    private static String upSummary(MonitorDefinition def, MonitorStatus v) {
+        if (!def.isProbed()) {
+            return def.name() + " is up: its heartbeat arrived";
+        }
+        if (v.missingRegions().isEmpty()) {
+            return def.name() + " is up";
+        }
+        return def.name() + " is up in " + String.join(", ", v.regions().keySet()) + " (no result from "
+                + String.join(", ", v.missingRegions()) + ")";
     }
 
     /** The TLS rule, on one probe result of the monitor. */
@@ -255,8 +294,14 @@ public final class MonitorRules {
             sb.append(": failing in ").append(failing.replace(",", ", "));
         }
         if (!v.missingRegions().isEmpty()) {
-            sb.append(sb.length() == 0 ? ": " : "; ").append("no result from ")
-                    .append(String.join(", ", v.missingRegions()));
+            sb.append(sb.length() == 0 ? ": " : "; ").append("no result from ");
+            for (int i = 0; i < v.missingRegions().size(); i++) {
+                String region = v.missingRegions().get(i);
+                sb.append(i == 0 ? "" : ", ").append(region);
+                if (v.skipped().containsKey(region)) {
+                    sb.append(" (skipped: ").append(v.skipped().get(region).wire()).append(')');
+                }
+            }
         }
         return sb.toString();
     }

@@ -8,6 +8,7 @@ import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.alerting.AlertEmitter;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertRule;
+import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
@@ -35,7 +36,8 @@ import org.apache.kafka.streams.state.Stores;
  * <p>Alert state lives in three stores, each in the sub-topology (and so the partition) of its input:
  * {@link StoreNames#MONITOR_ALERTS_STORE} (by monitor id's partition), {@link StoreNames#METRIC_ALERTS_STORE} (by
  * {@code appId/metricName}'s partition) and {@link StoreNames#WORKER_ALERTS_STORE} (by worker id's partition); each
- * is keyed by fingerprint. Rules and silences are global stores, so every task sees them all.
+ * is keyed by fingerprint. Rules, silences, acknowledgements and the regions' pictures are global stores, so every
+ * task sees them all. Vigil's self-alerts are added by {@link SelfWatchTopology}.
  * Store names are part of the changelog topic names: do not rename.
  */
 public final class AlertingTopology {
@@ -55,6 +57,8 @@ public final class AlertingTopology {
 
     public static final String ACKS_SOURCE = "acks-source";
     public static final String ACKS_UPDATER = "acks-updater";
+    public static final String REGIONS_SOURCE = "regions-source";
+    public static final String REGIONS_UPDATER = "regions-updater";
 
     private AlertingTopology() {
     }
@@ -78,11 +82,17 @@ public final class AlertingTopology {
                         new JsonSerde<>(Ack.class)).withLoggingDisabled(),
                 ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
                 ACKS_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.ACKS_STORE, Ack::fingerprint));
+        // the regions' pictures, written by the self-watch: a monitor's missing result from a blind region is Vigil's gap
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.REGIONS_STORE),
+                        Serdes.String(), VigilSerdes.regionStatus()).withLoggingDisabled(),
+                REGIONS_SOURCE, Serdes.String().deserializer(), VigilSerdes.regionStatus(), cfg.topics().regions(),
+                REGIONS_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.REGIONS_STORE, RegionStatus::region));
 
         // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
         // the verdict sub-topology
         topology.addProcessor(MONITOR_ALERT_PROCESSOR,
-                () -> new MonitorAlertProcessor(alerting, StoreNames.monitorAlerts(), MONITOR_ALERTS_SINK, counters), VerdictTopology.VERDICTS_NODE);
+                () -> new MonitorAlertProcessor(alerting, StoreNames.monitorAlerts(), MONITOR_ALERTS_SINK, counters,
+                        cfg.selfWatch().silentRegionAfter()), VerdictTopology.VERDICTS_NODE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_RULE_STATE_STORE),
@@ -122,6 +132,8 @@ public final class AlertingTopology {
                 VigilSerdes.alertEvent(), WORKER_ALERT_PROCESSOR);
         topology.addSink(METRIC_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
                 VigilSerdes.alertEvent(), METRIC_ALERT_PROCESSOR);
+
+        SelfWatchTopology.addTo(topology, cfg, alerting, counters);
         return topology;
     }
 }

@@ -3,6 +3,7 @@ package dev.vigil.streams.topology;
 import dev.vigil.streams.alerting.MetricAlertProcessor;
 import dev.vigil.streams.alerting.MonitorAlertProcessor;
 import dev.vigil.streams.alerting.WorkerAlertProcessor;
+import dev.vigil.streams.selfwatch.RegionWatchProcessor;
 import dev.vigil.streams.uptime.UptimeProcessor;
 import dev.vigil.streams.verdict.VerdictProcessor;
 import java.util.List;
@@ -36,14 +37,23 @@ public final class StoreNames {
     public static final String WORKER_ALERTS_STORE = "alert-state-worker";
     /** The worker alerts' own copy of each worker's latest health, from the heartbeat processor's updates. */
     public static final String WORKER_ALERT_HEALTH_STORE = "worker-alert-health";
+    /** Vigil's self-alerts (blind regions, skipping workers, dead letters), in the region watch's sub-topology. */
+    public static final String SELFWATCH_ALERTS_STORE = "alert-state-selfwatch";
+    /** The region watch's picture of each region (region → workers, monitors naming it, blindness). */
+    public static final String SELFWATCH_REGIONS_STORE = "selfwatch-regions";
+    /** The current burst of dead letters (one entry). */
+    public static final String SELFWATCH_DEAD_LETTERS_STORE = "selfwatch-dead-letters";
     /** Every alert state store, values alert state records keyed by fingerprint (for {@code GET /v1/alerts}). */
-    public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE);
+    public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE,
+            SELFWATCH_ALERTS_STORE);
     /** Global store of published metric rules (id → alert rule); effective rules add the shipped defaults. */
     public static final String RULES_STORE = "alert-rules";
     /** Global store of silences (id → silence). */
     public static final String SILENCES_STORE = "silences";
     /** Global store of acknowledgements (fingerprint → ack). */
     public static final String ACKS_STORE = "acks";
+    /** Global store of the regions' pictures ({@code vigil.regions}: region → region status). */
+    public static final String REGIONS_STORE = "regions";
 
     private StoreNames() {
     }
@@ -57,7 +67,8 @@ public final class StoreNames {
     }
 
     public static MonitorAlertProcessor.Stores monitorAlerts() {
-        return new MonitorAlertProcessor.Stores(MONITOR_RULE_STATE_STORE, MONITOR_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
+        return new MonitorAlertProcessor.Stores(MONITOR_RULE_STATE_STORE, MONITOR_ALERTS_STORE, SILENCES_STORE, ACKS_STORE,
+                REGIONS_STORE);
     }
 
     public static MetricAlertProcessor.Stores metricAlerts() {
@@ -66,6 +77,12 @@ public final class StoreNames {
     }
 
     public static WorkerAlertProcessor.Stores workerAlerts() {
-        return new WorkerAlertProcessor.Stores(WORKER_ALERT_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
+        return new WorkerAlertProcessor.Stores(WORKER_ALERT_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE,
+                REGIONS_STORE);
+    }
+
+    public static RegionWatchProcessor.Stores regionWatch() {
+        return new RegionWatchProcessor.Stores(SELFWATCH_REGIONS_STORE, SELFWATCH_DEAD_LETTERS_STORE,
+                SELFWATCH_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
     }
 }

@@ -3,6 +3,7 @@ package dev.vigil.streams.verdict;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.SkipReason;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -21,21 +22,25 @@ import org.apache.kafka.common.serialization.Serializer;
  * twice per probe result, so JSON would dominate the processor's cost). Layout, version 2:
  * {@code byte version, UTF monitorId, long windowStart, short n, n × (UTF region, byte outcome,
  * byte errorKind|-1, int httpStatus|-1, int responseMs|-1, int dnsMs|-1, int connectMs|-1, int tlsMs|-1)}.
- * Version 1 (written before the phase timings were carried) lacks the last three and still reads. Enum codes are
- * ordinals in wire order.
+ * Version 3 is version 2 followed by the skipped regions, {@code short m, m × (UTF region, byte skipReason)}; it is
+ * written only for a window that has a skip, so a window without one keeps the version 2 bytes (an instance of the
+ * previous release reads them). Version 1 (written before the phase timings were carried) lacks the three timings and
+ * still reads. Enum codes are ordinals in wire order.
  */
 public final class PendingWindowSerde implements Serde<PendingWindow>, Serializer<PendingWindow>, Deserializer<PendingWindow> {
     private static final byte VERSION = 2;
+    private static final byte VERSION_WITH_SKIPS = 3;
     private static final byte VERSION_WITHOUT_PHASES = 1;
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final ErrorKind[] ERROR_KINDS = ErrorKind.values();
+    private static final SkipReason[] SKIP_REASONS = SkipReason.values();
 
     @Override
     public byte[] serialize(String topic, PendingWindow w) {
         if (w == null) {
             return null;
         }
-        byte[] ascii = serializeAscii(w);
+        byte[] ascii = w.skipped().isEmpty() ? serializeAscii(w) : null;
         return ascii != null ? ascii : serializeUtf(w);
     }
 
@@ -96,7 +101,7 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
     private static byte[] serializeUtf(PendingWindow w) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 24 * w.results().size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
+            out.writeByte(w.skipped().isEmpty() ? VERSION : VERSION_WITH_SKIPS);
             out.writeUTF(w.monitorId());
             out.writeLong(w.windowStart());
             out.writeShort(w.results().size());
@@ -110,6 +115,13 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
                 out.writeInt(r.dnsMs() == null ? -1 : r.dnsMs());
                 out.writeInt(r.connectMs() == null ? -1 : r.connectMs());
                 out.writeInt(r.tlsMs() == null ? -1 : r.tlsMs());
+            }
+            if (!w.skipped().isEmpty()) {
+                out.writeShort(w.skipped().size());
+                for (var e : w.skipped().entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeByte(e.getValue().ordinal());
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -128,7 +140,7 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
         }
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data))) {
             byte version = in.readByte();
-            if (version != VERSION && version != VERSION_WITHOUT_PHASES) {
+            if (version != VERSION && version != VERSION_WITHOUT_PHASES && version != VERSION_WITH_SKIPS) {
                 throw new SerializationException("unknown PendingWindow format version " + version);
             }
             String monitorId = in.readUTF();
@@ -141,14 +153,21 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
                 byte kind = in.readByte();
                 int status = in.readInt();
                 int ms = in.readInt();
-                boolean phases = version == VERSION;
+                boolean phases = version != VERSION_WITHOUT_PHASES;
                 Integer dns = phases ? orNull(in.readInt()) : null;
                 Integer connect = phases ? orNull(in.readInt()) : null;
                 Integer tls = phases ? orNull(in.readInt()) : null;
                 results.put(region, new RegionResult(outcome, kind < 0 ? null : ERROR_KINDS[kind],
                         orNull(status), orNull(ms), dns, connect, tls));
             }
-            return new PendingWindow(monitorId, windowStart, results);
+            Map<String, SkipReason> skipped = new HashMap<>();
+            if (version == VERSION_WITH_SKIPS) {
+                int m = in.readShort();
+                for (int i = 0; i < m; i++) {
+                    skipped.put(in.readUTF(), SKIP_REASONS[in.readByte()]);
+                }
+            }
+            return new PendingWindow(monitorId, windowStart, results, skipped);
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("unreadable PendingWindow", e);
         }

@@ -21,7 +21,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * Collects probe results per (monitorId, windowStart) and emits exactly one verdict per window:
  * as soon as every expected region has reported, or at the window's deadline on wall clock, enforced by a
  * punctuator so that a silent fleet still yields verdicts ({@code unknown} when nothing arrived). Results
- * arriving after their window's verdict are counted and dropped.
+ * arriving after their window's verdict are counted and dropped. A skipped result (the worker did not probe, and says
+ * why) is kept in the pending window as the region's skip: it completes the window like a result, the verdict counts
+ * the region as missing and names the skip, and a real result of the same region that still arrives replaces it.
  *
  * <p>Each monitor's windows and deadlines come from its {@link MonitorWindows}: the collection deadline of aligned
  * interval windows for the probed types; for a heartbeat monitor its schedule's windows (interval or cron), due at
@@ -169,12 +171,19 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         if (window == null) {
             window = PendingWindow.empty(key, windowStart);
         }
-        if (window.results().containsKey(result.region())) {
+        if (result.skipped()) {
+            if (window.heardFrom(result.region())) {
+                metrics.duplicate(); // a skip says nothing once the region reported (or skipped) already
+                return;
+            }
+            window = window.withSkip(result.region(), result.skipReason());
+        } else if (window.results().containsKey(result.region())) {
             metrics.duplicate();
             return;
+        } else {
+            window = window.with(result.region(), RegionResult.of(result)); // replaces a skip of the region
         }
-        window = window.with(result.region(), RegionResult.of(result));
-        if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows, windowStart)) {
+        if (VerdictRule.complete(def.regions(), window) && !heldBack(def, windows, windowStart)) {
             emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
         } else {
             pending.put(pendingKey, window);
@@ -196,7 +205,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         long now = context.currentSystemTimeMs();
         MonitorWindows windows = definitions.view(key);
         for (PendingWindow window : pending.valuesWithPrefix(PendingWindow.prefix(key))) {
-            if (VerdictRule.complete(def.regions(), window.results()) && !heldBack(def, windows, window.windowStart())) {
+            if (VerdictRule.complete(def.regions(), window) && !heldBack(def, windows, window.windowStart())) {
                 emit(def, window, VerdictMetrics.Trigger.DEFINITION_CHANGE, now);
             }
         }
@@ -280,7 +289,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private void emit(MonitorDefinition def, PendingWindow window, VerdictMetrics.Trigger trigger, long now) {
         pending.delete(PendingWindow.key(def.id(), window.windowStart()));
-        MonitorStatus verdict = VerdictRule.verdict(def.id(), window.windowStart(), def.regions(), window.results(), now);
+        MonitorStatus verdict = VerdictRule.verdict(def.regions(), window, now);
         history.put(def.id(), verdict, window.windowStart());
         MonitorStatus previous = latest.get(def.id());
         long newestBefore = previous == null ? Long.MIN_VALUE : previous.windowStart();
@@ -312,7 +321,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         while (budget-- > 0) {
             PendingWindow waiting = pending.get(PendingWindow.key(def.id(), cursor));
             if (waiting != null) {
-                boolean complete = VerdictRule.complete(def.regions(), waiting.results());
+                boolean complete = VerdictRule.complete(def.regions(), waiting);
                 if (!complete && windows.deadline(cursor) > now) {
                     break;
                 }

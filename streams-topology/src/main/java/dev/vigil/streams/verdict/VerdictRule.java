@@ -3,6 +3,7 @@ package dev.vigil.streams.verdict;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.Outcome;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.Status;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,8 +19,10 @@ import java.util.Map;
  *   <li>{@code down}: failures are a strict majority of E ({@code failures * 2 > |E|});</li>
  *   <li>{@code degraded}: anything else with at least one result.</li>
  * </ul>
- * A missing region is never counted as a failure. Results from regions outside E (e.g. a region removed
- * from the definition mid-window) are ignored. Pure: no I/O, no clock.
+ * A missing region is never counted as a failure. A region whose worker sent a skip (it did not probe, for a reason
+ * of Vigil's own) is missing too: it completes the window (nothing more will come from it, so the verdict need not
+ * wait for the deadline), and the verdict names it with its reason in {@code skipped}. Results from regions outside E
+ * (e.g. a region removed from the definition mid-window) are ignored. Pure: no I/O, no clock.
  */
 public final class VerdictRule {
     private VerdictRule() {
@@ -62,9 +65,35 @@ public final class VerdictRule {
         return true;
     }
 
+    /** True when every expected region has a result or a skip: nothing more is awaited for the window. */
+    public static boolean complete(Collection<String> expectedRegions, PendingWindow window) {
+        for (String region : expectedRegions) {
+            if (!window.heardFrom(region)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The full verdict record of a pending window: its results, and its skips among the missing regions. */
+    public static MonitorStatus verdict(List<String> expectedRegions, PendingWindow window, long decidedAt) {
+        return verdict(window.monitorId(), window.windowStart(), expectedRegions, window.results(), window.skipped(),
+                decidedAt);
+    }
+
     /** The full verdict record: status, the expected regions' results, and the missing ones. */
     public static MonitorStatus verdict(String monitorId, long windowStart, List<String> expectedRegions,
                                         Map<String, RegionResult> results, long decidedAt) {
+        return verdict(monitorId, windowStart, expectedRegions, results, Map.of(), decidedAt);
+    }
+
+    /**
+     * The full verdict record: status, the expected regions' results, the missing ones and, of those, the ones that
+     * were skipped (with why).
+     */
+    public static MonitorStatus verdict(String monitorId, long windowStart, List<String> expectedRegions,
+                                        Map<String, RegionResult> results, Map<String, SkipReason> skips,
+                                        long decidedAt) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Map<String, RegionResult> reported = new LinkedHashMap<>();
         List<String> missing = new ArrayList<>();
@@ -77,8 +106,15 @@ public final class VerdictRule {
                 reported.put(region, r);
             }
         }
+        Map<String, SkipReason> skipped = new LinkedHashMap<>();
+        for (String region : missing) {
+            SkipReason reason = skips.get(region);
+            if (reason != null) {
+                skipped.put(region, reason);
+            }
+        }
         Status status = decide(expectedRegions, outcomes);
         return new MonitorStatus(1, monitorId, windowStart, status, missing.isEmpty(), reported,
-                missing.stream().sorted().toList(), decidedAt);
+                missing.stream().sorted().toList(), decidedAt, skipped);
     }
 }

@@ -23,6 +23,8 @@ import dev.vigil.streams.rules.MonitorRuleStateSerde;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.verdict.MonitorEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.Outcome;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -57,7 +59,11 @@ class MonitorAlertProcessorTest {
 
     /** As the verdict processor does: into the history, then forwarded with the newest window decided before it. */
     private void verdict(MonitorAlertProcessor processor, long windowStart, Status status) {
-        var v = new MonitorStatus(1, "shop", windowStart, status, true, Map.of(), List.of(), windowStart + 5_000);
+        // a degraded (or down) window carries a target failure: only target evidence counts for alerting
+        var result = status == Status.UP ? new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 40)
+                : new MonitorStatus.RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_REFUSED, null, null);
+        var v = new MonitorStatus(1, "shop", windowStart, status, true,
+                status == Status.UNKNOWN ? Map.of() : Map.of("eu-west", result), List.of(), windowStart + 5_000);
         processor.process(new Record<>("shop", decided(history, v), windowStart));
     }
 

@@ -56,6 +56,30 @@ class StreamsServiceConfigTest {
     }
 
     @Test
+    void selfWatchSettingsReadAndTheSignalsTopicIsTheApplications() throws Exception {
+        Path file = dir.resolve("vigil-streams.yaml");
+        Files.writeString(file, """
+                kafka:
+                  applicationId: vigil-eu
+                  topics:
+                    regions: eu.regions
+                selfWatch:
+                  skippedShare: 0.05
+                  deadLetterQuiet: 5m
+                """);
+        var cfg = StreamsServiceConfig.load(file, Map.of("VIGIL_SELF_WATCH_SKIPPED_MINIMUM", "9"));
+        var s = cfg.topology().selfWatch();
+        assertThat(s.skippedShare()).isEqualTo(0.05);
+        assertThat(s.skippedMinimum()).isEqualTo(9);
+        assertThat(s.deadLetterQuiet()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(s.skippedOver()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(s.silentRegionAfter()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(s.signalsTopic()).isEqualTo("vigil-eu-selfwatch-signals");
+        assertThat(cfg.topology().topics().regions()).isEqualTo("eu.regions");
+        assertThat(StreamsServiceConfig.defaults().topology().topics().regions()).isEqualTo("vigil.regions");
+    }
+
+    @Test
     void aStaticGroupMemberIdComesFromTheEnvironmentAndIsValidated() {
         assertThat(StreamsServiceConfig.load(null, Map.of()).kafka().groupInstanceId()).isEmpty();
         assertThat(StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "streams-0")).kafka()

@@ -63,6 +63,23 @@ class StoreSerdesTest {
         assertThat(serde.deserialize("t", streamForm(old, 1))).isEqualTo(old);
     }
 
+    @Test
+    void pendingWindowCarriesItsSkipsAndAWindowWithoutOneKeepsTheVersionTwoBytes() throws Exception {
+        var serde = new PendingWindowSerde();
+        var results = Map.of("eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42));
+        var skipping = new PendingWindow("shop", 1_800_000_000_000L, results,
+                Map.of("us-east", dev.vigil.schemas.contract.SkipReason.OVERLOADED,
+                        "ap-south", dev.vigil.schemas.contract.SkipReason.SHUTTING_DOWN));
+        byte[] bytes = serde.serialize("t", skipping);
+        assertThat(bytes[0]).as("the version with skips").isEqualTo((byte) 3);
+        assertThat(serde.deserialize("t", bytes)).isEqualTo(skipping);
+        // a real result replaces the skip; the window then has none and is written as before
+        var replaced = skipping.with("us-east", new RegionResult(Outcome.SUCCESS, null, 200, 40))
+                .with("ap-south", new RegionResult(Outcome.SUCCESS, null, 200, 41));
+        assertThat(replaced.skipped()).isEmpty();
+        assertThat(serde.serialize("t", replaced)).isEqualTo(streamForm(replaced, 2));
+    }
+
     /** Version 1 or 2 as written with DataOutputStream (the format's definition). */
     private static byte[] streamForm(PendingWindow w, int version) throws java.io.IOException {
         var bytes = new java.io.ByteArrayOutputStream();

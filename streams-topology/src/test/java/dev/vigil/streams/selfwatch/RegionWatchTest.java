@@ -1,0 +1,60 @@
+package dev.vigil.streams.selfwatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vigil.schemas.contract.WorkerHeartbeat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The region watch's pure rules: liveness, the monitors naming a region, blindness and the skipped share. */
+class RegionWatchTest {
+    static final long T = 1_800_000_000_000L;
+    static final long HEALTHY = 30_000;
+    static final long FORGET = 86_400_000;
+
+    static WatchSignal beat(String worker, String region, String about, long at, long started, long skipped, int naming) {
+        var hb = new WorkerHeartbeat(1, worker, region, at, 0, 0, "1", started, skipped, Map.of(about, naming));
+        return WatchSignal.of(hb, about);
+    }
+
+    @Test
+    void aRegionIsBlindWhenMonitorsNameItAndNoLiveWorkerServesItAndNotBeforeItWasWatchedLongEnough() {
+        var w = RegionWatch.first("ap-south", T).heard(beat("w-eu", "eu-west", "ap-south", T, 0, 0, 7), 60_000);
+        assertThat(w.judged(T + 10_000, HEALTHY, FORGET).blind()).as("a fresh start waits for heartbeats").isFalse();
+        var blind = w.heard(beat("w-eu", "eu-west", "ap-south", T + 25_000, 0, 0, 7), 60_000)
+                .judged(T + 30_000, HEALTHY, FORGET);
+        assertThat(blind.blind()).isTrue();
+        assertThat(blind.status(T + 30_000, HEALTHY).monitorsNaming()).isEqualTo(7);
+        assertThat(blind.status(T + 30_000, HEALTHY).everServed()).isFalse();
+
+        var served = blind.heard(beat("w-ap", "ap-south", "ap-south", T + 31_000, 10, 0, 7), 60_000)
+                .judged(T + 31_000, HEALTHY, FORGET);
+        assertThat(served.blind()).isFalse();
+        assertThat(served.status(T + 31_000, HEALTHY).liveWorkers()).isEqualTo(1);
+        // its only worker falls silent: blind again once its heartbeat is older than workers.healthy
+        assertThat(served.judged(T + 31_000 + HEALTHY - 1, HEALTHY, FORGET).blind()).isFalse();
+        var dead = served.heard(beat("w-eu", "eu-west", "ap-south", T + 60_000, 0, 0, 7), 60_000)
+                .judged(T + 61_000, HEALTHY, FORGET);
+        assertThat(dead.blind()).isTrue();
+        assertThat(dead.status(T + 61_000, HEALTHY).everServed()).isTrue();
+        // no live worker reports that monitors name it: not blind (nothing is unwatched)
+        assertThat(dead.judged(T + 61_000 + HEALTHY, HEALTHY, FORGET).blind()).isFalse();
+    }
+
+    @Test
+    void theSkippedShareIsMeasuredOverAWholeSpanAndARestartStartsAgain() {
+        var w = RegionWatch.first("eu-west", T);
+        for (int i = 0; i <= 6; i++) {
+            w = w.heard(beat("w", "eu-west", "eu-west", T + i * 10_000L, 100L * i, 2L * i, 1), 60_000);
+            if (i < 6) {
+                assertThat(w.skips("w", 60_000)).as("not a whole minute yet").isNull();
+            }
+        }
+        assertThat(w.skips("w", 60_000)).isEqualTo(new RegionWatch.Skips(600, 12, 60_000));
+        w = w.heard(beat("w", "eu-west", "eu-west", T + 70_000, 700, 14, 1), 60_000);
+        assertThat(w.skips("w", 60_000)).isEqualTo(new RegionWatch.Skips(600, 12, 60_000));
+        // the worker restarted: its counters begin again, and so does the span
+        w = w.heard(beat("w", "eu-west", "eu-west", T + 80_000, 5, 0, 1), 60_000);
+        assertThat(w.skips("w", 60_000)).isNull();
+    }
+}
