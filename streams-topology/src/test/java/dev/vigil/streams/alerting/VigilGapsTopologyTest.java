@@ -14,6 +14,7 @@ import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.window.Windows;
 import dev.vigil.streams.Fixtures;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +48,7 @@ class VigilGapsTopologyTest {
             h.wallClockTo(W0 - 20_000);
             for (int i = 0; i < 4; i++) {
                 long w = W0 + i * MIN;
-                h.wallClockTo(w + 10_000);
+                h.wallClockTo(Windows.scheduledAt("shop", w, MIN, Fixtures.TIMEOUT_MS) + 500);
                 h.result(success("shop", "eu-west", w));
                 h.result(skipped("shop", "ap-south", w, SkipReason.OVERLOADED));
                 assertThat(statuses.readValuesToList()).as("still waiting for us-east").isEmpty();
@@ -64,7 +65,7 @@ class VigilGapsTopologyTest {
             }
             // a real result after a skip of the same region replaces it; a skip after a result is a duplicate
             long w = W0 + 4 * MIN;
-            h.wallClockTo(w + 10_000);
+            h.wallClockTo(Windows.scheduledAt("shop", w, MIN, Fixtures.TIMEOUT_MS) + 500);
             h.result(skipped("shop", "ap-south", w, SkipReason.OVERRUN));
             h.result(success("shop", "ap-south", w));
             h.result(skipped("shop", "eu-west", w, SkipReason.SHUTTING_DOWN));
@@ -107,19 +108,23 @@ class VigilGapsTopologyTest {
     }
 
     /**
-     * Drives the fleet from {@code from} to {@code to} in 10 s steps of wall clock: each live worker sends a heartbeat
-     * every step and, 10 s into each window, the result of every monitor naming its region.
+     * Drives the fleet from {@code from} to {@code to} in 1 s steps of wall clock: each live worker sends a heartbeat
+     * every 10 s and every monitor's result from each live region it names arrives half a second after the monitor's
+     * own start in each window, as a worker's would.
      */
     static void run(AlertingHarness h, Fleet fleet, Set<String> liveRegions, long from, long to) {
-        for (long t = from; t <= to; t += 10_000) {
+        for (long t = from; t <= to; t += 1_000) {
             h.wallClockTo(t);
-            for (String region : liveRegions) {
-                h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
-                        fleet.regionsNamed()), t);
+            if ((t - from) % 10_000 == 0) {
+                for (String region : liveRegions) {
+                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
+                            fleet.regionsNamed()), t);
+                }
             }
-            if (Math.floorMod(t - W0, MIN) == 10_000) {
-                long w = t - 10_000;
-                for (MonitorDefinition m : fleet.monitors()) {
+            long w = Windows.windowStart(t, MIN);
+            for (MonitorDefinition m : fleet.monitors()) {
+                long arrives = Windows.scheduledAt(m.id(), w, MIN, m.timeoutMs()) + 500;
+                if (arrives > t - 1_000 && arrives <= t) {
                     for (String region : m.regions()) {
                         if (liveRegions.contains(region)) {
                             h.result(success(m.id(), region, w));
@@ -138,7 +143,7 @@ class VigilGapsTopologyTest {
                     VigilSerdes.regionStatus());
             fleet.monitors().forEach(h::define);
             // sa-east is named by 300 monitors and served by no worker, ever; ap-south's only worker dies after W0
-            run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 - 20_000, W0 + 50_000);
+            run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 - 20_000, W0 + MIN - 1_000);
             run(h, fleet, Set.of("eu-west", "us-east"), W0 + MIN, W0 + 7 * MIN);
             List<AlertEvent> whileBlind = h.alerts.readValuesToList();
 
@@ -170,7 +175,7 @@ class VigilGapsTopologyTest {
             assertThat(pictures.get("eu-west").blind()).isFalse();
 
             // the worker comes back: the self-alert resolves, and still no monitor alert
-            run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 + 7 * MIN + 10_000, W0 + 10 * MIN);
+            run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 + 7 * MIN + 1_000, W0 + 10 * MIN);
             List<AlertEvent> after = h.alerts.readValuesToList();
             assertThat(after).filteredOn(e -> e.fingerprint().startsWith("monitor/")).isEmpty();
             assertThat(log(after, "vigil/region-blind/ap-south")).containsExactly("resolved:critical");
