@@ -122,6 +122,13 @@ public final class AlertingTopology {
                 VigilSerdes.alertEvent(), WORKER_ALERT_PROCESSOR);
         topology.addSink(METRIC_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
                 VigilSerdes.alertEvent(), METRIC_ALERT_PROCESSOR);
+
+        // the end-to-end canary: its verdicts to the notifier, in the verdict sub-topology (its own sink, as above)
+        topology.addProcessor(dev.vigil.streams.selfwatch.CanaryProcessor.NODE,
+                () -> new dev.vigil.streams.selfwatch.CanaryProcessor(alerting.canaryMonitorId()),
+                VerdictTopology.VERDICTS_NODE);
+        topology.addSink(dev.vigil.streams.selfwatch.CanaryProcessor.SINK, cfg.topics().alerts(),
+                Serdes.String().serializer(), VigilSerdes.alertEvent(), dev.vigil.streams.selfwatch.CanaryProcessor.NODE);
         return topology;
     }
 }
