@@ -29,6 +29,8 @@ import reactor.core.scheduler.Scheduler;
 public final class DeadMansSwitch implements AutoCloseable {
     public static final String AGE = "vigil.canary.age";
     public static final String PINGS = "vigil.deadman.pings";
+    /** The bound the age is judged against, so that an alert rule need not repeat the configuration. */
+    public static final String MAX_AGE = "vigil.canary.max.age";
     private static final Logger LOG = LoggerFactory.getLogger(DeadMansSwitch.class);
 
     /** A GET of the heartbeat URL: completes with the HTTP status. */
@@ -78,6 +80,8 @@ public final class DeadMansSwitch implements AutoCloseable {
         Gauge.builder(AGE, this, s -> s.watch.judge(s.now()).ageSeconds()).baseUnit("seconds")
                 .description("seconds since the end-to-end canary last passed (NaN: another instance judges it)")
                 .register(registry);
+        Gauge.builder(MAX_AGE, watch, w -> w.maxAge().toMillis() / 1000.0).baseUnit("seconds")
+                .description("the canary's bound (deadMan.maxCanaryAge)").register(registry);
     }
 
     /** Checks in at once, then every interval, on the switch's scheduler. */
