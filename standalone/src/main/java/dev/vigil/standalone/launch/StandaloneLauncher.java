@@ -88,6 +88,14 @@ public final class StandaloneLauncher implements AutoCloseable {
     }
 
     private void startAll(Map<String, String> processEnv, Consumer<String> progress) {
+        if (options.deadMan().enabled()) {
+            String name = options.deadMan().urlEnv();
+            String url = processEnv.get(name);
+            if (url == null || url.isBlank()) {
+                throw new LaunchException("--deadman-url-env " + name + ": the variable " + name + " is not set (it"
+                        + " holds the external heartbeat URL); nothing was started", null);
+            }
+        }
         Path dataDir = options.dataDir().toAbsolutePath();
         Path configDir = dataDir.resolve("config");
         createDirectories(configDir);
@@ -186,14 +194,8 @@ public final class StandaloneLauncher implements AutoCloseable {
                 : "routingFile: " + GeneratedConfig.quote(options.routingFile().toAbsolutePath().toString()) + "\n");
         Map<String, String> notifierEnv = new HashMap<>(common);
         if (options.deadMan().enabled()) {
-            String name = options.deadMan().urlEnv();
-            String url = processEnv.get(name);
-            if (url == null || url.isBlank()) {
-                throw new LaunchException("--deadman-url-env " + name + ": the variable " + name + " is not set (it"
-                        + " holds the external heartbeat URL)", null);
-            }
             // a VIGIL_* name is not passed on by baseEnv
-            notifierEnv.put(name, url);
+            notifierEnv.put(options.deadMan().urlEnv(), processEnv.get(options.deadMan().urlEnv()));
             write(notifierYaml, Files.exists(notifierYaml) ? read(notifierYaml) + deadManYaml() : deadManYaml());
         }
         notifierEnv.put("VIGIL_DATABASE_URL", "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name());
