@@ -6,6 +6,7 @@ import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.launch.Canary;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import dev.vigil.standalone.monitors.HeartbeatTokens;
 import dev.vigil.standalone.monitors.MonitorCatalog;
@@ -131,7 +132,13 @@ public final class MonitorsCommand implements Runnable {
                 err.println("error: " + e.getMessage() + "; nothing was published");
                 return ExitCode.CONFIG.code();
             }
-            MonitorDiff diff = MonitorDiff.between(current, prepared.monitors());
+            MonitorDiff full = MonitorDiff.between(current, prepared.monitors());
+            // the dead-man's switch's canary is registered by vigil standalone, not by a file: pruning it would stop
+            // the heartbeat pings and page everyone
+            MonitorDiff diff = full.keeping(Canary.ID);
+            if (prune && full.removed().contains(Canary.ID)) {
+                out.printf("  = %s (the dead-man's switch's canary; kept)%n", Canary.ID);
+            }
             // only what this apply publishes is judged: a monitor already on the topic is not refused again here
             List<MonitorDefinition> publishing = new java.util.ArrayList<>(diff.added());
             diff.changed().forEach(c -> publishing.add(c.next()));

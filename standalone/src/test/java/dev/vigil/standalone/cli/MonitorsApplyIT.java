@@ -192,9 +192,14 @@ class MonitorsApplyIT {
         assertThat(dry.out()).contains("- shop (deleted)", "dry run: nothing published");
         assertThat(topic()).containsKey("shop");
 
+        // the dead-man's switch's canary, as vigil standalone registers it, is never pruned
+        new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(List.of(
+                new MonitorDefinition(1, "vigil-canary", null, "http://127.0.0.1:8081/health", null, 10, 2500,
+                        List.of("us-east"), null, null, null, null, null, null, null)), List.of());
         CliRun prune = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(prune.exit()).isZero();
-        assertThat(topic()).containsOnlyKeys("api");
+        assertThat(prune.out()).contains("= vigil-canary (the dead-man's switch's canary; kept)");
+        assertThat(topic()).containsOnlyKeys("api", "vigil-canary");
 
         // every apply that published is on the audit log: who, what, how much
         var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
