@@ -32,6 +32,7 @@ import dev.vigil.notifier.core.SilenceGate;
 import dev.vigil.notifier.core.VendorAcknowledgements;
 import dev.vigil.notifier.selfwatch.CanaryWatch;
 import dev.vigil.notifier.selfwatch.DeadMansSwitch;
+import dev.vigil.notifier.selfwatch.PipelineStalled;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -238,7 +239,9 @@ public final class NotifierService {
                     closeables.add(single::dispose);
                     this.deadMan = new DeadMansSwitch(canary, loaded.deadManUrl().get(),
                             dm.intervalDuration(), dm.timeoutDuration(), DeadMansSwitch.httpPinger(dm.timeoutDuration()),
-                            escalations, single, registry).start();
+                            escalations, single, registry)
+                            .adoptingOpenStall(store.openIncidentFirstSeen(PipelineStalled.FINGERPRINT))
+                            .start();
                 }
 
                 try {

@@ -61,6 +61,8 @@ public final class DeadMansSwitch implements AutoCloseable {
     /** The start of the stall whose alert is open (null: none open). */
     private final AtomicReference<Long> openStall = new AtomicReference<>();
     private volatile Disposable ticks;
+    /** The stall alert a previous run of the notifier left open, found at start (empty: none). */
+    private Mono<java.util.OptionalLong> openBefore = Mono.just(java.util.OptionalLong.empty());
 
     public DeadMansSwitch(CanaryWatch watch, URI url, Duration interval, Duration pingTimeout, Pinger pinger,
                           Escalations escalations, Scheduler scheduler, MeterRegistry registry) {
@@ -84,11 +86,32 @@ public final class DeadMansSwitch implements AutoCloseable {
                 .description("the canary's bound (deadMan.maxCanaryAge)").register(registry);
     }
 
-    /** Checks in at once, then every interval, on the switch's scheduler. */
+    /**
+     * Where to find a stall alert a previous run left open (the delivery log's incidents): adopted at start, so that
+     * the canary passing again resolves it.
+     */
+    public DeadMansSwitch adoptingOpenStall(Mono<java.util.OptionalLong> lookUp) {
+        this.openBefore = lookUp;
+        return this;
+    }
+
+    /** Adopts an open stall alert, then checks in at once and every interval, on the switch's scheduler. */
     public DeadMansSwitch start() {
         LOG.info("dead-man's switch on: pinging {} every {} s while the canary passed within {} s", url.getHost(),
                 interval.toSeconds(), watch.maxAge().toSeconds());
-        ticks = Flux.interval(Duration.ZERO, interval, scheduler)
+        Mono<Void> adopt = openBefore
+                .timeout(pingTimeout, scheduler)
+                .doOnNext(found -> found.ifPresent(start -> {
+                    LOG.info("{} of a previous run is still open: resolved when the canary passes",
+                            PipelineStalled.FINGERPRINT);
+                    openStall.compareAndSet(null, start);
+                }))
+                .onErrorResume(e -> {
+                    LOG.warn("cannot look up an open {}: {}", PipelineStalled.FINGERPRINT, e.toString());
+                    return Mono.empty();
+                })
+                .then();
+        ticks = adopt.thenMany(Flux.interval(Duration.ZERO, interval, scheduler))
                 .onBackpressureDrop()
                 .concatMap(t -> tick(), 1)
                 .subscribe();

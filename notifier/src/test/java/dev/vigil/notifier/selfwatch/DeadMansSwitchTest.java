@@ -158,4 +158,23 @@ class DeadMansSwitchTest {
         assertThat(count("failed")).isEqualTo(3);
         assertThat(count("sent")).isZero();
     }
+
+    @Test
+    void aStallAlertLeftOpenByAPreviousRunIsResolvedWhenTheCanaryPasses() {
+        long before = 5 * S;
+        deadMan = new DeadMansSwitch(watch, URL, Duration.ofSeconds(10), Duration.ofSeconds(5),
+                url -> Mono.just(200), escalations, time, registry)
+                .adoptingOpenStall(Mono.just(OptionalLong.of(before)))
+                .start();
+        time.advanceTime();
+        assertThat(deadMan.stallOpen()).isTrue();
+        assertThat(escalations.raised).isEmpty();
+        canaries(0, 20 * S, "up");
+        time.advanceTimeBy(Duration.ofSeconds(10));
+        assertThat(escalations.raised).singleElement().satisfies(e -> {
+            assertThat(e.state()).isEqualTo(AlertState.RESOLVED);
+            assertThat(e.incidentId()).isEqualTo("vigil/pipeline-stalled@" + before);
+        });
+        assertThat(deadMan.stallOpen()).isFalse();
+    }
 }
