@@ -39,5 +39,7 @@ create vigil.dead-letter 3 delete
 create vigil.audit 1 delete 7776000000
 create vigil.acks 1 compact
 create vigil.vendor-updates 1 delete 604800000
+# regions: which regions live workers serve, keyed by region (Streams' region watch; vigil monitors apply reads it)
+create vigil.regions 1 compact
 
 echo "all Vigil topics present"

@@ -30,6 +30,9 @@ import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.notifier.core.SilenceGate;
 import dev.vigil.notifier.core.VendorAcknowledgements;
+import dev.vigil.notifier.selfwatch.CanaryWatch;
+import dev.vigil.notifier.selfwatch.DeadMansSwitch;
+import dev.vigil.notifier.selfwatch.PipelineStalled;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -126,6 +129,8 @@ public final class NotifierService {
         private final java.util.function.BooleanSupplier mirrorsReady;
         private final AlertConsumer consumer;
         private final OpsServer http;
+        /** The dead-man's switch when configured; stopped first on close, so no ping outlives the notifier. */
+        private DeadMansSwitch deadMan;
         private final String instance = "notifier-" + UUID.randomUUID().toString().substring(0, 8);
 
         Running(NotifierSettings.Loaded loaded, Map<String, String> env, Clock clock) {
@@ -195,8 +200,15 @@ public final class NotifierService {
                 this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
                 Gauge.builder("vigil.notifier.silences", silences, CompactedMirror::size).register(registry);
                 Gauge.builder("vigil.notifier.acks", acks, CompactedMirror::size).register(registry);
+                // the end-to-end canary's events are consumed before routing, whether or not the switch is on;
+                // only the instance that reads the canary's partition judges it
+                AtomicReference<AlertConsumer> consumerRef = new AtomicReference<>();
+                CanaryWatch canary = new CanaryWatch(cfg.deadMan().maxCanaryAgeDuration(), () -> {
+                    AlertConsumer c = consumerRef.get();
+                    return c == null ? java.util.OptionalLong.empty() : c.assignedSince(CanaryWatch.FINGERPRINT);
+                });
                 this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer, registry,
-                        new SilenceGate(matcher::get, acks::get, clock));
+                        new SilenceGate(matcher::get, acks::get, clock), canary);
 
                 Map<String, List<String>> vendorChannels = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
@@ -219,7 +231,18 @@ public final class NotifierService {
                 consumerMetrics.bindTo(registry);
                 closeables.add(consumerMetrics);
                 Gauge.builder("vigil.notifier.inflight", consumer, AlertConsumer::inFlight).register(registry);
+                consumerRef.set(consumer);
                 consumer.startAfter(mirrorsReady);
+                if (loaded.deadManUrl().isPresent()) {
+                    NotifierConfig.DeadMan dm = cfg.deadMan();
+                    Scheduler single = Schedulers.newSingle("vigil-dead-man", true);
+                    closeables.add(single::dispose);
+                    this.deadMan = new DeadMansSwitch(canary, loaded.deadManUrl().get(),
+                            dm.intervalDuration(), dm.timeoutDuration(), DeadMansSwitch.httpPinger(dm.timeoutDuration()),
+                            escalations, single, registry)
+                            .adoptingOpenStall(store.openIncidentFirstSeen(PipelineStalled.FINGERPRINT))
+                            .start();
+                }
 
                 try {
                     this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "notifier", registry,
@@ -322,6 +345,9 @@ public final class NotifierService {
         }
 
         private void closeQuietly() {
+            if (deadMan != null) {
+                deadMan.close();
+            }
             if (http != null) {
                 http.close();
             }

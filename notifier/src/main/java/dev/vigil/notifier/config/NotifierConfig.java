@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * {@code routingFile} (relative to the service config); with neither, {@link RoutingSpec#standard()} applies.
  */
 public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, Http http,
-                             String routingFile, RoutingSpec routing) {
+                             String routingFile, RoutingSpec routing, DeadMan deadMan) {
 
     /**
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
@@ -39,6 +39,7 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         database = database == null ? Database.defaults() : database;
         delivery = delivery == null ? Delivery.defaults() : delivery;
         http = http == null ? Http.defaults() : http;
+        deadMan = deadMan == null ? DeadMan.defaults() : deadMan;
         p.check(routingFile == null || routing == null, "routingFile", "give routing inline or in routingFile, not both");
         p.throwIfAny();
     }
@@ -55,24 +56,34 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         return new NotifierConfig(Kafka.defaults(), Database.defaults(), Delivery.defaults(), Http.defaults(), null, null);
     }
 
+    /** The shape without the dead-man's switch (off). */
+    public NotifierConfig(Kafka kafka, Database database, Delivery delivery, Http http, String routingFile,
+                          RoutingSpec routing) {
+        this(kafka, database, delivery, http, routingFile, routing, null);
+    }
+
+    public NotifierConfig withDeadMan(DeadMan m) {
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, m);
+    }
+
     public NotifierConfig withKafka(Kafka k) {
-        return new NotifierConfig(k, database, delivery, http, routingFile, routing);
+        return new NotifierConfig(k, database, delivery, http, routingFile, routing, deadMan);
     }
 
     public NotifierConfig withDatabase(Database d) {
-        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing);
+        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing, deadMan);
     }
 
     public NotifierConfig withDelivery(Delivery d) {
-        return new NotifierConfig(kafka, database, d, http, routingFile, routing);
+        return new NotifierConfig(kafka, database, d, http, routingFile, routing, deadMan);
     }
 
     public NotifierConfig withHttp(Http h) {
-        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing);
+        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing, deadMan);
     }
 
     public NotifierConfig withRouting(RoutingSpec r) {
-        return new NotifierConfig(kafka, database, delivery, http, null, r);
+        return new NotifierConfig(kafka, database, delivery, http, null, r, deadMan);
     }
 
     /**
@@ -247,6 +258,85 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         @JsonIgnore
         public Duration sendTimeoutDuration() {
             return DurationText.parse(sendTimeout);
+        }
+    }
+
+    /**
+     * The dead-man's switch (off unless {@code urlEnv} is set): while the end-to-end canary passed within
+     * {@code maxCanaryAge}, a GET of the external heartbeat URL every {@code interval}; when it has not, the
+     * {@code vigil/pipeline-stalled} alert. The URL is a secret: only the name of the variable holding it is here.
+     *
+     * @param urlEnv       the environment variable holding the heartbeat URL (https, or http on loopback); empty: off
+     * @param interval     time between pings (1m)
+     * @param maxCanaryAge the canary's bound: three canary intervals plus its deadline (4m, for a 60 s canary)
+     * @param timeout      how long one ping may take (10s)
+     */
+    public record DeadMan(String urlEnv, String interval, String maxCanaryAge, String timeout) {
+        public DeadMan {
+            Problems p = new Problems();
+            urlEnv = urlEnv == null ? "" : urlEnv.strip();
+            p.check(urlEnv.isEmpty() || urlEnv.matches("[A-Za-z_][A-Za-z0-9_]{0,127}"), "urlEnv",
+                    "must be an environment variable name");
+            interval = interval == null ? "1m" : interval;
+            maxCanaryAge = maxCanaryAge == null ? "4m" : maxCanaryAge;
+            timeout = timeout == null ? "10s" : timeout;
+            Delivery.positive(p, "interval", interval);
+            Delivery.positive(p, "maxCanaryAge", maxCanaryAge);
+            Delivery.positive(p, "timeout", timeout);
+            p.throwIfAny();
+        }
+
+        static DeadMan defaults() {
+            return new DeadMan(null, null, null, null);
+        }
+
+        @JsonIgnore
+        public boolean enabled() {
+            return !urlEnv.isEmpty();
+        }
+
+        @JsonIgnore
+        public Duration intervalDuration() {
+            return DurationText.parse(interval);
+        }
+
+        @JsonIgnore
+        public Duration maxCanaryAgeDuration() {
+            return DurationText.parse(maxCanaryAge);
+        }
+
+        @JsonIgnore
+        public Duration timeoutDuration() {
+            return DurationText.parse(timeout);
+        }
+
+        /**
+         * The heartbeat URL from {@code env}: empty when the switch is off; a problem (never the value) when the
+         * variable is unset or the URL is not https (http only to a loopback host, for local stand-ins).
+         */
+        public java.util.Optional<URI> url(Map<String, String> env, Problems p) {
+            if (!enabled()) {
+                return java.util.Optional.empty();
+            }
+            String value = env.get(urlEnv);
+            if (value == null || value.isBlank()) {
+                p.add("deadMan.urlEnv", "names " + urlEnv + ", which is not set");
+                return java.util.Optional.empty();
+            }
+            try {
+                URI u = URI.create(value.strip());
+                String host = u.getHost();
+                boolean loopback = host != null && (host.equals("localhost") || host.matches("127(\\.[0-9]{1,3}){3}")
+                        || host.equals("[::1]") || host.equals("::1"));
+                if (host == null || !("https".equals(u.getScheme()) || ("http".equals(u.getScheme()) && loopback))) {
+                    p.add("deadMan.urlEnv", "the URL in " + urlEnv + " must be https (http only on loopback)");
+                    return java.util.Optional.empty();
+                }
+                return java.util.Optional.of(u);
+            } catch (IllegalArgumentException e) {
+                p.add("deadMan.urlEnv", "the value of " + urlEnv + " is not a URL");
+                return java.util.Optional.empty();
+            }
         }
     }
 

@@ -14,7 +14,11 @@ public final class NotifierSettings {
     }
 
     /** A configuration ready to run: the service settings and the validated channels and routes. */
-    public record Loaded(NotifierConfig config, RoutingValidator.Validated routing) {
+    public record Loaded(NotifierConfig config, RoutingValidator.Validated routing,
+                         java.util.Optional<java.net.URI> deadManUrl) {
+        public Loaded(NotifierConfig config, RoutingValidator.Validated routing) {
+            this(config, routing, java.util.Optional.empty());
+        }
     }
 
     public static Loaded load(Path file, Map<String, String> env) {
@@ -44,6 +48,12 @@ public final class NotifierSettings {
             spec = RoutingSpec.standard();
             source = "built-in routing";
         }
-        return new Loaded(config, RoutingValidator.validate(spec, env, source));
+        RoutingValidator.Validated routing = RoutingValidator.validate(spec, env, source);
+        dev.vigil.kit.config.Problems p = new dev.vigil.kit.config.Problems();
+        java.util.Optional<java.net.URI> deadMan = config.deadMan().url(env, p);
+        if (!p.isEmpty()) {
+            throw new ConfigLoader.ConfigException(p.list().stream().map(Object::toString).toList());
+        }
+        return new Loaded(config, routing, deadMan);
     }
 }

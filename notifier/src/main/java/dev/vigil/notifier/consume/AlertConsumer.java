@@ -47,6 +47,10 @@ public final class AlertConsumer implements AutoCloseable {
     private final Thread owner;
     private volatile boolean paused;
     private volatile java.util.function.BooleanSupplier ready = () -> true;
+    /** The topic's partition count, known from the first assignment (-1 before). */
+    private volatile int partitionCount = -1;
+    /** Since when (epoch ms) each partition this consumer holds has been assigned to it. */
+    private final Map<Integer, Long> assignedAt = new java.util.concurrent.ConcurrentHashMap<>();
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
@@ -89,6 +93,21 @@ public final class AlertConsumer implements AutoCloseable {
         return consumer;
     }
 
+    /**
+     * Since when (epoch ms) this consumer holds the partition that records keyed {@code key} go to (the producer's
+     * default partitioner); empty while another member of the group holds it, or before the first assignment.
+     */
+    public java.util.OptionalLong assignedSince(String key) {
+        int n = partitionCount;
+        if (n <= 0) {
+            return java.util.OptionalLong.empty();
+        }
+        int partition = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % n;
+        Long since = assignedAt.get(partition);
+        return since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since);
+    }
+
     /** Records read and not yet final. */
     public int inFlight() {
         return inFlight.get();
@@ -123,11 +142,21 @@ public final class AlertConsumer implements AutoCloseable {
                     drainFinished();
                     commitSync();
                     partitions.forEach(progress::remove);
+                    partitions.forEach(tp -> assignedAt.remove(tp.partition()));
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                     partitions.forEach(tp -> progress.put(tp, new PartitionProgress()));
+                    long now = System.currentTimeMillis();
+                    partitions.forEach(tp -> assignedAt.put(tp.partition(), now));
+                    if (partitionCount < 0) {
+                        try {
+                            partitionCount = consumer.partitionsFor(topic).size();
+                        } catch (RuntimeException e) {
+                            LOG.warn("cannot read the partition count of {}: {}", topic, e.toString());
+                        }
+                    }
                     if (paused) {
                         consumer.pause(partitions);
                     }
@@ -137,6 +166,7 @@ public final class AlertConsumer implements AutoCloseable {
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> partitions) {
                     partitions.forEach(progress::remove);
+                    partitions.forEach(tp -> assignedAt.remove(tp.partition()));
                 }
             });
             while (running.get()) {

@@ -63,4 +63,12 @@ public interface DeliveryLog {
 
     /** Closes the channel's delivery-failing alert of this incident (a newer one, opened since, stays open). */
     Mono<Void> closeFailing(String channel, String incidentId);
+
+    /**
+     * The first-seen time (epoch ms) of the newest incident of {@code fingerprint} not yet resolved, if any: how a
+     * restarted notifier finds its own self-alert still open.
+     */
+    default Mono<java.util.OptionalLong> openIncidentFirstSeen(String fingerprint) {
+        return Mono.just(java.util.OptionalLong.empty());
+    }
 }

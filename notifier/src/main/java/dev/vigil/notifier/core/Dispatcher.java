@@ -43,6 +43,9 @@ public final class Dispatcher {
     private final MeterRegistry meters;
     private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
+    private final java.util.function.Predicate<AlertEvent> selfWatch;
+    /** The route of an event the self-watch consumed: no channel. */
+    static final String SELF_WATCH = "self-watch: consumed before routing";
 
     public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer) {
         this(routes, pipelines, log, timer, new SimpleMeterRegistry());
@@ -60,6 +63,16 @@ public final class Dispatcher {
      */
     public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
                       MeterRegistry meters, Muting muting) {
+        this(routes, pipelines, log, timer, meters, muting, e -> false);
+    }
+
+    /**
+     * @param selfWatch takes Vigil's own liveness events (the end-to-end canary) out before anything else: true
+     *                  means consumed there, never muted, routed, claimed, delivered or dead-lettered
+     */
+    public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
+                      MeterRegistry meters, Muting muting, java.util.function.Predicate<AlertEvent> selfWatch) {
+        this.selfWatch = selfWatch;
         this.meters = meters;
         this.muting = muting;
         this.routes = routes;
@@ -74,6 +87,9 @@ public final class Dispatcher {
     }
 
     public Mono<EventResult> dispatch(AlertEvent e) {
+        if (selfWatch.test(e)) {
+            return Mono.just(new EventResult(e.eventId(), new RouteDecision(List.of(), SELF_WATCH), List.of()));
+        }
         return sequencer.run(e.fingerprint(), () -> dispatchNow(e));
     }
 

@@ -166,6 +166,22 @@ class ClaimStoreIT {
     }
 
     @Test
+    void theNewestUnresolvedIncidentOfAFingerprintIsFound() {
+        ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
+        String fp = "vigil/stall-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(s.openIncidentFirstSeen(fp).block()).isEmpty();
+        AlertEvent old = new AlertEvent(1, fp + "@1000/opened", fp, fp + "@1000", AlertState.OPENED,
+                Severity.WARNING, "vigil-notifier", "service", "stalled", Map.of(), Map.of(), 1, 1000L, 1000L,
+                dev.vigil.schemas.contract.AlertSource.APP, false, null);
+        s.recordIncident(old).block();
+        assertThat(s.openIncidentFirstSeen(fp).block()).hasValue(1000);
+        s.recordIncident(new AlertEvent(1, fp + "@1000/resolved", fp, fp + "@1000", AlertState.RESOLVED,
+                Severity.WARNING, "vigil-notifier", "service", "passes", Map.of(), Map.of(), 1, 1000L, 2000L,
+                dev.vigil.schemas.contract.AlertSource.APP, false, null)).block();
+        assertThat(s.openIncidentFirstSeen(fp).block()).isEmpty();
+    }
+
+    @Test
     void incidentsKeepFirstAndLastSeenOccurrencesAndVendorIds() {
         ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
         String fp = "monitor/inc-" + UUID.randomUUID().toString().substring(0, 8);

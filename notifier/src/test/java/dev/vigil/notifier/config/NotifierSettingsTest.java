@@ -462,4 +462,33 @@ class NotifierSettingsTest {
         assertThatThrownBy(() -> NotifierSettings.load(null, env)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("configuration: delivery.deadline: must be positive");
     }
+
+    private static Map<String, String> withEnv(String name, String value) {
+        Map<String, String> env = new java.util.HashMap<>(ENV);
+        env.put(name, value);
+        return env;
+    }
+
+    @Test
+    void theDeadMansSwitchIsOffByDefaultAndItsUrlComesFromTheNamedVariable() throws IOException {
+        Path plain = write("plain.yaml", "kafka:\n  bootstrapServers: k:9092\n");
+        assertThat(NotifierSettings.load(plain, ENV).deadManUrl()).isEmpty();
+        assertThat(NotifierSettings.load(plain, ENV).config().deadMan().enabled()).isFalse();
+
+        String on = "kafka:\n  bootstrapServers: k:9092\ndeadMan:\n  urlEnv: HC_URL\n  interval: 30s\n";
+        Path file = write("on.yaml", on);
+        var loaded = NotifierSettings.load(file, withEnv("HC_URL", "https://hc-ping.test/uuid-secret"));
+        assertThat(loaded.deadManUrl()).hasValue(java.net.URI.create("https://hc-ping.test/uuid-secret"));
+        assertThat(loaded.config().deadMan().intervalDuration()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(loaded.config().deadMan().maxCanaryAgeDuration()).isEqualTo(Duration.ofMinutes(4));
+        // a local stand-in may be plain http on loopback
+        assertThat(NotifierSettings.load(file, withEnv("HC_URL", "http://127.0.0.1:9/ping")).deadManUrl()).isPresent();
+
+        assertThat(problems(on, ENV)).singleElement().asString().contains("deadMan.urlEnv")
+                .contains("HC_URL").contains("not set");
+        List<String> plainHttp = problems(on, withEnv("HC_URL", "http://hc-ping.test/uuid-secret"));
+        assertThat(plainHttp).singleElement().asString().contains("must be https");
+        // the value is a secret: never in a problem
+        assertThat(String.join(" ", plainHttp)).doesNotContain("uuid-secret");
+    }
 }

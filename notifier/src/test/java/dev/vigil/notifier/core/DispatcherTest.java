@@ -59,6 +59,11 @@ class DispatcherTest {
     }
 
     private Dispatcher dispatcher(Routes routes, MeterRegistry meters, Muting muting) {
+        return dispatcher(routes, meters, muting, e -> false);
+    }
+
+    private Dispatcher dispatcher(Routes routes, MeterRegistry meters, Muting muting,
+                                  java.util.function.Predicate<AlertEvent> selfWatch) {
         RetryPolicy policy = new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
         Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
         for (String ch : routes.channels()) {
@@ -75,7 +80,34 @@ class DispatcherTest {
                     log, "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()), policy, Clock.systemUTC(), Schedulers.parallel(),
                     Duration.ofMillis(10), new SimpleMeterRegistry()));
         }
-        return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting);
+        return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting, selfWatch);
+    }
+
+    @Test
+    void canaryEventsAreTakenOutBeforeRoutingAndNeverClaimedDeliveredOrDeadLettered() {
+        var watch = new dev.vigil.notifier.selfwatch.CanaryWatch(Duration.ofMinutes(4),
+                () -> java.util.OptionalLong.of(0));
+        // a canary routed like a page would go to the catch-all critical channels; here it must go nowhere
+        Dispatcher d = dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
+                new SimpleMeterRegistry(), Muting.none(), watch);
+        for (long w : new long[] {60_000, 120_000}) {
+            AlertEvent canary = new AlertEvent(1, "vigil/canary@" + w + "/opened/1", "vigil/canary",
+                    "vigil/canary@" + w, AlertState.OPENED, Severity.CRITICAL, "vigil", "canary", "canary", Map.of(),
+                    Map.of("canary", "true", "windowStart", "" + w, "status", "up"), 1, w, w + 1, AlertSource.HEARTBEAT,
+                    false, null);
+            EventResult r = d.dispatch(canary).block(Duration.ofSeconds(5));
+            assertThat(r.channels()).isEmpty();
+            assertThat(r.route().channels()).isEmpty();
+        }
+        AlertEvent page = opened("monitor/api", Severity.INFO);
+        assertThat(d.dispatch(page).block(Duration.ofSeconds(5)).channels()).hasSize(1);
+        assertThat(sent).containsExactly("log:" + page.eventId());
+        assertThat(log.attempts).allMatch(a -> !a.toString().contains("vigil/canary"));
+        assertThat(log.incidents.keySet()).noneMatch(k -> k.contains("vigil/canary"));
+        assertThat(log.latest.keySet()).noneMatch(k -> k.contains("vigil/canary"));
+        assertThat(escalations.raised).isEmpty();
+        assertThat(escalations.deadLetters).isEmpty();
+        assertThat(watch.freshestPassingWindow()).hasValue(120_000);
     }
 
     @Test

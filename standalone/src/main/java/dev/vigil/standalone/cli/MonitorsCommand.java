@@ -6,11 +6,15 @@ import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.launch.Canary;
 import dev.vigil.standalone.launch.StandaloneOptions;
 import dev.vigil.standalone.monitors.HeartbeatTokens;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorDiff;
 import dev.vigil.standalone.monitors.MonitorsFile;
+import dev.vigil.standalone.monitors.CompactedTopic;
+import dev.vigil.standalone.monitors.RegionCheck;
+import dev.vigil.schemas.json.VigilSerdes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +66,15 @@ public final class MonitorsCommand implements Runnable {
                 defaultValue = "${env:VIGIL_REGIONS:-}",
                 description = "Regions this deployment runs; monitors naming others are refused (default: any).")
         List<String> regions;
+
+        @Option(names = "--allow-region", split = ",", paramLabel = "REGION",
+                description = "Accept monitors naming this region although no probe worker has served it yet (a region "
+                        + "being rolled out); repeatable or comma-separated. Without it such monitors are refused.")
+        List<String> allowRegions;
+
+        @Option(names = "--regions-topic", defaultValue = Topics.REGIONS,
+                description = "Where the regions the probe workers serve are (default: ${DEFAULT-VALUE}).")
+        String regionsTopic;
 
         @Option(names = "--prune", description = "Delete monitors that are on the topic but not in the file.")
         boolean prune;
@@ -119,13 +132,42 @@ public final class MonitorsCommand implements Runnable {
                 err.println("error: " + e.getMessage() + "; nothing was published");
                 return ExitCode.CONFIG.code();
             }
-            MonitorDiff diff = MonitorDiff.between(current, prepared.monitors());
+            MonitorDiff full = MonitorDiff.between(current, prepared.monitors());
+            // the dead-man's switch's canary is registered by vigil standalone, not by a file: pruning it would stop
+            // the heartbeat pings and page everyone
+            MonitorDiff diff = full.keeping(Canary.ID);
+            if (prune && full.removed().contains(Canary.ID)) {
+                out.printf("  = %s (the dead-man's switch's canary; kept)%n", Canary.ID);
+            }
+            // only what this apply publishes is judged: a monitor already on the topic is not refused again here
+            List<MonitorDefinition> publishing = new java.util.ArrayList<>(diff.added());
+            diff.changed().forEach(c -> publishing.add(c.next()));
+            Map<String, dev.vigil.schemas.contract.RegionStatus> known;
+            try {
+                known = CompactedTopic.read(bootstrapServers, regionsTopic, timeout, VigilSerdes.regionStatus(),
+                        "vigil-cli-regions", err::println);
+            } catch (RuntimeException e) {
+                err.println("error: cannot read " + regionsTopic + ": " + e.getMessage() + "; nothing was published");
+                return ExitCode.CONFIG.code();
+            }
+            Set<String> rollingOut = new java.util.TreeSet<>();
+            if (allowRegions != null) {
+                allowRegions.stream().map(String::strip).filter(r -> !r.isEmpty()).forEach(rollingOut::add);
+            }
+            List<RegionCheck.Refusal> refused = RegionCheck.refusals(publishing, known, rollingOut);
+            if (!refused.isEmpty()) {
+                List<String> why = RegionCheck.explain(refused, known, regionsTopic);
+                err.println("error: " + why.get(0));
+                why.subList(1, why.size()).forEach(err::println);
+                return ExitCode.CONFIG.code();
+            }
             diff.added().forEach(m -> out.printf("  + %s (new: %s)%n", m.id(), describe(m)));
             diff.changed().forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
             diff.removed().forEach(id -> out.printf(prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
             out.printf("%d to add, %d to change, %d unchanged, %d to delete%n", diff.added().size(),
                     diff.changed().size(), diff.unchanged().size(), prune ? diff.removed().size() : 0);
             if (dryRun) {
+                RegionCheck.checksPerDay(prepared.monitors()).forEach(out::println);
                 prepared.issued().forEach(t -> out.printf("  (a ping token for %s would be issued)%n", t.monitorId()));
                 out.println("dry run: nothing published");
                 return ExitCode.OK.code();

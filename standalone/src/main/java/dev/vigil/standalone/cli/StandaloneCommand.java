@@ -71,9 +71,16 @@ public class StandaloneCommand implements Callable<Integer> {
                     + "(see streams-topology/README.md).")
     Path statusPagesFile;
 
+    @Option(names = "--deadman-url-env", paramLabel = "NAME",
+            description = {"Watch Vigil itself: NAME is the environment variable holding an external heartbeat URL",
+                    "(Healthchecks, BetterStack heartbeat; https). Registers the end-to-end canary monitor "
+                            + dev.vigil.standalone.launch.Canary.ID + " and the notifier pings the URL every minute only while the "
+                            + "canary passes, so the heartbeat service pages when any stage stalls (default: off)."})
+    String deadManUrlEnv;
+
     StandaloneOptions options() {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePort, regions, allow, routing, null, statusPages());
+                probePort, regions, allow, routing, null, statusPages(), new StandaloneOptions.DeadMan(deadManUrlEnv, null));
     }
 
     /** The pages of {@code --status-pages}, validated like the streams YAML's {@code statusPages} key. */

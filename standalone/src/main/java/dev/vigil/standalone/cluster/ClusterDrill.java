@@ -225,7 +225,9 @@ public final class ClusterDrill {
         String java = ProcessHandle.current().info().command().orElse("java");
         cluster.runToCompletion("monitors-apply", List.of(java, "-Xmx256m", "-cp", cluster.classpath(),
                 "dev.vigil.standalone.cli.VigilCommand", "monitors", "apply", "-f", file.toString(),
-                "--bootstrap-servers", layout.bootstrapServers(), "--regions", String.join(",", layout.regions())),
+                "--bootstrap-servers", layout.bootstrapServers(), "--regions", String.join(",", layout.regions()),
+                // its workers start with the cluster: the regions may not be on vigil.regions yet when it applies
+                "--allow-region", String.join(",", layout.regions())),
                 Map.of(), Duration.ofMinutes(2));
     }
 

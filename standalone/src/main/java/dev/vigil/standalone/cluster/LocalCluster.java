@@ -404,7 +404,7 @@ public final class LocalCluster {
 
     /** The cluster's Prometheus, run by {@code binary} (empty: not installed). */
     public ClusterPrometheus prometheus(Optional<Path> binary) {
-        return ClusterPrometheus.forCluster(layout, processes, binary, out);
+        return ClusterPrometheus.forCluster(layout, processes, binary, out).withRules(repo.resolve(ClusterPrometheus.RULES));
     }
 
     // ---------------------------------------------------------------- Vigil services

@@ -14,6 +14,7 @@ import dev.vigil.schemas.topic.Topics;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.app.TokensFile;
 import dev.vigil.streams.config.StreamsServiceConfig;
+import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -128,6 +129,14 @@ public final class StandaloneLauncher implements AutoCloseable {
     }
 
     private void startAll(Map<String, String> processEnv, Consumer<String> progress) {
+        if (options.deadMan().enabled()) {
+            String name = options.deadMan().urlEnv();
+            String url = processEnv.get(name);
+            if (url == null || url.isBlank()) {
+                throw new LaunchException("--deadman-url-env " + name + ": the variable " + name + " is not set (it"
+                        + " holds the external heartbeat URL); nothing was started", null);
+            }
+        }
         Path dataDir = options.dataDir().toAbsolutePath();
         Path configDir = dataDir.resolve("config");
         createDirectories(configDir);
@@ -225,6 +234,11 @@ public final class StandaloneLauncher implements AutoCloseable {
         write(notifierYaml, options.routingFile() == null ? GeneratedConfig.consoleRouting()
                 : "routingFile: " + GeneratedConfig.quote(options.routingFile().toAbsolutePath().toString()) + "\n");
         Map<String, String> notifierEnv = new HashMap<>(common);
+        if (options.deadMan().enabled()) {
+            // a VIGIL_* name is not passed on by baseEnv
+            notifierEnv.put(options.deadMan().urlEnv(), processEnv.get(options.deadMan().urlEnv()));
+            write(notifierYaml, Files.exists(notifierYaml) ? read(notifierYaml) + deadManYaml() : deadManYaml());
+        }
         notifierEnv.put("VIGIL_DATABASE_URL", "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name());
         notifierEnv.put("VIGIL_DATABASE_USERNAME", db.user());
         if (db.password() != null) {
@@ -259,6 +273,15 @@ public final class StandaloneLauncher implements AutoCloseable {
         progress.accept(String.format("             BetterStack incident webhook: http://%s:%d/v1/integrations/betterstack/"
                 + "<the token in %s>", options.host(), ingestPort, webhookToken.file()));
 
+        if (options.deadMan().enabled()) {
+            new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, java.time.Duration.ofSeconds(30))
+                    .publish(List.of(Canary.monitor(options.host(), queryPort, options.regions())), List.of());
+            progress.accept(String.format("  dead-man   canary %s (every %d s from %s); the notifier pings the URL in $%s"
+                    + " every %d s while the canary passed within %d s", Canary.ID, Canary.INTERVAL_SECONDS,
+                    options.regions(), options.deadMan().urlEnv(), options.deadMan().pingInterval().toSeconds(),
+                    Canary.MAX_AGE.toSeconds()));
+        }
+
     }
 
     /**
@@ -272,7 +295,12 @@ public final class StandaloneLauncher implements AutoCloseable {
             probeEnv.put("VIGIL_REGION", region);
             probeEnv.put("VIGIL_WORKER_ID", "standalone-" + region);
             probeEnv.put("VIGIL_REGIONS", String.join(",", options.regions()));
-            probeEnv.put("VIGIL_ALLOW_LIST", String.join(",", options.allowList()));
+            List<String> allow = new ArrayList<>(options.allowList());
+            if (options.deadMan().enabled()) {
+                // the canary probes the query API's own /health: that one address, nothing else of this machine
+                allow.add(Canary.allowEntry(options.host()));
+            }
+            probeEnv.put("VIGIL_ALLOW_LIST", String.join(",", allow));
             // the variables http monitors may send as secret headers: the operator's choice, passed through
             String headerSecrets = processEnv.get(HEADER_SECRETS_ENV);
             if (headerSecrets != null && !headerSecrets.isBlank()) {
@@ -325,6 +353,39 @@ public final class StandaloneLauncher implements AutoCloseable {
 
     private static String since(long startNanos) {
         return String.format("%.1f s", (System.nanoTime() - startNanos) / 1e9);
+    }
+
+    /** The notifier's switch: the URL's variable, the ping interval and the canary's bound. */
+    private String deadManYaml() {
+        return "deadMan:\n"
+                + "  urlEnv: " + options.deadMan().urlEnv() + "\n"
+                + "  interval: " + options.deadMan().pingInterval().toMillis() + "ms\n"
+                + "  maxCanaryAge: " + Canary.MAX_AGE.toSeconds() + "s\n";
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
+    /** Stops one component by name (tests that stop one stage of the pipeline): notifier, streams, ingest, ... */
+    void stop(String name) {
+        for (java.util.Iterator<Named> it = running.iterator(); it.hasNext(); ) {
+            Named n = it.next();
+            if (n.name().equals(name)) {
+                it.remove();
+                try {
+                    n.component().close();
+                } catch (Exception e) {
+                    LOG.warn("stopping {} failed: {}", name, e.getMessage());
+                }
+                return;
+            }
+        }
+        throw new IllegalArgumentException("no running component " + name);
     }
 
     private static void createDirectories(Path dir) {

@@ -11,6 +11,7 @@ import java.util.List;
  * @param routingFile notifier routing YAML; null routes every page to the console (log channel)
  * @param reminderInterval how often a still-firing alert pages again (SPEC: 15 min; the demo shortens it)
  * @param statusPages public status pages the query API serves at {@code /status/<id>}
+ * @param deadMan the dead-man's switch and its end-to-end canary (off: {@link DeadMan#OFF})
  */
 public record StandaloneOptions(
         Path dataDir,
@@ -25,7 +26,8 @@ public record StandaloneOptions(
         List<String> allowList,
         Path routingFile,
         Duration reminderInterval,
-        List<StatusPage> statusPages) {
+        List<StatusPage> statusPages,
+        DeadMan deadMan) {
 
     public static final List<String> REGIONS = List.of("us-east", "eu-west", "asia-east");
     public static final int KAFKA_PORT = 9092;
@@ -43,6 +45,38 @@ public record StandaloneOptions(
         allowList = allowList == null ? List.of() : List.copyOf(allowList);
         reminderInterval = reminderInterval == null ? Duration.ofMinutes(15) : reminderInterval;
         statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
+        deadMan = deadMan == null ? DeadMan.OFF : deadMan;
+    }
+
+    /**
+     * The dead-man's switch: on when {@code urlEnv} names the environment variable holding the external heartbeat URL.
+     *
+     * @param pingInterval time between the notifier's pings (a minute; tests shorten it)
+     */
+    public record DeadMan(String urlEnv, Duration pingInterval) {
+        public static final DeadMan OFF = new DeadMan("", null);
+
+        public DeadMan {
+            urlEnv = urlEnv == null ? "" : urlEnv.strip();
+            pingInterval = pingInterval == null ? Duration.ofMinutes(1) : pingInterval;
+        }
+
+        public boolean enabled() {
+            return !urlEnv.isEmpty();
+        }
+    }
+
+    /** The shape without the dead-man's switch. */
+    public StandaloneOptions(Path dataDir, String host, int kafkaPort, int postgresPort, int ingestPort, int queryPort,
+                             int notifierPort, int probePortBase, List<String> regions, List<String> allowList,
+                             Path routingFile, Duration reminderInterval, List<StatusPage> statusPages) {
+        this(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort, probePortBase, regions,
+                allowList, routingFile, reminderInterval, statusPages, null);
+    }
+
+    public StandaloneOptions withDeadMan(DeadMan d) {
+        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
+                probePortBase, regions, allowList, routingFile, reminderInterval, statusPages, d);
     }
 
     /** The shape without status pages. */
@@ -60,27 +94,27 @@ public record StandaloneOptions(
 
     /** Every port 0: for tests that run beside other tests. */
     public StandaloneOptions withFreePorts() {
-        return new StandaloneOptions(dataDir, host, 0, 0, 0, 0, 0, 0, regions, allowList, routingFile, reminderInterval, statusPages);
+        return new StandaloneOptions(dataDir, host, 0, 0, 0, 0, 0, 0, regions, allowList, routingFile, reminderInterval, statusPages, deadMan);
     }
 
     public StandaloneOptions withAllowList(List<String> cidrs) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, cidrs, routingFile, reminderInterval, statusPages);
+                probePortBase, regions, cidrs, routingFile, reminderInterval, statusPages, deadMan);
     }
 
     public StandaloneOptions withRouting(Path file) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, file, reminderInterval, statusPages);
+                probePortBase, regions, allowList, file, reminderInterval, statusPages, deadMan);
     }
 
     public StandaloneOptions withReminderInterval(Duration interval) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, interval, statusPages);
+                probePortBase, regions, allowList, routingFile, interval, statusPages, deadMan);
     }
 
     public StandaloneOptions withStatusPages(List<StatusPage> pages) {
         return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, reminderInterval, pages);
+                probePortBase, regions, allowList, routingFile, reminderInterval, pages, deadMan);
     }
 
     int probePort(int index) {

@@ -2,29 +2,21 @@ package dev.vigil.standalone.monitors;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.contract.AuditRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Reads and writes the compacted monitors topic: the catalogue of what Vigil probes. */
@@ -44,50 +36,8 @@ public final class MonitorCatalog {
      * Records that break the contract are reported to {@code onPoison} and skipped.
      */
     public Map<String, MonitorDefinition> current(Consumer<String> onPoison) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigil-cli-monitors");
-        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        Map<String, MonitorDefinition> monitors = new TreeMap<>();
-        JsonSerde<MonitorDefinition> serde = VigilSerdes.monitorDefinition();
-        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!caughtUp(consumer, end)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timed out reading " + topic + " from " + bootstrapServers
-                            + " after " + timeout.toSeconds() + " s; is the broker reachable?");
-                }
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (r.value() == null) {
-                        monitors.remove(r.key());
-                        continue;
-                    }
-                    try {
-                        monitors.put(r.key(), serde.deserialize(topic, r.value()));
-                    } catch (JsonSerde.PoisonRecordException e) {
-                        onPoison.accept("skipping " + topic + "/" + r.partition() + "@" + r.offset()
-                                + " (key " + r.key() + "): " + e.getMessage());
-                    }
-                }
-            }
-        }
-        return monitors;
-    }
-
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
-        for (var e : end.entrySet()) {
-            if (consumer.position(e.getKey()) < e.getValue()) {
-                return false;
-            }
-        }
-        return true;
+        return CompactedTopic.read(bootstrapServers, topic, timeout, VigilSerdes.monitorDefinition(),
+                "vigil-cli-monitors", onPoison);
     }
 
     /** Publishes upserts and tombstones, waiting until the broker acknowledged every one. */

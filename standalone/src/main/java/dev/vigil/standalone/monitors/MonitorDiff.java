@@ -42,6 +42,11 @@ public record MonitorDiff(List<MonitorDefinition> added, List<Change> changed, L
         return new MonitorDiff(List.copyOf(added), List.copyOf(changed), List.copyOf(unchanged), removed);
     }
 
+    /** The same diff with {@code id} no longer among the monitors to remove (it is kept, whatever the file says). */
+    public MonitorDiff keeping(String id) {
+        return new MonitorDiff(added, changed, unchanged, removed.stream().filter(r -> !r.equals(id)).toList());
+    }
+
     public boolean isEmpty(boolean prune) {
         return added.isEmpty() && changed.isEmpty() && (!prune || removed.isEmpty());
     }

@@ -27,6 +27,27 @@ class MonitorsApplyIT {
     @TempDir
     Path dir;
 
+    /** The regions the workers of this imagined deployment have served, as Streams' region watch records them. */
+    @org.junit.jupiter.api.BeforeEach
+    void workersHaveServed() throws Exception {
+        publishRegions(Topics.REGIONS, "us-east", "eu-west");
+    }
+
+    private void publishRegions(String topic, String... regions) throws Exception {
+        var serde = dev.vigil.schemas.json.VigilSerdes.regionStatus();
+        Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all");
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(props,
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            long now = System.currentTimeMillis();
+            for (String r : regions) {
+                var status = new dev.vigil.schemas.contract.RegionStatus(1, r, 1, 1, 0, now, null, now);
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, r,
+                        serde.serialize(topic, status))).get();
+            }
+        }
+    }
+
     private Path file(String name, String yaml) throws Exception {
         Path f = dir.resolve(name);
         Files.writeString(f, yaml);
@@ -171,9 +192,14 @@ class MonitorsApplyIT {
         assertThat(dry.out()).contains("- shop (deleted)", "dry run: nothing published");
         assertThat(topic()).containsKey("shop");
 
+        // the dead-man's switch's canary, as vigil standalone registers it, is never pruned
+        new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(List.of(
+                new MonitorDefinition(1, "vigil-canary", null, "http://127.0.0.1:8081/health", null, 10, 2500,
+                        List.of("us-east"), null, null, null, null, null, null, null)), List.of());
         CliRun prune = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(prune.exit()).isZero();
-        assertThat(topic()).containsOnlyKeys("api");
+        assertThat(prune.out()).contains("= vigil-canary (the dead-man's switch's canary; kept)");
+        assertThat(topic()).containsOnlyKeys("api", "vigil-canary");
 
         // every apply that published is on the audit log: who, what, how much
         var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
@@ -186,6 +212,54 @@ class MonitorsApplyIT {
             assertThat(a.actor()).startsWith("cli:");
             assertThat(a.target()).isEqualTo("monitors");
         });
+    }
+
+    /**
+     * A monitor naming a region no worker has ever served is refused with the known regions listed, nothing
+     * published; the override for a region being rolled out lets it through. The dry run prints what it costs.
+     */
+    @Test
+    void aRegionNoWorkerServedIsRefusedUnlessRollingOutAndTheDryRunCountsChecks() throws Exception {
+        Path f = file("regions.yaml", """
+                monitors:
+                  - id: edge
+                    url: https://edge.example.com/health
+                    regions: [us-east, ap-south]
+                """);
+        CliRun refused = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--bootstrap-servers",
+                kafka.bootstrapServers());
+        assertThat(refused.exit()).as(refused.out() + refused.err()).isEqualTo(2);
+        assertThat(refused.err()).contains("regions no probe worker has ever served; nothing was published",
+                "- edge: ap-south", "known regions: eu-west (1 live worker), us-east (1 live worker)",
+                "--allow-region ap-south");
+        assertThat(topic()).doesNotContainKey("edge");
+
+        CliRun dry = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--dry-run", "--allow-region", "ap-south",
+                "--bootstrap-servers", kafka.bootstrapServers());
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out()).contains("edge: 2 regions x 86,400 / 60 s = 2,880 target checks/day",
+                "expected target checks per day: 2,880 (1 probed monitor)", "dry run: nothing published");
+        assertThat(topic()).doesNotContainKey("edge");
+
+        CliRun rollout = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--allow-region", "ap-south",
+                "--bootstrap-servers", kafka.bootstrapServers());
+        assertThat(rollout.exit()).as(rollout.err()).isZero();
+        assertThat(topic().get("edge").regions()).containsExactly("us-east", "ap-south");
+
+        // a cluster whose workers never reported: nothing is known, every probed monitor is refused
+        String empty = "it.regions-empty";
+        kafka.createTopics(List.of(new Topics.TopicSpec(empty, 1, true)));
+        Path g = file("fresh.yaml", """
+                monitors:
+                  - id: fresh
+                    url: https://fresh.example.com/
+                    regions: [us-east]
+                """);
+        CliRun fresh = CliRun.vigil("monitors", "apply", "-f", g.toString(), "--regions-topic", empty,
+                "--bootstrap-servers", kafka.bootstrapServers());
+        assertThat(fresh.exit()).isEqualTo(2);
+        assertThat(fresh.err()).contains("no probe worker has reported yet", "--allow-region us-east");
+        assertThat(topic()).doesNotContainKey("fresh");
     }
 
     @Test

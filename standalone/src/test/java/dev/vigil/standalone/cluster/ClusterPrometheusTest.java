@@ -53,12 +53,23 @@ class ClusterPrometheusTest {
     }
 
     @Test
+    void withoutARulesFileTheConfigLoadsNoRules() throws Exception {
+        ClusterPrometheus prometheus = ClusterPrometheus.forCluster(ClusterLayout.standard(dir.resolve("c"), 21000),
+                new ProcessTable(dir.resolve("run"), dir.resolve("logs")), Optional.empty(), out)
+                .withRules(dir.resolve("no-such-rules.yml"));
+        assertThat(new YAMLMapper().readTree(prometheus.config()).has("rule_files")).isFalse();
+    }
+
+    @Test
     void theConfigScrapesEveryServiceInstanceOnItsOwnPortAndNoBroker() throws Exception {
         ClusterLayout layout = ClusterLayout.standard(dir.resolve("cluster"), 21000);
         LocalCluster cluster = new LocalCluster(layout, REPO, out, "target/classes" + java.io.File.pathSeparator + "x");
         ClusterPrometheus prometheus = cluster.prometheus(Optional.of(Path.of("/usr/bin/prometheus")));
 
         JsonNode yaml = new YAMLMapper().readTree(prometheus.config());
+        // the checkout's alert rules for Vigil's own metrics, loaded from beside prometheus.yml
+        assertThat(yaml.path("rule_files").toString()).isEqualTo("[\"vigil-rules.yml\"]");
+        assertThat(prometheus.rulesFile()).isEqualTo(prometheus.configFile().resolveSibling("vigil-rules.yml"));
         assertThat(yaml.path("global").path("scrape_interval").asText()).isEqualTo("5s");
         assertThat(yaml.path("global").path("scrape_timeout").asText()).isEqualTo("4s");
         Map<String, Map<String, Map<String, String>>> jobs = jobs(yaml);

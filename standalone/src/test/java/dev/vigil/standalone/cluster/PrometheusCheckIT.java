@@ -141,8 +141,9 @@ class PrometheusCheckIT {
     @Test
     void prometheusAcceptsTheClustersConfig() throws Exception {
         ClusterPrometheus cluster = ClusterPrometheus.forCluster(ClusterLayout.standard(dir.resolve("c"), 21000),
-                processes, Optional.of(binary), out);
+                processes, Optional.of(binary), out).withRules(REPO.resolve(ClusterPrometheus.RULES));
         Path config = Files.writeString(dir.resolve("cluster-prometheus.yml"), cluster.config());
+        Files.copy(REPO.resolve(ClusterPrometheus.RULES), dir.resolve("vigil-rules.yml"));
         Path promtool = binary.resolveSibling("promtool");
         Assumptions.assumeTrue(Files.isExecutable(promtool), "no promtool beside " + binary);
         Process check = new ProcessBuilder(promtool.toString(), "check", "config", config.toString())
@@ -151,5 +152,7 @@ class PrometheusCheckIT {
         String said = new String(check.getInputStream().readAllBytes());
         assertThat(check.exitValue()).as(said).isZero();
         assertThat(said).contains("SUCCESS");
+        // promtool checks the rule files the config names too
+        assertThat(said).containsPattern("SUCCESS: \\d+ rules found");
     }
 }

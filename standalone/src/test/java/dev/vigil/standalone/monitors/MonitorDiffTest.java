@@ -47,4 +47,15 @@ class MonitorDiffTest {
         assertThat(diff.isEmpty(false)).isTrue();
         assertThat(diff.isEmpty(true)).isFalse();
     }
+
+    @Test
+    void keepingAMonitorTakesItOutOfTheRemovals() {
+        MonitorDiff diff = MonitorDiff.between(java.util.Map.of("a", monitor("a", 60, List.of("us-east")),
+                "vigil-canary", monitor("vigil-canary", 10, List.of("us-east"))), List.of());
+        assertThat(diff.removed()).containsExactly("a", "vigil-canary");
+        MonitorDiff kept = diff.keeping("vigil-canary");
+        assertThat(kept.removed()).containsExactly("a");
+        assertThat(MonitorDiff.between(java.util.Map.of("vigil-canary", monitor("vigil-canary", 10, List.of("us-east"))),
+                List.of()).keeping("vigil-canary").isEmpty(true)).isTrue();
+    }
 }

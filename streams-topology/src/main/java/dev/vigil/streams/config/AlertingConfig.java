@@ -16,10 +16,12 @@ import java.time.Duration;
  * @param idleClose           how long a task must have seen no metric before wall clock closes minutes, so absent data
  *                            is noticed without letting wall clock race ahead of a replay (30s)
  * @param punctuationInterval wall-clock punctuation period (idle closing, rule deletions, worker recovery) (1s)
+ * @param canaryMonitorId     the end-to-end canary monitor whose verdicts go to the notifier as {@code vigil/canary}
+ *                            events (vigil-canary; empty: none; inert until a monitor of that id exists)
  */
 public record AlertingConfig(Duration debounce, Integer healthyToResolve, String queryBaseUrl,
                              Duration metricRetention, Duration metricGrace, Duration idleClose,
-                             Duration punctuationInterval) {
+                             Duration punctuationInterval, String canaryMonitorId) {
 
     public AlertingConfig {
         Problems p = new Problems();
@@ -34,7 +36,19 @@ public record AlertingConfig(Duration debounce, Integer healthyToResolve, String
         idleClose = p.duration("idleClose", idleClose, Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1));
         punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(1),
                 Duration.ofMillis(10), Duration.ofMinutes(1));
+        canaryMonitorId = canaryMonitorId == null ? DEFAULT_CANARY_MONITOR_ID : canaryMonitorId.strip();
+        p.check(canaryMonitorId.isEmpty() || canaryMonitorId.matches("[a-z0-9][a-z0-9._-]{0,127}"), "canaryMonitorId",
+                "must be a monitor id (lower-case slug) or empty");
         p.throwIfAny();
+    }
+
+    public static final String DEFAULT_CANARY_MONITOR_ID = "vigil-canary";
+
+    /** The shape without the canary's monitor id (its default). */
+    public AlertingConfig(Duration debounce, Integer healthyToResolve, String queryBaseUrl, Duration metricRetention,
+                          Duration metricGrace, Duration idleClose, Duration punctuationInterval) {
+        this(debounce, healthyToResolve, queryBaseUrl, metricRetention, metricGrace, idleClose, punctuationInterval,
+                null);
     }
 
     public static AlertingConfig defaults() {
@@ -44,6 +58,6 @@ public record AlertingConfig(Duration debounce, Integer healthyToResolve, String
     /** The same settings with alert links pointing at {@code url}. */
     public AlertingConfig withQueryBaseUrl(String url) {
         return new AlertingConfig(debounce, healthyToResolve, url, metricRetention, metricGrace, idleClose,
-                punctuationInterval);
+                punctuationInterval, canaryMonitorId);
     }
 }

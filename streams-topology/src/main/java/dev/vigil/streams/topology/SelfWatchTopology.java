@@ -6,6 +6,7 @@ import dev.vigil.streams.alerting.AlertEmitter;
 import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.selfwatch.CanaryProcessor;
 import dev.vigil.streams.selfwatch.DeadLetterWatch;
 import dev.vigil.streams.selfwatch.RegionWatch;
 import dev.vigil.streams.selfwatch.RegionWatchProcessor;
@@ -83,6 +84,12 @@ public final class SelfWatchTopology {
                 REGION_WATCH);
         topology.addSink(ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(), VigilSerdes.alertEvent(),
                 REGION_WATCH);
+
+        // the end-to-end canary: its verdicts on to the notifier, in the verdict sub-topology (with its own sink)
+        topology.addProcessor(CanaryProcessor.NODE, () -> new CanaryProcessor(alerting.canaryMonitorId()),
+                VerdictTopology.VERDICTS_NODE);
+        topology.addSink(CanaryProcessor.SINK, cfg.topics().alerts(), Serdes.String().serializer(),
+                VigilSerdes.alertEvent(), CanaryProcessor.NODE);
         return topology;
     }
 }
