@@ -211,6 +211,9 @@ public final class StandaloneLauncher implements AutoCloseable {
         streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
         streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
+        // the workers heartbeat every 10 s beside Streams: two missed heartbeats and a region without another worker
+        // is blind, paged as Vigil's own gap within the demo's third window
+        streamsEnv.put("VIGIL_WORKERS_HEALTHY", "20s");
         streamsEnv.put("VIGIL_ALERTING_DEBOUNCE", Math.max(1, options.reminderInterval().toMinutes()) + "m");
         adminToken = GeneratedConfig.adminToken(configDir);
         Path tokensYaml = configDir.resolve("vigil-streams-tokens.yaml");
