@@ -194,32 +194,11 @@ public final class ClusterScale {
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
         Recorder.Pages pages = recorder.pages(publishedAt, System.currentTimeMillis() + 1);
 
-        double seconds = options.measureWindows() * options.intervalSeconds();
-        f.put("probes_per_s", round1(v.results() / seconds));
-        f.put("probes_expected_per_s", round1((double) n * layout.regions().size() / options.intervalSeconds()));
         f.put("target_requests_per_s", round1(targetRequests / cpuSeconds));
-        f.put("results_missing", (double) Math.max(0, (long) n * layout.regions().size() * options.measureWindows() - v.results()));
-        f.put("skipped_windows", skipsAfter.get("skipped") - skipsBefore.get("skipped"));
-        f.put("probe_failures", skipsAfter.get("failed") - skipsBefore.get("failed"));
-        notes.put("skipped_by_reason", byLabel(skipsBefore, skipsAfter, "skipped"));
-        notes.put("failures_by_kind", byLabel(skipsBefore, skipsAfter, "failed"));
-        f.put("verdicts", (double) v.verdicts());
-        f.put("verdicts_missing", (double) Math.max(0, (long) n * options.measureWindows() - v.verdicts()));
-        f.put("verdicts_incomplete", (double) v.incomplete());
-        f.put("verdicts_not_up", (double) v.notUp());
-        f.put("alerts_opened", (double) pages.availabilityOpened());
-        f.put("nodata_opened", (double) pages.noDataOpened());
-        f.put("self_alerts_opened", (double) pages.selfOpened());
-        notes.put("self_alerts", pages.selfFingerprints());
-        f.put("verdict_lag_p50_ms", (double) ScaleFigures.percentile(v.lags(), 50));
-        f.put("verdict_lag_p99_ms", (double) ScaleFigures.percentile(v.lags(), 99));
-        f.put("verdict_lag_max_ms", (double) ScaleFigures.percentile(v.lags(), 100));
-        f.put("decide_lag_p50_ms", (double) ScaleFigures.percentile(v.decideLags(), 50));
-        f.put("decide_lag_p99_ms", (double) ScaleFigures.percentile(v.decideLags(), 99));
+        windowFigures(f, notes, v, pages, skipsBefore, skipsAfter, n, layout.regions().size(), options);
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         notes.put("status_page_samples", "" + pageMs.size());
-        notes.put("lag_samples", "" + v.lags().size());
 
         Walk w1 = walk(1, 1000);
         Walk w2 = walk(1, 1000);
@@ -275,6 +254,37 @@ public final class ClusterScale {
                     cluster.start(victim);
                     cluster.awaitReady(victim, Duration.ofMinutes(2));
                 }, this::say);
+    }
+
+    /**
+     * The figures both scale benchmarks take from the topics and the probe workers' counters over the measured windows,
+     * under the same names: probes, skips, verdicts, the pages a healthy fleet opened and the verdict lag.
+     */
+    static void windowFigures(Map<String, Double> f, Map<String, String> notes, Recorder.Figures v,
+                              Recorder.Pages pages, Map<String, Double> before, Map<String, Double> after, int n,
+                              int regions, Options options) {
+        double seconds = options.measureWindows() * options.intervalSeconds();
+        f.put("probes_per_s", round1(v.results() / seconds));
+        f.put("probes_expected_per_s", round1((double) n * regions / options.intervalSeconds()));
+        f.put("results_missing", (double) Math.max(0, (long) n * regions * options.measureWindows() - v.results()));
+        f.put("skipped_windows", after.get("skipped") - before.get("skipped"));
+        f.put("probe_failures", after.get("failed") - before.get("failed"));
+        notes.put("skipped_by_reason", byLabel(before, after, "skipped"));
+        notes.put("failures_by_kind", byLabel(before, after, "failed"));
+        f.put("verdicts", (double) v.verdicts());
+        f.put("verdicts_missing", (double) Math.max(0, (long) n * options.measureWindows() - v.verdicts()));
+        f.put("verdicts_incomplete", (double) v.incomplete());
+        f.put("verdicts_not_up", (double) v.notUp());
+        f.put("alerts_opened", (double) pages.availabilityOpened());
+        f.put("nodata_opened", (double) pages.noDataOpened());
+        f.put("self_alerts_opened", (double) pages.selfOpened());
+        notes.put("self_alerts", pages.selfFingerprints().isEmpty() ? "none" : pages.selfFingerprints());
+        f.put("verdict_lag_p50_ms", (double) ScaleFigures.percentile(v.lags(), 50));
+        f.put("verdict_lag_p99_ms", (double) ScaleFigures.percentile(v.lags(), 99));
+        f.put("verdict_lag_max_ms", (double) ScaleFigures.percentile(v.lags(), 100));
+        f.put("decide_lag_p50_ms", (double) ScaleFigures.percentile(v.decideLags(), 50));
+        f.put("decide_lag_p99_ms", (double) ScaleFigures.percentile(v.decideLags(), 99));
+        notes.put("lag_samples", "" + v.lags().size());
     }
 
     /** The largest page {@code /v1/status} gives. */
@@ -577,7 +587,7 @@ public final class ClusterScale {
         }
     }
 
-    private static double round1(double v) {
+    static double round1(double v) {
         return Math.round(v * 10) / 10.0;
     }
 

@@ -19,6 +19,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import dev.vigil.streams.store.OptionalStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -48,7 +49,6 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private ProcessorContext<String, Object> context;
     /** The global regions store, looked up on first use; null in a topology without it. */
     private ReadOnlyKeyValueStore<String, RegionStatus> regions;
-    private boolean regionsLookedUp;
 
     /** Each monitor's rule state, read on every verdict. */
     private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
@@ -75,8 +75,7 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.regions = null;
-        this.regionsLookedUp = false;
+        this.regions = OptionalStore.find(context, stores.regions());
         this.ruleStates = MirroredStore.load(context.getStateStore(stores.ruleStates()));
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
@@ -121,24 +120,12 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
      * not count the window, and the region's one self-alert stands for it.
      */
     private boolean vigilGap(MonitorStatus verdict) {
-        ReadOnlyKeyValueStore<String, RegionStatus> pictures = regions();
+        ReadOnlyKeyValueStore<String, RegionStatus> pictures = regions;
         if (pictures == null && verdict.skipped().isEmpty()) {
             return false;
         }
         return VigilGaps.allMissingAreVigilsGap(verdict, region -> pictures == null ? null : pictures.get(region),
                 context.currentSystemTimeMs(), silentRegionAfterMs);
-    }
-
-    private ReadOnlyKeyValueStore<String, RegionStatus> regions() {
-        if (!regionsLookedUp) {
-            regionsLookedUp = true;
-            try {
-                regions = stores.regions() == null ? null : context.getStateStore(stores.regions());
-            } catch (RuntimeException e) {
-                regions = null; // a topology (or test context) without the regions' pictures
-            }
-        }
-        return regions;
     }
 
     private boolean isOpen(String fingerprint) {
