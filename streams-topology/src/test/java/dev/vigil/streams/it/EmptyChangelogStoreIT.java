@@ -36,6 +36,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -224,6 +225,45 @@ class EmptyChangelogStoreIT {
                 "client.id", instance), instance));
     }
 
+    /** The id of the sub-topology that reads the metrics topic: its tasks hold the never-written window stores. */
+    private static int metricSubtopology(StreamsServiceConfig cfg) {
+        for (TopologyDescription.Subtopology s : describe(cfg).subtopologies()) {
+            for (TopologyDescription.Node n : s.nodes()) {
+                if (n instanceof TopologyDescription.Source source
+                        && source.topicSet().contains(cfg.topology().topics().metrics())) {
+                    return s.id();
+                }
+            }
+        }
+        throw new IllegalStateException("no sub-topology reads the metrics topic");
+    }
+
+    /** Every task of the application: per sub-topology, as many as its source topics have partitions. */
+    private static int taskCount(StreamsServiceConfig cfg) {
+        Map<String, Integer> partitions = new java.util.HashMap<>();
+        Topics.all().forEach(t -> partitions.put(t.name(), t.partitions()));
+        dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(), java.util.Optional.empty())
+                .forEach(t -> partitions.putIfAbsent(t.name(), t.numPartitions()));
+        int tasks = 0;
+        for (TopologyDescription.Subtopology s : describe(cfg).subtopologies()) {
+            int most = 0;
+            for (TopologyDescription.Node n : s.nodes()) {
+                if (n instanceof TopologyDescription.Source source) {
+                    for (String topic : source.topicSet()) {
+                        most = Math.max(most, partitions.getOrDefault(topic, 0));
+                    }
+                }
+            }
+            tasks += most;
+        }
+        return tasks;
+    }
+
+    private static TopologyDescription describe(StreamsServiceConfig cfg) {
+        return dev.vigil.streams.topology.VigilTopology.build(cfg.topology(), cfg.alerting(),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()).describe();
+    }
+
     private static Set<String> tasks(KafkaStreams streams, boolean active) {
         return streams.metadataForLocalThreads().stream()
                 .flatMap(t -> (active ? t.activeTasks() : t.standbyTasks()).stream())
@@ -268,27 +308,30 @@ class EmptyChangelogStoreIT {
     void theSurvivorOfAKillTakesOverTasksWhoseWindowStoreWasNeverWritten() throws Exception {
         kafka.createTopics(Topics.all());
         defineMonitors();
-        var a = StreamsApp.start(config("vigil-empty-kill", dirA, "kill-a"), ItSupport.env());
+        StreamsServiceConfig cfgA = config("vigil-empty-kill", dirA, "kill-a");
+        String metricTasks = metricSubtopology(cfgA) + "_";
+        int allTasks = taskCount(cfgA);
+        var a = StreamsApp.start(cfgA, ItSupport.env());
         Process b = launch(writeConfig(dirB, "vigil-empty-kill", "kill-b"), dirB.resolve("b.log"));
         try {
             await("both running, each with standbys").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                     .until(() -> a.running() && !tasks(a.streams(), false).isEmpty()
-                            && tasks(a.streams(), true).size() < 15);
+                            && tasks(a.streams(), true).size() < allTasks);
             produceWindow(windowStart(0));
             awaitEveryMonitorDecided(windowStart(0));
             Set<String> standbys = tasks(a.streams(), false);
-            assertThat(standbys).as("the survivor holds standbys of metric tasks").anyMatch(t -> t.startsWith("5_"));
+            assertThat(standbys).as("the survivor holds standbys of metric tasks").anyMatch(t -> t.startsWith(metricTasks));
 
             b.destroyForcibly().waitFor();
             // after the session (10 s) every task is the survivor's
             await("every task active on the survivor").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> a.running() && tasks(a.streams(), true).size() == 15);
+                    .until(() -> a.running() && tasks(a.streams(), true).size() == allTasks);
             // a task caught in a corruption loop keeps leaving the active set: it must stay whole for a while
             await("every task stays active on the survivor").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(250))
-                    .until(() -> a.running() && tasks(a.streams(), true).size() == 15);
+                    .until(() -> a.running() && tasks(a.streams(), true).size() == allTasks);
             assertThat(a.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
-            assertThat(tasks(a.streams(), true)).hasSize(15).containsAll(standbys);
+            assertThat(tasks(a.streams(), true)).hasSize(allTasks).containsAll(standbys);
             produceWindow(windowStart(1));
             awaitEveryMonitorDecided(windowStart(1));
         } finally {
