@@ -2,8 +2,11 @@ package dev.vigil.probe.probe;
 
 import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import java.util.EnumMap;
 import java.util.Map;
 import reactor.core.publisher.Mono;
@@ -12,8 +15,17 @@ import reactor.core.publisher.Mono;
  * Routes a monitor to the probe of its {@link MonitorDefinition#type() type}. Heartbeat monitors are pushed to, not
  * probed: they complete empty here (and the scheduler never starts them), so a stray definition cannot turn into a
  * fabricated result.
+ *
+ * <p>A timeout that this worker could not itself enforce on time is the worker's gap, not the target's failure: when a
+ * probe ends in a timeout more than {@link #STARVED_DEADLINE_MS} after its deadline, the worker's own threads were
+ * starved (a machine saturated, a long pause) and the time it measured is mostly its own. Such a probe is published as
+ * skipped ({@code overloaded}): the verdict counts the region as missing and the worker's skip count (and its
+ * self-alert) says so, instead of a page that calls a healthy target down.
  */
 public final class Probes implements Probe {
+    /** How late a probe's own deadline may fire before the timeout says more about the worker than the target. */
+    public static final long STARVED_DEADLINE_MS = 250;
+
     private final Map<CheckType, Probe> byType;
 
     /** @param byType a probe for every probed type; a missing one is a wiring error, reported at construction */
@@ -43,6 +55,22 @@ public final class Probes implements Probe {
         if (!monitor.isProbed()) {
             return Mono.empty();
         }
-        return byType.get(monitor.type()).probe(monitor, windowStart);
+        return byType.get(monitor.type()).probe(monitor, windowStart).map(r -> starved(monitor, r) ? skipped(r) : r);
+    }
+
+    /** A timeout measured well past the probe's own deadline (see the class comment). */
+    static boolean starved(MonitorDefinition monitor, ProbeResult r) {
+        if (r.errorKind() != ErrorKind.TIMEOUT && r.errorKind() != ErrorKind.CONNECT_TIMEOUT) {
+            return false;
+        }
+        long measured = Math.max(r.totalMs() == null ? 0 : r.totalMs(), r.responseMs() == null ? 0 : r.responseMs());
+        return measured > monitor.timeoutMs() + STARVED_DEADLINE_MS;
+    }
+
+    private static ProbeResult skipped(ProbeResult r) {
+        return new ProbeResult(r.schemaVersion(), r.monitorId(), r.region(), r.workerId(), r.windowStart(),
+                r.startedAt(), Outcome.SKIPPED, null, null, null, null, null, null, null, null, null, null, null,
+                "not probed faithfully: its timeout fired " + r.totalMs() + " ms after the start, the worker was "
+                        + "overloaded", r.requestId(), r.checkType(), null, SkipReason.OVERLOADED);
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
@@ -44,6 +46,44 @@ class ProbesTest {
             assertThat(r.checkType()).isEqualTo(m.type());
         }
         assertThat(called).containsExactly(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS);
+    }
+
+    /** A probe of every type that ends as {@code result} builds it, for the given monitor and window. */
+    private static Probes answering(java.util.function.BiFunction<MonitorDefinition, Long, ProbeResult> result) {
+        Map<CheckType, Probe> m = new EnumMap<>(CheckType.class);
+        for (CheckType t : List.of(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS)) {
+            m.put(t, (monitor, ws) -> Mono.fromCallable(() -> result.apply(monitor, ws)));
+        }
+        return new Probes(m);
+    }
+
+    private static ProbeResult timeout(MonitorDefinition monitor, long ws, ErrorKind kind, int totalMs) {
+        return new ProbeResult(1, monitor.id(), "us-east", "w-1", ws, ws + 10, Outcome.NETWORK_FAILURE, kind, null,
+                null, totalMs, null, null, null, null, null, null, null, "no complete response within timeoutMs",
+                "r-1", monitor.type(), null);
+    }
+
+    @Test
+    void aTimeoutTheWorkerCouldNotEnforceOnTimeIsSkippedAsOverloadedNotAFailureOfTheTarget() {
+        MonitorDefinition monitor = Monitors.http("https://example.com/", null, null, null, null, 2000);
+        for (ErrorKind kind : List.of(ErrorKind.TIMEOUT, ErrorKind.CONNECT_TIMEOUT)) {
+            ProbeResult late = answering((m, ws) -> timeout(m, ws, kind, 2000 + 655)).probe(monitor, WINDOW)
+                    .block(Duration.ofSeconds(5));
+            assertThat(late.outcome()).as(kind.wire()).isEqualTo(Outcome.SKIPPED);
+            assertThat(late.skipReason()).isEqualTo(SkipReason.OVERLOADED);
+            assertThat(late.errorKind()).isNull();
+            assertThat(late.requestId()).isEqualTo("r-1");
+            assertThat(late.detail()).contains("overloaded");
+        }
+        // a deadline that fired on time (or nearly): the target was slow, a real failure
+        ProbeResult onTime = answering((m, ws) -> timeout(m, ws, ErrorKind.TIMEOUT,
+                2000 + (int) Probes.STARVED_DEADLINE_MS)).probe(monitor, WINDOW).block(Duration.ofSeconds(5));
+        assertThat(onTime.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
+        assertThat(onTime.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+        // a refused connection is the target's answer however long the worker took to see it
+        ProbeResult refused = answering((m, ws) -> timeout(m, ws, ErrorKind.CONNECT_REFUSED, 9000))
+                .probe(monitor, WINDOW).block(Duration.ofSeconds(5));
+        assertThat(refused.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
     }
 
     @Test

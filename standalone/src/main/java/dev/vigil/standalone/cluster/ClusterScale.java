@@ -192,10 +192,11 @@ public final class ClusterScale {
         sleepUntil(Windows.latestCollectionDeadline(end - intervalMs, intervalMs, MonitorDefinition.DEFAULT_TIMEOUT_MS,
                 Windows.DEFAULT_GRACE_MS) + 15_000);
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
-        Recorder.Pages pages = recorder.pages(publishedAt, System.currentTimeMillis() + 1);
+        Recorder.Pages pages = recorder.pages(w0, end);
+        Recorder.Pages publishing = recorder.pages(Windows.windowStart(publishedAt, intervalMs), w0);
 
         f.put("target_requests_per_s", round1(targetRequests / cpuSeconds));
-        windowFigures(f, notes, v, pages, skipsBefore, skipsAfter, n, layout.regions().size(), options);
+        windowFigures(f, notes, v, pages, publishing, skipsBefore, skipsAfter, n, layout.regions().size(), options);
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         notes.put("status_page_samples", "" + pageMs.size());
@@ -261,8 +262,8 @@ public final class ClusterScale {
      * under the same names: probes, skips, verdicts, the pages a healthy fleet opened and the verdict lag.
      */
     static void windowFigures(Map<String, Double> f, Map<String, String> notes, Recorder.Figures v,
-                              Recorder.Pages pages, Map<String, Double> before, Map<String, Double> after, int n,
-                              int regions, Options options) {
+                              Recorder.Pages pages, Recorder.Pages publishing, Map<String, Double> before,
+                              Map<String, Double> after, int n, int regions, Options options) {
         double seconds = options.measureWindows() * options.intervalSeconds();
         f.put("probes_per_s", round1(v.results() / seconds));
         f.put("probes_expected_per_s", round1((double) n * regions / options.intervalSeconds()));
@@ -279,6 +280,12 @@ public final class ClusterScale {
         f.put("nodata_opened", (double) pages.noDataOpened());
         f.put("self_alerts_opened", (double) pages.selfOpened());
         notes.put("self_alerts", pages.selfFingerprints().isEmpty() ? "none" : pages.selfFingerprints());
+        // the windows from the step's publishing to the measured ones: a fleet's first probes (cold code, a burst
+        // of new definitions) are where a healthy target is most likely to be paged
+        f.put("alerts_opened_publishing", (double) publishing.availabilityOpened());
+        f.put("self_alerts_opened_publishing", (double) publishing.selfOpened());
+        notes.put("self_alerts_publishing", publishing.selfFingerprints().isEmpty() ? "none"
+                : publishing.selfFingerprints());
         f.put("verdict_lag_p50_ms", (double) ScaleFigures.percentile(v.lags(), 50));
         f.put("verdict_lag_p99_ms", (double) ScaleFigures.percentile(v.lags(), 99));
         f.put("verdict_lag_max_ms", (double) ScaleFigures.percentile(v.lags(), 100));
@@ -621,8 +628,11 @@ public final class ClusterScale {
         /** Every event read on {@code vigil.alerts}, in the order read. */
         private final List<AlertSeen> alerts = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-        /** One event on {@code vigil.alerts}: when this process read it, its fingerprint and state. */
-        record AlertSeen(long readAt, String fingerprint, String state) {
+        /**
+         * One event on {@code vigil.alerts}: when this process read it, its fingerprint and state, and when its
+         * incident began ({@code firstSeen}: a monitor's window start, a self-alert's evaluation time).
+         */
+        record AlertSeen(long readAt, String fingerprint, String state, long firstSeen) {
         }
 
         Recorder(String bootstrap, long intervalMs) {
@@ -719,13 +729,14 @@ public final class ClusterScale {
 
         private void onAlert(ConsumerRecord<String, byte[]> r, long readAt) throws IOException {
             JsonNode e = JSON.readTree(r.value());
-            alerts.add(new AlertSeen(readAt, e.path("fingerprint").asText(r.key()), e.path("state").asText()));
+            alerts.add(new AlertSeen(readAt, e.path("fingerprint").asText(r.key()), e.path("state").asText(),
+                    e.path("firstSeen").asLong(readAt)));
         }
 
         /**
-         * What {@code vigil.alerts} carried from {@code from} to {@code to} (read time): availability and no-data
-         * incidents of the benchmark's monitors opened, and Vigil's own alerts (its {@code vigil/} self-alerts and
-         * {@code worker/} alerts) opened and resolved.
+         * What {@code vigil.alerts} carried of the incidents that began from {@code from} to {@code to}: availability
+         * and no-data incidents of the benchmark's monitors opened, and Vigil's own alerts (its {@code vigil/}
+         * self-alerts and {@code worker/} alerts) opened and resolved.
          */
         record Pages(long availabilityOpened, long noDataOpened, long selfOpened, long selfResolved,
                      String selfFingerprints, long firstSelfOpenedAt, long lastSelfResolvedAt) {
@@ -740,7 +751,7 @@ public final class ClusterScale {
             long lastResolved = -1;
             java.util.TreeSet<String> self = new java.util.TreeSet<>();
             for (AlertSeen a : alerts) {
-                if (a.readAt() < from || a.readAt() >= to) {
+                if (a.firstSeen() < from || a.firstSeen() >= to) {
                     continue;
                 }
                 boolean opened = "opened".equals(a.state());

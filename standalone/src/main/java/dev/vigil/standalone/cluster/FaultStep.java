@@ -21,7 +21,8 @@ final class FaultStep {
                                  String region, Runnable stop, Runnable start, Say say) {
         Map<String, Double> f = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
-        long begin = System.currentTimeMillis();
+        // a window that began before the worker went away can still be paged about because of it
+        long begin = System.currentTimeMillis() - intervalMs;
         say.say("fault: %s's probe worker away for %d windows", region, windows);
         stop.run();
         long stoppedAt = System.currentTimeMillis();

@@ -135,8 +135,9 @@ public final class StandaloneScale {
         // the grace; the rest is room for the readers
         sleepUntil(end + Windows.DEFAULT_GRACE_MS + 10_000);
         ClusterScale.Recorder.Figures v = recorder.figures(w0, end, n, regions.size());
-        ClusterScale.Recorder.Pages pages = recorder.pages(publishedAt, System.currentTimeMillis() + 1);
-        ClusterScale.windowFigures(f, notes, v, pages, before, after, n, regions.size(), options);
+        ClusterScale.Recorder.Pages pages = recorder.pages(w0, end);
+        ClusterScale.Recorder.Pages publishing = recorder.pages(Windows.windowStart(publishedAt, intervalMs), w0);
+        ClusterScale.windowFigures(f, notes, v, pages, publishing, before, after, n, regions.size(), options);
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         f.put("heap_mib", Math.round(heapPeak / 1048576.0 * 10) / 10.0);
