@@ -272,7 +272,10 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         return inFlight.get();
     }
 
-    /** Windows not probed since the scheduler started, whatever the reason (each one also a skipped result, or counted). */
+    /**
+     * Windows not probed since the scheduler started for want of capacity or time (overloaded, overrun, late), each one
+     * also a skipped result or counted; a shutdown's skips are not among them (the listener still hears of them).
+     */
     public long skippedWindows() {
         return skipped.get();
     }
@@ -328,7 +331,8 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
             hand(def, skippedResult(def, Windows.windowStart(now, def.intervalMs()), now, SkipReason.SHUTTING_DOWN));
             sent++;
         }
-        skipped.addAndGet(pending.size());
+        // not in skippedWindows(): a worker that is leaving is not a worker skipping probes (the heartbeats' count,
+        // which Vigil's watch pages on); the gap it leaves is its region's to report, if no other worker serves it
         listener.skipped(SkipReason.SHUTTING_DOWN, pending.size());
         if (sent < pending.size()) {
             LOG.warn("shutting down: {} of {} skipped results were not published within {}", pending.size() - sent,

@@ -378,6 +378,7 @@ class ProbeSchedulerTest {
         });
         assertThat(shutdown).extracting(ProbeResult::monitorId).containsExactlyInAnyOrderElementsOf(toCome);
         assertThat(skips).containsEntry(SkipReason.SHUTTING_DOWN, (long) toCome.size());
+        assertThat(s.skippedWindows()).as("a worker that is leaving is not a worker skipping probes").isZero();
         advance(Duration.ofSeconds(2));
         assertThat(drained).isDone();
         // nothing more: no probes and no second round of skips on close
