@@ -125,6 +125,19 @@ class DeadMansSwitchTest {
     }
 
     @Test
+    void aStoppedNotifierChecksInNoMoreThoughTheCanaryStillLooksFresh() {
+        started();
+        canaries(0, 60 * S, "up");
+        int before = pings.size();
+        assertThat(before).isPositive();
+        deadMan.close(); // the notifier stops (or dies): the heartbeat service hears nothing more and pages
+        long stoppedAt = time.now(TimeUnit.MILLISECONDS);
+        canaries(60 * S, 120 * S, "up");
+        time.advanceTimeBy(Duration.ofMinutes(5));
+        assertThat(pings).hasSize(before).allMatch(t -> t <= stoppedAt);
+    }
+
+    @Test
     void aFailingCanaryIsNoPass() {
         started();
         canaries(0, 100 * S, "down");
