@@ -42,7 +42,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * The browser console's first render (SPEC section 14) at fleet scale, in a real headless Chromium.
+ * The browser console's first render at fleet scale, in a real headless Chromium.
  *
  * <ol>
  *   <li><b>Stack</b>: the in-process KRaft broker and the Streams service ({@link StreamsApp}) with a query API token;

@@ -34,7 +34,7 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * Heartbeat pings (SPEC section 13): a cron job or batch job calls {@code GET|POST /v1/heartbeat/<monitorId>} when it
+ * Heartbeat pings: a cron job or batch job calls {@code GET|POST /v1/heartbeat/<monitorId>} when it
  * ran, or {@code GET|POST /v1/heartbeat/<monitorId>/fail} when it failed, with the monitor's ping token as
  * {@code Authorization: Bearer <token>} or as the query parameter {@code token} (a crontab line is a URL for curl). Each
  * accepted ping is the push result of the window it arrives in ({@link HeartbeatSchedules#windowAt}): a

@@ -5,7 +5,7 @@ import dev.vigil.notifier.core.DeliveryOutcome;
 import java.time.Clock;
 
 /**
- * The shared HTTP status → outcome rules (SPEC section 8): 2xx delivered; transient as the service kit's
+ * The shared HTTP status → outcome rules: 2xx delivered; transient as the service kit's
  * {@link TransientStatus} says (408, 429, 5xx; with the Retry-After when given); any other status permanent.
  * Adapters add their vendor's exceptions on top.
  */

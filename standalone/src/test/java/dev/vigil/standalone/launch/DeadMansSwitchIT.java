@@ -108,7 +108,10 @@ class DeadMansSwitchIT {
         await("the notifier's pipeline-stalled warning reaches the team").atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> delivered("vigil/pipeline-stalled").stream().anyMatch(e -> e.state() == AlertState.OPENED));
-        Thread.sleep(Math.max(0, deadline + 3 * PING.toMillis() - System.currentTimeMillis()));
+        long quietFor = Math.max(1, deadline + 3 * PING.toMillis() - System.currentTimeMillis());
+        await("no check-in past the bound").during(Duration.ofMillis(quietFor))
+                .atMost(Duration.ofMillis(quietFor + 10_000)).pollInterval(Duration.ofMillis(500))
+                .until(() -> pings.stream().allMatch(t -> t <= deadline));
         assertThat(pings).as("check-ins after the stall at %d", stalled).allMatch(t -> t <= deadline);
         assertThat(metric("vigil_canary_age_seconds")).isGreaterThan((double) Canary.MAX_AGE.toSeconds());
         AlertEvent warning = delivered("vigil/pipeline-stalled").get(0);
