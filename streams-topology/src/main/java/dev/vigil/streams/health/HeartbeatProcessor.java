@@ -13,8 +13,10 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Keeps the latest heartbeat of each worker and its health, re-evaluated on wall clock by a punctuator so a
- * worker that falls silent moves through warn / stale / dead without any new record. Every write of a worker's
+ * Keeps the latest heartbeat of each worker and its health, re-evaluated by a wall-clock punctuator so a
+ * worker that falls silent moves through warn / stale / dead without any new record. A heartbeat's age is taken on
+ * the {@link HeartbeatClock}: while this task reads heartbeats behind, its workers are judged at the point read, not
+ * called dead for heartbeats still to be read. Every write of a worker's
  * health is forwarded to {@link #updatesChild} as a {@link WorkerHealthUpdate} (a worker-dead alert attaches there).
  */
 public final class HeartbeatProcessor implements Processor<String, WorkerHeartbeat, String, Object> {
@@ -24,6 +26,7 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
     private final String deadLetterChild;
     private ProcessorContext<String, Object> context;
     private KeyValueStore<String, WorkerHealth> store;
+    private final HeartbeatClock clock = new HeartbeatClock();
 
     public HeartbeatProcessor(WorkerSettings settings, String storeName, String updatesChild, String deadLetterChild) {
         this.storeName = storeName;
@@ -54,7 +57,8 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
             return; // out of order: an older heartbeat says nothing new
         }
         long now = context.currentSystemTimeMs();
-        Health health = Health.of(now - hb.sentAt(), settings);
+        clock.read(hb.sentAt(), now);
+        Health health = Health.of(clock.at(now) - hb.sentAt(), settings);
         long since = previous != null && previous.health() == health ? previous.healthSince() : now;
         WorkerHealth next = WorkerHealth.of(hb, health, since, now);
         store.put(hb.workerId(), next);
@@ -64,10 +68,11 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
     }
 
     void evaluate(long now) {
+        long judgedAt = clock.at(now);
         List<WorkerHealth> changed = new ArrayList<>();
         try (var it = store.all()) {
             it.forEachRemaining(kv -> {
-                Health health = Health.of(now - kv.value.lastHeartbeatAt(), settings);
+                Health health = Health.of(judgedAt - kv.value.lastHeartbeatAt(), settings);
                 if (health != kv.value.health()) {
                     changed.add(kv.value.evaluated(health, now));
                 }

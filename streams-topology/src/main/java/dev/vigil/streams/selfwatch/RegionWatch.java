@@ -8,8 +8,8 @@ import java.util.TreeMap;
 
 /**
  * What the region watch keeps of one probe region (the value of its store, keyed by region), with the pure rules over
- * it. Liveness is judged on wall clock, as worker health is: a worker is live while its latest heartbeat is younger
- * than {@code workers.healthy}.
+ * it. A worker is live while its latest heartbeat is younger than {@code workers.healthy} on the watch's clock
+ * ({@link RegionWatchProcessor} passes the heartbeats' own time while it reads them behind wall clock).
  *
  * @param region          the region
  * @param watchedSince    when this watch first heard of the region (wall clock): a region is not called blind before
@@ -31,11 +31,17 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
     /**
      * One of the region's workers.
      *
-     * @param samples its cumulative probe counters at its recent heartbeats, oldest first
+     * @param samples  its cumulative probe counters at its recent heartbeats, oldest first
+     * @param runSince its first heartbeat since it (re)started, as far as the watch heard; null when not known (a watch
+     *                 written before this was kept): judged as long ago
      */
-    public record Worker(long lastHeartbeatAt, List<Sample> samples) {
+    public record Worker(long lastHeartbeatAt, List<Sample> samples, Long runSince) {
         public Worker {
             samples = samples == null ? List.of() : List.copyOf(samples);
+        }
+
+        public Worker(long lastHeartbeatAt, List<Sample> samples) {
+            this(lastHeartbeatAt, samples, null);
         }
     }
 
@@ -76,10 +82,12 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
             return new RegionWatch(region, watchedSince, lastHeartbeatAt, blindSince, workers, names, published);
         }
         List<Sample> samples = new ArrayList<>(w == null ? List.of() : w.samples());
+        Long runSince = w == null ? Long.valueOf(s.sentAt()) : w.runSince();
         if (s.probesStarted() != null && s.probesSkipped() != null) {
             Sample last = samples.isEmpty() ? null : samples.get(samples.size() - 1);
             if (last != null && (s.probesStarted() < last.started() || s.probesSkipped() < last.skipped())) {
                 samples.clear(); // the worker restarted: its counters began again
+                runSince = s.sentAt();
             }
             samples.add(new Sample(s.sentAt(), s.probesStarted(), s.probesSkipped()));
             // keep the span, and the newest sample before it as the span's base
@@ -87,7 +95,7 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
                 samples.remove(0);
             }
         }
-        own.put(s.workerId(), new Worker(s.sentAt(), samples));
+        own.put(s.workerId(), new Worker(s.sentAt(), samples, runSince));
         long newest = lastHeartbeatAt == null ? s.sentAt() : Math.max(lastHeartbeatAt, s.sentAt());
         return new RegionWatch(region, watchedSince, newest, blindSince, own, names, published);
     }
@@ -153,13 +161,28 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
      * A worker's probes started and skipped over its heartbeats of the last {@code spanMs} (from the newest heartbeat at
      * or before the span's start to its latest); null until its heartbeats with counters cover the whole span, so a
      * worker's first skips are judged over a full span like any other.
+     *
+     * <p>The first span after a worker (re)starts is its warm-up and is not judged: its probe clients open their first
+     * connections, resolve their first names and run code not yet compiled, so its first probes finish late and are
+     * skipped as overloaded although the worker is sized well. A worker that stays behind after that is judged from
+     * the end of its warm-up.
      */
     public Skips skips(String workerId, long spanMs) {
         Worker w = workers.get(workerId);
         if (w == null || w.samples().size() < 2) {
             return null;
         }
-        Sample base = w.samples().get(0);
+        long warmedAt = w.runSince() == null ? Long.MIN_VALUE : w.runSince() + spanMs;
+        Sample base = null;
+        for (Sample sample : w.samples()) {
+            if (sample.at() >= warmedAt) {
+                base = sample;
+                break;
+            }
+        }
+        if (base == null) {
+            return null;
+        }
         Sample last = w.samples().get(w.samples().size() - 1);
         if (last.at() - base.at() < spanMs) {
             return null;

@@ -7,6 +7,7 @@ import dev.vigil.streams.alerting.AlertStateMachine;
 import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.health.HeartbeatClock;
 import dev.vigil.streams.rules.AlertLinks;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * on every signal and on a wall-clock punctuation, so a region whose workers fall silent turns blind without any new
  * record, and an open incident gets its reminders and its healthy evaluations. The dead-letter signals, all under one
  * key, keep the one dead-letter incident here too.
+ *
+ * <p>Liveness is judged on a {@link HeartbeatClock}, not on wall clock alone: while this task reads the heartbeats
+ * behind (a rebalance, a burst of work, a restart catching up) every worker's latest heartbeat looks old on wall clock,
+ * and a wall-clock judge would call every region blind at once. The heartbeats' own time says what the workers were
+ * doing up to the point read; once nothing more arrives, the clock runs on with wall time, so a region whose workers all
+ * died still turns blind.
  */
 public final class RegionWatchProcessor implements Processor<String, WatchSignal, String, Object> {
     /** The stores it owns (region watches, the dead-letter burst, alerts) and the global silences and acks. */
@@ -45,6 +52,7 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
     private KeyValueStore<String, RegionWatch> regions;
     private KeyValueStore<String, DeadLetterWatch> deadLetters;
     private AlertEmitter emitter;
+    private final HeartbeatClock clock = new HeartbeatClock();
 
     public RegionWatchProcessor(TopologyConfig config, AlertingConfig alerting, Stores stores, String regionsChild,
                                 String alertsChild, AlertEmitter.Counters counters) {
@@ -75,16 +83,18 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         if (record.key() == null || signal == null) {
             return;
         }
-        long now = context.currentSystemTimeMs();
+        long wall = context.currentSystemTimeMs();
         if (!signal.isHeartbeat()) {
-            onDeadLetter(signal, now);
+            onDeadLetter(signal, wall);
             return;
         }
+        clock.read(signal.sentAt(), wall);
+        long now = clock.at(wall);
         RegionWatch watch = regions.get(record.key());
         if (watch == null) {
             watch = RegionWatch.first(record.key(), now);
         }
-        judge(watch, watch.heard(signal, config.selfWatch().skippedOver().toMillis()), now);
+        judge(watch, watch.heard(signal, config.selfWatch().skippedOver().toMillis()), now, wall);
     }
 
     private void onDeadLetter(WatchSignal signal, long now) {
@@ -99,8 +109,12 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         emitter.apply(rules.deadLetters(burst, false, config.topics().deadLetter(), now));
     }
 
-    /** @param stored the watch as stored (or new), {@code heard} it with the signal applied */
-    private void judge(RegionWatch stored, RegionWatch heard, long now) {
+    /**
+     * @param stored the watch as stored (or new), {@code heard} it with the signal applied
+     * @param now    the heartbeat clock liveness is judged at
+     * @param wall   wall-clock time, the time of the evaluations (the alert state machine's reminders run on it)
+     */
+    private void judge(RegionWatch stored, RegionWatch heard, long now, long wall) {
         long healthy = config.workers().healthy().toMillis();
         RegionWatch watch = heard.judged(now, healthy, config.selfWatch().forgetWorkerAfter().toMillis());
         RegionStatus picture = watch.status(now, healthy);
@@ -111,18 +125,19 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         if (!watch.equals(stored)) {
             regions.put(watch.region(), watch);
         }
-        emitter.apply(rules.regionBlind(picture, now));
+        emitter.apply(rules.regionBlind(picture, wall));
         var s = config.selfWatch();
         for (var e : watch.workers().entrySet()) {
             // a worker no longer live skips nothing: its death is the worker alert's, its region's blindness this one's
             boolean live = now - e.getValue().lastHeartbeatAt() < healthy;
             emitter.apply(rules.workerSkipping(watch.region(), e.getKey(),
                     live ? watch.skips(e.getKey(), s.skippedOver().toMillis()) : null, s.skippedShare(),
-                    s.skippedMinimum(), now));
+                    s.skippedMinimum(), wall));
         }
     }
 
-    void punctuate(long now) {
+    void punctuate(long wall) {
+        long now = clock.at(wall);
         List<RegionWatch> all = new ArrayList<>();
         try (var it = regions.all()) {
             it.forEachRemaining(kv -> {
@@ -131,7 +146,7 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
                 }
             });
         }
-        all.forEach(watch -> judge(watch, watch, now));
+        all.forEach(watch -> judge(watch, watch, now, wall));
         // a skipping alert of a worker the watch has forgotten heals
         for (AlertStateRecord open : emitter.open()) {
             String region = open.attributes().get("region");
@@ -140,14 +155,14 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
                 RegionWatch watch = regions.get(region);
                 if (watch == null || !watch.workers().containsKey(workerId)) {
                     emitter.apply(rules.workerSkipping(region, workerId, null, 1, 1,
-                            Math.max(now, open.lastEvaluated())));
+                            Math.max(wall, open.lastEvaluated())));
                 }
             }
         }
         // the dead-letter incident heals on wall clock once quiet; new dead letters, not the clock, give its reminders
         DeadLetterWatch burst = deadLetters.get(BURST);
-        if (burst != null && burst.quiet(now, config.selfWatch().deadLetterQuiet().toMillis())) {
-            emitter.apply(rules.deadLetters(burst, true, config.topics().deadLetter(), now));
+        if (burst != null && burst.quiet(wall, config.selfWatch().deadLetterQuiet().toMillis())) {
+            emitter.apply(rules.deadLetters(burst, true, config.topics().deadLetter(), wall));
             AlertStateRecord incident = emitter.current(dev.vigil.streams.rules.Fingerprints.deadLetters());
             if (incident == null || !incident.isOpen()) {
                 deadLetters.delete(BURST);

@@ -251,6 +251,44 @@ class VigilGapsTopologyTest {
     }
 
     @Test
+    void heartbeatsReadBehindWallClockRaiseNoSelfAlertYetASilentRegionStillTurnsBlind() {
+        List<MonitorDefinition> monitors = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            monitors.add(monitor(String.format("m-%02d", i), THREE));
+        }
+        Fleet fleet = Fleet.of(monitors);
+        long behind = 3 * MIN; // far past workers.healthy and the dead threshold: Streams reads the heartbeats late
+        try (var h = new AlertingHarness(W0 - 30_000)) {
+            fleet.monitors().forEach(h::define);
+            for (long t = W0; t <= W0 + 6 * MIN; t += 10_000) {
+                h.wallClockTo(t + behind);
+                for (String region : THREE) {
+                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
+                            fleet.regionsNamed()), t);
+                }
+            }
+            List<AlertEvent> behindAll = h.alerts.readValuesToList();
+            assertThat(behindAll).filteredOn(e -> e.fingerprint().startsWith("vigil/")
+                            || e.fingerprint().startsWith("worker/"))
+                    .as("every worker sent its heartbeats: reading them late is no region's blindness, no worker's death")
+                    .isEmpty();
+
+            // ap-south's worker falls silent while the others' heartbeats are still read just as late
+            for (long t = W0 + 6 * MIN + 10_000; t <= W0 + 9 * MIN; t += 10_000) {
+                h.wallClockTo(t + behind);
+                for (String region : List.of("eu-west", "us-east")) {
+                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
+                            fleet.regionsNamed()), t);
+                }
+            }
+            List<AlertEvent> silent = h.alerts.readValuesToList();
+            assertThat(log(silent, "vigil/region-blind/ap-south")).containsExactly("opened:critical");
+            assertThat(silent).filteredOn(e -> e.fingerprint().startsWith("vigil/region-blind/")
+                    && !e.fingerprint().endsWith("ap-south")).isEmpty();
+        }
+    }
+
+    @Test
     void aWorkerSkippingOverTheThresholdRaisesOneAlertAndOneUnderItNone() {
         try (var h = new AlertingHarness(W0 - 30_000)) {
             long started = 0;
