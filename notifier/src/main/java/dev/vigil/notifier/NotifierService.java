@@ -2,6 +2,7 @@ package dev.vigil.notifier;
 
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.DurationText;
+import dev.vigil.kit.kafka.CompactedTopicView;
 import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
@@ -16,7 +17,6 @@ import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.notifier.config.ResolvedChannel;
 import dev.vigil.notifier.consume.AlertConsumer;
-import dev.vigil.notifier.consume.CompactedMirror;
 import dev.vigil.notifier.consume.KafkaEscalations;
 import dev.vigil.notifier.consume.KafkaVendorPublisher;
 import dev.vigil.notifier.consume.VendorUpdateConsumer;
@@ -61,6 +61,8 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.Collection;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -189,17 +191,18 @@ public final class NotifierService {
                 // the notifier's copies of the silences and acknowledgements the topology reads as global stores
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
-                CompactedMirror<Silence> silences = new CompactedMirror<>(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().topics().silences(), b -> silenceSerde.deserialize(cfg.kafka().topics().silences(), b),
-                        all -> matcher.set(new SilenceMatcher(all))).start();
+                String silencesTopic = cfg.kafka().topics().silences();
+                CompactedTopicView<Silence> silences = mirror(cfg, silencesTopic,
+                        r -> silenceSerde.deserialize(silencesTopic, r.value()), all -> matcher.set(new SilenceMatcher(all)));
                 closeables.add(silences);
                 JsonSerde<Ack> ackSerde = new JsonSerde<>(Ack.class);
-                CompactedMirror<Ack> acks = new CompactedMirror<>(cfg.kafka().bootstrapServers(), cfg.kafka().topics().acks(),
-                        b -> ackSerde.deserialize(cfg.kafka().topics().acks(), b), all -> { }).start();
+                String acksTopic = cfg.kafka().topics().acks();
+                CompactedTopicView<Ack> acks = mirror(cfg, acksTopic, r -> ackSerde.deserialize(acksTopic, r.value()),
+                        all -> { });
                 closeables.add(acks);
                 this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
-                Gauge.builder("vigil.notifier.silences", silences, CompactedMirror::size).register(registry);
-                Gauge.builder("vigil.notifier.acks", acks, CompactedMirror::size).register(registry);
+                Gauge.builder("vigil.notifier.silences", silences, CompactedTopicView::size).register(registry);
+                Gauge.builder("vigil.notifier.acks", acks, CompactedTopicView::size).register(registry);
                 // the end-to-end canary's events are consumed before routing, whether or not the switch is on;
                 // only the instance that reads the canary's partition judges it
                 AtomicReference<AlertConsumer> consumerRef = new AtomicReference<>();
@@ -366,6 +369,26 @@ public final class NotifierService {
     }
 
     /** The alert consumer's Kafka settings (read_committed, manual commits, static membership when configured). */
+    /**
+     * The notifier's copy of a compacted topic the topology reads as a global store (silences, acknowledgements), so
+     * both apply the same records. An absent topic holds nothing yet; no event is routed before both are caught up,
+     * so a restart cannot page through a silence it has not yet read.
+     *
+     * @param onChange called with the live values after every poll that changed them
+     */
+    private static <V> CompactedTopicView<V> mirror(NotifierConfig cfg, String topic,
+                                                    Function<ConsumerRecord<String, byte[]>, V> decode,
+                                                    java.util.function.Consumer<Collection<V>> onChange) {
+        String name = "vigil-notifier-mirror-" + topic;
+        return CompactedTopicView.of(CompactedTopicView.consumerProperties(cfg.kafka().bootstrapServers(), name,
+                Map.of()), topic, decode, new CompactedTopicView.Listener<>() {
+                    @Override
+                    public void changed(Collection<V> values) {
+                        onChange.accept(values);
+                    }
+                }, CompactedTopicView.Options.of(name, CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)).start();
+    }
+
     public static Map<String, Object> consumerProps(NotifierConfig cfg) {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers());
