@@ -7,14 +7,10 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelOption;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
-import reactor.netty.tcp.TcpClient;
 
 /**
  * A TCP check: connect to {@code tcp.host:tcp.port} through the {@link TargetGuard} (resolved, classified, and
@@ -29,12 +25,11 @@ import reactor.netty.tcp.TcpClient;
 public final class TcpProbe implements Probe {
     public static final int MAX_READ_BYTES = 4096;
 
-    private final TargetGuard guard;
+    private final GuardedConnection connection;
     private final ProbeSettings settings;
-    private final TcpClient base = TcpClient.newConnection();
 
     public TcpProbe(TargetGuard guard, ProbeSettings settings) {
-        this.guard = guard;
+        this.connection = new GuardedConnection(guard);
         this.settings = settings;
     }
 
@@ -91,7 +86,6 @@ public final class TcpProbe implements Probe {
         final long startedAt;
         final Phases phases = new Phases();
         volatile Target.Allowed target;
-        volatile Connection connection;
         volatile Banner banner;
         volatile long foundNanos;
 
@@ -103,58 +97,47 @@ public final class TcpProbe implements Probe {
         }
 
         Mono<ProbeResult> execute() {
-            return guard.checkEndpoint("tcp", tcp.host(), tcp.port())
-                    .flatMap(t -> {
-                        if (t instanceof Target.Refused r) {
-                            return Mono.just(failure(ErrorKind.BLOCKED_TARGET, "target refused: " + r.reason(), r.dnsNanos()));
+            return connection.run("tcp", tcp.host(), tcp.port(), monitor, startNanos, phases, c -> c,
+                    new GuardedConnection.Check() {
+                        @Override
+                        public ProbeResult failure(ErrorKind kind, String detail, long dnsNanos) {
+                            return Run.this.failure(kind, detail, dnsNanos);
                         }
-                        if (t instanceof Target.Unresolved u) {
-                            return Mono.just(failure(ErrorKind.DNS, u.reason(), u.dnsNanos()));
+
+                        @Override
+                        public Mono<ProbeResult> connected(Connection conn, Target.Allowed allowed) {
+                            target = allowed;
+                            return read(conn);
                         }
-                        target = (Target.Allowed) t;
-                        return connectAndRead(target);
-                    })
-                    .timeout(Duration.ofMillis(monitor.timeoutMs()))
-                    .onErrorResume(e -> Mono.just(onError(e)))
-                    .doFinally(s -> {
-                        Connection c = connection;
-                        if (c != null) {
-                            c.dispose();
+
+                        @Override
+                        public ProbeResult failed(Throwable error, Target.Allowed allowed) {
+                            target = allowed;
+                            return onError(error);
                         }
                     });
         }
 
-        private Mono<ProbeResult> connectAndRead(Target.Allowed allowed) {
-            long remainingMs = Math.max(1, monitor.timeoutMs() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-            return base.remoteAddress(allowed::socketAddress)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) remainingMs)
-                    .doOnChannelInit((observer, channel, address) -> {
-                        phases.connecting();
-                        channel.pipeline().addFirst("vigil.phase", phases);
-                    })
-                    .connect()
-                    .flatMap(conn -> {
-                        connection = conn;
-                        Mono<Void> send = tcp.send() == null ? Mono.empty()
-                                : conn.outbound().sendByteArray(Mono.just(tcp.send().getBytes(StandardCharsets.UTF_8))).then();
-                        if (tcp.expect() == null) {
-                            return send.then(Mono.fromCallable(() -> success(phases.connected)));
-                        }
-                        Banner b = new Banner(tcp.expect().getBytes(StandardCharsets.UTF_8));
-                        banner = b;
-                        return send.then(conn.inbound().receive()
-                                        .<Read>handle((buf, sink) -> {
-                                            Read r = b.add(buf);
-                                            if (r != null) {
-                                                foundNanos = System.nanoTime();
-                                                sink.next(r);
-                                                sink.complete();
-                                            }
-                                        })
-                                        .next()
-                                        .defaultIfEmpty(Read.CLOSED))
-                                .map(this::onRead);
-                    });
+        private Mono<ProbeResult> read(Connection conn) {
+            Mono<Void> send = tcp.send() == null ? Mono.empty()
+                    : conn.outbound().sendByteArray(Mono.just(tcp.send().getBytes(StandardCharsets.UTF_8))).then();
+            if (tcp.expect() == null) {
+                return send.then(Mono.fromCallable(() -> success(phases.connected)));
+            }
+            Banner b = new Banner(tcp.expect().getBytes(StandardCharsets.UTF_8));
+            banner = b;
+            return send.then(conn.inbound().receive()
+                            .<Read>handle((buf, sink) -> {
+                                Read r = b.add(buf);
+                                if (r != null) {
+                                    foundNanos = System.nanoTime();
+                                    sink.next(r);
+                                    sink.complete();
+                                }
+                            })
+                            .next()
+                            .defaultIfEmpty(Read.CLOSED))
+                    .map(this::onRead);
         }
 
         private ProbeResult onRead(Read read) {
@@ -169,11 +152,7 @@ public final class TcpProbe implements Probe {
 
         private ProbeResult onError(Throwable e) {
             boolean connected = phases.connected != 0;
-            if (e instanceof TimeoutException) {
-                if (target == null) {
-                    return failure(ErrorKind.DNS, "host lookup did not finish within timeoutMs " + monitor.timeoutMs(),
-                            System.nanoTime() - startNanos);
-                }
+            if (e instanceof TimeoutException && target != null) {
                 if (!connected) {
                     return failure(ErrorKind.CONNECT_TIMEOUT, "not connected within timeoutMs " + monitor.timeoutMs(),
                             target.dnsNanos());

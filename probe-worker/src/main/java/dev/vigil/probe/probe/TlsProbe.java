@@ -6,20 +6,17 @@ import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
-import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLException;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
-import reactor.netty.tcp.TcpClient;
 
 /**
  * A TLS check on any port: connect to {@code tls.host:tls.port} through the {@link TargetGuard}, handshake with
@@ -33,13 +30,12 @@ import reactor.netty.tcp.TcpClient;
  * ({@link CertificateVerdicts}); an expired one still reports its (negative) days left.
  */
 public final class TlsProbe implements Probe {
-    private final TargetGuard guard;
+    private final GuardedConnection connection;
     private final ProbeSettings settings;
     private final SslContext sslContext;
-    private final TcpClient base = TcpClient.newConnection();
 
     public TlsProbe(TargetGuard guard, ProbeSettings settings) {
-        this.guard = guard;
+        this.connection = new GuardedConnection(guard);
         this.settings = settings;
         try {
             // Built once: an SslContext per probe would cost more than the probe.
@@ -66,7 +62,6 @@ public final class TlsProbe implements Probe {
         final long startedAt;
         final Phases phases = new Phases();
         volatile Target.Allowed target;
-        volatile Connection connection;
 
         Run(MonitorDefinition monitor, long windowStart) {
             this.monitor = monitor;
@@ -76,67 +71,53 @@ public final class TlsProbe implements Probe {
         }
 
         Mono<ProbeResult> execute() {
-            return guard.checkEndpoint("tls", tls.host(), tls.port())
-                    .flatMap(t -> {
-                        if (t instanceof Target.Refused r) {
-                            return Mono.just(failure(ErrorKind.BLOCKED_TARGET, "target refused: " + r.reason(), r.dnsNanos(), null));
+            // An IP literal gets no SNI (RFC 6066 allows host names only); the address is then what is verified.
+            boolean literal = tls.host().indexOf(':') >= 0 || tls.host().matches("[0-9.]+");
+            return connection.run("tls", tls.host(), tls.port(), monitor, startNanos, phases,
+                    client -> client.secure(spec -> {
+                        // Our deadline ends the handshake; the provider's own timeout must not end it first.
+                        var b = spec.sslContext(sslContext).handshakeTimeout(Duration.ofMillis(monitor.timeoutMs() + 1000L));
+                        if (!literal) {
+                            b.serverNames(new SNIHostName(tls.host()));
                         }
-                        if (t instanceof Target.Unresolved u) {
-                            return Mono.just(failure(ErrorKind.DNS, u.reason(), u.dnsNanos(), null));
+                    }),
+                    new GuardedConnection.Check() {
+                        @Override
+                        public ProbeResult failure(ErrorKind kind, String detail, long dnsNanos) {
+                            return Run.this.failure(kind, detail, dnsNanos, null);
                         }
-                        target = (Target.Allowed) t;
-                        return handshake(target);
-                    })
-                    .timeout(Duration.ofMillis(monitor.timeoutMs()))
-                    .onErrorResume(e -> Mono.just(onError(e)))
-                    .doFinally(s -> {
-                        Connection c = connection;
-                        if (c != null) {
-                            c.dispose();
+
+                        @Override
+                        public Mono<ProbeResult> connected(Connection conn, Target.Allowed allowed) {
+                            target = allowed;
+                            return Mono.fromCallable(() -> handshaken(conn, allowed));
+                        }
+
+                        @Override
+                        public ProbeResult failed(Throwable error, Target.Allowed allowed) {
+                            target = allowed;
+                            return onError(error);
                         }
                     });
         }
 
-        private Mono<ProbeResult> handshake(Target.Allowed allowed) {
-            long remainingMs = Math.max(1, monitor.timeoutMs() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
-            // An IP literal gets no SNI (RFC 6066 allows host names only); the address is then what is verified.
-            boolean literal = allowed.host().indexOf(':') >= 0 || allowed.host().matches("[0-9.]+");
-            return base.remoteAddress(allowed::socketAddress)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) remainingMs)
-                    .doOnChannelInit((observer, channel, address) -> {
-                        phases.connecting();
-                        channel.pipeline().addFirst("vigil.phase", phases);
-                    })
-                    .secure(spec -> {
-                        // Our deadline ends the handshake; the provider's own timeout must not end it first.
-                        var b = spec.sslContext(sslContext).handshakeTimeout(Duration.ofMillis(monitor.timeoutMs() + 1000L));
-                        if (!literal) {
-                            b.serverNames(new SNIHostName(allowed.host()));
-                        }
-                    })
-                    .connect()
-                    .map(conn -> {
-                        connection = conn;
-                        long done = phases.tlsDone != 0 ? phases.tlsDone : System.nanoTime();
-                        X509Certificate leaf = phases.certificate;
-                        if (leaf == null) {
-                            SslHandler ssl = conn.channel().pipeline().get(SslHandler.class);
-                            leaf = ssl == null ? null : Phases.leaf(ssl);
-                        }
-                        int responseMs = Results.millis(done - startNanos);
-                        String slow = Results.tooSlow(monitor, responseMs);
-                        return result(slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, null, responseMs,
-                                slow, allowed.dnsNanos(), leaf);
-                    });
+        private ProbeResult handshaken(Connection conn, Target.Allowed allowed) {
+            long done = phases.tlsDone != 0 ? phases.tlsDone : System.nanoTime();
+            X509Certificate leaf = phases.certificate;
+            if (leaf == null) {
+                SslHandler ssl = conn.channel().pipeline().get(SslHandler.class);
+                leaf = ssl == null ? null : Phases.leaf(ssl);
+            }
+            int responseMs = Results.millis(done - startNanos);
+            String slow = Results.tooSlow(monitor, responseMs);
+            return result(slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, null, responseMs,
+                    slow, allowed.dnsNanos(), leaf);
         }
 
         private ProbeResult onError(Throwable e) {
             boolean connected = phases.connected != 0;
             long dns = target == null ? System.nanoTime() - startNanos : target.dnsNanos();
-            if (e instanceof TimeoutException) {
-                if (target == null) {
-                    return failure(ErrorKind.DNS, "host lookup did not finish within timeoutMs " + monitor.timeoutMs(), dns, null);
-                }
+            if (e instanceof TimeoutException && target != null) {
                 return connected
                         ? failure(ErrorKind.TIMEOUT, "TLS handshake did not complete within timeoutMs " + monitor.timeoutMs(), dns, null)
                         : failure(ErrorKind.CONNECT_TIMEOUT, "not connected within timeoutMs " + monitor.timeoutMs(), dns, null);
