@@ -217,6 +217,16 @@ public final class TrustedPaths {
         }
     }
 
+    /** By uid where the file system tells it (a user without a name in /etc/passwd too), else by name. */
+    private static boolean ownedByMe(Path path, UserPrincipal owner, String me) {
+        try {
+            Object uid = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            return uid instanceof Integer u && u == new com.sun.security.auth.module.UnixSystem().getUid();
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException | LinkageError e) {
+            return owner.getName().equals(me);
+        }
+    }
+
     private static PosixFileAttributes attributes(Path path) {
         try {
             return Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -228,7 +238,7 @@ public final class TrustedPaths {
     private static void requireOwnerAndMode(Path path, PosixFileAttributes attrs, String what) {
         UserPrincipal owner = attrs.owner();
         String me = System.getProperty("user.name");
-        if (!owner.getName().equals(me)) {
+        if (!ownedByMe(path, owner, me)) {
             throw new UntrustedPathException(path + " belongs to " + owner.getName() + ", not to " + me
                     + "; refusing a " + what + " another user controls: remove it, or pass --data-dir (or set"
                     + " VIGIL_CLUSTER_DIR) to a directory of your own");

@@ -46,6 +46,15 @@ class TrustedPathsTest {
     }
 
     @Test
+    void theDefaultDataDirIsOnePerUser() {
+        // a shared /var/tmp/vigil-cluster was the directory another user could create first
+        assertThat(ClusterCommand.defaultDataDir().toString()).matches("/var/tmp/vigil-cluster-\\d+");
+        if (root()) {
+            assertThat(ClusterCommand.defaultDataDir()).isEqualTo(Path.of("/var/tmp/vigil-cluster-0"));
+        }
+    }
+
+    @Test
     void anAbsentDataDirIsCreatedPrivateWithItsSubdirectories() throws Exception {
         Path dir = tmp.resolve("fresh/cluster");
         TrustedPaths.prepareDataDir(dir);
