@@ -325,10 +325,7 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             }
             try {
                 URI u = URI.create(value.strip());
-                String host = u.getHost();
-                boolean loopback = host != null && (host.equals("localhost") || host.matches("127(\\.[0-9]{1,3}){3}")
-                        || host.equals("[::1]") || host.equals("::1"));
-                if (host == null || !("https".equals(u.getScheme()) || ("http".equals(u.getScheme()) && loopback))) {
+                if (u.getHost() == null || !dev.vigil.notifier.channel.PlainTransport.allows(u)) {
                     p.add("deadMan.urlEnv", "the URL in " + urlEnv + " must be https (http only on loopback)");
                     return java.util.Optional.empty();
                 }

@@ -2,6 +2,7 @@ package dev.vigil.notifier.config;
 
 import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.kit.config.DurationText;
+import dev.vigil.notifier.channel.PlainTransport;
 import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
@@ -180,9 +181,6 @@ public final class RoutingValidator {
                 if (text != null) {
                     url = url(path + ".urlEnv (value of " + c.urlEnv() + ")", text, problems);
                 }
-                if (url != null && c.type() == ChannelType.TEAMS && !"https".equalsIgnoreCase(url.getScheme())) {
-                    problems.add(path + ".urlEnv (value of " + c.urlEnv() + "): a Teams workflow URL must be https");
-                }
                 if (c.secretEnv() != null) {
                     problems.add(path + ".secretEnv: not used by " + c.type().wire() + " channels");
                 }
@@ -284,7 +282,10 @@ public final class RoutingValidator {
         return value.strip();
     }
 
-    /** Absolute http(s) URL with a host and no user-info; the message never echoes the value (it may be secret). */
+    /**
+     * Absolute https URL (http only to a loopback stand-in) with a host and no user-info; the message never echoes
+     * the value (it may be secret).
+     */
     private static URI url(String path, String text, List<String> problems) {
         try {
             URI u = new URI(text.strip());
@@ -299,6 +300,10 @@ public final class RoutingValidator {
             }
             if (u.getRawUserInfo() != null) {
                 problems.add(path + ": the URL must not contain user-info");
+                return null;
+            }
+            if (!PlainTransport.allows(u)) {
+                problems.add(path + ": " + PlainTransport.HTTPS_RULE);
                 return null;
             }
             return u;

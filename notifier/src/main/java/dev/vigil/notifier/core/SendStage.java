@@ -3,14 +3,17 @@ package dev.vigil.notifier.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Stage 2: one send with the per-send timeout. Errors and timeouts become transient outcomes. The pipeline runs
- * it inside the channel's lane.
+ * Stage 2: one send with the per-send timeout. Errors and timeouts become transient outcomes (any URL in an error's
+ * message cut to its host). The pipeline runs it inside the channel's lane.
  */
 public final class SendStage {
+    private static final Pattern URL = Pattern.compile(
+            "\\b([A-Za-z][A-Za-z0-9+.-]{1,15}://)(?:[^@/\\s?#]*@)?([^/\\s?#@]+)[^\\s]*");
     private final Notifier notifier;
     private final Duration timeout;
     private final Scheduler timer;
@@ -44,7 +47,16 @@ public final class SendStage {
         if (e instanceof TimeoutException) {
             return "no answer within the send timeout of " + timeout;
         }
-        String m = e.getMessage();
+        // the reason is logged and dead-lettered: a URL in it keeps only its host
+        String m = withoutUrlSecrets(e.getMessage());
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    /**
+     * {@code s} with every URL cut to its scheme and host: webhook URLs carry their token in the path or query (and
+     * some a password as user-info).
+     */
+    static String withoutUrlSecrets(String s) {
+        return s == null ? null : URL.matcher(s).replaceAll("$1$2/\u2026");
     }
 }

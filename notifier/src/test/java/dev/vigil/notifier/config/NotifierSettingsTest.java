@@ -278,9 +278,9 @@ class NotifierSettingsTest {
                 "routing: channels.pd.urlEnv: not used by pagerduty channels (set url for the API base)",
                 "routing: channels.pd.secretEnv: the value of PD_KEY is not a PagerDuty integration key (32 letters and digits, from the service's Events API v2 integration)",
                 "routing: channels.pd2.secretEnv: required: the name of the environment variable holding the PagerDuty integration (routing) key",
-                "routing: channels.teams.urlEnv (value of TEAMS_URL): a Teams workflow URL must be https",
+                "routing: channels.teams.urlEnv (value of TEAMS_URL): must be https (plain http only to a loopback stand-in: localhost, 127.0.0.0/8 or [::1])",
                 "routing: channels.teams2.url: teams webhook URLs carry their token; put the URL in an environment variable and name it in urlEnv",
-                "routing: channels.teams2.urlEnv (value of TEAMS_URL): a Teams workflow URL must be https");
+                "routing: channels.teams2.urlEnv (value of TEAMS_URL): must be https (plain http only to a loopback stand-in: localhost, 127.0.0.0/8 or [::1])");
         assertThat(String.join("\n", p)).doesNotContain("s3cret").doesNotContain("not a key!");
     }
 

@@ -35,10 +35,16 @@ public final class ClusterCommand implements Runnable {
 
     /** Where the cluster lives. */
     public static final class Where {
-        @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "${env:VIGIL_CLUSTER_DIR:-/var/tmp/vigil-cluster}",
-                description = "Data, logs, pid files and generated secrets (default: ${DEFAULT-VALUE}; PostgreSQL"
-                        + " runs as the postgres user when started by root, so it must be able to reach it).")
+        @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "${env:VIGIL_CLUSTER_DIR}",
+                description = "Data, logs, pid files and generated secrets (default: $VIGIL_CLUSTER_DIR, else"
+                        + " /var/tmp/vigil-cluster-<uid>). Created with mode 0700 (0711 under root, as PostgreSQL then"
+                        + " runs as the postgres user and must reach it); one another user owns or can write is refused.")
         Path dataDir;
+
+        /** The data directory: --data-dir, else $VIGIL_CLUSTER_DIR, else one per user under /var/tmp. */
+        Path dataDir() {
+            return dataDir != null ? dataDir : defaultDataDir();
+        }
 
         @Option(names = "--base-port", paramLabel = "PORT", defaultValue = "" + ClusterLayout.DEFAULT_BASE_PORT,
                 description = "Ports are base+1.. (brokers), +20 (PostgreSQL), +31.. (Streams), +41.. (notifiers),"
@@ -60,7 +66,7 @@ public final class ClusterCommand implements Runnable {
             if (kafka instanceof ch.qos.logback.classic.Logger logback) {
                 logback.setLevel(ch.qos.logback.classic.Level.ERROR);
             }
-            return new LocalCluster(ClusterLayout.standard(dataDir, basePort), repo, out);
+            return new LocalCluster(ClusterLayout.standard(dataDir(), basePort), repo, out);
         }
     }
 
@@ -79,6 +85,10 @@ public final class ClusterCommand implements Runnable {
                 run(where.cluster(out), out);
                 out.flush();
                 return ExitCode.OK.code();
+            } catch (TrustedPaths.UntrustedPathException e) {
+                out.flush();
+                spec.commandLine().getErr().println("vigil cluster " + spec.name() + ": " + e.getMessage());
+                return ExitCode.CONFIG.code();
             } catch (RuntimeException e) {
                 out.flush();
                 spec.commandLine().getErr().println("vigil cluster " + spec.name() + ": " + e.getMessage());
@@ -223,8 +233,9 @@ public final class ClusterCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             ClusterLayout layout;
             try {
-                layout = ClusterLayout.standard(where.dataDir, where.basePort);
-            } catch (IllegalArgumentException e) {
+                layout = ClusterLayout.standard(where.dataDir(), where.basePort);
+                TrustedPaths.prepareDataDir(layout.dataDir());
+            } catch (IllegalArgumentException | TrustedPaths.UntrustedPathException e) {
                 err.println("vigil cluster check-dashboard: " + e.getMessage());
                 return ExitCode.CONFIG.code();
             }
@@ -238,6 +249,23 @@ public final class ClusterCommand implements Runnable {
             }
             return checkDashboard(prometheus, dashboard != null ? dashboard : where.dashboard(), allowMissing,
                     Duration.ofSeconds(waitSeconds), out, err);
+        }
+    }
+
+    /**
+     * One directory per user under /var/tmp, as tmux and ssh-agent do under /tmp: two users of a host never share
+     * one, and one another user created first is refused rather than used. Not under the home directory: under root
+     * PostgreSQL runs as the postgres user, which cannot enter /root.
+     */
+    static Path defaultDataDir() {
+        return Path.of("/var/tmp", "vigil-cluster-" + uid());
+    }
+
+    private static String uid() {
+        try {
+            return Long.toString(new com.sun.security.auth.module.UnixSystem().getUid());
+        } catch (RuntimeException | LinkageError e) {
+            return System.getProperty("user.name");
         }
     }
 

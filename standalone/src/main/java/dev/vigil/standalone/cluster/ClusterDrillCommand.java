@@ -41,7 +41,7 @@ final class ClusterDrillCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Path dir = where.dataDir.toAbsolutePath().normalize();
+        Path dir = where.dataDir().toAbsolutePath().normalize();
         if (!isEmpty(dir)) {
             spec.commandLine().getErr().println("vigil cluster drill: " + dir + " already holds a cluster (from `vigil"
                     + " cluster up` or an earlier drill, whose logs are under logs/), and the drill counts pages on a"

@@ -78,13 +78,13 @@ final class ClusterScaleCommand implements Callable<Integer> {
 
     private Integer standalone(ClusterScale.Options options, PrintWriter out) {
         try {
-            StandaloneScale scale = new StandaloneScale(where.dataDir, options, out);
+            StandaloneScale scale = new StandaloneScale(where.dataDir(), options, out);
             List<ScaleFigures.Step> results = scale.run();
             StringBuilder text = new StringBuilder();
             results.forEach(s -> text.append(ScaleFigures.resultLine("standalone-scale", s)).append('\n'));
             scale.faultStep().ifPresent(s -> text.append(ScaleFigures.resultLine("standalone-scale-fault", s)).append('\n'));
             text.append(ScaleFigures.growthTable(results));
-            Files.writeString(where.dataDir.resolve("scale-results.txt"), text.toString());
+            Files.writeString(where.dataDir().resolve("scale-results.txt"), text.toString());
             return ExitCode.OK.code();
         } catch (RuntimeException | java.io.IOException e) {
             out.flush();
@@ -108,7 +108,7 @@ final class ClusterScaleCommand implements Callable<Integer> {
             if (faultRegion != null && !ClusterLayout.DEFAULT_REGIONS.contains(faultRegion)) {
                 throw new IllegalArgumentException("--fault-region must be one of " + ClusterLayout.DEFAULT_REGIONS);
             }
-            cluster = new LocalCluster(new ClusterLayout(where.dataDir, where.basePort, 3, streams, notifiers, ingests,
+            cluster = new LocalCluster(new ClusterLayout(where.dataDir(), where.basePort, 3, streams, notifiers, ingests,
                     ClusterLayout.DEFAULT_REGIONS), where.repo, out)
                     .heapCap("streams", streamsHeap).heapCap("probe-worker", probeHeap);
         } catch (IllegalArgumentException e) {

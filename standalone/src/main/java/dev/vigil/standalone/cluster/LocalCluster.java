@@ -66,6 +66,7 @@ public final class LocalCluster {
         this.layout = layout;
         this.repo = repo.toAbsolutePath().normalize();
         this.out = out;
+        TrustedPaths.prepareDataDir(layout.dataDir());
         this.processes = new ProcessTable(layout.run(), layout.logs());
         this.javaCommand = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -80,8 +81,10 @@ public final class LocalCluster {
 
     /**
      * The launcher's own class path, absolute. When it is one jar (vigil.jar) the processes run a copy of it under
-     * {@code <data-dir>/lib}, named by its size and time, so rebuilding Vigil never rewrites a jar a running process
-     * reads, and a restarted process runs the build it was started with until {@code up} runs a newer one.
+     * {@code <data-dir>/lib}, named by its SHA-256 digest, so rebuilding Vigil never rewrites a jar a running process
+     * reads, and a restarted process runs the build it was started with until {@code up} runs a newer one. A copy
+     * found there is used only when its digest is the jar's (anything else is replaced) and it is a file of this user
+     * that no one else can write and not a link (else refused).
      */
     static String runnableClasspath(ClusterLayout layout, String launcher) {
         List<Path> entries = java.util.Arrays.stream(launcher.split(java.io.File.pathSeparator))
@@ -90,19 +93,10 @@ public final class LocalCluster {
             return String.join(java.io.File.pathSeparator, entries.stream().map(Path::toString).toList());
         }
         Path jar = entries.get(0);
-        try {
-            String stamp = Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis();
-            Path copy = layout.dataDir().resolve("lib").resolve("vigil-" + stamp + ".jar");
-            if (!Files.isRegularFile(copy) || Files.size(copy) != Files.size(jar)) {
-                Files.createDirectories(copy.getParent());
-                Path tmp = copy.resolveSibling(copy.getFileName() + ".tmp");
-                Files.copy(jar, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                Files.move(tmp, copy, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            }
-            return copy.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot copy " + jar + " into " + layout.dataDir() + ": " + e.getMessage(), e);
-        }
+        Path lib = TrustedPaths.requireOwnedDir(layout.dataDir().resolve("lib"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Path copy = lib.resolve("vigil-" + TrustedPaths.sha256(jar).substring(0, 16) + ".jar");
+        return TrustedPaths.copyVerified(jar, copy).toString();
     }
 
     /** Runs every later-started process of {@code service} with {@code -Xmx<cap>} (e.g. {@code 1536m}). */
@@ -454,19 +448,18 @@ public final class LocalCluster {
         }
         heap = heapCaps.containsKey(service) ? "-Xmx" + heapCaps.get(service) : heap;
         String config = repo.resolve("docker/config/vigil-" + service + ".yaml").toString();
-        List<String> command = List.of(javaCommand, "-Xms64m", heap, "-XX:+ExitOnOutOfMemoryError", "-cp", classpath,
+        // the directory on the command line marks the process as this cluster's (see ProcessTable) when the class
+        // path is not the jar under lib/
+        List<String> command = List.of(javaCommand, "-Xms64m", heap, "-XX:+ExitOnOutOfMemoryError",
+                "-Dvigil.cluster.dir=" + layout.dataDir(), "-cp", classpath,
                 "dev.vigil.standalone.cli.VigilCommand", service, "--config", config);
         return new ProcessSpec(name, command, env);
     }
 
     private String routingFile() {
-        Path chosen = layout.config().resolve("routing.path");
-        try {
-            if (Files.isRegularFile(chosen)) {
-                return Files.readString(chosen).trim();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Optional<String> chosen = TrustedPaths.readTrusted(layout.config().resolve("routing.path"));
+        if (chosen.isPresent()) {
+            return chosen.get().trim();
         }
         return repo.resolve("docker/config/routing-console.yaml").toString();
     }
@@ -549,13 +542,9 @@ public final class LocalCluster {
         }
     }
 
+    /** Writes a file of the cluster (mode 0600), replacing whatever is there, a planted link included. */
     static void write(Path file, String text) {
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        TrustedPaths.writePrivate(file, text);
     }
 
     static void sleep(long ms) {

@@ -16,7 +16,9 @@ import java.util.stream.Stream;
 /**
  * The processes a cluster launcher started, remembered in pid files ({@code run/<name>.pid}: the pid and the
  * process's start time) so that {@code down}, {@code status} and the drills act on exactly those: a pid that was
- * reused by an unrelated process since (its start time differs) is never signalled.
+ * reused by an unrelated process since (its start time differs) is never signalled, nor is one whose command line
+ * does not name the cluster's data directory (every command the launcher runs does), and a pid file is believed only
+ * when it is this user's, writable by no one else and not a link.
  *
  * <p>Each process runs in its own session ({@code setsid}), so an interrupt in the terminal that ran {@code up}
  * does not reach it, and writes stdout and stderr to {@code logs/<name>.log} (appended across restarts).
@@ -25,10 +27,13 @@ public final class ProcessTable {
     private static final Duration START_TIME_TOLERANCE = Duration.ofSeconds(2);
     private final Path runDir;
     private final Path logDir;
+    private final Path dataDir;
 
+    /** @param runDir {@code <data-dir>/run}, whose parent every started command names */
     public ProcessTable(Path runDir, Path logDir) {
-        this.runDir = runDir;
+        this.runDir = runDir.toAbsolutePath().normalize();
         this.logDir = logDir;
+        this.dataDir = this.runDir.getParent();
     }
 
     /** A process this table started and that is still the same process. */
@@ -36,6 +41,10 @@ public final class ProcessTable {
     }
 
     public Running start(ProcessSpec spec) {
+        if (!TrustedPaths.names(spec.command(), dataDir)) {
+            throw new IllegalArgumentException(spec.name() + ": the command must name the data directory " + dataDir
+                    + " (how a pid file's process is told from an unrelated one): " + spec.command());
+        }
         Optional<Running> already = running(spec.name());
         if (already.isPresent()) {
             return already.get();
@@ -43,6 +52,10 @@ public final class ProcessTable {
         try {
             Files.createDirectories(runDir);
             Files.createDirectories(logDir);
+            if (Files.isSymbolicLink(log(spec.name()))) {
+                throw new TrustedPaths.UntrustedPathException(log(spec.name()) + " is a symbolic link; refusing to"
+                        + " write a process's output through it: remove it");
+            }
             List<String> command = new ArrayList<>();
             if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
                 command.add("/usr/bin/setsid");
@@ -58,7 +71,7 @@ public final class ProcessTable {
                     java.nio.file.StandardOpenOption.APPEND);
             Process process = builder.start();
             Instant started = process.info().startInstant().orElse(Instant.now());
-            Files.writeString(pidFile(spec.name()), process.pid() + " " + started.toEpochMilli() + " "
+            TrustedPaths.writePrivate(pidFile(spec.name()), process.pid() + " " + started.toEpochMilli() + " "
                     + spec.stopSignal() + "\n");
             return new Running(spec.name(), process.pid(), started);
         } catch (IOException e) {
@@ -74,14 +87,18 @@ public final class ProcessTable {
         return runDir.resolve(name + ".pid");
     }
 
-    /** The named process, when this table started it and it still runs. */
+    /**
+     * The named process, when this table started it and it still runs.
+     *
+     * @throws TrustedPaths.UntrustedPathException when its pid file is a link, another user's or writable by others
+     */
     public Optional<Running> running(String name) {
-        Path file = pidFile(name);
-        if (!Files.isRegularFile(file)) {
+        Optional<String> text = TrustedPaths.readTrusted(pidFile(name));
+        if (text.isEmpty()) {
             return Optional.empty();
         }
         try {
-            String[] parts = Files.readString(file).trim().split(" ");
+            String[] parts = text.get().trim().split(" ");
             long pid = Long.parseLong(parts[0]);
             Instant started = Instant.ofEpochMilli(Long.parseLong(parts[1]));
             return ProcessHandle.of(pid)
@@ -89,8 +106,9 @@ public final class ProcessTable {
                     .filter(h -> h.info().startInstant()
                             .map(s -> Duration.between(s, started).abs().compareTo(START_TIME_TOLERANCE) <= 0)
                             .orElse(false))
+                    .filter(h -> TrustedPaths.startedFor(h, dataDir))
                     .map(h -> new Running(name, pid, started));
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Optional.empty();
         }
     }
@@ -161,12 +179,8 @@ public final class ProcessTable {
     }
 
     private String stopSignal(String name) {
-        try {
-            String[] parts = Files.readString(pidFile(name)).trim().split(" ");
-            return parts.length > 2 ? parts[2] : "TERM";
-        } catch (IOException e) {
-            return "TERM";
-        }
+        String[] parts = TrustedPaths.readTrusted(pidFile(name)).orElse("").trim().split(" ");
+        return parts.length > 2 && List.of("TERM", "INT").contains(parts[2]) ? parts[2] : "TERM";
     }
 
     private static void signal(long pid, String signal) {

@@ -185,8 +185,10 @@ class ClusterPrometheusTest {
                 .bindNow();
         ProcessTable processes = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
         try {
-            // the process table must hold a live "prometheus": a sleep stands in for it
-            processes.start(new ProcessSpec(ClusterPrometheus.NAME, List.of("sleep", "60"), Map.of()));
+            // the process table must hold a live "prometheus": a sleep stands in for it, naming the data directory
+            // (as $0) like every command the launcher runs
+            processes.start(new ProcessSpec(ClusterPrometheus.NAME, List.of("sh", "-c", "sleep 60",
+                    dir.resolve("p").toString()), Map.of()));
             ClusterPrometheus prometheus = new ClusterPrometheus(dir.resolve("p"), stand.port(), List.of(
                     new ClusterPrometheus.Job("vigil-streams", List.of(new ClusterPrometheus.Target("127.0.0.1:21031",
                             Map.of()))),

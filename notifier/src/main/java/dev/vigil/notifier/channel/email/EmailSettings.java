@@ -1,6 +1,7 @@
 package dev.vigil.notifier.channel.email;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import dev.vigil.notifier.channel.PlainTransport;
 import dev.vigil.notifier.channel.Text;
 import dev.vigil.schemas.contract.WireEnum;
 import jakarta.mail.internet.AddressException;
@@ -25,14 +26,14 @@ import java.util.regex.Pattern;
  * validator reports a channel; {@link #requireValid(String)} throws them.
  *
  * <p>{@code password} is a secret (read by the wiring from an environment variable): it never appears in
- * {@link #toString()} or in a problem. A password never crosses the network in clear text: with
- * {@code startTls: none} credentials are refused unless the relay is on the loopback interface.
+ * {@link #toString()} or in a problem. Nothing crosses the network in clear text: {@code startTls: none} is refused
+ * unless the relay is on the loopback interface.
  *
  * @param host           SMTP relay host name or IP literal (required)
  * @param port           SMTP port (default 587)
  * @param startTls       {@code required} (default): the session must be upgraded with STARTTLS to a certificate
- *                       the JVM trusts for {@code host}, else nothing is sent; {@code none}: plain SMTP, for a
- *                       relay on the same host or pod only
+ *                       the JVM trusts for {@code host}, else nothing is sent; {@code none}: plain SMTP, only
+ *                       for a relay on this host's loopback interface (refused for any other host)
  * @param username       SMTP AUTH user name (optional; given together with the password)
  * @param password       SMTP AUTH password (secret; optional; given together with the user name)
  * @param from           the From address (RFC 822, optionally with a display name: {@code Vigil <vigil@example.com>});
@@ -65,7 +66,7 @@ public record EmailSettings(String host, Integer port, StartTls startTls, String
     public enum StartTls implements WireEnum {
         /** STARTTLS is mandatory; a relay that does not offer it gets nothing. */
         REQUIRED,
-        /** Plain SMTP: for a relay on the same host or pod only. */
+        /** Plain SMTP: only for a relay on this host's loopback interface (a sidecar in the same pod). */
         NONE;
 
         @JsonCreator
@@ -156,9 +157,10 @@ public record EmailSettings(String host, Integer port, StartTls startTls, String
                 problems.add(path + "username: required with a password");
             }
         }
-        if ((hasUser || hasPassword) && startTls == StartTls.NONE && !isLoopback(host)) {
-            problems.add(path + "startTls: credentials would cross the network in clear text; use startTls: required"
-                    + " (startTls: none is for a relay on this host only)");
+        if (startTls == StartTls.NONE && host != null && !isLoopback(host)) {
+            // the page (what is down, links, who is on call) and any credentials would cross the network in clear
+            problems.add(path + "startTls: none sends the page in clear text; it is only for a relay on this host ("
+                    + PlainTransport.LOOPBACK_HOSTS + "): use startTls: required");
         }
         checkAddress(path + "from", from, problems);
         if (to.isEmpty()) {
@@ -255,15 +257,7 @@ public record EmailSettings(String host, Integer port, StartTls startTls, String
 
     /** {@code localhost}, 127.0.0.0/8 or ::1 written literally: no name is resolved. */
     static boolean isLoopback(String host) {
-        if (host == null) {
-            return false;
-        }
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
-                || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+        return PlainTransport.isLoopback(host);
     }
 
     /** Never the password; the recipients only as a count. */

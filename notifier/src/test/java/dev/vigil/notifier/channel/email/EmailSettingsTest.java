@@ -150,17 +150,20 @@ class EmailSettingsTest {
         assertThat(valid().withCredentials("vig\r\nil", SECRET).problems(PATH)).containsExactly(
                 PATH + ".username: must be 1-320 characters without line breaks or control characters");
 
-        // startTls: none sends AUTH in clear text: only to a relay on this host
-        assertThat(valid().withStartTls(StartTls.NONE).problems(PATH)).isEmpty();
+        // startTls: none sends the page (and any AUTH) in clear text: only to a relay on this host, with or without
+        // credentials
+        String clear = PATH + ".startTls: none sends the page in clear text; it is only for a relay on this host"
+                + " (localhost, 127.0.0.0/8 or [::1]): use startTls: required";
+        assertThat(valid().withStartTls(StartTls.NONE).problems(PATH)).containsExactly(clear);
         assertThat(valid().withStartTls(StartTls.NONE).withCredentials("vigil", SECRET).problems(PATH))
-                .containsExactly(PATH + ".startTls: credentials would cross the network in clear text; use startTls:"
-                        + " required (startTls: none is for a relay on this host only)");
+                .containsExactly(clear);
         for (String loopback : List.of("localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]")) {
             assertThat(new EmailSettings(loopback, 25, StartTls.NONE, "vigil", SECRET, "v@example.test",
                     List.of("o@example.test"), null, null, null, null).problems(PATH)).as(loopback).isEmpty();
         }
         assertThat(EmailSettings.isLoopback("127.0.0.1.evil.test")).isFalse();
         assertThat(EmailSettings.isLoopback("localhost.evil.test")).isFalse();
+        assertThat(EmailSettings.isLoopback("127.0.0.999")).isFalse();
     }
 
     @Test
