@@ -1,73 +1,70 @@
 package dev.vigil.kit.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A JSON object of flat members (strings, numbers, booleans, null), written by hand: what the kit's own answers
- * (problem bodies, the ops endpoints) need, without a JSON mapper. Any other value is written as its string form.
+ * A JSON object of flat members (strings, numbers, booleans, null): what the kit's own answers (problem bodies, the ops
+ * endpoints) need, written by Jackson. A value of any other type is written as its string
+ * form; a number JSON cannot hold (NaN, an infinity) as null. U+2028 and U+2029 are escaped as well, so a body pasted
+ * into a script stays one string.
  */
 public final class FlatJson {
+    /**
+     * A plain mapper, not the contracts' one: a problem body keeps its members in the order RFC 9457 lists them, and
+     * a null member is written (the contracts' mapper sorts keys and leaves nulls out).
+     */
+    private static final ObjectWriter WRITER = JsonMapper.builder().build().writer().with(new LineSeparatorEscapes());
+
     private FlatJson() {
     }
 
     /** {@code members} as one JSON object, in the map's iteration order. */
     public static byte[] object(Map<String, ?> members) {
-        StringBuilder sb = new StringBuilder(32 + 24 * members.size()).append('{');
-        members.forEach((name, value) -> member(sb, name, value));
-        return sb.append('}').toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Appends {@code "name":value}, preceded by a comma unless it is the object's first member. */
-    static void member(StringBuilder sb, String name, Object value) {
-        if (sb.charAt(sb.length() - 1) != '{') {
-            sb.append(',');
+        Map<String, Object> flat = new LinkedHashMap<>();
+        members.forEach((name, value) -> flat.put(name, flat(value)));
+        try {
+            return WRITER.writeValueAsBytes(flat);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a flat JSON object could not be written", e);
         }
-        quote(sb, name).append(':');
-        value(sb, value);
     }
 
-    static void value(StringBuilder sb, Object value) {
-        if (value == null) {
-            sb.append("null");
-        } else if (value instanceof Boolean || value instanceof Integer || value instanceof Long
+    private static Object flat(Object value) {
+        if (value == null || value instanceof Boolean || value instanceof Integer || value instanceof Long
                 || value instanceof Short || value instanceof Byte || value instanceof BigInteger
                 || value instanceof BigDecimal) {
-            sb.append(value);
-        } else if (value instanceof Double || value instanceof Float) {
-            double d = ((Number) value).doubleValue();
-            // JSON has no NaN or infinity
-            if (Double.isFinite(d)) {
-                sb.append(value);
-            } else {
-                sb.append("null");
-            }
-        } else {
-            quote(sb, value.toString());
+            return value;
         }
+        if (value instanceof Double || value instanceof Float) {
+            return Double.isFinite(((Number) value).doubleValue()) ? value : null;
+        }
+        return value.toString();
     }
 
-    static StringBuilder quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
+    /** Jackson's standard escapes plus the two line separators JavaScript does not allow in a string literal. */
+    private static final class LineSeparatorEscapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private static final SerializableString LS = new SerializedString("\\u2028");
+        private static final SerializableString PS = new SerializedString("\\u2029");
+        private final int[] escapes = standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return escapes;
         }
-        return sb.append('"');
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            return ch == 0x2028 ? LS : ch == 0x2029 ? PS : null;
+        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.vigil.kit.http;
 
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -53,13 +52,12 @@ public record Problem(int status, String type, String title, String detail, Stri
      * {@link FlatJson}). An extension named like a standard member is left out.
      */
     public byte[] bytes(Map<String, ?> extensions) {
-        StringBuilder sb = new StringBuilder(160).append('{');
-        members().forEach((name, value) -> FlatJson.member(sb, name, value));
+        Map<String, Object> all = new LinkedHashMap<>(members());
         extensions.forEach((name, value) -> {
             if (!STANDARD.contains(name)) {
-                FlatJson.member(sb, name, value);
+                all.put(name, value);
             }
         });
-        return sb.append('}').toString().getBytes(StandardCharsets.UTF_8);
+        return FlatJson.object(all);
     }
 }
