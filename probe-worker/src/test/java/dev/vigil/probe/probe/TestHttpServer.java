@@ -16,7 +16,8 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * A loopback HTTP target that records every request (method, path, headers, body) and answers by path:
  * {@code /echo} any method, 200 with {@code X-Version} and two {@code Cache-Control} headers; {@code /secure} 401 unless
- * {@code Authorization} is {@code Bearer <token>}; {@code /text} a plain body; {@code /see-other} 303 and
+ * {@code Authorization} is {@code Bearer <token>}; {@code /text} a plain body; {@code /build} two
+ * {@code X-Build} headers of 200 {@code a} each (what a hostile target answers to a backtracking pattern); {@code /see-other} 303 and
  * {@code /temporary} 307 to {@code /secure}; {@code /away} 302 to {@code awayUrl}; {@code /slow} never answers.
  */
 final class TestHttpServer implements AutoCloseable {
@@ -48,6 +49,8 @@ final class TestHttpServer implements AutoCloseable {
                 case "/secure" -> ("Bearer " + token).equals(headers.get("authorization"))
                         ? Mono.from(res.sendString(Mono.just("welcome")))
                         : Mono.from(res.status(401).header("WWW-Authenticate", "Bearer").send());
+                case "/build" -> Mono.from(res.header("X-Build", "a".repeat(200)).addHeader("X-Build", "a".repeat(200))
+                        .sendString(Mono.just("ok")));
                 case "/text" -> Mono.from(res.header("Content-Type", "text/plain")
                         .sendString(Mono.just("db: ok, cache: ERROR connection refused")));
                 case "/see-other" -> Mono.from(res.status(303).header("Location", "/echo").send());

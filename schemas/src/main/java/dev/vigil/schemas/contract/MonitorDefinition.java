@@ -263,7 +263,7 @@ public record MonitorDefinition(
     /**
      * What a successful probe looks like. For http: status codes, an optional JSON assertion, text the body must
      * ({@code bodyContains}) or must not ({@code bodyNotContains}) contain, response headers ({@code headers}: name →
-     * the exact value, or {@code re:} and a regular expression the whole value must match), and a response-time
+     * the exact value, or {@code re:} and a regular expression in RE2 syntax the whole value must match), and a response-time
      * bound. The other types use only {@code maxResponseMs}.
      */
     public record Expect(List<String> statusCodes, JsonAssertion json, String bodyContains, Integer maxResponseMs,
@@ -303,12 +303,7 @@ public record MonitorDefinition(
             for (var e : headers.entrySet()) {
                 Require.matches("headers." + e.getKey(), e.getKey(), HEADER_NAME, "an HTTP header name");
                 if (e.getValue().startsWith(REGEX_PREFIX)) {
-                    try {
-                        Pattern.compile(e.getValue().substring(REGEX_PREFIX.length()));
-                    } catch (java.util.regex.PatternSyntaxException ex) {
-                        throw new ContractViolation("headers." + e.getKey(), "is not a valid regular expression: "
-                                + ex.getDescription());
-                    }
+                    UserRegex.validate("headers." + e.getKey(), e.getValue().substring(REGEX_PREFIX.length()));
                 }
             }
         }
@@ -318,13 +313,17 @@ public record MonitorDefinition(
             this(statusCodes, json, bodyContains, maxResponseMs, null, null);
         }
 
-        /** True when {@code actual} (null: the header is absent) meets the expectation for {@code name}. */
+        /**
+         * True when {@code actual} (null: the header is absent) meets the expectation for {@code name}. A {@code re:}
+         * pattern runs with {@link UserRegex} (linear time; a value over {@link UserRegex#MAX_INPUT_CHARS} does not
+         * match), so a hostile server's header cannot stall the thread that checks it.
+         */
         public static boolean headerMatches(String expected, String actual) {
             if (actual == null) {
                 return false;
             }
             if (expected.startsWith(REGEX_PREFIX)) {
-                return Pattern.compile(expected.substring(REGEX_PREFIX.length())).matcher(actual).matches();
+                return UserRegex.matchesWhole(expected.substring(REGEX_PREFIX.length()), actual);
             }
             return expected.equals(actual);
         }
