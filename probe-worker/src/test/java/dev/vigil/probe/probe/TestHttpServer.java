@@ -30,8 +30,25 @@ final class TestHttpServer implements AutoCloseable {
     volatile String token = "";
     volatile String awayUrl = "";
 
+    private final String scheme;
+
     TestHttpServer() {
-        server = HttpServer.create().host("127.0.0.1").port(0)
+        this(HttpServer.create(), "http");
+    }
+
+    /** The same target over https, with a certificate for 127.0.0.1 and localhost from {@code kmf}. */
+    TestHttpServer(javax.net.ssl.KeyManagerFactory kmf) throws javax.net.ssl.SSLException {
+        this(secure(kmf), "https");
+    }
+
+    private static HttpServer secure(javax.net.ssl.KeyManagerFactory kmf) throws javax.net.ssl.SSLException {
+        var ctx = io.netty.handler.ssl.SslContextBuilder.forServer(kmf).build();
+        return HttpServer.create().secure(spec -> spec.sslContext(ctx));
+    }
+
+    private TestHttpServer(HttpServer base, String scheme) {
+        this.scheme = scheme;
+        server = base.host("127.0.0.1").port(0)
                 .route(r -> r.route(req -> true, this::handle))
                 .bindNow();
     }
@@ -63,7 +80,12 @@ final class TestHttpServer implements AutoCloseable {
     }
 
     String url(String path) {
-        return "http://127.0.0.1:" + server.port() + path;
+        return url("127.0.0.1", path);
+    }
+
+    /** The URL of {@code path} by another name of the loopback host ({@code localhost}): another origin to a client. */
+    String url(String host, String path) {
+        return scheme + "://" + host + ":" + server.port() + path;
     }
 
     Seen last(String path) {

@@ -83,6 +83,7 @@ public record MonitorDefinition(
                 throw new ContractViolation("method", "must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
             }
             headers = headers(headers);
+            requireHttpsForSecrets(uri, headers);
             if (body != null) {
                 if (body.length() > MAX_BODY_CHARS) {
                     throw new ContractViolation("body", "must be at most 65536 characters");
@@ -210,6 +211,24 @@ public record MonitorDefinition(
             Require.present(field, e.getValue());
         }
         return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(headers));
+    }
+
+    /**
+     * A {@code secretEnv} header is only ever sent over https (the probe drops it on any hop that is not), so a monitor
+     * that would send one over plain http is refused here, when it is applied, rather than probed without it: anyone on
+     * the path could read a secret sent in clear text.
+     */
+    private static void requireHttpsForSecrets(URI uri, Map<String, HeaderValue> headers) {
+        if ("https".equals(uri.getScheme())) {
+            return;
+        }
+        for (var e : headers.entrySet()) {
+            if (e.getValue().isSecret()) {
+                throw new ContractViolation("headers." + e.getKey(), "reads " + e.getValue().secretEnv()
+                        + " from the probe worker's environment, and secrets are only sent over https: the url must "
+                        + "start with https:// (over plain http anyone on the path could read it)");
+            }
+        }
     }
 
     /** Only {@code maxResponseMs} applies to the non-http types; the default status codes are the same as none. */
