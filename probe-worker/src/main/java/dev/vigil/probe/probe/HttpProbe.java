@@ -50,8 +50,11 @@ import reactor.netty.resources.ConnectionProvider;
  * <p>A {@code secretEnv} header is read from the worker's environment when the probe starts, and only for the
  * variables the worker lists in {@link ProbeSettings#headerSecrets()}: the monitor's author picks the URL, so
  * any other variable could be shipped to a server of their choosing. The value goes to the monitor's own origin
- * only: it is dropped, with {@code Authorization}, {@code Cookie} and {@code Proxy-Authorization}, once a
- * redirect leaves that origin; it never reaches a result, a log line, a metric or an exception message. When
+ * only, and only over https: it is dropped, with {@code Authorization}, {@code Cookie} and
+ * {@code Proxy-Authorization}, once a redirect leaves that origin (another host or port, or a downgrade to http),
+ * and it is never sent on a plain-http hop at all, even one the monitor names itself (validation refuses such a
+ * monitor; this covers a record that slipped past it). It never reaches a result, a log line, a metric or an
+ * exception message. When
  * the variable is not listed, unset, or holds a value no header may carry, the probe does not run: that is this
  * worker's configuration, not the target's failure, so it completes empty and logs the variable's name once.
  */
@@ -97,8 +100,11 @@ public final class HttpProbe implements Probe {
         });
     }
 
-    /** The monitor's headers with secrets resolved; {@code credentials} are lower-case names not sent cross-origin. */
-    private record RequestHeaders(Map<String, String> values, Set<String> credentials) {
+    /**
+     * The monitor's headers with secrets resolved. {@code credentials} (lower-case names) are not sent cross-origin;
+     * {@code secrets}, a subset of them, are not sent over plain http either.
+     */
+    private record RequestHeaders(Map<String, String> values, Set<String> credentials, Set<String> secrets) {
         @Override
         public String toString() {
             return "RequestHeaders" + values.keySet();
@@ -108,10 +114,11 @@ public final class HttpProbe implements Probe {
     /** Resolves the monitor's headers, or null (logged by variable name) when a secret is not usable here. */
     private RequestHeaders requestHeaders(MonitorDefinition monitor) {
         if (monitor.headers().isEmpty()) {
-            return new RequestHeaders(Map.of(), Set.of());
+            return new RequestHeaders(Map.of(), Set.of(), Set.of());
         }
         Map<String, String> values = new LinkedHashMap<>();
         Set<String> credentials = new java.util.HashSet<>();
+        Set<String> secrets = new java.util.HashSet<>();
         for (Map.Entry<String, HeaderValue> e : monitor.headers().entrySet()) {
             String lower = e.getKey().toLowerCase(Locale.ROOT);
             HeaderValue hv = e.getValue();
@@ -132,12 +139,13 @@ public final class HttpProbe implements Probe {
                 }
                 warnedSecrets.remove(monitor.id() + "/" + hv.secretEnv());
                 credentials.add(lower);
+                secrets.add(lower);
             } else if (CREDENTIAL_HEADERS.contains(lower)) {
                 credentials.add(lower);
             }
             values.put(e.getKey(), value);
         }
-        return new RequestHeaders(values, credentials);
+        return new RequestHeaders(values, credentials, secrets);
     }
 
     /** A header value without CR, LF, NUL or other controls (tab aside): nothing that could split a request. */
@@ -340,6 +348,7 @@ public final class HttpProbe implements Probe {
             boolean keepBody = expect.json() != null || expect.bodyContains() != null || expect.bodyNotContains() != null;
             byte[] payload = body;
             boolean sendCredentials = !leftOrigin;
+            boolean sendSecrets = sendCredentials && target.secure();
             HttpClient client = (target.secure() ? secureBase : base)
                     .remoteAddress(target::socketAddress)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, remainingMs))
@@ -350,7 +359,10 @@ public final class HttpProbe implements Probe {
                     .headers(hd -> {
                         hd.set(HttpHeaderNames.HOST, target.hostHeader()).set(HttpHeaderNames.ACCEPT, "*/*");
                         for (var e : headers.values().entrySet()) {
-                            if (sendCredentials || !headers.credentials().contains(e.getKey().toLowerCase(Locale.ROOT))) {
+                            String lower = e.getKey().toLowerCase(Locale.ROOT);
+                            boolean withheld = headers.secrets().contains(lower) ? !sendSecrets
+                                    : headers.credentials().contains(lower) && !sendCredentials;
+                            if (!withheld) {
                                 hd.set(e.getKey(), e.getValue());
                             }
                         }

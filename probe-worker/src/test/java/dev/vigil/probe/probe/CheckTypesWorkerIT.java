@@ -27,7 +27,7 @@ import reactor.netty.http.server.HttpServer;
 
 /**
  * The whole worker (file feed, scheduler, router, probes, remote publisher, metrics) with one monitor of each type
- * against real local servers: an http POST with a secret header the target requires, a TCP banner, a local DNS
+ * against real local servers: an https POST with a secret header the target requires, a TCP banner, a local DNS
  * server, a TLS server whose CA is the worker's trustedCaFile; a heartbeat monitor in the same file is not probed,
  * and an http monitor whose secret is unset on this worker yields no result, only a count.
  */
@@ -52,7 +52,7 @@ class CheckTypesWorkerIT {
                 })).post("/v1/heartbeats", (req, res) -> req.receive().then(Mono.from(res.status(202).send()))))
                 .bindNow();
         TestCertificates certs = TestCertificates.generate(dir.resolve("certs"));
-        try (var http = new TestHttpServer();
+        try (var http = new TestHttpServer(certs.caSigned);
              var banner = new TestTcpServer(s -> {
                  s.getOutputStream().write("220 vigil-test ESMTP\r\n".getBytes(StandardCharsets.UTF_8));
                  s.getOutputStream().flush();

@@ -99,6 +99,20 @@ class HttpRequestFeaturesTest {
     }
 
     @Test
+    void aHostileHeaderAgainstACatastrophicPatternFailsTheCheckAndStallsNothing() {
+        var hostile = http(server.url("/build"), null, null, null,
+                headers(Map.of("X-Build", "re:.*a.*a.*a.*a.*a.*a.*a.*a.*a.*a.*b")), 2000);
+        var control = http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "1.4.2")), 2000);
+        var both = reactor.core.publisher.Mono.zip(probe.probe(hostile, WINDOW), probe.probe(control, WINDOW))
+                .block(Duration.ofSeconds(15));
+        assertThat(both.getT1().outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
+        assertThat(both.getT1().detail()).isEqualTo("response header X-Build does not match the expected pattern");
+        assertThat(both.getT2().outcome()).as("the healthy control on the same event loop").isEqualTo(Outcome.SUCCESS);
+        assertThat(run(http(server.url("/build"), null, null, null, headers(Map.of("X-Build", "re:a{200}")), 2000))
+                .outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
     void headerExpectationsAreExactOrRegularExpressions() {
         assertThat(run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "1.4.2")), 2000))
                 .outcome()).isEqualTo(Outcome.SUCCESS);

@@ -40,8 +40,13 @@ class SecretHeadersTest {
             "X-Api-Key", HeaderValue.secret("HEALTH_API_KEY"),
             "X-Team", HeaderValue.plain("core"));
 
-    private final TestHttpServer server = new TestHttpServer();
-    private final TestHttpServer other = new TestHttpServer();
+    /** A TLS handshake on a loaded CI machine can take seconds; the tests are about headers, not speed. */
+    private static final int PATIENT_MS = 8000;
+    private static TestCertificates certs;
+    private TestHttpServer server;
+    private TestHttpServer other;
+    /** A plain-http target: no secret may ever reach it. */
+    private TestHttpServer plain;
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     private final List<ProbeResult> results = new ArrayList<>();
@@ -49,7 +54,13 @@ class SecretHeadersTest {
 
     private static HttpProbe probe(Map<String, String> env) {
         return new HttpProbe(new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), HostResolver.system()),
-                ProbeSettings.of("us-east", "w-1", "0.1.0").withSecrets(env, LISTED));
+                ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust).withSecrets(env, LISTED));
+    }
+
+    @org.junit.jupiter.api.BeforeAll
+    static void certificates() throws Exception {
+        certs = TestCertificates.generate(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                "vigil-secret-headers-certs-" + ProcessHandle.current().pid()));
     }
 
     private static final Map<String, String> ENV = Map.of("HEALTH_TOKEN_HEADER", "Bearer " + TOKEN,
@@ -58,7 +69,10 @@ class SecretHeadersTest {
     private static final java.util.Set<String> LISTED = java.util.Set.of("HEALTH_TOKEN_HEADER", "HEALTH_API_KEY");
 
     @BeforeEach
-    void capture() {
+    void capture() throws Exception {
+        server = new TestHttpServer(certs.caSigned);
+        other = new TestHttpServer(certs.caSigned);
+        plain = new TestHttpServer();
         server.token = TOKEN;
         other.token = TOKEN;
         server.awayUrl = other.url("/echo");
@@ -75,6 +89,7 @@ class SecretHeadersTest {
         root.setLevel(rootLevel);
         server.close();
         other.close();
+        plain.close();
     }
 
     private ProbeResult run(HttpProbe p, MonitorDefinition m) {
@@ -108,18 +123,18 @@ class SecretHeadersTest {
 
     @Test
     void theTargetNeedsTheSecretAndGetsItFromTheEnvironment() {
-        var withoutHeader = run(probe(ENV), http(server.url("/secure"), "POST", null, "{}", null, 3000));
+        var withoutHeader = run(probe(ENV), http(server.url("/secure"), "POST", null, "{}", null, PATIENT_MS));
         assertThat(withoutHeader.outcome()).isEqualTo(Outcome.HTTP_FAILURE);
         assertThat(withoutHeader.httpStatus()).isEqualTo(401);
 
-        var r = run(probe(ENV), http(server.url("/secure"), "POST", SECRET_HEADERS, "{\"check\":true}", null, 3000));
+        var r = run(probe(ENV), http(server.url("/secure"), "POST", SECRET_HEADERS, "{\"check\":true}", null, PATIENT_MS));
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         assertThat(r.httpStatus()).isEqualTo(200);
         var seen = server.last("/secure");
         assertThat(seen.headers()).containsEntry("authorization", "Bearer " + TOKEN)
                 .containsEntry("x-api-key", API_KEY).containsEntry("x-team", "core");
         // The monitor itself names the variable only.
-        assertThat(http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, 3000).toString())
+        assertThat(http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, PATIENT_MS).toString())
                 .doesNotContain(TOKEN).contains("${HEALTH_TOKEN_HEADER}");
         assertNoSecretAnywhere();
     }
@@ -127,7 +142,7 @@ class SecretHeadersTest {
     @Test
     void anUnsetVariableMeansNoRequestAndNoResultAndOneWarningNamingIt() {
         var p = probe(Map.of("HEALTH_API_KEY", API_KEY));
-        var m = http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, 3000);
+        var m = http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, PATIENT_MS);
         StepVerifier.create(p.probe(m, WINDOW)).expectComplete().verify(Duration.ofSeconds(5));
         StepVerifier.create(p.probe(m, WINDOW + 10_000)).expectComplete().verify(Duration.ofSeconds(5));
         assertThat(server.seen).isEmpty();
@@ -141,7 +156,7 @@ class SecretHeadersTest {
     @Test
     void aVariableTheWorkerDoesNotListIsNeverRead() {
         var m = http(other.url("/echo"), "GET", Map.of("X-Exfiltrate", HeaderValue.secret("WORKER_CLOUD_KEY")), null,
-                null, 3000);
+                null, PATIENT_MS);
         StepVerifier.create(probe(ENV).probe(m, WINDOW)).expectComplete().verify(Duration.ofSeconds(5));
         assertThat(other.seen).isEmpty();
         assertThat(lines.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
@@ -153,7 +168,7 @@ class SecretHeadersTest {
     @Test
     void aValueThatCouldSplitTheRequestIsNeverSentNorEchoed() {
         var p = probe(Map.of("HEALTH_TOKEN_HEADER", "Bearer " + TOKEN + "\r\nX-Injected: 1", "HEALTH_API_KEY", API_KEY));
-        StepVerifier.create(p.probe(http(server.url("/secure"), "GET", SECRET_HEADERS, null, null, 3000), WINDOW))
+        StepVerifier.create(p.probe(http(server.url("/secure"), "GET", SECRET_HEADERS, null, null, PATIENT_MS), WINDOW))
                 .expectComplete().verify(Duration.ofSeconds(5));
         assertThat(server.seen).isEmpty();
         assertThat(lines.list).anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("control character"));
@@ -162,7 +177,7 @@ class SecretHeadersTest {
 
     @Test
     void secretsAndCredentialsStayBehindWhenARedirectLeavesTheOrigin() {
-        var r = run(probe(ENV), http(server.url("/away"), "GET", SECRET_HEADERS, null, null, 3000));
+        var r = run(probe(ENV), http(server.url("/away"), "GET", SECRET_HEADERS, null, null, PATIENT_MS));
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         assertThat(r.redirects()).isEqualTo(1);
         assertThat(server.last("/away").headers()).containsKeys("authorization", "x-api-key");
@@ -175,14 +190,67 @@ class SecretHeadersTest {
     @Test
     void aPlainAuthorizationHeaderIsACredentialToo() {
         run(probe(ENV), http(server.url("/away"), "GET", Map.of("Authorization", HeaderValue.plain("Basic dXNlcjpwYXNz")),
-                null, null, 3000));
+                null, null, PATIENT_MS));
         assertThat(server.last("/away").headers()).containsKey("authorization");
         assertThat(other.last("/echo").headers()).doesNotContainKey("authorization");
     }
 
     @Test
+    void aRedirectToAnotherHostOnTheSamePortDropsTheSecret() {
+        // localhost and 127.0.0.1 are one machine but two hosts to a client: the secret was meant for the first.
+        server.awayUrl = server.url("127.0.0.1", "/echo");
+        var r = run(probe(ENV), http(server.url("localhost", "/away"), "GET", SECRET_HEADERS, null, null, PATIENT_MS));
+        assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.redirects()).isEqualTo(1);
+        assertThat(server.last("/away").headers()).containsEntry("authorization", "Bearer " + TOKEN);
+        assertThat(server.last("/echo").headers()).containsEntry("x-team", "core")
+                .doesNotContainKeys("authorization", "x-api-key");
+        assertNoSecretAnywhere();
+    }
+
+    @Test
+    void aDowngradeToPlainHttpDropsTheSecretAndEveryCredential() {
+        server.awayUrl = plain.url("/echo");
+        var r = run(probe(ENV), http(server.url("/away"), "GET", Map.of("Authorization", HeaderValue.secret(
+                "HEALTH_TOKEN_HEADER"), "Cookie", HeaderValue.plain("session=abc"), "X-Team", HeaderValue.plain("core")),
+                null, null, PATIENT_MS));
+        assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
+        assertThat(server.last("/away").headers()).containsEntry("authorization", "Bearer " + TOKEN)
+                .containsEntry("cookie", "session=abc");
+        assertThat(plain.seen).singleElement().satisfies(seen -> assertThat(seen.headers())
+                .containsEntry("x-team", "core").doesNotContainKeys("authorization", "cookie", "x-api-key"));
+        assertNoSecretAnywhere();
+    }
+
+    @Test
+    void aTargetThatSendsEveryProbeToPlainHttpNeverGetsTheSecret() {
+        // A monitor cannot name a plain-http URL with a secret (it is refused when applied), so a plain-http hop is
+        // one a redirect chose: on every probe the secret stays home and the other headers go.
+        server.awayUrl = plain.url("/echo");
+        var p = probe(ENV);
+        for (int i = 0; i < 3; i++) {
+            var r = run(p, http(server.url("/away"), "GET", SECRET_HEADERS, null, null, PATIENT_MS));
+            assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
+        }
+        assertThat(plain.seen).hasSize(3).allSatisfy(seen -> assertThat(seen.headers()).containsEntry("x-team", "core")
+                .doesNotContainKeys("authorization", "x-api-key"));
+        assertNoSecretAnywhere();
+    }
+
+    @Test
+    void aMonitorThatWouldSendASecretOverPlainHttpIsRefusedWhenApplied() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> http(plain.url("/secure"), "GET", SECRET_HEADERS, null,
+                        null, PATIENT_MS))
+                .isInstanceOfSatisfying(dev.vigil.schemas.contract.ContractViolation.class, v -> {
+                    assertThat(v.field()).isIn("headers.Authorization", "headers.X-Api-Key");
+                    assertThat(v.problem()).contains("only sent over https").contains("https://");
+                });
+        assertThat(plain.seen).isEmpty();
+    }
+
+    @Test
     void aSameOriginRedirectKeepsTheSecret() {
-        var r = run(probe(ENV), http(server.url("/temporary"), "POST", SECRET_HEADERS, "{}", null, 3000));
+        var r = run(probe(ENV), http(server.url("/temporary"), "POST", SECRET_HEADERS, "{}", null, PATIENT_MS));
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         assertThat(server.last("/secure").headers()).containsEntry("authorization", "Bearer " + TOKEN);
         assertNoSecretAnywhere();
@@ -196,9 +264,9 @@ class SecretHeadersTest {
         }
         var p = probe(ENV);
         for (MonitorDefinition m : List.of(
-                http("http://127.0.0.1:" + closed + "/", "POST", SECRET_HEADERS, "{}", null, 2000),
+                http("https://127.0.0.1:" + closed + "/", "POST", SECRET_HEADERS, "{}", null, 2000),
                 http(server.url("/slow"), "POST", SECRET_HEADERS, "{}", null, 1000),
-                http("http://10.0.0.1/", "GET", SECRET_HEADERS, null, null, 2000))) {
+                http("https://10.0.0.1/", "GET", SECRET_HEADERS, null, null, 2000))) {
             StepVerifier.create(p.probe(m, WINDOW))
                     .assertNext(r -> {
                         results.add(r);

@@ -16,7 +16,8 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * A loopback HTTP target that records every request (method, path, headers, body) and answers by path:
  * {@code /echo} any method, 200 with {@code X-Version} and two {@code Cache-Control} headers; {@code /secure} 401 unless
- * {@code Authorization} is {@code Bearer <token>}; {@code /text} a plain body; {@code /see-other} 303 and
+ * {@code Authorization} is {@code Bearer <token>}; {@code /text} a plain body; {@code /build} two
+ * {@code X-Build} headers of 200 {@code a} each (what a hostile target answers to a backtracking pattern); {@code /see-other} 303 and
  * {@code /temporary} 307 to {@code /secure}; {@code /away} 302 to {@code awayUrl}; {@code /slow} never answers.
  */
 final class TestHttpServer implements AutoCloseable {
@@ -29,8 +30,25 @@ final class TestHttpServer implements AutoCloseable {
     volatile String token = "";
     volatile String awayUrl = "";
 
+    private final String scheme;
+
     TestHttpServer() {
-        server = HttpServer.create().host("127.0.0.1").port(0)
+        this(HttpServer.create(), "http");
+    }
+
+    /** The same target over https, with a certificate for 127.0.0.1 and localhost from {@code kmf}. */
+    TestHttpServer(javax.net.ssl.KeyManagerFactory kmf) throws javax.net.ssl.SSLException {
+        this(secure(kmf), "https");
+    }
+
+    private static HttpServer secure(javax.net.ssl.KeyManagerFactory kmf) throws javax.net.ssl.SSLException {
+        var ctx = io.netty.handler.ssl.SslContextBuilder.forServer(kmf).build();
+        return HttpServer.create().secure(spec -> spec.sslContext(ctx));
+    }
+
+    private TestHttpServer(HttpServer base, String scheme) {
+        this.scheme = scheme;
+        server = base.host("127.0.0.1").port(0)
                 .route(r -> r.route(req -> true, this::handle))
                 .bindNow();
     }
@@ -48,6 +66,8 @@ final class TestHttpServer implements AutoCloseable {
                 case "/secure" -> ("Bearer " + token).equals(headers.get("authorization"))
                         ? Mono.from(res.sendString(Mono.just("welcome")))
                         : Mono.from(res.status(401).header("WWW-Authenticate", "Bearer").send());
+                case "/build" -> Mono.from(res.header("X-Build", "a".repeat(200)).addHeader("X-Build", "a".repeat(200))
+                        .sendString(Mono.just("ok")));
                 case "/text" -> Mono.from(res.header("Content-Type", "text/plain")
                         .sendString(Mono.just("db: ok, cache: ERROR connection refused")));
                 case "/see-other" -> Mono.from(res.status(303).header("Location", "/echo").send());
@@ -60,7 +80,12 @@ final class TestHttpServer implements AutoCloseable {
     }
 
     String url(String path) {
-        return "http://127.0.0.1:" + server.port() + path;
+        return url("127.0.0.1", path);
+    }
+
+    /** The URL of {@code path} by another name of the loopback host ({@code localhost}): another origin to a client. */
+    String url(String host, String path) {
+        return scheme + "://" + host + ":" + server.port() + path;
     }
 
     Seen last(String path) {

@@ -83,6 +83,7 @@ public record MonitorDefinition(
                 throw new ContractViolation("method", "must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
             }
             headers = headers(headers);
+            requireHttpsForSecrets(uri, headers);
             if (body != null) {
                 if (body.length() > MAX_BODY_CHARS) {
                     throw new ContractViolation("body", "must be at most 65536 characters");
@@ -212,6 +213,24 @@ public record MonitorDefinition(
         return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(headers));
     }
 
+    /**
+     * A {@code secretEnv} header is only ever sent over https (the probe drops it on any hop that is not), so a monitor
+     * that would send one over plain http is refused here, when it is applied, rather than probed without it: anyone on
+     * the path could read a secret sent in clear text.
+     */
+    private static void requireHttpsForSecrets(URI uri, Map<String, HeaderValue> headers) {
+        if ("https".equals(uri.getScheme())) {
+            return;
+        }
+        for (var e : headers.entrySet()) {
+            if (e.getValue().isSecret()) {
+                throw new ContractViolation("headers." + e.getKey(), "reads " + e.getValue().secretEnv()
+                        + " from the probe worker's environment, and secrets are only sent over https: the url must "
+                        + "start with https:// (over plain http anyone on the path could read it)");
+            }
+        }
+    }
+
     /** Only {@code maxResponseMs} applies to the non-http types; the default status codes are the same as none. */
     private static void refuseHttpExpectations(CheckType type, Expect expect) {
         String field = !expect.statusCodes().equals(Expect.DEFAULT_STATUS_CODES) ? "statusCodes"
@@ -263,7 +282,7 @@ public record MonitorDefinition(
     /**
      * What a successful probe looks like. For http: status codes, an optional JSON assertion, text the body must
      * ({@code bodyContains}) or must not ({@code bodyNotContains}) contain, response headers ({@code headers}: name →
-     * the exact value, or {@code re:} and a regular expression the whole value must match), and a response-time
+     * the exact value, or {@code re:} and a regular expression in RE2 syntax the whole value must match), and a response-time
      * bound. The other types use only {@code maxResponseMs}.
      */
     public record Expect(List<String> statusCodes, JsonAssertion json, String bodyContains, Integer maxResponseMs,
@@ -303,12 +322,7 @@ public record MonitorDefinition(
             for (var e : headers.entrySet()) {
                 Require.matches("headers." + e.getKey(), e.getKey(), HEADER_NAME, "an HTTP header name");
                 if (e.getValue().startsWith(REGEX_PREFIX)) {
-                    try {
-                        Pattern.compile(e.getValue().substring(REGEX_PREFIX.length()));
-                    } catch (java.util.regex.PatternSyntaxException ex) {
-                        throw new ContractViolation("headers." + e.getKey(), "is not a valid regular expression: "
-                                + ex.getDescription());
-                    }
+                    UserRegex.validate("headers." + e.getKey(), e.getValue().substring(REGEX_PREFIX.length()));
                 }
             }
         }
@@ -318,13 +332,17 @@ public record MonitorDefinition(
             this(statusCodes, json, bodyContains, maxResponseMs, null, null);
         }
 
-        /** True when {@code actual} (null: the header is absent) meets the expectation for {@code name}. */
+        /**
+         * True when {@code actual} (null: the header is absent) meets the expectation for {@code name}. A {@code re:}
+         * pattern runs with {@link UserRegex} (linear time; a value over {@link UserRegex#MAX_INPUT_CHARS} does not
+         * match), so a hostile server's header cannot stall the thread that checks it.
+         */
         public static boolean headerMatches(String expected, String actual) {
             if (actual == null) {
                 return false;
             }
             if (expected.startsWith(REGEX_PREFIX)) {
-                return Pattern.compile(expected.substring(REGEX_PREFIX.length())).matcher(actual).matches();
+                return UserRegex.matchesWhole(expected.substring(REGEX_PREFIX.length()), actual);
             }
             return expected.equals(actual);
         }

@@ -5,21 +5,29 @@ import java.nio.charset.StandardCharsets;
 
 /** Decodes {@code %XX} escapes so an encoded value ({@code alice%40example.com}) cannot hide from a detector. */
 final class PercentDecoding {
-    private static final int MAX_ROUNDS = 3;
+    /**
+     * Layers of encoding read before giving up. Real values are encoded once, at most twice (a URL inside a URL);
+     * a value still changing after this many rounds is hiding something and is refused rather than half-read.
+     */
+    static final int MAX_ROUNDS = 8;
 
     private PercentDecoding() {
     }
 
     /**
-     * The value with its {@code %XX} escapes decoded as UTF-8, repeatedly (double encoding), or the value
-     * itself when it has none. Malformed escapes stay as they are; {@code +} is not a space in a path.
+     * The value with its {@code %XX} escapes decoded as UTF-8 until nothing changes (an escape of an escape is
+     * decoded again, however deep), or the value itself when it has none; null when it still changes after
+     * {@link #MAX_ROUNDS} rounds. Malformed escapes stay as they are; {@code +} is not a space in a path.
      */
     static String decode(String value) {
         String current = value;
-        for (int round = 0; round < MAX_ROUNDS && current.indexOf('%') >= 0; round++) {
+        for (int round = 0; current.indexOf('%') >= 0; round++) {
             String next = decodeOnce(current);
             if (next.equals(current)) {
-                break;
+                return current;
+            }
+            if (round == MAX_ROUNDS) {
+                return null;
             }
             current = next;
         }

@@ -113,6 +113,9 @@ final class PiiDetector {
         Kind kind = detectLiteral(value);
         if (kind == null && value.indexOf('%') >= 0) {
             String decoded = PercentDecoding.decode(value);
+            if (decoded == null) {
+                return Kind.NESTED_ENCODING;
+            }
             if (!decoded.equals(value)) {
                 kind = detectLiteral(decoded);
             }

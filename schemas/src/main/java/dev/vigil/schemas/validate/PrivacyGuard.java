@@ -38,6 +38,10 @@ import java.util.regex.Pattern;
  * removed; Unicode spaces read as a space and Unicode dashes as {@code -}), and card numbers grouped with dots
  * or slashes are recognised as well as those grouped with spaces or dashes. The value itself is never
  * changed, and a plain ASCII value (the usual case) skips normalisation altogether.
+ *
+ * <p>Percent-encoding is read layer by layer until nothing changes ({@code %252540} is an {@code @} as surely as
+ * {@code %40} is), and a value still changing after a few layers is refused as a {@code NESTED_ENCODING}: no real
+ * value is encoded that deep, and a bound that simply stopped reading would be a way past every check.
  */
 public final class PrivacyGuard {
 
@@ -213,6 +217,9 @@ public final class PrivacyGuard {
                 return kind;
             }
             String decoded = PercentDecoding.decode(value);
+            if (decoded == null) {
+                return Kind.NESTED_ENCODING;
+            }
             if (decoded.equals(value)) {
                 return null;
             }

@@ -32,7 +32,9 @@ public record PrivacyViolation(String field, Kind kind) {
         API_KEY("an API key or token"),
         PASSWORD("a password"),
         CARD_NUMBER("a card number"),
-        QUERY_STRING("a query string");
+        QUERY_STRING("a query string"),
+        /** Percent-encoding nested deeper than any real value is: what it hides cannot be checked. */
+        NESTED_ENCODING("a percent-encoding nested too deep to check");
 
         private final String description;
 

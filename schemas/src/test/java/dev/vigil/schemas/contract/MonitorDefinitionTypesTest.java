@@ -105,6 +105,8 @@ class MonitorDefinitionTypesTest {
                 Arguments.of(HTTP + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"A\",\"value\":\"b\"}}}",
                         "headers.X-Token"),
                 Arguments.of(HTTP + ",\"headers\":" + manyHeaders(33) + "}", "headers"),
+                Arguments.of(HTTP.replace("https://", "http://") + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"TOKEN\"}}}",
+                        "headers.X-Token"),
                 Arguments.of(HTTP + ",\"tcp\":{\"host\":\"db\",\"port\":1}}", "tcp"),
                 Arguments.of(HTTP + ",\"dns\":{\"query\":\"example.com\"}}", "dns"),
                 Arguments.of(HTTP + ",\"tls\":{\"host\":\"example.com\"}}", "tls"),
