@@ -1,5 +1,7 @@
 package dev.vigil.bench.alerting;
 
+import com.datadoghq.sketch.ddsketch.DDSketch;
+import com.datadoghq.sketch.ddsketch.DDSketches;
 import dev.vigil.bench.BenchSupport;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.DomainMetric;
@@ -42,7 +44,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * JMH micro-benchmarks of the alerting hot paths: one state-machine transition, one histogram add, merging
  * five one-minute histograms, one metric-window serde round trip (what the window store pays per metric), and
- * one evaluation of the 5xx-ratio rule over five minutes of windows.
+ * one evaluation of the 5xx-ratio rule over five minutes of windows. The histogram's add and merge run beside the same
+ * operations of DataDog's sketches-java (logarithmic mapping, same relative accuracy), its peer.
  *
  * <p>Run (from the repository root, after building the bench classpath as for {@link MetricAlertPipelineBench}):
  * <pre>
@@ -66,6 +69,8 @@ public class AlertingMicroBench {
     private Evaluation breach;
     private DurationHistogram histogram;
     private DurationHistogram[] minutes;
+    private DDSketch sketch;
+    private DDSketch[] sketchMinutes;
     private MetricAggregate window;
     private byte[] windowBytes;
     private List<MetricAggregate> fiveMinutes;
@@ -86,16 +91,20 @@ public class AlertingMicroBench {
             durations[i] = Math.exp(4.5 + 0.8 * rnd.nextGaussian());
         }
         histogram = new DurationHistogram();
+        sketch = DDSketches.logarithmicUnboundedDense(DurationHistogram.RELATIVE_ERROR);
+        sketchMinutes = new DDSketch[5];
         minutes = new DurationHistogram[5];
         fiveMinutes = new ArrayList<>();
         for (int m = 0; m < 5; m++) {
             minutes[m] = new DurationHistogram();
+            sketchMinutes[m] = DDSketches.logarithmicUnboundedDense(DurationHistogram.RELATIVE_ERROR);
             for (String status : List.of("200", "503")) {
                 DomainMetric first = metric(status, 1.0, T0 + m * 60_000L);
                 MetricAggregate w = MetricAggregate.windowFor(first);
                 for (int i = 0; i < (status.equals("200") ? 2000 : 50); i++) {
                     double d = durations[(m * 2000 + i) % durations.length];
                     minutes[m].add(d);
+                    sketchMinutes[m].accept(d);
                     w.add(metric(status, d, T0 + m * 60_000L + i));
                 }
                 fiveMinutes.add(w);
@@ -127,6 +136,22 @@ public class AlertingMicroBench {
             h.merge(m);
         }
         return h.p99();
+    }
+
+    /** The peer: DataDog's sketches-java with the same mapping (logarithmic, the same relative accuracy). */
+    @Benchmark
+    public DDSketch ddsketchAdd() {
+        sketch.accept(durations[next++ & (durations.length - 1)]);
+        return sketch;
+    }
+
+    @Benchmark
+    public double ddsketchMergeFiveMinutesP99() {
+        DDSketch h = DDSketches.logarithmicUnboundedDense(DurationHistogram.RELATIVE_ERROR);
+        for (DDSketch m : sketchMinutes) {
+            h.mergeWith(m);
+        }
+        return h.getValueAtQuantile(0.99);
     }
 
     @Benchmark
