@@ -49,7 +49,10 @@ import reactor.core.scheduler.Schedulers;
  *       silence and its audit record are written in one Kafka transaction and the answer (201) is sent once it
  *       committed; 503 with Retry-After when it does not within the bound; 400 naming the field (for the schedule,
  *       its path such as {@code schedule.zone}) for invalid input; 409 when {@code silences.max} silences are
- *       already active or pending.</li>
+ *       already active or pending, or the caller already has {@code silences.maxPerAuthor} (member {@code limit}
+ *       names the key; an admin is held to neither). Refused with 400 whoever asks: a startsAt more than
+ *       {@code silences.maxStartAhead} ahead; from a token without {@code admin}: a silence (a series too) longer
+ *       than {@code silences.maxDuration}, and one that matches every alert or every alert of a kind.</li>
  *   <li>{@code GET /v1/silences?state=active|pending|expired|all} (default active) — from the global
  *       {@code silences} store, which every instance holds whole: answered locally, never forwarded. The state is
  *       {@code active} while the silence is in force, {@code expired} from endsAt on and {@code pending} otherwise:
