@@ -78,7 +78,7 @@
     } catch (e) {
       /* older browsers: free text */
     }
-    const series = V.select({ id: 'silence-series' }, SERIES, '131040');
+    const series = V.select({ id: 'silence-series' }, SERIES, '40320');
     const scheduleSet = h('fieldset', { class: 'schedule', hidden: true }, h('legend', null, 'Weekly maintenance window'),
       daysSet,
       h('div', { class: 'field-row' }, V.field('Starts at (local time)', at), V.field('Lasts (minutes)', windowMin),

@@ -162,6 +162,17 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
+    /** An alert's links (a monitor's own dashboard and runbook URLs among them) through the one redaction rule. */
+    private static void redactLinks(com.fasterxml.jackson.databind.node.ObjectNode row) {
+        if (row.get("links") instanceof com.fasterxml.jackson.databind.node.ObjectNode links) {
+            links.fields().forEachRemaining(e -> {
+                if (e.getValue().isTextual()) {
+                    e.setValue(links.textNode(dev.vigil.schemas.validate.Redaction.redactUrl(e.getValue().asText())));
+                }
+            });
+        }
+    }
+
     static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
         ReadOnlyKeyValueStore<String, Ack> acks;
         try {
@@ -179,6 +190,7 @@ public final class AlertingRoutes implements RouteExtension {
                     AlertStateRecord r = it.next().value;
                     if (r != null && selected(r.phase(), state)) {
                         com.fasterxml.jackson.databind.node.ObjectNode row = (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
+                        redactLinks(row);
                         Ack ack = acks == null ? null : acks.get(r.fingerprint());
                         if (ack != null && r.isOpen() && ack.holdsFor(r.incidentId(), r.severity(), now)) {
                             row.put("acknowledgedBy", ack.by());

@@ -260,17 +260,34 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
         }
     }
 
-    /** Silences: at most {@code max} not yet expired; expired ones are deleted (tombstoned) after {@code keepExpired}. */
-    public record SilenceSettings(Integer max, Duration keepExpired) {
+    /**
+     * Silences: at most {@code max} not yet expired; expired ones are deleted (tombstoned) after {@code keepExpired}.
+     * So that one token cannot mute everything for long or crowd everyone else out: each author (token name) has at
+     * most {@code maxPerAuthor} not yet expired; a silence may start at most {@code maxStartAhead} from now; a
+     * non-admin silence (a series too) lasts at most {@code maxDuration}. Admins are exempt from the caps and from
+     * {@code maxDuration} (the 366-day ceiling still holds), so they can always add one.
+     */
+    public record SilenceSettings(Integer max, Duration keepExpired, Integer maxPerAuthor, Duration maxStartAhead,
+                                  Duration maxDuration) {
         public SilenceSettings {
             Problems p = new Problems();
             max = p.range("max", max, 1000, 1, 100_000);
             keepExpired = p.duration("keepExpired", keepExpired, Duration.ofDays(7), Duration.ZERO, Duration.ofDays(366));
+            maxPerAuthor = p.range("maxPerAuthor", maxPerAuthor, 50, 1, 100_000);
+            maxStartAhead = p.duration("maxStartAhead", maxStartAhead, Duration.ofDays(30), Duration.ZERO,
+                    Duration.ofDays(366));
+            maxDuration = p.duration("maxDuration", maxDuration, Duration.ofDays(30), Duration.ofMinutes(1),
+                    Duration.ofDays(366));
             p.throwIfAny();
         }
 
+        /** The shape before the per-author and time bounds (their defaults). */
+        public SilenceSettings(Integer max, Duration keepExpired) {
+            this(max, keepExpired, null, null, null);
+        }
+
         public static SilenceSettings defaults() {
-            return new SilenceSettings(null, null);
+            return new SilenceSettings(null, null, null, null, null);
         }
     }
 

@@ -38,6 +38,12 @@ public record HttpResult(int status, String contentType, byte[] body, Map<String
         return of(new Problem(status, type, title, detail, instance), Map.of());
     }
 
+    /** A problem with extension members (e.g. {@code limit}: the configuration key a refusal enforces). */
+    public static HttpResult problem(int status, String type, String title, String detail, String instance,
+                                     Map<String, ?> extensions) {
+        return of(new Problem(status, type, title, detail, instance), extensions);
+    }
+
     private static HttpResult of(Problem problem, Map<String, ?> extensions) {
         return new HttpResult(problem.status(), Problem.CONTENT_TYPE, problem.bytes(extensions), Map.of());
     }

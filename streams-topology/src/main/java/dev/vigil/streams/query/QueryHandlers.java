@@ -4,6 +4,7 @@ import dev.vigil.streams.topology.StoreNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.validate.Redaction;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.rules.Fingerprints;
@@ -417,7 +418,13 @@ public final class QueryHandlers {
         return HttpResult.notFound("no monitor with id '" + id + "'", req.path());
     }
 
-    private static Map<String, Object> monitorSummary(MonitorDefinition def) {
+    /**
+     * A monitor's configuration as any token sees it, admin included: through {@link Redaction}, the one rule for
+     * what may carry a credential (user info and query values of URLs, header values, an http body, a tcp send).
+     * The unredacted definition lives in the monitors file and on the probe workers, never in an API answer.
+     */
+    private static Map<String, Object> monitorSummary(MonitorDefinition original) {
+        MonitorDefinition def = Redaction.redact(original);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", def.id());
         m.put("name", def.name());
@@ -433,15 +440,10 @@ public final class QueryHandlers {
             case HTTP -> {
                 m.put("method", def.method());
                 if (!def.headers().isEmpty()) {
-                    // ${NAME} for a secret (its value never leaves the probe worker); a credential someone wrote
-                    // inline anyway is not echoed either
-                    Map<String, String> headers = new java.util.TreeMap<>();
-                    def.headers().forEach((k, v) -> headers.put(k, v.isSecret() || !credential(k) ? v.toString()
-                            : "(inline value not shown)"));
-                    m.put("headers", headers);
+                    m.put("headers", new java.util.TreeMap<>(Redaction.redactHeaders(original.headers())));
                 }
-                if (def.body() != null) {
-                    m.put("bodyBytes", def.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                if (original.body() != null) {
+                    m.put("bodyBytes", original.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
                 }
             }
             case TCP -> m.put("tcp", def.tcp());
@@ -460,12 +462,6 @@ public final class QueryHandlers {
             default -> { }
         }
         return m;
-    }
-
-    private static boolean credential(String header) {
-        String h = header.toLowerCase(java.util.Locale.ROOT);
-        return h.equals("authorization") || h.equals("proxy-authorization") || h.equals("cookie") || h.contains("token")
-                || h.contains("key") || h.contains("secret") || h.contains("password") || h.contains("auth");
     }
 
     // ---- gathered endpoints ----------------------------------------------------------------------------

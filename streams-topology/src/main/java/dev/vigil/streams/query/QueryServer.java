@@ -245,6 +245,12 @@ public final class QueryServer implements AutoCloseable {
                         return Mono.just(HttpResult.problem(413, "payload-too-large", "Payload too large",
                                 "the request body must be at most " + MAX_BODY_BYTES + " bytes", path));
                     }
+                    if (e instanceof java.util.concurrent.TimeoutException) {
+                        // not a fault of the request or a bug: this instance could not answer in time
+                        LOG.warn("query {} got no answer within {} s", path, HANDLER_TIMEOUT.toSeconds());
+                        return Mono.just(HttpResult.unavailable("no answer within " + HANDLER_TIMEOUT.toSeconds()
+                                + " s; retry shortly", path));
+                    }
                     LOG.warn("query {} failed", path, e);
                     return Mono.just(e instanceof QueryBackend.Unavailable u
                             ? HttpResult.unavailable(u.getMessage(), path)

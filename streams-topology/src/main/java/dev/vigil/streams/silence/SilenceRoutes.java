@@ -49,7 +49,10 @@ import reactor.core.scheduler.Schedulers;
  *       silence and its audit record are written in one Kafka transaction and the answer (201) is sent once it
  *       committed; 503 with Retry-After when it does not within the bound; 400 naming the field (for the schedule,
  *       its path such as {@code schedule.zone}) for invalid input; 409 when {@code silences.max} silences are
- *       already active or pending.</li>
+ *       already active or pending, or the caller already has {@code silences.maxPerAuthor} (member {@code limit}
+ *       names the key; an admin is held to neither). Refused with 400 whoever asks: a startsAt more than
+ *       {@code silences.maxStartAhead} ahead; from a token without {@code admin}: a silence (a series too) longer
+ *       than {@code silences.maxDuration}, and one that matches every alert or every alert of a kind.</li>
  *   <li>{@code GET /v1/silences?state=active|pending|expired|all} (default active) — from the global
  *       {@code silences} store, which every instance holds whole: answered locally, never forwarded. The state is
  *       {@code active} while the silence is in force, {@code expired} from endsAt on and {@code pending} otherwise:
@@ -78,8 +81,26 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     private final Clock clock;
     private final SilenceSettings settings;
     private volatile reactor.core.Disposable pruning;
-    /** Silences this instance wrote that the global store has not shown yet: id → endsAt. */
-    private final Map<String, Long> reserved = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Silences this instance wrote that the global store has not shown yet, by id. */
+    private final Map<String, Reservation> reserved = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Reservation(long endsAt, String author) {
+    }
+
+    /**
+     * What a caller may ask for beyond the silence's own rules: how far ahead it may start (everyone), how long it
+     * may last and whether it may match everything (null and true for an admin).
+     */
+    record Bounds(Duration maxStartAhead, Duration maxDuration, boolean mayMatchEverything) {
+        static Bounds of(SilenceSettings settings, boolean admin) {
+            return new Bounds(settings.maxStartAhead(), admin ? null : settings.maxDuration(), admin);
+        }
+
+        /** No bound beyond the silence's own (tests of parsing alone). */
+        static Bounds none() {
+            return new Bounds(null, null, true);
+        }
+    }
 
     public SilenceRoutes(ApiWriter writer, String topic, Clock clock, SilenceSettings settings) {
         this.writer = writer;
@@ -109,18 +130,17 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
 
     private Mono<HttpResult> create(QueryRequest req, QueryBackend backend) {
         long now = clock.millis();
+        boolean admin = isAdmin(req);
         Silence silence;
         try {
-            silence = parse(req.body(), UUID.randomUUID().toString(), now, req.actor());
+            silence = parse(req.body(), UUID.randomUUID().toString(), now, req.actor(), Bounds.of(settings, admin));
         } catch (ContractViolation e) {
             return Mono.just(invalid(e, req.path()));
         }
-        return QueryBackend.read(() -> reserve(backend, silence, now))
-                .flatMap(inForce -> {
-                    if (inForce >= 0) {
-                        return Mono.just(HttpResult.problem(409, "too-many-silences", "Too many silences",
-                                "there are already " + inForce + " active or pending silences (silences.max = "
-                                        + settings.max() + "); expire some before adding more", req.path()));
+        return QueryBackend.read(() -> reserve(backend, silence, now, admin))
+                .flatMap(refusal -> {
+                    if (refusal.isPresent()) {
+                        return Mono.just(refusal.get().withInstance(req.path()));
                     }
                     Map<String, String> details = new LinkedHashMap<>();
                     details.put("matcher", matcherText(silence));
@@ -139,27 +159,56 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     /**
      * Counts the silences in force — those in the store plus those this instance wrote that the store has not
      * consumed yet (the global store follows the topic a moment behind) — and reserves a place for {@code silence}
-     * when there is room. Returns -1 when reserved, else the count that is at the cap. Synchronised so concurrent
-     * creations on this instance cannot both take the last place.
+     * when there is room: under {@code silences.max} in all and under {@code silences.maxPerAuthor} for its author.
+     * An admin is held to neither, so a full store (or one author's spree) never locks the admins out. Returns the
+     * refusal, if any. Synchronised so concurrent creations on this instance cannot both take the last place.
      */
-    private synchronized long reserve(QueryBackend backend, Silence silence, long now) {
+    private synchronized Optional<Refusal> reserve(QueryBackend backend, Silence silence, long now, boolean admin) {
         java.util.Set<String> inForce = new java.util.HashSet<>();
+        java.util.Set<String> byAuthor = new java.util.HashSet<>();
         try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).all()) {
             while (it.hasNext()) {
                 var kv = it.next();
                 if (kv.value != null && !kv.value.expiredAt(now)) {
                     inForce.add(kv.key);
+                    if (silence.author().equals(kv.value.author())) {
+                        byAuthor.add(kv.key);
+                    }
                 }
                 reserved.remove(kv.key); // the store has it now
             }
         }
-        reserved.entrySet().removeIf(e -> e.getValue() <= now);
-        inForce.addAll(reserved.keySet());
-        if (inForce.size() >= settings.max()) {
-            return inForce.size();
+        reserved.entrySet().removeIf(e -> e.getValue().endsAt() <= now);
+        reserved.forEach((id, r) -> {
+            inForce.add(id);
+            if (silence.author().equals(r.author())) {
+                byAuthor.add(id);
+            }
+        });
+        if (!admin && inForce.size() >= settings.max()) {
+            return Optional.of(new Refusal("too-many-silences", "Too many silences", "there are already "
+                    + inForce.size() + " active or pending silences (silences.max = " + settings.max()
+                    + "); expire some before adding more, or ask an admin", "silences.max"));
         }
-        reserved.put(silence.id(), silence.endsAt());
-        return -1;
+        if (!admin && byAuthor.size() >= settings.maxPerAuthor()) {
+            return Optional.of(new Refusal("too-many-silences-by-author", "Too many silences by this token", "'"
+                    + silence.author() + "' already has " + byAuthor.size() + " active or pending silences"
+                    + " (silences.maxPerAuthor = " + settings.maxPerAuthor() + "); expire some before adding more",
+                    "silences.maxPerAuthor"));
+        }
+        reserved.put(silence.id(), new Reservation(silence.endsAt(), silence.author()));
+        return Optional.empty();
+    }
+
+    /** A 409: which cap refused the silence, named by its configuration key ({@code limit}). */
+    private record Refusal(String type, String title, String detail, String limit) {
+        HttpResult withInstance(String path) {
+            return HttpResult.problem(409, type, title, detail, path, Map.of("limit", limit));
+        }
+    }
+
+    private static boolean isAdmin(QueryRequest req) {
+        return req.principal() != null && req.principal().scopes().contains(dev.vigil.kit.auth.Scope.ADMIN);
     }
 
     /** Tombstones silences that ended more than {@code keepExpired} ago (one transaction, one audit record). */
@@ -228,6 +277,11 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
 
     /** The silence a POST body asks for, by {@code author} (the caller's token name), or a {@link ContractViolation} naming the field. */
     static Silence parse(byte[] body, String id, long now, String author) {
+        return parse(body, id, now, author, Bounds.none());
+    }
+
+    /** As {@link #parse(byte[], String, long, String)}, held to {@code bounds} as well. */
+    static Silence parse(byte[] body, String id, long now, String author, Bounds bounds) {
         JsonNode root;
         try {
             root = Json.tree(body);
@@ -263,6 +317,11 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         }
         Long startsAtGiven = instant(root, "startsAt");
         long startsAt = startsAtGiven == null ? now : startsAtGiven;
+        if (bounds.maxStartAhead() != null && startsAt - now > bounds.maxStartAhead().toMillis()) {
+            // a silence that starts years ahead still counts against the caps until then: a way to fill them for good
+            throw new ContractViolation("startsAt", "must be at most " + DurationText.format(bounds.maxStartAhead())
+                    + " from now (silences.maxStartAhead)");
+        }
         Long endsAt = instant(root, "endsAt");
         JsonNode minutes = root.get("durationMinutes");
         if (minutes != null && !minutes.isNull()) {
@@ -289,14 +348,42 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         } else if (comment != null && freeAuthor != null) {
             comment = freeAuthor + ": " + comment;
         }
+        if (bounds.maxDuration() != null && endsAt - startsAt > bounds.maxDuration().toMillis()) {
+            throw new ContractViolation(minutes != null && !minutes.isNull() ? "durationMinutes" : "endsAt",
+                    "a silence by a token without the admin scope lasts at most "
+                            + DurationText.format(bounds.maxDuration()) + " (silences.maxDuration); ask an admin for longer");
+        }
         Schedule schedule = schedule(root.get("schedule"));
         Silence silence = new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, author,
                 text(root, "reason"), now, comment, schedule);
+        if (!bounds.mayMatchEverything() && matchesEverything(silence)) {
+            throw new ContractViolation("fingerprint", "a token without the admin scope cannot silence every alert"
+                    + " (or every alert of a kind); name what to silence, e.g. monitor/checkout-*, or a service");
+        }
         if (schedule != null && silence.nextActiveAt(Math.max(now, startsAt)).isEmpty()) {
             // e.g. only Sundays in a Monday-to-Friday series: it would silence nothing, so it is surely a mistake
             throw new ContractViolation("schedule", "no occurrence is in force between now (or startsAt) and endsAt");
         }
         return silence;
+    }
+
+    /**
+     * Whether {@code s} matches every alert, or every alert of one kind: no service or attribute to narrow it and a
+     * fingerprint glob with no literal character after its first {@code /} ({@code *}, {@code monitor/*},
+     * {@code *}{@code /*}). A glob without {@code /} can only match through a {@code *}, so it counts as
+     * everything too unless it is a literal (which then matches no fingerprint, harmlessly).
+     */
+    static boolean matchesEverything(Silence s) {
+        if (s.service() != null || !s.attributes().isEmpty() || s.fingerprint() == null) {
+            return s.fingerprint() == null && s.service() == null && s.attributes().isEmpty();
+        }
+        String glob = s.fingerprint();
+        int slash = glob.indexOf('/');
+        if (slash < 0) {
+            return glob.indexOf('*') >= 0;
+        }
+        String subject = glob.substring(slash + 1);
+        return subject.chars().allMatch(c -> c == '*' || c == '/');
     }
 
     /** The {@code schedule} member of a POST body, or null; problems name {@code schedule.<field>}. */
