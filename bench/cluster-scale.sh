@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale benchmark (SPEC 15): `vigil cluster scale` on a fresh data directory, its output kept in a log.
+# The scale benchmark (docs/cluster.md#sizing): `vigil cluster scale` on a fresh data directory, its output kept in a log.
 # Usage: bench/cluster-scale.sh [--data-dir DIR] [--base-port PORT] [vigil cluster scale options, e.g. --steps 1000,2000]
 # Defaults: --data-dir /var/tmp/vigil-scale --base-port 25000, steps 10000,30000,100000 at 60 s from 3 regions.
 set -euo pipefail

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The stack as shipped is safe to start on a laptop on a shared network (SPEC section 11): every port on
+ * The stack as shipped is safe to start on a laptop on a shared network (docs/security.md): every port on
  * 127.0.0.1, Kafka not published, no default password or key in the compose file or the configs, and the audit
  * topic created. The second half breaks copies to show each check catches what it is for.
  */

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Checks that the compose stack is safe as shipped (SPEC section 11): ports on loopback only, Kafka unpublished,
+ * Checks that the compose stack is safe as shipped (docs/security.md): ports on loopback only, Kafka unpublished,
  * no default secret anywhere. Like {@link ComposeChecks}, each returns one problem per line, empty when fine.
  */
 final class SafeDefaults {

@@ -196,7 +196,7 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         }
     }
 
-    /** Dedupe window, delivery deadline and the retry schedule (SPEC section 8), as duration text. */
+    /** Dedupe window, delivery deadline and the retry schedule (docs/design.md#notifier), as duration text. */
     public record Delivery(String dedupeWindow, String deadline, String retryBase, Double retryMultiplier,
                            String retryCap, String sendTimeout, Integer claimBatchSize) {
         public Delivery {

@@ -32,7 +32,7 @@ public record RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> rou
         this(channels, routes, defaults, null);
     }
 
-    /** SPEC section 8: critical → betterstack + slack + discord; warning → slack + discord; info → log. */
+    /** docs/design.md#notifier: critical → betterstack + slack + discord; warning → slack + discord; info → log. */
     public static Map<String, List<String>> standardDefaults() {
         return Map.of(
                 "critical", List.of("betterstack", "slack", "discord"),

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.function.DoubleSupplier;
 
 /**
- * Pure retry decisions (SPEC section 8): the service kit's {@link Backoff} — exponential with full jitter, a
+ * Pure retry decisions (docs/design.md#notifier): the service kit's {@link Backoff} — exponential with full jitter, a
  * uniformly random wait in [0, min(cap, base × multiplier^(attempt-1))], never shorter than the vendor's
  * Retry-After — within a delivery deadline counted from the first attempt.
  */

@@ -19,7 +19,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * A person acknowledged (or resolved) one of Vigil's incidents in a vendor's tool: acknowledge it in Vigil, so an ack
- * in either place silences reminders in both (SPEC section 12). The vendor names only its own incident id; the
+ * in either place silences reminders in both (docs/design.md#incident-lifecycle). The vendor names only its own incident id; the
  * notifier kept that id when the vendor's channel opened the incident, so it finds Vigil's incident exactly (no
  * guessing by name or time).
  *

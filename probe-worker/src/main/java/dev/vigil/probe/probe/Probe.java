@@ -5,7 +5,7 @@ import dev.vigil.schemas.contract.ProbeResult;
 import reactor.core.publisher.Mono;
 
 /**
- * One kind of check (SPEC section 13). The scheduler is type-agnostic: it starts a probe per monitor and window and
+ * One kind of check (docs/monitors.md#check-types). The scheduler is type-agnostic: it starts a probe per monitor and window and
  * publishes what comes out, so every check type has the same contract.
  *
  * <p>The returned Mono never errors and never blocks a thread: a failure of the target is a {@link ProbeResult}

@@ -9,7 +9,7 @@ import java.util.Locale;
 import reactor.core.publisher.Mono;
 
 /**
- * Outbound safety for probes (SPEC sections 5 and 13). A URL may be fetched only if it is an absolute http(s) URL
+ * Outbound safety for probes (docs/design.md#probes). A URL may be fetched only if it is an absolute http(s) URL
  * without user-info, its host is a hostname or a canonical IP literal, and every address the host resolves
  * to is public or inside the explicit allow-list. Every other check type connects to a host and port (a TCP or
  * TLS target, a DNS resolver): {@link #checkEndpoint} applies the same host and address rules to those. The

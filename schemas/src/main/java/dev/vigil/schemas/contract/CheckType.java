@@ -2,7 +2,7 @@ package dev.vigil.schemas.contract;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 
-/** What kind of check a monitor is (SPEC section 13). All but {@code heartbeat} are probed from regions. */
+/** What kind of check a monitor is (docs/monitors.md#check-types). All but {@code heartbeat} are probed from regions. */
 public enum CheckType implements WireEnum {
     HTTP, TCP, DNS, TLS, HEARTBEAT;
 

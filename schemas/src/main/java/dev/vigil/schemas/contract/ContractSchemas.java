@@ -55,7 +55,7 @@ public final class ContractSchemas {
     private ContractSchemas() {
     }
 
-    /** Every top-level contract, in SPEC order. */
+    /** Every top-level contract, in a fixed order (docs/design.md#topics-and-stores). */
     public static List<Contract> all() {
         return ALL;
     }

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * What to probe, from where, and what counts as healthy. Key of {@code vigil.monitors}; a tombstone
  * deletes the monitor. Defaults are applied here so every consumer sees the same effective values.
  *
- * <p>{@code type} (SPEC section 13, default {@code http}) says which of the per-type fields apply: {@code url},
+ * <p>{@code type} (docs/monitors.md#check-types, default {@code http}) says which of the per-type fields apply: {@code url},
  * {@code method}, {@code headers}, {@code body} and {@code expect} for {@code http}; {@code tcp}, {@code dns},
  * {@code tls} or {@code heartbeat} for the others (each type refuses the others' fields, so a typo is an error, not
  * a silently ignored setting). A {@code heartbeat} monitor is pushed to, not probed: its only region is

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The weekly recurrence of a maintenance window (SPEC section 12): an occurrence starts on each of {@code days} at
+ * The weekly recurrence of a maintenance window (docs/design.md#incident-lifecycle): an occurrence starts on each of {@code days} at
  * {@code at} local time in {@code zone} and lasts {@code durationMinutes} of real elapsed time, so it may run past
  * midnight into the next day. The silence carrying the schedule bounds the series ({@link Silence#activeAt}).
  *

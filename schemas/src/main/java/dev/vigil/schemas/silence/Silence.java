@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *   <li>{@code attributes}: each listed attribute must be present with exactly this value.</li>
  * </ul>
  * Without a {@code schedule}, active on {@code [startsAt, endsAt)} (epoch ms). With one (a recurring maintenance
- * window, SPEC section 12), {@code [startsAt, endsAt)} bounds the series and the silence is active only inside an
+ * window, docs/design.md#incident-lifecycle), {@code [startsAt, endsAt)} bounds the series and the silence is active only inside an
  * occurrence: one that starts at or after startsAt and before endsAt, cut at endsAt (see {@link Schedule} for the
  * local-time and daylight-saving rules). Either way the series lasts at most {@link #MAX_DURATION_MS}.
  * {@code author} is the name of the token that created it; {@code comment} is the creator's optional free text.

@@ -2,7 +2,7 @@ package dev.vigil.schemas.topic;
 
 import java.util.List;
 
-/** Topic names and their defaults (SPEC section 3). Names are configuration; these are the defaults. */
+/** Topic names and their defaults (docs/design.md#topics-and-stores). Names are configuration; these are the defaults. */
 public final class Topics {
     public static final String MONITORS = "vigil.monitors";
     public static final String PROBE_RESULTS = "vigil.probe-results";

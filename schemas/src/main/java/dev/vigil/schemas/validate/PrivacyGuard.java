@@ -15,7 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The privacy invariant (SPEC section 4): no e-mail addresses, phone numbers, bearer/JWT/API tokens,
+ * The privacy invariant (docs/design.md#privacy): no e-mail addresses, phone numbers, bearer/JWT/API tokens,
  * passwords, card numbers or query strings in any string field of a {@link DomainMetric},
  * {@link AlertEvent} or {@link ProbeResult}. Pure and stateless, so safe from any thread.
  *

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC section 13: each check type's validation (naming the exact field), defaults, {@code target()} and JSON round
+ * docs/monitors.md#check-types: each check type's validation (naming the exact field), defaults, {@code target()} and JSON round
  * trip, and the old 15-argument constructor. Where a rule is also in the schema, {@link #schemaAndRecordAgree} holds
  * the two to the same verdict on many more values than the golden examples.
  */

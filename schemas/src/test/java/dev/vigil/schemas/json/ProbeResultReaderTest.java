@@ -148,7 +148,7 @@ class ProbeResultReaderTest {
                 "d".repeat(300), "r".repeat(64)));
         out.add(new ProbeResult(Integer.MAX_VALUE, "0", "0-0", " w ", 0L, 0L, Outcome.SUCCESS, null, 100, 0, 0, 0L,
                 0, "", -1, 0, 0, 0, "", "x"));
-        // SPEC section 13: the other check types
+        // docs/monitors.md#check-types: the other check types
         out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.SUCCESS, null, null, 42, 42, 0L,
                 0, null, null, null, 40, null, null, "r-tcp", CheckType.TCP, null));
         out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.ASSERTION_FAILURE, null, null,
@@ -453,7 +453,7 @@ class ProbeResultReaderTest {
                 "\"x\":-9223372036854775808", "\"x\":2147483648", "\"x\":-2147483649", "\"x\":-0", "\"x\":0",
                 "\"x\":true", "\"x\":false", "\"x\":null", "\"x\":\"\"", "\"x\":1,\"x\":2",
                 " \"x\" \t:\r\n 1 \n", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY - 2) + "\":1",
-                // SPEC section 13
+                // docs/monitors.md#check-types
                 "\"checkType\":\"http\"", "\"checkType\":\"tcp\"", "\"checkType\":\"heartbeat\"", "\"checkType\":null",
                 "\"dnsAnswers\":null", "\"dnsAnswers\":[]", "\"dnsAnswers\":[ ]", "\"dnsAnswers\":[\"a\"]",
                 "\"dnsAnswers\":[\"mx1.example.com\",\"10 mx2.example.com\"]", "\"dnsAnswers\" : [ \"a\" ,\n\"b\"\t]",

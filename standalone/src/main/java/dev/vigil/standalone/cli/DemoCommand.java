@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
                 "within a few minutes you see pages opened, a reminder, an escalation and resolutions on this",
                 "console, with no account anywhere. Query http://127.0.0.1:8081/v1/status while it runs."})
 public final class DemoCommand extends StandaloneCommand {
-    /** The SPEC's 15 minutes would outlast the demo: reminders come every minute here (and the demo says so). */
+    /** The default 15-minute reminder would outlast the demo: reminders come every minute here (and the demo says so). */
     public static final Duration DEMO_REMINDER_INTERVAL = Duration.ofMinutes(1);
 
     @Option(names = "--targets-port", defaultValue = "8090",

@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code vigil cluster}: Vigil as separate processes on a 3-broker Kafka cluster on this machine (SPEC 15). */
+/** {@code vigil cluster}: Vigil as separate processes on a 3-broker Kafka cluster on this machine (docs/cluster.md). */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = {"Run Vigil on this machine as a real cluster: 3 KRaft brokers (replication factor 3,",
                 "min.insync.replicas 2), PostgreSQL, 2 Streams instances (standby replicas 1), 2 notifiers, 2 ingest",

@@ -33,7 +33,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Failover drills on a running {@link LocalCluster} (SPEC 15): while monitors fail and recover on a fixed schedule
+ * Failover drills on a running {@link LocalCluster} (docs/cluster.md#the-failover-drills): while monitors fail and recover on a fixed schedule
  * and an app posts alerts through both ingest instances, it kills -9 the leader of a {@code vigil.alerts} partition,
  * a Streams instance (timing how long the other one's {@code /v1/status} is not whole), a notifier between the
  * vendor's receipt of a page and the notifier's record of it, stops PostgreSQL, and restarts every service one by
@@ -299,7 +299,7 @@ public final class ClusterDrill {
         private final AtomicInteger failedOver = new AtomicInteger();
         private volatile Instant lastPost = Instant.now();
         private int sequence;
-        // App event ids are fingerprint + state (SPEC 4), folded for an hour: a drill run again on the same data dir
+        // App event ids are fingerprint + state (docs/design.md#alert-state-machine), folded for an hour: a drill run again on the same data dir
         // must not post the fingerprints of the last one, or the notifiers rightly fold its pages
         private final String run = Long.toString(System.currentTimeMillis() / 1000, 36);
 

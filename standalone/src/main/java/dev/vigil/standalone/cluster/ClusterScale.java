@@ -38,7 +38,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * The scale benchmark (SPEC 15's scale target): on a {@link LocalCluster}, grows the fleet in
+ * The scale benchmark (docs/cluster.md#sizing): on a {@link LocalCluster}, grows the fleet in
  * place through the given steps (e.g. 10,000 → 30,000 → 100,000 monitors, each probed every interval from every
  * region against a local target that answers 200 with an empty body), and at each step measures whole windows:
  * probes/s, skipped windows, verdict lag (a result produced → its window's status readable on

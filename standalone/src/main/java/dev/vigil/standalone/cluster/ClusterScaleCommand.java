@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code vigil cluster scale}: the scale benchmark on a local cluster grown in place (SPEC 15). */
+/** {@code vigil cluster scale}: the scale benchmark on a local cluster grown in place (docs/cluster.md#sizing). */
 @Command(name = "scale", mixinStandardHelpOptions = true,
         description = {"Scale benchmark: start a local cluster, then grow it in place through --steps monitors, each",
                 "probed every --interval from every region against a local target answering 200; per step measure",

@@ -33,7 +33,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A Vigil cluster on this machine, every part its own OS process (SPEC section 15): three KRaft brokers from the
+ * A Vigil cluster on this machine, every part its own OS process (docs/cluster.md): three KRaft brokers from the
  * Kafka jars Vigil is built with (each broker and controller; replication factor 3, {@code min.insync.replicas} 2),
  * a PostgreSQL server, and each Vigil service run by the same command and YAML as its container
  * ({@code vigil <service> --config docker/config/vigil-<service>.yaml}), with only addresses, ports, instance ids and
@@ -304,7 +304,7 @@ public final class LocalCluster {
         p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
         p.setProperty("log.dirs", dir.toString());
-        // the promise of SPEC 15: every record on three brokers, acknowledged by two
+        // the promise of docs/design.md#delivery-guarantees: every record on three brokers, acknowledged by two
         p.setProperty("default.replication.factor", "3");
         p.setProperty("min.insync.replicas", "2");
         p.setProperty("offsets.topic.replication.factor", "3");

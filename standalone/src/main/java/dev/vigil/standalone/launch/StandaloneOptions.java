@@ -9,7 +9,7 @@ import java.util.List;
  * Where and how the one-JVM stack runs. Ports are the documented defaults; 0 picks a free port (tests).
  *
  * @param routingFile notifier routing YAML; null routes every page to the console (log channel)
- * @param reminderInterval how often a still-firing alert pages again (SPEC: 15 min; the demo shortens it)
+ * @param reminderInterval how often a still-firing alert pages again (15 min by default; the demo shortens it)
  * @param statusPages public status pages the query API serves at {@code /status/<id>}
  * @param deadMan the dead-man's switch and its end-to-end canary (off: {@link DeadMan#OFF})
  */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC 15 on real processes: {@code vigil.jar} runs a 3-broker cluster, PostgreSQL and every service twice (probe
+ * The cluster of docs/cluster.md#the-failover-drills on real processes: {@code vigil.jar} runs a 3-broker cluster, PostgreSQL and every service twice (probe
  * workers once per region), and the short drill kills -9 a partition leader, a Streams instance and a notifier
  * mid-send, stops PostgreSQL for 30 s and restarts every service one by one, while monitors fail and recover and
  * an app posts alerts. It fails if a page is lost, a page is delivered twice other than one in flight when the

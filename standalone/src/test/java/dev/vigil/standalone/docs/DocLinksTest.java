@@ -92,6 +92,31 @@ class DocLinksTest {
         assertThat(broken).as("broken links").isEmpty();
     }
 
+    /**
+     * Comments point at the design in the repository ({@code docs/}), never at a document a reader of the repository
+     * does not have: no comment cites the specification by name (an identifier such as {@code ConfigSpec} or a
+     * constant named so is not a citation).
+     */
+    @Test
+    void noCommentCitesADocumentOutsideTheRepository() throws IOException {
+        Pattern citation = Pattern.compile("(//|^\\s*\\*|/\\*|#).*(?<![A-Za-z_.\"])S" + "PEC(?![A-Za-z_])");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            for (Path f : files.filter(Files::isRegularFile)
+                    .filter(f -> !ROOT.relativize(f).toString().contains("target") && !ROOT.relativize(f).startsWith(".git"))
+                    .filter(f -> f.toString().endsWith(".java") || f.toString().endsWith(".yaml")
+                            || f.toString().endsWith(".sh")).toList()) {
+                List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (citation.matcher(lines.get(i)).find()) {
+                        found.add(ROOT.relativize(f) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("comments citing SPEC; point at docs/design.md or another docs/ page").isEmpty();
+    }
+
     @Test
     void slugsFollowGitHub() {
         assertThat(slug("Vigil on a cluster (`vigil cluster`)")).isEqualTo("vigil-on-a-cluster-vigil-cluster");

@@ -29,7 +29,7 @@ import reactor.netty.DisposableServer;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * Check types on the whole stack (SPEC section 13), pages to a webhook channel: a heartbeat monitor that is pinged
+ * Check types on the whole stack (docs/monitors.md#check-types), pages to a webhook channel: a heartbeat monitor that is pinged
  * through ingest, then goes silent and pages {@code opened}, then is pinged again and resolves; and a TCP monitor
  * whose banner server goes away and pages.
  */

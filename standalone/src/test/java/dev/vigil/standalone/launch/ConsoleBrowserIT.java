@@ -43,7 +43,7 @@ import org.openqa.selenium.logging.LogType;
 import org.w3c.dom.Document;
 
 /**
- * The browser console (SPEC section 14) in a real headless Chromium against a running standalone stack with the
+ * The browser console (docs/api.md#console-status-pages-and-badges) in a real headless Chromium against a running standalone stack with the
  * demo targets: sign-in, the fleet grid, a down monitor's detail, acknowledging and silencing from the browser (and
  * the API reporting the change), a hostile monitor name kept inert, a public status page and a badge. Screenshots
  * land in {@code target/console-screenshots/}.

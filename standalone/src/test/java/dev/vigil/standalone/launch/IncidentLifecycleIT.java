@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.netty.DisposableServer;
 
 /**
- * The on-call story on the whole stack (SPEC section 12), with a one-minute reminder interval: an outage pages a
+ * The on-call story on the whole stack (docs/design.md#incident-lifecycle), with a one-minute reminder interval: an outage pages a
  * webhook channel and BetterStack; {@code vigil ack} stops its reminders and acknowledges the BetterStack incident;
  * a silence added afterwards does not eat the resolution: when the target recovers, the channels that got the page
  * get the resolution, once. Then the next outage is acknowledged in BetterStack: its outgoing webhook, posted to

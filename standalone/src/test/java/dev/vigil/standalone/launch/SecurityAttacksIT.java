@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.netty.DisposableServer;
 
 /**
- * What a hostile caller can try against a running stack (SPEC section 11), as a table: each named attack, its
+ * What a hostile caller can try against a running stack (docs/security.md), as a table: each named attack, its
  * expected answer, and at the end the proof that none of them changed anything — no silence, no forged page at any
  * channel, no BetterStack call, no incident row for a forged fingerprint — while a genuine outage still pages.
  */

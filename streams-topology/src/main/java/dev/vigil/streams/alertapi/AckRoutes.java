@@ -34,7 +34,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import reactor.core.publisher.Mono;
 
 /**
- * Acknowledging an incident (SPEC section 12), scope {@code ack}:
+ * Acknowledging an incident (docs/design.md#incident-lifecycle), scope {@code ack}:
  * <ul>
  *   <li>{@code POST /v1/alerts/{fingerprint}/ack} — body (optional) {@code {until?, comment?}}: {@code until} an ISO-8601
  *       instant, epoch ms or a duration such as {@code 2h} from now; absent: until the incident ends. The fingerprint

@@ -3,7 +3,7 @@ package dev.vigil.streams.alerting;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** Where one fingerprint's alert stands (SPEC section 7, the state machine's "from"/"to" column). */
+/** Where one fingerprint's alert stands (docs/design.md#alert-state-machine, the state machine's "from"/"to" column). */
 public enum AlertPhase {
     HEALTHY("healthy"),
     FIRING("firing"),

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The alert state machine of SPEC section 7, as a pure function {@code (state, evaluation, silenced) ->
+ * The alert state machine of docs/design.md#alert-state-machine, as a pure function {@code (state, evaluation, silenced) ->
  * (state, optional event)}. "Now" is always the evaluation's event time, so the same evaluations give the
  * same events and the same event ids on a replay.
  *

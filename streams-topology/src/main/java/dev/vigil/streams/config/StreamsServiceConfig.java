@@ -161,7 +161,7 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     /**
-     * Query API access (SPEC section 11). {@code tokens}: name, SHA-256 of the token, scopes; {@code tokensFile}: a
+     * Query API access (docs/security.md). {@code tokens}: name, SHA-256 of the token, scopes; {@code tokensFile}: a
      * YAML file holding more of them (a list under {@code tokens:}), read at start; {@code instanceTokenEnv}: the
      * environment variable holding the credential every instance of this application shares to forward queries
      * to the owner of a key (unset: a random one, fine for a single instance; forwards between instances then fail
@@ -201,7 +201,7 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     /**
-     * A public status page, {@code /status/<id>}, readable without a token (SPEC section 14): its title, an optional
+     * A public status page, {@code /status/<id>}, readable without a token (docs/api.md#console-status-pages-and-badges): its title, an optional
      * description, and groups of monitors by id. It shows only these monitors (name, state, open incidents, 90-day
      * uptime), never a URL, a region or an error detail; badges exist only for monitors some page lists.
      */

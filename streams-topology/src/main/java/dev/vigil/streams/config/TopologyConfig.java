@@ -34,7 +34,7 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
     }
 
     /**
-     * Every topic the Streams service reads or writes (SPEC section 3), {@code kafka.topics} in its YAML; defaults
+     * Every topic the Streams service reads or writes (docs/design.md#topics-and-stores), {@code kafka.topics} in its YAML; defaults
      * from {@link Topics}.
      *
      * @param alerts     where alert events go

@@ -8,7 +8,7 @@ import java.util.Map;
 import reactor.core.publisher.Mono;
 
 /**
- * Serves the browser console (SPEC section 14): {@code GET /} is its shell, {@code /console/<name>} its scripts
+ * Serves the browser console (docs/api.md#console-status-pages-and-badges): {@code GET /} is its shell, {@code /console/<name>} its scripts
  * and styles, {@code /console/vendor/<name>} uPlot. The shell holds no data and needs no token; everything it
  * shows comes from {@code /v1} with the token the user signs in with, sent as a header (never a cookie, so no
  * request can be forged from another site, and never in a URL).

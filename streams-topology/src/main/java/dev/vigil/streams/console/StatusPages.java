@@ -22,7 +22,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Public status pages and badges (SPEC section 14), answered without a token:
+ * Public status pages and badges (docs/api.md#console-status-pages-and-badges), answered without a token:
  * <ul>
  *   <li>{@code GET /status/{page}}: an HTML page (no script) with the page's groups, each monitor's state, its
  *       open incident and a 90-day uptime bar; {@code GET /status/{page}/summary.json}: the same as JSON.</li>

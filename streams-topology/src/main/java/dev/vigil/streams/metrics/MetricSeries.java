@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * {@code [from, to)} that has data, combining classes and minutes.
  */
 public final class MetricSeries {
-    /** The longest range one call may ask for (SPEC: bounded time ranges, at most 31 days). */
+    /** The longest range one call may ask for (docs/api.md#query-api-streams: bounded time ranges, at most 31 days). */
     public static final long MAX_RANGE_MS = 31L * 24 * 3600 * 1000;
 
     private MetricSeries() {

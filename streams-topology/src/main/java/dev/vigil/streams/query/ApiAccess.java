@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Who may call which query API route: the one place that maps a route to the scope it needs (SPEC section 11).
+ * Who may call which query API route: the one place that maps a route to the scope it needs (docs/security.md#credentials).
  * Deny by default: a route not named here needs {@code admin}.
  */
 public final class ApiAccess {

@@ -49,7 +49,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The analysts' endpoints (SPEC section 7). Keyed endpoints answer locally when this instance owns the
+ * The analysts' endpoints (docs/api.md#query-api-streams). Keyed endpoints answer locally when this instance owns the
  * monitor and otherwise forward to the owner; {@code /v1/status} and {@code /v1/workers} gather from every
  * instance and fail whole (503) rather than return a partial answer as if it were complete. {@code /v1/status} also
  * answers a page at a time ({@code limit}, {@code cursor}; {@link StatusPage}), for fleets too large for one answer.

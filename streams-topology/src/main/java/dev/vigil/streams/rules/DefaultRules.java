@@ -11,7 +11,7 @@ import java.util.Map;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The four metric rules Vigil ships (SPEC section 7), for every application ({@code appId = *}). They are
+ * The four metric rules Vigil ships (docs/design.md#alert-rules), for every application ({@code appId = *}). They are
  * ordinary {@link AlertRule}s: publishing a rule with the same id on {@code vigil.alert-rules} replaces one,
  * and a disabled copy switches it off.
  */
@@ -28,7 +28,7 @@ public final class DefaultRules {
 
     /**
      * {@code http_request} p95 duration above 2,500 ms over 5 minutes (warning). At least 20 timed requests, so
-     * one slow request on an idle service does not page (the SPEC names no minimum; this matches the 5xx rule).
+     * one slow request on an idle service does not page (the shipped p95 rule names no minimum; this matches the 5xx rule).
      */
     public static final AlertRule HTTP_P95_LATENCY = new AlertRule(1, "http-p95-latency", AlertRule.ANY_APP,
             DomainMetric.HTTP_REQUEST, List.of(), Aggregation.P95, 5, Comparison.GT, 2500.0, 20, Severity.WARNING,

@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The silences endpoints of the query API (SPEC section 7):
+ * The silences endpoints of the query API (docs/api.md#query-api-streams):
  * <ul>
  *   <li>{@code POST /v1/silences} (scope {@code silence}) — body {@code {fingerprint?, service?, attributes?, startsAt?,
  *       endsAt | durationMinutes, reason, comment?, schedule?}} (times as ISO-8601 instants or epoch ms; startsAt

@@ -6,7 +6,7 @@ import dev.vigil.schemas.contract.Status;
  * One monitor's verdict counts for one UTC day. Uptime counts {@code degraded} as up (with an incident)
  * and excludes {@code unknown}: {@code (up + degraded) / (up + degraded + down)}; no decided window, no figure.
  *
- * <p>The {@code maintenance*} counts are the windows of the day that were under maintenance (SPEC section 12), by
+ * <p>The {@code maintenance*} counts are the windows of the day that were under maintenance (docs/design.md#incident-lifecycle), by
  * status; each is part of the plain count of its status, not in addition to it, so {@link #uptimePercent} is the
  * figure it always was and {@link #uptimeExcludingMaintenancePercent} is the same rule over the other windows. Per
  * status rather than one total because the figure without maintenance needs the decided windows under maintenance

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Maintenance windows (SPEC section 12) as the uptime rollup and report see them: the silences with a
+ * Maintenance windows (docs/design.md#incident-lifecycle) as the uptime rollup and report see them: the silences with a
  * {@link Schedule}. A one-off silence is never maintenance: one added mid-outage to stop the noise is not planned
  * work, and the outage it covers still counts against uptime like any other.
  *

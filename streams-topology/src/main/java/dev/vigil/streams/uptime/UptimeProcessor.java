@@ -19,8 +19,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Daily uptime rollup: counts each window verdict into its monitor's UTC day (the day of the window start).
  * Each verdict passes once (the verdict processor guarantees one per window), so counts are exact.
  *
- * <p>A window whose start falls inside an occurrence of a maintenance window (a silence with a schedule, SPEC
- * section 12) matching the monitor is also counted as under maintenance, by status; see {@link MaintenanceWindows}
+ * <p>A window whose start falls inside an occurrence of a maintenance window (a silence with a schedule, see
+ * docs/design.md#incident-lifecycle) matching the monitor is also counted as under maintenance, by status; see
+ * {@link MaintenanceWindows}
  * for the matching, which is the availability alert's own, at the window start (event time), so a replay over the
  * same silences counts the same. One-off silences are not maintenance: a silence added mid-outage to stop the noise
  * does not excuse the outage. Silences come from the global silences store; in a topology

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The four-way window verdict (SPEC section 7) over the expected regions E of a monitor:
+ * The four-way window verdict (docs/design.md#verdicts) over the expected regions E of a monitor:
  * <ul>
  *   <li>{@code unknown}: no expected region reported;</li>
  *   <li>{@code up}: every region in E reported success;</li>

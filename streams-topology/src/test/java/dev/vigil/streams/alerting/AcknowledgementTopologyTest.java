@@ -19,7 +19,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Acknowledgements in the topology, event time throughout (SPEC section 12): an acknowledged incident sends no
+ * Acknowledgements in the topology, event time throughout (docs/design.md#incident-lifecycle): an acknowledged incident sends no
  * reminder; one whose acknowledgement ends sends its reminder at the next breach; an escalation pages through the
  * acknowledgement; a replay of the same inputs gives the same events.
  */

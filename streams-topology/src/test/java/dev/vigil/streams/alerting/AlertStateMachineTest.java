@@ -84,7 +84,7 @@ class AlertStateMachineTest {
         return new Run(machine, t -> false);
     }
 
-    // ---- the SPEC table, row by row ----------------------------------------------------------------------
+    // ---- the state machine's table (docs/design.md#alert-state-machine), row by row ----------------------------------------------------------------------
 
     @Test
     void healthyBreachOpensWithOccurrencesOneAndLastNotifiedNow() {

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import reactor.core.publisher.Mono;
 
-/** Every route's door: no token, a wrong token, each scope, the instance credential, public paths (SPEC section 11). */
+/** Every route's door: no token, a wrong token, each scope, the instance credential, public paths (docs/security.md#credentials). */
 class QueryAccessTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicInteger handled = new AtomicInteger();
