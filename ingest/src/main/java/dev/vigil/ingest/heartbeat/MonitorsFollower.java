@@ -141,8 +141,9 @@ public final class MonitorsFollower implements AutoCloseable {
         try {
             catalog.apply(r.key(), serde.deserialize(topic, r.value()));
         } catch (JsonSerde.PoisonRecordException e) {
-            // the message names the type and the field, never the value
-            LOG.warn("heartbeat monitors: skipping {}-{}@{}: {}", topic, r.partition(), r.offset(), e.getMessage());
+            // the record may be anything someone could write to the topic: say which one, not what it said
+            LOG.warn("heartbeat monitors: skipping {}-{}@{}: not a valid monitor definition ({})", topic, r.partition(),
+                    r.offset(), dev.vigil.ingest.route.SafeFailure.describe(e));
         } catch (RuntimeException e) {
             LOG.warn("heartbeat monitors: skipping {}-{}@{}: not a monitor definition ({})", topic, r.partition(),
                     r.offset(), e.getClass().getSimpleName());

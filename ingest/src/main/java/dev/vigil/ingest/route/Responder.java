@@ -47,11 +47,18 @@ public final class Responder {
         return send(route, res, p.status(), Problem.CONTENT_TYPE, Json.bytes(body));
     }
 
-    /** Unexpected failure: logged with its type only (the message may quote input), answered 500. */
+    /**
+     * Unexpected failure: logged with its classes and where it was thrown only, never a message or a stack trace (either
+     * may quote the body, a header or a token), answered 500.
+     */
     public Mono<Void> unexpected(String route, HttpServerRequest req, HttpServerResponse res, Throwable e) {
-        LOG.error("unexpected failure on {} ({})", route, e.getClass().getName(), e);
+        logUnexpected(route, e);
         return problem(route, req, res, new HttpProblem(500, "internal", "Internal error",
                 "the request could not be processed; it was not accepted"));
+    }
+
+    static void logUnexpected(String route, Throwable e) {
+        LOG.error("unexpected failure on {}: {}", route, SafeFailure.describe(e));
     }
 
     /** The Retry-After header for 503 answers. */
