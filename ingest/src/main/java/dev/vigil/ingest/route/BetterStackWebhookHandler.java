@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.betterstack.BetterStackTranslator;
 import dev.vigil.kit.http.HttpProblem;
@@ -99,8 +100,9 @@ public final class BetterStackWebhookHandler {
             authenticate(path, req);
             RequestChecks.framing(req, false);
             bodies.checkDeclaredLength(req);
-            return bodies.read(req).flatMap(body -> Mono.defer(() -> answer(route, res, body))
-                    .doFinally(s -> bodies.release(body)));
+            BodyShares.Lease lease = bodies.lease("betterstack", BodyShares.Lane.ALERTS);
+            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> answer(route, res, body))
+                    .doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
         }).doOnError(HttpProblem.class, p -> {
             if (p.status() == 503) {
                 count("unavailable", "kafka");

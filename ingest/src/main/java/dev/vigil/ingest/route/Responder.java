@@ -39,6 +39,10 @@ public final class Responder {
     public Mono<Void> problem(String route, HttpServerRequest req, HttpServerResponse res, HttpProblem p) {
         Map<String, Object> body = p.problem("/" + PathRedaction.redact(req.path())).members();
         body.putAll(p.extensions());
+        // a refusal that says when to come back (a quota, a busy budget) says it in the header too
+        if (p.extensions().get("retryAfterSeconds") instanceof Number seconds) {
+            retryAfter(res, seconds.intValue());
+        }
         if (p.status() == 401) {
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)
                     || route.equals(SignedBatchHandler.HEARTBEATS)
