@@ -84,7 +84,12 @@ class FairShareIT {
         try (IngestHarness ingest = new IngestHarness(kafka, budget(2L * MAX_BODY))) {
             List<RawHttpConnection> slow = new ArrayList<>();
             try {
-                for (int i = 0; i < 6; i++) {
+                for (int i = 0; i < 2; i++) {
+                    slow.add(slowMetricPost(ingest.server.port(), CHECKOUT_KEY));
+                }
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> ingest.meter("vigil.http.body.in.flight.bytes",
+                        "server", "ingest") >= 2 * (MAX_BODY - 4 * 1024));
+                for (int i = 0; i < 4; i++) {
                     slow.add(slowMetricPost(ingest.server.port(), CHECKOUT_KEY));
                 }
                 int refused = 0;

@@ -188,13 +188,7 @@ public final class MonitorsCommand implements Runnable {
             out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
             // only now that the hash is on the topic: a failed publish issued nothing (the next apply makes a new one)
             for (HeartbeatTokens.Issued t : prepared.issued()) {
-                if (ingestBase != null) {
-                    out.printf("ping URL for %s: %s%s (shown once; store it in the job's secret store)%n",
-                            t.monitorId(), ingestBase, HeartbeatTokens.pingPath(t));
-                } else {
-                    out.printf("ping path for %s: %s (shown once; store it in the job's secret store; prefix it with "
-                            + "ingest's base URL, or pass --ingest-url)%n", t.monitorId(), HeartbeatTokens.pingPath(t));
-                }
+                out.println(HeartbeatTokens.pingInstructions(t, ingestBase));
             }
             return ExitCode.OK.code();
         }
