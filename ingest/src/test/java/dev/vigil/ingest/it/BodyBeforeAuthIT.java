@@ -92,7 +92,11 @@ class BodyBeforeAuthIT {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 20);
             assertThat(allocated() - allocatedBefore).as("first buffer, not the declared 1,000,000 bytes")
                     .isPositive().isLessThanOrEqualTo(64 * 1024);
+            // the first buffer is taken from the app's share before the body has arrived, not left uncounted
+            assertThat(ingest.meter("vigil.ingest.body.budget.used.bytes")).as("the pre-body buffer is counted")
+                    .isEqualTo(allocated() - allocatedBefore);
         }
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.body.budget.used.bytes") == 0);
     }
 }

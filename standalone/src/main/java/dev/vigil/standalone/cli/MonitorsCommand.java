@@ -43,8 +43,9 @@ public final class MonitorsCommand implements Runnable {
     @Command(name = "apply", mixinStandardHelpOptions = true,
             description = {"Validate a monitors file, show what changes, and publish it.",
                     "Monitors absent from the file are kept unless --prune is given.",
-                    "A heartbeat monitor without a ping token gets one: only its hash is published, and its ping URL is "
-                            + "printed once. Re-applying keeps the token; --rotate-heartbeat-token issues a new one."})
+                    "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
+                            + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
+                            + "--rotate-heartbeat-token issues a new one."})
     static final class Apply implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
