@@ -382,9 +382,9 @@ public record IngestConfig(
      * allowance, so a metric flood never keeps a page out.
      *
      * @param metricsRequestsPerSecond  sustained {@code POST /v1/metrics} requests per second per app (token bucket)
-     * @param metricsBurst              requests an app may send at once on top of an idle bucket
+     * @param metricsBurst              requests an app may send at once from an idle bucket (default 400)
      * @param alertsRequestsPerSecond   the same for {@code POST /v1/alerts}, counted apart from metrics
-     * @param alertsBurst               burst of {@code POST /v1/alerts}
+     * @param alertsBurst               burst of {@code POST /v1/alerts} (default 2000)
      * @param maxSeriesPerApp           distinct metric series (name and dimensions) an app may have live at once
      * @param seriesIdleExpiry          a series not written for this long no longer counts towards the cap
      * @param bodyBytesPerPrincipal     request body bytes one principal may hold at once (null: an eighth of
@@ -404,9 +404,9 @@ public record IngestConfig(
         public Quotas {
             Problems p = new Problems();
             metricsRequestsPerSecond = p.range("metricsRequestsPerSecond", metricsRequestsPerSecond, 200, 1, 1_000_000);
-            metricsBurst = p.range("metricsBurst", metricsBurst, 2 * metricsRequestsPerSecond, 1, 10_000_000);
+            metricsBurst = p.range("metricsBurst", metricsBurst, 400, 1, 10_000_000);
             alertsRequestsPerSecond = p.range("alertsRequestsPerSecond", alertsRequestsPerSecond, 1000, 1, 1_000_000);
-            alertsBurst = p.range("alertsBurst", alertsBurst, 2 * alertsRequestsPerSecond, 1, 10_000_000);
+            alertsBurst = p.range("alertsBurst", alertsBurst, 2000, 1, 10_000_000);
             maxSeriesPerApp = p.range("maxSeriesPerApp", maxSeriesPerApp, 10_000, 1, 1_000_000);
             seriesIdleExpiry = p.duration("seriesIdleExpiry", seriesIdleExpiry, Duration.ofHours(1), Duration.ofSeconds(1),
                     Duration.ofDays(7));
