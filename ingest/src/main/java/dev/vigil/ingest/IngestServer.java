@@ -8,6 +8,8 @@ import dev.vigil.ingest.config.IngestConfig;
 import dev.vigil.ingest.heartbeat.HeartbeatCatalog;
 import dev.vigil.ingest.heartbeat.MonitorsFollower;
 import dev.vigil.ingest.publish.AcknowledgedPublisher;
+import dev.vigil.ingest.quota.BodyShares;
+import dev.vigil.ingest.quota.IngestQuotas;
 import dev.vigil.ingest.route.AccessLogFormat;
 import dev.vigil.ingest.route.AlertsHandler;
 import dev.vigil.ingest.route.BatchResponder;
@@ -106,7 +108,11 @@ public final class IngestServer {
                 AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000));
 
         Responder responder = new Responder(registry);
-        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, limits.requestTimeout());
+        BodyShares shares = new BodyShares(limits.maxInFlightBodyBytes(), config.quotas().alertsReservedBodyBytes(limits),
+                config.quotas().bodyBytesPerPrincipal(limits));
+        registry.gauge("vigil.ingest.body.budget.used.bytes", shares, BodyShares::used);
+        IngestQuotas quotas = IngestQuotas.of(config.quotas(), System::nanoTime);
+        BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, limits.requestTimeout(), shares);
         FunctionCounter.builder("vigil.ingest.body.allocated.bytes", bodies, BodyReader::allocatedBytes)
                 .description("bytes allocated for request body buffers (grows with bytes received, never with a declared length)")
                 .baseUnit("bytes").register(registry);
@@ -115,14 +121,14 @@ public final class IngestServer {
         ApiKeys apiKeys = new ApiKeys(config.apiKeys());
         var topics = config.kafka().topics();
         MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkew().toMillis()),
-                batches, responder, topics.metrics(), clock);
+                batches, responder, topics.metrics(), clock, quotas);
         SignatureVerifier verifier = new SignatureVerifier(workerKeys, limits.replayCacheSize(), limits.signatureSkew().toMillis(), clock);
         var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults(),
                 limits.signatureSkew().toMillis(), clock);
         var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats(),
                 limits.signatureSkew().toMillis(), clock);
         AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkew().toMillis(), batches,
-                responder, topics.alerts(), clock);
+                responder, topics.alerts(), clock, quotas);
         // Off unless configured: then nothing is routed there and the catch-all answers 404.
         BetterStackWebhookHandler betterStack = betterStackToken == null ? null : new BetterStackWebhookHandler(
                 betterStackToken, bodies, limits.timestampSkew().toMillis(), batches, responder, registry, topics.vendorUpdates(), clock);

@@ -9,7 +9,11 @@ import java.util.Map;
 /**
  * Verifies remote probe-worker requests: a known key id, the key's region, a fresh timestamp, a valid
  * HMAC-SHA-256 over {@link RequestSigner#canonicalForm} and a request id not seen before. Header checks
- * ({@link #checkHeaders}) come before the body is read; {@link #verify} needs the body. A request id enters
+ * ({@link #checkHeaders}: present, well formed, fresh) come before the body is read and are the same for every key
+ * id; {@link #verify} needs the body. Whether a key id exists is never told apart from a wrong signature: an unknown
+ * key id is verified against a decoy secret and refused {@code BAD_SIGNATURE} exactly as a known one with a wrong
+ * signature (same answer, same order of work), and the region is judged only once the signature proved the caller
+ * holds the key. Without that, the error type listed which key ids exist. A request id enters
  * its key's replay cache only once its signature is valid, so forged requests cannot fill or poison it; each key
  * has its own bounded cache, so one key filling it (a runaway worker, a stolen secret) never refuses another's
  * requests. The key set is fixed at start, so the number of caches is bounded too.
@@ -18,11 +22,11 @@ public final class SignatureVerifier {
     /** Why a signed request is refused; the HTTP mapping lives in the route. */
     public enum Failure {
         MISSING_HEADERS("the request must carry X-Vigil-Key-Id, X-Vigil-Timestamp, X-Vigil-Request-Id, X-Vigil-Region and X-Vigil-Signature"),
-        UNKNOWN_KEY("the signing key id is not configured"),
         BAD_TIMESTAMP("X-Vigil-Timestamp must be epoch milliseconds (a non-negative integer)"),
         BAD_REQUEST_ID("X-Vigil-Request-Id must be 1-64 printable characters"),
         WRONG_REGION("the region is not the one the signing key is configured for"),
         STALE("the request timestamp is outside the allowed clock skew"),
+        /** Also an unknown key id: whether a key id exists is not told. */
         BAD_SIGNATURE("the signature does not match the request"),
         REPLAYED("this request id was already received"),
         REPLAY_CACHE_FULL("too many signed requests inside the replay window; retry later");
@@ -54,6 +58,8 @@ public final class SignatureVerifier {
     }
 
     private final Map<String, WorkerKey> keys;
+    /** Signs for key ids that do not exist, so they cost the same work as known ones and never verify. */
+    private final RequestSigner decoy;
     private final Map<String, ReplayCache> replays;
     private final long skewMs;
     private final Clock clock;
@@ -61,6 +67,9 @@ public final class SignatureVerifier {
     /** @param replayCacheSize request ids remembered per key within the skew window */
     public SignatureVerifier(Map<String, WorkerKey> keys, int replayCacheSize, long skewMs, Clock clock) {
         this.keys = Map.copyOf(keys);
+        byte[] decoySecret = new byte[32];
+        new java.security.SecureRandom().nextBytes(decoySecret);
+        this.decoy = new RequestSigner(decoySecret);
         Map<String, ReplayCache> caches = new HashMap<>();
         keys.keySet().forEach(id -> caches.put(id, new ReplayCache(replayCacheSize, skewMs)));
         this.replays = Map.copyOf(caches);
@@ -74,14 +83,13 @@ public final class SignatureVerifier {
         return c == null ? 0 : c.size();
     }
 
-    /** Everything that does not need the body. */
+    /**
+     * Everything that does not need the body and says nothing about the key id: the verdict of a well-formed, fresh
+     * request carries its key id ({@link #known} says whether it exists, for budgeting only, never for the answer).
+     */
     public Verdict checkHeaders(SignedRequest r) {
         if (r.keyId() == null || r.timestamp() == null || r.requestId() == null || r.region() == null || r.signature() == null) {
             return Verdict.fail(Failure.MISSING_HEADERS);
-        }
-        WorkerKey key = keys.get(r.keyId());
-        if (key == null) {
-            return Verdict.fail(Failure.UNKNOWN_KEY);
         }
         long ts;
         try {
@@ -95,17 +103,20 @@ public final class SignatureVerifier {
         if (r.requestId().isEmpty() || r.requestId().length() > 64 || !printable(r.requestId())) {
             return Verdict.fail(Failure.BAD_REQUEST_ID);
         }
-        if (!key.region().equals(r.region())) {
-            return Verdict.fail(Failure.WRONG_REGION);
-        }
         // Never Math.abs(now - ts): it wraps for ts near Long.MIN_VALUE (refused above) and then passes any skew.
         if (!TimeBounds.within(ts, clock.millis(), skewMs)) {
             return Verdict.fail(Failure.STALE);
         }
-        return new Verdict(null, r.keyId(), r.requestId(), key.region(), key.workerId());
+        WorkerKey key = keys.get(r.keyId());
+        return new Verdict(null, r.keyId(), r.requestId(), key == null ? null : key.region(), key == null ? null : key.workerId());
     }
 
-    /** Header checks, signature over the body, then the replay cache. */
+    /** Whether {@code keyId} is configured: which body share a request draws on, never what it is answered. */
+    public boolean known(String keyId) {
+        return keyId != null && keys.containsKey(keyId);
+    }
+
+    /** Header checks, signature over the body (a decoy's for an unknown key id), the key's region, the replay cache. */
     public Verdict verify(SignedRequest r, byte[] body) {
         Verdict headers = checkHeaders(r);
         if (!headers.ok()) {
@@ -113,8 +124,12 @@ public final class SignatureVerifier {
         }
         long ts = Long.parseLong(r.timestamp());
         WorkerKey key = keys.get(r.keyId());
-        if (!key.signer().verify(ts, r.requestId(), r.region(), body, r.signature())) {
+        boolean signed = (key == null ? decoy : key.signer()).verify(ts, r.requestId(), r.region(), body, r.signature());
+        if (key == null || !signed) {
             return Verdict.fail(Failure.BAD_SIGNATURE);
+        }
+        if (!key.region().equals(r.region())) {
+            return Verdict.fail(Failure.WRONG_REGION);
         }
         return switch (replays.get(r.keyId()).remember(r.requestId(), ts, clock.millis())) {
             case NEW -> headers;

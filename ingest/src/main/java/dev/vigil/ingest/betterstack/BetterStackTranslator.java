@@ -56,8 +56,11 @@ public final class BetterStackTranslator {
     public sealed interface Translation permits Update, Ignored {
     }
 
-    /** A person acknowledged or resolved the incident: publish this. */
-    public record Update(VendorIncidentUpdate update) implements Translation {
+    /**
+     * A person acknowledged or resolved the incident: publish this. {@code vendorTime} is the time BetterStack gave the
+     * act ({@code acknowledged_at}/{@code resolved_at}), null when it gave none: what freshness is judged by.
+     */
+    public record Update(VendorIncidentUpdate update, Long vendorTime) implements Translation {
     }
 
     /** Nothing for Vigil to do; {@code detail} says why (never echoing a value). */
@@ -71,7 +74,13 @@ public final class BetterStackTranslator {
         /** Vigil resolved the incident itself. */
         OWN_RESOLUTION("own_resolution"),
         /** Resolved, but resolved_by names no one. */
-        NO_PERSON("no_person");
+        NO_PERSON("no_person"),
+        /** The act's own time is older than the freshness window (a late or replayed call). */
+        STALE("stale"),
+        /** The act carries no time of its own, so its freshness cannot be told. */
+        NO_TIME("no_time"),
+        /** This very update was applied already (a replay). */
+        REPLAYED("replayed");
 
         private final String tag;
 
@@ -149,10 +158,11 @@ public final class BetterStackTranslator {
             if (resolvedBy.equalsIgnoreCase(OWN_NAME)) {
                 return new Ignored(Reason.OWN_RESOLUTION, "resolved by Vigil itself, not by a person");
             }
-            return new Update(update(id, VendorIncidentUpdate.Action.RESOLVED, resolvedBy, resolvedAt, receivedAt));
+            return new Update(update(id, VendorIncidentUpdate.Action.RESOLVED, resolvedBy, resolvedAt, receivedAt), resolvedAt);
         }
         if (acknowledgedAt != null || status == Status.ACKNOWLEDGED) {
-            return new Update(update(id, VendorIncidentUpdate.Action.ACKNOWLEDGED, acknowledgedBy, acknowledgedAt, receivedAt));
+            return new Update(update(id, VendorIncidentUpdate.Action.ACKNOWLEDGED, acknowledgedBy, acknowledgedAt, receivedAt),
+                    acknowledgedAt);
         }
         String why;
         if (status != null) {

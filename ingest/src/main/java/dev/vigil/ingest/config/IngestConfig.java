@@ -34,7 +34,8 @@ public record IngestConfig(
         Map<String, List<String>> apiKeys,
         Map<String, ProbeWorkerKey> probeWorkers,
         Limits limits,
-        Integrations integrations) {
+        Integrations integrations,
+        Quotas quotas) {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -62,6 +63,18 @@ public record IngestConfig(
         p.required("kafka", kafka);
         limits = limits == null ? Limits.defaults() : limits;
         integrations = integrations == null ? Integrations.none() : integrations;
+        quotas = quotas == null ? Quotas.defaults() : quotas;
+        if (quotas.bodyBytesPerPrincipal() != null) {
+            p.check(quotas.bodyBytesPerPrincipal() >= limits.maxBodyBytes()
+                            && quotas.bodyBytesPerPrincipal() <= limits.maxInFlightBodyBytes(), "quotas.bodyBytesPerPrincipal",
+                    "must be between limits.maxBodyBytes (" + limits.maxBodyBytes() + ") and limits.maxInFlightBodyBytes ("
+                            + limits.maxInFlightBodyBytes() + ")");
+        }
+        if (quotas.alertsReservedBodyBytes() != null) {
+            p.check(quotas.alertsReservedBodyBytes() >= 0 && quotas.alertsReservedBodyBytes() < limits.maxInFlightBodyBytes(),
+                    "quotas.alertsReservedBodyBytes", "must be at least 0 and less than limits.maxInFlightBodyBytes ("
+                            + limits.maxInFlightBodyBytes() + ")");
+        }
         var keys = new TreeMap<String, List<String>>();
         if (apiKeys != null) {
             for (var e : apiKeys.entrySet()) {
@@ -99,7 +112,13 @@ public record IngestConfig(
     /** No vendor integrations. */
     public IngestConfig(Http http, Kafka kafka, Map<String, List<String>> apiKeys,
                         Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
-        this(http, kafka, apiKeys, probeWorkers, limits, null);
+        this(http, kafka, apiKeys, probeWorkers, limits, null, null);
+    }
+
+    /** Default quotas. */
+    public IngestConfig(Http http, Kafka kafka, Map<String, List<String>> apiKeys,
+                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits, Integrations integrations) {
+        this(http, kafka, apiKeys, probeWorkers, limits, integrations, null);
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
@@ -110,7 +129,7 @@ public record IngestConfig(
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
     public static IngestConfig defaults() {
         return new IngestConfig(Http.defaults(), Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
-                Integrations.none());
+                Integrations.none(), Quotas.defaults());
     }
 
     public IngestConfig withPort(int newPort) {
@@ -118,19 +137,23 @@ public record IngestConfig(
     }
 
     public IngestConfig withLimits(Limits newLimits) {
-        return new IngestConfig(http, kafka, apiKeys, probeWorkers, newLimits, integrations);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, newLimits, integrations, quotas);
     }
 
     public IngestConfig withHttp(Http newHttp) {
-        return new IngestConfig(newHttp, kafka, apiKeys, probeWorkers, limits, integrations);
+        return new IngestConfig(newHttp, kafka, apiKeys, probeWorkers, limits, integrations, quotas);
     }
 
     public IngestConfig withKafka(Kafka newKafka) {
-        return new IngestConfig(http, newKafka, apiKeys, probeWorkers, limits, integrations);
+        return new IngestConfig(http, newKafka, apiKeys, probeWorkers, limits, integrations, quotas);
     }
 
     public IngestConfig withIntegrations(Integrations newIntegrations) {
-        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, newIntegrations);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, newIntegrations, quotas);
+    }
+
+    public IngestConfig withQuotas(Quotas newQuotas) {
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, integrations, newQuotas);
     }
 
     /**
@@ -350,6 +373,76 @@ public record IngestConfig(
         /** The worker id heartbeats signed with this key must carry. */
         public String workerIdOr(String keyId) {
             return workerId == null ? keyId : workerId;
+        }
+    }
+
+    /**
+     * What one principal (an app's API key, a probe worker's signing key, the BetterStack token) may hold or send, so
+     * that no one caller, however busy or hostile, takes what the others need; alerts have their own, larger
+     * allowance, so a metric flood never keeps a page out.
+     *
+     * @param metricsRequestsPerSecond  sustained {@code POST /v1/metrics} requests per second per app (token bucket)
+     * @param metricsBurst              requests an app may send at once from an idle bucket (default 400)
+     * @param alertsRequestsPerSecond   the same for {@code POST /v1/alerts}, counted apart from metrics
+     * @param alertsBurst               burst of {@code POST /v1/alerts} (default 2000)
+     * @param maxSeriesPerApp           distinct metric series (name and dimensions) an app may have live at once
+     * @param seriesIdleExpiry          a series not written for this long no longer counts towards the cap
+     * @param bodyBytesPerPrincipal     request body bytes one principal may hold at once (null: an eighth of
+     *                                  {@code limits.maxInFlightBodyBytes}, at least {@code limits.maxBodyBytes})
+     * @param alertsReservedBodyBytes   body bytes only alerts and the BetterStack webhook may use (null: a quarter of
+     *                                  {@code limits.maxInFlightBodyBytes}, leaving room for one largest other body)
+     */
+    public record Quotas(
+            Integer metricsRequestsPerSecond,
+            Integer metricsBurst,
+            Integer alertsRequestsPerSecond,
+            Integer alertsBurst,
+            Integer maxSeriesPerApp,
+            Duration seriesIdleExpiry,
+            Long bodyBytesPerPrincipal,
+            Long alertsReservedBodyBytes) {
+        public Quotas {
+            Problems p = new Problems();
+            metricsRequestsPerSecond = p.range("metricsRequestsPerSecond", metricsRequestsPerSecond, 200, 1, 1_000_000);
+            metricsBurst = p.range("metricsBurst", metricsBurst, 400, 1, 10_000_000);
+            alertsRequestsPerSecond = p.range("alertsRequestsPerSecond", alertsRequestsPerSecond, 1000, 1, 1_000_000);
+            alertsBurst = p.range("alertsBurst", alertsBurst, 2000, 1, 10_000_000);
+            maxSeriesPerApp = p.range("maxSeriesPerApp", maxSeriesPerApp, 10_000, 1, 1_000_000);
+            seriesIdleExpiry = p.duration("seriesIdleExpiry", seriesIdleExpiry, Duration.ofHours(1), Duration.ofSeconds(1),
+                    Duration.ofDays(7));
+            p.throwIfAny();
+        }
+
+        public static Quotas defaults() {
+            return new Quotas(null, null, null, null, null, null, null, null);
+        }
+
+        public Quotas withRates(int metricsPerSecond, int metricsBurst, int alertsPerSecond, int alertsBurst) {
+            return new Quotas(metricsPerSecond, metricsBurst, alertsPerSecond, alertsBurst, maxSeriesPerApp,
+                    seriesIdleExpiry, bodyBytesPerPrincipal, alertsReservedBodyBytes);
+        }
+
+        public Quotas withMaxSeriesPerApp(int max) {
+            return new Quotas(metricsRequestsPerSecond, metricsBurst, alertsRequestsPerSecond, alertsBurst, max,
+                    seriesIdleExpiry, bodyBytesPerPrincipal, alertsReservedBodyBytes);
+        }
+
+        public Quotas withBodyBytes(Long perPrincipal, Long alertsReserved) {
+            return new Quotas(metricsRequestsPerSecond, metricsBurst, alertsRequestsPerSecond, alertsBurst,
+                    maxSeriesPerApp, seriesIdleExpiry, perPrincipal, alertsReserved);
+        }
+
+        /** The share one principal may hold, given the server's limits. */
+        public long bodyBytesPerPrincipal(Limits limits) {
+            return bodyBytesPerPrincipal != null ? bodyBytesPerPrincipal
+                    : Math.max(limits.maxBodyBytes(), limits.maxInFlightBodyBytes() / 8);
+        }
+
+        /** The bytes kept for alerts, given the server's limits. */
+        public long alertsReservedBodyBytes(Limits limits) {
+            return alertsReservedBodyBytes != null ? alertsReservedBodyBytes
+                    : Math.max(0, Math.min(limits.maxInFlightBodyBytes() / 4,
+                            limits.maxInFlightBodyBytes() - limits.maxBodyBytes()));
         }
     }
 

@@ -41,6 +41,11 @@ public final class HeartbeatMonitor {
         return definition.id();
     }
 
+    /** Whether a GET counts as a ping of this monitor (its definition opted in); else only a POST does. */
+    public boolean allowsGet() {
+        return Boolean.TRUE.equals(definition.heartbeat().allowGet());
+    }
+
     /** Whether an {@code Authorization: Bearer …} value carries this monitor's token (constant time). */
     boolean accepts(String authorization) {
         return token.authenticate(authorization).isPresent();

@@ -3,6 +3,8 @@ package dev.vigil.ingest.route;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.alertmanager.AlertmanagerTranslator;
 import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.ingest.quota.BodyShares;
+import dev.vigil.ingest.quota.IngestQuotas;
 import dev.vigil.ingest.validate.Accepted;
 import dev.vigil.ingest.validate.AlertEventValidator;
 import dev.vigil.ingest.validate.AppAlerts;
@@ -40,11 +42,13 @@ public final class AlertsHandler {
     private final Responder responder;
     private final String topic;
     private final Clock clock;
+    private final IngestQuotas quotas;
 
     /** @param maxAheadMs how far an event's times may be ahead of the server clock */
     public AlertsHandler(ApiKeys keys, BodyReader bodies, int maxEvents, long maxAheadMs, BatchResponder batches,
-                         Responder responder, String topic, Clock clock) {
+                         Responder responder, String topic, Clock clock, IngestQuotas quotas) {
         this.keys = keys;
+        this.quotas = quotas;
         this.validator = new AlertEventValidator(maxAheadMs);
         this.alertmanager = new AlertmanagerTranslator(maxAheadMs);
         this.bodies = bodies;
@@ -58,12 +62,15 @@ public final class AlertsHandler {
     public Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
         Mono<Void> flow = Mono.defer(() -> {
             String app = RequestChecks.app(req, keys);
+            quotas.alerts().admit(app);
             RequestChecks.framing(req, false);
             bodies.checkDeclaredLength(req);
-            return bodies.read(req).flatMap(body -> Mono.defer(() -> {
+            // its own share and the reserve: a flood of the same app's metrics never holds a page's body out
+            BodyShares.Lease lease = bodies.lease("alerts:" + app, BodyShares.Lane.ALERTS);
+            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
                 BatchResult<AlertEvent> batch = validate(body, app);
                 return batches.publish(ROUTE, topic, req, res, batch, () -> { }, Map.of("assigned", assigned(batch)));
-            }).doFinally(s -> bodies.release(body)));
+            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
         });
         return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }

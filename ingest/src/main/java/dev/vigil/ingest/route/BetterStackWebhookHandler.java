@@ -1,7 +1,9 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.betterstack.BetterStackTranslator;
+import dev.vigil.ingest.betterstack.UpdateFreshness;
 import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.json.Json;
@@ -51,6 +53,10 @@ public final class BetterStackWebhookHandler {
     /** The cap on a webhook body (within {@code limits.maxBodyBytes}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
     public static final String METER = "vigil.ingest.webhooks";
+    /** How long after the act an update still counts: BetterStack calls at once and retries within minutes. */
+    public static final long DEFAULT_MAX_AGE_MS = 5 * 60_000L;
+    /** Updates remembered at once to tell replays apart (fresh ones only). */
+    public static final int DEFAULT_REMEMBERED = 10_000;
     private static final String CREDENTIALS = "a valid webhook token is required, in the path (" + ROUTE
             + "/<token>) or as Authorization: Bearer <token>";
 
@@ -62,6 +68,7 @@ public final class BetterStackWebhookHandler {
     private final MeterRegistry registry;
     private final String topic;
     private final Clock clock;
+    private final UpdateFreshness freshness;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     /**
@@ -70,6 +77,15 @@ public final class BetterStackWebhookHandler {
      */
     public BetterStackWebhookHandler(WebhookToken token, BodyReader bodies, long maxAheadMs, BatchResponder batches,
                                      Responder responder, MeterRegistry registry, String topic, Clock clock) {
+        this(token, bodies, maxAheadMs, batches, responder, registry, topic, clock,
+                new UpdateFreshness(DEFAULT_MAX_AGE_MS, DEFAULT_REMEMBERED));
+    }
+
+    /** @param freshness how old an update may be, and the memory of those applied (replays are ignored) */
+    public BetterStackWebhookHandler(WebhookToken token, BodyReader bodies, long maxAheadMs, BatchResponder batches,
+                                     Responder responder, MeterRegistry registry, String topic, Clock clock,
+                                     UpdateFreshness freshness) {
+        this.freshness = freshness;
         this.token = token;
         this.bodies = bodies.withLimit(MAX_BODY_BYTES);
         this.translator = new BetterStackTranslator(maxAheadMs);
@@ -99,8 +115,9 @@ public final class BetterStackWebhookHandler {
             authenticate(path, req);
             RequestChecks.framing(req, false);
             bodies.checkDeclaredLength(req);
-            return bodies.read(req).flatMap(body -> Mono.defer(() -> answer(route, res, body))
-                    .doFinally(s -> bodies.release(body)));
+            BodyShares.Lease lease = bodies.lease("betterstack", BodyShares.Lane.ALERTS);
+            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> answer(route, res, body))
+                    .doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
         }).doOnError(HttpProblem.class, p -> {
             if (p.status() == 503) {
                 count("unavailable", "kafka");
@@ -120,10 +137,44 @@ public final class BetterStackWebhookHandler {
             answer.put("ignored", ignored.detail());
             return responder.json(route, res, 202, answer);
         }
-        VendorIncidentUpdate update = ((BetterStackTranslator.Update) translation).update();
+        BetterStackTranslator.Update translated = (BetterStackTranslator.Update) translation;
+        VendorIncidentUpdate update = translated.update();
+        Long vendorTime = translated.vendorTime();
+        switch (freshness.admit(update, vendorTime, clock.millis())) {
+            case NEW -> { }
+            case STALE -> {
+                return ignore(route, res, BetterStackTranslator.Reason.STALE, "the " + update.action().wire()
+                        + " happened more than " + freshness.maxAgeMs() / 1000 + " s ago: a late or replayed call");
+            }
+            case NO_TIME -> {
+                return ignore(route, res, BetterStackTranslator.Reason.NO_TIME, "the incident carries no "
+                        + (update.action() == VendorIncidentUpdate.Action.RESOLVED ? "resolved_at" : "acknowledged_at")
+                        + ", so whether this call is fresh cannot be told");
+            }
+            case REPLAYED -> {
+                return ignore(route, res, BetterStackTranslator.Reason.REPLAYED, "this update was applied already");
+            }
+            case FULL -> {
+                Responder.retryAfter(res, batches.retryAfterSeconds());
+                throw new HttpProblem(503, "busy", "Service unavailable", "too many webhook updates within "
+                        + freshness.maxAgeMs() / 1000 + " s to tell replays apart; resend after "
+                        + batches.retryAfterSeconds() + " s");
+            }
+        }
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, update.key(), Json.bytes(update));
-        return batches.publishRecords(route, List.of(record), res, Map.of("accepted", 1), () -> { })
+        // not published after all: a resend must count, so the update is no longer remembered as applied
+        return batches.publishRecords(route, List.of(record), res, Map.of("accepted", 1),
+                        () -> freshness.forget(update, vendorTime))
                 .doOnSuccess(v -> count("accepted", update.action().wire()));
+    }
+
+    /** Answered 2xx, so BetterStack does not resend it; nothing is published, the reason is counted. */
+    private Mono<Void> ignore(String route, HttpServerResponse res, BetterStackTranslator.Reason reason, String detail) {
+        count("ignored", reason.tag());
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("accepted", 0);
+        answer.put("ignored", detail);
+        return responder.json(route, res, 202, answer);
     }
 
     /** 401 unless the path segment (path form) or the Authorization header (bare route) carries the token. */

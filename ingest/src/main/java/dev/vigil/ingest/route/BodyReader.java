@@ -1,5 +1,6 @@
 package dev.vigil.ingest.route;
 
+import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.kit.http.HttpProblem;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -20,8 +21,9 @@ import reactor.netty.http.server.HttpServerRequest;
  * client nothing to declare: it starts at {@value #INITIAL_CAPACITY} bytes at most and grows (doubling, never past
  * the declared length) as bytes actually arrive. Every allocation is counted in {@link #allocatedBytes()}.
  *
- * <p>This reader bounds one request; the bytes all requests hold at once are bounded server-wide by the service
- * kit's body budget ({@code limits.maxInFlightBodyBytes}), so there is no second budget here.
+ * <p>This reader bounds one request. Every buffer it allocates (the first one too, before a body byte has arrived)
+ * is taken from the request's {@link BodyShares.Lease}, so one principal holds at most its share of the server's
+ * budget and alerts keep their reserve; the service kit's edge budget stays behind it as the server-wide backstop.
  */
 public final class BodyReader {
     /** The largest first buffer a request gets, whatever it declares. */
@@ -33,16 +35,23 @@ public final class BodyReader {
     private final AtomicLong inFlightBytes;
     private final Duration readTimeout;
     private final AtomicLong allocated;
+    private final BodyShares shares;
 
-    public BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout) {
-        this(limit, inFlightBytes, readTimeout, new AtomicLong());
+    public BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout, BodyShares shares) {
+        this(limit, inFlightBytes, readTimeout, new AtomicLong(), shares);
     }
 
-    private BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout, AtomicLong allocated) {
+    private BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout, AtomicLong allocated, BodyShares shares) {
         this.limit = limit;
         this.inFlightBytes = inFlightBytes;
         this.readTimeout = readTimeout;
         this.allocated = allocated;
+        this.shares = shares;
+    }
+
+    /** A hold on {@code principal}'s share for one request; release it once the request is answered. */
+    public BodyShares.Lease lease(String principal, BodyShares.Lane lane) {
+        return shares.lease(principal, lane);
     }
 
     /**
@@ -50,7 +59,7 @@ public final class BodyReader {
      * than this reader's limit), counted in the same in-flight gauge and allocation counter.
      */
     public BodyReader withLimit(int max) {
-        return new BodyReader(Math.min(limit, max), inFlightBytes, readTimeout, allocated);
+        return new BodyReader(Math.min(limit, max), inFlightBytes, readTimeout, allocated, shares);
     }
 
     public int limit() {
@@ -78,9 +87,10 @@ public final class BodyReader {
         }
     }
 
-    public Mono<byte[]> read(HttpServerRequest request) {
+    /** Reads the body, taking every buffer from {@code lease}; the caller releases the lease once it has answered. */
+    public Mono<byte[]> read(HttpServerRequest request, BodyShares.Lease lease) {
         return Mono.defer(() -> {
-            Accumulator acc = new Accumulator(declaredLength(request));
+            Accumulator acc = new Accumulator(declaredLength(request), lease);
             return request.receive()
                     .doOnNext(acc::append)
                     .then(Mono.fromCallable(acc::bytes))
@@ -119,9 +129,11 @@ public final class BodyReader {
         private byte[] buf;
         private int size;
         private long counted;
+        private final BodyShares.Lease lease;
 
-        Accumulator(int declared) {
+        Accumulator(int declared, BodyShares.Lease lease) {
             this.declared = declared;
+            this.lease = lease;
             buf = allocate(declared < 0 ? UNDECLARED_CAPACITY : Math.min(declared, INITIAL_CAPACITY));
         }
 
@@ -157,9 +169,12 @@ public final class BodyReader {
         void release() {
             inFlightBytes.addAndGet(-counted);
             counted = 0;
+            lease.release();
         }
 
+        /** Only the growth beyond what the lease holds is taken: the old buffer is dropped for the new one. */
         private byte[] allocate(int n) {
+            lease.take(n - lease.held());
             allocated.addAndGet(n);
             return new byte[n];
         }

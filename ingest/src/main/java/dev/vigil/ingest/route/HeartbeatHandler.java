@@ -34,9 +34,11 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * Heartbeat pings: a cron job or batch job calls {@code GET|POST /v1/heartbeat/<monitorId>} when it
- * ran, or {@code GET|POST /v1/heartbeat/<monitorId>/fail} when it failed, with the monitor's ping token as
- * {@code Authorization: Bearer <token>} or as the query parameter {@code token} (a crontab line is a URL for curl). Each
+ * Heartbeat pings: a cron job or batch job calls {@code POST /v1/heartbeat/<monitorId>} when it
+ * ran, or {@code POST /v1/heartbeat/<monitorId>/fail} when it failed, with the monitor's ping token as
+ * {@code Authorization: Bearer <token>} (or the query parameter {@code token}). A GET is a ping only of a monitor whose
+ * definition sets {@code heartbeat.allowGet}; otherwise a GET with a good token is answered {@code 405} with
+ * {@code Allow: POST} and counts for nothing (link previews and scanners GET every URL they see). Each
  * accepted ping is the push result of the window it arrives in ({@link HeartbeatSchedules#windowAt}): a
  * {@link ProbeResult} in region {@code push} from worker {@value #WORKER_ID}, {@code success}, or
  * {@code assertion_failure}/{@code reported_failure} for {@code /fail}, published to {@code vigil.probe-results} keyed
@@ -65,7 +67,7 @@ import reactor.netty.http.server.HttpServerResponse;
  * beyond that (the edge guard bounds connections and bodies server-wide). Metrics:
  * {@code vigil.ingest.heartbeats{outcome}} with outcome {@code success}, {@code failure} (published),
  * {@code duplicate} (answered 200, not published), {@code refused} (401), {@code not_ready}, {@code unavailable}
- * (Kafka), {@code rejected} (413, 408).
+ * (Kafka), {@code rejected} (413, 408, 405 for a GET without opt-in).
  */
 public final class HeartbeatHandler {
     public static final String PREFIX = "/v1/heartbeat/";
@@ -158,6 +160,14 @@ public final class HeartbeatHandler {
             HeartbeatMonitor monitor = catalog.authenticate(target.monitorId(), credential);
             if (monitor == null) {
                 throw HttpProblem.unauthorized("invalid-credentials", REFUSED);
+            }
+            // Link previews, crawlers and mail scanners GET any URL they see: a GET is a ping only where the monitor
+            // opted in. Told only to a caller holding the token, so it says nothing to anyone else.
+            if (HttpMethod.GET.equals(req.method()) && !monitor.allowsGet()) {
+                res.header(HttpHeaderNames.ALLOW, "POST");
+                throw new HttpProblem(405, "method-not-allowed", "Method not allowed", "this heartbeat monitor takes "
+                        + "pings by POST (token in the Authorization header); a GET counts only where the monitor sets "
+                        + "heartbeat.allowGet: true");
             }
             return discardBody(req).then(Mono.defer(() -> record(route, res, monitor, !target.fail())));
         }).doOnError(HttpProblem.class, p -> count(p.status() == 401 ? Ping.REFUSED

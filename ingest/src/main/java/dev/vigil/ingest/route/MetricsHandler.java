@@ -2,6 +2,8 @@ package dev.vigil.ingest.route;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.auth.ApiKeys;
+import dev.vigil.ingest.quota.BodyShares;
+import dev.vigil.ingest.quota.IngestQuotas;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.MetricValidator;
 import java.time.Clock;
@@ -23,9 +25,11 @@ public final class MetricsHandler {
     private final Responder responder;
     private final String topic;
     private final Clock clock;
+    private final IngestQuotas quotas;
 
     public MetricsHandler(ApiKeys keys, BodyReader bodies, BatchParser parser, MetricValidator validator,
-                          BatchResponder batches, Responder responder, String topic, Clock clock) {
+                          BatchResponder batches, Responder responder, String topic, Clock clock, IngestQuotas quotas) {
+        this.quotas = quotas;
         this.keys = keys;
         this.bodies = bodies;
         this.parser = parser;
@@ -39,13 +43,17 @@ public final class MetricsHandler {
     public Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
         Mono<Void> flow = Mono.defer(() -> {
             String app = RequestChecks.app(req, keys);
+            quotas.metrics().admit(app);
             RequestChecks.Framing framing = RequestChecks.framing(req, true);
             bodies.checkDeclaredLength(req);
-            return bodies.read(req).flatMap(body -> Mono.defer(() -> {
+            BodyShares.Lease lease = bodies.lease("metrics:" + app, BodyShares.Lane.GENERAL);
+            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
                 List<JsonNode> events = framing == RequestChecks.Framing.JSON ? parser.jsonArray(body) : parser.ndjson(body);
-                var batch = validator.validate(events, app, clock.millis());
+                long now = clock.millis();
+                var batch = validator.validate(events, app, now);
+                quotas.series().admit(app, batch.accepted().stream().map(a -> a.value()).toList(), now);
                 return batches.publish(ROUTE, topic, req, res, batch, () -> { });
-            }).doFinally(s -> bodies.release(body)));
+            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
         });
         return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }

@@ -39,6 +39,10 @@ public final class Responder {
     public Mono<Void> problem(String route, HttpServerRequest req, HttpServerResponse res, HttpProblem p) {
         Map<String, Object> body = p.problem("/" + PathRedaction.redact(req.path())).members();
         body.putAll(p.extensions());
+        // a refusal that says when to come back (a quota, a busy budget) says it in the header too
+        if (p.extensions().get("retryAfterSeconds") instanceof Number seconds) {
+            retryAfter(res, seconds.intValue());
+        }
         if (p.status() == 401) {
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)
                     || route.equals(SignedBatchHandler.HEARTBEATS)
@@ -47,11 +51,18 @@ public final class Responder {
         return send(route, res, p.status(), Problem.CONTENT_TYPE, Json.bytes(body));
     }
 
-    /** Unexpected failure: logged with its type only (the message may quote input), answered 500. */
+    /**
+     * Unexpected failure: logged with its classes and where it was thrown only, never a message or a stack trace (either
+     * may quote the body, a header or a token), answered 500.
+     */
     public Mono<Void> unexpected(String route, HttpServerRequest req, HttpServerResponse res, Throwable e) {
-        LOG.error("unexpected failure on {} ({})", route, e.getClass().getName(), e);
+        logUnexpected(route, e);
         return problem(route, req, res, new HttpProblem(500, "internal", "Internal error",
                 "the request could not be processed; it was not accepted"));
+    }
+
+    static void logUnexpected(String route, Throwable e) {
+        LOG.error("unexpected failure on {}: {}", route, SafeFailure.describe(e));
     }
 
     /** The Retry-After header for 503 answers. */

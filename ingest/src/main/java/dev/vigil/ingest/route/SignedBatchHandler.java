@@ -3,6 +3,7 @@ package dev.vigil.ingest.route;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.ingest.auth.SignatureVerifier;
 import dev.vigil.ingest.auth.SignedRequest;
+import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.HeartbeatValidator;
@@ -21,9 +22,10 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * The routes remote probe workers call, signed with HMAC-SHA-256 over {@link RequestSigner#canonicalForm}:
- * {@code POST /v1/probe-results} and {@code POST /v1/heartbeats}. Header checks (key id known, region the
- * key's, timestamp fresh) happen before any body buffer exists, so an unsigned or unknown-key request costs no
- * memory; the signature and the key's replay cache come after the body is read. The body is a JSON array or
+ * {@code POST /v1/probe-results} and {@code POST /v1/heartbeats}. Header checks (present, well formed, fresh)
+ * happen before any body buffer exists, so an unsigned or stale request costs no memory; the body is then read
+ * against the key id's share of the body budget (all unknown key ids share one), and the signature (a decoy's for an
+ * unknown key id, so both answer the same), the key's region and its replay cache come after it. The body is a JSON array or
  * NDJSON; what differs per route is how its events are validated against the verified key.
  */
 public final class SignedBatchHandler<T> {
@@ -85,10 +87,15 @@ public final class SignedBatchHandler<T> {
     public Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
         Mono<Void> flow = Mono.defer(() -> {
             SignedRequest signed = signed(req.requestHeaders());
-            refuse(verifier.checkHeaders(signed));
+            SignatureVerifier.Verdict headers = verifier.checkHeaders(signed);
+            refuse(headers);
             RequestChecks.Framing framing = RequestChecks.framing(req, true);
             bodies.checkDeclaredLength(req);
-            return bodies.read(req).flatMap(body -> Mono.defer(() -> {
+            // A key id proves nothing before the signature: each known one draws on its own share, all unknown ones on
+            // one share together, so a stranger holds at most that much and never what a worker needs.
+            BodyShares.Lease lease = bodies.lease(verifier.known(headers.keyId()) ? "key:" + headers.keyId()
+                    : BodyShares.UNKNOWN_KEY, BodyShares.Lane.GENERAL);
+            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
                 SignatureVerifier.Verdict verdict = verifier.verify(signed, body);
                 refuse(verdict);
                 try {
@@ -100,7 +107,7 @@ public final class SignedBatchHandler<T> {
                     verifier.release(verdict);
                     throw p;
                 }
-            }).doFinally(s -> bodies.release(body)));
+            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
         });
         return Responder.guard(flow, route, req, res, responder, bodies.limit());
     }
@@ -117,7 +124,7 @@ public final class SignedBatchHandler<T> {
         SignatureVerifier.Failure f = v.failure();
         String type = f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         throw switch (f) {
-            case MISSING_HEADERS, UNKNOWN_KEY, STALE, BAD_SIGNATURE -> HttpProblem.unauthorized(type, f.detail());
+            case MISSING_HEADERS, STALE, BAD_SIGNATURE -> HttpProblem.unauthorized(type, f.detail());
             case BAD_TIMESTAMP, BAD_REQUEST_ID -> HttpProblem.badRequest(type, f.detail());
             case WRONG_REGION -> HttpProblem.forbidden(type, f.detail());
             case REPLAYED -> new HttpProblem(409, type, "Conflict", f.detail());

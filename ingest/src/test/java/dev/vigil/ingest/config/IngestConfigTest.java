@@ -84,6 +84,26 @@ class IngestConfigTest {
     }
 
     @Test
+    void quotasHaveDefaultsAndBadOnesNameTheirKeyPath() throws Exception {
+        IngestConfig c = load("limits:\n  maxInFlightBodyBytes: 8388608\n", Map.of());
+        assertThat(c.quotas().metricsRequestsPerSecond()).isEqualTo(200);
+        assertThat(c.quotas().alertsRequestsPerSecond()).isGreaterThan(c.quotas().metricsRequestsPerSecond());
+        assertThat(c.quotas().maxSeriesPerApp()).isEqualTo(10_000);
+        assertThat(c.quotas().bodyBytesPerPrincipal(c.limits())).isEqualTo(1L << 20);
+        assertThat(c.quotas().alertsReservedBodyBytes(c.limits())).isEqualTo(2L << 20);
+        IngestConfig set = load("quotas:\n  metricsRequestsPerSecond: 5\n  metricsBurst: 10\n  maxSeriesPerApp: 50\n"
+                + "  seriesIdleExpiry: 10m\n", Map.of("VIGIL_QUOTAS_ALERTS_BURST", "70"));
+        assertThat(set.quotas().metricsRequestsPerSecond()).isEqualTo(5);
+        assertThat(set.quotas().metricsBurst()).isEqualTo(10);
+        assertThat(set.quotas().alertsBurst()).as("from the environment").isEqualTo(70);
+        assertThat(set.quotas().maxSeriesPerApp()).isEqualTo(50);
+        assertThatThrownBy(() -> load("quotas:\n  metricsRequestsPerSecond: 0\n", Map.of()))
+                .hasMessageContaining("quotas.metricsRequestsPerSecond");
+        assertThatThrownBy(() -> load("quotas:\n  bodyBytesPerPrincipal: 1024\n", Map.of()))
+                .hasMessageContaining("quotas.bodyBytesPerPrincipal").hasMessageContaining("limits.maxBodyBytes");
+    }
+
+    @Test
     void badValuesNameTheirKeyPath() {
         assertThatThrownBy(() -> load("kafka:\n  sendTimeout: 5ms\n", Map.of())).hasMessageContaining("kafka.sendTimeout");
         assertThatThrownBy(() -> load("limits:\n  maxEvents: 0\n", Map.of())).hasMessageContaining("limits.maxEvents");

@@ -56,6 +56,10 @@ class BetterStackWebhookIT {
     private static final AtomicInteger IDS = new AtomicInteger(1000);
 
     private EmbeddedKafka kafka;
+    /** Times of the acts, a little before the run: fresh, as BetterStack sends them at once. */
+    private static final String ACK_AT = Instant.now().minusSeconds(10).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    private static final String RESOLVED_AT = Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .plusMillis(250).toString();
     private IngestHarness ingest;
     private TopicOffsets offsets;
     private KafkaConsumer<String, byte[]> consumer;
@@ -99,7 +103,7 @@ class BetterStackWebhookIT {
     }
 
     private static String acknowledged(String id, String by) {
-        return Events.betterStackIncident(id, "Acknowledged", "2020-03-09T17:40:00Z", by, null, null);
+        return Events.betterStackIncident(id, "Acknowledged", ACK_AT, by, null, null);
     }
 
     /** The one record keyed {@code betterstack/<id>}, read committed. */
@@ -149,7 +153,7 @@ class BetterStackWebhookIT {
         assertThat(u.vendorIncidentId()).isEqualTo(id);
         assertThat(u.action()).isEqualTo(VendorIncidentUpdate.Action.ACKNOWLEDGED);
         assertThat(u.by()).isEqualTo("Alice Example");
-        assertThat(u.at()).isEqualTo(Instant.parse("2020-03-09T17:40:00Z").toEpochMilli());
+        assertThat(u.at()).isEqualTo(Instant.parse(ACK_AT).toEpochMilli());
         assertThat(u.receivedAt()).isBetween(before, System.currentTimeMillis());
         JsonNode wire = Json.tree(r.value());
         assertThat(wire.get("action").asText()).isEqualTo("acknowledged");
@@ -160,8 +164,8 @@ class BetterStackWebhookIT {
     @Order(2)
     void aResolutionPostedWithTheBearerHeaderIsOnTheTopicWithoutTheResolversEmail() {
         String id = nextId();
-        String body = Events.betterStackIncident(id, "Resolved", "2020-03-09T17:40:00Z", "Alice Example",
-                "2020-03-09T17:50:00.250Z", "bob@example.com");
+        String body = Events.betterStackIncident(id, "Resolved", ACK_AT, "Alice Example",
+                RESOLVED_AT, "bob@example.com");
         IngestHarness.Reply reply = ingest.post(ROUTE, "application/json; charset=utf-8", body.getBytes(StandardCharsets.UTF_8),
                 IngestHarness.bearer(BETTERSTACK_TOKEN));
         assertThat(reply.status()).as(reply.text()).isEqualTo(202);
@@ -170,7 +174,7 @@ class BetterStackWebhookIT {
         VendorIncidentUpdate u = Json.read(r.value(), VendorIncidentUpdate.class);
         assertThat(u.action()).isEqualTo(VendorIncidentUpdate.Action.RESOLVED);
         assertThat(u.by()).as("an e-mail address never reaches the channels").isNull();
-        assertThat(u.at()).isEqualTo(Instant.parse("2020-03-09T17:50:00.250Z").toEpochMilli());
+        assertThat(u.at()).isEqualTo(Instant.parse(RESOLVED_AT).toEpochMilli());
         assertThat(new String(r.value(), StandardCharsets.UTF_8)).doesNotContain("example.com");
     }
 
@@ -266,9 +270,9 @@ class BetterStackWebhookIT {
             {acknowledged("12 34", "A"), "betterstack-payload", "data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])"},
             {acknowledged("1", "A").replace("\"id\":\"1\"", "\"id\":1.5"), "betterstack-payload", "data.id: must be a string or an integer"},
             {"{\"data\":{\"id\":\"1\",\"type\":\"incident\"}}", "betterstack-payload", "data.attributes: is required and must be an object"},
-            {acknowledged("1", "A").replace("2020-03-09T17:40:00Z", "last tuesday"), "betterstack-payload",
+            {acknowledged("1", "A").replace(ACK_AT, "last tuesday"), "betterstack-payload",
                 "data.attributes.acknowledged_at: must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z"},
-            {acknowledged("1", "A").replace("2020-03-09T17:40:00Z", "9999-01-01T00:00:00Z"), "betterstack-payload",
+            {acknowledged("1", "A").replace(ACK_AT, "9999-01-01T00:00:00Z"), "betterstack-payload",
                 "data.attributes.acknowledged_at: is more than 300 s ahead of the server clock"},
         };
         for (String[] c : cases) {
@@ -402,6 +406,63 @@ class BetterStackWebhookIT {
             return List.copyOf(logs.list).stream().filter(e -> e.getLoggerName().equals(ACCESS_LOGGER))
                     .map(ILoggingEvent::getFormattedMessage).toList();
         }
+    }
+
+    private double ignored(String reason) {
+        return ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "ignored", "reason", reason);
+    }
+
+    /** A captured call sent again after {@code vigil unack}: answered 2xx (BetterStack must not resend), applied never. */
+    @Test
+    @Order(11)
+    void anExactReplayIsIgnoredAndAFreshActOfTheSameIncidentIsApplied() {
+        String id = nextId();
+        String at = Instant.now().minusSeconds(2).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String body = Events.betterStackIncident(id, "Acknowledged", at, "Alice Example", null, null);
+        assertThat(ingest.betterStack(BETTERSTACK_TOKEN, body).json().get("accepted").asInt()).isEqualTo(1);
+        recordOf(id);
+        long before = settledOffsets();
+        double replays = ignored("replayed");
+        for (int i = 0; i < 3; i++) {
+            IngestHarness.Reply replay = ingest.betterStack(BETTERSTACK_TOKEN, body);
+            assertThat(replay.status()).isEqualTo(202);
+            assertThat(replay.json().get("accepted").asInt()).isZero();
+            assertThat(replay.json().get("ignored").asText()).isEqualTo("this update was applied already");
+        }
+        // by the bearer form too: the same update, whichever door it comes through
+        IngestHarness.Reply viaBearer = ingest.post(ROUTE, "application/json", body.getBytes(StandardCharsets.UTF_8),
+                IngestHarness.bearer(BETTERSTACK_TOKEN));
+        assertThat(viaBearer.json().get("accepted").asInt()).isZero();
+        assertThat(settledOffsets()).as("no replay published anything").isEqualTo(before);
+        assertThat(ignored("replayed")).isEqualTo(replays + 4);
+        // a person acknowledges again later (after an unack in Vigil): a new act, applied
+        String later = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusMillis(500).toString();
+        IngestHarness.Reply again = ingest.betterStack(BETTERSTACK_TOKEN,
+                Events.betterStackIncident(id, "Acknowledged", later, "Alice Example", null, null));
+        assertThat(again.json().get("accepted").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @Order(11)
+    void anUpdateWhoseActIsOlderThanFiveMinutesOrUndatedIsIgnored() {
+        long before = settledOffsets();
+        double stale = ignored("stale");
+        String old = Instant.now().minusSeconds(6 * 60).toString();
+        IngestHarness.Reply late = ingest.betterStack(BETTERSTACK_TOKEN,
+                Events.betterStackIncident(nextId(), "Acknowledged", old, "Alice Example", null, null));
+        assertThat(late.status()).isEqualTo(202);
+        assertThat(late.json().get("accepted").asInt()).isZero();
+        assertThat(late.json().get("ignored").asText()).contains("more than 300 s ago");
+        IngestHarness.Reply oldResolution = ingest.betterStack(BETTERSTACK_TOKEN,
+                Events.betterStackIncident(nextId(), "Resolved", old, "A", "2020-03-09T17:50:00Z", "Bob"));
+        assertThat(oldResolution.json().get("accepted").asInt()).isZero();
+        IngestHarness.Reply undated = ingest.betterStack(BETTERSTACK_TOKEN,
+                Events.betterStackIncident(nextId(), "Acknowledged", null, "Alice Example", null, null));
+        assertThat(undated.json().get("accepted").asInt()).isZero();
+        assertThat(undated.json().get("ignored").asText()).contains("no acknowledged_at");
+        assertThat(settledOffsets()).as("nothing published").isEqualTo(before);
+        assertThat(ignored("stale")).isEqualTo(stale + 2);
+        assertThat(ignored("no_time")).isGreaterThanOrEqualTo(1);
     }
 
     /** A separate server without the integration: both forms are unknown routes, as any other. */

@@ -79,9 +79,13 @@ class HeartbeatPingIT {
     private Level accessLevel;
 
     static MonitorDefinition heartbeat(String id, String tokenSha256, Boolean enabled) {
+        return heartbeat(id, tokenSha256, enabled, null);
+    }
+
+    static MonitorDefinition heartbeat(String id, String tokenSha256, Boolean enabled, Boolean allowGet) {
         return new MonitorDefinition(1, id, null, null, null, WEEK, null, List.of(), null, null, null, null, null,
                 Map.of(), enabled, CheckType.HEARTBEAT, null, null, null, null, null,
-                new MonitorDefinition.Heartbeat(null, null, 60, tokenSha256));
+                new MonitorDefinition.Heartbeat(null, null, 60, tokenSha256, allowGet));
     }
 
     @BeforeAll
@@ -92,7 +96,7 @@ class HeartbeatPingIT {
         String hash = BearerTokens.hash(TOKEN);
         // on the topic before ingest starts: read while catching up
         publish(heartbeat("nightly", hash, null));
-        publish(heartbeat("weekly", hash, null));
+        publish(heartbeat("weekly", hash, null, true)); // opted in to GET pings; nightly takes POSTs only
         publish(heartbeat("paused", hash, false));
         publish(heartbeat("tokenless", null, null));
         publish(new MonitorDefinition(1, "api", null, "https://api.example.com/", null, 60, null, List.of("eu-west"),
@@ -145,6 +149,20 @@ class HeartbeatPingIT {
             HttpResponse<byte[]> r = ingest.http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new IngestHarness.Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
                     r.headers().firstValue("Retry-After").orElse(null), r.body());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String allowOnGet(String path) {
+        try {
+            HttpResponse<Void> r = ingest.http.send(HttpRequest.newBuilder(ingest.uri(path)).GET().build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertThat(r.statusCode()).isEqualTo(405);
+            return r.headers().firstValue("Allow").orElse(null);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -212,13 +230,33 @@ class HeartbeatPingIT {
     void laterPingsOfTheWindowAre200AndPublishNothing() {
         long before = settledOffsets();
         for (int i = 0; i < 20; i++) {
-            IngestHarness.Reply reply = ping(i % 2 == 0 ? "GET" : "POST", "/v1/heartbeat/nightly" + (i % 3 == 0 ? "?token=" + TOKEN : ""),
+            IngestHarness.Reply reply = ping("POST", "/v1/heartbeat/nightly" + (i % 3 == 0 ? "?token=" + TOKEN : ""),
                     i % 3 == 0 ? Map.of() : IngestHarness.bearer(TOKEN));
             assertThat(reply.status()).as(reply.text()).isEqualTo(200);
             assertThat(reply.json().get("published").asBoolean()).isFalse();
         }
         assertThat(settledOffsets()).as("nothing produced").isEqualTo(before);
         assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "duplicate")).isGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    @Order(2)
+    void aGetToAMonitorThatDidNotOptInIs405AndNoPing() {
+        long before = settledOffsets();
+        double rejected = ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected");
+        // as a link preview or a mail scanner fetches a pasted URL; and with the token in the header
+        for (IngestHarness.Reply reply : List.of(ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN, Map.of()),
+                ping("GET", "/v1/heartbeat/nightly/fail?token=" + TOKEN, Map.of()),
+                ping("GET", "/v1/heartbeat/nightly", IngestHarness.bearer(TOKEN)))) {
+            assertProblem(reply, 405, "method-not-allowed");
+            assertThat(reply.text()).doesNotContain(TOKEN);
+        }
+        assertThat(allowOnGet("/v1/heartbeat/nightly?token=" + TOKEN)).isEqualTo("POST");
+        assertThat(settledOffsets()).as("nothing produced").isEqualTo(before);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected")).isEqualTo(rejected + 4);
+        // a GET with a wrong token learns nothing more than before: the same 401
+        assertProblem(ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN.toUpperCase(java.util.Locale.ROOT), Map.of()),
+                401, "invalid-credentials");
     }
 
     @Test
@@ -358,9 +396,9 @@ class HeartbeatPingIT {
     @Test
     @Order(9)
     void theTokenIsInNoLogLineAndTheAccessLogWritesTheQueryRedacted() {
-        assertThat(ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN, Map.of()).status()).isEqualTo(200);
+        assertThat(ping("GET", "/v1/heartbeat/weekly?token=" + TOKEN, Map.of()).status()).isEqualTo(200);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> accessLines().stream()
-                .anyMatch(l -> l.contains("GET /v1/heartbeat/nightly?token=… HTTP/1.1\" 200")));
+                .anyMatch(l -> l.contains("GET /v1/heartbeat/weekly?token=… HTTP/1.1\" 200")));
         List<String> lines = new ArrayList<>();
         synchronized (logs) {
             for (ILoggingEvent e : List.copyOf(logs.list)) {

@@ -127,6 +127,22 @@ final class IngestHarness implements AutoCloseable {
         }
     }
 
+    /** A GET with headers (heartbeat pings), the Retry-After kept. */
+    Reply getWith(String path, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60)).GET();
+        headers.forEach(b::header);
+        try {
+            HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
+                    r.headers().firstValue("Retry-After").orElse(null), r.body());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Reply metrics(String apiKey, String body) {
         return post("/v1/metrics", "application/json", body.getBytes(StandardCharsets.UTF_8), bearer(apiKey));
     }

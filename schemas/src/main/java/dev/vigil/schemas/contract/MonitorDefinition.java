@@ -476,9 +476,11 @@ public record MonitorDefinition(
      * {@code intervalSeconds} long, or, with a {@code schedule}, run from one cron fire time to the next (a
      * five-field UNIX cron expression in {@code zone}, default UTC). A window without a ping by its end plus
      * {@code graceSeconds} (default 60) is a failure. {@code tokenSha256} is the hash of the monitor's ping token
-     * ({@code vigil monitors apply} creates the token and prints the ping URL once); without one every ping is refused.
+     * ({@code vigil monitors apply} creates the token and prints the ping command once); without one every ping is
+     * refused. Pings are POSTs; {@code allowGet} (default false) also accepts a GET with {@code ?token=}, which link
+     * previews, crawlers and prefetching mail clients send on their own, and whose URL lands in logs and histories.
      */
-    public record Heartbeat(String schedule, String zone, Integer graceSeconds, String tokenSha256) {
+    public record Heartbeat(String schedule, String zone, Integer graceSeconds, String tokenSha256, Boolean allowGet) {
         private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
         public Heartbeat {
@@ -497,15 +499,21 @@ public record MonitorDefinition(
             if (tokenSha256 != null) {
                 Require.matches("tokenSha256", tokenSha256, SHA256, "the lower-case hex SHA-256 of the ping token");
             }
+            allowGet = allowGet != null && allowGet;
+        }
+
+        /** POST pings only. */
+        public Heartbeat(String schedule, String zone, Integer graceSeconds, String tokenSha256) {
+            this(schedule, zone, graceSeconds, tokenSha256, null);
         }
 
         static Heartbeat defaults() {
-            return new Heartbeat(null, null, null, null);
+            return new Heartbeat(null, null, null, null, null);
         }
 
         /** The same heartbeat with the hash of its ping token. */
         public Heartbeat withTokenSha256(String sha256) {
-            return new Heartbeat(schedule, zone, graceSeconds, sha256);
+            return new Heartbeat(schedule, zone, graceSeconds, sha256, allowGet);
         }
     }
 }

@@ -43,8 +43,9 @@ public final class MonitorsCommand implements Runnable {
     @Command(name = "apply", mixinStandardHelpOptions = true,
             description = {"Validate a monitors file, show what changes, and publish it.",
                     "Monitors absent from the file are kept unless --prune is given.",
-                    "A heartbeat monitor without a ping token gets one: only its hash is published, and its ping URL is "
-                            + "printed once. Re-applying keeps the token; --rotate-heartbeat-token issues a new one."})
+                    "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
+                            + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
+                            + "--rotate-heartbeat-token issues a new one."})
     static final class Apply implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -188,13 +189,7 @@ public final class MonitorsCommand implements Runnable {
             out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
             // only now that the hash is on the topic: a failed publish issued nothing (the next apply makes a new one)
             for (HeartbeatTokens.Issued t : prepared.issued()) {
-                if (ingestBase != null) {
-                    out.printf("ping URL for %s: %s%s (shown once; store it in the job's secret store)%n",
-                            t.monitorId(), ingestBase, HeartbeatTokens.pingPath(t));
-                } else {
-                    out.printf("ping path for %s: %s (shown once; store it in the job's secret store; prefix it with "
-                            + "ingest's base URL, or pass --ingest-url)%n", t.monitorId(), HeartbeatTokens.pingPath(t));
-                }
+                out.println(HeartbeatTokens.pingInstructions(t, ingestBase));
             }
             return ExitCode.OK.code();
         }

@@ -104,8 +104,28 @@ public final class HeartbeatTokens {
                 m.heartbeat().withTokenSha256(sha256));
     }
 
-    /** The path a job pings: {@code /v1/heartbeat/<id>?token=<token>} (append {@code /fail} before {@code ?} on failure). */
+    /** The variable the printed ping command reads the token from. */
+    public static final String TOKEN_VARIABLE = "VIGIL_PING_TOKEN";
+
+    /** The path a job POSTs to: {@code /v1/heartbeat/<id>} (append {@code /fail} on failure); never the token. */
     public static String pingPath(Issued issued) {
-        return "/v1/heartbeat/" + issued.monitorId() + "?token=" + issued.token();
+        return "/v1/heartbeat/" + issued.monitorId();
+    }
+
+    /**
+     * What {@code monitors apply} prints for a new token: the token once, then the ping as a POST with the token in a
+     * header read from {@value #TOKEN_VARIABLE}. Never a URL with {@code ?token=}: such a URL is fetched by link
+     * previews and scanners (a ping nobody sent) and lands in CI logs, shell histories and proxy logs.
+     *
+     * @param base ingest's base URL, or null when unknown (then the path, to prefix)
+     */
+    public static String pingInstructions(Issued issued, String base) {
+        String target = (base == null ? "" : base) + pingPath(issued);
+        String curl = "curl -fsS -m 10 --retry 3 -X POST -H \"Authorization: Bearer $" + TOKEN_VARIABLE + "\" ";
+        return "ping token for " + issued.monitorId() + ": " + issued.token() + " (shown once; store it in the job's "
+                + "secret store as " + TOKEN_VARIABLE + ")\n"
+                + "  ping:    " + curl + target + "\n"
+                + "  failure: " + curl + target + "/fail"
+                + (base == null ? "\n  (prefix the path with ingest's base URL, or pass --ingest-url)" : "");
     }
 }

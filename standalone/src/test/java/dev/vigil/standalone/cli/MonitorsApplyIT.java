@@ -66,16 +66,17 @@ class MonitorsApplyIT {
     }
 
     private static final Pattern PING_URL = Pattern.compile(
-            "ping URL for (\\S+): (\\S+)/v1/heartbeat/(\\S+)\\?token=(vgl_[A-Za-z0-9_-]{43}) "
-                    + "\\(shown once; store it in the job's secret store\\)");
+            "ping token for (\\S+): (vgl_[A-Za-z0-9_-]{43}) \\(shown once; store it in the job's secret store as "
+                    + "VIGIL_PING_TOKEN\\)\\R  ping:    curl -fsS -m 10 --retry 3 -X POST -H \"Authorization: Bearer "
+                    + "\\$VIGIL_PING_TOKEN\" (\\S+)/v1/heartbeat/(\\S+)\\R");
 
     /** The ping URLs an apply printed: monitor id → token, with the base URL each was printed with. */
     private static Map<String, String[]> pingUrls(String out) {
         Map<String, String[]> urls = new java.util.LinkedHashMap<>();
         Matcher m = PING_URL.matcher(out);
         while (m.find()) {
-            assertThat(m.group(3)).isEqualTo(m.group(1));
-            urls.put(m.group(1), new String[] {m.group(2), m.group(4)});
+            assertThat(m.group(4)).isEqualTo(m.group(1));
+            urls.put(m.group(1), new String[] {m.group(3), m.group(2)});
         }
         return urls;
     }
@@ -125,7 +126,7 @@ class MonitorsApplyIT {
 
         CliRun again = CliRun.vigil(common);
         assertThat(again.out()).contains("0 to add, 0 to change, 2 unchanged", "nothing to publish")
-                .doesNotContain("ping URL").doesNotContain("vgl_");
+                .doesNotContain("ping token").doesNotContain("vgl_");
         assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(token));
 
         CliRun rotated = CliRun.vigil(concat(common, "--rotate-heartbeat-token", "nightly-backup"));

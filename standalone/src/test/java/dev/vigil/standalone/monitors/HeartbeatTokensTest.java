@@ -43,7 +43,14 @@ class HeartbeatTokensTest {
         assertThat(nightly.heartbeat().graceSeconds()).isEqualTo(120);
         assertThat(nightly).isEqualTo(heartbeat("nightly", "0 2 * * *", BearerTokens.hash("vgl_one")));
         assertThat(p.monitors().get(0)).as("other types pass unchanged").isSameAs(api);
-        assertThat(HeartbeatTokens.pingPath(p.issued().get(0))).isEqualTo("/v1/heartbeat/nightly?token=vgl_one");
+        assertThat(HeartbeatTokens.pingPath(p.issued().get(0))).isEqualTo("/v1/heartbeat/nightly");
+        String printed = HeartbeatTokens.pingInstructions(p.issued().get(0), "https://ingest.example");
+        assertThat(printed).doesNotContain("token=").doesNotContain("GET");
+        assertThat(printed.split("vgl_one", -1)).as("the token is printed once").hasSize(2);
+        assertThat(printed).contains("curl -fsS -m 10 --retry 3 -X POST -H \"Authorization: Bearer $VIGIL_PING_TOKEN\" "
+                + "https://ingest.example/v1/heartbeat/nightly\n", "https://ingest.example/v1/heartbeat/nightly/fail");
+        assertThat(HeartbeatTokens.pingInstructions(p.issued().get(0), null)).contains(" /v1/heartbeat/nightly\n")
+                .contains("--ingest-url");
         assertThat(p.issued().get(0).toString()).doesNotContain("vgl_one");
     }
 
