@@ -144,6 +144,9 @@ public final class Migrations {
                 } finally {
                     try (Statement s = c.createStatement()) {
                         s.execute("SELECT pg_advisory_unlock(" + LEGACY_LOCK_KEY + ")");
+                    } catch (SQLException e) {
+                        // closing the connection releases the lock too; the migration's own outcome is what counts
+                        LOG.debug("advisory unlock failed: {}", e.getMessage());
                     }
                 }
             }
