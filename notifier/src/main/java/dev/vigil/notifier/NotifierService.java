@@ -157,7 +157,8 @@ public final class NotifierService {
                     Gauge.builder("vigil.notifier.db.pool.pending", m, io.r2dbc.pool.PoolMetrics::pendingAcquireSize)
                             .register(registry);
                 });
-                prepareSchema(pool, cfg.database());
+                prepareSchema(Migrations.Target.fromR2dbc(cfg.database().url(), cfg.database().username(), password),
+                        cfg.database());
                 Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
                 ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
                         Math.max(1, cfg.database().poolSize() / 3), registry);
@@ -417,15 +418,16 @@ public final class NotifierService {
 
     /**
      * Runs the migrations, retrying with the kit's backoff until {@code database.startupWait} has passed: PostgreSQL
-     * may still be starting, or the machine busy starting its other processes, when the notifier starts.
+     * may still be starting, or the machine busy starting its other processes, when the notifier starts. Flyway is
+     * blocking JDBC and runs here, on the starting thread, before anything is consumed.
      */
-    private static void prepareSchema(ConnectionPool pool, NotifierConfig.Database db) {
+    private static void prepareSchema(Migrations.Target target, NotifierConfig.Database db) {
         Duration wait = db.startupWaitDuration();
         long deadline = System.nanoTime() + wait.toNanos();
         Backoff backoff = Backoff.jittered(Duration.ofMillis(250), 2.0, Duration.ofSeconds(5));
         for (int attempt = 1; ; attempt++) {
             try {
-                Migrations.run(pool).block(wait);
+                Migrations.migrate(target);
                 return;
             } catch (RuntimeException e) {
                 Duration pause = backoff.delay(attempt);

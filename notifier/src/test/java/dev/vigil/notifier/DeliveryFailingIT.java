@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.vigil.embedded.junit.WithPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
 import dev.vigil.notifier.claim.ClaimStore;
@@ -51,6 +52,7 @@ import reactor.core.publisher.Mono;
 class DeliveryFailingIT {
     private static final String FAILING = "notifier/delivery-failing/slack";
     ConnectionFactory db;
+    PostgresDatabase pg;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> chat = new CopyOnWriteArrayList<>();
     private final AtomicBoolean slackDown = new AtomicBoolean();
@@ -58,7 +60,7 @@ class DeliveryFailingIT {
 
     @BeforeAll
     void migrate() {
-        Migrations.run(db).block(Duration.ofSeconds(60));
+        Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block(Duration.ofSeconds(60));
     }
 
     @BeforeEach

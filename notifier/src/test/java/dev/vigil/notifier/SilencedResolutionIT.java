@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.vigil.embedded.junit.WithPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
 import dev.vigil.notifier.claim.ClaimStore;
@@ -49,13 +50,14 @@ import reactor.core.publisher.Mono;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SilencedResolutionIT {
     ConnectionFactory db;
+    PostgresDatabase pg;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<String> chat = new CopyOnWriteArrayList<>();
     private FakeVendor betterstack;
 
     @BeforeAll
     void migrate() {
-        Migrations.run(db).block(Duration.ofSeconds(60));
+        Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block(Duration.ofSeconds(60));
     }
 
     @BeforeEach

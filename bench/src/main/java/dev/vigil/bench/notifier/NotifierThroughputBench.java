@@ -317,12 +317,12 @@ public final class NotifierThroughputBench {
             }
             System.err.println("pgbench gave no tps; falling back to the R2DBC loop:\n" + out);
         }
+        Migrations.run(db.jdbcUrl(), db.user(), db.password()).block(Duration.ofSeconds(60));
         return new Reference("r2dbc-single-row", r2dbcLoop(db.connectionFactory(), seconds));
     }
 
     /** Four concurrent loops, each one claim statement with one row at a time, for {@code seconds}. */
     static double r2dbcLoop(ConnectionFactory cf, int seconds) {
-        Migrations.run(cf).block(Duration.ofSeconds(60));
         AtomicLong done = new AtomicLong();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         long start = System.nanoTime();

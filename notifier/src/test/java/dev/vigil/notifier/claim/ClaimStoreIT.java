@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.vigil.embedded.junit.WithPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.notifier.core.Attempt;
 import dev.vigil.notifier.core.Claim;
 import dev.vigil.notifier.core.DeliveryFailing;
@@ -34,12 +35,13 @@ import reactor.core.publisher.Mono;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClaimStoreIT {
     ConnectionFactory db;
+    PostgresDatabase pg;
 
     @BeforeAll
     void migrate() {
-        assertThat(Migrations.run(db).block()).isEqualTo(3);
+        assertThat(Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block()).isEqualTo(3);
         // idempotent, also when several instances race
-        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(db)).collectList().block()).containsOnly(3);
+        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(pg.jdbcUrl(), pg.user(), pg.password())).collectList().block()).containsOnly(3);
     }
 
     private ClaimStore store(Duration window, Duration lease, String owner) {

@@ -1,5 +1,8 @@
 package dev.vigil.notifier.channel.email;
 
+import com.samskivert.mustache.Escapers;
+import com.samskivert.mustache.Mustache;
+import com.samskivert.mustache.Template;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -10,16 +13,21 @@ import jakarta.mail.Session;
 import jakarta.mail.internet.MimeBodyPart;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The e-mail for one alert event, built without any I/O: a {@code multipart/alternative} with a {@code text/plain}
@@ -40,8 +48,9 @@ import java.util.Map;
  *       {@code X-Vigil-Severity}, {@code X-Vigil-State} for mail filters.</li>
  * </ul>
  *
- * <p>What data can do: nothing but be read. Every text starts from {@link Presentation#clean}; in the HTML part
- * every value is escaped ({@code & < > " '}); the only links are the event's own links that pass
+ * <p>Both bodies come from Mustache templates under {@code templates/email/} (JMustache). What data can do: nothing
+ * but be read. Every text starts from {@link Presentation#clean}; in the HTML part the template engine escapes every
+ * value ({@code & < > " '}); the only links are the event's own links that pass
  * {@link Presentation#isSafeLink} (absolute http/https with a host, no user-info, no markup characters), and only
  * those are listed in the text part. No scripts, no styles from data, no remote images or other resources: the
  * HTML uses inline styles and nothing else loads.
@@ -50,6 +59,14 @@ public final class EmailMessage {
     public static final int SUBJECT_MAX = 200;
     static final String THREAD_DOMAIN = "vigil.incident";
     static final String MESSAGE_DOMAIN = "vigil";
+
+    /** The five characters that matter in element content and quoted attribute values; nothing else is touched. */
+    private static final Mustache.Escaper HTML_ESCAPER = Escapers.simple(new String[][] {
+        {"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
+    /** The HTML part: every value escaped by default (no template uses triple braces). */
+    private static final Template HTML = template(Mustache.compiler().withEscaper(HTML_ESCAPER), "alert.html.mustache");
+    /** The plain-text part: no HTML escaping; values arrive as single lines (see {@link #line}). */
+    private static final Template TEXT = template(Mustache.compiler().escapeHTML(false), "alert.txt.mustache");
 
     private EmailMessage() {
     }
@@ -130,31 +147,66 @@ public final class EmailMessage {
         return "<" + sha256Hex(event.incidentId()) + "@" + THREAD_DOMAIN + ">";
     }
 
+    private static Template template(Mustache.Compiler compiler, String name) {
+        String path = "/templates/email/" + name;
+        try (InputStream in = EmailMessage.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("e-mail template missing from the jar: " + path);
+            }
+            // a name missing from the model is a bug, never rendered as an empty string
+            return compiler.strictSections(true).compile(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     /**
-     * The text/plain body of an already cleaned event. Every value is put on one line of its own ({@link #line}),
-     * so data (an attribute name may hold a line break) cannot fake a section such as the links.
+     * The text/plain body of an already cleaned event, from {@code templates/email/alert.txt.mustache}. Every value
+     * is put on one line of its own ({@link #line}), so data (an attribute name may hold a line break) cannot fake a
+     * section such as the links.
      */
     static String text(AlertEvent e) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(line(Presentation.title(e))).append("\n\n");
-        if (e.state() != AlertState.ACKNOWLEDGED) {
-            sb.append(line(e.summary())).append("\n\n");
+        return TEXT.execute(model(e, EmailMessage::line));
+    }
+
+    /**
+     * The text/html body of an already cleaned event, from {@code templates/email/alert.html.mustache}: every value
+     * escaped by the template engine, inline styles, nothing remote.
+     */
+    static String html(AlertEvent e) {
+        return HTML.execute(model(e, s -> s));
+    }
+
+    /** What both templates show; {@code value} prepares each data value for its part (one line for the text). */
+    private static Map<String, Object> model(AlertEvent e, UnaryOperator<String> value) {
+        Map<String, Object> m = new HashMap<>();
+        m.put("title", value.apply(orEmpty(Presentation.title(e))));
+        // one of Presentation's constants, never data
+        m.put("colour", Presentation.hexColour(e));
+        boolean full = e.state() != AlertState.ACKNOWLEDGED;
+        m.put("showSummary", full);
+        m.put("summary", value.apply(orEmpty(e.summary())));
+        m.put("facts", facts(e).stream().map(f -> pair(f[0], value.apply(orEmpty(f[1])))).toList());
+        List<Map<String, String>> attributes = new ArrayList<>();
+        if (full) {
+            e.attributes().forEach((k, v) -> attributes.add(pair(value.apply(orEmpty(k)), value.apply(orEmpty(v)))));
         }
-        for (String[] f : facts(e)) {
-            sb.append(f[0]).append(": ").append(line(f[1])).append('\n');
-        }
-        if (e.state() != AlertState.ACKNOWLEDGED && !e.attributes().isEmpty()) {
-            sb.append("\nAttributes\n");
-            e.attributes().forEach((k, v) -> sb.append("  ").append(line(k)).append(": ").append(line(v)).append('\n'));
-        }
-        List<Map.Entry<String, String>> links = safeLinks(e);
-        if (!links.isEmpty()) {
-            sb.append("\nLinks\n");
-            links.forEach(l -> sb.append("  ").append(line(l.getKey())).append(": ").append(l.getValue())
-                    .append('\n'));
-        }
-        sb.append("\n-- \nVigil · event ").append(line(e.eventId())).append('\n');
-        return sb.toString();
+        m.put("showAttributes", !attributes.isEmpty());
+        m.put("attributes", attributes);
+        List<Map<String, String>> links = safeLinks(e).stream()
+                .map(l -> Map.of("label", line(orEmpty(l.getKey())), "url", l.getValue())).toList();
+        m.put("showLinks", !links.isEmpty());
+        m.put("links", links);
+        m.put("eventId", value.apply(orEmpty(e.eventId())));
+        return m;
+    }
+
+    private static Map<String, String> pair(String name, String value) {
+        return Map.of("name", name, "value", value);
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 
     /** One line: control characters (C0, DEL, C1) and the line and paragraph separators become spaces. */
@@ -173,57 +225,6 @@ public final class EmailMessage {
             }
         }
         return sb == null ? s : sb.toString();
-    }
-
-    /** The text/html body of an already cleaned event: every value escaped, inline styles, nothing remote. */
-    static String html(AlertEvent e) {
-        StringBuilder sb = new StringBuilder(2048);
-        String title = escape(Presentation.title(e));
-        sb.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width\"><title>").append(title)
-                .append("</title></head>\n")
-                .append("<body style=\"margin:0;padding:16px;font-family:-apple-system,'Segoe UI',Helvetica,Arial,")
-                .append("sans-serif;font-size:14px;color:#1d1c1d;\">\n")
-                // the colour is one of Presentation's constants, never data
-                .append("<div style=\"border-left:6px solid ").append(Presentation.hexColour(e))
-                .append(";padding:4px 16px;\">\n")
-                .append("<h2 style=\"margin:0 0 8px 0;font-size:18px;\">").append(title).append("</h2>\n");
-        if (e.state() != AlertState.ACKNOWLEDGED) {
-            sb.append("<p style=\"margin:0 0 12px 0;\">").append(escape(e.summary())).append("</p>\n");
-        }
-        sb.append("<table style=\"border-collapse:collapse;\">\n");
-        for (String[] f : facts(e)) {
-            row(sb, f[0], f[1]);
-        }
-        sb.append("</table>\n");
-        if (e.state() != AlertState.ACKNOWLEDGED && !e.attributes().isEmpty()) {
-            sb.append("<h3 style=\"margin:12px 0 4px 0;font-size:14px;\">Attributes</h3>\n")
-                    .append("<table style=\"border-collapse:collapse;\">\n");
-            e.attributes().forEach((k, v) -> row(sb, k, v));
-            sb.append("</table>\n");
-        }
-        List<Map.Entry<String, String>> links = safeLinks(e);
-        if (!links.isEmpty()) {
-            sb.append("<p style=\"margin:12px 0 0 0;\">");
-            for (int i = 0; i < links.size(); i++) {
-                Map.Entry<String, String> l = links.get(i);
-                if (i > 0) {
-                    sb.append(" &middot; ");
-                }
-                sb.append("<a href=\"").append(escape(l.getValue()))
-                        .append("\" target=\"_blank\" rel=\"noopener noreferrer\">")
-                        .append(escape(line(l.getKey()))).append("</a>");
-            }
-            sb.append("</p>\n");
-        }
-        sb.append("</div>\n<p style=\"margin:16px 0 0 0;font-size:12px;color:#616061;\">Vigil &middot; event ")
-                .append(escape(e.eventId())).append("</p>\n</body></html>\n");
-        return sb.toString();
-    }
-
-    private static void row(StringBuilder sb, String name, String value) {
-        sb.append("<tr><td style=\"padding:2px 12px 2px 0;color:#616061;vertical-align:top;\">").append(escape(name))
-                .append("</td><td style=\"padding:2px 0;\">").append(escape(value)).append("</td></tr>\n");
     }
 
     /** Name/value facts of an already cleaned event; an acknowledgement is a short notice. */
@@ -262,22 +263,7 @@ public final class EmailMessage {
 
     /** HTML-escapes text for element content and double- or single-quoted attribute values. */
     static String escape(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                case '\'' -> sb.append("&#39;");
-                default -> sb.append(c);
-            }
-        }
-        return sb.toString();
+        return s == null ? "" : HTML_ESCAPER.escape(s);
     }
 
     static String sha256Hex(String s) {

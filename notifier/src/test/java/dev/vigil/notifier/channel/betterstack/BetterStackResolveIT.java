@@ -6,6 +6,7 @@ import static dev.vigil.notifier.support.TestEvents.opened;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.embedded.junit.WithPostgres;
+import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Migrations;
@@ -58,13 +59,14 @@ class BetterStackResolveIT {
     private static final String INCIDENT_ROW = "SELECT fingerprint, severity, state, first_seen, last_seen, occurrences,"
             + " events, vendor_ids::text AS vendor_ids, updated_at FROM incidents WHERE incident_id = $1";
     ConnectionFactory db;
+    PostgresDatabase pg;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private FakeVendor vendor;
     private Dispatcher dispatcher;
 
     @BeforeAll
     void migrate() {
-        Migrations.run(db).block(Duration.ofSeconds(60));
+        Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block(Duration.ofSeconds(60));
     }
 
     @BeforeEach

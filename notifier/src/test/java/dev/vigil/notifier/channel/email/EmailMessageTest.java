@@ -4,6 +4,7 @@ import static dev.vigil.notifier.support.TestEvents.T0;
 import static dev.vigil.notifier.support.TestEvents.acknowledged;
 import static dev.vigil.notifier.support.TestEvents.event;
 import static dev.vigil.notifier.support.TestEvents.opened;
+import static dev.vigil.notifier.support.TestEvents.with;
 import static dev.vigil.notifier.support.TestEvents.withSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -268,6 +269,26 @@ class EmailMessageTest {
         assertThat(m.getHeader("Subject")[0]).startsWith("=?UTF-8?");
         assertThat(m.getSubject()).isEqualTo("[Vigil ✓] [WARNING] opened: Zahlungsdienst gestört — 支付");
         assertThat(part(m, "text/plain")).contains("Zahlungsdienst gestört — 支付");
+    }
+
+    @Test
+    void hostileSummaryServiceAndLinkLabelComeOutEscapedFromTheHtmlTemplate() throws Exception {
+        String summary = "<script>alert(\"x\")</script> & 'quoted'";
+        String service = "pay<b>\"api\"</b>&co's";
+        AlertEvent e = withSummary(with(opened(FP, Severity.CRITICAL), service, Map.of("r&d", "<i>x</i>"), List.of(),
+                false), summary, Map.of("r&d", "<i>x</i>"), Map.of("<script>\"dash\" & co", "https://grafana.example.test/d/a"));
+        MimeMessage m = wire(e, SETTINGS);
+        String html = part(m, "text/html");
+        assertThat(html).doesNotContain("<script").doesNotContain("<b>").doesNotContain("<i>")
+                .contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;")
+                .contains(">pay&lt;b&gt;&quot;api&quot;&lt;/b&gt;&amp;co&#39;s</td>")
+                .contains(">r&amp;d</td>").contains(">&lt;i&gt;x&lt;/i&gt;</td>")
+                .contains("rel=\"noopener noreferrer\">&lt;script&gt;&quot;dash&quot; &amp; co</a>");
+        // the title (service and summary) is escaped in both places it appears
+        assertThat(html).contains("<title>[CRITICAL] pay&lt;b&gt;&quot;api&quot;&lt;/b&gt;&amp;co&#39;s: &lt;script&gt;");
+        // the plain-text part is plain: the same values, unescaped
+        assertThat(part(m, "text/plain")).contains(summary).contains("Service: " + service)
+                .contains("  <script>\"dash\" & co: https://grafana.example.test/d/a").doesNotContain("&amp;");
     }
 
     @Test
