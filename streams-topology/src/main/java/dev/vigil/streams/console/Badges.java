@@ -1,8 +1,9 @@
 package dev.vigil.streams.console;
 
+import com.samskivert.mustache.Template;
 import java.util.Locale;
 
-/** Flat two-part SVG badges (label | value), the shape README badges have; every text escaped. */
+/** Flat two-part SVG badges (label | value), the shape README badges have, from a template that escapes every text. */
 public final class Badges {
     static final int MAX_LABEL = 40;
 
@@ -34,19 +35,17 @@ public final class Badges {
         return s.length() <= MAX_LABEL ? s : s.substring(0, MAX_LABEL - 1) + "…";
     }
 
+    private static final Template BADGE = Templates.load("badge.svg.mustache");
+
+    record BadgeView(String label, String value, String colour, int width, int labelWidth, int valueWidth,
+                     int labelCenter, int valueCenter) {
+    }
+
     /** Text widths are estimated (Verdana 11 px averages about 7 px a character); the badge need only fit. */
     static String badge(String label, String value, String colour) {
         int lw = 10 + 7 * label.codePointCount(0, label.length());
         int vw = 10 + 7 * value.codePointCount(0, value.length());
-        int w = lw + vw;
-        String l = Html.escape(label);
-        String v = Html.escape(value);
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"20\" role=\"img\" aria-label=\""
-                + l + ": " + v + "\"><title>" + l + ": " + v + "</title>"
-                + "<rect width=\"" + lw + "\" height=\"20\" rx=\"3\" fill=\"#555\"/>"
-                + "<rect x=\"" + lw + "\" width=\"" + vw + "\" height=\"20\" rx=\"3\" fill=\"" + colour + "\"/>"
-                + "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\" text-anchor=\"middle\">"
-                + "<text x=\"" + (lw / 2) + "\" y=\"14\">" + l + "</text>"
-                + "<text x=\"" + (lw + vw / 2) + "\" y=\"14\">" + v + "</text></g></svg>";
+        return BADGE.execute(new BadgeView(Templates.text(label), Templates.text(value), colour, lw + vw, lw, vw,
+                lw / 2, lw + vw / 2));
     }
 }
