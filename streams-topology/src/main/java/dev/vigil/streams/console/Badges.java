@@ -1,6 +1,7 @@
 package dev.vigil.streams.console;
 
 import com.samskivert.mustache.Template;
+import dev.vigil.kit.template.Templates;
 import java.util.Locale;
 
 /** Flat two-part SVG badges (label | value), the shape README badges have, from a template that escapes every text. */
@@ -35,7 +36,7 @@ public final class Badges {
         return s.length() <= MAX_LABEL ? s : s.substring(0, MAX_LABEL - 1) + "…";
     }
 
-    private static final Template BADGE = Templates.load("badge.svg.mustache");
+    private static final Template BADGE = Templates.html("templates/badge.svg.mustache");
 
     record BadgeView(String label, String value, String colour, int width, int labelWidth, int valueWidth,
                      int labelCenter, int valueCenter) {
@@ -45,7 +46,7 @@ public final class Badges {
     static String badge(String label, String value, String colour) {
         int lw = 10 + 7 * label.codePointCount(0, label.length());
         int vw = 10 + 7 * value.codePointCount(0, value.length());
-        return BADGE.execute(new BadgeView(Templates.text(label), Templates.text(value), colour, lw + vw, lw, vw,
+        return BADGE.execute(new BadgeView(StatusPageHtml.text(label), StatusPageHtml.text(value), colour, lw + vw, lw, vw,
                 lw / 2, lw + vw / 2));
     }
 }

@@ -1,8 +1,7 @@
 package dev.vigil.streams.console;
 
-import static dev.vigil.streams.console.Templates.text;
-
 import com.samskivert.mustache.Template;
+import dev.vigil.kit.template.Templates;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -21,7 +20,7 @@ final class StatusPageHtml {
     private StatusPageHtml() {
     }
 
-    private static final Template PAGE = Templates.load("status-page.html.mustache");
+    private static final Template PAGE = Templates.html("templates/status-page.html.mustache");
 
     /** What the template shows of one open incident. */
     record IncidentView(String severity, String name, String text, String sinceIso, String sinceUtc, String ending) {
@@ -37,7 +36,8 @@ final class StatusPageHtml {
     record GroupView(String name, List<MonitorView> monitors) {
     }
 
-    record PageView(String id, String title, String description, String overall, String overallText,
+    /** {@code description} holds the page's description, or nothing. */
+    record PageView(String id, String title, List<String> description, String overall, String overallText,
                     String assetVersion, boolean hasIncidents, List<IncidentView> incidents, List<GroupView> groups,
                     String generatedUtc) {
     }
@@ -59,7 +59,8 @@ final class StatusPageHtml {
             }
             groups.add(new GroupView(text(g.name()), monitors));
         }
-        return PAGE.execute(new PageView(text(page.id()), text(page.title()), text(page.description()), page.overall(),
+        return PAGE.execute(new PageView(text(page.id()), text(page.title()),
+                page.description() == null ? List.of() : List.of(text(page.description())), page.overall(),
                 overallText(page.overall()), text(assetVersion), !incidents.isEmpty(), incidents, groups,
                 UTC.format(Instant.ofEpochMilli(page.generatedAt()))));
     }
@@ -77,6 +78,19 @@ final class StatusPageHtml {
         }
         return new MonitorView(text(m.id()), text(m.name()), shownState(m), stateText(shownState(m)), overall,
                 StatusPages.UPTIME_DAYS, days);
+    }
+
+    /**
+     * {@code s} with every control character but tab and line feed replaced by a space: they have no business in a
+     * page, and some are not valid in HTML or XML. The template escapes the rest.
+     */
+    static String text(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(s.length());
+        s.chars().forEach(c -> out.append(c < 0x20 && c != '\n' && c != '\t' ? ' ' : (char) c));
+        return out.toString();
     }
 
     static String bucket(Double percent) {

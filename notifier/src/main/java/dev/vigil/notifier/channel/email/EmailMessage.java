@@ -1,10 +1,9 @@
 package dev.vigil.notifier.channel.email;
 
-import com.samskivert.mustache.Escapers;
-import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.kit.template.Templates;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import jakarta.mail.Message;
@@ -13,9 +12,6 @@ import jakarta.mail.Session;
 import jakarta.mail.internet.MimeBodyPart;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -60,13 +56,10 @@ public final class EmailMessage {
     static final String THREAD_DOMAIN = "vigil.incident";
     static final String MESSAGE_DOMAIN = "vigil";
 
-    /** The five characters that matter in element content and quoted attribute values; nothing else is touched. */
-    private static final Mustache.Escaper HTML_ESCAPER = Escapers.simple(new String[][] {
-        {"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
     /** The HTML part: every value escaped by default (no template uses triple braces). */
-    private static final Template HTML = template(Mustache.compiler().withEscaper(HTML_ESCAPER), "alert.html.mustache");
+    private static final Template HTML = Templates.html("templates/email/alert.html.mustache");
     /** The plain-text part: no HTML escaping; values arrive as single lines (see {@link #line}). */
-    private static final Template TEXT = template(Mustache.compiler().escapeHTML(false), "alert.txt.mustache");
+    private static final Template TEXT = Templates.text("templates/email/alert.txt.mustache");
 
     private EmailMessage() {
     }
@@ -145,19 +138,6 @@ public final class EmailMessage {
     /** {@code <sha-256-hex(incidentId)@vigil.incident>}: the thread every message of the incident refers to. */
     public static String threadId(AlertEvent event) {
         return "<" + sha256Hex(event.incidentId()) + "@" + THREAD_DOMAIN + ">";
-    }
-
-    private static Template template(Mustache.Compiler compiler, String name) {
-        String path = "/templates/email/" + name;
-        try (InputStream in = EmailMessage.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("e-mail template missing from the jar: " + path);
-            }
-            // a name missing from the model is a bug, never rendered as an empty string
-            return compiler.strictSections(true).compile(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
     }
 
     /**
@@ -263,7 +243,7 @@ public final class EmailMessage {
 
     /** HTML-escapes text for element content and double- or single-quoted attribute values. */
     static String escape(String s) {
-        return s == null ? "" : HTML_ESCAPER.escape(s);
+        return Templates.escape(s);
     }
 
     static String sha256Hex(String s) {
