@@ -207,6 +207,42 @@ class DurationHistogramTest {
         }
     }
 
+    @Test
+    void decisionsOnTheBoundsAreSoundWhenTheQuantileSitsOnABucketEdge() {
+        // the library's buckets are closed below: a p95 exactly on an edge is its bucket's lower bound; whatever the
+        // comparison, a breach decided on the bounds (lower for > and >=, upper for < and <=) holds for the exact p95
+        Random r = new Random(9);
+        for (int i = DurationHistogram.indexOf(1); i <= DurationHistogram.indexOf(60_000); i += 13) {
+            double edge = DurationHistogram.lowerEdge(i);
+            for (double exact : new double[] {edge, Math.nextDown(edge), Math.nextUp(edge)}) {
+                DurationHistogram h = new DurationHistogram();
+                h.add(exact * (0.5 + r.nextDouble() * 0.4), 90);
+                h.add(exact, 8); // ranks 91..98: the p95 (rank 95 of 100) is exact
+                h.add(exact * (1.1 + r.nextDouble()), 2);
+                double[] b = h.quantileBounds(0.95);
+                assertThat(b[0]).isLessThanOrEqualTo(exact);
+                assertThat(b[1]).isGreaterThanOrEqualTo(exact);
+                for (double t : new double[] {exact, Math.nextDown(exact), Math.nextUp(exact), b[0], b[1]}) {
+                    if (b[0] > t) {
+                        assertThat(exact).isGreaterThan(t);
+                    }
+                    if (b[0] >= t) {
+                        assertThat(exact).isGreaterThanOrEqualTo(t);
+                    }
+                    if (b[1] < t) {
+                        assertThat(exact).isLessThan(t);
+                    }
+                    if (b[1] <= t) {
+                        assertThat(exact).isLessThanOrEqualTo(t);
+                    }
+                }
+                // exactly met: a strict comparison never fires
+                assertThat(b[0] > exact).isFalse();
+                assertThat(b[1] < exact).isFalse();
+            }
+        }
+    }
+
     /** The bucket numbering written before sketches-java: bucket i holds (γ^(i−1), γ^i]. */
     static int legacyIndex(double v) {
         return (int) Math.ceil(Math.log(v) / Math.log(DurationHistogram.GAMMA));
