@@ -44,8 +44,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * JMH micro-benchmarks of the alerting hot paths: one state-machine transition, one histogram add, merging
  * five one-minute histograms, one metric-window serde round trip (what the window store pays per metric), and
- * one evaluation of the 5xx-ratio rule over five minutes of windows. The histogram's add and merge run beside the same
- * operations of DataDog's sketches-java (logarithmic mapping, same relative accuracy), its peer.
+ * one evaluation of the 5xx-ratio rule over five minutes of windows. The histogram (DataDog's sketches-java mapping and
+ * store, with Vigil's exact count, min, max and nearest-rank quantiles around them) runs its add and merge beside the
+ * same operations of the library's own {@code DDSketch} (logarithmic mapping, same relative accuracy): what the
+ * wrapper costs over the bare library.
  *
  * <p>Run (from the repository root, after building the bench classpath as for {@link MetricAlertPipelineBench}):
  * <pre>
@@ -138,7 +140,7 @@ public class AlertingMicroBench {
         return h.p99();
     }
 
-    /** The peer: DataDog's sketches-java with the same mapping (logarithmic, the same relative accuracy). */
+    /** The bare library: sketches-java's DDSketch with the same mapping (logarithmic, the same relative accuracy). */
     @Benchmark
     public DDSketch ddsketchAdd() {
         sketch.accept(durations[next++ & (durations.length - 1)]);

@@ -1,26 +1,44 @@
 package dev.vigil.streams.metrics;
 
+import com.datadoghq.sketch.ddsketch.mapping.LogarithmicMapping;
+import com.datadoghq.sketch.ddsketch.store.Bin;
+import com.datadoghq.sketch.ddsketch.store.Store;
+import com.datadoghq.sketch.ddsketch.store.UnboundedSizeDenseStore;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Objects;
 
 /**
- * A mergeable distribution of durations (ms) with a guaranteed relative error on quantiles: fixed
- * logarithmic buckets, the scheme of DDSketch (Masson et al., VLDB 2019) with an unbounded sparse store.
+ * A mergeable distribution of durations (ms) with a guaranteed relative error on quantiles: a DDSketch
+ * (Masson et al., VLDB 2019) built from DataDog's sketches-java, its logarithmic bucket mapping
+ * ({@link LogarithmicMapping}) and an unbounded dense store of counts ({@link UnboundedSizeDenseStore}).
+ * This class adds what Vigil's rules need and the library does not give: exact count, minimum and maximum,
+ * a zero bucket, nearest-rank quantiles, and the bounds of the bucket holding a rank.
  *
  * <p><b>Why fixed buckets.</b> Buckets are the same for every instance and every minute, so merging N
  * one-minute histograms is adding counts index by index: exact, associative, commutative, order-free, which
  * is what a replay-deterministic topology needs. A sketch whose shape depends on the data (t-digest, KLL)
- * merges approximately and differently depending on the order.
+ * merges approximately and differently depending on the order. (The store keeps counts as doubles; they are
+ * whole numbers far below 2^53, so every sum is exact.)
  *
- * <p><b>Error bound.</b> With {@code γ = (1 + α) / (1 − α)} and {@code α = }{@value #RELATIVE_ERROR}, a value
- * {@code v ≥ }{@value #MIN_TRACKED_MS} ms falls in bucket {@code i = ⌈log_γ v⌉}, i.e. {@code γ^(i−1) < v ≤ γ^i},
- * and the bucket is represented by {@code 2γ^i / (γ + 1)}, which is within relative error {@code α} of every
- * value of the bucket. Quantiles use the nearest-rank definition (the {@code ⌈q·n⌉}-th smallest value); the
- * bucket holding that rank is found exactly, so for every q:
+ * <p><b>Error bound.</b> With {@code γ = (1 + α) / (1 − α)} and {@code α = }{@value #RELATIVE_ERROR}, the
+ * mapping puts a value {@code v ≥ }{@value #MIN_TRACKED_MS} ms in bucket {@code i = ⌊log_γ v⌋}, i.e.
+ * {@code γ^i ≤ v < γ^(i+1)}, represented by {@code (1 + α)·γ^i}, which is within relative error {@code α}
+ * of every value of the bucket. Quantiles use the nearest-rank definition (the {@code ⌈q·n⌉}-th smallest
+ * value); the bucket holding that rank is found exactly by walking the store's bins in ascending order, so
+ * for every q:
  * <pre>  |quantile(q) − exact(q)| ≤ α · exact(q)      (α = 1 %)</pre>
  * Values below {@value #MIN_TRACKED_MS} ms (including 0) are counted in a zero bucket and reported as 0
  * (absolute error below 0.01 ms). Estimates are also clamped to the exact minimum and maximum, which only
  * moves them closer to the truth. Durations from 0.01 ms to an hour span about 1,100 buckets; a typical
- * minute of one endpoint touches a few dozen to a few hundred, stored sparsely (index, count).
+ * minute of one endpoint touches a few dozen to a few hundred.
+ *
+ * <p><b>Bucket numbering.</b> The library's index of a value is {@code ⌊log_γ v⌋}. Values written before the
+ * library was used (binary format version 1 of {@link MetricAggregateSerde}, and {@link Snapshot}s without an
+ * {@code indexVersion}) numbered buckets {@code ⌈log_γ v⌉}, bucket {@code i} holding
+ * {@code γ^(i−1) < v ≤ γ^i} and represented by {@code 2γ^i / (γ + 1)}. They are read by moving each old bucket's
+ * count to the library bucket holding its representative: the same interval up to its end points (index
+ * {@code i − 1}), with the same representative, so old values keep their quantiles and error bound.
  *
  * <p>Not thread-safe; one instance per aggregate, as Kafka Streams uses it.
  */
@@ -31,27 +49,67 @@ public final class DurationHistogram {
     public static final double MIN_TRACKED_MS = 0.01;
 
     static final double GAMMA = (1 + RELATIVE_ERROR) / (1 - RELATIVE_ERROR);
-    private static final double LOG_GAMMA = Math.log(GAMMA);
+    /** The bucket numbering written before sketches-java: bucket {@code i} holds {@code γ^(i−1) < v ≤ γ^i}. */
+    static final int LEGACY_INDEXES = 1;
+    /** The numbering of sketches-java's {@link LogarithmicMapping}: bucket {@code i} holds {@code γ^i ≤ v < γ^(i+1)}. */
+    static final int LIBRARY_INDEXES = 2;
 
-    // Dense window [offset, offset + counts.length) of bucket indexes; grown on demand.
-    private int offset;
-    private long[] counts = new long[0];
+    private static final LogarithmicMapping MAPPING = new LogarithmicMapping(RELATIVE_ERROR);
+    /** Lowest and highest index a finite value ≥ {@link #MIN_TRACKED_MS} can have: bounds what a reader accepts. */
+    static final int MIN_INDEX = MAPPING.index(MIN_TRACKED_MS);
+    static final int MAX_INDEX = MAPPING.index(Double.MAX_VALUE);
+
+    private final Store store;
     private long zeroCount;
     private long total;
     private double min = Double.POSITIVE_INFINITY;
     private double max = Double.NEGATIVE_INFINITY;
 
     public DurationHistogram() {
+        this(new UnboundedSizeDenseStore());
+    }
+
+    private DurationHistogram(Store store) {
+        this.store = store;
     }
 
     /** Bucket index of a value ≥ {@link #MIN_TRACKED_MS}. */
     static int indexOf(double v) {
-        return (int) Math.ceil(Math.log(v) / LOG_GAMMA);
+        return MAPPING.index(v);
     }
 
     /** The value reported for bucket {@code i}: within α of every value of the bucket. */
     static double representative(int i) {
-        return 2 * Math.pow(GAMMA, i) / (GAMMA + 1);
+        return MAPPING.value(i);
+    }
+
+    /**
+     * The smallest double the mapping puts in bucket {@code i} or above. Bucket {@code i} is exactly
+     * {@code [lowerEdge(i), lowerEdge(i + 1))}. Found from the library's {@code lowerBound(i)} (an
+     * {@code exp} that can be a few ulps off the true edge) by stepping to the first double whose index
+     * is {@code ≥ i}, so the bounds built from it hold for every double, not only up to rounding: the
+     * mapping's index is monotone in the value, so this edge separates bucket {@code i − 1} from {@code i}.
+     */
+    static double lowerEdge(int i) {
+        double e = MAPPING.lowerBound(i);
+        while (e > 0 && MAPPING.index(e) >= i) {
+            e = Math.nextDown(e);
+        }
+        while (MAPPING.index(e) < i) {
+            e = Math.nextUp(e);
+        }
+        return e;
+    }
+
+    /**
+     * The library bucket holding the representative {@code 2γ^i / (γ + 1)} of the old bucket {@code i}
+     * (computed as {@code γ^(i−1) · 2γ / (γ + 1)} so the top bucket does not overflow).
+     */
+    static int fromLegacyIndex(int legacy) {
+        if (legacy < MIN_INDEX - 1 || legacy > MAX_INDEX + 2) {
+            throw new IllegalArgumentException("histogram indexes must be ascending and bounded");
+        }
+        return MAPPING.index(Math.pow(GAMMA, legacy - 1) * (2 * GAMMA / (GAMMA + 1)));
     }
 
     /** Adds one duration; negative, NaN and infinite values are refused. */
@@ -69,9 +127,7 @@ public final class DurationHistogram {
         if (ms < MIN_TRACKED_MS) {
             zeroCount += n;
         } else {
-            int i = indexOf(ms);
-            ensure(i, i);
-            counts[i - offset] += n;
+            store.add(MAPPING.index(ms), n);
         }
         total += n;
         min = Math.min(min, ms);
@@ -83,22 +139,7 @@ public final class DurationHistogram {
         if (other.total == 0) {
             return this;
         }
-        int lo = -1;
-        int hi = -1;
-        for (int k = 0; k < other.counts.length; k++) {
-            if (other.counts[k] != 0) {
-                if (lo < 0) {
-                    lo = k;
-                }
-                hi = k;
-            }
-        }
-        if (lo >= 0) {
-            ensure(other.offset + lo, other.offset + hi);
-            for (int k = lo; k <= hi; k++) {
-                counts[other.offset + k - offset] += other.counts[k];
-            }
-        }
+        store.mergeWith(other.store);
         zeroCount += other.zeroCount;
         total += other.total;
         min = Math.min(min, other.min);
@@ -107,9 +148,7 @@ public final class DurationHistogram {
     }
 
     public DurationHistogram copy() {
-        DurationHistogram h = new DurationHistogram();
-        h.offset = offset;
-        h.counts = counts.clone();
+        DurationHistogram h = new DurationHistogram(store.copy());
         h.zeroCount = zeroCount;
         h.total = total;
         h.min = min;
@@ -156,22 +195,25 @@ public final class DurationHistogram {
         if (rank <= zeroCount) {
             return clamp(0);
         }
-        long seen = zeroCount;
-        for (int k = 0; k < counts.length; k++) {
-            seen += counts[k];
-            if (seen >= rank) {
-                return clamp(representative(offset + k));
-            }
-        }
-        return max; // unreachable when counts are consistent
+        int i = bucketOfRank(rank);
+        return i == Integer.MIN_VALUE ? max : clamp(MAPPING.value(i));
     }
 
     /**
-     * Bounds that certainly contain the exact nearest-rank {@code q}-quantile: {@code lower < exact ≤ upper}
-     * (or both equal when the quantile is the exact minimum or maximum, or every value of its bucket is the
-     * same extreme). The bounds are the edges of the bucket holding the rank, clamped to [min, max]; their
-     * ratio is at most γ ≈ 1 + 2α. Rules compare these bounds rather than the estimate, so a threshold that is
-     * exactly met never fires and a breach is never claimed that the data does not prove.
+     * Bounds that certainly contain the exact nearest-rank {@code q}-quantile: {@code lower ≤ exact ≤ upper}.
+     * They are the edges of the bucket holding the rank, clamped to [min, max] (or both the exact minimum or
+     * maximum when the rank is the first or last); their ratio is at most γ ≈ 1 + 2α.
+     *
+     * <p>The library's buckets are closed below and open above ({@code lowerEdge(i) ≤ v < lowerEdge(i + 1)},
+     * see {@link #lowerEdge}: exact in floating point, not only up to rounding), where the hand-written ones were
+     * open below and closed above. Rules compare these bounds rather than the estimate — a breach upward
+     * ({@code >}, {@code ≥}) on the lower bound, downward ({@code <}, {@code ≤}) on the upper — and that is
+     * sound with either kind of edge, because it needs only {@code lower ≤ exact ≤ upper}: {@code lower > t}
+     * implies {@code exact > t}, {@code lower ≥ t} implies {@code exact ≥ t}, {@code upper < t} implies
+     * {@code exact < t} and {@code upper ≤ t} implies {@code exact ≤ t}. So a breach is never claimed that the
+     * data does not prove, and a threshold exactly met ({@code exact = t}) never fires a strict comparison:
+     * {@code lower ≤ t ≤ upper}. Conversely a quantile past the threshold by more than one bucket (about 2 %)
+     * always fires, as the bucket's other edge is then past it too.
      *
      * @return {@code {lower, upper}}, or {@code {NaN, NaN}} when empty
      */
@@ -192,15 +234,11 @@ public final class DurationHistogram {
         if (rank <= zeroCount) {
             return new double[] {min, Math.min(max, MIN_TRACKED_MS)};
         }
-        long seen = zeroCount;
-        for (int k = 0; k < counts.length; k++) {
-            seen += counts[k];
-            if (seen >= rank) {
-                int i = offset + k;
-                return new double[] {clamp(Math.pow(GAMMA, i - 1)), clamp(Math.pow(GAMMA, i))};
-            }
+        int i = bucketOfRank(rank);
+        if (i == Integer.MIN_VALUE) {
+            return new double[] {max, max};
         }
-        return new double[] {max, max};
+        return new double[] {clamp(lowerEdge(i)), clamp(lowerEdge(i + 1))};
     }
 
     public double p50() {
@@ -215,56 +253,75 @@ public final class DurationHistogram {
         return quantile(0.99);
     }
 
+    /** The index of the bucket holding the {@code rank}-th smallest value (past the zero bucket). */
+    private int bucketOfRank(long rank) {
+        long seen = zeroCount;
+        for (Iterator<Bin> it = store.getAscendingIterator(); it.hasNext(); ) {
+            Bin b = it.next();
+            seen += (long) b.getCount();
+            if (seen >= rank) {
+                return b.getIndex();
+            }
+        }
+        return Integer.MIN_VALUE; // unreachable when counts are consistent
+    }
+
     private double clamp(double v) {
         return Math.max(min, Math.min(max, v));
     }
 
-    private void ensure(int lo, int hi) {
-        if (counts.length == 0) {
-            offset = lo;
-            counts = new long[Math.max(16, hi - lo + 1)];
-            return;
-        }
-        int curHi = offset + counts.length - 1;
-        if (lo >= offset && hi <= curHi) {
-            return;
-        }
-        int newLo = Math.min(lo, offset);
-        int newHi = Math.max(hi, curHi);
-        int len = newHi - newLo + 1;
-        // grow with slack in the direction of growth, so a drifting distribution does not copy on every value
-        int slack = Math.max(8, len / 4);
-        if (lo < offset) {
-            newLo -= slack;
-        }
-        if (hi > curHi) {
-            newHi += slack;
-        }
-        long[] grown = new long[newHi - newLo + 1];
-        System.arraycopy(counts, 0, grown, offset - newLo, counts.length);
-        counts = grown;
-        offset = newLo;
-    }
-
-    // ---- direct access for the binary serde (same package; avoids the sparse snapshot's allocations) ----------
-
-    int denseOffset() {
-        return offset;
-    }
-
-    long[] denseCounts() {
-        return counts;
-    }
+    // ---- for the binary serde (same package; avoids the sparse snapshot's allocations) ------------------------
 
     long zeroCount() {
         return zeroCount;
     }
 
-    /** Rebuilds a histogram from a dense window of counts the serde has validated; takes ownership of the array. */
-    static DurationHistogram ofDense(int offset, long[] counts, long zeroCount, long total, double min, double max) {
+    /** The non-empty buckets, ascending by index; counts are whole numbers. */
+    Iterator<Bin> buckets() {
+        return store.getAscendingIterator();
+    }
+
+    /**
+     * Rebuilds a histogram from buckets in the given numbering ({@link #LEGACY_INDEXES} or
+     * {@link #LIBRARY_INDEXES}), the first {@code n} of parallel arrays; refuses indexes that do not ascend or
+     * lie outside the range of finite values and counts that are not positive.
+     */
+    static DurationHistogram ofBuckets(int indexVersion, int[] indexes, long[] counts, int n, long zeroCount,
+                                       double min, double max) {
+        if (indexVersion != LEGACY_INDEXES && indexVersion != LIBRARY_INDEXES) {
+            throw new IllegalArgumentException("histogram index version must be 1 or 2");
+        }
+        if (zeroCount < 0) {
+            throw new IllegalArgumentException("histogram counts must not be negative");
+        }
+        int[] targets = indexes;
+        if (indexVersion == LEGACY_INDEXES) {
+            targets = new int[n];
+            for (int k = 0; k < n; k++) {
+                targets[k] = fromLegacyIndex(indexes[k]);
+            }
+        }
+        long total = zeroCount;
+        for (int k = 0; k < n; k++) {
+            if ((k > 0 && indexes[k] <= indexes[k - 1]) || counts[k] <= 0) {
+                throw new IllegalArgumentException("histogram indexes must be ascending with positive counts");
+            }
+            if (targets[k] < MIN_INDEX || targets[k] > MAX_INDEX) {
+                throw new IllegalArgumentException("histogram indexes must be ascending and bounded");
+            }
+            total += counts[k];
+        }
         DurationHistogram h = new DurationHistogram();
-        h.offset = offset;
-        h.counts = counts;
+        if (n > 0) {
+            // the two ends first, so the store grows once
+            h.store.add(targets[0], counts[0]);
+            if (n > 1) {
+                h.store.add(targets[n - 1], counts[n - 1]);
+            }
+            for (int k = 1; k < n - 1; k++) {
+                h.store.add(targets[k], counts[k]);
+            }
+        }
         h.zeroCount = zeroCount;
         h.total = total;
         if (total > 0) {
@@ -278,77 +335,54 @@ public final class DurationHistogram {
 
     /**
      * The sparse form: zero bucket count, exact min/max, and the non-empty buckets as parallel arrays of
-     * ascending indexes and counts. Used by the JSON and binary serdes.
+     * ascending indexes (in the library's numbering, {@code indexVersion} 2) and counts. Used by the JSON form.
      */
     public Snapshot snapshot() {
         int n = 0;
-        for (long c : counts) {
-            if (c != 0) {
-                n++;
-            }
+        for (Iterator<Bin> it = store.getAscendingIterator(); it.hasNext(); it.next()) {
+            n++;
         }
         int[] idx = new int[n];
         long[] cnt = new long[n];
         int j = 0;
-        for (int k = 0; k < counts.length; k++) {
-            if (counts[k] != 0) {
-                idx[j] = offset + k;
-                cnt[j++] = counts[k];
-            }
+        for (Iterator<Bin> it = store.getAscendingIterator(); it.hasNext(); j++) {
+            Bin b = it.next();
+            idx[j] = b.getIndex();
+            cnt[j] = (long) b.getCount();
         }
-        return new Snapshot(zeroCount, total == 0 ? 0 : min, total == 0 ? 0 : max, idx, cnt);
+        return new Snapshot(zeroCount, total == 0 ? 0 : min, total == 0 ? 0 : max, idx, cnt, LIBRARY_INDEXES);
     }
 
+    /** Reads a snapshot in either numbering (one without {@code indexVersion} was written before the library). */
     public static DurationHistogram of(Snapshot s) {
-        DurationHistogram h = new DurationHistogram();
         if (s.indexes().length != s.counts().length) {
             throw new IllegalArgumentException("histogram indexes and counts differ in length");
         }
-        long total = s.zeroCount();
-        if (s.zeroCount() < 0) {
-            throw new IllegalArgumentException("histogram counts must not be negative");
-        }
-        if (s.indexes().length > 0) {
-            int lo = s.indexes()[0];
-            int hi = s.indexes()[s.indexes().length - 1];
-            if (hi < lo || (long) hi - lo > 1_000_000) {
-                throw new IllegalArgumentException("histogram indexes must be ascending and bounded");
-            }
-            h.offset = lo;
-            h.counts = new long[hi - lo + 1];
-            int prev = Integer.MIN_VALUE;
-            for (int k = 0; k < s.indexes().length; k++) {
-                int i = s.indexes()[k];
-                long c = s.counts()[k];
-                if (i <= prev || c <= 0) {
-                    throw new IllegalArgumentException("histogram indexes must be ascending with positive counts");
-                }
-                prev = i;
-                h.counts[i - lo] = c;
-                total += c;
-            }
-        }
-        h.zeroCount = s.zeroCount();
-        h.total = total;
-        if (total > 0) {
-            h.min = s.min();
-            h.max = s.max();
-        }
-        return h;
+        int version = s.indexVersion() == null ? LEGACY_INDEXES : s.indexVersion();
+        return ofBuckets(version, s.indexes(), s.counts(), s.indexes().length, s.zeroCount(), s.min(), s.max());
     }
 
-    /** The serialisable sparse form of a histogram. */
-    public record Snapshot(long zeroCount, double min, double max, int[] indexes, long[] counts) {
+    /**
+     * The serialisable sparse form of a histogram. {@code indexVersion}: 2 for the library's bucket numbering;
+     * 1, or null when the field is absent (JSON written before the library), for the old one (see the class
+     * comment).
+     */
+    public record Snapshot(long zeroCount, double min, double max, int[] indexes, long[] counts, Integer indexVersion) {
         public Snapshot {
             indexes = indexes == null ? new int[0] : indexes;
             counts = counts == null ? new long[0] : counts;
+        }
+
+        /** A snapshot in the library's numbering. */
+        public Snapshot(long zeroCount, double min, double max, int[] indexes, long[] counts) {
+            this(zeroCount, min, max, indexes, counts, LIBRARY_INDEXES);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof Snapshot s && zeroCount == s.zeroCount && Double.compare(min, s.min) == 0
                     && Double.compare(max, s.max) == 0 && Arrays.equals(indexes, s.indexes)
-                    && Arrays.equals(counts, s.counts);
+                    && Arrays.equals(counts, s.counts) && Objects.equals(indexVersion, s.indexVersion);
         }
 
         @Override
@@ -358,7 +392,8 @@ public final class DurationHistogram {
 
         @Override
         public String toString() {
-            return "Snapshot[zero=" + zeroCount + ", min=" + min + ", max=" + max + ", buckets=" + indexes.length + "]";
+            return "Snapshot[zero=" + zeroCount + ", min=" + min + ", max=" + max + ", buckets=" + indexes.length
+                    + ", indexVersion=" + indexVersion + "]";
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.vigil.streams.metrics;
 
+import com.datadoghq.sketch.ddsketch.store.Bin;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -9,17 +11,23 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Compact binary serde for {@link MetricAggregate}, for the metric-window store and its changelog, where
  * every metric read-modify-writes one window (JSON of a few hundred histogram buckets would dominate the
- * cost). Layout, version 1:
+ * cost). Layout, version 2:
  * <pre>
- * byte 1 | appId, metricName, statusClass (varint length + UTF-8) | windowStart (8 bytes)
+ * byte 2 | appId, metricName, statusClass (varint length + UTF-8) | windowStart (8 bytes)
  * | count, errorCount (varlong) | sum (8 bytes) | zeroCount (varlong) | min, max (8 bytes each)
  * | bucket count (varint) | per bucket: index delta (zigzag varint, first from 0), count (varlong)
  * </pre>
+ * Bucket indexes are those of sketches-java's logarithmic mapping ({@link DurationHistogram}). Version 1, written
+ * before, has the same layout with the hand-written mapping's indexes; it still reads, each old bucket's count
+ * moved to the bucket holding its representative value (what {@link DurationHistogram} says about the old
+ * numbering), so a store or changelog written by the previous release keeps its counts, min, max and quantiles.
  * A malformed value raises {@link SerializationException}. A null value (tombstone) reads as null.
  */
 public final class MetricAggregateSerde implements Serde<MetricAggregate>, Serializer<MetricAggregate>,
         Deserializer<MetricAggregate> {
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    /** The layout before sketches-java: the same, with the hand-written mapping's bucket indexes. */
+    static final byte VERSION_1 = 1;
 
     @Override
     public byte[] serialize(String topic, MetricAggregate a) {
@@ -27,13 +35,9 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
             return null;
         }
         DurationHistogram h = a.histogram();
-        long[] counts = h.denseCounts();
-        int offset = h.denseOffset();
         int buckets = 0;
-        for (long c : counts) {
-            if (c != 0) {
-                buckets++;
-            }
+        for (Iterator<Bin> it = h.buckets(); it.hasNext(); it.next()) {
+            buckets++;
         }
         byte[] app = a.appId().getBytes(StandardCharsets.UTF_8);
         byte[] metric = a.metricName().getBytes(StandardCharsets.UTF_8);
@@ -53,14 +57,13 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         out.fixed64(Double.doubleToLongBits(h.isEmpty() ? 0 : h.max()));
         out.varlong(buckets);
         long prev = 0;
-        for (int k = 0; k < counts.length; k++) {
-            if (counts[k] != 0) {
-                long i = (long) offset + k;
-                long delta = i - prev;
-                out.varlong((delta << 1) ^ (delta >> 63));
-                out.varlong(counts[k]);
-                prev = i;
-            }
+        for (Iterator<Bin> it = h.buckets(); it.hasNext(); ) {
+            Bin b = it.next();
+            long i = b.getIndex();
+            long delta = i - prev;
+            out.varlong((delta << 1) ^ (delta >> 63));
+            out.varlong((long) b.getCount());
+            prev = i;
         }
         return out.toByteArray();
     }
@@ -72,7 +75,8 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         }
         try {
             In in = new In(data);
-            if (in.u8() != VERSION) {
+            int version = in.u8();
+            if (version != VERSION && version != VERSION_1) {
                 throw new SerializationException("metric window: unknown format version");
             }
             String app = in.string();
@@ -92,7 +96,6 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
             int[] idx = new int[(int) n];
             long[] cnt = new long[(int) n];
             long prev = 0;
-            long total = zero;
             for (int k = 0; k < n; k++) {
                 long z = in.varlong();
                 long i = prev + ((z >>> 1) ^ -(z & 1));
@@ -105,26 +108,13 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
                 }
                 idx[k] = (int) i;
                 cnt[k] = c;
-                total += c;
                 prev = i;
             }
             if (in.pos != data.length) {
                 throw new SerializationException("metric window: trailing bytes");
             }
-            DurationHistogram h;
-            if (n == 0) {
-                h = DurationHistogram.ofDense(0, new long[0], zero, total, min, max);
-            } else {
-                long span = (long) idx[(int) n - 1] - idx[0] + 1;
-                if (span > 1_000_000) {
-                    throw new SerializationException("metric window: bucket range too wide");
-                }
-                long[] dense = new long[(int) span];
-                for (int k = 0; k < n; k++) {
-                    dense[idx[k] - idx[0]] = cnt[k];
-                }
-                h = DurationHistogram.ofDense(idx[0], dense, zero, total, min, max);
-            }
+            DurationHistogram h = DurationHistogram.ofBuckets(version == VERSION_1
+                    ? DurationHistogram.LEGACY_INDEXES : DurationHistogram.LIBRARY_INDEXES, idx, cnt, (int) n, zero, min, max);
             return new MetricAggregate(app, metric, cls, windowStart, count, sum, errors, h);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new SerializationException("metric window: malformed value (" + e.getClass().getSimpleName() + ")", e);

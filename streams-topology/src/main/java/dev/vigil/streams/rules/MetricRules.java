@@ -29,7 +29,8 @@ import java.util.Optional;
  *       {@link DurationHistogram#RELATIVE_ERROR} of the exact one); events = metrics with a duration. The
  *       breach is decided on {@link DurationHistogram#quantileBounds}: it fires only when the histogram proves
  *       the exact quantile is past the threshold (a threshold exactly met never fires; a quantile past it by
- *       more than one bucket, about 2 %, always does);</li>
+ *       more than one bucket, about 2 %, always does). This needs only {@code lower ≤ exact ≤ upper}, not which
+ *       edge of a bucket is open, see {@link DurationHistogram#quantileBounds};</li>
  *   <li>{@code spike}: events = selected metrics in the window; value = events / (trailing 60-minute count
  *       per window-sized period); with an empty trailing hour, value is +∞ when events &gt; 0 (anything is a
  *       spike against nothing, minEvents still applies).</li>
@@ -115,7 +116,8 @@ public final class MetricRules {
                 double q = rule.aggregation() == Aggregation.P95 ? 0.95 : 0.99;
                 value = events == 0 ? 0 : h.quantile(q);
                 if (events > 0) {
-                    // decide on the bound that proves the breach: the lower one for gt/gte, the upper for lt/lte
+                    // decide on the bound that proves the breach: the lower one for gt/gte, the upper for lt/lte;
+                    // sound because lower <= exact <= upper whichever end of its bucket the exact quantile sits on
                     double[] bounds = h.quantileBounds(q);
                     boolean upward = rule.comparator() == Comparison.GT || rule.comparator() == Comparison.GTE;
                     decisive = upward ? bounds[0] : bounds[1];
