@@ -282,6 +282,14 @@ public final class DurationHistogram {
     }
 
     /**
+     * Each non-empty bucket, ascending by index, without a {@link Bin} per bucket: the window store's serde runs this
+     * for every metric, twice.
+     */
+    void forEachBucket(com.datadoghq.sketch.ddsketch.store.BinAcceptor each) {
+        store.forEach(each);
+    }
+
+    /**
      * Rebuilds a histogram from buckets in the given numbering ({@link #LEGACY_INDEXES} or
      * {@link #LIBRARY_INDEXES}), the first {@code n} of parallel arrays; refuses indexes that do not ascend or
      * lie outside the range of finite values and counts that are not positive.

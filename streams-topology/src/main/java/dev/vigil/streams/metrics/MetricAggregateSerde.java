@@ -35,10 +35,9 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
             return null;
         }
         DurationHistogram h = a.histogram();
-        int buckets = 0;
-        for (Iterator<Bin> it = h.buckets(); it.hasNext(); it.next()) {
-            buckets++;
-        }
+        int[] count = {0};
+        h.forEachBucket((index, c) -> count[0]++);
+        int buckets = count[0];
         byte[] app = a.appId().getBytes(StandardCharsets.UTF_8);
         byte[] metric = a.metricName().getBytes(StandardCharsets.UTF_8);
         byte[] cls = a.statusClass().getBytes(StandardCharsets.UTF_8);
@@ -56,15 +55,13 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         out.fixed64(Double.doubleToLongBits(h.isEmpty() ? 0 : h.min()));
         out.fixed64(Double.doubleToLongBits(h.isEmpty() ? 0 : h.max()));
         out.varlong(buckets);
-        long prev = 0;
-        for (Iterator<Bin> it = h.buckets(); it.hasNext(); ) {
-            Bin b = it.next();
-            long i = b.getIndex();
-            long delta = i - prev;
+        long[] prev = {0};
+        h.forEachBucket((index, c) -> {
+            long delta = index - prev[0];
             out.varlong((delta << 1) ^ (delta >> 63));
-            out.varlong((long) b.getCount());
-            prev = i;
-        }
+            out.varlong((long) c);
+            prev[0] = index;
+        });
         return out.toByteArray();
     }
 
