@@ -31,8 +31,8 @@ public final class BenchSupport {
                     case "--forks" -> forks = v;
                     case "--iterations" -> iterations = v;
                     case "--millis" -> millis = v;
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (known: --forks --iterations --millis)");
+                    default -> throw new IllegalArgumentException(
+                            "unknown option " + args[i] + " (known: --forks --iterations --millis)");
                 }
             }
             return new JmhArgs(forks, iterations, millis);
@@ -43,8 +43,7 @@ public final class BenchSupport {
         return Path.of(System.getProperty("vigil.results.dir", "bench/target/results"));
     }
 
-    private BenchSupport() {
-    }
+    private BenchSupport() {}
 
     /** Nearest-rank percentile of sorted samples; NaN when there are none. */
     public static double percentile(long[] sorted, double p) {

@@ -28,14 +28,18 @@ public final class Profiling implements AutoCloseable {
         String lib = System.getProperty("vigil.bench.asyncProfiler");
         try {
             Class<?> c = Class.forName("one.profiler.AsyncProfiler");
-            Object p = lib == null ? c.getMethod("getInstance").invoke(null)
+            Object p = lib == null
+                    ? c.getMethod("getInstance").invoke(null)
                     : c.getMethod("getInstance", String.class).invoke(null, lib);
             execute(p, "start,event=itimer,interval=1ms,threads");
             System.err.println("profiling the measured part into " + file);
             return new Profiling(p, file);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("vigil.bench.profile is set but async-profiler could not be loaded"
-                    + " (put its jar on the class path; vigil.bench.asyncProfiler may name libasyncProfiler.so): " + e, e);
+            throw new IllegalStateException(
+                    "vigil.bench.profile is set but async-profiler could not be loaded"
+                            + " (put its jar on the class path; vigil.bench.asyncProfiler may name libasyncProfiler.so): "
+                            + e,
+                    e);
         }
     }
 

@@ -23,24 +23,34 @@ public final class TopicTail<K, V> implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread thread;
 
-    public TopicTail(EmbeddedKafka kafka, String topic, Deserializer<K> keys, Deserializer<V> values, Duration pollEvery,
-                     Batch<K, V> onBatch) {
+    public TopicTail(
+            EmbeddedKafka kafka,
+            String topic,
+            Deserializer<K> keys,
+            Deserializer<V> values,
+            Duration pollEvery,
+            Batch<K, V> onBatch) {
         AtomicBoolean positioned = new AtomicBoolean();
-        thread = new Thread(() -> {
-            try (var c = new KafkaConsumer<>(kafka.consumerProps("bench-tail-" + topic + "-" + System.nanoTime()), keys, values)) {
-                var parts = c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-                c.assign(parts);
-                c.seekToEnd(parts);
-                parts.forEach(c::position);
-                positioned.set(true);
-                while (!stop.get()) {
-                    ConsumerRecords<K, V> polled = c.poll(pollEvery);
-                    if (!polled.isEmpty()) {
-                        onBatch.accept(polled, System.nanoTime());
+        thread = new Thread(
+                () -> {
+                    try (var c = new KafkaConsumer<>(
+                            kafka.consumerProps("bench-tail-" + topic + "-" + System.nanoTime()), keys, values)) {
+                        var parts = c.partitionsFor(topic).stream()
+                                .map(p -> new TopicPartition(topic, p.partition()))
+                                .toList();
+                        c.assign(parts);
+                        c.seekToEnd(parts);
+                        parts.forEach(c::position);
+                        positioned.set(true);
+                        while (!stop.get()) {
+                            ConsumerRecords<K, V> polled = c.poll(pollEvery);
+                            if (!polled.isEmpty()) {
+                                onBatch.accept(polled, System.nanoTime());
+                            }
+                        }
                     }
-                }
-            }
-        }, "bench-tail-" + topic);
+                },
+                "bench-tail-" + topic);
         thread.setDaemon(true);
         thread.start();
         while (!positioned.get() && thread.isAlive()) {

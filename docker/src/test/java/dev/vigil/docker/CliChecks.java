@@ -26,8 +26,7 @@ final class CliChecks {
     private final Map<String, Set<String>> commands = new LinkedHashMap<>();
 
     /** A class: the options declared in its body and the class it extends (or null). */
-    private record ClassInfo(Set<String> options, String superclass) {
-    }
+    private record ClassInfo(Set<String> options, String superclass) {}
 
     CliChecks(List<Source> sources) {
         Map<String, ClassInfo> classes = new LinkedHashMap<>();
@@ -52,7 +51,8 @@ final class CliChecks {
                 if (!n.find() || !cls.find(close)) {
                     continue;
                 }
-                Set<String> options = commands.computeIfAbsent(n.group(1), k -> new LinkedHashSet<>(List.of("--help", "-h", "--version", "-V")));
+                Set<String> options = commands.computeIfAbsent(
+                        n.group(1), k -> new LinkedHashSet<>(List.of("--help", "-h", "--version", "-V")));
                 String name = cls.group(1);
                 for (int depth = 0; name != null && classes.containsKey(name) && depth < 10; depth++) {
                     options.addAll(classes.get(name).options());
@@ -90,8 +90,8 @@ final class CliChecks {
         int i = 0;
         for (; i < args.size() && !args.get(i).startsWith("-"); i++) {
             if (!commands.containsKey(args.get(i))) {
-                problems.add(where + ": `" + String.join(" ", args.subList(0, i + 1)) + "`: no picocli command named '" + args.get(i)
-                        + "' in the standalone sources (known: " + commands.keySet() + ")");
+                problems.add(where + ": `" + String.join(" ", args.subList(0, i + 1)) + "`: no picocli command named '"
+                        + args.get(i) + "' in the standalone sources (known: " + commands.keySet() + ")");
                 return problems;
             }
             leaf = args.get(i);

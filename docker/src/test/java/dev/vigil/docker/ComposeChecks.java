@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * that a broken copy is caught.
  */
 final class ComposeChecks {
-    static final Set<String> CONDITIONS = Set.of("service_started", "service_healthy", "service_completed_successfully");
+    static final Set<String> CONDITIONS =
+            Set.of("service_started", "service_healthy", "service_completed_successfully");
     private static final Pattern INTERPOLATION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}");
     private static final Pattern SECRET_NAME = Pattern.compile(".*(PASSWORD|SECRET|TOKEN|WEBHOOK|API_KEY).*");
     private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9_][A-Za-z0-9._-]{0,127}");
@@ -88,8 +89,12 @@ final class ComposeChecks {
                 }
             }
             if (build != null) {
-                String context = build.isTextual() ? build.asText() : build.path("context").asText(".");
-                String dockerfile = build.isTextual() ? "Dockerfile" : build.path("dockerfile").asText("Dockerfile");
+                String context = build.isTextual()
+                        ? build.asText()
+                        : build.path("context").asText(".");
+                String dockerfile = build.isTextual()
+                        ? "Dockerfile"
+                        : build.path("dockerfile").asText("Dockerfile");
                 Path ctx = dockerDir.resolve(context).normalize();
                 if (!Files.isDirectory(ctx)) {
                     problems.add(name + ".build.context: " + context + " does not exist (resolved " + ctx + ")");
@@ -102,12 +107,44 @@ final class ComposeChecks {
     }
 
     /** Compose service attributes this stack may use (a subset of the Compose Specification); anything else is a typo. */
-    static final Set<String> SERVICE_KEYS = Set.of("image", "build", "command", "entrypoint", "environment", "env_file",
-            "ports", "expose", "volumes", "tmpfs", "depends_on", "healthcheck", "restart", "networks", "hostname",
-            "container_name", "user", "working_dir", "read_only", "labels", "logging", "stop_grace_period", "ulimits",
-            "deploy", "profiles", "init", "pull_policy", "secrets", "configs", "extra_hosts", "cap_drop", "security_opt");
-    static final Set<String> TOP_LEVEL_KEYS = Set.of("name", "services", "networks", "volumes", "secrets", "configs", "include");
-    static final Set<String> HEALTHCHECK_KEYS = Set.of("test", "interval", "timeout", "retries", "start_period", "start_interval", "disable");
+    static final Set<String> SERVICE_KEYS = Set.of(
+            "image",
+            "build",
+            "command",
+            "entrypoint",
+            "environment",
+            "env_file",
+            "ports",
+            "expose",
+            "volumes",
+            "tmpfs",
+            "depends_on",
+            "healthcheck",
+            "restart",
+            "networks",
+            "hostname",
+            "container_name",
+            "user",
+            "working_dir",
+            "read_only",
+            "labels",
+            "logging",
+            "stop_grace_period",
+            "ulimits",
+            "deploy",
+            "profiles",
+            "init",
+            "pull_policy",
+            "secrets",
+            "configs",
+            "extra_hosts",
+            "cap_drop",
+            "security_opt");
+
+    static final Set<String> TOP_LEVEL_KEYS =
+            Set.of("name", "services", "networks", "volumes", "secrets", "configs", "include");
+    static final Set<String> HEALTHCHECK_KEYS =
+            Set.of("test", "interval", "timeout", "retries", "start_period", "start_interval", "disable");
     private static final Pattern DURATION = Pattern.compile("(\\d+(us|ms|s|m|h))+");
 
     /** Only known keys (top level, services — extension fields {@code x-*} aside —, health checks) with valid durations. */
@@ -127,14 +164,19 @@ final class ComposeChecks {
             JsonNode hc = e.getValue().path("healthcheck");
             hc.fields().forEachRemaining(h -> {
                 if (!HEALTHCHECK_KEYS.contains(h.getKey())) {
-                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": not a healthcheck attribute " + new TreeSet<>(HEALTHCHECK_KEYS));
-                } else if (Set.of("interval", "timeout", "start_period", "start_interval").contains(h.getKey())
+                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": not a healthcheck attribute "
+                            + new TreeSet<>(HEALTHCHECK_KEYS));
+                } else if (Set.of("interval", "timeout", "start_period", "start_interval")
+                                .contains(h.getKey())
                         && !DURATION.matcher(h.getValue().asText()).matches()) {
-                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": '" + h.getValue().asText() + "' is not a duration such as 10s or 1m30s");
+                    problems.add(e.getKey() + ".healthcheck." + h.getKey() + ": '"
+                            + h.getValue().asText() + "' is not a duration such as 10s or 1m30s");
                 }
             });
             JsonNode test = hc.path("test");
-            if (test.isArray() && test.size() > 0 && !Set.of("CMD", "CMD-SHELL", "NONE").contains(test.get(0).asText())) {
+            if (test.isArray()
+                    && test.size() > 0
+                    && !Set.of("CMD", "CMD-SHELL", "NONE").contains(test.get(0).asText())) {
                 problems.add(e.getKey() + ".healthcheck.test: a list must start with CMD, CMD-SHELL or NONE");
             }
             String restart = e.getValue().path("restart").asText("no");
@@ -161,7 +203,9 @@ final class ComposeChecks {
             if (deps.isArray()) {
                 deps.forEach(d -> conditions.put(d.asText(), "service_started"));
             } else {
-                deps.fields().forEachRemaining(d -> conditions.put(d.getKey(), d.getValue().path("condition").asText("service_started")));
+                deps.fields()
+                        .forEachRemaining(d -> conditions.put(
+                                d.getKey(), d.getValue().path("condition").asText("service_started")));
             }
             conditions.forEach((target, condition) -> {
                 String where = name + ".depends_on." + target;
@@ -178,18 +222,21 @@ final class ComposeChecks {
                 } else if (condition.equals("service_completed_successfully")) {
                     String restart = t.path("restart").asText("no");
                     if (!restart.equals("no")) {
-                        problems.add(where + ": waits for " + target + " to complete, but its restart policy is '" + restart + "'");
+                        problems.add(where + ": waits for " + target + " to complete, but its restart policy is '"
+                                + restart + "'");
                     }
                 }
             });
         });
         for (String start : edges.keySet()) {
-            cycle(start, edges, new ArrayList<>(), new HashSet<>()).ifPresent(c -> problems.add("depends_on cycle: " + c));
+            cycle(start, edges, new ArrayList<>(), new HashSet<>())
+                    .ifPresent(c -> problems.add("depends_on cycle: " + c));
         }
         return problems.stream().distinct().toList();
     }
 
-    private static Optional<String> cycle(String at, Map<String, Set<String>> edges, List<String> path, Set<String> done) {
+    private static Optional<String> cycle(
+            String at, Map<String, Set<String>> edges, List<String> path, Set<String> done) {
         if (path.contains(at)) {
             List<String> loop = new ArrayList<>(path.subList(path.indexOf(at), path.size()));
             loop.add(at);
@@ -211,8 +258,13 @@ final class ComposeChecks {
 
     static boolean hasHealthcheck(JsonNode svc) {
         JsonNode hc = svc.get("healthcheck");
-        return hc != null && !hc.path("disable").asBoolean(false) && hc.has("test") && !hc.get("test").isNull()
-                && !(hc.get("test").isArray() && hc.get("test").size() > 0 && hc.get("test").get(0).asText().equals("NONE"));
+        return hc != null
+                && !hc.path("disable").asBoolean(false)
+                && hc.has("test")
+                && !hc.get("test").isNull()
+                && !(hc.get("test").isArray()
+                        && hc.get("test").size() > 0
+                        && hc.get("test").get(0).asText().equals("NONE"));
     }
 
     /**
@@ -239,7 +291,8 @@ final class ComposeChecks {
             Integer port = listenPorts.get(name);
             String expected = "http://localhost:" + port + "/ready";
             if (!cmd.contains(expected)) {
-                problems.add(name + ".healthcheck.test: must request " + expected + " (its configured port), was: " + cmd);
+                problems.add(
+                        name + ".healthcheck.test: must request " + expected + " (its configured port), was: " + cmd);
             }
         });
         return problems;
@@ -248,7 +301,8 @@ final class ComposeChecks {
     private void requireCondition(List<String> problems, String name, JsonNode deps, String target, String condition) {
         String actual = deps.path(target).path("condition").asText("");
         if (!actual.equals(condition)) {
-            problems.add(name + ".depends_on." + target + ": must be condition " + condition + (actual.isEmpty() ? " (missing)" : ", was " + actual));
+            problems.add(name + ".depends_on." + target + ": must be condition " + condition
+                    + (actual.isEmpty() ? " (missing)" : ", was " + actual));
         }
     }
 
@@ -305,7 +359,10 @@ final class ComposeChecks {
                     out.add(new Mount(parts[0], parts[1], parts.length > 2 && parts[2].contains("ro")));
                 }
             } else {
-                out.add(new Mount(v.path("source").asText(), v.path("target").asText(), v.path("read_only").asBoolean(false)));
+                out.add(new Mount(
+                        v.path("source").asText(),
+                        v.path("target").asText(),
+                        v.path("read_only").asBoolean(false)));
             }
         }
         return out;
@@ -321,7 +378,10 @@ final class ComposeChecks {
                 return Optional.of(dockerDir.resolve(m.source()).normalize());
             }
             if (containerPath.startsWith(m.target() + "/")) {
-                return Optional.of(dockerDir.resolve(m.source()).resolve(containerPath.substring(m.target().length() + 1)).normalize());
+                return Optional.of(dockerDir
+                        .resolve(m.source())
+                        .resolve(containerPath.substring(m.target().length() + 1))
+                        .normalize());
             }
         }
         return Optional.empty();
@@ -332,7 +392,8 @@ final class ComposeChecks {
         List<String> problems = new ArrayList<>();
         for (String v : interpolatedVariables()) {
             if (!Pattern.compile("`" + Pattern.quote(v) + "`").matcher(readme).find()) {
-                problems.add("${" + v + "} is used in docker-compose.yml but not documented (as `" + v + "`) in docker/README.md");
+                problems.add("${" + v + "} is used in docker-compose.yml but not documented (as `" + v
+                        + "`) in docker/README.md");
             }
         }
         return problems;
@@ -352,7 +413,8 @@ final class ComposeChecks {
         List<String> problems = new ArrayList<>();
         services().fields().forEachRemaining(e -> environment(e.getValue()).forEach((k, v) -> {
             if (SECRET_NAME.matcher(k).matches() && !v.matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?}")) {
-                problems.add(e.getKey() + ".environment." + k + ": a secret must be interpolated from the host environment (${VAR}), never written inline");
+                problems.add(e.getKey() + ".environment." + k
+                        + ": a secret must be interpolated from the host environment (${VAR}), never written inline");
             }
         }));
         return problems;
@@ -368,7 +430,10 @@ final class ComposeChecks {
                 env.put(eq < 0 ? s : s.substring(0, eq), eq < 0 ? "" : s.substring(eq + 1));
             });
         } else {
-            node.fields().forEachRemaining(x -> env.put(x.getKey(), x.getValue().isNull() ? "" : x.getValue().asText()));
+            node.fields()
+                    .forEachRemaining(x -> env.put(
+                            x.getKey(),
+                            x.getValue().isNull() ? "" : x.getValue().asText()));
         }
         return env;
     }
@@ -387,15 +452,15 @@ final class ComposeChecks {
     }
 
     /** A published port: host side and container side. */
-    record Published(String service, String hostIp, int host, int container) {
-    }
+    record Published(String service, String hostIp, int host, int container) {}
 
     List<Published> published(List<String> problems) {
         List<Published> out = new ArrayList<>();
         services().fields().forEachRemaining(e -> {
             for (JsonNode p : e.getValue().path("ports")) {
                 if (!p.isTextual()) {
-                    problems.add(e.getKey() + ".ports: " + p + " must be a quoted \"host:container\" string (YAML 1.1 reads 80:80 as a number)");
+                    problems.add(e.getKey() + ".ports: " + p
+                            + " must be a quoted \"host:container\" string (YAML 1.1 reads 80:80 as a number)");
                     continue;
                 }
                 String[] parts = p.asText().replace("/tcp", "").split(":");
@@ -403,9 +468,11 @@ final class ComposeChecks {
                     if (parts.length == 2) {
                         out.add(new Published(e.getKey(), "", Integer.parseInt(parts[0]), Integer.parseInt(parts[1])));
                     } else if (parts.length == 3) {
-                        out.add(new Published(e.getKey(), parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2])));
+                        out.add(new Published(
+                                e.getKey(), parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2])));
                     } else {
-                        problems.add(e.getKey() + ".ports: '" + p.asText() + "' must publish host:container explicitly");
+                        problems.add(
+                                e.getKey() + ".ports: '" + p.asText() + "' must publish host:container explicitly");
                     }
                 } catch (NumberFormatException ex) {
                     problems.add(e.getKey() + ".ports: '" + p.asText() + "' is not host:container numbers");
@@ -426,7 +493,8 @@ final class ComposeChecks {
             }
             Integer listen = listenPorts.get(p.service());
             if (listen != null && listen != p.container()) {
-                problems.add(p.service() + ".ports: publishes container port " + p.container() + " but the service listens on " + listen);
+                problems.add(p.service() + ".ports: publishes container port " + p.container()
+                        + " but the service listens on " + listen);
             }
         }
         return problems;
@@ -461,21 +529,25 @@ final class ComposeChecks {
                     String host = target.substring(0, colon);
                     int port = Integer.parseInt(target.substring(colon + 1));
                     if (!services().has(host)) {
-                        problems.add("prometheus job " + jobName + ": target " + target + ": " + host + " is not a compose service");
+                        problems.add("prometheus job " + jobName + ": target " + target + ": " + host
+                                + " is not a compose service");
                         continue;
                     }
                     scraped.merge(host, 1, Integer::sum);
                     Integer listen = listenPorts.get(host);
                     if (listen != null) {
                         if (listen != port) {
-                            problems.add("prometheus job " + jobName + ": target " + target + ": " + host + " listens on " + listen);
+                            problems.add("prometheus job " + jobName + ": target " + target + ": " + host
+                                    + " listens on " + listen);
                         }
                         String path = job.path("metrics_path").asText("/metrics");
                         if (!path.equals("/metrics")) {
-                            problems.add("prometheus job " + jobName + ": metrics_path " + path + " (Vigil serves /metrics)");
+                            problems.add("prometheus job " + jobName + ": metrics_path " + path
+                                    + " (Vigil serves /metrics)");
                         }
                     } else if (published.stream().noneMatch(p -> p.service().equals(host) && p.container() == port)) {
-                        problems.add("prometheus job " + jobName + ": target " + target + ": " + host + " exposes no port " + port);
+                        problems.add("prometheus job " + jobName + ": target " + target + ": " + host
+                                + " exposes no port " + port);
                     }
                 }
             }
@@ -501,8 +573,7 @@ final class ComposeChecks {
     }
 
     /** A topic as the init script creates it. */
-    record TopicLine(String name, int partitions, boolean compacted) {
-    }
+    record TopicLine(String name, int partitions, boolean compacted) {}
 
     /** {@code create NAME PARTITIONS compact|delete [RETENTION_MS]}, as kafka/create-topics.sh calls it. */
     private static final Pattern CREATE_LINE =
@@ -512,7 +583,8 @@ final class ComposeChecks {
         List<TopicLine> out = new ArrayList<>();
         Matcher m = CREATE_LINE.matcher(script);
         while (m.find()) {
-            out.add(new TopicLine(m.group(1), Integer.parseInt(m.group(2)), m.group(3).equals("compact")));
+            out.add(new TopicLine(
+                    m.group(1), Integer.parseInt(m.group(2)), m.group(3).equals("compact")));
         }
         return out;
     }
@@ -533,7 +605,8 @@ final class ComposeChecks {
     static List<TopicLine> declaredTopics(String topicsJava) {
         String code = JavaText.stripComments(topicsJava);
         Map<String, String> constants = new HashMap<>();
-        Matcher c = Pattern.compile("\\b(?:String|int|short)\\s+([A-Z_][A-Z0-9_]*)\\s*=\\s*(\"[^\"]*\"|\\d+)\\s*;").matcher(code);
+        Matcher c = Pattern.compile("\\b(?:String|int|short)\\s+([A-Z_][A-Z0-9_]*)\\s*=\\s*(\"[^\"]*\"|\\d+)\\s*;")
+                .matcher(code);
         while (c.find()) {
             constants.put(c.group(1), c.group(2).replace("\"", ""));
         }
@@ -547,13 +620,15 @@ final class ComposeChecks {
         Matcher spec = Pattern.compile("new\\s+TopicSpec\\s*\\(").matcher(allBody);
         while (spec.find()) {
             int open = spec.end() - 1;
-            List<String> args = JavaText.splitTopLevel(allBody.substring(open + 1, JavaText.closing(allBody, open)), false);
+            List<String> args =
+                    JavaText.splitTopLevel(allBody.substring(open + 1, JavaText.closing(allBody, open)), false);
             String name = JavaText.stringLiteral(args.get(0)).orElseGet(() -> constants.get(args.get(0)));
             String partitions = args.get(1).matches("\\d+") ? args.get(1) : constants.get(args.get(1));
             if (name == null || partitions == null) {
                 throw new IllegalStateException("cannot resolve Topics.all() entry " + args);
             }
-            out.add(new TopicLine(name, Integer.parseInt(partitions), args.get(2).equals("true")));
+            out.add(new TopicLine(
+                    name, Integer.parseInt(partitions), args.get(2).equals("true")));
         }
         return out;
     }
@@ -585,7 +660,8 @@ final class ComposeChecks {
         Map<String, String> env = environment(k);
         String image = k.path("image").asText();
         if (!image.equals("apache/kafka:" + kafkaVersion)) {
-            problems.add("kafka.image: " + image + " should be the official apache/kafka:" + kafkaVersion + " (pom.xml kafka.version)");
+            problems.add("kafka.image: " + image + " should be the official apache/kafka:" + kafkaVersion
+                    + " (pom.xml kafka.version)");
         }
         if (!"broker,controller".equals(env.get("KAFKA_PROCESS_ROLES"))) {
             problems.add("kafka: KAFKA_PROCESS_ROLES must be broker,controller (KRaft, single node)");
@@ -613,12 +689,16 @@ final class ComposeChecks {
             }
         }
         if (!"false".equals(env.get("KAFKA_AUTO_CREATE_TOPICS_ENABLE"))) {
-            problems.add("kafka: KAFKA_AUTO_CREATE_TOPICS_ENABLE must be \"false\" (topics are created with their settings by `topics`)");
+            problems.add(
+                    "kafka: KAFKA_AUTO_CREATE_TOPICS_ENABLE must be \"false\" (topics are created with their settings by `topics`)");
         }
-        for (String rf : List.of("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR",
+        for (String rf : List.of(
+                "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR",
+                "KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR",
                 "KAFKA_TRANSACTION_STATE_LOG_MIN_ISR")) {
             if (!"1".equals(env.get(rf))) {
-                problems.add("kafka: " + rf + " must be 1 on a single broker (exactly-once Streams needs the transaction log)");
+                problems.add("kafka: " + rf
+                        + " must be 1 on a single broker (exactly-once Streams needs the transaction log)");
             }
         }
         return problems;

@@ -48,25 +48,39 @@ class ComposeFileTest {
         Map<String, Integer> ports = cc.listenPorts(cc.load(problems), problems);
         problems.addAll(stack.composeChecks().vigilStartOrderAndHealth(ports));
         assertThat(problems).isEmpty();
-        assertThat(stack.composeChecks().vigilServices()).containsOnlyKeys(
-                "ingest", "streams", "notifier", "probe-worker-us-east", "probe-worker-eu-west", "probe-worker-asia-east");
+        assertThat(stack.composeChecks().vigilServices())
+                .containsOnlyKeys(
+                        "ingest",
+                        "streams",
+                        "notifier",
+                        "probe-worker-us-east",
+                        "probe-worker-eu-west",
+                        "probe-worker-asia-east");
     }
 
     @Test
     void vigilContainersHaveAMemoryLimitTheJvmSizesItsHeapFrom() {
         stack.composeChecks().vigilServices().keySet().forEach(name -> {
             JsonNode svc = stack.compose.path("services").path(name);
-            assertThat(svc.at("/deploy/resources/limits/memory").asText()).as(name).matches("\\d+[mg]");
-            assertThat(ComposeChecks.environment(svc).get("JAVA_TOOL_OPTIONS")).as(name).contains("-XX:MaxRAMPercentage=");
+            assertThat(svc.at("/deploy/resources/limits/memory").asText())
+                    .as(name)
+                    .matches("\\d+[mg]");
+            assertThat(ComposeChecks.environment(svc).get("JAVA_TOOL_OPTIONS"))
+                    .as(name)
+                    .contains("-XX:MaxRAMPercentage=");
         });
     }
 
     @Test
     void infrastructureServicesHaveHealthChecks() {
         for (String s : List.of("kafka", "postgres", "prometheus", "grafana")) {
-            assertThat(ComposeChecks.hasHealthcheck(stack.compose.path("services").path(s))).as(s).isTrue();
+            assertThat(ComposeChecks.hasHealthcheck(
+                            stack.compose.path("services").path(s)))
+                    .as(s)
+                    .isTrue();
         }
-        assertThat(ComposeChecks.join(stack.compose.at("/services/postgres/healthcheck/test"))).contains("pg_isready");
+        assertThat(ComposeChecks.join(stack.compose.at("/services/postgres/healthcheck/test")))
+                .contains("pg_isready");
     }
 
     @Test
@@ -81,8 +95,11 @@ class ComposeFileTest {
         Map<String, Loaded> loaded = cc.load(problems);
         problems.addAll(cc.keys(loaded));
         assertThat(problems).isEmpty();
-        assertThat(loaded.values().stream().map(l -> l.file().getFileName().toString()).distinct())
-                .containsExactlyInAnyOrder("vigil-ingest.yaml", "vigil-streams.yaml", "vigil-notifier.yaml", "vigil-probe-worker.yaml");
+        assertThat(loaded.values().stream()
+                        .map(l -> l.file().getFileName().toString())
+                        .distinct())
+                .containsExactlyInAnyOrder(
+                        "vigil-ingest.yaml", "vigil-streams.yaml", "vigil-notifier.yaml", "vigil-probe-worker.yaml");
     }
 
     @Test
@@ -100,7 +117,8 @@ class ComposeFileTest {
         ConfigChecks cc = stack.configChecks();
         problems.addAll(cc.routing(cc.load(problems), stack.routingFiles()));
         assertThat(problems).isEmpty();
-        assertThat(stack.routingFiles().keySet().stream().map(p -> p.getFileName().toString()))
+        assertThat(stack.routingFiles().keySet().stream()
+                        .map(p -> p.getFileName().toString()))
                 .contains("routing-console.yaml", "routing-vendors.yaml");
     }
 
@@ -108,7 +126,8 @@ class ComposeFileTest {
     void everyInterpolatedVariableIsDocumentedInTheReadme() {
         assertThat(stack.composeChecks().interpolatedVariables())
                 .contains("POSTGRES_PASSWORD", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "BETTERSTACK_API_TOKEN");
-        assertThat(stack.composeChecks().interpolatedVariablesDocumented(stack.readme)).isEmpty();
+        assertThat(stack.composeChecks().interpolatedVariablesDocumented(stack.readme))
+                .isEmpty();
     }
 
     @Test
@@ -123,7 +142,10 @@ class ComposeFileTest {
         Map<String, Integer> ports = cc.listenPorts(cc.load(problems), problems);
         problems.addAll(stack.composeChecks().ports(ports));
         assertThat(problems).isEmpty();
-        assertThat(ports).containsEntry("ingest", 8080).containsEntry("streams", 8081).containsEntry("notifier", 8082)
+        assertThat(ports)
+                .containsEntry("ingest", 8080)
+                .containsEntry("streams", 8081)
+                .containsEntry("notifier", 8082)
                 .containsEntry("probe-worker-eu-west", 8083);
     }
 
@@ -138,12 +160,13 @@ class ComposeFileTest {
 
     @Test
     void topicsCreatedAreExactlyTopicsAll() {
-        List<TopicLine> declared = ComposeChecks.declaredTopics(Repo.text(
-                Repo.root().resolve("schemas/src/main/java/dev/vigil/schemas/topic/Topics.java")));
+        List<TopicLine> declared = ComposeChecks.declaredTopics(
+                Repo.text(Repo.root().resolve("schemas/src/main/java/dev/vigil/schemas/topic/Topics.java")));
         List<TopicLine> created = ComposeChecks.scriptTopics(Repo.text(stack.docker.resolve("kafka/create-topics.sh")));
         assertThat(declared).isNotEmpty();
         assertThat(created).containsExactlyInAnyOrderElementsOf(declared);
-        assertThat(stack.composeChecks().topicsService("/vigil/create-topics.sh")).isEmpty();
+        assertThat(stack.composeChecks().topicsService("/vigil/create-topics.sh"))
+                .isEmpty();
     }
 
     @Test
@@ -175,7 +198,8 @@ class ComposeFileTest {
         Map<String, Loaded> loaded = cc.load(problems);
         Map<String, Integer> ports = cc.listenPorts(loaded, problems);
         Set<String> regions = new java.util.HashSet<>();
-        loaded.values().stream().filter(l -> l.service() == Service.PROBE_WORKER)
+        loaded.values().stream()
+                .filter(l -> l.service() == Service.PROBE_WORKER)
                 .forEach(l -> l.tree().path("regions").forEach(r -> regions.add(r.asText())));
         List<ComposeChecks.Published> published = stack.composeChecks().published(problems);
         Set<String> ids = new java.util.HashSet<>();
@@ -194,8 +218,10 @@ class ComposeFileTest {
             java.net.URI url = java.net.URI.create(m.path("url").asText());
             if (stack.composeChecks().services().has(url.getHost())) {
                 Integer listen = ports.get(url.getHost());
-                boolean ok = listen != null ? listen == url.getPort()
-                        : published.stream().anyMatch(p -> p.service().equals(url.getHost()) && p.container() == url.getPort());
+                boolean ok = listen != null
+                        ? listen == url.getPort()
+                        : published.stream()
+                                .anyMatch(p -> p.service().equals(url.getHost()) && p.container() == url.getPort());
                 if (!ok) {
                     problems.add(id + ": " + url + ": " + url.getHost() + " does not listen on " + url.getPort());
                 }
@@ -221,22 +247,38 @@ class ComposeFileTest {
             checked.add(e.getKey());
         });
         assertThat(problems).isEmpty();
-        assertThat(checked).containsExactlyInAnyOrder("ingest", "streams", "notifier", "probe-worker-us-east",
-                "probe-worker-eu-west", "probe-worker-asia-east", "monitors-apply");
+        assertThat(checked)
+                .containsExactlyInAnyOrder(
+                        "ingest",
+                        "streams",
+                        "notifier",
+                        "probe-worker-us-east",
+                        "probe-worker-eu-west",
+                        "probe-worker-asia-east",
+                        "monitors-apply");
     }
 
     @Test
     void aCommandOrOptionTheCliDoesNotHaveIsReported() {
         CliChecks cli = new CliChecks(JavaText.read(List.of(Repo.mainSources("standalone"))));
         assertThat(cli.check("x", List.of("monitors", "apply", "--file", "m.yaml", "--bootstrap", "k:9092")))
-                .singleElement().asString().startsWith("x: `apply` has no option --bootstrap (has ").contains("--bootstrap-servers");
-        assertThat(cli.check("y", List.of("monitors", "publish"))).singleElement().asString()
+                .singleElement()
+                .asString()
+                .startsWith("x: `apply` has no option --bootstrap (has ")
+                .contains("--bootstrap-servers");
+        assertThat(cli.check("y", List.of("monitors", "publish")))
+                .singleElement()
+                .asString()
                 .startsWith("y: `monitors publish`: no picocli command named 'publish'");
     }
 
     @Test
     void anOptionInheritedFromASuperclassCounts() {
-        CliChecks cli = new CliChecks(List.of(new JavaText.Source(Path.of("S.java"), """
+        CliChecks cli = new CliChecks(
+                List.of(
+                        new JavaText.Source(
+                                Path.of("S.java"),
+                                """
                 abstract static class Base implements Callable<Integer> {
                     @Option(names = {"-c", "--config"}) Path config;
                 }
@@ -256,7 +298,8 @@ class ComposeFileTest {
         String file = args.get(args.indexOf("-f") + 1);
         assertThat(stack.composeChecks().hostPath("monitors-apply", file))
                 .hasValue(stack.docker.resolve("monitors.example.yaml").normalize());
-        assertThat(svc.path("depends_on").path("topics").path("condition").asText()).isEqualTo("service_completed_successfully");
+        assertThat(svc.path("depends_on").path("topics").path("condition").asText())
+                .isEqualTo("service_completed_successfully");
     }
 
     @Test
@@ -267,14 +310,16 @@ class ComposeFileTest {
                 return;
             }
             String opts = ComposeChecks.environment(e.getValue()).getOrDefault("JAVA_TOOL_OPTIONS", "");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Dlogback\\.configurationFile=(\\S+)").matcher(opts);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("-Dlogback\\.configurationFile=(\\S+)")
+                    .matcher(opts);
             if (!m.find()) {
                 problems.add(e.getKey() + ": JAVA_TOOL_OPTIONS sets no logback configuration");
                 return;
             }
             java.util.Optional<Path> file = m.group(1).startsWith("/")
                     ? stack.composeChecks().hostPath(e.getKey(), m.group(1))
-                    : java.util.Optional.of(Repo.root().resolve("standalone/src/main/resources").resolve(m.group(1)));
+                    : java.util.Optional.of(
+                            Repo.root().resolve("standalone/src/main/resources").resolve(m.group(1)));
             if (file.isEmpty() || !java.nio.file.Files.isRegularFile(file.get())) {
                 problems.add(e.getKey() + ": logback configuration " + m.group(1) + " is not a file of the repository");
                 return;
@@ -289,7 +334,8 @@ class ComposeFileTest {
         String ours = Repo.text(Repo.root().resolve("standalone/src/main/resources/logback-json.xml"));
         assertThat(LogbackCheck.check(ours, "x")).isEmpty();
         String hidden = ours.replaceAll("<logger name=\"vigil\\.notifications\"[^>]*/>", "");
-        assertThat(LogbackCheck.check(hidden, "x")).anySatisfy(p -> assertThat(p).contains("vigil.notifications"));
+        assertThat(LogbackCheck.check(hidden, "x"))
+                .anySatisfy(p -> assertThat(p).contains("vigil.notifications"));
         assertThat(LogbackCheck.check(hidden.replace("JsonLogEncoder", "JsonLogEncoderr"), "x"))
                 .anySatisfy(p -> assertThat(p).contains("JsonLogEncoderr"));
     }
@@ -305,20 +351,25 @@ class ComposeFileTest {
     @Test
     void aMissingDependencyTargetIsReported() {
         ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/ingest/depends_on"))
-                .putObject("schema-registry").put("condition", "service_healthy"));
-        assertThat(broken.dependsOn()).anySatisfy(p -> assertThat(p).contains("ingest.depends_on.schema-registry: no such service"));
+                .putObject("schema-registry")
+                .put("condition", "service_healthy"));
+        assertThat(broken.dependsOn())
+                .anySatisfy(p -> assertThat(p).contains("ingest.depends_on.schema-registry: no such service"));
     }
 
     @Test
     void waitingForHealthOfAServiceWithoutHealthCheckIsReported() {
         ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/kafka")).remove("healthcheck"));
-        assertThat(broken.dependsOn()).anySatisfy(p -> assertThat(p).contains("condition service_healthy but kafka has no healthcheck"));
+        assertThat(broken.dependsOn())
+                .anySatisfy(p -> assertThat(p).contains("condition service_healthy but kafka has no healthcheck"));
     }
 
     @Test
     void aDependencyCycleIsReported() {
-        ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/kafka")).putObject("depends_on")
-                .putObject("topics").put("condition", "service_started"));
+        ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/kafka"))
+                .putObject("depends_on")
+                .putObject("topics")
+                .put("condition", "service_started"));
         assertThat(broken.dependsOn()).anySatisfy(p -> assertThat(p).startsWith("depends_on cycle:"));
     }
 
@@ -331,21 +382,23 @@ class ComposeFileTest {
         List<String> problems = new ArrayList<>();
         ConfigChecks cc = s.configChecks();
         Map<String, Integer> ports = cc.listenPorts(cc.load(problems), problems);
-        assertThat(s.composeChecks().vigilStartOrderAndHealth(ports))
-                .anySatisfy(p -> assertThat(p).contains("notifier.healthcheck.test: must request http://localhost:8082/ready"));
+        assertThat(s.composeChecks().vigilStartOrderAndHealth(ports)).anySatisfy(p -> assertThat(p)
+                .contains("notifier.healthcheck.test: must request http://localhost:8082/ready"));
     }
 
     @Test
     void aBindMountOfAMissingFileIsReported() {
         ComposeChecks broken = broken(c -> ((ArrayNode) c.at("/services/prometheus/volumes"))
                 .add("./prometheus/alerts.yml:/etc/prometheus/alerts.yml:ro"));
-        assertThat(broken.mounts()).anySatisfy(p -> assertThat(p).contains("alerts.yml").contains("does not exist"));
+        assertThat(broken.mounts())
+                .anySatisfy(p -> assertThat(p).contains("alerts.yml").contains("does not exist"));
     }
 
     @Test
     void aKeyTheConfigRecordDoesNotHaveIsReportedWithItsPath() {
         RecordSchemas rs = stack.schemas(Service.NOTIFIER);
-        JsonNode yaml = Repo.yaml("kafka:\n  bootstrapServers: kafka:9092\n  groupID: typo\ndelivery:\n  retryBase: 1s\n  retries: 3\n");
+        JsonNode yaml = Repo.yaml(
+                "kafka:\n  bootstrapServers: kafka:9092\n  groupID: typo\ndelivery:\n  retryBase: 1s\n  retries: 3\n");
         List<String> problems = rs.check(yaml, rs.record("NotifierConfig", "NotifierConfig"), "");
         assertThat(problems).hasSize(2);
         assertThat(problems.get(0)).startsWith("kafka.groupID: unknown key").contains("groupId");
@@ -375,28 +428,32 @@ class ComposeFileTest {
         List<String> problems = new ArrayList<>();
         ConfigChecks cc = s.configChecks();
         assertThat(cc.environment(cc.load(problems), s.routingFiles()))
-                .contains("notifier: configuration names secret variable SLACK_WEBHOOK_URL but the container does not set it");
+                .contains(
+                        "notifier: configuration names secret variable SLACK_WEBHOOK_URL but the container does not set it");
     }
 
     @Test
     void anInlineSecretIsReported() {
         ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/notifier/environment"))
                 .put("SLACK_WEBHOOK_URL", "https://hooks.slack.example/T000/B000/XXXX"));
-        assertThat(broken.secretsFromEnvironment()).containsExactly(
-                "notifier.environment.SLACK_WEBHOOK_URL: a secret must be interpolated from the host environment (${VAR}), never written inline");
+        assertThat(broken.secretsFromEnvironment())
+                .containsExactly(
+                        "notifier.environment.SLACK_WEBHOOK_URL: a secret must be interpolated from the host environment (${VAR}), never written inline");
     }
 
     @Test
     void anUndocumentedVariableIsReported() {
         String text = stack.composeText + "\n# ${VIGIL_UNDOCUMENTED_KNOB:-1}\n";
         ComposeChecks checks = new ComposeChecks(stack.compose, text, stack.docker);
-        assertThat(checks.interpolatedVariablesDocumented(stack.readme)).containsExactly(
-                "${VIGIL_UNDOCUMENTED_KNOB} is used in docker-compose.yml but not documented (as `VIGIL_UNDOCUMENTED_KNOB`) in docker/README.md");
+        assertThat(checks.interpolatedVariablesDocumented(stack.readme))
+                .containsExactly(
+                        "${VIGIL_UNDOCUMENTED_KNOB} is used in docker-compose.yml but not documented (as `VIGIL_UNDOCUMENTED_KNOB`) in docker/README.md");
     }
 
     @Test
     void aHostPortCollisionIsReported() {
-        ComposeChecks broken = broken(c -> ((ArrayNode) c.at("/services/grafana/ports")).set(0, c.textNode("9090:3000")));
+        ComposeChecks broken =
+                broken(c -> ((ArrayNode) c.at("/services/grafana/ports")).set(0, c.textNode("9090:3000")));
         assertThat(broken.ports(Map.of())).contains("host port 9090 is published by both prometheus and grafana");
     }
 
@@ -408,11 +465,14 @@ class ComposeFileTest {
         JsonNode prom = stack.prometheus.deepCopy();
         ArrayNode targets = (ArrayNode) prom.at("/scrape_configs/0/static_configs/0/targets");
         targets.set(0, targets.textNode("ingest:9999"));
-        ((ObjectNode) prom.at("/scrape_configs/1/static_configs/0")).putArray("targets").add("stream:8081");
-        assertThat(stack.composeChecks().prometheusTargets(prom, ports)).contains(
-                "prometheus job vigil-ingest: target ingest:9999: ingest listens on 8080",
-                "prometheus job vigil-streams: target stream:8081: stream is not a compose service",
-                "prometheus scrapes streams 0 times (expected exactly once)");
+        ((ObjectNode) prom.at("/scrape_configs/1/static_configs/0"))
+                .putArray("targets")
+                .add("stream:8081");
+        assertThat(stack.composeChecks().prometheusTargets(prom, ports))
+                .contains(
+                        "prometheus job vigil-ingest: target ingest:9999: ingest listens on 8080",
+                        "prometheus job vigil-streams: target stream:8081: stream is not a compose service",
+                        "prometheus scrapes streams 0 times (expected exactly once)");
     }
 
     @Test
@@ -436,8 +496,10 @@ class ComposeFileTest {
 
     @Test
     void anUnpinnedImageIsReported() {
-        ComposeChecks broken = broken(c -> ((ObjectNode) c.at("/services/grafana")).put("image", "grafana/grafana:latest"));
-        assertThat(broken.images()).containsExactly("grafana.image: 'grafana/grafana:latest' must pin a version, not latest");
+        ComposeChecks broken =
+                broken(c -> ((ObjectNode) c.at("/services/grafana")).put("image", "grafana/grafana:latest"));
+        assertThat(broken.images())
+                .containsExactly("grafana.image: 'grafana/grafana:latest' must pin a version, not latest");
     }
 
     @Test
@@ -446,9 +508,10 @@ class ComposeFileTest {
             ((ObjectNode) c.at("/services/postgres")).set("depend_on", c.objectNode());
             ((ObjectNode) c.at("/services/postgres/healthcheck")).put("interval", "5 seconds");
         });
-        assertThat(broken.knownKeys()).containsExactlyInAnyOrder(
-                "postgres.depend_on: not a compose service attribute",
-                "postgres.healthcheck.interval: '5 seconds' is not a duration such as 10s or 1m30s");
+        assertThat(broken.knownKeys())
+                .containsExactlyInAnyOrder(
+                        "postgres.depend_on: not a compose service attribute",
+                        "postgres.healthcheck.interval: '5 seconds' is not a duration such as 10s or 1m30s");
     }
 
     private ComposeChecks broken(Consumer<ObjectNode> edit) {

@@ -37,7 +37,12 @@ final class ConfigChecks {
     record Loaded(String container, Service service, Path file, JsonNode tree, Map<String, String> env) {
         /** The effective value of a key path: the container's VIGIL_* override (with its local default) or the file's. */
         Optional<String> value(String... path) {
-            String envName = "VIGIL_" + String.join("_", java.util.Arrays.stream(path).map(ConfigChecks::envForm).toList());
+            String envName = "VIGIL_"
+                    + String.join(
+                            "_",
+                            java.util.Arrays.stream(path)
+                                    .map(ConfigChecks::envForm)
+                                    .toList());
             if (env.containsKey(envName)) {
                 return Optional.of(ComposeChecks.withDefaults(env.get(envName)));
             }
@@ -72,11 +77,19 @@ final class ConfigChecks {
                 return;
             }
             if (!host.get().getFileName().toString().equals(service.configFile)) {
-                problems.add(name + ": runs " + service.command + " with " + host.get().getFileName() + ", expected " + service.configFile);
+                problems.add(name + ": runs " + service.command + " with "
+                        + host.get().getFileName() + ", expected " + service.configFile);
             }
             try {
                 JsonNode tree = Repo.yaml(host.get());
-                out.put(name, new Loaded(name, service, host.get(), tree, ComposeChecks.environment(compose.services().path(name))));
+                out.put(
+                        name,
+                        new Loaded(
+                                name,
+                                service,
+                                host.get(),
+                                tree,
+                                ComposeChecks.environment(compose.services().path(name))));
             } catch (RuntimeException e) {
                 problems.add(name + ": " + host.get() + " is not valid YAML: " + e.getMessage());
             }
@@ -124,12 +137,14 @@ final class ConfigChecks {
                                 + " (ConfigLoader ignores it) and no *Env key names it");
                     }
                 } else if (!RUNTIME_ENV.contains(k) && !named.contains(k)) {
-                    problems.add(where + ": not a Vigil override and not a secret named by the service's configuration");
+                    problems.add(
+                            where + ": not a Vigil override and not a secret named by the service's configuration");
                 }
             });
             for (String secret : named) {
                 if (!l.env().containsKey(secret)) {
-                    problems.add(l.container() + ": configuration names secret variable " + secret + " but the container does not set it");
+                    problems.add(l.container() + ": configuration names secret variable " + secret
+                            + " but the container does not set it");
                 }
             }
         }
@@ -177,8 +192,11 @@ final class ConfigChecks {
             }
             Path p = l.file().getParent().resolve(chosen.get());
             if (!routingFiles.containsKey(p.normalize())) {
-                problems.add(l.container() + ": routingFile " + chosen.get() + " is not one of " + routingFiles.keySet().stream()
-                        .map(x -> x.getFileName().toString()).sorted().toList());
+                problems.add(l.container() + ": routingFile " + chosen.get() + " is not one of "
+                        + routingFiles.keySet().stream()
+                                .map(x -> x.getFileName().toString())
+                                .sorted()
+                                .toList());
             }
         }
         return problems;
@@ -191,7 +209,8 @@ final class ConfigChecks {
             String[] path = {"http", "port"};
             Optional<String> v = l.value(path);
             if (v.isEmpty()) {
-                problems.add(l.file().getFileName() + ": set " + String.join(".", path) + " explicitly (compose ports, health checks and Prometheus depend on it)");
+                problems.add(l.file().getFileName() + ": set " + String.join(".", path)
+                        + " explicitly (compose ports, health checks and Prometheus depend on it)");
                 continue;
             }
             out.put(l.container(), Integer.parseInt(v.get()));
@@ -232,7 +251,8 @@ final class ConfigChecks {
             l.tree().path("allowList").forEach(a -> allow.add(a.asText()));
             for (String s : subnets) {
                 if (!allow.contains(s)) {
-                    problems.add(l.container() + ": allowList lacks the compose subnet " + s + " (in-network monitors would be refused)");
+                    problems.add(l.container() + ": allowList lacks the compose subnet " + s
+                            + " (in-network monitors would be refused)");
                 }
             }
         }
@@ -247,7 +267,9 @@ final class ConfigChecks {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (Character.isUpperCase(c) && i > 0 && Character.isLetterOrDigit(key.charAt(i - 1))
+            if (Character.isUpperCase(c)
+                    && i > 0
+                    && Character.isLetterOrDigit(key.charAt(i - 1))
                     && !Character.isUpperCase(key.charAt(i - 1))) {
                 sb.append('_');
             }
@@ -271,7 +293,9 @@ final class ConfigChecks {
     private static void envNames(JsonNode node, Set<String> out) {
         if (node.isObject()) {
             node.fields().forEachRemaining(e -> {
-                if (e.getKey().endsWith("Env") && e.getValue().isTextual() && !e.getValue().asText().isBlank()) {
+                if (e.getKey().endsWith("Env")
+                        && e.getValue().isTextual()
+                        && !e.getValue().asText().isBlank()) {
                     out.add(e.getValue().asText());
                 } else {
                     envNames(e.getValue(), out);

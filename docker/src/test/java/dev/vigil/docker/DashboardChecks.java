@@ -44,7 +44,8 @@ final class DashboardChecks {
     private static final Pattern IDENT = Pattern.compile("(?<![\\w:.\\[])([a-zA-Z_:][a-zA-Z0-9_:]*)");
     private static final Pattern SELECTOR = Pattern.compile("\\{([^}]*)}");
     private static final Pattern MATCHER_LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)");
-    private static final Pattern GROUPING = Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
 
     private final JsonNode dashboard;
 
@@ -75,17 +76,23 @@ final class DashboardChecks {
         for (int i = 0; i < top.size(); i++) {
             JsonNode a = top.get(i).path("gridPos");
             if (!a.has("w") || !a.has("h") || a.path("x").asInt() + a.path("w").asInt() > 24) {
-                problems.add("panel '" + top.get(i).path("title").asText() + "': gridPos missing or wider than 24 columns");
+                problems.add(
+                        "panel '" + top.get(i).path("title").asText() + "': gridPos missing or wider than 24 columns");
                 continue;
             }
             for (int j = i + 1; j < top.size(); j++) {
                 JsonNode b = top.get(j).path("gridPos");
-                boolean overlap = a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
-                        && b.path("x").asInt() < a.path("x").asInt() + a.path("w").asInt()
-                        && a.path("y").asInt() < b.path("y").asInt() + b.path("h").asInt()
-                        && b.path("y").asInt() < a.path("y").asInt() + a.path("h").asInt();
+                boolean overlap =
+                        a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
+                                && b.path("x").asInt()
+                                        < a.path("x").asInt() + a.path("w").asInt()
+                                && a.path("y").asInt()
+                                        < b.path("y").asInt() + b.path("h").asInt()
+                                && b.path("y").asInt()
+                                        < a.path("y").asInt() + a.path("h").asInt();
                 if (overlap) {
-                    problems.add("panels '" + top.get(i).path("title").asText() + "' and '" + top.get(j).path("title").asText() + "' overlap");
+                    problems.add("panels '" + top.get(i).path("title").asText() + "' and '"
+                            + top.get(j).path("title").asText() + "' overlap");
                 }
             }
         }
@@ -111,7 +118,11 @@ final class DashboardChecks {
                     problems.add(title + " target " + t.path("refId").asText() + ": empty expr");
                 }
                 if (t.has("datasource")) {
-                    checkDatasource(t.get("datasource"), title + " target " + t.path("refId").asText(), datasourceUid, problems);
+                    checkDatasource(
+                            t.get("datasource"),
+                            title + " target " + t.path("refId").asText(),
+                            datasourceUid,
+                            problems);
                 } else if (p.get("datasource") == null) {
                     problems.add(title + ": neither the panel nor the target names a data source");
                 }
@@ -129,7 +140,8 @@ final class DashboardChecks {
             problems.add(where + ": data source uid '" + actual + "' is not the provisioned '" + uid + "'");
         }
         if (ds.isObject() && !ds.path("type").asText("prometheus").equals("prometheus")) {
-            problems.add(where + ": data source type " + ds.path("type").asText() + " (the provisioned one is prometheus)");
+            problems.add(
+                    where + ": data source type " + ds.path("type").asText() + " (the provisioned one is prometheus)");
         }
     }
 
@@ -142,13 +154,15 @@ final class DashboardChecks {
     }
 
     /** @param boundBinders simple names of the Micrometer binders the sources bind ({@code new JvmMemoryMetrics()} …) */
-    List<String> metrics(MeterCatalog catalog, Set<String> targetLabels, boolean kafkaBinderBound, Set<String> boundBinders) {
+    List<String> metrics(
+            MeterCatalog catalog, Set<String> targetLabels, boolean kafkaBinderBound, Set<String> boundBinders) {
         List<String> problems = new ArrayList<>();
         Map<String, List<MeterCatalog.Meter>> series = catalog.seriesNames();
         for (JsonNode p : panels()) {
             for (JsonNode t : p.path("targets")) {
                 String expr = t.path("expr").asText("");
-                String where = "panel '" + p.path("title").asText() + "' " + t.path("refId").asText() + ": ";
+                String where = "panel '" + p.path("title").asText() + "' "
+                        + t.path("refId").asText() + ": ";
                 Set<String> names = metricNames(expr);
                 if (names.isEmpty()) {
                     problems.add(where + "names no metric: " + expr);
@@ -168,16 +182,19 @@ final class DashboardChecks {
                         onlyVigil = false;
                         if (n.startsWith("kafka_")) {
                             if (!KAFKA_CLIENT_SERIES.contains(n)) {
-                                problems.add(where + n + " is not a known Kafka client series " + new TreeSet<>(KAFKA_CLIENT_SERIES));
+                                problems.add(where + n + " is not a known Kafka client series "
+                                        + new TreeSet<>(KAFKA_CLIENT_SERIES));
                             } else if (!kafkaBinderBound) {
-                                problems.add(where + n + ": no service binds KafkaClientMetrics or KafkaStreamsMetrics");
+                                problems.add(
+                                        where + n + ": no service binds KafkaClientMetrics or KafkaStreamsMetrics");
                             }
                         } else if (JVM_SERIES.containsKey(n)) {
                             if (!boundBinders.contains(JVM_SERIES.get(n))) {
                                 problems.add(where + n + ": no service binds " + JVM_SERIES.get(n));
                             }
                         } else if (!PROMETHEUS_SERIES.contains(n)) {
-                            problems.add(where + n + " is neither a Vigil meter, a Kafka client series nor a Prometheus series");
+                            problems.add(where + n
+                                    + " is neither a Vigil meter, a Kafka client series nor a Prometheus series");
                         }
                     }
                 }
@@ -189,8 +206,8 @@ final class DashboardChecks {
                     }
                     for (String label : labels(expr)) {
                         if (!allowed.contains(label)) {
-                            problems.add(where + "label '" + label + "' is neither a tag of " + names + " nor a target label; allowed "
-                                    + new TreeSet<>(allowed));
+                            problems.add(where + "label '" + label + "' is neither a tag of " + names
+                                    + " nor a target label; allowed " + new TreeSet<>(allowed));
                         }
                     }
                 }
@@ -201,7 +218,10 @@ final class DashboardChecks {
 
     private static String hint(String name, Set<String> known) {
         String stem = name.replaceAll("_(total|count|sum|max|bucket|seconds)$", "");
-        List<String> close = known.stream().filter(k -> k.startsWith(stem.substring(0, Math.min(stem.length(), 12)))).limit(6).toList();
+        List<String> close = known.stream()
+                .filter(k -> k.startsWith(stem.substring(0, Math.min(stem.length(), 12))))
+                .limit(6)
+                .toList();
         return close.isEmpty() ? "" : " (similar: " + close + ")";
     }
 
@@ -210,8 +230,8 @@ final class DashboardChecks {
      * ({@code dev.vigil.standalone.dashboard.DashboardQueries}: this module depends on no Vigil artifact, so it cannot
      * share the class); {@link #sameNameReading} keeps the two alike.
      */
-    static final List<String> NAME_READING = List.of("GRAFANA_VAR", "STRING", "IDENT", "SELECTOR", "GROUPING",
-            "PROMQL_WORDS", "metricNames", "clean");
+    static final List<String> NAME_READING =
+            List.of("GRAFANA_VAR", "STRING", "IDENT", "SELECTOR", "GROUPING", "PROMQL_WORDS", "metricNames", "clean");
 
     /**
      * Each {@link #NAME_READING} declaration of {@code other} (comment-free source) against the one in {@code mine}:
@@ -223,15 +243,16 @@ final class DashboardChecks {
             String a = declaration(mine, member);
             String b = declaration(other, member);
             if (a == null || !a.equals(b)) {
-                problems.add(otherName + ": " + member + (b == null ? " is not declared" : " differs from DashboardChecks':\n  "
-                        + b + "\n  " + a));
+                problems.add(otherName + ": " + member
+                        + (b == null ? " is not declared" : " differs from DashboardChecks':\n  " + b + "\n  " + a));
             }
         }
         return problems;
     }
 
     private static String declaration(String code, String member) {
-        Matcher m = Pattern.compile("\\bstatic\\s[^=;(){}]*\\b" + member + "\\s*([=(])").matcher(code);
+        Matcher m = Pattern.compile("\\bstatic\\s[^=;(){}]*\\b" + member + "\\s*([=(])")
+                .matcher(code);
         if (!m.find()) {
             return null;
         }
@@ -240,7 +261,9 @@ final class DashboardChecks {
             end = m.end();
             while (end < code.length() && code.charAt(end) != ';') {
                 char c = code.charAt(end);
-                int next = c == '"' || c == '\'' ? JavaText.literalEnd(code, end) : c == '(' ? JavaText.closing(code, end) + 1 : end + 1;
+                int next = c == '"' || c == '\''
+                        ? JavaText.literalEnd(code, end)
+                        : c == '(' ? JavaText.closing(code, end) + 1 : end + 1;
                 if (next <= end) {
                     return null;
                 }
@@ -317,8 +340,21 @@ final class DashboardChecks {
     }
 
     private static final Set<String> PROMQL_WORDS = Set.of(
-            "by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "offset",
-            "inf", "nan", "Inf", "NaN");
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "inf",
+            "nan",
+            "Inf",
+            "NaN");
 
     List<JsonNode> panels() {
         List<JsonNode> out = new ArrayList<>();

@@ -37,8 +37,9 @@ class DashboardTest {
         boundBinders = new java.util.TreeSet<>();
         java.util.regex.Pattern binder = java.util.regex.Pattern.compile("new\\s+(\\w+Metrics)\\s*\\(");
         sources.forEach(s -> binder.matcher(s.code()).results().forEach(r -> boundBinders.add(r.group(1))));
-        kafkaBinderBound = sources.stream().anyMatch(s -> s.code().contains("new KafkaClientMetrics(")
-                || s.code().contains("new KafkaStreamsMetrics("));
+        kafkaBinderBound = sources.stream()
+                .anyMatch(s ->
+                        s.code().contains("new KafkaClientMetrics(") || s.code().contains("new KafkaStreamsMetrics("));
     }
 
     private static String datasourceUid() {
@@ -56,7 +57,8 @@ class DashboardTest {
         assertThat(datasources.path("datasources")).hasSize(1);
         assertThat(datasources.at("/datasources/0/type").asText()).isEqualTo("prometheus");
         assertThat(datasourceUid()).isNotBlank();
-        assertThat(new DashboardChecks(dashboard).queriesAndDatasources(datasourceUid())).isEmpty();
+        assertThat(new DashboardChecks(dashboard).queriesAndDatasources(datasourceUid()))
+                .isEmpty();
     }
 
     @Test
@@ -69,8 +71,8 @@ class DashboardTest {
     @Test
     void theDashboardProviderReadsTheDirectoryComposeMountsTheDashboardInto() {
         String path = providers.at("/providers/0/options/path").asText();
-        assertThat(stack.composeChecks().hostPath("grafana", path))
-                .hasValueSatisfying(p -> assertThat(p).isEqualTo(stack.docker.resolve("grafana/dashboards").normalize()));
+        assertThat(stack.composeChecks().hostPath("grafana", path)).hasValueSatisfying(p -> assertThat(p)
+                .isEqualTo(stack.docker.resolve("grafana/dashboards").normalize()));
         assertThat(stack.composeChecks().hostPath("grafana", "/etc/grafana/provisioning/datasources/prometheus.yml"))
                 .hasValueSatisfying(p -> assertThat(p).exists());
         assertThat(stack.composeChecks().hostPath("grafana", "/etc/grafana/provisioning/dashboards/vigil.yml"))
@@ -80,8 +82,13 @@ class DashboardTest {
     @Test
     void thePanelsTheIssueAsksForArePresent() {
         List<String> titles = new DashboardChecks(dashboard).titles();
-        for (String wanted : List.of("(?i).*verdicts by status.*", "(?i).*services up.*", "(?i)probe latency by region.*",
-                "(?i)alert transitions.*", "(?i)notification outcomes.*", "(?i)consumer lag.*")) {
+        for (String wanted : List.of(
+                "(?i).*verdicts by status.*",
+                "(?i).*services up.*",
+                "(?i)probe latency by region.*",
+                "(?i)alert transitions.*",
+                "(?i)notification outcomes.*",
+                "(?i)consumer lag.*")) {
             assertThat(titles).as("a panel matching " + wanted).anyMatch(t -> Pattern.matches(wanted, t));
         }
     }
@@ -97,16 +104,19 @@ class DashboardTest {
 
     @Test
     void vigilCheckDashboardReadsMetricNamesOutOfPromQlAsThisCheckDoes() {
-        assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), dashboardQueriesSource(), "DashboardQueries"))
+        assertThat(DashboardChecks.sameNameReading(
+                        dashboardChecksSource(), dashboardQueriesSource(), "DashboardQueries"))
                 .isEmpty();
     }
 
     private static String dashboardChecksSource() {
-        return JavaText.stripComments(Repo.text(Repo.root().resolve("docker/src/test/java/dev/vigil/docker/DashboardChecks.java")));
+        return JavaText.stripComments(
+                Repo.text(Repo.root().resolve("docker/src/test/java/dev/vigil/docker/DashboardChecks.java")));
     }
 
     private static String dashboardQueriesSource() {
-        return JavaText.stripComments(Repo.text(Repo.mainSources("standalone").resolve("dev/vigil/standalone/dashboard/DashboardQueries.java")));
+        return JavaText.stripComments(Repo.text(
+                Repo.mainSources("standalone").resolve("dev/vigil/standalone/dashboard/DashboardQueries.java")));
     }
 
     // ---- each check catches what it is for ----
@@ -115,7 +125,9 @@ class DashboardTest {
     void aCopyOfTheNameReadingThatDriftedIsReported() {
         String drifted = dashboardQueriesSource().replace("\"inf\", \"nan\"", "\"inf\"");
         assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), drifted, "DashboardQueries"))
-                .singleElement().asString().startsWith("DashboardQueries: PROMQL_WORDS differs from DashboardChecks'");
+                .singleElement()
+                .asString()
+                .startsWith("DashboardQueries: PROMQL_WORDS differs from DashboardChecks'");
         String renamed = dashboardQueriesSource().replace(" clean(", " strip(");
         assertThat(DashboardChecks.sameNameReading(dashboardChecksSource(), renamed, "DashboardQueries"))
                 .contains("DashboardQueries: clean is not declared")
@@ -127,17 +139,21 @@ class DashboardTest {
         ObjectNode d = dashboard.deepCopy();
         ((ObjectNode) firstTarget(d)).put("expr", "sum(rate(vigil_probe_durations_seconds_bucket[$__rate_interval]))");
         assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job", "instance"), true))
-                .anySatisfy(p -> assertThat(p).contains("vigil_probe_durations_seconds_bucket is not produced by any meter"));
+                .anySatisfy(p ->
+                        assertThat(p).contains("vigil_probe_durations_seconds_bucket is not produced by any meter"));
     }
 
     @Test
     void aCounterQueriedWithoutTotalOrABucketOfATimerWithoutHistogramIsReported() {
         ObjectNode d = dashboard.deepCopy();
-        ((ObjectNode) firstTarget(d)).put("expr",
-                "rate(vigil_verdict_emitted[5m]) + histogram_quantile(0.9, rate(vigil_notifier_send_seconds_bucket[5m]))");
+        ((ObjectNode) firstTarget(d))
+                .put(
+                        "expr",
+                        "rate(vigil_verdict_emitted[5m]) + histogram_quantile(0.9, rate(vigil_notifier_send_seconds_bucket[5m]))");
         List<String> problems = new DashboardChecks(d).metrics(catalog, Set.of("job", "instance"), true);
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("vigil_verdict_emitted is not produced"));
-        assertThat(problems).anySatisfy(p -> assertThat(p).contains("vigil_notifier_send_seconds_bucket is not produced"));
+        assertThat(problems)
+                .anySatisfy(p -> assertThat(p).contains("vigil_notifier_send_seconds_bucket is not produced"));
     }
 
     @Test
@@ -147,14 +163,17 @@ class DashboardTest {
         ((ObjectNode) panel.path("targets").get(0)).put("expr", "sum by (job) (jvm_memory_used_bytes{area=\"heap\"})");
         d.putArray("panels").add(panel);
         assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job"), true, Set.of("JvmGcMetrics")))
-                .containsExactly("panel '" + panel.path("title").asText() + "' A: jvm_memory_used_bytes: no service binds JvmMemoryMetrics");
-        assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job"), true, Set.of("JvmMemoryMetrics"))).isEmpty();
+                .containsExactly("panel '" + panel.path("title").asText()
+                        + "' A: jvm_memory_used_bytes: no service binds JvmMemoryMetrics");
+        assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job"), true, Set.of("JvmMemoryMetrics")))
+                .isEmpty();
     }
 
     @Test
     void aLabelThatIsNotATagIsReported() {
         ObjectNode d = dashboard.deepCopy();
-        ((ObjectNode) firstTarget(d)).put("expr", "sum by (monitor_id) (rate(vigil_verdict_emitted_total{status=\"down\"}[5m]))");
+        ((ObjectNode) firstTarget(d))
+                .put("expr", "sum by (monitor_id) (rate(vigil_verdict_emitted_total{status=\"down\"}[5m]))");
         assertThat(new DashboardChecks(d).metrics(catalog, Set.of("job", "instance"), true))
                 .anySatisfy(p -> assertThat(p).contains("label 'monitor_id' is neither a tag"));
     }
@@ -162,7 +181,10 @@ class DashboardTest {
     @Test
     void aForeignDataSourceOrAnEmptyQueryIsReported() {
         ObjectNode d = dashboard.deepCopy();
-        ((ObjectNode) firstTarget(d)).putObject("datasource").put("type", "prometheus").put("uid", "other");
+        ((ObjectNode) firstTarget(d))
+                .putObject("datasource")
+                .put("type", "prometheus")
+                .put("uid", "other");
         ((ObjectNode) firstTarget(d)).put("expr", " ");
         List<String> problems = new DashboardChecks(d).queriesAndDatasources(datasourceUid());
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("data source uid 'other' is not the provisioned"));
@@ -173,20 +195,23 @@ class DashboardTest {
     void overlappingPanelsAreReported() {
         ObjectNode d = dashboard.deepCopy();
         ((ObjectNode) d.path("panels").get(2).path("gridPos")).put("x", 4);
-        assertThat(new DashboardChecks(d).identity()).anySatisfy(p -> assertThat(p).endsWith("overlap"));
+        assertThat(new DashboardChecks(d).identity())
+                .anySatisfy(p -> assertThat(p).endsWith("overlap"));
     }
 
     @Test
     void aMissingUidIsReported() {
         ObjectNode d = dashboard.deepCopy();
         d.remove("uid");
-        assertThat(new DashboardChecks(d).identity()).anySatisfy(p -> assertThat(p).contains("uid is not set"));
+        assertThat(new DashboardChecks(d).identity())
+                .anySatisfy(p -> assertThat(p).contains("uid is not set"));
     }
 
     @Test
     void metricNamesAndLabelsAreReadOutOfPromQl() {
-        String expr = "histogram_quantile(0.95, sum by (region, le) (rate(vigil_probe_duration_seconds_bucket{outcome=~\"success|http_failure\"}[$__rate_interval])))"
-                + " / on (job) group_left sum(up{job=\"vigil-x\"} offset 5m)";
+        String expr =
+                "histogram_quantile(0.95, sum by (region, le) (rate(vigil_probe_duration_seconds_bucket{outcome=~\"success|http_failure\"}[$__rate_interval])))"
+                        + " / on (job) group_left sum(up{job=\"vigil-x\"} offset 5m)";
         assertThat(DashboardChecks.metricNames(expr)).containsExactly("vigil_probe_duration_seconds_bucket", "up");
         assertThat(DashboardChecks.labels(expr)).containsExactlyInAnyOrder("outcome", "job", "region", "le");
     }

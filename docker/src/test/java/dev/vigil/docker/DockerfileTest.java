@@ -23,7 +23,8 @@ class DockerfileTest {
 
     @Test
     void copiesTheSourcesOfStandaloneAndEveryModuleItBuildsWith() {
-        for (String m : List.of("schemas", "embedded", "probe-worker", "ingest", "streams-topology", "notifier", "standalone")) {
+        for (String m : List.of(
+                "schemas", "embedded", "probe-worker", "ingest", "streams-topology", "notifier", "standalone")) {
             assertThat(dockerfile).contains("COPY " + m + "/src " + m + "/src");
         }
     }
@@ -51,11 +52,14 @@ class DockerfileTest {
 
     @Test
     void everyCopiedPathExistsAndIsNotExcludedFromTheBuildContext() {
-        List<java.nio.file.PathMatcher> ignored = Repo.text(Repo.root().resolve(".dockerignore")).lines()
-                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("!"))
+        List<java.nio.file.PathMatcher> ignored = Repo.text(Repo.root().resolve(".dockerignore"))
+                .lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("!"))
                 .map(l -> java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + l))
                 .toList();
-        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?!--from)(\\S+)\\s+\\S+\\s*$").matcher(dockerfile);
+        Matcher copy =
+                Pattern.compile("(?m)^COPY\\s+(?!--from)(\\S+)\\s+\\S+\\s*$").matcher(dockerfile);
         int n = 0;
         while (copy.find()) {
             n++;
@@ -64,7 +68,9 @@ class DockerfileTest {
             java.nio.file.Path p = java.nio.file.Path.of(src);
             for (java.nio.file.Path prefix = p; prefix != null; prefix = prefix.getParent()) {
                 java.nio.file.Path candidate = prefix;
-                assertThat(ignored).as("COPY " + src + " excluded by .dockerignore").noneMatch(m -> m.matches(candidate));
+                assertThat(ignored)
+                        .as("COPY " + src + " excluded by .dockerignore")
+                        .noneMatch(m -> m.matches(candidate));
             }
         }
         assertThat(n).isGreaterThan(10);

@@ -15,8 +15,7 @@ import java.util.stream.Stream;
  * literals. Not a parser; it reads the project's own, compiling sources.
  */
 final class JavaText {
-    private JavaText() {
-    }
+    private JavaText() {}
 
     /** One source file: its path and its text with comments replaced by spaces. */
     record Source(Path path, String code) {
@@ -33,7 +32,9 @@ final class JavaText {
                 continue;
             }
             try (Stream<Path> files = Files.walk(root)) {
-                for (Path p : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                for (Path p : files.filter(f -> f.toString().endsWith(".java"))
+                        .sorted()
+                        .toList()) {
                     out.add(new Source(p, stripComments(Files.readString(p))));
                 }
             } catch (IOException e) {
@@ -99,13 +100,14 @@ final class JavaText {
     /** Index of the bracket closing the one at {@code open} ('(' '[' '{' or '<'), or -1. */
     static int closing(String s, int open) {
         char o = s.charAt(open);
-        char c = switch (o) {
-            case '(' -> ')';
-            case '[' -> ']';
-            case '{' -> '}';
-            case '<' -> '>';
-            default -> throw new IllegalArgumentException("not a bracket: " + o);
-        };
+        char c =
+                switch (o) {
+                    case '(' -> ')';
+                    case '[' -> ']';
+                    case '{' -> '}';
+                    case '<' -> '>';
+                    default -> throw new IllegalArgumentException("not a bracket: " + o);
+                };
         int depth = 0;
         for (int i = open; i < s.length(); i++) {
             char ch = s.charAt(i);

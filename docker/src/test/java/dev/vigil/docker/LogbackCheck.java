@@ -14,8 +14,7 @@ import java.util.regex.Pattern;
 final class LogbackCheck {
     private static final Set<String> SHOWS_INFO = Set.of("TRACE", "DEBUG", "INFO", "ALL");
 
-    private LogbackCheck() {
-    }
+    private LogbackCheck() {}
 
     static List<String> check(String xml, String where) {
         List<String> problems = new ArrayList<>();
@@ -24,7 +23,8 @@ final class LogbackCheck {
             problems.add(where + ": logback configuration has no encoder class (JSON lines expected)");
         } else if (!enc.group(1).startsWith("ch.qos.logback.")) {
             String path = enc.group(1).replace('.', '/') + ".java";
-            boolean exists = Repo.allMainSources().stream().anyMatch(root -> root.resolve(path).toFile().isFile());
+            boolean exists = Repo.allMainSources().stream()
+                    .anyMatch(root -> root.resolve(path).toFile().isFile());
             if (!exists) {
                 problems.add(where + ": encoder class " + enc.group(1) + " is not in the sources");
             }
@@ -51,10 +51,12 @@ final class LogbackCheck {
     static String levelOf(String xml, String logger) {
         String best = null;
         String level = null;
-        Matcher l = Pattern.compile("<logger\\s+name=\"([^\"]+)\"\\s+level=\"([^\"]+)\"").matcher(xml);
+        Matcher l = Pattern.compile("<logger\\s+name=\"([^\"]+)\"\\s+level=\"([^\"]+)\"")
+                .matcher(xml);
         while (l.find()) {
             String name = l.group(1);
-            if ((logger.equals(name) || logger.startsWith(name + ".")) && (best == null || name.length() > best.length())) {
+            if ((logger.equals(name) || logger.startsWith(name + "."))
+                    && (best == null || name.length() > best.length())) {
                 best = name;
                 level = l.group(2);
             }

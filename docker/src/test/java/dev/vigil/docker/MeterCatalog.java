@@ -22,11 +22,26 @@ import java.util.regex.Pattern;
  * passed in a way this reader cannot follow).
  */
 final class MeterCatalog {
-    enum Kind { COUNTER, FUNCTION_COUNTER, GAUGE, TIME_GAUGE, TIMER, FUNCTION_TIMER, SUMMARY, LONG_TASK_TIMER }
+    enum Kind {
+        COUNTER,
+        FUNCTION_COUNTER,
+        GAUGE,
+        TIME_GAUGE,
+        TIMER,
+        FUNCTION_TIMER,
+        SUMMARY,
+        LONG_TASK_TIMER
+    }
 
     /** One registration site. */
-    record Meter(String name, Kind kind, Set<String> tags, boolean tagsOpen, boolean histogram, String baseUnit,
-                 String site) {
+    record Meter(
+            String name,
+            Kind kind,
+            Set<String> tags,
+            boolean tagsOpen,
+            boolean histogram,
+            String baseUnit,
+            String site) {
         /** The Prometheus series this meter produces (Micrometer PrometheusNamingConvention). */
         Set<String> series() {
             String base = name.replaceAll("[^a-zA-Z0-9_:]", "_");
@@ -77,8 +92,8 @@ final class MeterCatalog {
     private static final Pattern REGISTRY_CALL = Pattern.compile(
             "\\.\\s*(counter|timer|gauge|summary|longTaskTimer|timeGauge|gaugeCollectionSize|gaugeMapSize)\\s*\\(");
     private static final Pattern CHAIN_CALL = Pattern.compile("\\G\\s*\\.\\s*(\\w+)\\s*\\(");
-    private static final Pattern STRING_CONSTANT = Pattern.compile(
-            "\\bString\\s+([A-Za-z_]\\w*)\\s*=\\s*(\"(?:[^\"\\\\]|\\\\.)*\")\\s*;");
+    private static final Pattern STRING_CONSTANT =
+            Pattern.compile("\\bString\\s+([A-Za-z_]\\w*)\\s*=\\s*(\"(?:[^\"\\\\]|\\\\.)*\")\\s*;");
 
     private final List<Meter> meters = new ArrayList<>();
     private final List<String> unresolved = new ArrayList<>();
@@ -140,16 +155,17 @@ final class MeterCatalog {
             if (!name.get().startsWith("vigil.")) {
                 continue;
             }
-            Kind kind = switch (m.group(1)) {
-                case "Counter" -> Kind.COUNTER;
-                case "FunctionCounter" -> Kind.FUNCTION_COUNTER;
-                case "Gauge" -> Kind.GAUGE;
-                case "TimeGauge" -> Kind.TIME_GAUGE;
-                case "Timer" -> Kind.TIMER;
-                case "FunctionTimer" -> Kind.FUNCTION_TIMER;
-                case "DistributionSummary" -> Kind.SUMMARY;
-                default -> Kind.LONG_TASK_TIMER;
-            };
+            Kind kind =
+                    switch (m.group(1)) {
+                        case "Counter" -> Kind.COUNTER;
+                        case "FunctionCounter" -> Kind.FUNCTION_COUNTER;
+                        case "Gauge" -> Kind.GAUGE;
+                        case "TimeGauge" -> Kind.TIME_GAUGE;
+                        case "Timer" -> Kind.TIMER;
+                        case "FunctionTimer" -> Kind.FUNCTION_TIMER;
+                        case "DistributionSummary" -> Kind.SUMMARY;
+                        default -> Kind.LONG_TASK_TIMER;
+                    };
             Set<String> tags = new LinkedHashSet<>();
             boolean open2 = false;
             boolean histogram = false;
@@ -166,7 +182,8 @@ final class MeterCatalog {
                 List<String> callArgs = JavaText.splitTopLevel(code.substring(argsOpen + 1, argsClose), false);
                 switch (method) {
                     case "tag" -> {
-                        Optional<String> key = callArgs.isEmpty() ? Optional.empty() : resolveName(callArgs.get(0), s, constants);
+                        Optional<String> key =
+                                callArgs.isEmpty() ? Optional.empty() : resolveName(callArgs.get(0), s, constants);
                         if (key.isPresent()) {
                             tags.add(key.get());
                         } else {
@@ -175,9 +192,10 @@ final class MeterCatalog {
                     }
                     case "tags" -> open2 |= !keyValueTags(callArgs, 0, s, constants, tags);
                     case "publishPercentileHistogram", "serviceLevelObjectives", "sla" -> histogram = true;
-                    case "baseUnit" -> unit = callArgs.isEmpty() ? null : resolveName(callArgs.get(0), s, constants).orElse(null);
-                    default -> {
-                    }
+                    case "baseUnit" -> unit = callArgs.isEmpty()
+                            ? null
+                            : resolveName(callArgs.get(0), s, constants).orElse(null);
+                    default -> {}
                 }
                 pos = argsClose + 1;
                 if (method.equals("register")) {
@@ -209,22 +227,23 @@ final class MeterCatalog {
             if (!name.get().startsWith("vigil.")) {
                 continue;
             }
-            boolean more = code.substring(Math.max(0, m.start() - 12), m.start()).matches("(?s).*more\\s*\\(\\s*\\)\\s*$");
-            Kind kind = switch (m.group(1)) {
-                case "counter" -> more ? Kind.FUNCTION_COUNTER : Kind.COUNTER;
-                case "timer" -> more ? Kind.FUNCTION_TIMER : Kind.TIMER;
-                case "summary" -> Kind.SUMMARY;
-                case "longTaskTimer" -> Kind.LONG_TASK_TIMER;
-                case "timeGauge" -> Kind.TIME_GAUGE;
-                default -> Kind.GAUGE;
-            };
+            boolean more =
+                    code.substring(Math.max(0, m.start() - 12), m.start()).matches("(?s).*more\\s*\\(\\s*\\)\\s*$");
+            Kind kind =
+                    switch (m.group(1)) {
+                        case "counter" -> more ? Kind.FUNCTION_COUNTER : Kind.COUNTER;
+                        case "timer" -> more ? Kind.FUNCTION_TIMER : Kind.TIMER;
+                        case "summary" -> Kind.SUMMARY;
+                        case "longTaskTimer" -> Kind.LONG_TASK_TIMER;
+                        case "timeGauge" -> Kind.TIME_GAUGE;
+                        default -> Kind.GAUGE;
+                    };
             Set<String> tags = new LinkedHashSet<>();
             boolean openTags = false;
             // Where the tags are: counter/timer/summary(name, "k", v, …) or (name, Iterable<Tag>);
             // gauge(name, obj[, fn]) has none, gauge(name, tags, obj, fn) and the others take them second.
             boolean simpleVarargs = kind == Kind.COUNTER || kind == Kind.TIMER || kind == Kind.SUMMARY;
-            boolean hasTags = args.size() > 1
-                    && (simpleVarargs || !m.group(1).equals("gauge") || args.size() >= 4);
+            boolean hasTags = args.size() > 1 && (simpleVarargs || !m.group(1).equals("gauge") || args.size() >= 4);
             if (hasTags && !args.get(1).replace(" ", "").equals("Tags.empty()")) {
                 if (simpleVarargs && JavaText.stringLiteral(args.get(1)).isPresent()) {
                     openTags = !keyValueTags(args, 1, s, constants, tags);
@@ -238,8 +257,8 @@ final class MeterCatalog {
     }
 
     /** {@code "k1", v1, "k2", v2}: keys at even positions from {@code from}; false if a key is not a literal. */
-    private static boolean keyValueTags(List<String> args, int from, Source s, Map<String, Map<String, String>> constants,
-                                        Set<String> tags) {
+    private static boolean keyValueTags(
+            List<String> args, int from, Source s, Map<String, Map<String, String>> constants, Set<String> tags) {
         if (args.size() - from == 1 && JavaText.stringLiteral(args.get(from)).isEmpty()) {
             return tagOfKeys(args.get(from), tags);
         }
@@ -254,7 +273,8 @@ final class MeterCatalog {
     }
 
     private static boolean tagOfKeys(String expr, Set<String> tags) {
-        Matcher t = Pattern.compile("\\bTags?\\s*\\.\\s*of\\s*\\(\\s*\"([^\"]+)\"").matcher(expr);
+        Matcher t =
+                Pattern.compile("\\bTags?\\s*\\.\\s*of\\s*\\(\\s*\"([^\"]+)\"").matcher(expr);
         boolean any = false;
         while (t.find()) {
             tags.add(t.group(1));
@@ -286,7 +306,8 @@ final class MeterCatalog {
             return lit;
         }
         if (e.matches("[A-Za-z_]\\w*")) {
-            return Optional.ofNullable(constants.getOrDefault(s.simpleName(), Map.of()).get(e));
+            return Optional.ofNullable(
+                    constants.getOrDefault(s.simpleName(), Map.of()).get(e));
         }
         if (e.matches("([A-Za-z_]\\w*\\.)+[A-Za-z_]\\w*")) {
             String[] parts = e.split("\\.");

@@ -17,7 +17,8 @@ class MeterCatalogTest {
 
     @Test
     void readsBuildersRegistryShortcutsConstantsAndTags() {
-        MeterCatalog c = catalog("""
+        MeterCatalog c = catalog(
+                """
                 class Sample {
                     static final String LAG = "vigil.sample.lag";
                     void bind(MeterRegistry registry) {
@@ -31,27 +32,38 @@ class MeterCatalogTest {
                     }
                 }
                 """);
-        assertThat(c.meters()).extracting(Meter::name).containsExactly(
-                "vigil.sample.events", "vigil.sample.lag", "vigil.sample.bytes", "vigil.sample.deliveries", "vigil.sample.queued");
+        assertThat(c.meters())
+                .extracting(Meter::name)
+                .containsExactly(
+                        "vigil.sample.events",
+                        "vigil.sample.lag",
+                        "vigil.sample.bytes",
+                        "vigil.sample.deliveries",
+                        "vigil.sample.queued");
         Meter events = c.meters().get(0);
         assertThat(events.kind()).isEqualTo(Kind.COUNTER);
         assertThat(events.tags()).containsExactly("route", "outcome");
         assertThat(events.tagsOpen()).isFalse();
         assertThat(c.meters().get(3).tags()).containsExactly("channel", "outcome");
         assertThat(c.meters().get(4).tags()).isEmpty();
-        assertThat(c.seriesNames().keySet()).containsExactlyInAnyOrder(
-                "vigil_sample_events_total",
-                "vigil_sample_lag_seconds_count", "vigil_sample_lag_seconds_sum", "vigil_sample_lag_seconds_max",
-                "vigil_sample_lag_seconds_bucket",
-                "vigil_sample_bytes",
-                "vigil_sample_deliveries_total",
-                "vigil_sample_queued");
+        assertThat(c.seriesNames().keySet())
+                .containsExactlyInAnyOrder(
+                        "vigil_sample_events_total",
+                        "vigil_sample_lag_seconds_count",
+                        "vigil_sample_lag_seconds_sum",
+                        "vigil_sample_lag_seconds_max",
+                        "vigil_sample_lag_seconds_bucket",
+                        "vigil_sample_bytes",
+                        "vigil_sample_deliveries_total",
+                        "vigil_sample_queued");
     }
 
     @Test
     void aTimerWithoutHistogramHasNoBuckets() {
-        MeterCatalog c = catalog("class S { void f() { Timer.builder(\"vigil.s.send\").tag(\"channel\", c).register(r); } }");
-        assertThat(c.seriesNames()).containsOnlyKeys("vigil_s_send_seconds_count", "vigil_s_send_seconds_sum", "vigil_s_send_seconds_max");
+        MeterCatalog c =
+                catalog("class S { void f() { Timer.builder(\"vigil.s.send\").tag(\"channel\", c).register(r); } }");
+        assertThat(c.seriesNames())
+                .containsOnlyKeys("vigil_s_send_seconds_count", "vigil_s_send_seconds_sum", "vigil_s_send_seconds_max");
     }
 
     @Test
@@ -63,8 +75,11 @@ class MeterCatalogTest {
     @Test
     void theRealSourcesRegisterTheMetersTheDashboardRelatesTo() {
         MeterCatalog c = new MeterCatalog(JavaText.read(Repo.allMainSources()));
-        assertThat(c.seriesNames()).containsKeys("vigil_verdict_emitted_total", "vigil_notifier_deliveries_total",
-                "vigil_probe_duration_seconds_bucket");
+        assertThat(c.seriesNames())
+                .containsKeys(
+                        "vigil_verdict_emitted_total",
+                        "vigil_notifier_deliveries_total",
+                        "vigil_probe_duration_seconds_bucket");
         assertThat(c.unresolved()).isEmpty();
     }
 }

@@ -67,22 +67,28 @@ class PrometheusRulesTest {
             String name = rule.path("alert").asText();
             assertThat(name).as("every rule is an alert").isNotBlank();
             assertThat(rule.path("labels").path("severity").asText()).as(name).isIn("critical", "warning");
-            assertThat(rule.path("annotations").path("summary").asText()).as(name).isNotBlank();
+            assertThat(rule.path("annotations").path("summary").asText())
+                    .as(name)
+                    .isNotBlank();
             Set<String> names = DashboardChecks.metricNames(rule.path("expr").asText());
             assertThat(names).as(name + " names a series").isNotEmpty();
             named.addAll(names);
             for (String n : names) {
-                boolean known = n.startsWith("vigil_") ? vigilSeries.contains(n)
-                        : n.equals(STREAMS_THREADS) ? binds("KafkaStreamsMetrics")
-                        : n.startsWith("kafka_") ? DashboardChecks.KAFKA_CLIENT_SERIES.contains(n) && binds("KafkaClientMetrics")
-                        : DashboardChecks.PROMETHEUS_SERIES.contains(n);
+                boolean known = n.startsWith("vigil_")
+                        ? vigilSeries.contains(n)
+                        : n.equals(STREAMS_THREADS)
+                                ? binds("KafkaStreamsMetrics")
+                                : n.startsWith("kafka_")
+                                        ? DashboardChecks.KAFKA_CLIENT_SERIES.contains(n) && binds("KafkaClientMetrics")
+                                        : DashboardChecks.PROMETHEUS_SERIES.contains(n);
                 if (!known) {
                     problems.add(name + ": " + n + " is exposed by no service");
                 }
             }
         }
         assertThat(problems).isEmpty();
-        COVERED.forEach((what, series) -> assertThat(named).as("a rule for " + what).contains(series));
+        COVERED.forEach(
+                (what, series) -> assertThat(named).as("a rule for " + what).contains(series));
     }
 
     @Test
@@ -104,7 +110,8 @@ class PrometheusRulesTest {
         }
         Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool not installed: apt-get install prometheus");
         Process check = new ProcessBuilder(promtool.toString(), "check", "rules", RULES.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String said = new String(check.getInputStream().readAllBytes());
         assertThat(check.exitValue()).as(said).isZero();

@@ -22,18 +22,43 @@ import java.util.regex.Pattern;
 final class RecordSchemas {
     private static final Pattern RECORD = Pattern.compile("\\brecord\\s+([A-Z]\\w*)\\s*(<[^>{(]*>)?\\s*\\(");
     private static final Pattern ENUM = Pattern.compile("\\benum\\s+([A-Z]\\w*)\\s*(implements\\s+[\\w.,\\s<>]+)?\\{");
-    private static final Pattern JSON_PROPERTY = Pattern.compile("@(?:com\\.fasterxml\\.jackson\\.annotation\\.)?JsonProperty\\s*\\(\\s*(?:value\\s*=\\s*)?\"([^\"]+)\"");
+    private static final Pattern JSON_PROPERTY = Pattern.compile(
+            "@(?:com\\.fasterxml\\.jackson\\.annotation\\.)?JsonProperty\\s*\\(\\s*(?:value\\s*=\\s*)?\"([^\"]+)\"");
     private static final Set<String> SCALARS = Set.of(
-            "String", "CharSequence", "Integer", "Long", "Double", "Float", "Short", "Byte", "Boolean", "Character",
-            "BigDecimal", "BigInteger", "Duration", "Instant", "URI", "URL", "Path", "UUID", "LocalDate",
-            "int", "long", "double", "float", "short", "byte", "boolean", "char");
+            "String",
+            "CharSequence",
+            "Integer",
+            "Long",
+            "Double",
+            "Float",
+            "Short",
+            "Byte",
+            "Boolean",
+            "Character",
+            "BigDecimal",
+            "BigInteger",
+            "Duration",
+            "Instant",
+            "URI",
+            "URL",
+            "Path",
+            "UUID",
+            "LocalDate",
+            "int",
+            "long",
+            "double",
+            "float",
+            "short",
+            "byte",
+            "boolean",
+            "char");
     private static final Set<String> ANY = Set.of("Object", "JsonNode", "ObjectNode");
-    private static final Set<String> MAPS = Set.of("Map", "SortedMap", "NavigableMap", "LinkedHashMap", "TreeMap", "HashMap");
+    private static final Set<String> MAPS =
+            Set.of("Map", "SortedMap", "NavigableMap", "LinkedHashMap", "TreeMap", "HashMap");
     private static final Set<String> LISTS = Set.of("List", "Set", "Collection", "SortedSet", "ArrayList");
 
     /** A record declaration: its name, the file declaring it, and its components in order. */
-    record Decl(String name, Source file, Map<String, Type> components) {
-    }
+    record Decl(String name, Source file, Map<String, Type> components) {}
 
     /** A parsed Java type: simple or dotted name and its type arguments. */
     record Type(String name, List<Type> args) {
@@ -148,9 +173,11 @@ final class RecordSchemas {
     /** The record named {@code simpleName} declared in the file {@code fileSimpleName}.java. */
     Decl record(String fileSimpleName, String simpleName) {
         return records.stream()
-                .filter(d -> d.name().equals(simpleName) && d.file().simpleName().equals(fileSimpleName))
+                .filter(d ->
+                        d.name().equals(simpleName) && d.file().simpleName().equals(fileSimpleName))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no record " + simpleName + " in " + fileSimpleName + ".java"));
+                .orElseThrow(
+                        () -> new IllegalStateException("no record " + simpleName + " in " + fileSimpleName + ".java"));
     }
 
     /** Resolves a record type referenced from {@code from}; empty when it is not a record of these sources. */
@@ -162,22 +189,29 @@ final class RecordSchemas {
         }
         String q = type.qualifier();
         if (q != null) {
-            Optional<Decl> byOuter = named.stream().filter(d -> d.file().simpleName().equals(q)).findFirst();
+            Optional<Decl> byOuter =
+                    named.stream().filter(d -> d.file().simpleName().equals(q)).findFirst();
             if (byOuter.isPresent()) {
                 return byOuter;
             }
         }
-        Optional<Decl> sameFile = named.stream().filter(d -> d.file().equals(from)).findFirst();
+        Optional<Decl> sameFile =
+                named.stream().filter(d -> d.file().equals(from)).findFirst();
         if (sameFile.isPresent()) {
             return sameFile;
         }
-        Matcher imp = Pattern.compile("\\bimport\\s+([\\w.]+)\\." + Pattern.quote(simple) + "\\s*;").matcher(from.code());
+        Matcher imp = Pattern.compile("\\bimport\\s+([\\w.]+)\\." + Pattern.quote(simple) + "\\s*;")
+                .matcher(from.code());
         while (imp.find()) {
             String owner = imp.group(1);
             String ownerSimple = owner.substring(owner.lastIndexOf('.') + 1);
             Optional<Decl> imported = named.stream()
                     .filter(d -> d.file().simpleName().equals(ownerSimple)
-                            || d.file().path().toString().replace('\\', '/').contains(owner.replace('.', '/') + "/" + simple + ".java"))
+                            || d.file()
+                                    .path()
+                                    .toString()
+                                    .replace('\\', '/')
+                                    .contains(owner.replace('.', '/') + "/" + simple + ".java"))
                     .findFirst();
             if (imported.isPresent()) {
                 return imported;
@@ -208,7 +242,8 @@ final class RecordSchemas {
             String p = path.isEmpty() ? f.getKey() : path + "." + f.getKey();
             Type t = decl.components().get(f.getKey());
             if (t == null) {
-                problems.add(p + ": unknown key; " + decl.name() + " accepts " + decl.components().keySet());
+                problems.add(p + ": unknown key; " + decl.name() + " accepts "
+                        + decl.components().keySet());
                 continue;
             }
             checkValue(f.getValue(), t, decl.file(), p, problems);
@@ -229,7 +264,8 @@ final class RecordSchemas {
                 return;
             }
             Type value = t.args().size() == 2 ? t.args().get(1) : new Type("Object", List.of());
-            node.fields().forEachRemaining(e -> checkValue(e.getValue(), value, from, path + "." + e.getKey(), problems));
+            node.fields()
+                    .forEachRemaining(e -> checkValue(e.getValue(), value, from, path + "." + e.getKey(), problems));
             return;
         }
         if (LISTS.contains(simple)) {
@@ -237,7 +273,9 @@ final class RecordSchemas {
                 problems.add(where(path) + "must be a list");
                 return;
             }
-            Type item = t.args().isEmpty() ? new Type("Object", List.of()) : t.args().get(0);
+            Type item = t.args().isEmpty()
+                    ? new Type("Object", List.of())
+                    : t.args().get(0);
             for (int i = 0; i < node.size(); i++) {
                 checkValue(node.get(i), item, from, path + "[" + i + "]", problems);
             }
@@ -253,7 +291,8 @@ final class RecordSchemas {
         if (rec.isPresent()) {
             checkRecord(node, rec.get(), path, problems);
         } else {
-            problems.add(where(path) + "type " + t + " is neither a scalar nor a record found in the sources; cannot check it");
+            problems.add(where(path) + "type " + t
+                    + " is neither a scalar nor a record found in the sources; cannot check it");
         }
     }
 

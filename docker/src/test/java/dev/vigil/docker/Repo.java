@@ -45,12 +45,12 @@ final class Repo {
         }
     }
 
-    private Repo() {
-    }
+    private Repo() {}
 
     /** The repository root: the parent of this module's directory (Surefire runs in the module directory). */
     static Path root() {
-        Path module = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize();
+        Path module =
+                Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(module.resolve("docker-compose.yml"))) {
             module = module.resolve("docker");
         }
@@ -99,8 +99,13 @@ final class Repo {
 
     /** The sources meters and configs are read from: every service module plus schemas, the service kit and standalone. */
     static List<Path> allMainSources() {
-        return List.of(mainSources("schemas"), mainSources("service-kit"), mainSources("ingest"),
-                mainSources("streams-topology"), mainSources("notifier"), mainSources("probe-worker"),
+        return List.of(
+                mainSources("schemas"),
+                mainSources("service-kit"),
+                mainSources("ingest"),
+                mainSources("streams-topology"),
+                mainSources("notifier"),
+                mainSources("probe-worker"),
                 mainSources("standalone"));
     }
 }

@@ -16,24 +16,26 @@ import java.util.stream.Stream;
 final class SafeDefaults {
     static final String LOOPBACK = "127.0.0.1";
     /** Variables and environment keys that hold a secret (or a key's hash, which lets its owner in). */
-    static final Pattern SECRET_NAME = Pattern.compile("(?i).*(PASSWORD|PASSWD|SECRET|TOKEN|WEBHOOK|API_?KEY|KEY_SHA256|CREDENTIAL).*");
+    static final Pattern SECRET_NAME =
+            Pattern.compile("(?i).*(PASSWORD|PASSWD|SECRET|TOKEN|WEBHOOK|API_?KEY|KEY_SHA256|CREDENTIAL).*");
+
     private static final Pattern INTERPOLATION = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)((:?[-?])([^}]*))?}");
     /** A SHA-256 in hex: an API key's stored form, shipped it would accept the key of whoever wrote it. */
     private static final Pattern SHA256_HEX = Pattern.compile("(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])");
 
-    private SafeDefaults() {
-    }
+    private SafeDefaults() {}
 
     /** Every published port, short ({@code "127.0.0.1:8080:8080"}) or long syntax ({@code host_ip}), binds loopback. */
     static List<String> loopbackPorts(JsonNode compose, String file) {
         List<String> problems = new ArrayList<>();
         compose.path("services").fields().forEachRemaining(e -> {
             for (JsonNode p : e.getValue().path("ports")) {
-                boolean loopback = p.isTextual() ? p.asText().startsWith(LOOPBACK + ":")
+                boolean loopback = p.isTextual()
+                        ? p.asText().startsWith(LOOPBACK + ":")
                         : p.isObject() && LOOPBACK.equals(p.path("host_ip").asText());
                 if (!loopback) {
-                    problems.add(file + ": " + e.getKey() + ".ports: " + p + " must bind " + LOOPBACK
-                            + " (\"" + LOOPBACK + ":HOST:CONTAINER\"), not every interface");
+                    problems.add(file + ": " + e.getKey() + ".ports: " + p + " must bind " + LOOPBACK + " (\""
+                            + LOOPBACK + ":HOST:CONTAINER\"), not every interface");
                 }
             }
         });
@@ -43,7 +45,8 @@ final class SafeDefaults {
     /** The broker has no authentication: the stack never publishes it. */
     static List<String> kafkaUnpublished(JsonNode compose) {
         JsonNode ports = compose.path("services").path("kafka").path("ports");
-        return ports.isMissingNode() || ports.isEmpty() ? List.of()
+        return ports.isMissingNode() || ports.isEmpty()
+                ? List.of()
                 : List.of("kafka.ports: " + ports + ": Kafka (PLAINTEXT, no authentication) must not be published by"
                         + " default; docker-compose.kafka-host.yml does it on " + LOOPBACK + " for those who need it");
     }
@@ -61,21 +64,22 @@ final class SafeDefaults {
                         + " required (${" + m.group(1) + ":?message}) or empty");
             }
         }
-        compose.path("services").fields().forEachRemaining(e -> ComposeChecks.environment(e.getValue()).forEach((k, v) -> {
-            if (!SECRET_NAME.matcher(k).matches()) {
-                return;
-            }
-            Matcher x = INTERPOLATION.matcher(v);
-            boolean defaulted = false;
-            while (x.find()) {
-                defaulted |= hasDefault(x);
-            }
-            String literal = INTERPOLATION.matcher(v).replaceAll("");
-            if (defaulted || !literal.isEmpty()) {
-                problems.add(e.getKey() + ".environment." + k + ": a secret must come from the host environment"
-                        + " with no default value");
-            }
-        }));
+        compose.path("services").fields().forEachRemaining(e -> ComposeChecks.environment(e.getValue())
+                .forEach((k, v) -> {
+                    if (!SECRET_NAME.matcher(k).matches()) {
+                        return;
+                    }
+                    Matcher x = INTERPOLATION.matcher(v);
+                    boolean defaulted = false;
+                    while (x.find()) {
+                        defaulted |= hasDefault(x);
+                    }
+                    String literal = INTERPOLATION.matcher(v).replaceAll("");
+                    if (defaulted || !literal.isEmpty()) {
+                        problems.add(e.getKey() + ".environment." + k + ": a secret must come from the host environment"
+                                + " with no default value");
+                    }
+                }));
         Matcher hash = SHA256_HEX.matcher(composeText);
         if (hash.find()) {
             problems.add("docker-compose.yml: holds a 64-hex value (an API key's SHA-256?): no key may be shipped");
@@ -126,7 +130,9 @@ final class SafeDefaults {
         List<Path> out = new ArrayList<>();
         for (String dir : List.of("config", "prometheus", "grafana/provisioning")) {
             try (Stream<Path> files = Files.walk(docker.resolve(dir))) {
-                files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().forEach(out::add);
+                files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                        .sorted()
+                        .forEach(out::add);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -137,9 +143,11 @@ final class SafeDefaults {
     private static void secretKeys(JsonNode node, String path, String file, List<String> problems) {
         node.fields().forEachRemaining(e -> {
             String at = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
-            boolean secretKey = SECRET_NAME.matcher(e.getKey()).matches() && !e.getKey().endsWith("Env");
+            boolean secretKey =
+                    SECRET_NAME.matcher(e.getKey()).matches() && !e.getKey().endsWith("Env");
             if (secretKey && hasValue(e.getValue())) {
-                problems.add(file + ": " + at + " holds a value; secrets come from the environment (a *Env key names the variable)");
+                problems.add(file + ": " + at
+                        + " holds a value; secrets come from the environment (a *Env key names the variable)");
             } else if (e.getValue().isObject()) {
                 secretKeys(e.getValue(), at, file, problems);
             } else if (e.getValue().isArray()) {

@@ -40,8 +40,10 @@ final class Stack {
     }
 
     RecordSchemas schemas(Service s) {
-        return schemas.computeIfAbsent(s, x -> new RecordSchemas(
-                JavaText.read(List.of(Repo.mainSources(x.module), Repo.mainSources("schemas")))));
+        return schemas.computeIfAbsent(
+                s,
+                x -> new RecordSchemas(
+                        JavaText.read(List.of(Repo.mainSources(x.module), Repo.mainSources("schemas")))));
     }
 
     ConfigChecks configChecks() {
@@ -52,7 +54,9 @@ final class Stack {
     Map<Path, JsonNode> routingFiles() {
         Map<Path, JsonNode> out = new LinkedHashMap<>();
         try (Stream<Path> files = Files.list(docker.resolve("config"))) {
-            for (Path p : files.filter(f -> f.getFileName().toString().matches("routing-.*\\.ya?ml")).sorted().toList()) {
+            for (Path p : files.filter(f -> f.getFileName().toString().matches("routing-.*\\.ya?ml"))
+                    .sorted()
+                    .toList()) {
                 out.put(p.normalize(), Repo.yaml(p));
             }
         } catch (IOException e) {
@@ -74,7 +78,8 @@ final class Stack {
 
     /** pom.xml kafka.version. */
     String kafkaVersion() {
-        Matcher m = Pattern.compile("<kafka\\.version>([^<]+)</kafka\\.version>").matcher(Repo.text(Repo.root().resolve("pom.xml")));
+        Matcher m = Pattern.compile("<kafka\\.version>([^<]+)</kafka\\.version>")
+                .matcher(Repo.text(Repo.root().resolve("pom.xml")));
         if (!m.find()) {
             throw new IllegalStateException("pom.xml has no kafka.version property");
         }
@@ -84,7 +89,8 @@ final class Stack {
     /** The parent pom's modules. */
     static List<String> modules() {
         List<String> out = new ArrayList<>();
-        Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(Repo.text(Repo.root().resolve("pom.xml")));
+        Matcher m = Pattern.compile("<module>([^<]+)</module>")
+                .matcher(Repo.text(Repo.root().resolve("pom.xml")));
         while (m.find()) {
             out.add(m.group(1).strip());
         }

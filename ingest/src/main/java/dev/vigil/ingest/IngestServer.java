@@ -22,13 +22,13 @@ import dev.vigil.ingest.route.Responder;
 import dev.vigil.ingest.route.SignedBatchHandler;
 import dev.vigil.ingest.validate.BatchParser;
 import dev.vigil.ingest.validate.MetricValidator;
+import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.kit.http.ServerGuard;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
-import dev.vigil.kit.config.ConfigLoader;
-import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -68,8 +68,7 @@ import reactor.netty.http.server.HttpServer;
 public final class IngestServer {
     private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
 
-    private IngestServer() {
-    }
+    private IngestServer() {}
 
     /** Starts with secrets from the process environment and the system clock. */
     public static Running start(IngestConfig config) {
@@ -108,39 +107,89 @@ public final class IngestServer {
                 AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000));
 
         Responder responder = new Responder(registry);
-        BodyShares shares = new BodyShares(limits.maxInFlightBodyBytes(), config.quotas().alertsReservedBodyBytes(limits),
+        BodyShares shares = new BodyShares(
+                limits.maxInFlightBodyBytes(),
+                config.quotas().alertsReservedBodyBytes(limits),
                 config.quotas().bodyBytesPerPrincipal(limits));
         registry.gauge("vigil.ingest.body.budget.used.bytes", shares, BodyShares::used);
         IngestQuotas quotas = IngestQuotas.of(config.quotas(), System::nanoTime);
         BodyReader bodies = new BodyReader(limits.maxBodyBytes(), inFlight, limits.requestTimeout(), shares);
         FunctionCounter.builder("vigil.ingest.body.allocated.bytes", bodies, BodyReader::allocatedBytes)
-                .description("bytes allocated for request body buffers (grows with bytes received, never with a declared length)")
-                .baseUnit("bytes").register(registry);
+                .description(
+                        "bytes allocated for request body buffers (grows with bytes received, never with a declared length)")
+                .baseUnit("bytes")
+                .register(registry);
         BatchParser parser = new BatchParser(limits.maxEvents());
-        BatchResponder batches = new BatchResponder(publisher, responder, registry, (int) config.kafka().retryAfter().toSeconds());
+        BatchResponder batches = new BatchResponder(publisher, responder, registry, (int)
+                config.kafka().retryAfter().toSeconds());
         ApiKeys apiKeys = new ApiKeys(config.apiKeys());
         var topics = config.kafka().topics();
-        MetricsHandler metrics = new MetricsHandler(apiKeys, bodies, parser, new MetricValidator(limits.timestampSkew().toMillis()),
-                batches, responder, topics.metrics(), clock, quotas);
-        SignatureVerifier verifier = new SignatureVerifier(workerKeys, limits.replayCacheSize(), limits.signatureSkew().toMillis(), clock);
-        var probes = SignedBatchHandler.probeResults(verifier, bodies, parser, batches, responder, topics.probeResults(),
-                limits.signatureSkew().toMillis(), clock);
-        var heartbeats = SignedBatchHandler.heartbeats(verifier, bodies, parser, batches, responder, topics.heartbeats(),
-                limits.signatureSkew().toMillis(), clock);
-        AlertsHandler alerts = new AlertsHandler(apiKeys, bodies, limits.maxEvents(), limits.timestampSkew().toMillis(), batches,
-                responder, topics.alerts(), clock, quotas);
+        MetricsHandler metrics = new MetricsHandler(
+                apiKeys,
+                bodies,
+                parser,
+                new MetricValidator(limits.timestampSkew().toMillis()),
+                batches,
+                responder,
+                topics.metrics(),
+                clock,
+                quotas);
+        SignatureVerifier verifier = new SignatureVerifier(
+                workerKeys, limits.replayCacheSize(), limits.signatureSkew().toMillis(), clock);
+        var probes = SignedBatchHandler.probeResults(
+                verifier,
+                bodies,
+                parser,
+                batches,
+                responder,
+                topics.probeResults(),
+                limits.signatureSkew().toMillis(),
+                clock);
+        var heartbeats = SignedBatchHandler.heartbeats(
+                verifier,
+                bodies,
+                parser,
+                batches,
+                responder,
+                topics.heartbeats(),
+                limits.signatureSkew().toMillis(),
+                clock);
+        AlertsHandler alerts = new AlertsHandler(
+                apiKeys,
+                bodies,
+                limits.maxEvents(),
+                limits.timestampSkew().toMillis(),
+                batches,
+                responder,
+                topics.alerts(),
+                clock,
+                quotas);
         // Off unless configured: then nothing is routed there and the catch-all answers 404.
-        BetterStackWebhookHandler betterStack = betterStackToken == null ? null : new BetterStackWebhookHandler(
-                betterStackToken, bodies, limits.timestampSkew().toMillis(), batches, responder, registry, topics.vendorUpdates(), clock);
+        BetterStackWebhookHandler betterStack = betterStackToken == null
+                ? null
+                : new BetterStackWebhookHandler(
+                        betterStackToken,
+                        bodies,
+                        limits.timestampSkew().toMillis(),
+                        batches,
+                        responder,
+                        registry,
+                        topics.vendorUpdates(),
+                        clock);
         // Heartbeat pings are checked against ingest's own copy of the heartbeat monitors (and their token hashes).
         HeartbeatCatalog heartbeatMonitors = new HeartbeatCatalog();
         registry.gauge("vigil.ingest.heartbeat.monitors", heartbeatMonitors, HeartbeatCatalog::size);
         registry.gauge("vigil.ingest.heartbeat.catalog.ready", heartbeatMonitors, c -> c.ready() ? 1 : 0);
-        HeartbeatHandler pings = new HeartbeatHandler(heartbeatMonitors, batches, responder, registry,
-                topics.probeResults(), clock, limits.requestTimeout());
+        HeartbeatHandler pings = new HeartbeatHandler(
+                heartbeatMonitors, batches, responder, registry, topics.probeResults(), clock, limits.requestTimeout());
         // each route's 202s and accepted events are counted from the start (an idle route reads 0, not "No data")
-        List<String> routes = new ArrayList<>(List.of(MetricsHandler.ROUTE, probes.route(), heartbeats.route(),
-                AlertsHandler.ROUTE, HeartbeatHandler.ROUTE, HeartbeatHandler.FAIL_ROUTE));
+        List<String> routes = new ArrayList<>(List.of(
+                MetricsHandler.ROUTE,
+                probes.route(),
+                heartbeats.route(),
+                AlertsHandler.ROUTE,
+                HeartbeatHandler.ROUTE,
+                HeartbeatHandler.FAIL_ROUTE));
         if (betterStack != null) {
             routes.addAll(List.of(BetterStackWebhookHandler.ROUTE, BetterStackWebhookHandler.PATH_ROUTE));
         }
@@ -153,8 +202,13 @@ public final class IngestServer {
         // The access log (off unless Reactor Netty's switch is set) writes paths redacted: a webhook token is one.
         DisposableServer server;
         try {
-            server = ServerGuard.apply(HttpServer.create().host(config.http().host()).port(config.http().port()),
-                            edge, "ingest", registry)
+            server = ServerGuard.apply(
+                            HttpServer.create()
+                                    .host(config.http().host())
+                                    .port(config.http().port()),
+                            edge,
+                            "ingest",
+                            registry)
                     .accessLog(AccessLogFormat.enabled(), AccessLogFormat.factory())
                     .route(r -> {
                         r.post(MetricsHandler.ROUTE, metrics::handle)
@@ -166,9 +220,20 @@ public final class IngestServer {
                         }
                         r.route(HeartbeatHandler::matches, pings::handle);
                         ops.accept(r);
-                        r.route(req -> true, (req, res) -> Responder.guard(Mono.error(new HttpProblem(404, "not-found",
-                                        "Not found", "no such endpoint: " + req.method() + " /" + PathRedaction.redact(req.path()))),
-                                "other", req, res, responder, limits.maxBodyBytes()));
+                        r.route(
+                                req -> true,
+                                (req, res) -> Responder.guard(
+                                        Mono.error(new HttpProblem(
+                                                404,
+                                                "not-found",
+                                                "Not found",
+                                                "no such endpoint: " + req.method() + " /"
+                                                        + PathRedaction.redact(req.path()))),
+                                        "other",
+                                        req,
+                                        res,
+                                        responder,
+                                        limits.maxBodyBytes()));
                     })
                     .bindNow(Duration.ofSeconds(10));
         } catch (RuntimeException e) {
@@ -181,11 +246,18 @@ public final class IngestServer {
         }
         // until it has caught up with the topic, pings are answered 503 + Retry-After
         MonitorsFollower monitorsFollower = new MonitorsFollower(config.kafka(), heartbeatMonitors).start();
-        LOG.info("ingest listening on {}:{} (metrics → {}, probe results and heartbeat pings → {}, heartbeats → {}, alerts → {}, "
+        LOG.info(
+                "ingest listening on {}:{} (metrics → {}, probe results and heartbeat pings → {}, heartbeats → {}, alerts → {}, "
                         + "BetterStack webhook {}; hosts {}; heartbeat monitors from {})",
-                config.http().host(), server.port(), topics.metrics(), topics.probeResults(), topics.heartbeats(), topics.alerts(),
+                config.http().host(),
+                server.port(),
+                topics.metrics(),
+                topics.probeResults(),
+                topics.heartbeats(),
+                topics.alerts(),
                 betterStack == null ? "off" : "→ " + topics.vendorUpdates(),
-                edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()), topics.monitors());
+                edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()),
+                topics.monitors());
         return new Running(server, publisher, admin, registry, gc, monitorsFollower);
     }
 
@@ -195,7 +267,9 @@ public final class IngestServer {
             return Check.down("the Kafka producers are not initialised yet");
         }
         try {
-            if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1500)).nodes().get(2, TimeUnit.SECONDS)
+            if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(1500))
+                    .nodes()
+                    .get(2, TimeUnit.SECONDS)
                     .isEmpty()) {
                 return Check.up();
             }
@@ -207,17 +281,24 @@ public final class IngestServer {
         return Check.down("the Kafka cluster does not answer");
     }
 
-    private static Map<String, SignatureVerifier.WorkerKey> workerKeys(IngestConfig config, Map<String, String> env,
-                                                                      List<String> problems) {
+    private static Map<String, SignatureVerifier.WorkerKey> workerKeys(
+            IngestConfig config, Map<String, String> env, List<String> problems) {
         Map<String, SignatureVerifier.WorkerKey> keys = new HashMap<>();
         config.probeWorkers().forEach((keyId, k) -> {
             String secret = env.get(k.secretEnv());
             if (secret == null || secret.isEmpty()) {
-                problems.add("probeWorkers." + keyId + ".secretEnv: environment variable " + k.secretEnv() + " is not set");
+                problems.add(
+                        "probeWorkers." + keyId + ".secretEnv: environment variable " + k.secretEnv() + " is not set");
             } else if (secret.getBytes(StandardCharsets.UTF_8).length < 32) {
-                problems.add("probeWorkers." + keyId + ".secretEnv: the secret in " + k.secretEnv() + " must be at least 32 bytes");
+                problems.add("probeWorkers." + keyId + ".secretEnv: the secret in " + k.secretEnv()
+                        + " must be at least 32 bytes");
             } else {
-                keys.put(keyId, new SignatureVerifier.WorkerKey(k.region(), k.workerIdOr(keyId), new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
+                keys.put(
+                        keyId,
+                        new SignatureVerifier.WorkerKey(
+                                k.region(),
+                                k.workerIdOr(keyId),
+                                new RequestSigner(secret.getBytes(StandardCharsets.UTF_8))));
             }
         });
         return keys;
@@ -267,10 +348,13 @@ public final class IngestServer {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            running.close();
-            stopped.countDown();
-        }, "ingest-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            running.close();
+                            stopped.countDown();
+                        },
+                        "ingest-shutdown"));
         stopped.await();
     }
 
@@ -284,8 +368,13 @@ public final class IngestServer {
         private final MonitorsFollower monitorsFollower;
         private boolean closed;
 
-        Running(DisposableServer server, AcknowledgedPublisher publisher, Admin admin, PrometheusMeterRegistry registry,
-                JvmGcMetrics gc, MonitorsFollower monitorsFollower) {
+        Running(
+                DisposableServer server,
+                AcknowledgedPublisher publisher,
+                Admin admin,
+                PrometheusMeterRegistry registry,
+                JvmGcMetrics gc,
+                MonitorsFollower monitorsFollower) {
             this.server = server;
             this.publisher = publisher;
             this.admin = admin;

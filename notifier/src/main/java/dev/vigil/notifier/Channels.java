@@ -2,12 +2,12 @@ package dev.vigil.notifier;
 
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
-import dev.vigil.notifier.channel.email.EmailNotifier;
 import dev.vigil.notifier.channel.discord.DiscordNotifier;
+import dev.vigil.notifier.channel.email.EmailNotifier;
 import dev.vigil.notifier.channel.log.LogNotifier;
 import dev.vigil.notifier.channel.pagerduty.PagerDutyNotifier;
-import dev.vigil.notifier.channel.teams.TeamsNotifier;
 import dev.vigil.notifier.channel.slack.SlackNotifier;
+import dev.vigil.notifier.channel.teams.TeamsNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookSignature;
 import dev.vigil.notifier.config.ResolvedChannel;
@@ -34,8 +34,11 @@ public final class Channels implements AutoCloseable {
             case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
             case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock);
             case EMAIL -> new EmailNotifier(c.email(), clock);
-            case WEBHOOK -> new WebhookNotifier(c.url(), new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
-                    sender(c, sendTimeout), clock);
+            case WEBHOOK -> new WebhookNotifier(
+                    c.url(),
+                    new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
+                    sender(c, sendTimeout),
+                    clock);
         };
     }
 

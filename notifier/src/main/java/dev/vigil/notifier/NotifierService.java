@@ -33,7 +33,6 @@ import dev.vigil.notifier.core.VendorAcknowledgements;
 import dev.vigil.notifier.selfwatch.CanaryWatch;
 import dev.vigil.notifier.selfwatch.DeadMansSwitch;
 import dev.vigil.notifier.selfwatch.PipelineStalled;
-import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.DeadLetter;
@@ -53,6 +52,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,7 +61,6 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.Collection;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -81,14 +80,14 @@ import reactor.core.scheduler.Schedulers;
 public final class NotifierService {
     private static final Logger LOG = LoggerFactory.getLogger(NotifierService.class);
 
-    private NotifierService() {
-    }
+    private NotifierService() {}
 
     public static void main(String[] args) {
         String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
         Running running;
         try {
-            NotifierSettings.Loaded loaded = NotifierSettings.load(path == null ? null : Path.of(path), System.getenv());
+            NotifierSettings.Loaded loaded =
+                    NotifierSettings.load(path == null ? null : Path.of(path), System.getenv());
             running = start(loaded, System.getenv());
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil-notifier: " + e.getMessage());
@@ -133,7 +132,9 @@ public final class NotifierService {
         private final OpsServer http;
         /** The dead-man's switch when configured; stopped first on close, so no ping outlives the notifier. */
         private DeadMansSwitch deadMan;
-        private final String instance = "notifier-" + UUID.randomUUID().toString().substring(0, 8);
+
+        private final String instance =
+                "notifier-" + UUID.randomUUID().toString().substring(0, 8);
 
         Running(NotifierSettings.Loaded loaded, Map<String, String> env, Clock clock) {
             NotifierConfig cfg = loaded.config();
@@ -147,63 +148,106 @@ public final class NotifierService {
                 closeables.add(gc);
 
                 String password = env.get(cfg.database().passwordEnv());
-                Database database = Database.open(cfg.database().url(), cfg.database().username(), password,
+                Database database = Database.open(
+                        cfg.database().url(),
+                        cfg.database().username(),
+                        password,
                         cfg.database().poolSize());
                 closeables.add(database);
                 ConnectionPool pool = database.pool();
                 pool.getMetrics().ifPresent(m -> {
-                    Gauge.builder("vigil.notifier.db.pool.acquired", m, io.r2dbc.pool.PoolMetrics::acquiredSize).register(registry);
-                    Gauge.builder("vigil.notifier.db.pool.idle", m, io.r2dbc.pool.PoolMetrics::idleSize).register(registry);
+                    Gauge.builder("vigil.notifier.db.pool.acquired", m, io.r2dbc.pool.PoolMetrics::acquiredSize)
+                            .register(registry);
+                    Gauge.builder("vigil.notifier.db.pool.idle", m, io.r2dbc.pool.PoolMetrics::idleSize)
+                            .register(registry);
                     Gauge.builder("vigil.notifier.db.pool.pending", m, io.r2dbc.pool.PoolMetrics::pendingAcquireSize)
                             .register(registry);
                 });
-                prepareSchema(Migrations.Target.fromR2dbc(cfg.database().url(), cfg.database().username(), password),
+                prepareSchema(
+                        Migrations.Target.fromR2dbc(
+                                cfg.database().url(), cfg.database().username(), password),
                         cfg.database());
                 Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
-                ClaimStore store = new ClaimStore(pool, d.dedupeWindowDuration(), lease, instance, d.claimBatchSize(),
-                        Math.max(1, cfg.database().poolSize() / 3), registry);
+                ClaimStore store = new ClaimStore(
+                        pool,
+                        d.dedupeWindowDuration(),
+                        lease,
+                        instance,
+                        d.claimBatchSize(),
+                        Math.max(1, cfg.database().poolSize() / 3),
+                        registry);
 
-                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(cfg),
-                        new ByteArraySerializer(), new ByteArraySerializer());
+                KafkaProducer<byte[], byte[]> producer =
+                        new KafkaProducer<>(producerProps(cfg), new ByteArraySerializer(), new ByteArraySerializer());
                 closeables.add(() -> producer.close(Duration.ofSeconds(10)));
                 KafkaClientMetrics producerMetrics = new KafkaClientMetrics(producer);
                 producerMetrics.bindTo(registry);
                 closeables.add(producerMetrics);
-                KafkaEscalations escalations = new KafkaEscalations(producer, cfg.kafka().topics().deadLetter(),
+                KafkaEscalations escalations = new KafkaEscalations(
+                        producer,
+                        cfg.kafka().topics().deadLetter(),
                         cfg.kafka().topics().alerts());
 
                 Channels channels = new Channels();
                 closeables.add(channels);
-                RetryPolicy policy = new RetryPolicy(d.retryBaseDuration(), d.retryMultiplier(), d.retryCapDuration(),
-                        d.deadlineDuration(), () -> ThreadLocalRandom.current().nextDouble());
-                DeadLetterStage deadLetters = new DeadLetterStage(escalations, loaded.routing().routes(), store,
-                        cfg.kafka().topics().alerts(), clock, timer);
+                RetryPolicy policy = new RetryPolicy(
+                        d.retryBaseDuration(),
+                        d.retryMultiplier(),
+                        d.retryCapDuration(),
+                        d.deadlineDuration(),
+                        () -> ThreadLocalRandom.current().nextDouble());
+                DeadLetterStage deadLetters = new DeadLetterStage(
+                        escalations,
+                        loaded.routing().routes(),
+                        store,
+                        cfg.kafka().topics().alerts(),
+                        clock,
+                        timer);
                 Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
                     ChannelLane lane = new ChannelLane(c.name(), c.ratePerSecond(), c.concurrency(), timer);
                     closeables.add(lane);
-                    Gauge.builder("vigil.notifier.queue", lane, ChannelLane::queued).tag("channel", c.name())
+                    Gauge.builder("vigil.notifier.queue", lane, ChannelLane::queued)
+                            .tag("channel", c.name())
                             .register(registry);
-                    pipelines.put(c.name(), new ChannelPipeline(c.name(), new ClaimStage(store, timer), lane,
-                            new SendStage(channels.build(c, d.sendTimeoutDuration(), clock), d.sendTimeoutDuration(), timer),
-                            new RecordStage(store, timer), deadLetters, policy, clock, timer, Duration.ofSeconds(1),
-                            registry));
+                    pipelines.put(
+                            c.name(),
+                            new ChannelPipeline(
+                                    c.name(),
+                                    new ClaimStage(store, timer),
+                                    lane,
+                                    new SendStage(
+                                            channels.build(c, d.sendTimeoutDuration(), clock),
+                                            d.sendTimeoutDuration(),
+                                            timer),
+                                    new RecordStage(store, timer),
+                                    deadLetters,
+                                    policy,
+                                    clock,
+                                    timer,
+                                    Duration.ofSeconds(1),
+                                    registry));
                 }
                 // the notifier's copies of the silences and acknowledgements the topology reads as global stores
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
                 String silencesTopic = cfg.kafka().topics().silences();
-                CompactedTopicView<Silence> silences = mirror(cfg, silencesTopic,
-                        r -> silenceSerde.deserialize(silencesTopic, r.value()), all -> matcher.set(new SilenceMatcher(all)));
+                CompactedTopicView<Silence> silences = mirror(
+                        cfg,
+                        silencesTopic,
+                        r -> silenceSerde.deserialize(silencesTopic, r.value()),
+                        all -> matcher.set(new SilenceMatcher(all)));
                 closeables.add(silences);
                 JsonSerde<Ack> ackSerde = new JsonSerde<>(Ack.class);
                 String acksTopic = cfg.kafka().topics().acks();
-                CompactedTopicView<Ack> acks = mirror(cfg, acksTopic, r -> ackSerde.deserialize(acksTopic, r.value()),
-                        all -> { });
+                CompactedTopicView<Ack> acks =
+                        mirror(cfg, acksTopic, r -> ackSerde.deserialize(acksTopic, r.value()), all -> {});
                 closeables.add(acks);
                 this.mirrorsReady = () -> silences.isCaughtUp() && acks.isCaughtUp();
-                Gauge.builder("vigil.notifier.silences", silences, CompactedTopicView::size).register(registry);
-                Gauge.builder("vigil.notifier.acks", acks, CompactedTopicView::size).register(registry);
+                Gauge.builder("vigil.notifier.silences", silences, CompactedTopicView::size)
+                        .register(registry);
+                Gauge.builder("vigil.notifier.acks", acks, CompactedTopicView::size)
+                        .register(registry);
                 // the end-to-end canary's events are consumed before routing, whether or not the switch is on;
                 // only the instance that reads the canary's partition judges it
                 AtomicReference<AlertConsumer> consumerRef = new AtomicReference<>();
@@ -211,73 +255,126 @@ public final class NotifierService {
                     AlertConsumer c = consumerRef.get();
                     return c == null ? java.util.OptionalLong.empty() : c.assignedSince(CanaryWatch.FINGERPRINT);
                 });
-                this.dispatcher = new Dispatcher(loaded.routing().routes(), pipelines, store, timer, registry,
-                        new SilenceGate(matcher::get, acks::get, clock), canary);
+                this.dispatcher = new Dispatcher(
+                        loaded.routing().routes(),
+                        pipelines,
+                        store,
+                        timer,
+                        registry,
+                        new SilenceGate(matcher::get, acks::get, clock),
+                        canary);
 
                 Map<String, List<String>> vendorChannels = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
                     if (c.type() == ChannelType.BETTERSTACK) {
-                        vendorChannels.computeIfAbsent("betterstack", k -> new ArrayList<>()).add(c.name());
+                        vendorChannels
+                                .computeIfAbsent("betterstack", k -> new ArrayList<>())
+                                .add(c.name());
                     }
                 }
-                VendorAcknowledgements vendorAcks = new VendorAcknowledgements(store, vendorChannels, acks::get,
-                        new KafkaVendorPublisher(producer, cfg.kafka().topics().acks(), cfg.kafka().topics().alerts(),
-                                cfg.kafka().topics().audit()), clock);
-                VendorUpdateConsumer vendorUpdates = new VendorUpdateConsumer(cfg.kafka().bootstrapServers(),
-                        cfg.kafka().groupId() + "-vendor-updates", cfg.kafka().topics().vendorUpdates(), vendorAcks, registry);
+                VendorAcknowledgements vendorAcks = new VendorAcknowledgements(
+                        store,
+                        vendorChannels,
+                        acks::get,
+                        new KafkaVendorPublisher(
+                                producer,
+                                cfg.kafka().topics().acks(),
+                                cfg.kafka().topics().alerts(),
+                                cfg.kafka().topics().audit()),
+                        clock);
+                VendorUpdateConsumer vendorUpdates = new VendorUpdateConsumer(
+                        cfg.kafka().bootstrapServers(),
+                        cfg.kafka().groupId() + "-vendor-updates",
+                        cfg.kafka().topics().vendorUpdates(),
+                        vendorAcks,
+                        registry);
                 closeables.add(vendorUpdates);
                 vendorUpdates.start();
 
                 JsonSerde<AlertEvent> serde = VigilSerdes.alertEvent();
-                this.consumer = new AlertConsumer(consumerProps(cfg), cfg.kafka().topics().alerts(),
-                        cfg.kafka().maxInFlight(), r -> handle(r, serde, escalations, clock), Duration.ofSeconds(15));
+                this.consumer = new AlertConsumer(
+                        consumerProps(cfg),
+                        cfg.kafka().topics().alerts(),
+                        cfg.kafka().maxInFlight(),
+                        r -> handle(r, serde, escalations, clock),
+                        Duration.ofSeconds(15));
                 KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer.kafkaConsumer());
                 consumerMetrics.bindTo(registry);
                 closeables.add(consumerMetrics);
-                Gauge.builder("vigil.notifier.inflight", consumer, AlertConsumer::inFlight).register(registry);
+                Gauge.builder("vigil.notifier.inflight", consumer, AlertConsumer::inFlight)
+                        .register(registry);
                 consumerRef.set(consumer);
                 consumer.startAfter(mirrorsReady);
                 if (loaded.deadManUrl().isPresent()) {
                     NotifierConfig.DeadMan dm = cfg.deadMan();
                     Scheduler single = Schedulers.newSingle("vigil-dead-man", true);
                     closeables.add(single::dispose);
-                    this.deadMan = new DeadMansSwitch(canary, loaded.deadManUrl().get(),
-                            dm.intervalDuration(), dm.timeoutDuration(), DeadMansSwitch.httpPinger(dm.timeoutDuration()),
-                            escalations, single, registry)
+                    this.deadMan = new DeadMansSwitch(
+                                    canary,
+                                    loaded.deadManUrl().get(),
+                                    dm.intervalDuration(),
+                                    dm.timeoutDuration(),
+                                    DeadMansSwitch.httpPinger(dm.timeoutDuration()),
+                                    escalations,
+                                    single,
+                                    registry)
                             .adoptingOpenStall(store.openIncidentFirstSeen(PipelineStalled.FINGERPRINT))
                             .start();
                 }
 
                 try {
-                    this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "notifier", registry,
+                    this.http = OpsServer.start(
+                            cfg.http().host(),
+                            cfg.http().port(),
+                            "notifier",
+                            registry,
                             OpsRoutes.of(registry).readiness(() -> {
                                 String why = notReadyReason();
                                 return why == null ? Check.up(details()) : Check.down(why, details());
                             }));
                 } catch (RuntimeException e) {
-                    throw new StartupException("cannot serve health and metrics on " + cfg.http().host() + ":"
-                            + cfg.http().port() + ": " + rootMessage(e), e);
+                    throw new StartupException(
+                            "cannot serve health and metrics on " + cfg.http().host() + ":"
+                                    + cfg.http().port() + ": " + rootMessage(e),
+                            e);
                 }
-                LOG.info("notifier {} started: channels {}, http port {}", instance,
-                        loaded.routing().channels().keySet(), http.port());
+                LOG.info(
+                        "notifier {} started: channels {}, http port {}",
+                        instance,
+                        loaded.routing().channels().keySet(),
+                        http.port());
             } catch (RuntimeException e) {
                 closeQuietly();
                 throw e;
             }
         }
 
-        private Mono<?> handle(ConsumerRecord<byte[], byte[]> r, JsonSerde<AlertEvent> serde,
-                               KafkaEscalations escalations, Clock clock) {
+        private Mono<?> handle(
+                ConsumerRecord<byte[], byte[]> r,
+                JsonSerde<AlertEvent> serde,
+                KafkaEscalations escalations,
+                Clock clock) {
             AlertEvent e;
             try {
                 e = serde.deserialize(r.topic(), r.value());
             } catch (RuntimeException ex) {
-                String reason = ex instanceof JsonSerde.PoisonRecordException ? ex.getMessage()
+                String reason = ex instanceof JsonSerde.PoisonRecordException
+                        ? ex.getMessage()
                         : "unreadable alert event: " + ex.getClass().getSimpleName();
                 LOG.warn("poison record {}-{}@{} dead-lettered: {}", r.topic(), r.partition(), r.offset(), reason);
                 String key = r.key() == null ? null : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
-                return escalations.deadLetter(key, DeadLetter.poison("notifier", reason, ex, r.topic(), r.partition(),
-                        r.offset(), r.key(), r.value(), clock.millis()));
+                return escalations.deadLetter(
+                        key,
+                        DeadLetter.poison(
+                                "notifier",
+                                reason,
+                                ex,
+                                r.topic(),
+                                r.partition(),
+                                r.offset(),
+                                r.key(),
+                                r.value(),
+                                clock.millis()));
             }
             if (e == null) {
                 return Mono.empty();
@@ -377,17 +474,24 @@ public final class NotifierService {
      *
      * @param onChange called with the live values after every poll that changed them
      */
-    private static <V> CompactedTopicView<V> mirror(NotifierConfig cfg, String topic,
-                                                    Function<ConsumerRecord<String, byte[]>, V> decode,
-                                                    java.util.function.Consumer<Collection<V>> onChange) {
+    private static <V> CompactedTopicView<V> mirror(
+            NotifierConfig cfg,
+            String topic,
+            Function<ConsumerRecord<String, byte[]>, V> decode,
+            java.util.function.Consumer<Collection<V>> onChange) {
         String name = "vigil-notifier-mirror-" + topic;
-        return CompactedTopicView.of(CompactedTopicView.consumerProperties(cfg.kafka().bootstrapServers(), name,
-                Map.of()), topic, decode, new CompactedTopicView.Listener<>() {
-                    @Override
-                    public void changed(Collection<V> values) {
-                        onChange.accept(values);
-                    }
-                }, CompactedTopicView.Options.of(name, CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)).start();
+        return CompactedTopicView.of(
+                        CompactedTopicView.consumerProperties(cfg.kafka().bootstrapServers(), name, Map.of()),
+                        topic,
+                        decode,
+                        new CompactedTopicView.Listener<>() {
+                            @Override
+                            public void changed(Collection<V> values) {
+                                onChange.accept(values);
+                            }
+                        },
+                        CompactedTopicView.Options.of(name, CompactedTopicView.MissingTopic.HOLDS_NOTHING, true))
+                .start();
     }
 
     public static Map<String, Object> consumerProps(NotifierConfig cfg) {
@@ -400,8 +504,12 @@ public final class NotifierService {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         // one poll never overshoots the in-flight bound by more than itself
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Math.min(cfg.kafka().maxPollRecords(), cfg.kafka().maxInFlight()));
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigil-notifier-consumer-" + UUID.randomUUID().toString().substring(0, 8));
+        p.put(
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                Math.min(cfg.kafka().maxPollRecords(), cfg.kafka().maxInFlight()));
+        p.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "vigil-notifier-consumer-" + UUID.randomUUID().toString().substring(0, 8));
         return p;
     }
 
@@ -412,7 +520,9 @@ public final class NotifierService {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "vigil-notifier-producer-" + UUID.randomUUID().toString().substring(0, 8));
+        p.put(
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "vigil-notifier-producer-" + UUID.randomUUID().toString().substring(0, 8));
         return p;
     }
 
@@ -432,12 +542,18 @@ public final class NotifierService {
             } catch (RuntimeException e) {
                 Duration pause = backoff.delay(attempt);
                 if (System.nanoTime() + pause.toNanos() >= deadline) {
-                    throw new StartupException("cannot prepare the PostgreSQL schema at " + db.url() + " as "
-                            + db.username() + ": " + rootMessage(e) + " (tried " + attempt + " times in "
-                            + DurationText.format(wait) + ", database.startupWait)", e);
+                    throw new StartupException(
+                            "cannot prepare the PostgreSQL schema at " + db.url() + " as "
+                                    + db.username() + ": " + rootMessage(e) + " (tried " + attempt + " times in "
+                                    + DurationText.format(wait) + ", database.startupWait)",
+                            e);
                 }
-                LOG.warn("PostgreSQL at {} not ready for the schema (attempt {}): {}; retrying in {} ms", db.url(),
-                        attempt, rootMessage(e), pause.toMillis());
+                LOG.warn(
+                        "PostgreSQL at {} not ready for the schema (attempt {}): {}; retrying in {} ms",
+                        db.url(),
+                        attempt,
+                        rootMessage(e),
+                        pause.toMillis());
                 try {
                     Thread.sleep(pause.toMillis());
                 } catch (InterruptedException ie) {

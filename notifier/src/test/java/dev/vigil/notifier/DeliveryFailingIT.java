@@ -67,8 +67,11 @@ class DeliveryFailingIT {
     void vendor() {
         chat.clear();
         slackDown.set(false);
-        betterstack = new FakeVendor().respond(r -> r.path().endsWith("/resolve") ? Reply.json(200, "{}")
-                : Reply.json(201, "{\"data\":{\"id\":\"bs-" + UUID.randomUUID() + "\",\"type\":\"incident\"}}"));
+        betterstack = new FakeVendor()
+                .respond(r -> r.path().endsWith("/resolve")
+                        ? Reply.json(200, "{}")
+                        : Reply.json(
+                                201, "{\"data\":{\"id\":\"bs-" + UUID.randomUUID() + "\",\"type\":\"incident\"}}"));
     }
 
     @AfterEach
@@ -90,13 +93,14 @@ class DeliveryFailingIT {
         for (String ch : List.of("slack", "discord", "log")) {
             notifiers.put(ch, n -> {
                 chat.add(ch + ":" + n.event().eventId());
-                return Mono.just(ch.equals("slack") && slackDown.get()
-                        ? new DeliveryOutcome.Permanent("slack answered HTTP 404", 404)
-                        : new DeliveryOutcome.Delivered(200, null));
+                return Mono.just(
+                        ch.equals("slack") && slackDown.get()
+                                ? new DeliveryOutcome.Permanent("slack answered HTTP 404", 404)
+                                : new DeliveryOutcome.Delivered(200, null));
             });
         }
-        ClaimStore store = new ClaimStore(db, Duration.ofHours(1), Duration.ofMinutes(1), "it-" + UUID.randomUUID(),
-                64, 2);
+        ClaimStore store =
+                new ClaimStore(db, Duration.ofHours(1), Duration.ofMinutes(1), "it-" + UUID.randomUUID(), 64, 2);
         return Wiring.dispatcher(Wiring.standardRoutes(), store, escalations, notifiers, closeables);
     }
 
@@ -117,7 +121,8 @@ class DeliveryFailingIT {
         RecordingEscalations before = new RecordingEscalations();
         Dispatcher first = notifier(before);
         slackDown.set(true);
-        assertThat(dispatch(first, page(Severity.CRITICAL)).channels()).extracting(ChannelResult::outcome)
+        assertThat(dispatch(first, page(Severity.CRITICAL)).channels())
+                .extracting(ChannelResult::outcome)
                 .containsExactly(FinalOutcome.DELIVERED, FinalOutcome.DEAD_LETTERED, FinalOutcome.DELIVERED);
         AlertEvent failing = before.raised.get(0);
         assertThat(before.raised).singleElement().satisfies(a -> {
@@ -125,10 +130,12 @@ class DeliveryFailingIT {
             assertThat(a.channels()).containsExactly("betterstack", "discord");
         });
         assertThat(failingRows()).singleElement().satisfies(r -> assertThat(r)
-                .containsEntry("channel", "slack").containsEntry("incident_id", failing.incidentId()));
+                .containsEntry("channel", "slack")
+                .containsEntry("incident_id", failing.incidentId()));
         dispatch(first, failing);
         List<FakeVendor.Request> created = betterstack.requests.stream()
-                .filter(r -> r.path().equals("/api/v2/incidents") && r.body().contains(FAILING)).toList();
+                .filter(r -> r.path().equals("/api/v2/incidents") && r.body().contains(FAILING))
+                .toList();
         assertThat(created).hasSize(1);
         assertThat(chat).contains("discord:" + failing.eventId());
 
@@ -145,8 +152,10 @@ class DeliveryFailingIT {
             assertThat(a.channels()).containsExactly("betterstack", "discord");
         });
         assertThat(failingRows()).isEmpty();
-        assertThat(dispatch(second, resolved).channels()).extracting(ChannelResult::channel, ChannelResult::outcome)
-                .containsExactly(tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+        assertThat(dispatch(second, resolved).channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
         // BetterStack resolves the very incident it opened for the failure
         assertThat(betterstack.requests("/api/v2/incidents/")).singleElement().satisfies(r -> assertThat(r.path())
                 .isEqualTo("/api/v2/incidents/" + vendorId(failing) + "/resolve"));
@@ -157,8 +166,14 @@ class DeliveryFailingIT {
     }
 
     private String vendorId(AlertEvent e) {
-        return (String) Wiring.rows(db, "SELECT vendor_ids ->> 'betterstack' AS id FROM incidents WHERE incident_id = $1"
-                + " AND fingerprint = $2", e.incidentId(), e.fingerprint()).get(0).get("id");
+        return (String) Wiring.rows(
+                        db,
+                        "SELECT vendor_ids ->> 'betterstack' AS id FROM incidents WHERE incident_id = $1"
+                                + " AND fingerprint = $2",
+                        e.incidentId(),
+                        e.fingerprint())
+                .get(0)
+                .get("id");
     }
 
     @Test
@@ -168,13 +183,17 @@ class DeliveryFailingIT {
         RecordingEscalations b = new RecordingEscalations();
         Dispatcher one = notifier(a);
         Dispatcher two = notifier(b);
-        Flux.range(0, 16).flatMap(i -> (i % 2 == 0 ? one : two).dispatch(page(Severity.WARNING)), 16)
-                .collectList().block(Duration.ofSeconds(60));
+        Flux.range(0, 16)
+                .flatMap(i -> (i % 2 == 0 ? one : two).dispatch(page(Severity.WARNING)), 16)
+                .collectList()
+                .block(Duration.ofSeconds(60));
         List<AlertEvent> raised = new ArrayList<>(a.raised);
         raised.addAll(b.raised);
         assertThat(raised).hasSize(16).allSatisfy(e -> assertThat(e.eventId()).isEqualTo(FAILING + "/opened"));
-        assertThat(raised).extracting(AlertEvent::incidentId).containsOnly(raised.get(0).incidentId());
-        assertThat(failingRows()).singleElement()
-                .satisfies(r -> assertThat(r).containsEntry("incident_id", raised.get(0).incidentId()));
+        assertThat(raised)
+                .extracting(AlertEvent::incidentId)
+                .containsOnly(raised.get(0).incidentId());
+        assertThat(failingRows()).singleElement().satisfies(r -> assertThat(r)
+                .containsEntry("incident_id", raised.get(0).incidentId()));
     }
 }

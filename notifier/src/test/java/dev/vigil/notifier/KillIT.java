@@ -41,16 +41,24 @@ class KillIT {
     Path dir;
 
     private static double count(NotifierService.Running n, String channel, String outcome) {
-        var c = n.registry().find("vigil.notifier.deliveries").tag("channel", channel).tag("outcome", outcome).counter();
+        var c = n.registry()
+                .find("vigil.notifier.deliveries")
+                .tag("channel", channel)
+                .tag("outcome", outcome)
+                .counter();
         return c == null ? 0 : c.count();
     }
 
     private long deliveredClaims() {
-        return reactor.core.publisher.Mono.usingWhen(reactor.core.publisher.Mono.from(db.connectionFactory().create()),
-                c -> reactor.core.publisher.Flux.from(c.createStatement(
-                        "SELECT count(*) AS n FROM claims WHERE status = 'delivered'").execute())
-                        .flatMap(r -> r.map((row, m) -> row.get("n", Long.class))).next(),
-                c -> reactor.core.publisher.Mono.from(c.close())).block(Duration.ofSeconds(10));
+        return reactor.core.publisher.Mono.usingWhen(
+                        reactor.core.publisher.Mono.from(db.connectionFactory().create()),
+                        c -> reactor.core.publisher.Flux.from(
+                                        c.createStatement("SELECT count(*) AS n FROM claims WHERE status = 'delivered'")
+                                                .execute())
+                                .flatMap(r -> r.map((row, m) -> row.get("n", Long.class)))
+                                .next(),
+                        c -> reactor.core.publisher.Mono.from(c.close()))
+                .block(Duration.ofSeconds(10));
     }
 
     @Test
@@ -59,43 +67,66 @@ class KillIT {
             String group = "g-" + UUID.randomUUID();
             List<AlertEvent> delivered = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                delivered.add(event("monitor/kill" + i + "-" + UUID.randomUUID().toString().substring(0, 6),
-                        AlertState.OPENED, Severity.CRITICAL, 1));
+                delivered.add(event(
+                        "monitor/kill" + i + "-" + UUID.randomUUID().toString().substring(0, 6),
+                        AlertState.OPENED,
+                        Severity.CRITICAL,
+                        1));
             }
-            AlertEvent stuck = event("monitor/stuck-" + UUID.randomUUID().toString().substring(0, 6), AlertState.OPENED,
-                    Severity.CRITICAL, 1);
-            // Discord never answers for the stuck event: it is sent to Slack and BetterStack, never final, never committed
+            AlertEvent stuck = event(
+                    "monitor/stuck-" + UUID.randomUUID().toString().substring(0, 6),
+                    AlertState.OPENED,
+                    Severity.CRITICAL,
+                    1);
+            // Discord never answers for the stuck event: it is sent to Slack and BetterStack, never final, never
+            // committed
             stack.discord.respond(r -> r.body().contains(stuck.eventId()) ? null : FakeVendor.Reply.json(200, "{}"));
 
             NotifierConfig cfg = stack.config(group, 0);
             Path file = dir.resolve("notifier.json");
             Files.writeString(file, Json.string(cfg));
-            ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx256m", "-cp", System.getProperty("java.class.path"), ChildNotifier.class.getName(), file.toString())
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile());
+            ProcessBuilder pb = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-Xmx256m",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            ChildNotifier.class.getName(),
+                            file.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("child.log").toFile());
             pb.environment().putAll(stack.env());
             Process child = pb.start();
             try {
                 stack.produce(stuck);
                 delivered.forEach(stack::produce);
                 // a child JVM starting beside other ITs on two shared cores: its first deliveries can take a while
-                await().atMost(Duration.ofSeconds(120)).until(() -> delivered.stream().allMatch(e ->
-                        mentions(stack.slack, e.eventId()) == 1 && mentions(stack.discord, e.eventId()) == 1)
-                        && mentions(stack.slack, stuck.eventId()) == 1 && mentions(stack.discord, stuck.eventId()) >= 1);
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> delivered.stream()
+                                        .allMatch(e -> mentions(stack.slack, e.eventId()) == 1
+                                                && mentions(stack.discord, e.eventId()) == 1)
+                                && mentions(stack.slack, stuck.eventId()) == 1
+                                && mentions(stack.discord, stuck.eventId()) >= 1);
                 // sent and recorded: 5 events × 3 channels + the stuck event on Slack and BetterStack
                 await().atMost(Duration.ofSeconds(30)).until(() -> deliveredClaims() == 17);
             } finally {
                 child.destroyForcibly().waitFor();
             }
             int slackBefore = stack.slack.requests.size();
-            long bsCreatesBefore = stack.betterstack.requests.stream().filter(r -> r.path().equals("/api/v2/incidents")).count();
+            long bsCreatesBefore = stack.betterstack.requests.stream()
+                    .filter(r -> r.path().equals("/api/v2/incidents"))
+                    .count();
 
             stack.discord.respond(r -> FakeVendor.Reply.json(200, "{}"));
             NotifierService.Running restarted = stack.start(cfg);
             // whatever was uncommitted is redelivered; only Discord for the stuck event was never confirmed
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                var c = restarted.registry().find("vigil.notifier.deliveries").tag("channel", "discord")
-                        .tag("outcome", "delivered").counter();
+                var c = restarted
+                        .registry()
+                        .find("vigil.notifier.deliveries")
+                        .tag("channel", "discord")
+                        .tag("outcome", "delivered")
+                        .counter();
                 return c != null && c.count() == 1 && restarted.inFlight() == 0;
             });
             // all six events were redelivered (nothing had been committed) and folded where already sent
@@ -103,7 +134,8 @@ class KillIT {
             assertThat(count(restarted, "betterstack", "deduplicated")).isEqualTo(6);
             assertThat(count(restarted, "discord", "deduplicated")).isEqualTo(5);
             assertThat(stack.slack.requests).hasSize(slackBefore);
-            assertThat(stack.betterstack.requests.stream().filter(r -> r.path().equals("/api/v2/incidents"))).hasSize((int) bsCreatesBefore);
+            assertThat(stack.betterstack.requests.stream().filter(r -> r.path().equals("/api/v2/incidents")))
+                    .hasSize((int) bsCreatesBefore);
             for (AlertEvent e : delivered) {
                 assertThat(mentions(stack.slack, e.eventId())).isEqualTo(1);
                 assertThat(mentions(stack.discord, e.eventId())).isEqualTo(1);

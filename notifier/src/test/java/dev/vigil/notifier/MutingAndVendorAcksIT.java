@@ -53,9 +53,23 @@ class MutingAndVendorAcksIT {
     }
 
     private static AlertEvent app(String fingerprint, AlertState state, Severity severity, long firstSeen) {
-        return new AlertEvent(1, AlertEvent.appEventId(fingerprint, state), fingerprint,
-                AlertEvent.incidentIdFor(fingerprint, firstSeen), state, severity, "checkout", null, "payments failing",
-                Map.of(), Map.of("region", "eu-west"), 1, firstSeen, System.currentTimeMillis(), AlertSource.APP, false,
+        return new AlertEvent(
+                1,
+                AlertEvent.appEventId(fingerprint, state),
+                fingerprint,
+                AlertEvent.incidentIdFor(fingerprint, firstSeen),
+                state,
+                severity,
+                "checkout",
+                null,
+                "payments failing",
+                Map.of(),
+                Map.of("region", "eu-west"),
+                1,
+                firstSeen,
+                System.currentTimeMillis(),
+                AlertSource.APP,
+                false,
                 List.of());
     }
 
@@ -108,14 +122,21 @@ class MutingAndVendorAcksIT {
         String fp = "app/shop/payments-" + UUID.randomUUID().toString().substring(0, 8);
         AlertEvent opened = app(fp, AlertState.OPENED, Severity.CRITICAL, now - 1000);
         stack.produce(opened);
-        await().atMost(Duration.ofSeconds(30)).until(() -> mentions(stack.slack, opened.eventId()) == 1
-                && stack.betterstack.requests("/api/v2/incidents").size() == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> mentions(stack.slack, opened.eventId()) == 1
+                        && stack.betterstack.requests("/api/v2/incidents").size() == 1);
         // the fake BetterStack gave the incident its first id, which the notifier keeps
         String body = stack.betterstack.requests("/api/v2/incidents").get(0).body();
         assertThat(body).contains(opened.incidentId());
 
-        VendorIncidentUpdate update = new VendorIncidentUpdate(1, "betterstack", stack.betterstackId(1),
-                VendorIncidentUpdate.Action.ACKNOWLEDGED, "Alice Example", now, now);
+        VendorIncidentUpdate update = new VendorIncidentUpdate(
+                1,
+                "betterstack",
+                stack.betterstackId(1),
+                VendorIncidentUpdate.Action.ACKNOWLEDGED,
+                "Alice Example",
+                now,
+                now);
         stack.send(stack.vendorUpdatesTopic, update.key(), Json.bytes(update));
 
         List<Ack> acks = stack.read(stack.acksTopic, Ack.class, 1);
@@ -137,8 +158,8 @@ class MutingAndVendorAcksIT {
 
         // BetterStack's echo of that acknowledgement (or a redelivery) writes nothing more
         stack.send(stack.vendorUpdatesTopic, update.key(), Json.bytes(update));
-        await().atMost(Duration.ofSeconds(30)).until(() -> counter(n, VendorUpdateConsumer.UPDATES, "outcome",
-                "already-acknowledged") == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> counter(n, VendorUpdateConsumer.UPDATES, "outcome", "already-acknowledged") == 1);
         assertThat(stack.read(stack.acksTopic, Ack.class, 2)).hasSize(1);
 
         // the app re-sends its firing alert after the dedupe window: held by the acknowledgement
@@ -148,11 +169,11 @@ class MutingAndVendorAcksIT {
         assertThat(mentions(stack.slack, reminder.eventId())).isZero();
 
         // an update naming no incident of ours is counted and dropped
-        VendorIncidentUpdate stranger = new VendorIncidentUpdate(1, "betterstack", "bs-999",
-                VendorIncidentUpdate.Action.RESOLVED, null, now, now);
+        VendorIncidentUpdate stranger = new VendorIncidentUpdate(
+                1, "betterstack", "bs-999", VendorIncidentUpdate.Action.RESOLVED, null, now, now);
         stack.send(stack.vendorUpdatesTopic, stranger.key(), Json.bytes(stranger));
-        await().atMost(Duration.ofSeconds(30)).until(() -> counter(n, VendorUpdateConsumer.UPDATES, "outcome",
-                "unknown-incident") == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> counter(n, VendorUpdateConsumer.UPDATES, "outcome", "unknown-incident") == 1);
         assertThat(stack.read(stack.acksTopic, Ack.class, 2)).hasSize(1);
     }
 
@@ -162,16 +183,26 @@ class MutingAndVendorAcksIT {
         String fp = "monitor/checkout-" + UUID.randomUUID().toString().substring(0, 8);
         AlertEvent opened = TestEvents.opened(fp, Severity.CRITICAL);
         stack.produce(opened);
-        await().atMost(Duration.ofSeconds(30)).until(() -> stack.betterstack.requests("/api/v2/incidents").size() == 1);
-        VendorIncidentUpdate resolvedByAPerson = new VendorIncidentUpdate(1, "betterstack", stack.betterstackId(1),
-                VendorIncidentUpdate.Action.RESOLVED, "Bob", TestEvents.T0 + 120_000, System.currentTimeMillis());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> stack.betterstack.requests("/api/v2/incidents").size() == 1);
+        VendorIncidentUpdate resolvedByAPerson = new VendorIncidentUpdate(
+                1,
+                "betterstack",
+                stack.betterstackId(1),
+                VendorIncidentUpdate.Action.RESOLVED,
+                "Bob",
+                TestEvents.T0 + 120_000,
+                System.currentTimeMillis());
         stack.send(stack.vendorUpdatesTopic, resolvedByAPerson.key(), Json.bytes(resolvedByAPerson));
         Ack ack = stack.read(stack.acksTopic, Ack.class, 1).get(0);
         assertThat(ack.incidentId()).isEqualTo(opened.incidentId());
         assertThat(ack.severity()).isEqualTo(Severity.CRITICAL);
         assertThat(ack.comment()).contains("resolved in BetterStack");
         List<FakeVendor.Request> resolves = stack.betterstack.requests.stream()
-                .filter(r -> r.path().endsWith("/resolve")).toList();
-        assertThat(resolves).as("Vigil resolves from its own checks, not from BetterStack").isEmpty();
+                .filter(r -> r.path().endsWith("/resolve"))
+                .toList();
+        assertThat(resolves)
+                .as("Vigil resolves from its own checks, not from BetterStack")
+                .isEmpty();
     }
 }

@@ -63,8 +63,10 @@ class SilencedResolutionIT {
     @BeforeEach
     void vendor() {
         chat.clear();
-        betterstack = new FakeVendor().respond(r -> r.path().endsWith("/resolve") ? Reply.json(200, "{}")
-                : Reply.json(201, "{\"data\":{\"id\":\"bs-777\",\"type\":\"incident\"}}"));
+        betterstack = new FakeVendor()
+                .respond(r -> r.path().endsWith("/resolve")
+                        ? Reply.json(200, "{}")
+                        : Reply.json(201, "{\"data\":{\"id\":\"bs-777\",\"type\":\"incident\"}}"));
     }
 
     @AfterEach
@@ -88,8 +90,8 @@ class SilencedResolutionIT {
                 return Mono.just(new DeliveryOutcome.Delivered(200, null));
             });
         }
-        ClaimStore store = new ClaimStore(db, Duration.ofHours(1), Duration.ofMinutes(1), "it-" + UUID.randomUUID(),
-                64, 2);
+        ClaimStore store =
+                new ClaimStore(db, Duration.ofHours(1), Duration.ofMinutes(1), "it-" + UUID.randomUUID(), 64, 2);
         return Wiring.dispatcher(Wiring.standardRoutes(), store, new RecordingEscalations(), notifiers, closeables);
     }
 
@@ -106,8 +108,8 @@ class SilencedResolutionIT {
     }
 
     private List<Map<String, Object>> attempts(String eventId) {
-        return Wiring.rows(db, "SELECT channel, outcome FROM delivery_attempts WHERE event_id = $1 ORDER BY channel",
-                eventId);
+        return Wiring.rows(
+                db, "SELECT channel, outcome FROM delivery_attempts WHERE event_id = $1 ORDER BY channel", eventId);
     }
 
     @Test
@@ -115,7 +117,8 @@ class SilencedResolutionIT {
         String fp = fingerprint();
         AlertEvent opened = opened(fp, Severity.CRITICAL);
         dispatch(notifier(), opened);
-        assertThat(betterstack.requests).singleElement().satisfies(r -> assertThat(r.path()).isEqualTo("/api/v2/incidents"));
+        assertThat(betterstack.requests).singleElement().satisfies(r -> assertThat(r.path())
+                .isEqualTo("/api/v2/incidents"));
 
         AlertEvent resolved = silenced(event(fp, AlertState.RESOLVED, Severity.CRITICAL, 2));
         EventResult r = dispatch(notifier(), resolved);
@@ -123,11 +126,16 @@ class SilencedResolutionIT {
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
         assertThat(betterstack.requests).hasSize(2);
         assertThat(betterstack.requests.get(1).path()).isEqualTo("/api/v2/incidents/bs-777/resolve");
-        assertThat(chat).containsExactlyInAnyOrder("slack:" + opened.eventId(), "discord:" + opened.eventId(),
-                "slack:" + resolved.eventId(), "discord:" + resolved.eventId());
-        assertThat(attempts(resolved.eventId())).extracting(m -> m.get("channel"), m -> m.get("outcome"))
-                .containsExactly(tuple("betterstack", "delivered"), tuple("discord", "delivered"),
-                        tuple("slack", "delivered"));
+        assertThat(chat)
+                .containsExactlyInAnyOrder(
+                        "slack:" + opened.eventId(),
+                        "discord:" + opened.eventId(),
+                        "slack:" + resolved.eventId(),
+                        "discord:" + resolved.eventId());
+        assertThat(attempts(resolved.eventId()))
+                .extracting(m -> m.get("channel"), m -> m.get("outcome"))
+                .containsExactly(
+                        tuple("betterstack", "delivered"), tuple("discord", "delivered"), tuple("slack", "delivered"));
     }
 
     @Test
@@ -138,14 +146,18 @@ class SilencedResolutionIT {
         AlertEvent resolved = silenced(event(fp, AlertState.RESOLVED, Severity.CRITICAL, 2));
         EventResult r = dispatch(notifier(), resolved);
 
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("betterstack", FinalOutcome.SILENCED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("slack", FinalOutcome.DELIVERED),
+                        tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("betterstack", FinalOutcome.SILENCED));
         assertThat(betterstack.requests).isEmpty();
         assertThat(chat).contains("slack:" + resolved.eventId(), "discord:" + resolved.eventId());
-        assertThat(attempts(resolved.eventId())).extracting(m -> m.get("channel"), m -> m.get("outcome"))
-                .containsExactly(tuple("betterstack", "silenced"), tuple("discord", "delivered"),
-                        tuple("slack", "delivered"));
+        assertThat(attempts(resolved.eventId()))
+                .extracting(m -> m.get("channel"), m -> m.get("outcome"))
+                .containsExactly(
+                        tuple("betterstack", "silenced"), tuple("discord", "delivered"), tuple("slack", "delivered"));
     }
 
     @Test
@@ -160,7 +172,8 @@ class SilencedResolutionIT {
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(betterstack.requests).isEmpty();
         assertThat(chat).isEmpty();
-        assertThat(attempts(resolved.eventId())).extracting(m -> m.get("outcome"))
+        assertThat(attempts(resolved.eventId()))
+                .extracting(m -> m.get("outcome"))
                 .containsExactly("silenced", "silenced", "silenced");
     }
 
@@ -169,9 +182,24 @@ class SilencedResolutionIT {
         String fp = fingerprint();
         AlertEvent opened = opened(fp, Severity.CRITICAL);
         dispatch(notifier(), opened);
-        AlertEvent forged = new AlertEvent(1, null, "app/demo/" + fp, opened.incidentId(), AlertState.RESOLVED,
-                Severity.CRITICAL, "demo", null, "all good", Map.of(), Map.of(), 1, opened.firstSeen(),
-                opened.lastSeen(), dev.vigil.schemas.contract.AlertSource.APP, true, List.of());
+        AlertEvent forged = new AlertEvent(
+                1,
+                null,
+                "app/demo/" + fp,
+                opened.incidentId(),
+                AlertState.RESOLVED,
+                Severity.CRITICAL,
+                "demo",
+                null,
+                "all good",
+                Map.of(),
+                Map.of(),
+                1,
+                opened.firstSeen(),
+                opened.lastSeen(),
+                dev.vigil.schemas.contract.AlertSource.APP,
+                true,
+                List.of());
         EventResult r = dispatch(notifier(), forged);
 
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);

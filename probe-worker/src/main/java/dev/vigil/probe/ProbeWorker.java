@@ -49,14 +49,14 @@ import reactor.core.scheduler.Schedulers;
 public final class ProbeWorker {
     private static final Logger LOG = LoggerFactory.getLogger(ProbeWorker.class);
 
-    private ProbeWorker() {
-    }
+    private ProbeWorker() {}
 
     public static void main(String[] args) {
         String path = args.length > 0 ? args[0] : System.getenv("VIGIL_CONFIG");
         Running running;
         try {
-            ProbeWorkerConfig cfg = ProbeWorkerConfig.load(path == null || path.isBlank() ? null : Path.of(path), System.getenv());
+            ProbeWorkerConfig cfg =
+                    ProbeWorkerConfig.load(path == null || path.isBlank() ? null : Path.of(path), System.getenv());
             running = start(cfg);
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("vigil probe worker: " + e.getMessage());
@@ -68,8 +68,11 @@ public final class ProbeWorker {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(running::close, "vigil-probe-shutdown"));
-        LOG.info("probe worker {} in region {} listening on port {}", running.config().workerId(),
-                running.config().region(), running.httpPort());
+        LOG.info(
+                "probe worker {} in region {} listening on port {}",
+                running.config().workerId(),
+                running.config().region(),
+                running.httpPort());
     }
 
     public static Running start(ProbeWorkerConfig cfg) {
@@ -133,36 +136,65 @@ public final class ProbeWorker {
                 }
             };
             try {
-                ProbeSettings settings = new ProbeSettings(cfg.region(), cfg.workerId(), ProbeWorkerConfig.VERSION,
-                        trust(cfg.trustedCaFile()), true, System::currentTimeMillis)
+                ProbeSettings settings = new ProbeSettings(
+                                cfg.region(),
+                                cfg.workerId(),
+                                ProbeWorkerConfig.VERSION,
+                                trust(cfg.trustedCaFile()),
+                                true,
+                                System::currentTimeMillis)
                         .withSecrets(env, java.util.Set.copyOf(cfg.headerSecrets()));
-                TargetGuard guard = new TargetGuard(cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
+                TargetGuard guard = new TargetGuard(
+                        cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
                 Probes probes = Probes.standard(guard, settings);
                 this.publisher = publisher(cfg, env, delivery);
-                this.scheduler = new ProbeScheduler(cfg.region(), cfg.workerId(), timer,
+                this.scheduler = new ProbeScheduler(
+                        cfg.region(),
+                        cfg.workerId(),
+                        timer,
                         (m, ws) -> probes.probe(m, ws)
                                 .doOnNext(metrics::record)
                                 .switchIfEmpty(Mono.fromRunnable(() -> metrics.notRun(m.type()))),
-                        publisher::publish, cfg.concurrency(), metrics, Schedulers.parallel());
+                        publisher::publish,
+                        cfg.concurrency(),
+                        metrics,
+                        Schedulers.parallel());
                 metrics.bindGauges(scheduler::inFlight, scheduler::monitorsAssigned);
                 // Every definition goes to the scheduler (which keeps those of this region) and to the fleet view.
                 MonitorSink monitors = MonitorSink.both(scheduler, fleet);
                 if (!cfg.monitorsFile().isEmpty()) {
-                    closeables.add(new FileMonitorFeed(Path.of(cfg.monitorsFile()), monitors).start(Duration.ofSeconds(5)));
+                    closeables.add(
+                            new FileMonitorFeed(Path.of(cfg.monitorsFile()), monitors).start(Duration.ofSeconds(5)));
                     this.kafkaFeed = null;
                 } else {
                     KafkaResultPublisher kafka = publisher instanceof KafkaResultPublisher k ? k : null;
-                    this.kafkaFeed = new KafkaMonitorFeed(cfg.kafka().bootstrapServers(), cfg.workerId() + "-monitors",
-                            cfg.kafka().topics().monitors(), monitors, dl -> {
+                    this.kafkaFeed = new KafkaMonitorFeed(
+                            cfg.kafka().bootstrapServers(),
+                            cfg.workerId() + "-monitors",
+                            cfg.kafka().topics().monitors(),
+                            monitors,
+                            dl -> {
                                 if (kafka != null) {
-                                    kafka.producer().send(new ProducerRecord<>(cfg.kafka().topics().deadLetter(), dl.key(),
-                                            VigilSerdes.deadLetter().serialize(cfg.kafka().topics().deadLetter(), dl)),
-                                            (md, e) -> {
-                                                if (e != null) {
-                                                    LOG.error("dead letter for monitor definition {} was not delivered ({}): {}",
-                                                            dl.key(), dl.reason(), e.toString());
-                                                }
-                                            });
+                                    kafka.producer()
+                                            .send(
+                                                    new ProducerRecord<>(
+                                                            cfg.kafka().topics().deadLetter(),
+                                                            dl.key(),
+                                                            VigilSerdes.deadLetter()
+                                                                    .serialize(
+                                                                            cfg.kafka()
+                                                                                    .topics()
+                                                                                    .deadLetter(),
+                                                                            dl)),
+                                                    (md, e) -> {
+                                                        if (e != null) {
+                                                            LOG.error(
+                                                                    "dead letter for monitor definition {} was not delivered ({}): {}",
+                                                                    dl.key(),
+                                                                    dl.reason(),
+                                                                    e.toString());
+                                                        }
+                                                    });
                                 }
                             });
                     new KafkaClientMetrics(kafkaFeed.consumer()).bindTo(metrics.registry());
@@ -170,7 +202,11 @@ public final class ProbeWorker {
                 }
                 long hb = cfg.heartbeatInterval().toMillis();
                 this.heartbeats = timer.schedulePeriodically(this::heartbeat, 0, hb, TimeUnit.MILLISECONDS);
-                this.http = OpsServer.start(cfg.http().host(), cfg.http().port(), "probe", metrics.registry(),
+                this.http = OpsServer.start(
+                        cfg.http().host(),
+                        cfg.http().port(),
+                        "probe",
+                        metrics.registry(),
                         ops(metrics, this::notReadyReason));
             } catch (RuntimeException e) {
                 closeQuietly();
@@ -178,7 +214,8 @@ public final class ProbeWorker {
             }
         }
 
-        private ResultPublisher publisher(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener delivery) {
+        private ResultPublisher publisher(
+                ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener delivery) {
             if (cfg.remote().enabled()) {
                 String secret = env.get(cfg.remote().secretEnv());
                 if (secret == null || secret.isBlank()) {
@@ -189,12 +226,23 @@ public final class ProbeWorker {
                     throw new ConfigLoader.ConfigException(List.of("remote.secretEnv: the secret in "
                             + cfg.remote().secretEnv() + " must be at least 32 bytes"));
                 }
-                return new RemoteResultPublisher(cfg.remote().ingestUrl(), cfg.remote().keyId(), cfg.region(),
-                        secret.getBytes(StandardCharsets.UTF_8), cfg.remote().batchSize(),
-                        cfg.remote().flushInterval(), System::currentTimeMillis, delivery);
+                return new RemoteResultPublisher(
+                        cfg.remote().ingestUrl(),
+                        cfg.remote().keyId(),
+                        cfg.region(),
+                        secret.getBytes(StandardCharsets.UTF_8),
+                        cfg.remote().batchSize(),
+                        cfg.remote().flushInterval(),
+                        System::currentTimeMillis,
+                        delivery);
             }
-            KafkaResultPublisher kafka = new KafkaResultPublisher(cfg.kafka().bootstrapServers(),
-                    cfg.workerId() + "-results", cfg.kafka().topics().probeResults(), cfg.kafka().topics().heartbeats(), Map.of(), delivery);
+            KafkaResultPublisher kafka = new KafkaResultPublisher(
+                    cfg.kafka().bootstrapServers(),
+                    cfg.workerId() + "-results",
+                    cfg.kafka().topics().probeResults(),
+                    cfg.kafka().topics().heartbeats(),
+                    Map.of(),
+                    delivery);
             new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
             return kafka;
         }
@@ -205,18 +253,27 @@ public final class ProbeWorker {
 
         private void heartbeat() {
             try {
-                publisher.heartbeat(heartbeat(config.workerId(), config.region(), scheduler, fleet, System.currentTimeMillis()));
+                publisher.heartbeat(
+                        heartbeat(config.workerId(), config.region(), scheduler, fleet, System.currentTimeMillis()));
             } catch (RuntimeException e) {
                 LOG.warn("heartbeat failed: {}", e.toString());
             }
         }
 
         /** The worker's heartbeat now: its load, and the self-watch counts (probes started and skipped, regions named). */
-        static WorkerHeartbeat heartbeat(String workerId, String region, ProbeScheduler scheduler, FleetRegions fleet,
-                                         long now) {
-            return new WorkerHeartbeat(1, workerId, region, now, scheduler.inFlight(),
-                    scheduler.monitorsAssigned(), ProbeWorkerConfig.VERSION, scheduler.probesStarted(),
-                    scheduler.skippedWindows(), fleet.regionsNamed());
+        static WorkerHeartbeat heartbeat(
+                String workerId, String region, ProbeScheduler scheduler, FleetRegions fleet, long now) {
+            return new WorkerHeartbeat(
+                    1,
+                    workerId,
+                    region,
+                    now,
+                    scheduler.inFlight(),
+                    scheduler.monitorsAssigned(),
+                    ProbeWorkerConfig.VERSION,
+                    scheduler.probesStarted(),
+                    scheduler.skippedWindows(),
+                    fleet.regionsNamed());
         }
 
         /** The worker's view of which regions the fleet's monitors name. */
@@ -230,7 +287,8 @@ public final class ProbeWorker {
                 return "shutting down";
             }
             if (kafkaFeed != null && !kafkaFeed.ready()) {
-                return "monitor definitions are still loading from " + config.kafka().topics().monitors();
+                return "monitor definitions are still loading from "
+                        + config.kafka().topics().monitors();
             }
             if (!publisher.healthy()) {
                 return "results cannot be delivered right now";

@@ -16,37 +16,119 @@ public final class Fixtures {
     /** A window start well after the driver's initial wall clock. */
     public static final long W0 = 1_800_000_000_000L - (1_800_000_000_000L % INTERVAL_MS);
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static List<String> regions(int n) {
         return List.of("eu-west", "us-east", "ap-south", "sa-east", "af-south").subList(0, n);
     }
 
     public static MonitorDefinition monitor(String id, List<String> regions) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, 60, TIMEOUT_MS, regions,
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                60,
+                TIMEOUT_MS,
+                regions,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     public static MonitorDefinition disabled(String id, List<String> regions) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, 60, TIMEOUT_MS, regions,
-                null, null, null, null, null, null, false);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                60,
+                TIMEOUT_MS,
+                regions,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false);
     }
 
     public static ProbeResult success(String monitorId, String region, long windowStart) {
-        return new ProbeResult(1, monitorId, region, "worker-" + region, windowStart, windowStart + 10, Outcome.SUCCESS,
-                null, 200, 42, 45, 100L, 0, null, null, null, null, null, null, UUID.randomUUID().toString());
+        return new ProbeResult(
+                1,
+                monitorId,
+                region,
+                "worker-" + region,
+                windowStart,
+                windowStart + 10,
+                Outcome.SUCCESS,
+                null,
+                200,
+                42,
+                45,
+                100L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                UUID.randomUUID().toString());
     }
 
     public static ProbeResult failure(String monitorId, String region, long windowStart) {
-        return new ProbeResult(1, monitorId, region, "worker-" + region, windowStart, windowStart + 10,
-                Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_REFUSED, null, null, 3, 0L, 0, null, null, null, null, null,
-                null, UUID.randomUUID().toString());
+        return new ProbeResult(
+                1,
+                monitorId,
+                region,
+                "worker-" + region,
+                windowStart,
+                windowStart + 10,
+                Outcome.NETWORK_FAILURE,
+                ErrorKind.CONNECT_REFUSED,
+                null,
+                null,
+                3,
+                0L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                UUID.randomUUID().toString());
     }
 
     public static ProbeResult httpFailure(String monitorId, String region, long windowStart) {
-        return new ProbeResult(1, monitorId, region, "worker-" + region, windowStart, windowStart + 10,
-                Outcome.HTTP_FAILURE, null, 503, 30, 31, 10L, 0, null, null, null, null, null, null,
+        return new ProbeResult(
+                1,
+                monitorId,
+                region,
+                "worker-" + region,
+                windowStart,
+                windowStart + 10,
+                Outcome.HTTP_FAILURE,
+                null,
+                503,
+                30,
+                31,
+                10L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
                 UUID.randomUUID().toString());
     }
 
@@ -68,15 +150,27 @@ public final class Fixtures {
     }
 
     /** A heartbeat with the self-watch counts: cumulative probes started and skipped, and the regions monitors name. */
-    public static WorkerHeartbeat heartbeat(String workerId, String region, long sentAt, long started, long skipped,
-                                            java.util.Map<String, Integer> regionsNamed) {
+    public static WorkerHeartbeat heartbeat(
+            String workerId,
+            String region,
+            long sentAt,
+            long started,
+            long skipped,
+            java.util.Map<String, Integer> regionsNamed) {
         return new WorkerHeartbeat(1, workerId, region, sentAt, 3, 10, "0.1.0", started, skipped, regionsNamed);
     }
 
     /** The result a worker publishes when it did not probe the window, for {@code reason}. */
-    public static ProbeResult skipped(String monitorId, String region, long windowStart,
-                                      dev.vigil.schemas.contract.SkipReason reason) {
-        return ProbeResult.skipped(monitorId, region, "worker-" + region, windowStart, windowStart + 10, null, reason,
+    public static ProbeResult skipped(
+            String monitorId, String region, long windowStart, dev.vigil.schemas.contract.SkipReason reason) {
+        return ProbeResult.skipped(
+                monitorId,
+                region,
+                "worker-" + region,
+                windowStart,
+                windowStart + 10,
+                null,
+                reason,
                 UUID.randomUUID().toString());
     }
 }

@@ -17,8 +17,7 @@ public final class HeartbeatFixtures {
     /** The default pipeline grace ({@code verdict.grace}) the topology adds to a heartbeat window's deadline. */
     public static final long PIPELINE_GRACE_MS = Windows.DEFAULT_GRACE_MS;
 
-    private HeartbeatFixtures() {
-    }
+    private HeartbeatFixtures() {}
 
     /** A heartbeat monitor with {@code intervalSeconds} windows and {@code graceSeconds} grace. */
     public static MonitorDefinition every(String id, int intervalSeconds, int graceSeconds) {
@@ -31,8 +30,29 @@ public final class HeartbeatFixtures {
     }
 
     private static MonitorDefinition heartbeat(String id, int intervalSeconds, MonitorDefinition.Heartbeat hb) {
-        return new MonitorDefinition(1, id, "Job " + id, null, null, intervalSeconds, null, List.of(), null, null, null,
-                null, null, Map.of(), null, CheckType.HEARTBEAT, null, null, null, null, null, hb);
+        return new MonitorDefinition(
+                1,
+                id,
+                "Job " + id,
+                null,
+                null,
+                intervalSeconds,
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of(),
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                hb);
     }
 
     /** A ping accepted by ingest at {@code at}, for the window it arrived in. */
@@ -42,20 +62,46 @@ public final class HeartbeatFixtures {
 
     /** A {@code /fail} ping accepted at {@code at}. */
     public static ProbeResult failed(MonitorDefinition def, long at) {
-        return result(def, HeartbeatSchedules.windowAt(def, at).start(), at, Outcome.ASSERTION_FAILURE,
+        return result(
+                def,
+                HeartbeatSchedules.windowAt(def, at).start(),
+                at,
+                Outcome.ASSERTION_FAILURE,
                 ErrorKind.REPORTED_FAILURE);
     }
 
     /** A ping result claiming {@code windowStart} (which need not be a window start), received at {@code at}. */
-    public static ProbeResult result(MonitorDefinition def, long windowStart, long at, Outcome outcome, ErrorKind kind) {
-        return new ProbeResult(1, def.id(), MonitorDefinition.PUSH_REGION, "ingest", windowStart, at, outcome, kind,
-                null, null, null, null, null, null, null, null, null, null, null, UUID.randomUUID().toString(),
-                CheckType.HEARTBEAT, null);
+    public static ProbeResult result(
+            MonitorDefinition def, long windowStart, long at, Outcome outcome, ErrorKind kind) {
+        return new ProbeResult(
+                1,
+                def.id(),
+                MonitorDefinition.PUSH_REGION,
+                "ingest",
+                windowStart,
+                at,
+                outcome,
+                kind,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                UUID.randomUUID().toString(),
+                CheckType.HEARTBEAT,
+                null);
     }
 
     /** The wall-clock deadline of the window starting at {@code windowStart}: its end, the grace, the pipeline grace. */
     public static long deadline(MonitorDefinition def, long windowStart) {
-        return HeartbeatSchedules.windowAt(def, windowStart).end() + def.heartbeat().graceSeconds() * 1000L
+        return HeartbeatSchedules.windowAt(def, windowStart).end()
+                + def.heartbeat().graceSeconds() * 1000L
                 + PIPELINE_GRACE_MS;
     }
 

@@ -1,10 +1,9 @@
 package dev.vigil.streams;
 
-import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.streams.verdict.VerdictProcessor;
+import dev.vigil.streams.topology.StoreNames;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -20,8 +19,7 @@ import org.apache.kafka.streams.state.WindowStore;
  * a whole topology cannot show, such as the same processor instance initialised twice over restored stores.
  */
 public final class ProcessorContexts {
-    private ProcessorContexts() {
-    }
+    private ProcessorContexts() {}
 
     public static MockProcessorContext<String, Object> context(long wallClockMs) {
         var context = new MockProcessorContext<String, Object>();
@@ -30,23 +28,30 @@ public final class ProcessorContexts {
         return context;
     }
 
-    public static <V> KeyValueStore<String, V> addKeyValueStore(MockProcessorContext<String, Object> context,
-                                                                 String name, Serde<V> serde) {
-        return add(context, Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), serde)
-                .withLoggingDisabled());
+    public static <V> KeyValueStore<String, V> addKeyValueStore(
+            MockProcessorContext<String, Object> context, String name, Serde<V> serde) {
+        return add(
+                context,
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), serde)
+                        .withLoggingDisabled());
     }
 
     /** The verdict processor's definitions (holding {@code defs}) and history stores, which others read too. */
-    public static WindowStore<String, MonitorStatus> addVerdictStores(MockProcessorContext<String, Object> context,
-                                                                      MonitorDefinition... defs) {
-        KeyValueStore<String, MonitorDefinition> definitions = addKeyValueStore(context,
-                StoreNames.DEFINITIONS_STORE, VigilSerdes.monitorDefinition());
+    public static WindowStore<String, MonitorStatus> addVerdictStores(
+            MockProcessorContext<String, Object> context, MonitorDefinition... defs) {
+        KeyValueStore<String, MonitorDefinition> definitions =
+                addKeyValueStore(context, StoreNames.DEFINITIONS_STORE, VigilSerdes.monitorDefinition());
         for (MonitorDefinition def : defs) {
             definitions.put(def.id(), def);
         }
-        return add(context, Stores.windowStoreBuilder(Stores.inMemoryWindowStore(StoreNames.HISTORY_STORE,
-                        Duration.ofDays(1), Duration.ofMillis(1), false), Serdes.String(), VigilSerdes.monitorStatus())
-                .withLoggingDisabled());
+        return add(
+                context,
+                Stores.windowStoreBuilder(
+                                Stores.inMemoryWindowStore(
+                                        StoreNames.HISTORY_STORE, Duration.ofDays(1), Duration.ofMillis(1), false),
+                                Serdes.String(),
+                                VigilSerdes.monitorStatus())
+                        .withLoggingDisabled());
     }
 
     private static <S extends StateStore> S add(MockProcessorContext<String, Object> context, StoreBuilder<S> builder) {

@@ -9,12 +9,12 @@ import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertStateMachine;
 import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.streams.metrics.DurationHistogram;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.DefaultRules;
+import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.streams.rules.MetricRules;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -81,12 +81,27 @@ public class AlertingMicroBench {
 
     @Setup
     public void setup() {
-        breach = Evaluation.breach("monitor/checkout-api", T0, Severity.CRITICAL, "checkout", "monitor",
-                "checkout-api is down", Map.of("history", "http://localhost:8084/v1/monitors/checkout-api/history"),
-                Map.of("monitorId", "checkout-api"), AlertSource.PROBE);
+        breach = Evaluation.breach(
+                "monitor/checkout-api",
+                T0,
+                Severity.CRITICAL,
+                "checkout",
+                "monitor",
+                "checkout-api is down",
+                Map.of("history", "http://localhost:8084/v1/monitors/checkout-api/history"),
+                Map.of("monitorId", "checkout-api"),
+                AlertSource.PROBE);
         firing = machine.apply(null, breach, false).state();
-        breach = Evaluation.breach("monitor/checkout-api", T0 + 60_000, Severity.CRITICAL, "checkout", "monitor",
-                "checkout-api is down", breach.links(), breach.attributes(), AlertSource.PROBE);
+        breach = Evaluation.breach(
+                "monitor/checkout-api",
+                T0 + 60_000,
+                Severity.CRITICAL,
+                "checkout",
+                "monitor",
+                "checkout-api is down",
+                breach.links(),
+                breach.attributes(),
+                AlertSource.PROBE);
         Random rnd = new Random(7);
         durations = new double[4096];
         for (int i = 0; i < durations.length; i++) {
@@ -175,15 +190,22 @@ public class AlertingMicroBench {
     /** Runs every benchmark; returns average ns/op by benchmark method name and writes the JSON result. */
     public static Map<String, Double> run(int forks, int iterations, int millis, Path resultsDir)
             throws RunnerException, IOException {
-        Options opt = new OptionsBuilder().include(AlertingMicroBench.class.getName() + "\\.")
-                .forks(forks).warmupIterations(Math.max(1, iterations / 2)).measurementIterations(iterations)
-                .warmupTime(TimeValue.milliseconds(millis)).measurementTime(TimeValue.milliseconds(millis))
-                .shouldFailOnError(true).build();
+        Options opt = new OptionsBuilder()
+                .include(AlertingMicroBench.class.getName() + "\\.")
+                .forks(forks)
+                .warmupIterations(Math.max(1, iterations / 2))
+                .measurementIterations(iterations)
+                .warmupTime(TimeValue.milliseconds(millis))
+                .measurementTime(TimeValue.milliseconds(millis))
+                .shouldFailOnError(true)
+                .build();
         Collection<RunResult> results = new Runner(opt).run();
         Map<String, Double> out = new LinkedHashMap<>();
         for (RunResult rr : results) {
             String label = rr.getParams().getBenchmark();
-            out.put(label.substring(label.lastIndexOf('.') + 1), rr.getPrimaryResult().getScore());
+            out.put(
+                    label.substring(label.lastIndexOf('.') + 1),
+                    rr.getPrimaryResult().getScore());
         }
         Files.createDirectories(resultsDir);
         Map<String, Object> json = new LinkedHashMap<>();

@@ -12,12 +12,12 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.topic.Topics.TopicSpec;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.schemas.topic.Topics.TopicSpec;
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -89,41 +89,100 @@ public final class MetricAlertPipelineBench {
     private static final long MIN = 60_000L;
 
     /** Scale of one run. */
-    public record Options(int metrics, int apps, int minutes, int latencySamples, int latencyRatePerSecond,
-                          int streamThreads, Path resultsDir) {
+    public record Options(
+            int metrics,
+            int apps,
+            int minutes,
+            int latencySamples,
+            int latencyRatePerSecond,
+            int streamThreads,
+            Path resultsDir) {
         public static Options defaults() {
             return new Options(1_000_000, 50, 60, 200, 20, 1, Path.of("target", "results"));
         }
     }
 
     /** Measured figures. */
-    public record Result(long metrics, int apps, double rawPipeRecordsPerSecond, double metricsPerSecond, double ratio,
-                         double latencyP50Ms, double latencyP99Ms, double latencyMaxMs, int latencySamples,
-                         long alertsDuringThroughput) {
+    public record Result(
+            long metrics,
+            int apps,
+            double rawPipeRecordsPerSecond,
+            double metricsPerSecond,
+            double ratio,
+            double latencyP50Ms,
+            double latencyP99Ms,
+            double latencyMaxMs,
+            int latencySamples,
+            long alertsDuringThroughput) {
         public String line() {
-            return String.format(Locale.ROOT,
+            return String.format(
+                    Locale.ROOT,
                     "RESULT %s metrics=%d apps=%d metrics_per_s=%.0f raw_pipe_records_per_s=%.0f ratio=%.3f "
                             + "decision_latency_p50_ms=%.1f decision_latency_p99_ms=%.1f decision_latency_max_ms=%.1f "
                             + "latency_samples=%d alerts_during_throughput=%d",
-                    NAME, metrics, apps, metricsPerSecond, rawPipeRecordsPerSecond, ratio, latencyP50Ms, latencyP99Ms,
-                    latencyMaxMs, latencySamples, alertsDuringThroughput);
+                    NAME,
+                    metrics,
+                    apps,
+                    metricsPerSecond,
+                    rawPipeRecordsPerSecond,
+                    ratio,
+                    latencyP50Ms,
+                    latencyP99Ms,
+                    latencyMaxMs,
+                    latencySamples,
+                    alertsDuringThroughput);
         }
     }
 
-    private MetricAlertPipelineBench() {
-    }
+    private MetricAlertPipelineBench() {}
 
     public static void main(String[] args) throws Exception {
         Options o = Options.defaults();
         for (int i = 0; i + 1 < args.length; i += 2) {
             int v = Integer.parseInt(args[i + 1]);
             o = switch (args[i]) {
-                case "--metrics" -> new Options(v, o.apps(), o.minutes(), o.latencySamples(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--apps" -> new Options(o.metrics(), v, o.minutes(), o.latencySamples(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--minutes" -> new Options(o.metrics(), o.apps(), v, o.latencySamples(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--samples" -> new Options(o.metrics(), o.apps(), o.minutes(), v, o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--latency-rate" -> new Options(o.metrics(), o.apps(), o.minutes(), o.latencySamples(), v, o.streamThreads(), o.resultsDir());
-                case "--threads" -> new Options(o.metrics(), o.apps(), o.minutes(), o.latencySamples(), o.latencyRatePerSecond(), v, o.resultsDir());
+                case "--metrics" -> new Options(
+                        v,
+                        o.apps(),
+                        o.minutes(),
+                        o.latencySamples(),
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--apps" -> new Options(
+                        o.metrics(),
+                        v,
+                        o.minutes(),
+                        o.latencySamples(),
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--minutes" -> new Options(
+                        o.metrics(),
+                        o.apps(),
+                        v,
+                        o.latencySamples(),
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--samples" -> new Options(
+                        o.metrics(),
+                        o.apps(),
+                        o.minutes(),
+                        v,
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--latency-rate" -> new Options(
+                        o.metrics(), o.apps(), o.minutes(), o.latencySamples(), v, o.streamThreads(), o.resultsDir());
+                case "--threads" -> new Options(
+                        o.metrics(),
+                        o.apps(),
+                        o.minutes(),
+                        o.latencySamples(),
+                        o.latencyRatePerSecond(),
+                        v,
+                        o.resultsDir());
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --metrics --apps --minutes --samples --latency-rate --threads)");
             };
@@ -150,14 +209,15 @@ public final class MetricAlertPipelineBench {
             long now = System.currentTimeMillis();
             long base = now - Math.floorMod(now, MIN) - (o.minutes() + 30L) * MIN;
             List<ProducerRecord<String, byte[]>> batch = metrics(o, base);
-            System.out.printf("generated %d metrics (%d apps over %d minutes of event time)%n", batch.size(), o.apps(),
-                    o.minutes());
+            System.out.printf(
+                    "generated %d metrics (%d apps over %d minutes of event time)%n",
+                    batch.size(), o.apps(), o.minutes());
 
             double raw = rawPipe(kafka, batch);
             System.out.printf("raw pipe: %.0f records/s%n", raw);
 
             try (KafkaStreams streams = startStreams(kafka, work.resolve("state"), o.streamThreads());
-                 AlertObserver alerts = new AlertObserver(kafka)) {
+                    AlertObserver alerts = new AlertObserver(kafka)) {
                 long t0 = System.nanoTime();
                 try (var producer = producer(kafka)) {
                     batch.forEach(producer::send);
@@ -166,14 +226,25 @@ public final class MetricAlertPipelineBench {
                 long tLast = awaitCommitted(kafka, Topics.METRICS, Duration.ofMinutes(15));
                 double rate = batch.size() / ((tLast - t0) / 1e9);
                 long alertsSeen = alerts.count();
-                System.out.printf("metric windows + rules: %.0f metrics/s (%d alerts emitted meanwhile; streams %s)%n", rate,
-                        alertsSeen, streams.state());
+                System.out.printf(
+                        "metric windows + rules: %.0f metrics/s (%d alerts emitted meanwhile; streams %s)%n",
+                        rate, alertsSeen, streams.state());
 
                 Latencies lat = latency(kafka, alerts, o, base + (o.minutes() + 5L) * MIN);
-                System.out.printf("decision latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d samples%n", lat.p50,
-                        lat.p99, lat.max, lat.samples);
-                Result r = new Result(batch.size(), o.apps(), raw, rate, rate / raw, lat.p50, lat.p99, lat.max,
-                        lat.samples, alertsSeen);
+                System.out.printf(
+                        "decision latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d samples%n",
+                        lat.p50, lat.p99, lat.max, lat.samples);
+                Result r = new Result(
+                        batch.size(),
+                        o.apps(),
+                        raw,
+                        rate,
+                        rate / raw,
+                        lat.p50,
+                        lat.p99,
+                        lat.max,
+                        lat.samples,
+                        alertsSeen);
                 write(o.resultsDir(), r);
                 return r;
             }
@@ -193,8 +264,8 @@ public final class MetricAlertPipelineBench {
             long ts = base + (long) ((double) i / o.metrics() * span);
             String status = rnd.nextInt(100) < 2 ? "503" : rnd.nextInt(10) == 0 ? "404" : "200";
             double duration = Math.exp(4.5 + 0.8 * rnd.nextGaussian());
-            DomainMetric m = new DomainMetric(1, app, DomainMetric.HTTP_REQUEST, status, paths[i % paths.length], null,
-                    duration, null, ts);
+            DomainMetric m = new DomainMetric(
+                    1, app, DomainMetric.HTTP_REQUEST, status, paths[i % paths.length], null, duration, null, ts);
             out.add(new ProducerRecord<>(Topics.METRICS, null, ts, m.key(), Json.bytes(m)));
         }
         return out;
@@ -232,14 +303,16 @@ public final class MetricAlertPipelineBench {
     private static long awaitCommitted(EmbeddedKafka kafka, String topic, Duration timeout) throws Exception {
         try (Admin admin = Admin.create(kafka.adminProps())) {
             var parts = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
             parts.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
             var ends = admin.listOffsets(latest).all().get();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
-                Map<TopicPartition, OffsetAndMetadata> committed =
-                        admin.listConsumerGroupOffsets(APPLICATION_ID).partitionsToOffsetAndMetadata().get();
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(APPLICATION_ID)
+                        .partitionsToOffsetAndMetadata()
+                        .get();
                 boolean done = true;
                 for (TopicPartition tp : parts) {
                     OffsetAndMetadata c = committed.get(tp);
@@ -271,29 +344,32 @@ public final class MetricAlertPipelineBench {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong acked = new AtomicLong();
         AtomicLong lastAck = new AtomicLong();
-        Thread pipe = new Thread(() -> {
-            Map<String, Object> cprops = kafka.consumerProps("bench-alerting-raw-pipe");
-            cprops.put("max.poll.records", 2000);
-            try (var consumer = new KafkaConsumer<>(cprops, new StringDeserializer(), new ByteArrayDeserializer());
-                 var producer = producer(kafka)) {
-                consumer.subscribe(List.of(RAW_IN));
-                while (!stop.get()) {
-                    var polled = consumer.poll(Duration.ofMillis(100));
-                    for (ConsumerRecord<String, byte[]> r : polled) {
-                        producer.send(new ProducerRecord<>(RAW_OUT, r.key(), r.value()), (md, e) -> {
-                            if (e == null) {
-                                lastAck.set(System.nanoTime());
-                                acked.incrementAndGet();
+        Thread pipe = new Thread(
+                () -> {
+                    Map<String, Object> cprops = kafka.consumerProps("bench-alerting-raw-pipe");
+                    cprops.put("max.poll.records", 2000);
+                    try (var consumer =
+                                    new KafkaConsumer<>(cprops, new StringDeserializer(), new ByteArrayDeserializer());
+                            var producer = producer(kafka)) {
+                        consumer.subscribe(List.of(RAW_IN));
+                        while (!stop.get()) {
+                            var polled = consumer.poll(Duration.ofMillis(100));
+                            for (ConsumerRecord<String, byte[]> r : polled) {
+                                producer.send(new ProducerRecord<>(RAW_OUT, r.key(), r.value()), (md, e) -> {
+                                    if (e == null) {
+                                        lastAck.set(System.nanoTime());
+                                        acked.incrementAndGet();
+                                    }
+                                });
                             }
-                        });
+                            if (!polled.isEmpty()) {
+                                consumer.commitAsync();
+                            }
+                        }
+                        producer.flush();
                     }
-                    if (!polled.isEmpty()) {
-                        consumer.commitAsync();
-                    }
-                }
-                producer.flush();
-            }
-        }, "bench-alerting-raw-pipe");
+                },
+                "bench-alerting-raw-pipe");
         pipe.start();
         try {
             long t0 = System.nanoTime();
@@ -317,11 +393,11 @@ public final class MetricAlertPipelineBench {
         }
     }
 
-    private record Latencies(double p50, double p99, double max, int samples) {
-    }
+    private record Latencies(double p50, double p99, double max, int samples) {}
 
     /** Per sample: a dlq_routed metric, then a metric closing its minute; closing record sent → opened readable. */
-    private static Latencies latency(EmbeddedKafka kafka, AlertObserver alerts, Options o, long minute) throws Exception {
+    private static Latencies latency(EmbeddedKafka kafka, AlertObserver alerts, Options o, long minute)
+            throws Exception {
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
         alerts.track(sentAt);
         long intervalNanos = 1_000_000_000L / Math.max(1, o.latencyRatePerSecond());
@@ -330,23 +406,37 @@ public final class MetricAlertPipelineBench {
         try (var producer = producer(kafka)) {
             for (int k = 0; k < o.latencySamples(); k++) {
                 String app = "lat-" + k;
-                DomainMetric breach = new DomainMetric(1, app, DomainMetric.DLQ_ROUTED, "archived", null, null, null, null,
-                        minute + 1_000);
-                DomainMetric closer = new DomainMetric(1, app, DomainMetric.DLQ_ROUTED, "archived", null, null, null, null,
+                DomainMetric breach = new DomainMetric(
+                        1, app, DomainMetric.DLQ_ROUTED, "archived", null, null, null, null, minute + 1_000);
+                DomainMetric closer = new DomainMetric(
+                        1,
+                        app,
+                        DomainMetric.DLQ_ROUTED,
+                        "archived",
+                        null,
+                        null,
+                        null,
+                        null,
                         minute + MIN + grace + 1_000);
-                producer.send(new ProducerRecord<>(Topics.METRICS, null, breach.timestamp(), breach.key(), Json.bytes(breach)));
+                producer.send(new ProducerRecord<>(
+                        Topics.METRICS, null, breach.timestamp(), breach.key(), Json.bytes(breach)));
                 LockSupport.parkNanos(next - System.nanoTime());
                 next += intervalNanos;
                 sentAt.put("rule/dlq-routed/" + app, System.nanoTime());
-                producer.send(new ProducerRecord<>(Topics.METRICS, null, closer.timestamp(), closer.key(), Json.bytes(closer)));
+                producer.send(new ProducerRecord<>(
+                        Topics.METRICS, null, closer.timestamp(), closer.key(), Json.bytes(closer)));
                 producer.flush();
             }
         }
         List<Long> samples = alerts.awaitLatencies(o.latencySamples(), Duration.ofMinutes(5));
         long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
-        return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
-                sorted[sorted.length - 1] / 1e6, sorted.length);
+        return new Latencies(
+                percentile(sorted, 0.50) / 1e6,
+                percentile(sorted, 0.99) / 1e6,
+                sorted[sorted.length - 1] / 1e6,
+                sorted.length);
     }
+
     private static void write(Path dir, Result r) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("metrics", r.metrics());
@@ -370,7 +460,12 @@ public final class MetricAlertPipelineBench {
         private final TopicTail<String, AlertEvent> tail;
 
         AlertObserver(EmbeddedKafka kafka) {
-            tail = new TopicTail<>(kafka, Topics.ALERTS, new StringDeserializer(), VigilSerdes.alertEvent(), Duration.ofMillis(10),
+            tail = new TopicTail<>(
+                    kafka,
+                    Topics.ALERTS,
+                    new StringDeserializer(),
+                    VigilSerdes.alertEvent(),
+                    Duration.ofMillis(10),
                     (records, nanos) -> {
                         for (ConsumerRecord<String, AlertEvent> r : records) {
                             count.incrementAndGet();
@@ -391,7 +486,10 @@ public final class MetricAlertPipelineBench {
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> latencies.size() >= n, timeout, () -> "only " + latencies.size() + " of " + n + " opened alerts arrived");
+            BenchSupport.awaitUntil(
+                    () -> latencies.size() >= n,
+                    timeout,
+                    () -> "only " + latencies.size() + " of " + n + " opened alerts arrived");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }

@@ -71,13 +71,32 @@ import org.openqa.selenium.chrome.ChromeOptions;
 public final class ConsoleRenderBench {
     public static final String NAME = "console-render";
     public static final String CHROMIUM = System.getenv().getOrDefault("VIGIL_CHROMIUM", "/usr/bin/chromium");
-    public static final String CHROMEDRIVER = System.getenv().getOrDefault("VIGIL_CHROMEDRIVER", "/usr/bin/chromedriver");
+    public static final String CHROMEDRIVER =
+            System.getenv().getOrDefault("VIGIL_CHROMEDRIVER", "/usr/bin/chromedriver");
     static final String TOKEN_KEY = "vigil.token";
     private static final long INTERVAL_MS = 60_000;
     private static final List<String> REGIONS = List.of("eu-west", "us-east", "ap-south");
-    private static final List<String> SERVICES = List.of("checkout", "payments", "search", "catalog", "cart", "accounts",
-            "orders", "shipping", "inventory", "pricing", "reviews", "recommendations", "notifications", "billing", "media",
-            "gateway", "profile", "reports", "support", "identity");
+    private static final List<String> SERVICES = List.of(
+            "checkout",
+            "payments",
+            "search",
+            "catalog",
+            "cart",
+            "accounts",
+            "orders",
+            "shipping",
+            "inventory",
+            "pricing",
+            "reviews",
+            "recommendations",
+            "notifications",
+            "billing",
+            "media",
+            "gateway",
+            "profile",
+            "reports",
+            "support",
+            "identity");
     private static final List<String> KINDS = List.of("API", "Web", "Health", "Webhook");
 
     /**
@@ -85,7 +104,8 @@ public final class ConsoleRenderBench {
      * the grid (rows, and the counts showing the total), then leaves what it saw in {@code window.__vigilBench}. The
      * counts' numbers are read with their digit-group separators removed ("10,000" → 10000).
      */
-    private static final String PROBE_JS = """
+    private static final String PROBE_JS =
+            """
             (function () {
               if (location.pathname !== '/' || location.hash !== '#/fleet') return;
               var N = '%d';
@@ -122,7 +142,8 @@ public final class ConsoleRenderBench {
             })();
             """;
 
-    private static final String AWAIT_PROBE_JS = """
+    private static final String AWAIT_PROBE_JS =
+            """
             var done = arguments[arguments.length - 1];
             (function wait() {
               if (window.__vigilBench) done(window.__vigilBench); else setTimeout(wait, 20);
@@ -130,7 +151,8 @@ public final class ConsoleRenderBench {
             """;
 
     /** The physical reference: fetch and parse the same JSON, nothing else (no-store like the console's own fetch). */
-    private static final String BARE_FETCH_JS = """
+    private static final String BARE_FETCH_JS =
+            """
             var token = arguments[0], done = arguments[arguments.length - 1];
             var t0 = performance.now();
             var encoding = '';
@@ -156,15 +178,15 @@ public final class ConsoleRenderBench {
                 switch (args[i]) {
                     case "--monitors" -> monitors = Integer.parseInt(args[++i]);
                     case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --monitors N --rounds R");
+                    default -> throw new IllegalArgumentException(
+                            "unknown option " + args[i] + "; options: --monitors N --rounds R");
                 }
             }
             return new Options(monitors, rounds);
         }
     }
 
-    private ConsoleRenderBench() {
-    }
+    private ConsoleRenderBench() {}
 
     public static void main(String[] args) throws Exception {
         run(Options.parse(args));
@@ -179,33 +201,55 @@ public final class ConsoleRenderBench {
     /** Runs everything, prints the RESULT line, writes the JSON file and returns the figures. */
     public static Map<String, Object> run(Options o) throws Exception {
         if (!browserInstalled()) {
-            throw new IllegalStateException(CHROMIUM + " or " + CHROMEDRIVER + " is missing (apt-get install chromium chromium-driver)");
+            throw new IllegalStateException(
+                    CHROMIUM + " or " + CHROMEDRIVER + " is missing (apt-get install chromium chromium-driver)");
         }
         String token = BearerTokens.generate();
         Path work = Files.createTempDirectory("vigil-bench-console");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
             kafka.createTopics(Topics.all());
-            // The query API token as VerdictPipelineBench builds it. The verdict grace is raised to its maximum (10 min):
+            // The query API token as VerdictPipelineBench builds it. The verdict grace is raised to its maximum (10
+            // min):
             // with no probes after the one published window, the first silent window would otherwise turn every monitor
             // 'unknown' about two minutes after start, mid-measurement.
             var cfg = StreamsServiceConfig.defaults()
-                    .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench-console", work.resolve("state").toString(),
-                            1, 1, 0, Duration.ofMillis(100), Map.of()))
+                    .withKafka(new KafkaSettings(
+                            kafka.bootstrapServers(),
+                            "vigil-bench-console",
+                            work.resolve("state").toString(),
+                            1,
+                            1,
+                            0,
+                            Duration.ofMillis(100),
+                            Map.of()))
                     .withHttp(HttpSettings.loopback(0))
                     .withVerdict(new VerdictSettings(Duration.ofMinutes(10), null, null, null))
-                    .withAuth(StreamsServiceConfig.AuthSettings.of(List.of(
-                            new TokenSpec("bench", BearerTokens.hash(token), List.of("admin")))));
+                    .withAuth(StreamsServiceConfig.AuthSettings.of(
+                            List.of(new TokenSpec("bench", BearerTokens.hash(token), List.of("admin")))));
             long t0 = System.nanoTime();
             try (var streams = StreamsApp.start(cfg)) {
                 String base = "http://127.0.0.1:" + streams.httpPort();
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .build();
                 VerdictPipelineBench.sendAll(kafka, definitions(o.monitors()));
-                awaitStatus(http, base, token, o.monitors(), s -> s.path("monitors").size() >= o.monitors(), "monitors loaded");
+                awaitStatus(
+                        http,
+                        base,
+                        token,
+                        o.monitors(),
+                        s -> s.path("monitors").size() >= o.monitors(),
+                        "monitors loaded");
                 long ws = Windows.windowStart(System.currentTimeMillis(), INTERVAL_MS) - INTERVAL_MS;
                 VerdictPipelineBench.sendAll(kafka, results(o.monitors(), ws));
-                JsonNode decided = awaitStatus(http, base, token, o.monitors(), s -> decidedCount(s) == o.monitors(), "monitors decided");
-                System.out.printf(Locale.ROOT, "%d monitors decided %.1f s after start: %s%n", o.monitors(),
-                        (System.nanoTime() - t0) / 1e9, decided.path("counts"));
+                JsonNode decided = awaitStatus(
+                        http, base, token, o.monitors(), s -> decidedCount(s) == o.monitors(), "monitors decided");
+                System.out.printf(
+                        Locale.ROOT,
+                        "%d monitors decided %.1f s after start: %s%n",
+                        o.monitors(),
+                        (System.nanoTime() - t0) / 1e9,
+                        decided.path("counts"));
 
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("monitors", o.monitors());
@@ -238,7 +282,9 @@ public final class ConsoleRenderBench {
                 r.put("status_request_start_ms_p50", round1(b.warmMedian(Round::statusStartMs)));
                 r.put("status_response_end_ms_p50", round1(b.warmMedian(Round::statusEndMs)));
                 r.put("cold_assets_from_cache", cold.assetsFromCache());
-                r.put("failed_requests", b.rounds().stream().mapToLong(Round::failed).sum());
+                r.put(
+                        "failed_requests",
+                        b.rounds().stream().mapToLong(Round::failed).sum());
                 r.put("dom_elements", b.rounds().get(b.rounds().size() - 1).elements());
                 r.put("browser", b.version());
                 r.put("counts", mapOf(decided.path("counts")));
@@ -255,8 +301,8 @@ public final class ConsoleRenderBench {
                 serverTimes.put("gzipMs", size.gzipMs());
                 r.put("statusRequests", serverTimes);
                 if (cold.assetsFromCache() > 0) {
-                    System.out.println("WARNING: " + cold.assetsFromCache() + " console assets came from the cache in the cold round: "
-                            + cold.cachedAssets());
+                    System.out.println("WARNING: " + cold.assetsFromCache()
+                            + " console assets came from the cache in the cold round: " + cold.cachedAssets());
                 }
                 report(NAME, r);
                 return r;
@@ -269,14 +315,15 @@ public final class ConsoleRenderBench {
     // ---- the fleet ------------------------------------------------------------------------------------------
 
     static String id(int m) {
-        return SERVICES.get(m % SERVICES.size()) + "-" + KINDS.get((m / SERVICES.size()) % KINDS.size()).toLowerCase(Locale.ROOT)
-                + "-" + String.format(Locale.ROOT, "%05d", m);
+        return SERVICES.get(m % SERVICES.size()) + "-"
+                + KINDS.get((m / SERVICES.size()) % KINDS.size()).toLowerCase(Locale.ROOT) + "-"
+                + String.format(Locale.ROOT, "%05d", m);
     }
 
     static String name(int m) {
         String s = SERVICES.get(m % SERVICES.size());
-        return Character.toUpperCase(s.charAt(0)) + s.substring(1) + " " + KINDS.get((m / SERVICES.size()) % KINDS.size())
-                + " " + String.format(Locale.ROOT, "%05d", m);
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1) + " "
+                + KINDS.get((m / SERVICES.size()) % KINDS.size()) + " " + String.format(Locale.ROOT, "%05d", m);
     }
 
     /** Failing regions of monitor m: none for ≈90 %, one (degraded) for 5 %, all three (down) for 5 %. */
@@ -292,10 +339,24 @@ public final class ConsoleRenderBench {
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(n);
         for (int m = 0; m < n; m++) {
             String service = SERVICES.get(m % SERVICES.size());
-            MonitorDefinition def = new MonitorDefinition(1, id(m), name(m),
-                    "https://" + service + ".example.com/" + KINDS.get((m / SERVICES.size()) % KINDS.size()).toLowerCase(Locale.ROOT)
-                            + "/health?m=" + m, null, (int) (INTERVAL_MS / 1000), 2500, REGIONS, null, null, null, service,
-                    null, null, null);
+            MonitorDefinition def = new MonitorDefinition(
+                    1,
+                    id(m),
+                    name(m),
+                    "https://" + service + ".example.com/"
+                            + KINDS.get((m / SERVICES.size()) % KINDS.size()).toLowerCase(Locale.ROOT) + "/health?m="
+                            + m,
+                    null,
+                    (int) (INTERVAL_MS / 1000),
+                    2500,
+                    REGIONS,
+                    null,
+                    null,
+                    null,
+                    service,
+                    null,
+                    null,
+                    null);
             out.add(new ProducerRecord<>(Topics.MONITORS, def.id(), Json.bytes(def)));
         }
         return out;
@@ -308,8 +369,10 @@ public final class ConsoleRenderBench {
             for (int r = 0; r < REGIONS.size(); r++) {
                 // the degraded monitor's failing region rotates over the three
                 boolean fail = failing == REGIONS.size() || (failing == 1 && r == (m / 20) % REGIONS.size());
-                out.add(new ProducerRecord<>(Topics.PROBE_RESULTS, id(m), Json.bytes(
-                        VerdictPipelineBench.result(id(m), REGIONS.get(r), ws, fail))));
+                out.add(new ProducerRecord<>(
+                        Topics.PROBE_RESULTS,
+                        id(m),
+                        Json.bytes(VerdictPipelineBench.result(id(m), REGIONS.get(r), ws, fail))));
             }
         }
         return out;
@@ -319,20 +382,32 @@ public final class ConsoleRenderBench {
 
     private static long decidedCount(JsonNode status) {
         JsonNode c = status.path("counts");
-        return c.path("up").asLong() + c.path("degraded").asLong() + c.path("down").asLong() + c.path("unknown").asLong();
+        return c.path("up").asLong()
+                + c.path("degraded").asLong()
+                + c.path("down").asLong()
+                + c.path("unknown").asLong();
     }
 
-    private static JsonNode getStatus(HttpClient http, String base, String token) throws IOException, InterruptedException {
-        HttpResponse<byte[]> res = http.send(statusRequest(base, token, "identity"), HttpResponse.BodyHandlers.ofByteArray());
+    private static JsonNode getStatus(HttpClient http, String base, String token)
+            throws IOException, InterruptedException {
+        HttpResponse<byte[]> res =
+                http.send(statusRequest(base, token, "identity"), HttpResponse.BodyHandlers.ofByteArray());
         if (res.statusCode() != 200) {
             throw new IOException("GET /v1/status answered " + res.statusCode());
         }
         return Json.tree(res.body());
     }
 
-    private static JsonNode awaitStatus(HttpClient http, String base, String token, int monitors,
-                                        java.util.function.Predicate<JsonNode> done, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(180 + monitors / 100).toNanos();
+    private static JsonNode awaitStatus(
+            HttpClient http,
+            String base,
+            String token,
+            int monitors,
+            java.util.function.Predicate<JsonNode> done,
+            String what)
+            throws Exception {
+        long deadline =
+                System.nanoTime() + Duration.ofSeconds(180 + monitors / 100).toNanos();
         JsonNode last = null;
         while (System.nanoTime() < deadline) {
             try {
@@ -346,15 +421,22 @@ public final class ConsoleRenderBench {
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
         }
         throw new IllegalStateException("timed out waiting for " + monitors + " " + what + "; last counts: "
-                + (last == null ? "no answer" : last.path("counts") + ", rows " + last.path("monitors").size()));
+                + (last == null
+                        ? "no answer"
+                        : last.path("counts") + ", rows "
+                                + last.path("monitors").size()));
     }
 
     private static HttpRequest statusRequest(String base, String token, String encoding) {
-        return HttpRequest.newBuilder(URI.create(base + "/v1/status")).header("Authorization", "Bearer " + token)
-                .header("Accept-Encoding", encoding).timeout(Duration.ofSeconds(60)).build();
+        return HttpRequest.newBuilder(URI.create(base + "/v1/status"))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept-Encoding", encoding)
+                .timeout(Duration.ofSeconds(60))
+                .build();
     }
 
-    record StatusSize(long rawBytes, long gzipBytes, String gzipEncoding, List<Double> identityMs, List<Double> gzipMs) {
+    record StatusSize(
+            long rawBytes, long gzipBytes, String gzipEncoding, List<Double> identityMs, List<Double> gzipMs) {
         double identityMsP50() {
             return median(identityMs);
         }
@@ -373,16 +455,19 @@ public final class ConsoleRenderBench {
         String encoding = "";
         for (int i = 0; i <= 5; i++) {
             long t0 = System.nanoTime();
-            HttpResponse<byte[]> plain = http.send(statusRequest(base, token, "identity"), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> plain =
+                    http.send(statusRequest(base, token, "identity"), HttpResponse.BodyHandlers.ofByteArray());
             double plainMs = (System.nanoTime() - t0) / 1e6;
             t0 = System.nanoTime();
-            HttpResponse<byte[]> gz = http.send(statusRequest(base, token, "gzip"), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> gz =
+                    http.send(statusRequest(base, token, "gzip"), HttpResponse.BodyHandlers.ofByteArray());
             double gzMs = (System.nanoTime() - t0) / 1e6;
             if (plain.statusCode() != 200 || gz.statusCode() != 200) {
                 throw new IOException("GET /v1/status answered " + plain.statusCode() + " / " + gz.statusCode());
             }
             encoding = gz.headers().firstValue("Content-Encoding").orElse("none");
-            byte[] inflated = "gzip".equals(encoding) ? new GZIPInputStream(new java.io.ByteArrayInputStream(gz.body())).readAllBytes()
+            byte[] inflated = "gzip".equals(encoding)
+                    ? new GZIPInputStream(new java.io.ByteArrayInputStream(gz.body())).readAllBytes()
                     : gz.body();
             if (Json.tree(inflated).path("monitors").size() != monitors) {
                 throw new IllegalStateException("the gzip answer does not hold " + monitors + " monitors");
@@ -394,19 +479,40 @@ public final class ConsoleRenderBench {
             raw = plain.body().length;
             compressed = gz.body().length;
         }
-        System.out.printf(Locale.ROOT, "status JSON: %,d bytes raw (%.0f per monitor), %,d bytes %s; request→last byte p50 "
-                        + "%.1f ms identity, %.1f ms gzip%n", raw, (double) raw / monitors, compressed, encoding,
-                median(identity), median(gzip));
+        System.out.printf(
+                Locale.ROOT,
+                "status JSON: %,d bytes raw (%.0f per monitor), %,d bytes %s; request→last byte p50 "
+                        + "%.1f ms identity, %.1f ms gzip%n",
+                raw,
+                (double) raw / monitors,
+                compressed,
+                encoding,
+                median(identity),
+                median(gzip));
         return new StatusSize(raw, compressed, encoding, identity, gzip);
     }
 
     // ---- the browser ----------------------------------------------------------------------------------------
 
     /** What one round saw at the moment the grid was shown, and its bare fetch. */
-    record Round(boolean cold, double gridMs, double domContentLoadedMs, long shellTransfer, long apiTransfer,
-                 long statusTransfer, long statusEncoded, long statusDecoded, double statusStartMs, double statusEndMs,
-                 int statusCalls, long assetsFromCache, String cachedAssets, long failed, long rows, long elements,
-                 double bareMs) {
+    record Round(
+            boolean cold,
+            double gridMs,
+            double domContentLoadedMs,
+            long shellTransfer,
+            long apiTransfer,
+            long statusTransfer,
+            long statusEncoded,
+            long statusDecoded,
+            double statusStartMs,
+            double statusEndMs,
+            int statusCalls,
+            long assetsFromCache,
+            String cachedAssets,
+            long failed,
+            long rows,
+            long elements,
+            double bareMs) {
         long totalTransfer() {
             return shellTransfer + apiTransfer;
         }
@@ -453,12 +559,23 @@ public final class ConsoleRenderBench {
     static ChromeDriver startChromium(Path profile) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--disable-extensions", "--user-data-dir=" + profile.toAbsolutePath(),
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--disable-extensions",
+                "--user-data-dir=" + profile.toAbsolutePath(),
                 "--window-size=1400,1000");
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort()
+                .build();
         return new ChromeDriver(service, options);
     }
 
@@ -473,8 +590,8 @@ public final class ConsoleRenderBench {
             // the token goes into this tab's sessionStorage, where the console keeps it after sign-in (never in a URL)
             driver.get(base + "/");
             driver.executeScript("sessionStorage.setItem(arguments[0], arguments[1])", TOKEN_KEY, token);
-            driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
-                    Map.of("source", PROBE_JS.formatted(o.monitors())));
+            driver.executeCdpCommand(
+                    "Page.addScriptToEvaluateOnNewDocument", Map.of("source", PROBE_JS.formatted(o.monitors())));
             List<Round> rounds = new ArrayList<>();
             String encoding = "";
             for (int i = 0; i < o.rounds(); i++) {
@@ -490,13 +607,16 @@ public final class ConsoleRenderBench {
                 } catch (ScriptTimeoutException e) {
                     Object view = driver.executeScript("var v = document.getElementById('view'); "
                             + "return (v ? v.innerText : document.body.innerText).slice(0, 400)");
-                    throw new IllegalStateException("round " + (i + 1) + ": the grid did not show " + o.monitors()
-                            + " monitors within " + timeout.toSeconds() + " s; the page shows: " + view, e);
+                    throw new IllegalStateException(
+                            "round " + (i + 1) + ": the grid did not show " + o.monitors() + " monitors within "
+                                    + timeout.toSeconds() + " s; the page shows: " + view,
+                            e);
                 }
                 if (i == o.rounds() - 1) {
                     screenshot(driver);
                 }
-                // the reference, on the sign-in page: same origin and CSP, the console's scripts loaded, nothing polling
+                // the reference, on the sign-in page: same origin and CSP, the console's scripts loaded, nothing
+                // polling
                 driver.executeScript("sessionStorage.removeItem(arguments[0])", TOKEN_KEY);
                 driver.get("about:blank");
                 driver.get(base + "/");
@@ -508,10 +628,20 @@ public final class ConsoleRenderBench {
                 encoding = String.valueOf(bare.get("encoding"));
                 Round round = round(cold, seen, num(bare.get("ms")));
                 rounds.add(round);
-                System.out.printf(Locale.ROOT, "round %d (%s): grid shown at %.1f ms (status fetched %.1f→%.1f ms, %d rows), "
-                                + "%,d bytes transferred (shell %,d, api %,d); bare fetch+parse %.1f ms%n", i + 1,
-                        cold ? "cold" : "warm", round.gridMs(), round.statusStartMs(), round.statusEndMs(), round.rows(),
-                        round.totalTransfer(), round.shellTransfer(), round.apiTransfer(), round.bareMs());
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d (%s): grid shown at %.1f ms (status fetched %.1f→%.1f ms, %d rows), "
+                                + "%,d bytes transferred (shell %,d, api %,d); bare fetch+parse %.1f ms%n",
+                        i + 1,
+                        cold ? "cold" : "warm",
+                        round.gridMs(),
+                        round.statusStartMs(),
+                        round.statusEndMs(),
+                        round.rows(),
+                        round.totalTransfer(),
+                        round.shellTransfer(),
+                        round.apiTransfer(),
+                        round.bareMs());
             }
             return new Browser(version, encoding, rounds);
         } finally {
@@ -563,9 +693,24 @@ public final class ConsoleRenderBench {
                 }
             }
         }
-        return new Round(cold, num(seen.get("gridMs")), num(seen.get("domContentLoadedMs")), shell, api, statusTransfer,
-                statusEncoded, statusDecoded, statusStart, statusEnd, statusCalls, fromCache, String.join(" ", cached), failed,
-                (long) num(seen.get("rows")), (long) num(seen.get("elements")), bareMs);
+        return new Round(
+                cold,
+                num(seen.get("gridMs")),
+                num(seen.get("domContentLoadedMs")),
+                shell,
+                api,
+                statusTransfer,
+                statusEncoded,
+                statusDecoded,
+                statusStart,
+                statusEnd,
+                statusCalls,
+                fromCache,
+                String.join(" ", cached),
+                failed,
+                (long) num(seen.get("rows")),
+                (long) num(seen.get("elements")),
+                bareMs);
     }
 
     private static void screenshot(ChromeDriver driver) {

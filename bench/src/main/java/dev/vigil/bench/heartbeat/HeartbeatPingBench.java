@@ -60,8 +60,8 @@ import reactor.netty.resources.LoopResources;
 public final class HeartbeatPingBench {
 
     /** Harness options. */
-    public record Options(int monitors, int durationSeconds, int warmupSeconds, int inFlight, int othersInFlight,
-                          int floodInFlight) {
+    public record Options(
+            int monitors, int durationSeconds, int warmupSeconds, int inFlight, int othersInFlight, int floodInFlight) {
         static Options parse(String[] args) {
             int monitors = 10_000;
             int duration = 20;
@@ -77,8 +77,9 @@ public final class HeartbeatPingBench {
                     case "--in-flight" -> inFlight = Integer.parseInt(args[++i]);
                     case "--others-in-flight" -> others = Integer.parseInt(args[++i]);
                     case "--flood-in-flight" -> flood = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --monitors N"
-                            + " --duration S --warmup S --in-flight N --others-in-flight N --flood-in-flight N");
+                    default -> throw new IllegalArgumentException(
+                            "unknown option " + args[i] + "; options: --monitors N"
+                                    + " --duration S --warmup S --in-flight N --others-in-flight N --flood-in-flight N");
                 }
             }
             return new Options(monitors, duration, warmup, inFlight, others, flood);
@@ -94,12 +95,16 @@ public final class HeartbeatPingBench {
     public static Map<String, Object> run(Options o) throws Exception {
         String[] tokens = new String[o.monitors()];
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            kafka.createTopics(new Topics.TopicSpec(Topics.MONITORS, 6, true),
+            kafka.createTopics(
+                    new Topics.TopicSpec(Topics.MONITORS, 6, true),
                     new Topics.TopicSpec(Topics.PROBE_RESULTS, 6, false));
             publishMonitors(kafka, o.monitors(), tokens);
-            IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0),
-                    IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-hb"), Map.of(),
-                    Map.of(), IngestConfig.Limits.defaults());
+            IngestConfig config = new IngestConfig(
+                    new IngestConfig.Http("127.0.0.1", 0),
+                    IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-hb"),
+                    Map.of(),
+                    Map.of(),
+                    IngestConfig.Limits.defaults());
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("monitors", o.monitors());
             try (IngestServer.Running server = IngestServer.start(config, Map.of(), Clock.systemUTC())) {
@@ -107,33 +112,46 @@ public final class HeartbeatPingBench {
                     throw new IllegalStateException("ingest did not become ready");
                 }
                 LoopResources loop = LoopResources.create("bench-hb-client", 1, true);
-                ConnectionProvider pool = ConnectionProvider.builder("bench-hb").maxConnections(512)
-                        .pendingAcquireMaxCount(-1).build();
+                ConnectionProvider pool = ConnectionProvider.builder("bench-hb")
+                        .maxConnections(512)
+                        .pendingAcquireMaxCount(-1)
+                        .build();
                 HttpClient client = HttpClient.create(pool).runOn(loop).baseUrl(server.baseUrl());
                 try {
                     awaitCatalog(client, tokens);
                     int n = o.monitors();
-                    phase(client, tokens, o.inFlight(), o.warmupSeconds(), () -> ThreadLocalRandom.current().nextInt(n));
-                    Stats spread = phase(client, tokens, o.inFlight(), o.durationSeconds(),
-                            () -> ThreadLocalRandom.current().nextInt(n));
+                    phase(client, tokens, o.inFlight(), o.warmupSeconds(), () -> ThreadLocalRandom.current()
+                            .nextInt(n));
+                    Stats spread =
+                            phase(client, tokens, o.inFlight(), o.durationSeconds(), () -> ThreadLocalRandom.current()
+                                    .nextInt(n));
                     put(r, "spread", spread, o.durationSeconds());
                     IntSupplier others = () -> 1 + ThreadLocalRandom.current().nextInt(n - 1);
                     Stats alone = phase(client, tokens, o.othersInFlight(), o.durationSeconds(), others);
                     put(r, "othersAlone", alone, o.durationSeconds());
                     Stats[] underFlood = new Stats[2];
-                    Mono<Stats> flood = Mono.fromCallable(() -> phase(client, tokens, o.floodInFlight(), o.durationSeconds(),
-                            () -> 0)).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
-                    Mono<Stats> light = Mono.fromCallable(() -> phase(client, tokens, o.othersInFlight(), o.durationSeconds(),
-                            others)).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
-                    Mono.zip(flood, light).doOnNext(t -> {
-                        underFlood[0] = t.getT1();
-                        underFlood[1] = t.getT2();
-                    }).block();
+                    Mono<Stats> flood = Mono.fromCallable(
+                                    () -> phase(client, tokens, o.floodInFlight(), o.durationSeconds(), () -> 0))
+                            .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
+                    Mono<Stats> light = Mono.fromCallable(
+                                    () -> phase(client, tokens, o.othersInFlight(), o.durationSeconds(), others))
+                            .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
+                    Mono.zip(flood, light)
+                            .doOnNext(t -> {
+                                underFlood[0] = t.getT1();
+                                underFlood[1] = t.getT2();
+                            })
+                            .block();
                     put(r, "flood", underFlood[0], o.durationSeconds());
                     put(r, "othersUnderFlood", underFlood[1], o.durationSeconds());
-                    r.put("othersP99RatioUnderFlood", round((double) r.get("othersUnderFloodP99Ms")
-                            / Math.max(0.01, (double) r.get("othersAloneP99Ms"))));
-                    var published = server.registry().find("vigil.ingest.heartbeats").tag("outcome", "success").counter();
+                    r.put(
+                            "othersP99RatioUnderFlood",
+                            round((double) r.get("othersUnderFloodP99Ms")
+                                    / Math.max(0.01, (double) r.get("othersAloneP99Ms"))));
+                    var published = server.registry()
+                            .find("vigil.ingest.heartbeats")
+                            .tag("outcome", "success")
+                            .counter();
                     r.put("resultsPublished", published == null ? 0 : (long) published.count());
                 } finally {
                     pool.disposeLater().block(Duration.ofSeconds(5));
@@ -142,20 +160,42 @@ public final class HeartbeatPingBench {
             }
             Map<String, Object> ref = reference(o, tokens);
             r.putAll(ref);
-            r.put("ratioToBareHttp", round((double) r.get("spreadPingsPerSec") / (double) ref.get("bareHttpRequestsPerSec")));
+            r.put(
+                    "ratioToBareHttp",
+                    round((double) r.get("spreadPingsPerSec") / (double) ref.get("bareHttpRequestsPerSec")));
             report("heartbeat-pings", r);
             return r;
         }
     }
 
     private static void publishMonitors(EmbeddedKafka kafka, int n, String[] tokens) throws Exception {
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> p =
+                new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < n; i++) {
                 tokens[i] = BearerTokens.generate();
                 String id = id(i);
-                MonitorDefinition m = new MonitorDefinition(1, id, null, null, null, 60, 2500, null, null, null, null,
-                        "bench", null, Map.of(), true, CheckType.HEARTBEAT, null, null, null, null, null,
+                MonitorDefinition m = new MonitorDefinition(
+                        1,
+                        id,
+                        null,
+                        null,
+                        null,
+                        60,
+                        2500,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "bench",
+                        null,
+                        Map.of(),
+                        true,
+                        CheckType.HEARTBEAT,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
                         new MonitorDefinition.Heartbeat(null, null, 30, BearerTokens.hash(tokens[i])));
                 p.send(new ProducerRecord<>(Topics.MONITORS, id.getBytes(StandardCharsets.UTF_8), Json.bytes(m)));
             }
@@ -182,7 +222,9 @@ public final class HeartbeatPingBench {
     }
 
     private static Mono<Integer> ping(HttpClient client, int monitor, String token) {
-        return client.headers(h -> h.set("Authorization", "Bearer " + token)).post().uri("/v1/heartbeat/" + id(monitor))
+        return client.headers(h -> h.set("Authorization", "Bearer " + token))
+                .post()
+                .uri("/v1/heartbeat/" + id(monitor))
                 .responseSingle((res, body) -> body.then(Mono.just(res.status().code())));
     }
 
@@ -190,28 +232,39 @@ public final class HeartbeatPingBench {
         Stats stats = new Stats();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         Flux.range(0, inFlight)
-                .flatMap(w -> Mono.defer(() -> {
-                    int m = monitor.getAsInt();
-                    long t0 = System.nanoTime();
-                    return ping(client, m, tokens[m]).doOnNext(status -> stats.record(status, System.nanoTime() - t0));
-                }).repeat(() -> System.nanoTime() < end), inFlight)
+                .flatMap(
+                        w -> Mono.defer(() -> {
+                                    int m = monitor.getAsInt();
+                                    long t0 = System.nanoTime();
+                                    return ping(client, m, tokens[m])
+                                            .doOnNext(status -> stats.record(status, System.nanoTime() - t0));
+                                })
+                                .repeat(() -> System.nanoTime() < end),
+                        inFlight)
                 .blockLast();
         return stats;
     }
 
     /** Bare Reactor Netty server, same requests (path, header), answering 200: HTTP over loopback on this machine. */
     private static Map<String, Object> reference(Options o, String[] tokens) {
-        DisposableServer bare = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.post("/v1/heartbeat/{id}", (req, res) -> req.receive().then(res.status(200).send())))
+        DisposableServer bare = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> r.post("/v1/heartbeat/{id}", (req, res) -> req.receive()
+                        .then(res.status(200).send())))
                 .bindNow();
         LoopResources loop = LoopResources.create("bench-hb-ref", 1, true);
-        ConnectionProvider pool = ConnectionProvider.builder("bench-hb-ref").maxConnections(512).pendingAcquireMaxCount(-1)
+        ConnectionProvider pool = ConnectionProvider.builder("bench-hb-ref")
+                .maxConnections(512)
+                .pendingAcquireMaxCount(-1)
                 .build();
         try {
             HttpClient client = HttpClient.create(pool).runOn(loop).baseUrl("http://127.0.0.1:" + bare.port());
             int n = tokens.length;
-            phase(client, tokens, o.inFlight(), o.warmupSeconds(), () -> ThreadLocalRandom.current().nextInt(n));
-            Stats s = phase(client, tokens, o.inFlight(), o.durationSeconds(), () -> ThreadLocalRandom.current().nextInt(n));
+            phase(client, tokens, o.inFlight(), o.warmupSeconds(), () -> ThreadLocalRandom.current()
+                    .nextInt(n));
+            Stats s = phase(client, tokens, o.inFlight(), o.durationSeconds(), () -> ThreadLocalRandom.current()
+                    .nextInt(n));
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("bareHttpRequestsPerSec", round(s.count.sum() / (double) o.durationSeconds()));
             return r;

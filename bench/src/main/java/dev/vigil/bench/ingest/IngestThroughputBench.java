@@ -57,9 +57,23 @@ public final class IngestThroughputBench {
     private static final String KEY = "bench-key-0123456789abcdef";
 
     /** Harness options. */
-    public record Options(int durationSeconds, int warmupSeconds, int batch, int inFlight, int producers,
-                          int partitions, int rawRecords, String compression) {
-        public Options(int durationSeconds, int warmupSeconds, int batch, int inFlight, int producers, int partitions, int rawRecords) {
+    public record Options(
+            int durationSeconds,
+            int warmupSeconds,
+            int batch,
+            int inFlight,
+            int producers,
+            int partitions,
+            int rawRecords,
+            String compression) {
+        public Options(
+                int durationSeconds,
+                int warmupSeconds,
+                int batch,
+                int inFlight,
+                int producers,
+                int partitions,
+                int rawRecords) {
             this(durationSeconds, warmupSeconds, batch, inFlight, producers, partitions, rawRecords, "none");
         }
 
@@ -100,7 +114,8 @@ public final class IngestThroughputBench {
     public static Map<String, Object> run(Options o) throws Exception {
         String name = "ingest-throughput";
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
-            kafka.createTopics(new Topics.TopicSpec(Topics.METRICS, o.partitions(), false),
+            kafka.createTopics(
+                    new Topics.TopicSpec(Topics.METRICS, o.partitions(), false),
                     new Topics.TopicSpec("bench.raw-metrics", o.partitions(), false));
             Map<String, Object> r = new LinkedHashMap<>();
             // Reference first, on the same records the HTTP path will carry.
@@ -115,23 +130,36 @@ public final class IngestThroughputBench {
     }
 
     private static Map<String, Object> http(EmbeddedKafka kafka, Options o) throws Exception {
-        IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-ingest");
+        IngestConfig.Kafka k =
+                IngestConfig.Kafka.defaults(kafka.bootstrapServers()).withTransactionalIdPrefix("bench-ingest");
         k = k.withProducers(o.producers(), Map.of("compression.type", o.compression()));
-        IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0), k,
-                Map.of("bench", List.of(ApiKeys.hash(KEY))), Map.of(), IngestConfig.Limits.defaults());
+        IngestConfig config = new IngestConfig(
+                new IngestConfig.Http("127.0.0.1", 0),
+                k,
+                Map.of("bench", List.of(ApiKeys.hash(KEY))),
+                Map.of(),
+                IngestConfig.Limits.defaults());
         try (IngestServer.Running server = IngestServer.start(config, Map.of(), Clock.systemUTC())) {
             if (!server.awaitReady(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("ingest did not become ready");
             }
-            ConnectionProvider pool = ConnectionProvider.builder("ingest-bench").maxConnections(o.inFlight())
-                    .pendingAcquireMaxCount(-1).build();
+            ConnectionProvider pool = ConnectionProvider.builder("ingest-bench")
+                    .maxConnections(o.inFlight())
+                    .pendingAcquireMaxCount(-1)
+                    .build();
             // The load generator gets its own event loop so it does not queue behind the server's work.
-            reactor.netty.resources.LoopResources clientLoop = reactor.netty.resources.LoopResources.create("bench-client", 1, true);
-            HttpClient client = HttpClient.create(pool).runOn(clientLoop).baseUrl(server.baseUrl())
+            reactor.netty.resources.LoopResources clientLoop =
+                    reactor.netty.resources.LoopResources.create("bench-client", 1, true);
+            HttpClient client = HttpClient.create(pool)
+                    .runOn(clientLoop)
+                    .baseUrl(server.baseUrl())
                     .headers(h -> h.set("Authorization", "Bearer " + KEY).set("Content-Type", "application/json"));
             try {
                 run(client, o, o.warmupSeconds(), null);
-                var txTimer = server.registry().find("vigil.ingest.kafka.send").tag("outcome", "committed").timer();
+                var txTimer = server.registry()
+                        .find("vigil.ingest.kafka.send")
+                        .tag("outcome", "committed")
+                        .timer();
                 long tx0 = txTimer == null ? 0 : txTimer.count();
                 double txNanos0 = txTimer == null ? 0 : txTimer.totalTime(TimeUnit.NANOSECONDS);
                 Stats stats = new Stats();
@@ -155,8 +183,9 @@ public final class IngestThroughputBench {
                 long txns = txTimer == null ? 0 : txTimer.count() - tx0;
                 r.put("transactions", txns);
                 r.put("eventsPerTransaction", txns == 0 ? 0 : stats.events.sum() / txns);
-                r.put("transactionMeanMs", txns == 0 ? 0
-                        : round((txTimer.totalTime(TimeUnit.NANOSECONDS) - txNanos0) / txns / 1e6));
+                r.put(
+                        "transactionMeanMs",
+                        txns == 0 ? 0 : round((txTimer.totalTime(TimeUnit.NANOSECONDS) - txNanos0) / txns / 1e6));
                 return r;
             } finally {
                 pool.disposeLater().block(Duration.ofSeconds(5));
@@ -170,8 +199,10 @@ public final class IngestThroughputBench {
         AtomicLong seq = new AtomicLong();
         BodyPool pool = new BodyPool(o.batch());
         Flux.range(0, o.inFlight())
-                .flatMap(worker -> Mono.defer(() -> post(client, pool.next(seq.getAndIncrement()), o.batch(), stats))
-                        .repeat(() -> System.nanoTime() < end), o.inFlight())
+                .flatMap(
+                        worker -> Mono.defer(() -> post(client, pool.next(seq.getAndIncrement()), o.batch(), stats))
+                                .repeat(() -> System.nanoTime() < end),
+                        o.inFlight())
                 .blockLast();
     }
 
@@ -209,9 +240,12 @@ public final class IngestThroughputBench {
 
     private static Mono<Void> post(HttpClient client, byte[] body, int events, Stats stats) {
         long start = System.nanoTime();
-        return client.post().uri("/v1/metrics")
+        return client.post()
+                .uri("/v1/metrics")
                 .send(ByteBufFlux.fromInbound(Mono.just(Unpooled.wrappedBuffer(body))))
-                .responseSingle((res, content) -> content.asByteArray().defaultIfEmpty(new byte[0]).map(b -> res.status().code()))
+                .responseSingle((res, content) -> content.asByteArray()
+                        .defaultIfEmpty(new byte[0])
+                        .map(b -> res.status().code()))
                 .doOnNext(status -> {
                     if (stats == null) {
                         return;
@@ -239,8 +273,16 @@ public final class IngestThroughputBench {
 
     private static DomainMetric metric(long seq, int i, long now) {
         String[] statuses = {"200", "200", "200", "201", "404", "500"};
-        return new DomainMetric(1, "bench", i % 3 == 0 ? "http_request" : "inquiry_submitted", statuses[i % statuses.length],
-                "/api/v1/items/" + (seq * 1000 + i) % 5000, 1.0, 3.0 + i % 250, Map.of("method", i % 4 == 0 ? "POST" : "GET"), now);
+        return new DomainMetric(
+                1,
+                "bench",
+                i % 3 == 0 ? "http_request" : "inquiry_submitted",
+                statuses[i % statuses.length],
+                "/api/v1/items/" + (seq * 1000 + i) % 5000,
+                1.0,
+                3.0 + i % 250,
+                Map.of("method", i % 4 == 0 ? "POST" : "GET"),
+                now);
     }
 
     private static Map<String, Object> rawProducer(EmbeddedKafka kafka, Options o) {
@@ -254,7 +296,8 @@ public final class IngestThroughputBench {
         props.put("batch.size", 256 * 1024);
         props.put("compression.type", o.compression());
         long bytes = records.stream().mapToLong(r -> r.value().length).sum();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             // warm-up: a tenth of the records
             for (int i = 0; i < records.size() / 10; i++) {
                 producer.send(records.get(i));
@@ -289,6 +332,7 @@ public final class IngestThroughputBench {
             return a;
         }
     }
+
     private static double round(double v) {
         return Math.round(v * 100) / 100.0;
     }

@@ -74,11 +74,12 @@ import reactor.netty.resources.ConnectionProvider;
  */
 public final class AlertmanagerBench {
     public static final Path DEFAULT_BINARY = Path.of("/usr/bin/prometheus-alertmanager");
-    public static final String SKIP_MESSAGE = "SKIP alertmanager not installed (apt-get install prometheus-alertmanager)";
+    public static final String SKIP_MESSAGE =
+            "SKIP alertmanager not installed (apt-get install prometheus-alertmanager)";
     private static final Duration GROUP_INTERVAL = Duration.ofMinutes(1);
 
-    public record Options(Path binary, int events, int batch, int parallel, int pacedRate, int pacedSeconds,
-                          int warmup) {
+    public record Options(
+            Path binary, int events, int batch, int parallel, int pacedRate, int pacedSeconds, int warmup) {
         static Options parse(String[] args) {
             Path binary = DEFAULT_BINARY;
             int events = 10_000;
@@ -105,8 +106,7 @@ public final class AlertmanagerBench {
         }
     }
 
-    private AlertmanagerBench() {
-    }
+    private AlertmanagerBench() {}
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
@@ -128,10 +128,14 @@ public final class AlertmanagerBench {
         Map<String, Object> result = new LinkedHashMap<>();
         Path dir = Files.createTempDirectory("vigil-am-bench");
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        ConnectionProvider pool = ConnectionProvider.builder("am-bench").maxConnections(64)
-                .pendingAcquireMaxCount(-1).build();
-        try (Sink sink = new Sink(); Alertmanager am = Alertmanager.start(o.binary(), dir, sink.port())) {
-            HttpClient client = HttpClient.create(pool).baseUrl(am.baseUrl())
+        ConnectionProvider pool = ConnectionProvider.builder("am-bench")
+                .maxConnections(64)
+                .pendingAcquireMaxCount(-1)
+                .build();
+        try (Sink sink = new Sink();
+                Alertmanager am = Alertmanager.start(o.binary(), dir, sink.port())) {
+            HttpClient client = HttpClient.create(pool)
+                    .baseUrl(am.baseUrl())
                     .headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/json"));
             long started = System.nanoTime();
             if (o.warmup() > 0) {
@@ -159,8 +163,10 @@ public final class AlertmanagerBench {
             result.put("max_ms", round(percentile(lat, 1.0) / 1e6));
             long elapsed = System.nanoTime() - started;
             if (elapsed > GROUP_INTERVAL.toNanos()) {
-                System.err.printf("warning: the phases took %.1f s, more than group_interval (%d s): the groups' "
-                        + "periodic flushes overlapped the measurement%n", elapsed / 1e9, GROUP_INTERVAL.toSeconds());
+                System.err.printf(
+                        "warning: the phases took %.1f s, more than group_interval (%d s): the groups' "
+                                + "periodic flushes overlapped the measurement%n",
+                        elapsed / 1e9, GROUP_INTERVAL.toSeconds());
             }
             result.put("notifications", sink.notifications.sum());
             result.put("alerts_received", sink.alerts.sum());
@@ -191,7 +197,9 @@ public final class AlertmanagerBench {
         }
         long start = System.nanoTime();
         Flux.fromIterable(bodies).flatMap(b -> post(client, b), parallel).blockLast(Duration.ofMinutes(5));
-        BenchSupport.awaitUntil(() -> sink.count(prefix) >= n, Duration.ofMinutes(10),
+        BenchSupport.awaitUntil(
+                () -> sink.count(prefix) >= n,
+                Duration.ofMinutes(10),
                 () -> "only " + sink.count(prefix) + " of " + n + " " + prefix + " alerts reached the sink");
         return (sink.lastArrival(prefix) - start) / 1e9;
     }
@@ -209,9 +217,10 @@ public final class AlertmanagerBench {
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
-            byte[] body = Json.bytes(List.of(alert(prefix + "-" + i, Instant.now().toString())));
+            byte[] body =
+                    Json.bytes(List.of(alert(prefix + "-" + i, Instant.now().toString())));
             sentAt[i] = System.nanoTime();
-            post(client, body).subscribe(x -> { }, e -> failed.incrementAndGet());
+            post(client, body).subscribe(x -> {}, e -> failed.incrementAndGet());
         }
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (sink.count(prefix) < n && System.nanoTime() < deadline && failed.get() == 0) {
@@ -237,17 +246,25 @@ public final class AlertmanagerBench {
     }
 
     private static Map<String, Object> alert(String id, String startsAt) {
-        return Map.of("labels", Map.of("alertname", "bench", "id", id, "severity", "critical"),
-                "annotations", Map.of("summary", "synthetic alert " + id),
-                "startsAt", startsAt);
+        return Map.of(
+                "labels",
+                Map.of("alertname", "bench", "id", id, "severity", "critical"),
+                "annotations",
+                Map.of("summary", "synthetic alert " + id),
+                "startsAt",
+                startsAt);
     }
 
     private static Mono<Integer> post(HttpClient client, byte[] body) {
-        return client.post().uri("/api/v2/alerts").send((req, out) -> out.sendByteArray(Mono.just(body)))
-                .responseSingle((res, content) -> content.asString(StandardCharsets.UTF_8).defaultIfEmpty("")
-                        .flatMap(text -> res.status().code() == 200 ? Mono.just(200)
-                                : Mono.error(new IllegalStateException("POST /api/v2/alerts: " + res.status()
-                                        + " " + text))));
+        return client.post()
+                .uri("/api/v2/alerts")
+                .send((req, out) -> out.sendByteArray(Mono.just(body)))
+                .responseSingle((res, content) -> content.asString(StandardCharsets.UTF_8)
+                        .defaultIfEmpty("")
+                        .flatMap(text -> res.status().code() == 200
+                                ? Mono.just(200)
+                                : Mono.error(new IllegalStateException(
+                                        "POST /api/v2/alerts: " + res.status() + " " + text))));
     }
 
     private static double round(double v) {
@@ -275,7 +292,9 @@ public final class AlertmanagerBench {
 
         static Alertmanager start(Path binary, Path dir, int sinkPort) throws Exception {
             Path config = dir.resolve("am.yml");
-            Files.writeString(config, """
+            Files.writeString(
+                    config,
+                    """
                     route:
                       receiver: sink
                       group_by: ['...']
@@ -288,13 +307,20 @@ public final class AlertmanagerBench {
                           - url: http://127.0.0.1:%d/hook
                             send_resolved: false
                             max_alerts: 0
-                    """.formatted(sinkPort));
+                    """
+                            .formatted(sinkPort));
             int port = freePort();
             Path log = dir.resolve("alertmanager.log");
-            Process p = new ProcessBuilder(binary.toString(), "--config.file=" + config,
-                    "--storage.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-                    "--cluster.listen-address=", "--log.level=warn")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process p = new ProcessBuilder(
+                            binary.toString(),
+                            "--config.file=" + config,
+                            "--storage.path=" + dir.resolve("data"),
+                            "--web.listen-address=127.0.0.1:" + port,
+                            "--cluster.listen-address=",
+                            "--log.level=warn")
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             Alertmanager am = new Alertmanager(p, "http://127.0.0.1:" + port, versionOf(binary), clockTicks(), log);
             try {
                 am.awaitReady(Duration.ofSeconds(30));
@@ -306,16 +332,21 @@ public final class AlertmanagerBench {
         }
 
         private void awaitReady(Duration timeout) throws Exception {
-            var http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+            var http = java.net.http.HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(1))
+                    .build();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
-                    throw new IllegalStateException("alertmanager exited with " + process.exitValue() + ":\n"
-                            + Files.readString(log));
+                    throw new IllegalStateException(
+                            "alertmanager exited with " + process.exitValue() + ":\n" + Files.readString(log));
                 }
                 try {
-                    var res = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/-/ready"))
-                            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
+                    var res = http.send(
+                            HttpRequest.newBuilder(URI.create(baseUrl + "/-/ready"))
+                                    .timeout(Duration.ofSeconds(1))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding());
                     if (res.statusCode() == 200) {
                         return;
                     }
@@ -363,7 +394,9 @@ public final class AlertmanagerBench {
 
         private static long clockTicks() {
             try {
-                Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+                Process p = new ProcessBuilder("getconf", "CLK_TCK")
+                        .redirectErrorStream(true)
+                        .start();
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
                 p.waitFor(10, TimeUnit.SECONDS);
                 return Long.parseLong(out);
@@ -374,7 +407,9 @@ public final class AlertmanagerBench {
 
         private static String versionOf(Path binary) {
             try {
-                Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+                Process p = new ProcessBuilder(binary.toString(), "--version")
+                        .redirectErrorStream(true)
+                        .start();
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 p.waitFor(10, TimeUnit.SECONDS);
                 var m = java.util.regex.Pattern.compile("version (\\S+)").matcher(out);
@@ -423,12 +458,18 @@ public final class AlertmanagerBench {
         final LongAdder duplicates = new LongAdder();
         /** Remote address:port of every request: the number of TCP connections the webhook client opened. */
         final Set<String> connections = ConcurrentHashMap.newKeySet();
+
         final AtomicInteger maxAlertsPerNotification = new AtomicInteger();
-        private final DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
+        private final DisposableServer server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .handle((req, res) -> {
                     long at = System.nanoTime();
                     connections.add(String.valueOf(req.remoteAddress()));
-                    return req.receive().aggregate().asByteArray().doOnNext(body -> record(body, at))
+                    return req.receive()
+                            .aggregate()
+                            .asByteArray()
+                            .doOnNext(body -> record(body, at))
                             .then(res.status(200).send());
                 })
                 .bindNow();
@@ -448,7 +489,9 @@ public final class AlertmanagerBench {
                 }
                 int dash = id.indexOf('-');
                 String prefix = dash < 0 ? id : id.substring(0, dash);
-                lastPerPrefix.computeIfAbsent(prefix, k -> new AtomicLong(Long.MIN_VALUE)).accumulateAndGet(at, Math::max);
+                lastPerPrefix
+                        .computeIfAbsent(prefix, k -> new AtomicLong(Long.MIN_VALUE))
+                        .accumulateAndGet(at, Math::max);
                 perPrefix.computeIfAbsent(prefix, k -> new AtomicInteger()).incrementAndGet();
             }
         }

@@ -94,8 +94,9 @@ public final class NotifierThroughputBench {
                     case "--paced-seconds" -> seconds = Integer.parseInt(args[++i]);
                     case "--reference-seconds" -> reference = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S (0: no reference) --warmup N");
+                    default -> throw new IllegalArgumentException(
+                            "unknown option " + args[i]
+                                    + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S (0: no reference) --warmup N");
                 }
             }
             return new Options(events, rate, seconds, reference, warmup);
@@ -114,36 +115,45 @@ public final class NotifierThroughputBench {
     public static Map<String, Object> run(Options o) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
-             EmbeddedPostgres pg = EmbeddedPostgres.builder().useEnvironment(false).start();
-             Sink sink = new Sink()) {
+                EmbeddedPostgres pg =
+                        EmbeddedPostgres.builder().useEnvironment(false).start();
+                Sink sink = new Sink()) {
             PostgresDatabase db = pg.createDatabase("notifier_bench");
             String topic = "bench-alerts";
-            kafka.createTopics(new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
+            kafka.createTopics(
+                    new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
                     new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false),
                     // the notifier also follows these; without them its consumers log missing-topic warnings
-                    new Topics.TopicSpec(Topics.SILENCES, 1, true), new Topics.TopicSpec(Topics.ACKS, 1, true),
+                    new Topics.TopicSpec(Topics.SILENCES, 1, true),
+                    new Topics.TopicSpec(Topics.ACKS, 1, true),
                     new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false));
-            Map<String, String> env = Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789",
-                    DB_PASSWORD_ENV, db.password());
+            Map<String, String> env =
+                    Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789", DB_PASSWORD_ENV, db.password());
             NotifierConfig cfg = config(kafka, db, topic, sink.port());
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(),
-                    new ByteArraySerializer(), new ByteArraySerializer());
-                 NotifierService.Running notifier = NotifierService.start(cfg, env);
-                 Admin admin = Admin.create(kafka.adminProps())) {
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                            kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
+                    NotifierService.Running notifier = NotifierService.start(cfg, env);
+                    Admin admin = Admin.create(kafka.adminProps())) {
                 long run = System.nanoTime();
                 // warm-up: JIT, connection pools, group join
                 burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.warmup(), "warm" + run);
                 sink.reset();
-                var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                var os = (com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
                 long cpu0 = os.getProcessCpuTime();
                 double seconds;
                 try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
                     seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
                 }
                 double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
-                for (var s : notifier.registry().find("vigil.notifier.store.batch.size").summaries()) {
+                for (var s : notifier.registry()
+                        .find("vigil.notifier.store.batch.size")
+                        .summaries()) {
                     String stmt = s.getId().getTag("statement");
-                    var t = notifier.registry().find("vigil.notifier.store.statement").tag("statement", stmt).timer();
+                    var t = notifier.registry()
+                            .find("vigil.notifier.store.statement")
+                            .tag("statement", stmt)
+                            .timer();
                     result.put("batch_" + stmt + "_avg_rows", round(s.mean()));
                     result.put("batch_" + stmt + "_avg_ms", round(t.mean(TimeUnit.MILLISECONDS)));
                 }
@@ -178,14 +188,22 @@ public final class NotifierThroughputBench {
 
     static NotifierConfig config(EmbeddedKafka kafka, PostgresDatabase db, String topic, int sinkPort) {
         Map<String, ChannelSpec> ch = new LinkedHashMap<>();
-        ch.put("sink", new ChannelSpec(ChannelType.WEBHOOK, "http://127.0.0.1:" + sinkPort + "/hook", null, SECRET_ENV,
-                0.0, 256));
-        RoutingSpec routing = new RoutingSpec(ch, List.of(), Map.of("critical", List.of("sink"),
-                "warning", List.of("sink"), "info", List.of("sink")));
+        ch.put(
+                "sink",
+                new ChannelSpec(
+                        ChannelType.WEBHOOK, "http://127.0.0.1:" + sinkPort + "/hook", null, SECRET_ENV, 0.0, 256));
+        RoutingSpec routing = new RoutingSpec(
+                ch,
+                List.of(),
+                Map.of("critical", List.of("sink"), "warning", List.of("sink"), "info", List.of("sink")));
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
-                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), "bench-" + UUID.randomUUID(),
-                        new NotifierConfig.TopicNames(topic, Topics.DEAD_LETTER), 5000, 1000))
+                .withKafka(new NotifierConfig.Kafka(
+                        kafka.bootstrapServers(),
+                        "bench-" + UUID.randomUUID(),
+                        new NotifierConfig.TopicNames(topic, Topics.DEAD_LETTER),
+                        5000,
+                        1000))
                 .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 8))
                 .withDelivery(new NotifierConfig.Delivery(null, null, null, null, null, null, 500))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
@@ -194,13 +212,36 @@ public final class NotifierThroughputBench {
 
     static AlertEvent event(String prefix, int i, long now) {
         String fp = "bench/" + prefix + "-" + i;
-        return new AlertEvent(1, null, fp, null, AlertState.OPENED, Severity.CRITICAL, "bench", "service",
-                "synthetic event " + i, Map.of(), Map.of(), 1, now, now, AlertSource.APP, false, List.of());
+        return new AlertEvent(
+                1,
+                null,
+                fp,
+                null,
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "bench",
+                "service",
+                "synthetic event " + i,
+                Map.of(),
+                Map.of(),
+                1,
+                now,
+                now,
+                AlertSource.APP,
+                false,
+                List.of());
     }
 
     /** Produces n events at once; returns seconds from the first send until every offset is committed. */
-    private static double burst(KafkaProducer<byte[], byte[]> producer, String topic, Sink sink, Admin admin,
-                                String group, int n, String prefix) throws Exception {
+    private static double burst(
+            KafkaProducer<byte[], byte[]> producer,
+            String topic,
+            Sink sink,
+            Admin admin,
+            String group,
+            int n,
+            String prefix)
+            throws Exception {
         long now = System.currentTimeMillis();
         List<byte[]> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -208,14 +249,15 @@ public final class NotifierThroughputBench {
         }
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            producer.send(new ProducerRecord<>(topic, ("bench/" + prefix + "-" + i).getBytes(StandardCharsets.UTF_8),
-                    values.get(i)));
+            producer.send(new ProducerRecord<>(
+                    topic, ("bench/" + prefix + "-" + i).getBytes(StandardCharsets.UTF_8), values.get(i)));
         }
         producer.flush();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (sink.received.size() < n) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + sink.received.size() + " of " + n + " events reached the sink");
+                throw new IllegalStateException(
+                        "only " + sink.received.size() + " of " + n + " events reached the sink");
             }
             Thread.sleep(5);
         }
@@ -230,7 +272,8 @@ public final class NotifierThroughputBench {
 
     private static boolean allCommitted(Admin admin, String group, String topic) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetSpec> ask = new HashMap<>();
         for (int p = 0; p < Topics.DEFAULT_PARTITIONS; p++) {
             ask.put(new TopicPartition(topic, p), OffsetSpec.latest());
@@ -247,8 +290,9 @@ public final class NotifierThroughputBench {
     }
 
     /** Events at a fixed rate; latency from send to the request at the sink, per event. */
-    private static long[] paced(KafkaProducer<byte[], byte[]> producer, String topic, Sink sink, int rate, int seconds,
-                                String prefix) throws Exception {
+    private static long[] paced(
+            KafkaProducer<byte[], byte[]> producer, String topic, Sink sink, int rate, int seconds, String prefix)
+            throws Exception {
         int n = rate * seconds;
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
         long start = System.nanoTime();
@@ -280,8 +324,8 @@ public final class NotifierThroughputBench {
         Arrays.sort(lat);
         return lat;
     }
-    record Reference(String kind, double perSecond) {
-    }
+
+    record Reference(String kind, double perSecond) {}
 
     /** pgbench on the claim statement (one row per statement), or a single-row R2DBC loop without pgbench. */
     static Reference reference(EmbeddedPostgres pg, PostgresDatabase db, int seconds) throws Exception {
@@ -296,15 +340,32 @@ public final class NotifierThroughputBench {
                     .replace("$5::interval", "'15000 milliseconds'::interval")
                     .replace("$6::interval", "'3600000 milliseconds'::interval");
             Files.writeString(script, "\\set id random(1, 2000000000)\n" + sql + ";\n");
-            ProcessBuilder pb = new ProcessBuilder(pgbench.toString(), "-n", "-h", db.host(), "-p",
-                    String.valueOf(db.port()), "-U", db.user(), "-c", "4", "-j", "2", "-T", String.valueOf(seconds),
-                    "-f", script.toString(), db.name()).redirectErrorStream(true);
+            ProcessBuilder pb = new ProcessBuilder(
+                            pgbench.toString(),
+                            "-n",
+                            "-h",
+                            db.host(),
+                            "-p",
+                            String.valueOf(db.port()),
+                            "-U",
+                            db.user(),
+                            "-c",
+                            "4",
+                            "-j",
+                            "2",
+                            "-T",
+                            String.valueOf(seconds),
+                            "-f",
+                            script.toString(),
+                            db.name())
+                    .redirectErrorStream(true);
             if (db.password() != null) {
                 pb.environment().put("PGPASSWORD", db.password());
             }
             Process p = pb.start();
             StringBuilder out = new StringBuilder();
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     out.append(line).append('\n');
@@ -326,15 +387,31 @@ public final class NotifierThroughputBench {
         AtomicLong done = new AtomicLong();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         long start = System.nanoTime();
-        Flux.range(0, 4).flatMap(w -> Mono.usingWhen(Mono.from(cf.create()), (Connection c) ->
-                Flux.range(0, Integer.MAX_VALUE).concatMap(i -> {
-                    String id = "loop-" + w + "-" + i + "-" + start;
-                    return Flux.from(c.createStatement(ClaimStore.CLAIM_SQL)
-                                    .bind("$1", new String[] {id}).bind("$2", new String[] {"sink"})
-                                    .bind("$3", new String[] {UUID.randomUUID().toString()}).bind("$4", "loop")
-                                    .bind("$5", "15000 milliseconds").bind("$6", "3600000 milliseconds").execute())
-                            .flatMap(r -> r.map((row, m) -> 1)).then(Mono.fromRunnable(done::incrementAndGet));
-                }).takeWhile(x -> System.nanoTime() < end).then(), c -> Mono.from(c.close())), 4)
+        Flux.range(0, 4)
+                .flatMap(
+                        w -> Mono.usingWhen(
+                                Mono.from(cf.create()),
+                                (Connection c) -> Flux.range(0, Integer.MAX_VALUE)
+                                        .concatMap(i -> {
+                                            String id = "loop-" + w + "-" + i + "-" + start;
+                                            return Flux.from(c.createStatement(ClaimStore.CLAIM_SQL)
+                                                            .bind("$1", new String[] {id})
+                                                            .bind("$2", new String[] {"sink"})
+                                                            .bind("$3", new String[] {
+                                                                UUID.randomUUID()
+                                                                        .toString()
+                                                            })
+                                                            .bind("$4", "loop")
+                                                            .bind("$5", "15000 milliseconds")
+                                                            .bind("$6", "3600000 milliseconds")
+                                                            .execute())
+                                                    .flatMap(r -> r.map((row, m) -> 1))
+                                                    .then(Mono.fromRunnable(done::incrementAndGet));
+                                        })
+                                        .takeWhile(x -> System.nanoTime() < end)
+                                        .then(),
+                                c -> Mono.from(c.close())),
+                        4)
                 .blockLast(Duration.ofSeconds(seconds + 60L));
         return done.get() / ((System.nanoTime() - start) / 1e9);
     }
@@ -346,7 +423,9 @@ public final class NotifierThroughputBench {
     static final class Sink implements AutoCloseable {
         final Map<String, Long> received = new ConcurrentHashMap<>();
         final AtomicLong duplicates = new AtomicLong();
-        private final DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
+        private final DisposableServer server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .handle((req, res) -> {
                     long at = System.nanoTime();
                     String id = req.requestHeaders().get("X-Vigil-Event-Id");

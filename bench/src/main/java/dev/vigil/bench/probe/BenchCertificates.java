@@ -58,14 +58,53 @@ final class BenchCertificates {
             san.append(",ip:127.0.0.").append(i);
         }
         String days = String.valueOf(VALIDITY_DAYS);
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=Vigil Bench CA",
-                "-ext", "bc:c", "-validity", days, "-keystore", ca);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=Vigil Bench CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                days,
+                "-keystore",
+                ca);
         keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca, "-file", caCrt);
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-validity", days, "-keystore", server);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                days,
+                "-keystore",
+                server);
         keytool("-certreq", "-alias", "server", "-keystore", server, "-file", csr);
-        keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca, "-infile", csr, "-outfile", crt,
-                "-ext", san.toString(), "-validity", days);
+        keytool(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                ca,
+                "-infile",
+                csr,
+                "-outfile",
+                crt,
+                "-ext",
+                san.toString(),
+                "-validity",
+                days);
         keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCrt, "-keystore", server);
         keytool("-importcert", "-noprompt", "-alias", "server", "-file", crt, "-keystore", server);
         return new BenchCertificates(Path.of(caCrt), Path.of(server));
@@ -87,7 +126,8 @@ final class BenchCertificates {
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(caPem)) {
-            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            trust.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);

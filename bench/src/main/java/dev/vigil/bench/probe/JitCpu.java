@@ -14,10 +14,10 @@ import java.util.stream.Stream;
 final class JitCpu {
     /** Clock ticks per second of {@code /proc} stat times: USER_HZ, 100 on every Linux this runs on. */
     private static final long TICKS_PER_SECOND = 100;
+
     private static final Path TASKS = Path.of("/proc/self/task");
 
-    private JitCpu() {
-    }
+    private JitCpu() {}
 
     /**
      * Total CPU of the compiler threads alive now, in nanoseconds; -1 without {@code /proc}. On two cores the JVM runs

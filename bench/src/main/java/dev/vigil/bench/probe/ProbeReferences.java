@@ -47,8 +47,7 @@ final class ProbeReferences {
     /** The JIT counts as settled once a second of warm-up compiles for less than this. */
     static final long SETTLED_JIT_MS_PER_SECOND = 50;
 
-    private ProbeReferences() {
-    }
+    private ProbeReferences() {}
 
     /**
      * The figures of one reference: {@code reference<Op>PerSec}, {@code reference<Op>PerCpuSec}, the same without the
@@ -71,37 +70,70 @@ final class ProbeReferences {
     /** Bare Reactor Netty client, fresh connection per GET of {@code /health} (the harness's original reference). */
     static Figures http(int port, int warmupSeconds, int seconds, com.sun.management.OperatingSystemMXBean os) {
         HttpClient client = HttpClient.newConnection().keepAlive(false);
-        return closedLoop("Requests", i -> client.get().uri("http://127.0.0." + (1 + i % 16) + ":" + port + "/health")
-                .responseContent().aggregate().asString(), false, warmupSeconds, seconds, os);
+        return closedLoop(
+                "Requests",
+                i -> client.get()
+                        .uri("http://127.0.0." + (1 + i % 16) + ":" + port + "/health")
+                        .responseContent()
+                        .aggregate()
+                        .asString(),
+                false,
+                warmupSeconds,
+                seconds,
+                os);
     }
 
     /** Bare Reactor Netty TCP client: connect to 127.0.0.x, read until the banner has arrived, close. */
-    static Figures tcp(int addresses, int port, int warmupSeconds, int seconds,
-                       com.sun.management.OperatingSystemMXBean os) {
+    static Figures tcp(
+            int addresses, int port, int warmupSeconds, int seconds, com.sun.management.OperatingSystemMXBean os) {
         TcpClient base = TcpClient.newConnection();
         InetSocketAddress[] to = loopback(addresses, port);
-        return closedLoop("Connects", i -> Mono.usingWhen(base.remoteAddress(() -> to[i % to.length]).connect(),
-                conn -> {
-                    StringBuilder got = new StringBuilder();
-                    return conn.inbound().receive().asString(StandardCharsets.US_ASCII)
-                            .filter(s -> got.append(s).indexOf(ProbeTargets.BANNER_EXPECT) >= 0)
-                            .next()
-                            .switchIfEmpty(Mono.error(() -> new IllegalStateException("closed before the banner")));
-                },
-                conn -> Mono.fromRunnable(conn::dispose)), true, warmupSeconds, seconds, os);
+        return closedLoop(
+                "Connects",
+                i -> Mono.usingWhen(
+                        base.remoteAddress(() -> to[i % to.length]).connect(),
+                        conn -> {
+                            StringBuilder got = new StringBuilder();
+                            return conn.inbound()
+                                    .receive()
+                                    .asString(StandardCharsets.US_ASCII)
+                                    .filter(s -> got.append(s).indexOf(ProbeTargets.BANNER_EXPECT) >= 0)
+                                    .next()
+                                    .switchIfEmpty(
+                                            Mono.error(() -> new IllegalStateException("closed before the banner")));
+                        },
+                        conn -> Mono.fromRunnable(conn::dispose)),
+                true,
+                warmupSeconds,
+                seconds,
+                os);
     }
 
     /**
      * Bare Reactor Netty TLS client: connect to 127.0.0.x, complete the handshake (chain and IP SAN verified against
      * the bench CA, HTTPS endpoint identification as the probe does), close.
      */
-    static Figures tls(int addresses, int port, TrustManagerFactory trust, int warmupSeconds, int seconds,
-                       com.sun.management.OperatingSystemMXBean os) throws Exception {
-        SslContext ctx = SslContextBuilder.forClient().trustManager(trust).endpointIdentificationAlgorithm("HTTPS").build();
+    static Figures tls(
+            int addresses,
+            int port,
+            TrustManagerFactory trust,
+            int warmupSeconds,
+            int seconds,
+            com.sun.management.OperatingSystemMXBean os)
+            throws Exception {
+        SslContext ctx = SslContextBuilder.forClient()
+                .trustManager(trust)
+                .endpointIdentificationAlgorithm("HTTPS")
+                .build();
         TcpClient base = TcpClient.newConnection().secure(spec -> spec.sslContext(ctx));
         InetSocketAddress[] to = loopback(addresses, port);
-        return closedLoop("Handshakes", i -> base.remoteAddress(() -> to[i % to.length]).connect()
-                .doOnNext(Connection::dispose), true, warmupSeconds, seconds, os);
+        return closedLoop(
+                "Handshakes",
+                i -> base.remoteAddress(() -> to[i % to.length]).connect().doOnNext(Connection::dispose),
+                true,
+                warmupSeconds,
+                seconds,
+                os);
     }
 
     /**
@@ -110,24 +142,37 @@ final class ProbeReferences {
      * common ForkJoinPool (one worker on two cores), costs about five times the CPU per query, which is no part of
      * the work (the probe hands its answers to Reactor's parallel threads).
      */
-    static Figures dns(InetSocketAddress resolver, int names, int warmupSeconds, int seconds,
-                       com.sun.management.OperatingSystemMXBean os) {
+    static Figures dns(
+            InetSocketAddress resolver,
+            int names,
+            int warmupSeconds,
+            int seconds,
+            com.sun.management.OperatingSystemMXBean os) {
         SimpleResolver r = new SimpleResolver(resolver);
         r.setTimeout(Duration.ofSeconds(5));
         byte[] want = address(ProbeTargets.DNS_ANSWER);
-        return closedLoop("Queries", i -> Mono.fromCompletionStage(() -> r.sendAsync(Message.newQuery(
-                        Record.newRecord(name(i % Math.max(1, names)), Type.A, DClass.IN)), Runnable::run))
-                .map(answer -> {
-                    if (answer.getRcode() != Rcode.NOERROR) {
-                        throw new IllegalStateException("answer " + Rcode.string(answer.getRcode()));
-                    }
-                    for (Record rec : answer.getSection(Section.ANSWER)) {
-                        if (rec instanceof ARecord a && java.util.Arrays.equals(a.getAddress().getAddress(), want)) {
-                            return answer;
-                        }
-                    }
-                    throw new IllegalStateException("no expected A record");
-                }), true, warmupSeconds, seconds, os);
+        return closedLoop(
+                "Queries",
+                i -> Mono.fromCompletionStage(() -> r.sendAsync(
+                                Message.newQuery(Record.newRecord(name(i % Math.max(1, names)), Type.A, DClass.IN)),
+                                Runnable::run))
+                        .map(answer -> {
+                            if (answer.getRcode() != Rcode.NOERROR) {
+                                throw new IllegalStateException("answer " + Rcode.string(answer.getRcode()));
+                            }
+                            for (Record rec : answer.getSection(Section.ANSWER)) {
+                                if (rec instanceof ARecord a
+                                        && java.util.Arrays.equals(
+                                                a.getAddress().getAddress(), want)) {
+                                    return answer;
+                                }
+                            }
+                            throw new IllegalStateException("no expected A record");
+                        }),
+                true,
+                warmupSeconds,
+                seconds,
+                os);
     }
 
     /** The query name of monitor {@code i}: {@code m00042.bench.vigil.test.}. */
@@ -160,7 +205,8 @@ final class ProbeReferences {
         for (int i = 0; i < out.length; i++) {
             String host = "127.0.0." + (1 + i);
             try {
-                out[i] = new InetSocketAddress(InetAddress.getByAddress(host, new byte[] {127, 0, 0, (byte) (1 + i)}), port);
+                out[i] = new InetSocketAddress(
+                        InetAddress.getByAddress(host, new byte[] {127, 0, 0, (byte) (1 + i)}), port);
             } catch (UnknownHostException e) {
                 throw new IllegalStateException(e);
             }
@@ -175,8 +221,13 @@ final class ProbeReferences {
      * With {@code tolerateErrors} a failed operation is counted in {@link Figures#errors()} (and not as an
      * operation); without, it ends the run.
      */
-    private static Figures closedLoop(String opName, IntFunction<Mono<?>> op, boolean tolerateErrors, int warmupSeconds,
-                                      int seconds, com.sun.management.OperatingSystemMXBean os) {
+    private static Figures closedLoop(
+            String opName,
+            IntFunction<Mono<?>> op,
+            boolean tolerateErrors,
+            int warmupSeconds,
+            int seconds,
+            com.sun.management.OperatingSystemMXBean os) {
         LongAdder errors = new LongAdder();
         IntFunction<Mono<?>> guarded = tolerateErrors
                 ? i -> op.apply(i).map(x -> Boolean.TRUE).onErrorResume(e -> {
@@ -204,14 +255,20 @@ final class ProbeReferences {
         Long n = Flux.range(0, Integer.MAX_VALUE)
                 .takeWhile(i -> System.nanoTime() < deadline)
                 .flatMap(guarded::apply, IN_FLIGHT)
-                .count().block(Duration.ofSeconds(seconds + 60L));
+                .count()
+                .block(Duration.ofSeconds(seconds + 60L));
         double s = (System.nanoTime() - t0) / 1e9;
         double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
         long jitMs = JitCpu.millisBetween(jit0, JitCpu.nanos());
         long ops = n == null ? 0 : n;
         double cpuExJit = jitMs < 0 ? 0 : cpu - jitMs / 1e3;
-        return new Figures(opName, round(ops / s), round(cpu == 0 ? 0 : ops / cpu),
-                round(cpuExJit <= 0 ? 0 : ops / cpuExJit), errors.sum(), jitMs);
+        return new Figures(
+                opName,
+                round(ops / s),
+                round(cpu == 0 ? 0 : ops / cpu),
+                round(cpuExJit <= 0 ? 0 : ops / cpuExJit),
+                errors.sum(),
+                jitMs);
     }
 
     private static double round(double v) {

@@ -19,7 +19,9 @@ public final class ProbeTarget implements AutoCloseable {
 
     public ProbeTarget(int port) {
         // 0.0.0.0 so the harness can spread connections over 127.0.0.x and not run out of ephemeral ports.
-        this.server = HttpServer.create().host("0.0.0.0").port(port)
+        this.server = HttpServer.create()
+                .host("0.0.0.0")
+                .port(port)
                 .route(r -> r.get("/health", (req, res) -> res.header("Content-Type", "application/json")
                         .header("Content-Length", String.valueOf(BODY.length))
                         .sendByteArray(Mono.just(BODY))))
@@ -46,9 +48,11 @@ public final class ProbeTarget implements AutoCloseable {
         try {
             Path f = Files.createTempFile("vigil-bench-logback", ".xml");
             f.toFile().deleteOnExit();
-            Files.writeString(f, "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
-                    + "<target>System.err</target><encoder><pattern>%d %-5level %logger{36} - %msg%n</pattern></encoder>"
-                    + "</appender><root level=\"WARN\"><appender-ref ref=\"E\"/></root></configuration>");
+            Files.writeString(
+                    f,
+                    "<configuration><appender name=\"E\" class=\"ch.qos.logback.core.ConsoleAppender\">"
+                            + "<target>System.err</target><encoder><pattern>%d %-5level %logger{36} - %msg%n</pattern></encoder>"
+                            + "</appender><root level=\"WARN\"><appender-ref ref=\"E\"/></root></configuration>");
             System.setProperty("logback.configurationFile", f.toString());
         } catch (IOException e) {
             // fall back to the default configuration

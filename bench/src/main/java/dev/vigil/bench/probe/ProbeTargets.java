@@ -51,8 +51,7 @@ public final class ProbeTargets {
     /** The A record (TEST-NET-1, documentation range). */
     public static final String DNS_ANSWER = "192.0.2.10";
 
-    private ProbeTargets() {
-    }
+    private ProbeTargets() {}
 
     /** A running target. */
     public interface Server extends AutoCloseable {
@@ -91,8 +90,12 @@ public final class ProbeTargets {
     /** Sends the banner on accept, then holds the connection until the client hangs up. */
     static Server tcp() {
         byte[] banner = BANNER.getBytes(StandardCharsets.US_ASCII);
-        DisposableServer server = TcpServer.create().host("0.0.0.0").port(0)
-                .handle((in, out) -> out.sendByteArray(Mono.just(banner)).then().then(in.receive().then()))
+        DisposableServer server = TcpServer.create()
+                .host("0.0.0.0")
+                .port(0)
+                .handle((in, out) -> out.sendByteArray(Mono.just(banner))
+                        .then()
+                        .then(in.receive().then()))
                 .bindNow(Duration.ofSeconds(10));
         return netty(server);
     }
@@ -104,11 +107,14 @@ public final class ProbeTargets {
         }
         SslContext ctx;
         try {
-            ctx = SslContextBuilder.forServer(BenchCertificates.keyManagers(serverKeys)).build();
+            ctx = SslContextBuilder.forServer(BenchCertificates.keyManagers(serverKeys))
+                    .build();
         } catch (Exception e) {
             throw new IllegalStateException("the TLS server context cannot be built from " + serverKeys, e);
         }
-        DisposableServer server = TcpServer.create().host("0.0.0.0").port(0)
+        DisposableServer server = TcpServer.create()
+                .host("0.0.0.0")
+                .port(0)
                 .secure(spec -> spec.sslContext(ctx))
                 .handle((in, out) -> in.receive().then())
                 .bindNow(Duration.ofSeconds(10));

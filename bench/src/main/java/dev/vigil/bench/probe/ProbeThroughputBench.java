@@ -83,9 +83,17 @@ import reactor.core.scheduler.Schedulers;
 public final class ProbeThroughputBench {
 
     /** Harness options. */
-    public record Options(int monitors, int intervalSeconds, int durationSeconds, int concurrency, int loopbackAddresses,
-                          boolean targetInProcess, int referenceSeconds, int warmupWindows, CheckType type,
-                          int referenceWarmupSeconds) {
+    public record Options(
+            int monitors,
+            int intervalSeconds,
+            int durationSeconds,
+            int concurrency,
+            int loopbackAddresses,
+            boolean targetInProcess,
+            int referenceSeconds,
+            int warmupWindows,
+            CheckType type,
+            int referenceWarmupSeconds) {
         /**
          * The command line's limit on the reference's warm-up after its first 2000 operations, in seconds: it ends
          * sooner once the JIT has settled ({@link ProbeReferences}).
@@ -95,22 +103,55 @@ public final class ProbeThroughputBench {
         public Options {
             type = type == null ? CheckType.HTTP : type;
             if (type == CheckType.HEARTBEAT) {
-                throw new IllegalArgumentException("heartbeat monitors are pushed to, not probed: --type http|tcp|tls|dns");
+                throw new IllegalArgumentException(
+                        "heartbeat monitors are pushed to, not probed: --type http|tcp|tls|dns");
             }
         }
 
         /** A run of {@code type} whose reference warms up with 2000 operations only (the smoke tests'). */
-        public Options(int monitors, int intervalSeconds, int durationSeconds, int concurrency, int loopbackAddresses,
-                       boolean targetInProcess, int referenceSeconds, int warmupWindows, CheckType type) {
-            this(monitors, intervalSeconds, durationSeconds, concurrency, loopbackAddresses, targetInProcess,
-                    referenceSeconds, warmupWindows, type, 0);
+        public Options(
+                int monitors,
+                int intervalSeconds,
+                int durationSeconds,
+                int concurrency,
+                int loopbackAddresses,
+                boolean targetInProcess,
+                int referenceSeconds,
+                int warmupWindows,
+                CheckType type) {
+            this(
+                    monitors,
+                    intervalSeconds,
+                    durationSeconds,
+                    concurrency,
+                    loopbackAddresses,
+                    targetInProcess,
+                    referenceSeconds,
+                    warmupWindows,
+                    type,
+                    0);
         }
 
         /** An http run, as before check types existed. */
-        public Options(int monitors, int intervalSeconds, int durationSeconds, int concurrency, int loopbackAddresses,
-                       boolean targetInProcess, int referenceSeconds, int warmupWindows) {
-            this(monitors, intervalSeconds, durationSeconds, concurrency, loopbackAddresses, targetInProcess,
-                    referenceSeconds, warmupWindows, CheckType.HTTP);
+        public Options(
+                int monitors,
+                int intervalSeconds,
+                int durationSeconds,
+                int concurrency,
+                int loopbackAddresses,
+                boolean targetInProcess,
+                int referenceSeconds,
+                int warmupWindows) {
+            this(
+                    monitors,
+                    intervalSeconds,
+                    durationSeconds,
+                    concurrency,
+                    loopbackAddresses,
+                    targetInProcess,
+                    referenceSeconds,
+                    warmupWindows,
+                    CheckType.HTTP);
         }
 
         static Options parse(String[] args) {
@@ -136,12 +177,22 @@ public final class ProbeThroughputBench {
                     case "--reference" -> reference = Integer.parseInt(args[++i]);
                     case "--reference-warmup" -> referenceWarmup = Integer.parseInt(args[++i]);
                     case "--warmup-windows" -> warmup = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; options: --type http|tcp|tls|dns --monitors N --interval S --duration S --concurrency N"
-                            + " --addresses N --target-in-process --reference S --reference-warmup S --warmup-windows N");
+                    default -> throw new IllegalArgumentException(
+                            "unknown option " + args[i]
+                                    + "; options: --type http|tcp|tls|dns --monitors N --interval S --duration S --concurrency N"
+                                    + " --addresses N --target-in-process --reference S --reference-warmup S --warmup-windows N");
                 }
             }
-            return new Options(monitors, interval, duration, concurrency, addresses, inProcess, reference, warmup, type,
+            return new Options(
+                    monitors,
+                    interval,
+                    duration,
+                    concurrency,
+                    addresses,
+                    inProcess,
+                    reference,
+                    warmup,
+                    type,
                     referenceWarmup);
         }
     }
@@ -154,7 +205,8 @@ public final class ProbeThroughputBench {
 
     /** The result's name: {@code probe-throughput-<monitors>} for http, {@code probe-throughput-<type>-<monitors>} else. */
     public static String resultName(Options o) {
-        return o.type() == CheckType.HTTP ? "probe-throughput-" + o.monitors()
+        return o.type() == CheckType.HTTP
+                ? "probe-throughput-" + o.monitors()
                 : "probe-throughput-" + o.type().wire() + "-" + o.monitors();
     }
 
@@ -171,7 +223,8 @@ public final class ProbeThroughputBench {
                 certs = BenchCertificates.generate(certDir, addresses);
             }
             Path serverKeys = certs == null ? null : certs.serverKeyStore();
-            try (Target target = o.targetInProcess() ? Target.inProcess(type, serverKeys) : Target.subprocess(type, serverKeys)) {
+            try (Target target =
+                    o.targetInProcess() ? Target.inProcess(type, serverKeys) : Target.subprocess(type, serverKeys)) {
                 return measure(o, name, addresses, target, certs);
             }
         } finally {
@@ -181,8 +234,8 @@ public final class ProbeThroughputBench {
         }
     }
 
-    private static Map<String, Object> measure(Options o, String name, int addresses, Target target,
-                                               BenchCertificates certs) throws Exception {
+    private static Map<String, Object> measure(
+            Options o, String name, int addresses, Target target, BenchCertificates certs) throws Exception {
         CheckType type = o.type();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
@@ -222,27 +275,37 @@ public final class ProbeThroughputBench {
         AtomicLong maxLag = new AtomicLong();
         Map<String, LongAdder> skips = new ConcurrentHashMap<>();
         Scheduler timer = Schedulers.newSingle("bench-scheduler");
-        ProbeScheduler scheduler = new ProbeScheduler("bench", "bench-1", timer, prober, r -> {
-            if (r.skipped()) {
-                return; // counted by the listener below
-            }
-            completed.increment();
-            if (r.succeeded()) {
-                succeeded.increment();
-            } else {
-                failures.computeIfAbsent(r.outcome() + "/" + r.errorKind(), k -> new LongAdder()).increment();
-            }
-        }, o.concurrency(), new ScheduleListener() {
-            @Override
-            public void skipped(SkipReason reason, long windows) {
-                skips.computeIfAbsent(reason.wire(), k -> new LongAdder()).add(windows);
-            }
+        ProbeScheduler scheduler = new ProbeScheduler(
+                "bench",
+                "bench-1",
+                timer,
+                prober,
+                r -> {
+                    if (r.skipped()) {
+                        return; // counted by the listener below
+                    }
+                    completed.increment();
+                    if (r.succeeded()) {
+                        succeeded.increment();
+                    } else {
+                        failures.computeIfAbsent(r.outcome() + "/" + r.errorKind(), k -> new LongAdder())
+                                .increment();
+                    }
+                },
+                o.concurrency(),
+                new ScheduleListener() {
+                    @Override
+                    public void skipped(SkipReason reason, long windows) {
+                        skips.computeIfAbsent(reason.wire(), k -> new LongAdder())
+                                .add(windows);
+                    }
 
-            @Override
-            public void lag(long millis) {
-                maxLag.accumulateAndGet(millis, Math::max);
-            }
-        }, Schedulers.parallel());
+                    @Override
+                    public void lag(long millis) {
+                        maxLag.accumulateAndGet(millis, Math::max);
+                    }
+                },
+                Schedulers.parallel());
         int timeoutMs = Math.min(5000, o.intervalSeconds() * 1000 - 1);
         for (int i = 0; i < o.monitors(); i++) {
             String host = "127.0.0." + (1 + i % addresses);
@@ -344,7 +407,9 @@ public final class ProbeThroughputBench {
         harness.put("notRun", notRun.sum());
         harness.put("probeErrors", probeErrors.sum());
         harness.put("referenceErrors", referenceErrors);
-        r.put("harnessErrors", harness.values().stream().mapToLong(Long::longValue).sum());
+        r.put(
+                "harnessErrors",
+                harness.values().stream().mapToLong(Long::longValue).sum());
         r.put("harnessErrorsByKind", harness);
         report(name, r);
         return r;
@@ -355,18 +420,92 @@ public final class ProbeThroughputBench {
         String id = String.format(Locale.ROOT, "bench-%05d", i);
         List<String> regions = List.of("bench");
         return switch (type) {
-            case HTTP -> new MonitorDefinition(1, id, null, "http://" + host + ":" + port + "/health", null,
-                    intervalSeconds, timeoutMs, regions, null, null, null, null, null, null, null);
-            case TCP -> new MonitorDefinition(1, id, null, null, null, intervalSeconds, timeoutMs, regions, null, null,
-                    null, null, null, null, null, CheckType.TCP, null, null,
-                    new MonitorDefinition.Tcp(host, port, null, ProbeTargets.BANNER_EXPECT), null, null, null);
-            case TLS -> new MonitorDefinition(1, id, null, null, null, intervalSeconds, timeoutMs, regions, null, null,
-                    null, null, null, null, null, CheckType.TLS, null, null, null, null,
-                    new MonitorDefinition.Tls(host, port), null);
-            case DNS -> new MonitorDefinition(1, id, null, null, null, intervalSeconds, timeoutMs, regions, null, null,
-                    null, null, null, null, null, CheckType.DNS, null, null, null,
-                    new MonitorDefinition.Dns(ProbeReferences.queryName(i), "A", "127.0.0.1:" + port,
-                            List.of(ProbeTargets.DNS_ANSWER)), null, null);
+            case HTTP -> new MonitorDefinition(
+                    1,
+                    id,
+                    null,
+                    "http://" + host + ":" + port + "/health",
+                    null,
+                    intervalSeconds,
+                    timeoutMs,
+                    regions,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
+            case TCP -> new MonitorDefinition(
+                    1,
+                    id,
+                    null,
+                    null,
+                    null,
+                    intervalSeconds,
+                    timeoutMs,
+                    regions,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    CheckType.TCP,
+                    null,
+                    null,
+                    new MonitorDefinition.Tcp(host, port, null, ProbeTargets.BANNER_EXPECT),
+                    null,
+                    null,
+                    null);
+            case TLS -> new MonitorDefinition(
+                    1,
+                    id,
+                    null,
+                    null,
+                    null,
+                    intervalSeconds,
+                    timeoutMs,
+                    regions,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    CheckType.TLS,
+                    null,
+                    null,
+                    null,
+                    null,
+                    new MonitorDefinition.Tls(host, port),
+                    null);
+            case DNS -> new MonitorDefinition(
+                    1,
+                    id,
+                    null,
+                    null,
+                    null,
+                    intervalSeconds,
+                    timeoutMs,
+                    regions,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    CheckType.DNS,
+                    null,
+                    null,
+                    null,
+                    new MonitorDefinition.Dns(
+                            ProbeReferences.queryName(i), "A", "127.0.0.1:" + port, List.of(ProbeTargets.DNS_ANSWER)),
+                    null,
+                    null);
             default -> throw new IllegalArgumentException("not probed: " + type.wire());
         };
     }
@@ -382,7 +521,9 @@ public final class ProbeThroughputBench {
     }
 
     private static long gcMillis() {
-        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(g -> Math.max(0, g.getCollectionTime())).sum();
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .mapToLong(g -> Math.max(0, g.getCollectionTime()))
+                .sum();
     }
 
     private static void sleepUntil(long epochMs) throws InterruptedException {
@@ -412,16 +553,18 @@ public final class ProbeThroughputBench {
         }
 
         void start() {
-            thread = new Thread(() -> {
-                while (running) {
-                    max.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-                    try {
-                        Thread.sleep(100);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "bench-heap-sampler");
+            thread = new Thread(
+                    () -> {
+                        while (running) {
+                            max.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                            try {
+                                Thread.sleep(100);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "bench-heap-sampler");
             thread.setDaemon(true);
             thread.start();
         }
@@ -478,7 +621,9 @@ public final class ProbeThroughputBench {
                     cmd.add(serverKeys.toString());
                 }
             }
-            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line;
             int port = -1;
@@ -493,15 +638,17 @@ public final class ProbeThroughputBench {
                 throw new IllegalStateException("target process did not report its port");
             }
             // Keep draining its output so a chatty target never blocks on a full pipe.
-            Thread drain = new Thread(() -> {
-                try {
-                    while (out.readLine() != null) {
-                        // discard
-                    }
-                } catch (java.io.IOException ignored) {
-                    // process ended
-                }
-            }, "bench-target-output");
+            Thread drain = new Thread(
+                    () -> {
+                        try {
+                            while (out.readLine() != null) {
+                                // discard
+                            }
+                        } catch (java.io.IOException ignored) {
+                            // process ended
+                        }
+                    },
+                    "bench-target-output");
             drain.setDaemon(true);
             drain.start();
             int bound = port;
@@ -511,7 +658,11 @@ public final class ProbeThroughputBench {
                 }
 
                 public long cpuNanos() {
-                    return p.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+                    return p.toHandle()
+                            .info()
+                            .totalCpuDuration()
+                            .map(java.time.Duration::toNanos)
+                            .orElse(-1L);
                 }
 
                 public void close() {

@@ -60,16 +60,52 @@ public class ProbeResultDecodeBench {
 
     /** What the probe worker writes for a healthy HTTPS check. */
     static ProbeResult typicalResult() {
-        return new ProbeResult(1, "checkout-api", "us-east", "worker-us-east-1", T0, T0 + 1_234, Outcome.SUCCESS,
-                null, 200, 182, 214, 4_096L, 0, "https://checkout.example.com/health", 87, 4, 11, 23, null,
+        return new ProbeResult(
+                1,
+                "checkout-api",
+                "us-east",
+                "worker-us-east-1",
+                T0,
+                T0 + 1_234,
+                Outcome.SUCCESS,
+                null,
+                200,
+                182,
+                214,
+                4_096L,
+                0,
+                "https://checkout.example.com/health",
+                87,
+                4,
+                11,
+                23,
+                null,
                 "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
     }
 
     /** A failure whose detail quotes the response (escaped quotes): outside the fast path's subset. */
     static ProbeResult deferredResult() {
-        return new ProbeResult(1, "checkout-api", "us-east", "worker-us-east-1", T0, T0 + 1_234,
-                Outcome.ASSERTION_FAILURE, null, 200, 182, 214, 4_096L, 0, "https://checkout.example.com/health", 87,
-                4, 11, 23, "/status was \"degraded\"", "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
+        return new ProbeResult(
+                1,
+                "checkout-api",
+                "us-east",
+                "worker-us-east-1",
+                T0,
+                T0 + 1_234,
+                Outcome.ASSERTION_FAILURE,
+                null,
+                200,
+                182,
+                214,
+                4_096L,
+                0,
+                "https://checkout.example.com/health",
+                87,
+                4,
+                11,
+                23,
+                "/status was \"degraded\"",
+                "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f");
     }
 
     @Setup
@@ -123,15 +159,22 @@ public class ProbeResultDecodeBench {
      */
     public static Map<String, Double> run(int forks, int iterations, int millis, Path resultsDir)
             throws RunnerException, IOException {
-        Options opt = new OptionsBuilder().include(ProbeResultDecodeBench.class.getName() + "\\.")
-                .forks(forks).warmupIterations(iterations).measurementIterations(iterations)
-                .warmupTime(TimeValue.milliseconds(millis)).measurementTime(TimeValue.milliseconds(millis))
-                .shouldFailOnError(true).build();
+        Options opt = new OptionsBuilder()
+                .include(ProbeResultDecodeBench.class.getName() + "\\.")
+                .forks(forks)
+                .warmupIterations(iterations)
+                .measurementIterations(iterations)
+                .warmupTime(TimeValue.milliseconds(millis))
+                .measurementTime(TimeValue.milliseconds(millis))
+                .shouldFailOnError(true)
+                .build();
         Collection<RunResult> results = new Runner(opt).run();
         Map<String, Double> out = new LinkedHashMap<>();
         for (RunResult rr : results) {
             String label = rr.getParams().getBenchmark();
-            out.put(label.substring(label.lastIndexOf('.') + 1), rr.getPrimaryResult().getScore());
+            out.put(
+                    label.substring(label.lastIndexOf('.') + 1),
+                    rr.getPrimaryResult().getScore());
         }
         Files.createDirectories(resultsDir);
         Map<String, Object> json = new LinkedHashMap<>();
@@ -155,7 +198,10 @@ public class ProbeResultDecodeBench {
     static String line(Map<String, Double> r) {
         StringBuilder sb = new StringBuilder("RESULT ").append(NAME);
         r.forEach((k, v) -> sb.append(' ').append(k).append("_ops_s=").append(String.format(Locale.ROOT, "%.0f", v)));
-        return sb.append(" speedup=").append(String.format(Locale.ROOT, "%.2f", speedup(r)))
-                .append(" deferral_cost=").append(String.format(Locale.ROOT, "%.2f", deferralCost(r))).toString();
+        return sb.append(" speedup=")
+                .append(String.format(Locale.ROOT, "%.2f", speedup(r)))
+                .append(" deferral_cost=")
+                .append(String.format(Locale.ROOT, "%.2f", deferralCost(r)))
+                .toString();
     }
 }

@@ -7,22 +7,22 @@ import static dev.vigil.bench.BenchSupport.writeJson;
 import dev.vigil.bench.BenchSupport;
 import dev.vigil.bench.TopicTail;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.kit.auth.BearerTokens;
+import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.topic.Topics.TopicSpec;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.schemas.topic.Topics.TopicSpec;
 import dev.vigil.streams.app.StreamsApp;
+import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.config.StreamsServiceConfig.HttpSettings;
 import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
-import dev.vigil.streams.config.StreamsServiceConfig;
 import java.io.IOException;
 import java.net.URI;
-import dev.vigil.kit.auth.BearerTokens;
-import dev.vigil.kit.auth.TokenSpec;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -80,10 +80,21 @@ public final class VerdictPipelineBench {
     private static final String EOS_OUT = "bench.eos-out";
 
     /** Scale of one run. */
-    public record Options(int monitors, int regions, int throughputWindows, int latencyRatePerSecond, int streamThreads,
-                          Path resultsDir, int rounds) {
-        public Options(int monitors, int regions, int throughputWindows, int latencyRatePerSecond, int streamThreads,
-                       Path resultsDir) {
+    public record Options(
+            int monitors,
+            int regions,
+            int throughputWindows,
+            int latencyRatePerSecond,
+            int streamThreads,
+            Path resultsDir,
+            int rounds) {
+        public Options(
+                int monitors,
+                int regions,
+                int throughputWindows,
+                int latencyRatePerSecond,
+                int streamThreads,
+                Path resultsDir) {
             this(monitors, regions, throughputWindows, latencyRatePerSecond, streamThreads, resultsDir, 1);
         }
 
@@ -92,7 +103,8 @@ public final class VerdictPipelineBench {
         }
 
         Options withRounds(int n) {
-            return new Options(monitors, regions, throughputWindows, latencyRatePerSecond, streamThreads, resultsDir, n);
+            return new Options(
+                    monitors, regions, throughputWindows, latencyRatePerSecond, streamThreads, resultsDir, n);
         }
     }
 
@@ -103,33 +115,63 @@ public final class VerdictPipelineBench {
      * pairs two phases run back to back under the same conditions; the best-of-each ratio instead divides by the
      * raw pipe's single best burst (about a second long, the noisiest phase).
      */
-    public record Result(int monitors, int regions, long results, int rounds, double rawPipeRecordsPerSecond,
-                         double verdictResultsPerSecond, double ratio, double rawPipeRecordsPerCpuSecond,
-                         double verdictResultsPerCpuSecond, double cpuRatio, double passThroughRecordsPerSecond,
-                         double passThroughRecordsPerCpuSecond, double roundRatioMedian, double roundCpuRatioMedian,
-                         double latencyP50Ms, double latencyP99Ms, double latencyMaxMs, int latencySamples) {
+    public record Result(
+            int monitors,
+            int regions,
+            long results,
+            int rounds,
+            double rawPipeRecordsPerSecond,
+            double verdictResultsPerSecond,
+            double ratio,
+            double rawPipeRecordsPerCpuSecond,
+            double verdictResultsPerCpuSecond,
+            double cpuRatio,
+            double passThroughRecordsPerSecond,
+            double passThroughRecordsPerCpuSecond,
+            double roundRatioMedian,
+            double roundCpuRatioMedian,
+            double latencyP50Ms,
+            double latencyP99Ms,
+            double latencyMaxMs,
+            int latencySamples) {
         /** Verdict topology over the Streams pass-through, per CPU-second: the share of the framework's ceiling. */
         public double passThroughCpuRatio() {
             return verdictResultsPerCpuSecond / passThroughRecordsPerCpuSecond;
         }
 
         public String line() {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(
+                    java.util.Locale.ROOT,
                     "RESULT %s monitors=%d regions=%d results=%d rounds=%d verdict_results_per_s=%.0f raw_pipe_records_per_s=%.0f "
                             + "ratio=%.3f verdict_results_per_cpu_s=%.0f raw_pipe_records_per_cpu_s=%.0f cpu_ratio=%.3f "
                             + "streams_pass_through_records_per_s=%.0f streams_pass_through_records_per_cpu_s=%.0f "
                             + "pass_through_cpu_ratio=%.3f round_ratio_median=%.3f round_cpu_ratio_median=%.3f "
                             + "latency_p50_ms=%.1f latency_p99_ms=%.1f latency_max_ms=%.1f latency_samples=%d",
-                    NAME, monitors, regions, results, rounds, verdictResultsPerSecond, rawPipeRecordsPerSecond, ratio,
-                    verdictResultsPerCpuSecond, rawPipeRecordsPerCpuSecond, cpuRatio, passThroughRecordsPerSecond,
-                    passThroughRecordsPerCpuSecond, passThroughCpuRatio(), roundRatioMedian, roundCpuRatioMedian,
-                    latencyP50Ms, latencyP99Ms, latencyMaxMs, latencySamples);
+                    NAME,
+                    monitors,
+                    regions,
+                    results,
+                    rounds,
+                    verdictResultsPerSecond,
+                    rawPipeRecordsPerSecond,
+                    ratio,
+                    verdictResultsPerCpuSecond,
+                    rawPipeRecordsPerCpuSecond,
+                    cpuRatio,
+                    passThroughRecordsPerSecond,
+                    passThroughRecordsPerCpuSecond,
+                    passThroughCpuRatio(),
+                    roundRatioMedian,
+                    roundCpuRatioMedian,
+                    latencyP50Ms,
+                    latencyP99Ms,
+                    latencyMaxMs,
+                    latencySamples);
         }
     }
 
     /** A phase's rate by wall clock and by CPU time of this process. */
-    private record Rate(double perSecond, double perCpuSecond) {
-    }
+    private record Rate(double perSecond, double perCpuSecond) {}
 
     static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
@@ -138,12 +180,12 @@ public final class VerdictPipelineBench {
     }
 
     private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
-    private VerdictPipelineBench() {
-    }
+    private VerdictPipelineBench() {}
 
     /**
      * Extra Kafka Streams properties for the verdict service, to compare settings on the same run conditions:
@@ -165,11 +207,26 @@ public final class VerdictPipelineBench {
         for (int i = 0; i + 1 < args.length; i += 2) {
             int v = Integer.parseInt(args[i + 1]);
             o = switch (args[i]) {
-                case "--monitors" -> new Options(v, o.regions(), o.throughputWindows(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--regions" -> new Options(o.monitors(), v, o.throughputWindows(), o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--windows" -> new Options(o.monitors(), o.regions(), v, o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
-                case "--latency-rate" -> new Options(o.monitors(), o.regions(), o.throughputWindows(), v, o.streamThreads(), o.resultsDir());
-                case "--threads" -> new Options(o.monitors(), o.regions(), o.throughputWindows(), o.latencyRatePerSecond(), v, o.resultsDir());
+                case "--monitors" -> new Options(
+                        v,
+                        o.regions(),
+                        o.throughputWindows(),
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--regions" -> new Options(
+                        o.monitors(),
+                        v,
+                        o.throughputWindows(),
+                        o.latencyRatePerSecond(),
+                        o.streamThreads(),
+                        o.resultsDir());
+                case "--windows" -> new Options(
+                        o.monitors(), o.regions(), v, o.latencyRatePerSecond(), o.streamThreads(), o.resultsDir());
+                case "--latency-rate" -> new Options(
+                        o.monitors(), o.regions(), o.throughputWindows(), v, o.streamThreads(), o.resultsDir());
+                case "--threads" -> new Options(
+                        o.monitors(), o.regions(), o.throughputWindows(), o.latencyRatePerSecond(), v, o.resultsDir());
                 case "--rounds" -> o.withRounds(v);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --monitors --regions --windows --latency-rate --threads --rounds)");
@@ -195,20 +252,42 @@ public final class VerdictPipelineBench {
             long base = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) + HOUR;
             List<String> regions = regions(o.regions());
             int perRound = o.monitors() * o.regions() * o.throughputWindows();
-            System.out.printf("%d rounds of %d probe results (%d monitors x %d regions x %d windows)%n", o.rounds(),
-                    perRound, o.monitors(), o.regions(), o.throughputWindows());
+            System.out.printf(
+                    "%d rounds of %d probe results (%d monitors x %d regions x %d windows)%n",
+                    o.rounds(), perRound, o.monitors(), o.regions(), o.throughputWindows());
 
             Path state = work.resolve("state");
             var cfg = StreamsServiceConfig.defaults()
-                    .withKafka(new KafkaSettings(kafka.bootstrapServers(), "vigil-bench", state.toString(), o.streamThreads(),
-                            1, 0, Duration.ofMillis(100), extraKafkaProperties()))
+                    .withKafka(new KafkaSettings(
+                            kafka.bootstrapServers(),
+                            "vigil-bench",
+                            state.toString(),
+                            o.streamThreads(),
+                            1,
+                            0,
+                            Duration.ofMillis(100),
+                            extraKafkaProperties()))
                     .withHttp(HttpSettings.loopback(0))
-                    .withAuth(StreamsServiceConfig.AuthSettings.of(List.of(
-                            new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))));
+                    .withAuth(StreamsServiceConfig.AuthSettings.of(
+                            List.of(new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))));
             List<ProducerRecord<String, byte[]>> definitions = new ArrayList<>();
             for (int m = 0; m < o.monitors(); m++) {
-                MonitorDefinition def = new MonitorDefinition(1, id(m), null, "https://example.com/" + m, null, 3600,
-                        2500, regions, null, null, null, null, null, null, null);
+                MonitorDefinition def = new MonitorDefinition(
+                        1,
+                        id(m),
+                        null,
+                        "https://example.com/" + m,
+                        null,
+                        3600,
+                        2500,
+                        regions,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null);
                 definitions.add(new ProducerRecord<>(Topics.MONITORS, def.id(), Json.bytes(def)));
             }
             sendAll(kafka, definitions);
@@ -218,38 +297,65 @@ public final class VerdictPipelineBench {
             List<Double> roundRatios = new ArrayList<>();
             List<Double> roundCpuRatios = new ArrayList<>();
             Latencies lat;
-            try (var streams = StreamsApp.start(cfg); KafkaStreams passThrough = passThrough(kafka, work.resolve("eos"))) {
+            try (var streams = StreamsApp.start(cfg);
+                    KafkaStreams passThrough = passThrough(kafka, work.resolve("eos"))) {
                 awaitMonitorsLoaded(streams.httpPort(), o.monitors());
                 System.out.println("streams running with " + o.monitors() + " monitors loaded");
                 try (VerdictObserver observer = new VerdictObserver(kafka)) {
                     // Rounds alternate the two phases so both see the same share of whatever else runs on the machine.
                     for (int round = 0; round < o.rounds(); round++) {
-                        List<ProducerRecord<String, byte[]>> batch = results(o, regions, base, o.throughputWindows(),
-                                round * o.throughputWindows());
+                        List<ProducerRecord<String, byte[]>> batch =
+                                results(o, regions, base, o.throughputWindows(), round * o.throughputWindows());
                         Rate raw = rawPipe(kafka, batch);
                         Rate eos = passThroughRate(kafka, batch);
-                        Rate verdicts = verdictThroughput(kafka, observer, batch, (long) o.monitors() * o.throughputWindows());
-                        System.out.printf("round %d: raw pipe %.0f records/s (%.0f per CPU-s), streams pass-through %.0f "
-                                + "records/s (%.0f per CPU-s), verdict topology %.0f results/s (%.0f per CPU-s)%n", round + 1,
-                                raw.perSecond(), raw.perCpuSecond(), eos.perSecond(), eos.perCpuSecond(),
-                                verdicts.perSecond(), verdicts.perCpuSecond());
+                        Rate verdicts =
+                                verdictThroughput(kafka, observer, batch, (long) o.monitors() * o.throughputWindows());
+                        System.out.printf(
+                                "round %d: raw pipe %.0f records/s (%.0f per CPU-s), streams pass-through %.0f "
+                                        + "records/s (%.0f per CPU-s), verdict topology %.0f results/s (%.0f per CPU-s)%n",
+                                round + 1,
+                                raw.perSecond(),
+                                raw.perCpuSecond(),
+                                eos.perSecond(),
+                                eos.perCpuSecond(),
+                                verdicts.perSecond(),
+                                verdicts.perCpuSecond());
                         roundRatios.add(verdicts.perSecond() / raw.perSecond());
                         roundCpuRatios.add(verdicts.perCpuSecond() / raw.perCpuSecond());
-                        bestPassThrough = new Rate(Math.max(bestPassThrough.perSecond(), eos.perSecond()),
+                        bestPassThrough = new Rate(
+                                Math.max(bestPassThrough.perSecond(), eos.perSecond()),
                                 Math.max(bestPassThrough.perCpuSecond(), eos.perCpuSecond()));
-                        bestRaw = new Rate(Math.max(bestRaw.perSecond(), raw.perSecond()), Math.max(bestRaw.perCpuSecond(), raw.perCpuSecond()));
-                        bestVerdict = new Rate(Math.max(bestVerdict.perSecond(), verdicts.perSecond()),
+                        bestRaw = new Rate(
+                                Math.max(bestRaw.perSecond(), raw.perSecond()),
+                                Math.max(bestRaw.perCpuSecond(), raw.perCpuSecond()));
+                        bestVerdict = new Rate(
+                                Math.max(bestVerdict.perSecond(), verdicts.perSecond()),
                                 Math.max(bestVerdict.perCpuSecond(), verdicts.perCpuSecond()));
                     }
                     lat = latency(kafka, observer, o, regions, base + (long) o.rounds() * o.throughputWindows() * HOUR);
-                    System.out.printf("verdict latency at %d results/s: p50 %.1f ms, p99 %.1f ms%n",
+                    System.out.printf(
+                            "verdict latency at %d results/s: p50 %.1f ms, p99 %.1f ms%n",
                             o.latencyRatePerSecond(), lat.p50, lat.p99);
                 }
             }
-            Result r = new Result(o.monitors(), o.regions(), perRound, o.rounds(), bestRaw.perSecond(), bestVerdict.perSecond(),
-                    bestVerdict.perSecond() / bestRaw.perSecond(), bestRaw.perCpuSecond(), bestVerdict.perCpuSecond(),
-                    bestVerdict.perCpuSecond() / bestRaw.perCpuSecond(), bestPassThrough.perSecond(),
-                    bestPassThrough.perCpuSecond(), median(roundRatios), median(roundCpuRatios), lat.p50, lat.p99, lat.max,
+            Result r = new Result(
+                    o.monitors(),
+                    o.regions(),
+                    perRound,
+                    o.rounds(),
+                    bestRaw.perSecond(),
+                    bestVerdict.perSecond(),
+                    bestVerdict.perSecond() / bestRaw.perSecond(),
+                    bestRaw.perCpuSecond(),
+                    bestVerdict.perCpuSecond(),
+                    bestVerdict.perCpuSecond() / bestRaw.perCpuSecond(),
+                    bestPassThrough.perSecond(),
+                    bestPassThrough.perCpuSecond(),
+                    median(roundRatios),
+                    median(roundCpuRatios),
+                    lat.p50,
+                    lat.p99,
+                    lat.max,
                     lat.samples);
             write(o.resultsDir(), r);
             return r;
@@ -271,15 +377,17 @@ public final class VerdictPipelineBench {
     }
 
     /** Serialized results, window by window; one in ten monitors fails in one region. */
-    private static List<ProducerRecord<String, byte[]>> results(Options o, List<String> regions, long base, int windows,
-                                                                int firstWindow) {
+    private static List<ProducerRecord<String, byte[]>> results(
+            Options o, List<String> regions, long base, int windows, int firstWindow) {
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(o.monitors() * regions.size() * windows);
         for (int k = firstWindow; k < firstWindow + windows; k++) {
             long ws = base + k * HOUR;
             for (int m = 0; m < o.monitors(); m++) {
                 for (int r = 0; r < regions.size(); r++) {
-                    out.add(new ProducerRecord<>(Topics.PROBE_RESULTS, id(m), Json.bytes(result(id(m), regions.get(r), ws,
-                            m % 10 == 0 && r == 0))));
+                    out.add(new ProducerRecord<>(
+                            Topics.PROBE_RESULTS,
+                            id(m),
+                            Json.bytes(result(id(m), regions.get(r), ws, m % 10 == 0 && r == 0))));
                 }
             }
         }
@@ -289,10 +397,48 @@ public final class VerdictPipelineBench {
     /** A typical probe result for window {@code ws}: a 200 in 35 ms, or a timeout when {@code fail} (also used by the console harness). */
     public static ProbeResult result(String id, String region, long ws, boolean fail) {
         return fail
-                ? new ProbeResult(1, id, region, "w-" + region, ws, ws + 100, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
-                null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-" + id + "-" + region + "-" + ws)
-                : new ProbeResult(1, id, region, "w-" + region, ws, ws + 100, Outcome.SUCCESS, null, 200, 35, 40, 512L, 0,
-                null, null, 3, 5, 9, null, "r-" + id + "-" + region + "-" + ws);
+                ? new ProbeResult(
+                        1,
+                        id,
+                        region,
+                        "w-" + region,
+                        ws,
+                        ws + 100,
+                        Outcome.NETWORK_FAILURE,
+                        ErrorKind.TIMEOUT,
+                        null,
+                        null,
+                        2500,
+                        0L,
+                        0,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "r-" + id + "-" + region + "-" + ws)
+                : new ProbeResult(
+                        1,
+                        id,
+                        region,
+                        "w-" + region,
+                        ws,
+                        ws + 100,
+                        Outcome.SUCCESS,
+                        null,
+                        200,
+                        35,
+                        40,
+                        512L,
+                        0,
+                        null,
+                        null,
+                        3,
+                        5,
+                        9,
+                        null,
+                        "r-" + id + "-" + region + "-" + ws);
     }
 
     /**
@@ -330,8 +476,8 @@ public final class VerdictPipelineBench {
     }
 
     /** All results of a batch into the topology; results/s from the first sent to the last verdict readable. */
-    private static Rate verdictThroughput(EmbeddedKafka kafka, VerdictObserver observer,
-                                          List<ProducerRecord<String, byte[]>> batch, long verdicts) {
+    private static Rate verdictThroughput(
+            EmbeddedKafka kafka, VerdictObserver observer, List<ProducerRecord<String, byte[]>> batch, long verdicts) {
         long target = observer.count() + verdicts;
         long cpu0 = cpuNanos();
         long t0 = System.nanoTime();
@@ -372,7 +518,11 @@ public final class VerdictPipelineBench {
         try (var counter = new CountingConsumer(kafka, EOS_OUT)) {
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
-            sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(EOS_IN, r.key(), r.value())).toList());
+            sendAll(
+                    kafka,
+                    records.stream()
+                            .map(r -> new ProducerRecord<>(EOS_IN, r.key(), r.value()))
+                            .toList());
             long tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
             long cpu = cpuNanos() - cpu0;
             return new Rate(records.size() / ((tLast - t0) / 1e9), records.size() / (cpu / 1e9));
@@ -383,28 +533,33 @@ public final class VerdictPipelineBench {
     private static Rate rawPipe(EmbeddedKafka kafka, List<ProducerRecord<String, byte[]>> records) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean assigned = new AtomicBoolean();
-        Thread pipe = new Thread(() -> {
-            Map<String, Object> cprops = kafka.consumerProps("bench-raw-pipe-" + System.nanoTime());
-            cprops.put("max.poll.records", 2000);
-            try (var consumer = new KafkaConsumer<>(cprops, new StringDeserializer(), new ByteArrayDeserializer());
-                 var producer = producer(kafka)) {
-                var parts = consumer.partitionsFor(RAW_IN).stream().map(p -> new TopicPartition(RAW_IN, p.partition())).toList();
-                consumer.assign(parts);
-                consumer.seekToEnd(parts);
-                parts.forEach(consumer::position);
-                assigned.set(true);
-                while (!stop.get()) {
-                    var polled = consumer.poll(Duration.ofMillis(100));
-                    for (ConsumerRecord<String, byte[]> r : polled) {
-                        producer.send(new ProducerRecord<>(RAW_OUT, r.key(), r.value()));
+        Thread pipe = new Thread(
+                () -> {
+                    Map<String, Object> cprops = kafka.consumerProps("bench-raw-pipe-" + System.nanoTime());
+                    cprops.put("max.poll.records", 2000);
+                    try (var consumer =
+                                    new KafkaConsumer<>(cprops, new StringDeserializer(), new ByteArrayDeserializer());
+                            var producer = producer(kafka)) {
+                        var parts = consumer.partitionsFor(RAW_IN).stream()
+                                .map(p -> new TopicPartition(RAW_IN, p.partition()))
+                                .toList();
+                        consumer.assign(parts);
+                        consumer.seekToEnd(parts);
+                        parts.forEach(consumer::position);
+                        assigned.set(true);
+                        while (!stop.get()) {
+                            var polled = consumer.poll(Duration.ofMillis(100));
+                            for (ConsumerRecord<String, byte[]> r : polled) {
+                                producer.send(new ProducerRecord<>(RAW_OUT, r.key(), r.value()));
+                            }
+                            if (!polled.isEmpty()) {
+                                consumer.commitAsync();
+                            }
+                        }
+                        producer.flush();
                     }
-                    if (!polled.isEmpty()) {
-                        consumer.commitAsync();
-                    }
-                }
-                producer.flush();
-            }
-        }, "bench-raw-pipe");
+                },
+                "bench-raw-pipe");
         pipe.start();
         long t0;
         long tLast;
@@ -416,7 +571,11 @@ public final class VerdictPipelineBench {
         try (var counter = new CountingConsumer(kafka, RAW_OUT)) {
             cpu0 = cpuNanos();
             t0 = System.nanoTime();
-            sendAll(kafka, records.stream().map(r -> new ProducerRecord<>(RAW_IN, r.key(), r.value())).toList());
+            sendAll(
+                    kafka,
+                    records.stream()
+                            .map(r -> new ProducerRecord<>(RAW_IN, r.key(), r.value()))
+                            .toList());
             tLast = counter.awaitCount(records.size(), Duration.ofMinutes(10));
             cpu = cpuNanos() - cpu0;
         } finally {
@@ -426,12 +585,11 @@ public final class VerdictPipelineBench {
         return new Rate(records.size() / ((tLast - t0) / 1e9), records.size() / (cpu / 1e9));
     }
 
-    private record Latencies(double p50, double p99, double max, int samples) {
-    }
+    private record Latencies(double p50, double p99, double max, int samples) {}
 
     /** One window at a steady rate; per monitor, last result sent → verdict readable. */
-    private static Latencies latency(EmbeddedKafka kafka, VerdictObserver observer, Options o, List<String> regions,
-                                     long ws) throws Exception {
+    private static Latencies latency(
+            EmbeddedKafka kafka, VerdictObserver observer, Options o, List<String> regions, long ws) throws Exception {
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
         observer.track(ws, sentAt);
         long intervalNanos = 1_000_000_000L / o.latencyRatePerSecond();
@@ -463,8 +621,11 @@ public final class VerdictPipelineBench {
         }
         List<Long> samples = observer.awaitLatencies(o.monitors(), Duration.ofMinutes(5));
         long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
-        return new Latencies(percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6,
-                sorted[sorted.length - 1] / 1e6, sorted.length);
+        return new Latencies(
+                percentile(sorted, 0.50) / 1e6,
+                percentile(sorted, 0.99) / 1e6,
+                sorted[sorted.length - 1] / 1e6,
+                sorted.length);
     }
     /** The bench's own query API token (read scope), generated per run. */
     private static final String BENCH_TOKEN = BearerTokens.generate();
@@ -474,11 +635,13 @@ public final class VerdictPipelineBench {
         long deadline = System.currentTimeMillis() + 180_000;
         while (System.currentTimeMillis() < deadline) {
             try {
-                HttpResponse<String> res = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/v1/status?scope=local"))
-                        .header("Authorization", "Bearer " + BENCH_TOKEN).build(),
+                HttpResponse<String> res = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/status?scope=local"))
+                                .header("Authorization", "Bearer " + BENCH_TOKEN)
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
-                if (res.statusCode() == 200 && Json.tree(res.body().getBytes()).path("monitors").size() >= monitors) {
+                if (res.statusCode() == 200
+                        && Json.tree(res.body().getBytes()).path("monitors").size() >= monitors) {
                     return;
                 }
             } catch (IOException e) {
@@ -520,7 +683,12 @@ public final class VerdictPipelineBench {
         private final TopicTail<byte[], byte[]> tail;
 
         CountingConsumer(EmbeddedKafka kafka, String topic) {
-            tail = new TopicTail<>(kafka, topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Duration.ofMillis(50),
+            tail = new TopicTail<>(
+                    kafka,
+                    topic,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(),
+                    Duration.ofMillis(50),
                     (records, nanos) -> {
                         lastNanos.set(nanos);
                         count.addAndGet(records.count());
@@ -528,7 +696,8 @@ public final class VerdictPipelineBench {
         }
 
         long awaitCount(long n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " records arrived");
+            BenchSupport.awaitUntil(
+                    () -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " records arrived");
             return lastNanos.get();
         }
 
@@ -552,14 +721,22 @@ public final class VerdictPipelineBench {
         private final TopicTail<String, byte[]> tail;
 
         VerdictObserver(EmbeddedKafka kafka) {
-            tail = new TopicTail<>(kafka, Topics.MONITOR_STATUS, new StringDeserializer(), new ByteArrayDeserializer(),
-                    Duration.ofMillis(20), (records, nanos) -> {
+            tail = new TopicTail<>(
+                    kafka,
+                    Topics.MONITOR_STATUS,
+                    new StringDeserializer(),
+                    new ByteArrayDeserializer(),
+                    Duration.ofMillis(20),
+                    (records, nanos) -> {
                         for (ConsumerRecord<String, byte[]> r : records) {
                             count.incrementAndGet();
                             lastNanos.set(nanos);
                             Long sent = trackedWindow >= 0 ? sentAt.get(r.key()) : null;
-                            if (sent != null && VigilSerdes.monitorStatus().deserialize(r.topic(), r.value()).windowStart()
-                                    == trackedWindow) {
+                            if (sent != null
+                                    && VigilSerdes.monitorStatus()
+                                                    .deserialize(r.topic(), r.value())
+                                                    .windowStart()
+                                            == trackedWindow) {
                                 latencies.add(nanos - sent);
                             }
                         }
@@ -576,12 +753,16 @@ public final class VerdictPipelineBench {
         }
 
         long awaitCount(long n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " verdicts arrived");
+            BenchSupport.awaitUntil(
+                    () -> count.get() >= n, timeout, () -> "only " + count.get() + " of " + n + " verdicts arrived");
             return lastNanos.get();
         }
 
         List<Long> awaitLatencies(int n, Duration timeout) {
-            BenchSupport.awaitUntil(() -> latencies.size() >= n, timeout, () -> "only " + latencies.size() + " of " + n + " latency samples");
+            BenchSupport.awaitUntil(
+                    () -> latencies.size() >= n,
+                    timeout,
+                    () -> "only " + latencies.size() + " of " + n + " latency samples");
             synchronized (latencies) {
                 return new ArrayList<>(latencies);
             }

@@ -17,8 +17,15 @@ class AlertingMicroBenchTest {
     @Test
     void everyBenchmarkRunsAndTheResultIsWritten() throws Exception {
         var r = AlertingMicroBench.run(0, 1, 50, results);
-        assertThat(r).containsOnlyKeys("stateMachineDebouncedBreach", "histogramAdd", "histogramMergeFiveMinutesP99",
-                "windowSerdeRoundTrip", "ratioRuleOverFiveMinutes", "ddsketchAdd", "ddsketchMergeFiveMinutesP99");
+        assertThat(r)
+                .containsOnlyKeys(
+                        "stateMachineDebouncedBreach",
+                        "histogramAdd",
+                        "histogramMergeFiveMinutesP99",
+                        "windowSerdeRoundTrip",
+                        "ratioRuleOverFiveMinutes",
+                        "ddsketchAdd",
+                        "ddsketchMergeFiveMinutesP99");
         assertThat(r.values()).allMatch(v -> v > 0);
         assertThat(AlertingMicroBench.line(r)).startsWith("RESULT alerting-micro ");
         var json = Json.tree(Files.readAllBytes(results.resolve("alerting-micro.json")));

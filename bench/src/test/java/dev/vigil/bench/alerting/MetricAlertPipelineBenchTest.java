@@ -35,7 +35,8 @@ class MetricAlertPipelineBenchTest {
         assertThat(batch).hasSize(1_000);
         assertThat(batch.get(0).timestamp()).isZero();
         assertThat(batch.get(999).timestamp()).isLessThan(10 * 60_000L).isGreaterThan(9 * 60_000L);
-        assertThat(batch).extracting(r -> r.key()).containsOnly("app-0/http_request", "app-1/http_request",
-                "app-2/http_request", "app-3/http_request");
+        assertThat(batch)
+                .extracting(r -> r.key())
+                .containsOnly("app-0/http_request", "app-1/http_request", "app-2/http_request", "app-3/http_request");
     }
 }

@@ -26,8 +26,9 @@ class ConsoleRenderBenchTest {
         }
         String ci = System.getenv("CI");
         if (ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false")) {
-            throw new AssertionError("CI is set but " + ConsoleRenderBench.CHROMIUM + " or " + ConsoleRenderBench.CHROMEDRIVER
-                    + " is missing: CI must install the chromium and chromium-driver packages");
+            throw new AssertionError(
+                    "CI is set but " + ConsoleRenderBench.CHROMIUM + " or " + ConsoleRenderBench.CHROMEDRIVER
+                            + " is missing: CI must install the chromium and chromium-driver packages");
         }
         Assumptions.assumeTrue(false, "headless chromium not installed (apt-get install chromium chromium-driver)");
     }
@@ -38,8 +39,17 @@ class ConsoleRenderBenchTest {
         System.setProperty("vigil.results.dir", results.toString());
         try {
             Map<String, Object> r = ConsoleRenderBench.run(new ConsoleRenderBench.Options(60, 2));
-            assertThat(r).containsKeys("time_to_grid_ms_p50", "cold_ms", "bare_fetch_parse_ms_p50", "ratio",
-                    "status_json_bytes", "status_json_gzip_bytes", "transfer_bytes_cold", "transfer_bytes_warm", "dom_rows");
+            assertThat(r)
+                    .containsKeys(
+                            "time_to_grid_ms_p50",
+                            "cold_ms",
+                            "bare_fetch_parse_ms_p50",
+                            "ratio",
+                            "status_json_bytes",
+                            "status_json_gzip_bytes",
+                            "transfer_bytes_cold",
+                            "transfer_bytes_warm",
+                            "dom_rows");
             assertThat(r.get("monitors")).isEqualTo(60);
             // 60 monitors fit one page: every one is a row
             assertThat(r.get("dom_rows")).isEqualTo(60L);
@@ -58,7 +68,10 @@ class ConsoleRenderBenchTest {
             assertThat((long) r.get("browser_status_decoded_bytes")).isPositive();
             @SuppressWarnings("unchecked")
             Map<String, Object> counts = (Map<String, Object>) r.get("counts");
-            assertThat(counts).containsEntry("up", 54L).containsEntry("degraded", 3L).containsEntry("down", 3L);
+            assertThat(counts)
+                    .containsEntry("up", 54L)
+                    .containsEntry("degraded", 3L)
+                    .containsEntry("down", 3L);
             var json = Json.tree(Files.readAllBytes(results.resolve("console-render.json")));
             assertThat(json.path("name").asText()).isEqualTo("console-render");
             assertThat(json.path("monitors").asInt()).isEqualTo(60);

@@ -18,15 +18,27 @@ class HeartbeatPingBenchTest {
         System.setProperty("vigil.results.dir", results.toString());
         try {
             Map<String, Object> r = HeartbeatPingBench.run(new HeartbeatPingBench.Options(50, 2, 1, 4, 2, 4));
-            assertThat(r).containsKeys("spreadPingsPerSec", "othersAloneP99Ms", "othersUnderFloodP99Ms", "floodPingsPerSec",
-                    "bareHttpRequestsPerSec", "ratioToBareHttp", "othersP99RatioUnderFlood");
+            assertThat(r)
+                    .containsKeys(
+                            "spreadPingsPerSec",
+                            "othersAloneP99Ms",
+                            "othersUnderFloodP99Ms",
+                            "floodPingsPerSec",
+                            "bareHttpRequestsPerSec",
+                            "ratioToBareHttp",
+                            "othersP99RatioUnderFlood");
             for (String phase : new String[] {"spread", "othersAlone", "flood", "othersUnderFlood"}) {
                 assertThat((Long) r.get(phase + "Pings")).as(phase).isPositive();
-                assertThat((Long) r.get(phase + "Non2xx")).as(phase + ": every ping answered 2xx").isZero();
+                assertThat((Long) r.get(phase + "Non2xx"))
+                        .as(phase + ": every ping answered 2xx")
+                        .isZero();
             }
             // one published result per (monitor, window) at most: never more than the pings
-            assertThat((Long) r.get("resultsPublished")).isPositive().isLessThanOrEqualTo((Long) r.get("spreadPings") + 51);
-            assertThat(Files.readString(results.resolve("heartbeat-pings.json"))).contains("\"name\":\"heartbeat-pings\"");
+            assertThat((Long) r.get("resultsPublished"))
+                    .isPositive()
+                    .isLessThanOrEqualTo((Long) r.get("spreadPings") + 51);
+            assertThat(Files.readString(results.resolve("heartbeat-pings.json")))
+                    .contains("\"name\":\"heartbeat-pings\"");
         } finally {
             System.clearProperty("vigil.results.dir");
         }

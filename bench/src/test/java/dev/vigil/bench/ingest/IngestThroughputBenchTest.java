@@ -17,13 +17,16 @@ class IngestThroughputBenchTest {
     void harnessRunsAndReportsEveryFigure() throws Exception {
         System.setProperty("vigil.results.dir", results.toString());
         try {
-            Map<String, Object> r = IngestThroughputBench.run(new IngestThroughputBench.Options(2, 1, 50, 2, 1, 2, 5_000));
-            assertThat(r).containsKeys("eventsPerSec", "rawProducerEventsPerSec", "ratioToRawProducer", "p50Ms", "p99Ms");
+            Map<String, Object> r =
+                    IngestThroughputBench.run(new IngestThroughputBench.Options(2, 1, 50, 2, 1, 2, 5_000));
+            assertThat(r)
+                    .containsKeys("eventsPerSec", "rawProducerEventsPerSec", "ratioToRawProducer", "p50Ms", "p99Ms");
             assertThat((Long) r.get("requests")).isPositive();
             assertThat((Long) r.get("non202")).isZero();
             assertThat((Long) r.get("eventsAccepted")).isEqualTo((Long) r.get("requests") * 50);
             assertThat(Files.readString(results.resolve("ingest-throughput.json")))
-                    .contains("\"name\":\"ingest-throughput\"").contains("\"ratioToRawProducer\"");
+                    .contains("\"name\":\"ingest-throughput\"")
+                    .contains("\"ratioToRawProducer\"");
         } finally {
             System.clearProperty("vigil.results.dir");
         }

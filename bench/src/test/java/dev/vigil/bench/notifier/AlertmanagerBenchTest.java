@@ -19,21 +19,27 @@ class AlertmanagerBenchTest {
 
     @Test
     void harnessRunsEndToEndAndGetsOneNotificationPerAlert() throws Exception {
-        assumeTrue(AlertmanagerBench.available(AlertmanagerBench.DEFAULT_BINARY),
-                AlertmanagerBench.SKIP_MESSAGE);
+        assumeTrue(AlertmanagerBench.available(AlertmanagerBench.DEFAULT_BINARY), AlertmanagerBench.SKIP_MESSAGE);
         System.setProperty("vigil.results.dir", results.toString());
         try {
-            Map<String, Object> r = AlertmanagerBench.run(new AlertmanagerBench.Options(
-                    AlertmanagerBench.DEFAULT_BINARY, 200, 50, 2, 100, 1, 20));
-            assertThat(r).containsKeys("deliveries_per_s", "am_cpu_seconds", "deliveries_per_cpu_s", "p50_ms",
-                    "p99_ms", "version");
+            Map<String, Object> r = AlertmanagerBench.run(
+                    new AlertmanagerBench.Options(AlertmanagerBench.DEFAULT_BINARY, 200, 50, 2, 100, 1, 20));
+            assertThat(r)
+                    .containsKeys(
+                            "deliveries_per_s",
+                            "am_cpu_seconds",
+                            "deliveries_per_cpu_s",
+                            "p50_ms",
+                            "p99_ms",
+                            "version");
             assertThat(r.get("events")).isEqualTo(200);
             assertThat((int) r.get("paced_events")).isEqualTo(100);
             // group_by: ['...'] gives every alert its own group, hence its own notification
             assertThat(r.get("notifications")).isEqualTo(320L);
             assertThat(r.get("max_alerts_per_notification")).isEqualTo(1);
             assertThat(r.get("duplicates")).isEqualTo(0L);
-            assertThat(Files.readString(results.resolve("alertmanager-throughput.json"))).contains("\"deliveries_per_s\"");
+            assertThat(Files.readString(results.resolve("alertmanager-throughput.json")))
+                    .contains("\"deliveries_per_s\"");
         } finally {
             System.clearProperty("vigil.results.dir");
         }
@@ -41,6 +47,7 @@ class AlertmanagerBenchTest {
 
     @Test
     void aMissingBinaryIsNotAvailable() {
-        assertThat(AlertmanagerBench.available(Path.of("/nonexistent/prometheus-alertmanager"))).isFalse();
+        assertThat(AlertmanagerBench.available(Path.of("/nonexistent/prometheus-alertmanager")))
+                .isFalse();
     }
 }

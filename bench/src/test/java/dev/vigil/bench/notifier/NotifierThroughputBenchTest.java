@@ -17,13 +17,21 @@ class NotifierThroughputBenchTest {
     void harnessRunsEndToEndAndReportsEveryFigure() throws Exception {
         System.setProperty("vigil.results.dir", results.toString());
         try {
-            Map<String, Object> r = NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50));
-            assertThat(r).containsKeys("deliveries_per_s", "p50_ms", "p99_ms", "reference", "reference_claims_per_s",
-                    "ratio_to_reference");
+            Map<String, Object> r =
+                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50));
+            assertThat(r)
+                    .containsKeys(
+                            "deliveries_per_s",
+                            "p50_ms",
+                            "p99_ms",
+                            "reference",
+                            "reference_claims_per_s",
+                            "ratio_to_reference");
             assertThat(r.get("events")).isEqualTo(200);
             assertThat(r.get("duplicates")).isEqualTo(0L);
             assertThat((int) r.get("paced_events")).isEqualTo(100);
-            assertThat(Files.readString(results.resolve("notifier-throughput.json"))).contains("\"deliveries_per_s\"");
+            assertThat(Files.readString(results.resolve("notifier-throughput.json")))
+                    .contains("\"deliveries_per_s\"");
         } finally {
             System.clearProperty("vigil.results.dir");
         }

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProbeThroughputBenchTest {
     /** Failures a loaded machine may cause; anything else (blocked, tls, dns, assertion) is a harness bug. */
-    private static final Set<String> TIMING_FAILURES = Set.of("network_failure/timeout", "network_failure/connect_timeout");
+    private static final Set<String> TIMING_FAILURES =
+            Set.of("network_failure/timeout", "network_failure/connect_timeout");
 
     @TempDir
     Path results;
@@ -31,33 +32,43 @@ class ProbeThroughputBenchTest {
         ExecutorService runs = Executors.newFixedThreadPool(4);
         System.setProperty("vigil.results.dir", results.toString());
         try {
-            Future<Map<String, Object>> http = runs.submit(() ->
-                    ProbeThroughputBench.run(new ProbeThroughputBench.Options(20, 10, 10, 16, 4, true, 1, 0)));
-            Future<Map<String, Object>> tcp = runs.submit(() ->
-                    ProbeThroughputBench.run(new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.TCP)));
-            Future<Map<String, Object>> tls = runs.submit(() ->
-                    ProbeThroughputBench.run(new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.TLS)));
-            Future<Map<String, Object>> dns = runs.submit(() ->
-                    ProbeThroughputBench.run(new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.DNS)));
+            Future<Map<String, Object>> http = runs.submit(
+                    () -> ProbeThroughputBench.run(new ProbeThroughputBench.Options(20, 10, 10, 16, 4, true, 1, 0)));
+            Future<Map<String, Object>> tcp = runs.submit(() -> ProbeThroughputBench.run(
+                    new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.TCP)));
+            Future<Map<String, Object>> tls = runs.submit(() -> ProbeThroughputBench.run(
+                    new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.TLS)));
+            Future<Map<String, Object>> dns = runs.submit(() -> ProbeThroughputBench.run(
+                    new ProbeThroughputBench.Options(8, 10, 10, 16, 4, true, 1, 0, CheckType.DNS)));
 
             Map<String, Object> h = http.get();
-            assertThat(h).as("http").containsKeys("probesPerSec", "probesPerCpuSec", "maxHeapUsedMiB", "skippedWindows",
-                    "referenceRequestsPerSec", "probeCpuCostVsReference");
+            assertThat(h)
+                    .as("http")
+                    .containsKeys(
+                            "probesPerSec",
+                            "probesPerCpuSec",
+                            "maxHeapUsedMiB",
+                            "skippedWindows",
+                            "referenceRequestsPerSec",
+                            "probeCpuCostVsReference");
             assertMeasured(h, 20, "probe-throughput-20");
 
             Map<String, Object> t = tcp.get();
-            assertThat(t).as("tcp: banner checks").containsKeys("referenceConnectsPerSec", "referenceConnectsPerCpuSec",
-                    "probeVsReference");
+            assertThat(t)
+                    .as("tcp: banner checks")
+                    .containsKeys("referenceConnectsPerSec", "referenceConnectsPerCpuSec", "probeVsReference");
             assertMeasured(t, 8, "probe-throughput-tcp-8");
 
             Map<String, Object> s = tls.get();
-            assertThat(s).as("tls: handshakes trusting the generated CA").containsKeys("referenceHandshakesPerSec",
-                    "referenceHandshakesPerCpuSec", "probeVsReference");
+            assertThat(s)
+                    .as("tls: handshakes trusting the generated CA")
+                    .containsKeys("referenceHandshakesPerSec", "referenceHandshakesPerCpuSec", "probeVsReference");
             assertMeasured(s, 8, "probe-throughput-tls-8");
 
             Map<String, Object> d = dns.get();
-            assertThat(d).as("dns: queries to the local responder").containsKeys("referenceQueriesPerSec",
-                    "referenceQueriesPerCpuSec", "probeVsReference");
+            assertThat(d)
+                    .as("dns: queries to the local responder")
+                    .containsKeys("referenceQueriesPerSec", "referenceQueriesPerCpuSec", "probeVsReference");
             assertMeasured(d, 8, "probe-throughput-dns-8");
         } finally {
             runs.shutdownNow();
@@ -67,14 +78,24 @@ class ProbeThroughputBenchTest {
 
     @SuppressWarnings("unchecked")
     private void assertMeasured(Map<String, Object> r, int monitors, String name) throws Exception {
-        assertThat(r).containsKeys("probesPerSec", "probesPerCpuSec", "maxHeapUsedMiB", "skippedWindows",
-                "maxScheduleLagMs", "probeCpuCostVsReference", "harnessErrors");
+        assertThat(r)
+                .containsKeys(
+                        "probesPerSec",
+                        "probesPerCpuSec",
+                        "maxHeapUsedMiB",
+                        "skippedWindows",
+                        "maxScheduleLagMs",
+                        "probeCpuCostVsReference",
+                        "harnessErrors");
         assertThat((Long) r.get("expectedProbes")).as(name).isEqualTo(monitors);
         assertThat((Long) r.get("probes")).as(name).isPositive();
         assertThat((Long) r.get("successes")).as(name).isPositive();
-        assertThat((Long) r.get("harnessErrors")).as("%s harness errors %s", name, r.get("harnessErrorsByKind")).isZero();
+        assertThat((Long) r.get("harnessErrors"))
+                .as("%s harness errors %s", name, r.get("harnessErrorsByKind"))
+                .isZero();
         assertThat(((Map<String, Long>) r.get("failures")).keySet()).as(name).isSubsetOf(TIMING_FAILURES);
         assertThat(Files.readString(results.resolve(name + ".json")))
-                .contains("\"name\":\"" + name + "\"").contains("\"probesPerSec\"");
+                .contains("\"name\":\"" + name + "\"")
+                .contains("\"probesPerSec\"");
     }
 }

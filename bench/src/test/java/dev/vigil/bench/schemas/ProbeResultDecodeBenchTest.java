@@ -19,7 +19,9 @@ class ProbeResultDecodeBenchTest {
         var r = ProbeResultDecodeBench.run(0, 1, 50, results);
         assertThat(r).containsOnlyKeys("mapper", "fastReader", "serde", "mapperDeferred", "serdeDeferred");
         assertThat(r.values()).allMatch(v -> v > 0);
-        assertThat(ProbeResultDecodeBench.line(r)).startsWith("RESULT probe-result-decode ").contains(" speedup=")
+        assertThat(ProbeResultDecodeBench.line(r))
+                .startsWith("RESULT probe-result-decode ")
+                .contains(" speedup=")
                 .contains(" deferral_cost=");
         var json = Json.tree(Files.readAllBytes(results.resolve("probe-result-decode.json")));
         assertThat(json.path("unit").asText()).isEqualTo("ops/s");

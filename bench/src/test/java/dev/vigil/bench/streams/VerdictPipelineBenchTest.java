@@ -37,8 +37,10 @@ class VerdictPipelineBenchTest {
 
     @Test
     void medianOfRoundRatios() {
-        assertThat(VerdictPipelineBench.median(java.util.List.of(0.5, 0.1, 0.3))).isEqualTo(0.3);
-        assertThat(VerdictPipelineBench.median(java.util.List.of(0.4, 0.1, 0.3, 0.2))).isEqualTo(0.25);
+        assertThat(VerdictPipelineBench.median(java.util.List.of(0.5, 0.1, 0.3)))
+                .isEqualTo(0.3);
+        assertThat(VerdictPipelineBench.median(java.util.List.of(0.4, 0.1, 0.3, 0.2)))
+                .isEqualTo(0.25);
     }
 
     @Test

@@ -22,8 +22,7 @@ public final class RawHttpConnection implements AutoCloseable {
     private final InputStream in;
 
     /** An answer: status code, headers (lower-case names) and body. */
-    public record Response(int status, Map<String, String> headers, String body) {
-    }
+    public record Response(int status, Map<String, String> headers, String body) {}
 
     public RawHttpConnection(int port, int readTimeoutMs) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -40,8 +39,14 @@ public final class RawHttpConnection implements AutoCloseable {
     /** A POST with a body and extra header lines (each {@code "Name: value"}). */
     public static String post(String path, String contentType, String body, String... headerLines) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder sb = new StringBuilder("POST ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-                .append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(bytes.length).append("\r\n");
+        StringBuilder sb = new StringBuilder("POST ")
+                .append(path)
+                .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .append("Content-Type: ")
+                .append(contentType)
+                .append("\r\nContent-Length: ")
+                .append(bytes.length)
+                .append("\r\n");
         for (String h : headerLines) {
             sb.append(h).append("\r\n");
         }
@@ -66,7 +71,8 @@ public final class RawHttpConnection implements AutoCloseable {
                 head.write(b);
             }
         } catch (SocketTimeoutException e) {
-            throw new SocketTimeoutException("no answer within the read timeout: the server stopped reading this connection");
+            throw new SocketTimeoutException(
+                    "no answer within the read timeout: the server stopped reading this connection");
         }
         String[] lines = head.toString(StandardCharsets.US_ASCII).split("\r\n");
         int status = Integer.parseInt(lines[0].split(" ")[1]);
@@ -74,14 +80,17 @@ public final class RawHttpConnection implements AutoCloseable {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+                headers.put(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).trim());
             }
         }
         String length = headers.get("content-length");
         if (length == null) {
             throw new IOException("answer without Content-Length: " + lines[0]);
         }
-        return new Response(status, headers, new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8));
+        return new Response(
+                status, headers, new String(in.readNBytes(Integer.parseInt(length)), StandardCharsets.UTF_8));
     }
 
     /** Writes raw bytes (e.g. half a request head) and flushes. */

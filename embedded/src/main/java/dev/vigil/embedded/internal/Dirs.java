@@ -13,15 +13,16 @@ import org.slf4j.LoggerFactory;
 public final class Dirs {
     private static final Logger LOG = LoggerFactory.getLogger(Dirs.class);
 
-    private Dirs() {
-    }
+    private Dirs() {}
 
     public static Path createTemp(String prefix) {
         try {
             return Files.createTempDirectory(prefix);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not create a temporary directory " + prefix + "* in "
-                    + System.getProperty("java.io.tmpdir") + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "could not create a temporary directory " + prefix + "* in " + System.getProperty("java.io.tmpdir")
+                            + ": " + e.getMessage(),
+                    e);
         }
     }
 

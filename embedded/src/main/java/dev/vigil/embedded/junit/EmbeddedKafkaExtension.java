@@ -42,10 +42,15 @@ public final class EmbeddedKafkaExtension implements BeforeAllCallback, TestInst
         ExtensionContext classContext = ExtensionSupport.classContext(context);
         // The stores close AutoCloseable values when their context ends: the class, or the whole run (root).
         if (ExtensionSupport.config(classContext, WithKafka.class).shared()) {
-            return classContext.getRoot().getStore(NAMESPACE)
-                    .getOrComputeIfAbsent(SHARED_BROKER, key -> EmbeddedKafka.builder().start(), EmbeddedKafka.class);
+            return classContext
+                    .getRoot()
+                    .getStore(NAMESPACE)
+                    .getOrComputeIfAbsent(
+                            SHARED_BROKER, key -> EmbeddedKafka.builder().start(), EmbeddedKafka.class);
         }
-        return classContext.getStore(NAMESPACE)
-                .getOrComputeIfAbsent(CLASS_BROKER, key -> EmbeddedKafka.builder().start(), EmbeddedKafka.class);
+        return classContext
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        CLASS_BROKER, key -> EmbeddedKafka.builder().start(), EmbeddedKafka.class);
     }
 }

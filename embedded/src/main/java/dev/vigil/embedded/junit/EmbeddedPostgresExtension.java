@@ -12,12 +12,14 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 
 /** Backs {@link WithPostgres}: one database per test class on a shared (or dedicated) server. */
-public final class EmbeddedPostgresExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
+public final class EmbeddedPostgresExtension
+        implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
     private static final Namespace NAMESPACE = Namespace.create(EmbeddedPostgresExtension.class);
     private static final String SHARED_SERVER = "shared-server";
     private static final String DEDICATED_SERVER = "dedicated-server";
     private static final String DATABASE = "database";
-    private static final Set<Class<?>> INJECTABLE = Set.of(EmbeddedPostgres.class, PostgresDatabase.class, ConnectionFactory.class);
+    private static final Set<Class<?>> INJECTABLE =
+            Set.of(EmbeddedPostgres.class, PostgresDatabase.class, ConnectionFactory.class);
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -52,17 +54,28 @@ public final class EmbeddedPostgresExtension implements BeforeAllCallback, TestI
     private static EmbeddedPostgres server(ExtensionContext context) {
         ExtensionContext classContext = ExtensionSupport.classContext(context);
         if (ExtensionSupport.config(classContext, WithPostgres.class).dedicatedServer()) {
-            return classContext.getStore(NAMESPACE).getOrComputeIfAbsent(DEDICATED_SERVER,
-                    key -> EmbeddedPostgres.builder().useEnvironment(false).start(), EmbeddedPostgres.class);
+            return classContext
+                    .getStore(NAMESPACE)
+                    .getOrComputeIfAbsent(
+                            DEDICATED_SERVER,
+                            key -> EmbeddedPostgres.builder()
+                                    .useEnvironment(false)
+                                    .start(),
+                            EmbeddedPostgres.class);
         }
-        return classContext.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(SHARED_SERVER,
-                key -> EmbeddedPostgres.builder().start(), EmbeddedPostgres.class);
+        return classContext
+                .getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        SHARED_SERVER, key -> EmbeddedPostgres.builder().start(), EmbeddedPostgres.class);
     }
 
     private static PostgresDatabase database(ExtensionContext context) {
         ExtensionContext classContext = ExtensionSupport.classContext(context);
         String prefix = classContext.getRequiredTestClass().getSimpleName();
-        return classContext.getStore(NAMESPACE).getOrComputeIfAbsent(DATABASE,
-                key -> server(classContext).createUniqueDatabase(prefix), PostgresDatabase.class);
+        return classContext
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        DATABASE, key -> server(classContext).createUniqueDatabase(prefix), PostgresDatabase.class);
     }
 }

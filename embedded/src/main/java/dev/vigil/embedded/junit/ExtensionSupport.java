@@ -11,8 +11,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 /** Context lookups and field injection shared by the extensions. */
 final class ExtensionSupport {
-    private ExtensionSupport() {
-    }
+    private ExtensionSupport() {}
 
     /**
      * The context of the innermost test class. Resources live in class stores so that they close after the
@@ -28,14 +27,17 @@ final class ExtensionSupport {
 
     /** The annotation of the innermost enclosing test class that carries it. */
     static <A extends Annotation> A config(ExtensionContext context, Class<A> annotation) {
-        for (ExtensionContext current = context; current != null; current = current.getParent().orElse(null)) {
+        for (ExtensionContext current = context;
+                current != null;
+                current = current.getParent().orElse(null)) {
             Optional<A> found = current.getTestClass().flatMap(c -> AnnotationSupport.findAnnotation(c, annotation));
             if (found.isPresent()) {
                 return found.get();
             }
         }
-        throw new ExtensionConfigurationException("no @" + annotation.getSimpleName() + " on " + context.getDisplayName()
-                + " or its enclosing classes; annotate the test class instead of registering the extension directly");
+        throw new ExtensionConfigurationException(
+                "no @" + annotation.getSimpleName() + " on " + context.getDisplayName()
+                        + " or its enclosing classes; annotate the test class instead of registering the extension directly");
     }
 
     /** Sets every non-static, non-final field of exactly {@code type} that is still null. */
@@ -52,8 +54,10 @@ final class ExtensionSupport {
                         field.set(instance, value.get());
                     }
                 } catch (ReflectiveOperationException | RuntimeException e) {
-                    throw new ExtensionConfigurationException("could not inject " + type.getSimpleName() + " into field "
-                            + c.getName() + "." + field.getName() + ": " + e.getMessage(), e);
+                    throw new ExtensionConfigurationException(
+                            "could not inject " + type.getSimpleName() + " into field " + c.getName() + "."
+                                    + field.getName() + ": " + e.getMessage(),
+                            e);
                 }
             }
         }

@@ -107,8 +107,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                 // A port picked as free can be taken by someone else before the broker binds it.
                 boolean retry = !fixedPorts && !everStarted && attempt < FREE_PORT_ATTEMPTS && isBindFailure(e);
                 if (!retry) {
-                    throw new IllegalStateException("embedded Kafka broker failed to start on " + bootstrapServers()
-                            + " (controller port " + controllerPort + ", data " + dataDir + "): " + rootMessage(e), e);
+                    throw new IllegalStateException(
+                            "embedded Kafka broker failed to start on " + bootstrapServers() + " (controller port "
+                                    + controllerPort + ", data " + dataDir + "): " + rootMessage(e),
+                            e);
                 }
                 LOG.warn("Kafka port {} or {} was taken meanwhile; retrying with new free ports", port, controllerPort);
                 port = freePort();
@@ -117,8 +119,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         everStarted = true;
         lastStartDuration = Duration.ofNanos(System.nanoTime() - began);
-        LOG.info("Embedded Kafka broker started on {} in {} ms (data {})",
-                bootstrapServers(), lastStartDuration.toMillis(), dataDir);
+        LOG.info(
+                "Embedded Kafka broker started on {} in {} ms (data {})",
+                bootstrapServers(),
+                lastStartDuration.toMillis(),
+                dataDir);
         return this;
     }
 
@@ -132,8 +137,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         server = null;
         stopping.shutdown();
         stopping.awaitShutdown();
-        LOG.info("Embedded Kafka broker on {} stopped in {} ms",
-                bootstrapServers(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+        LOG.info(
+                "Embedded Kafka broker on {} stopped in {} ms",
+                bootstrapServers(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
     }
 
     /** Stops the broker and deletes its data directory unless the caller supplied it. */
@@ -195,8 +202,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                     entry.getValue().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("could not create topic " + entry.getKey()
-                                + " on " + bootstrapServers() + ": " + rootMessage(e), e);
+                        throw new IllegalStateException(
+                                "could not create topic " + entry.getKey() + " on " + bootstrapServers() + ": "
+                                        + rootMessage(e),
+                                e);
                     }
                 }
             }
@@ -205,7 +214,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out after " + ADMIN_TIMEOUT + " creating topics on " + bootstrapServers(), e);
+            throw new IllegalStateException(
+                    "timed out after " + ADMIN_TIMEOUT + " creating topics on " + bootstrapServers(), e);
         }
     }
 
@@ -312,7 +322,8 @@ public final class EmbeddedKafka implements AutoCloseable {
                     .setIgnoreFormatted(true)
                     .run();
         } catch (Exception e) {
-            throw new IllegalStateException("could not format Kafka data directory " + dataDir + ": " + rootMessage(e), e);
+            throw new IllegalStateException(
+                    "could not format Kafka data directory " + dataDir + ": " + rootMessage(e), e);
         }
     }
 
@@ -331,9 +342,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
         while (true) {
             try {
-                Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames()
+                Map<String, TopicDescription> topics = admin.describeTopics(names)
+                        .allTopicNames()
                         .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                if (topics.values().stream().allMatch(EmbeddedKafka::hasLeaders) && servesOffsets(admin, topics.values())) {
+                if (topics.values().stream().allMatch(EmbeddedKafka::hasLeaders)
+                        && servesOffsets(admin, topics.values())) {
                     return;
                 }
             } catch (ExecutionException e) {
@@ -368,13 +381,15 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     private static boolean hasLeaders(TopicDescription topic) {
-        return topic.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+        return topic.partitions().stream()
+                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
 
     private static NewTopic newTopic(TopicSpec spec) {
-        return new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(Map.of(
-                TopicConfig.CLEANUP_POLICY_CONFIG,
-                spec.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE));
+        return new NewTopic(spec.name(), spec.partitions(), (short) 1)
+                .configs(Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG,
+                        spec.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE));
     }
 
     private void requireRunning(String action) {
@@ -431,8 +446,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         private Path dataDir;
         private final Map<String, String> overrides = new HashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Client port; 0 (the default) picks a free one. The choice is kept across restarts. */
         public Builder port(int port) {

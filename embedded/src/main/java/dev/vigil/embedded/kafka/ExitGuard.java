@@ -14,8 +14,7 @@ final class ExitGuard {
     private static final Logger LOG = LoggerFactory.getLogger(ExitGuard.class);
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
 
-    private ExitGuard() {
-    }
+    private ExitGuard() {}
 
     static void install() {
         if (!INSTALLED.compareAndSet(false, true)) {

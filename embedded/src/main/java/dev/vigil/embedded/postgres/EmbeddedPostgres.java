@@ -67,6 +67,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private Duration lastStartDuration = Duration.ZERO;
     /** Held from the first start to close on a data directory the caller gave; see {@link LeftoverServer}. */
     private LeftoverServer ownership;
+
     private OptionalLong leftoverStopped = OptionalLong.empty();
 
     private EmbeddedPostgres(Builder builder) {
@@ -119,8 +120,11 @@ public final class EmbeddedPostgres implements AutoCloseable {
         }
         running = true;
         lastStartDuration = Duration.ofNanos(System.nanoTime() - began);
-        LOG.info("{} PostgreSQL ready at {} in {} ms", external != null ? "External" : "Embedded",
-                defaultDatabase.url(), lastStartDuration.toMillis());
+        LOG.info(
+                "{} PostgreSQL ready at {} in {} ms",
+                external != null ? "External" : "Embedded",
+                defaultDatabase.url(),
+                lastStartDuration.toMillis());
         return this;
     }
 
@@ -132,8 +136,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
      */
     public synchronized void stop() {
         if (external != null) {
-            throw new UnsupportedOperationException("cannot stop the external PostgreSQL named by " + URL_ENV
-                    + " (" + external + "); outage tests need the embedded server (unset " + URL_ENV + ")");
+            throw new UnsupportedOperationException("cannot stop the external PostgreSQL named by " + URL_ENV + " ("
+                    + external + "); outage tests need the embedded server (unset " + URL_ENV + ")");
         }
         if (!running) {
             return;
@@ -147,7 +151,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
         } finally {
             server = null;
         }
-        LOG.info("Embedded PostgreSQL on port {} stopped in {} ms", port,
+        LOG.info(
+                "Embedded PostgreSQL on port {} stopped in {} ms",
+                port,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
     }
 
@@ -263,7 +269,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
             base = "db_" + base;
         }
         base = base.length() > 46 ? base.substring(0, 46) : base;
-        return createDatabase(base + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
+        return createDatabase(
+                base + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16));
     }
 
     /**
@@ -272,8 +279,9 @@ public final class EmbeddedPostgres implements AutoCloseable {
      */
     public PostgresDatabase createDatabase(String name) {
         if (!DATABASE_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("database name '" + name
-                    + "' must be lower-case letters, digits and '_', start with a letter or '_', at most 63 characters");
+            throw new IllegalArgumentException(
+                    "database name '" + name
+                            + "' must be lower-case letters, digits and '_', start with a letter or '_', at most 63 characters");
         }
         synchronized (this) {
             if (!running) {
@@ -284,10 +292,14 @@ public final class EmbeddedPostgres implements AutoCloseable {
         try {
             execute("CREATE DATABASE \"" + name + "\"");
         } catch (SQLException e) {
-            throw new IllegalStateException("could not create database " + name + " on " + defaultDatabase.url()
-                    + (external != null ? " (the user needs the CREATEDB privilege)" : "") + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "could not create database " + name + " on " + defaultDatabase.url()
+                            + (external != null ? " (the user needs the CREATEDB privilege)" : "") + ": "
+                            + e.getMessage(),
+                    e);
         }
-        PostgresDatabase database = new PostgresDatabase(defaultDatabase.url().withDatabase(name), poolSize, this::drop);
+        PostgresDatabase database =
+                new PostgresDatabase(defaultDatabase.url().withDatabase(name), poolSize, this::drop);
         synchronized (this) {
             createdDatabases.add(database);
         }
@@ -318,7 +330,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
     }
 
     private void execute(String sql) throws SQLException {
-        try (Connection connection = defaultDatabase.openJdbcConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = defaultDatabase.openJdbcConnection();
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
@@ -327,8 +340,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
         try {
             execute("SELECT 1");
         } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL named by " + URL_ENV + " (" + external + ") is not reachable: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "PostgreSQL named by " + URL_ENV + " (" + external + ") is not reachable: " + e.getMessage(), e);
         }
     }
 
@@ -359,8 +372,10 @@ public final class EmbeddedPostgres implements AutoCloseable {
             }
             return server;
         } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("embedded PostgreSQL failed to start on port " + port + " (data " + dataDir
-                    + "): " + rootMessage(e) + "; is the port taken or the data directory used by another server?", e);
+            throw new IllegalStateException(
+                    "embedded PostgreSQL failed to start on port " + port + " (data " + dataDir + "): " + rootMessage(e)
+                            + "; is the port taken or the data directory used by another server?",
+                    e);
         }
     }
 
@@ -422,7 +437,8 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private io.zonky.test.db.postgres.embedded.EmbeddedPostgres requirePasswords(
             io.zonky.test.db.postgres.embedded.EmbeddedPostgres server) throws IOException {
         try (Connection connection = defaultDatabase.openJdbcConnection()) {
-            connection.unwrap(PGConnection.class)
+            connection
+                    .unwrap(PGConnection.class)
                     .alterUserPassword(SUPERUSER, defaultDatabase.password().toCharArray(), PASSWORD_AUTH);
         } catch (SQLException e) {
             server.close();
@@ -493,8 +509,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
         private boolean useEnvironment = true;
         private final Map<String, String> serverConfig = new HashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Embedded server port; 0 (the default) picks a free one, kept across restarts. */
         public Builder port(int port) {

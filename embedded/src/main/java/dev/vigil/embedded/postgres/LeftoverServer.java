@@ -95,8 +95,10 @@ final class LeftoverServer implements AutoCloseable {
         if (process.isEmpty() || !isPostgresOn(pid.getAsLong(), dataDir)) {
             return OptionalLong.empty();
         }
-        LOG.warn("Embedded PostgreSQL (pid {}) is still running on {}, left by an earlier process that did not stop"
-                + " it (killed?); stopping it (fast shutdown) to start this process's own server", pid.getAsLong(),
+        LOG.warn(
+                "Embedded PostgreSQL (pid {}) is still running on {}, left by an earlier process that did not stop"
+                        + " it (killed?); stopping it (fast shutdown) to start this process's own server",
+                pid.getAsLong(),
                 dataDir);
         long began = System.nanoTime();
         signalInterrupt(pid.getAsLong());
@@ -112,7 +114,9 @@ final class LeftoverServer implements AutoCloseable {
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("waiting for the leftover PostgreSQL server to stop: " + e.getCause(), e);
         }
-        LOG.info("leftover PostgreSQL (pid {}) stopped in {} ms", pid.getAsLong(),
+        LOG.info(
+                "leftover PostgreSQL (pid {}) stopped in {} ms",
+                pid.getAsLong(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         return pid;
     }
@@ -122,7 +126,9 @@ final class LeftoverServer implements AutoCloseable {
         Path file = dataDir.resolve("postmaster.pid");
         try {
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return lines.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(lines.get(0).trim()));
+            return lines.isEmpty()
+                    ? OptionalLong.empty()
+                    : OptionalLong.of(Long.parseLong(lines.get(0).trim()));
         } catch (java.nio.file.NoSuchFileException e) {
             return OptionalLong.empty();
         } catch (IOException | NumberFormatException e) {
@@ -137,7 +143,8 @@ final class LeftoverServer implements AutoCloseable {
             byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
             List<String> args = List.of(new String(raw, StandardCharsets.UTF_8).split("\0"));
             String dir = dataDir.toAbsolutePath().normalize().toString();
-            return !args.isEmpty() && Path.of(args.get(0)).getFileName().toString().startsWith("postgres")
+            return !args.isEmpty()
+                    && Path.of(args.get(0)).getFileName().toString().startsWith("postgres")
                     && args.stream().anyMatch(a -> a.equals(dir) || a.endsWith("=" + dir));
         } catch (IOException | RuntimeException e) {
             // no /proc, or the process just went: nothing of ours to stop
@@ -147,7 +154,9 @@ final class LeftoverServer implements AutoCloseable {
 
     private static void signalInterrupt(long pid) {
         try {
-            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
                 throw new IllegalStateException("kill -INT " + pid + " failed: " + out);

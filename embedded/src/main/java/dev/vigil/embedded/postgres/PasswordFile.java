@@ -32,6 +32,7 @@ final class PasswordFile {
     static final String NAME = "vigil-postgres.password";
     /** 32 of 62 symbols: about 190 bits, and nothing that needs escaping in a URL, a pgpass line or an env file. */
     static final int LENGTH = 32;
+
     private static final char[] ALPHABET =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
     private static final int MAX_BYTES = 1024;
@@ -39,8 +40,7 @@ final class PasswordFile {
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private PasswordFile() {
-    }
+    private PasswordFile() {}
 
     static Path in(Path dataDir) {
         return dataDir.resolve(NAME);
@@ -56,11 +56,11 @@ final class PasswordFile {
 
     /** The stored password, or empty when there is no file. */
     static Optional<String> read(Path file) {
-        try (SeekableByteChannel channel = Files.newByteChannel(file,
-                Set.<OpenOption>of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+        try (SeekableByteChannel channel =
+                Files.newByteChannel(file, Set.<OpenOption>of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
             if (isPosix(file)) {
-                PosixFileAttributes attributes = Files.readAttributes(file, PosixFileAttributes.class,
-                        LinkOption.NOFOLLOW_LINKS);
+                PosixFileAttributes attributes =
+                        Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 if (!attributes.isRegularFile()) {
                     throw new IllegalStateException(file + " is not a regular file");
                 }
@@ -86,15 +86,17 @@ final class PasswordFile {
             return Optional.empty();
         } catch (IOException e) {
             // ELOOP from NOFOLLOW_LINKS arrives as a FileSystemException naming the path
-            throw new IllegalStateException("cannot read the PostgreSQL password file " + file
-                    + " (it must be a regular file, not a symlink): " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "cannot read the PostgreSQL password file " + file + " (it must be a regular file, not a symlink): "
+                            + e.getClass().getSimpleName(),
+                    e);
         }
     }
 
     /** Creates {@code file} holding {@code password}; fails if anything (file, directory, symlink) is there. */
     static void create(Path file, String password) throws IOException {
-        Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS);
+        Set<OpenOption> options =
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         FileAttribute<?>[] attributes = isPosix(file)
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
                 : new FileAttribute<?>[0];

@@ -13,10 +13,10 @@ final class PgHba {
     static final String FILE = "pg_hba.conf";
     /** A rule line (not a comment, not an include): local, host, hostssl, hostnossl, hostgssenc, hostnogssenc. */
     private static final Pattern RULE = Pattern.compile("\\s*(?:local|host\\w*)\\s.*");
+
     private static final Pattern TRUST = Pattern.compile("(?<=\\s)trust(?=\\s|$)");
 
-    private PgHba() {
-    }
+    private PgHba() {}
 
     /** Whether any rule lets a client in without a password. */
     static boolean trustsAnyone(Path dataDir) throws IOException {

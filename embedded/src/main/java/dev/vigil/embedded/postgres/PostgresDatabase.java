@@ -96,14 +96,14 @@ public final class PostgresDatabase implements AutoCloseable {
             if (url.password() != null) {
                 connection.password(url.password());
             }
-            pool = new ConnectionPool(ConnectionPoolConfiguration
-                    .builder(new PostgresqlConnectionFactory(connection.build()))
-                    .name("vigil-" + name())
-                    .initialSize(0)
-                    .maxSize(poolSize)
-                    .maxAcquireTime(Duration.ofSeconds(10))
-                    .maxCreateConnectionTime(CONNECT_TIMEOUT)
-                    .build());
+            pool = new ConnectionPool(
+                    ConnectionPoolConfiguration.builder(new PostgresqlConnectionFactory(connection.build()))
+                            .name("vigil-" + name())
+                            .initialSize(0)
+                            .maxSize(poolSize)
+                            .maxAcquireTime(Duration.ofSeconds(10))
+                            .maxCreateConnectionTime(CONNECT_TIMEOUT)
+                            .build());
         }
         return pool;
     }

@@ -46,7 +46,9 @@ public record PostgresUrl(String host, int port, String database, String user, S
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase();
         if (!scheme.equals("postgresql") && !scheme.equals("postgres")) {
-            throw invalid(url, "expected postgresql://user:pass@host:port/db, r2dbc:postgresql://... or jdbc:postgresql://...");
+            throw invalid(
+                    url,
+                    "expected postgresql://user:pass@host:port/db, r2dbc:postgresql://... or jdbc:postgresql://...");
         }
         if (uri.getHost() == null) {
             throw invalid(url, "no host");
@@ -65,7 +67,8 @@ public record PostgresUrl(String host, int port, String database, String user, S
                 switch (kv[0]) {
                     case "user" -> user = value;
                     case "password" -> password = value;
-                    default -> throw invalid(url, "parameter '" + kv[0] + "' is not supported (only user and password)");
+                    default -> throw invalid(
+                            url, "parameter '" + kv[0] + "' is not supported (only user and password)");
                 }
             }
         }
@@ -74,8 +77,12 @@ public record PostgresUrl(String host, int port, String database, String user, S
         }
         String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         String host = uri.getHost().replaceAll("^\\[|]$", "");
-        return new PostgresUrl(host, uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort(),
-                path.isEmpty() ? "postgres" : path, user, password);
+        return new PostgresUrl(
+                host,
+                uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort(),
+                path.isEmpty() ? "postgres" : path,
+                user,
+                password);
     }
 
     public PostgresUrl withDatabase(String name) {
@@ -96,7 +103,8 @@ public record PostgresUrl(String host, int port, String database, String user, S
     /** Password redacted, safe to log. */
     @Override
     public String toString() {
-        return "postgresql://" + user + (password == null ? "" : ":***") + "@" + hostForUrl() + ":" + port + "/" + database;
+        return "postgresql://" + user + (password == null ? "" : ":***") + "@" + hostForUrl() + ":" + port + "/"
+                + database;
     }
 
     private String hostForUrl() {
@@ -119,7 +127,8 @@ public record PostgresUrl(String host, int port, String database, String user, S
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (c == '%') {
-                if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0
+                if (i + 2 >= raw.length()
+                        || Character.digit(raw.charAt(i + 1), 16) < 0
                         || Character.digit(raw.charAt(i + 2), 16) < 0) {
                     throw invalid(url, "malformed percent-encoding ('%' must be followed by two hex digits)");
                 }

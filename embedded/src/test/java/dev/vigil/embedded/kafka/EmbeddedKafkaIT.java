@@ -43,7 +43,8 @@ class EmbeddedKafkaIT {
     void restartOnSamePortAndDataKeepsRecordsAndCommittedOffsets(EmbeddedKafka kafka) throws Exception {
         kafka.createTopics(new TopicSpec("it.restart", 2, false));
         List<String> before = RoundTrip.produce(kafka.producerProps(), "it.restart", "before", 500);
-        assertThat(RoundTrip.consume(kafka.consumerProps("restart-reader"), "it.restart", 500)).hasSize(500);
+        assertThat(RoundTrip.consume(kafka.consumerProps("restart-reader"), "it.restart", 500))
+                .hasSize(500);
         String bootstrap = kafka.bootstrapServers();
 
         kafka.stop();
@@ -58,7 +59,9 @@ class EmbeddedKafkaIT {
                 .containsExactlyInAnyOrderElementsOf(after);
         // A new group still reads everything written before the restart.
         assertThat(RoundTrip.values(RoundTrip.consume(kafka.consumerProps("restart-fresh"), "it.restart", 600)))
-                .containsAll(before).containsAll(after).hasSize(600);
+                .containsAll(before)
+                .containsAll(after)
+                .hasSize(600);
     }
 
     @Test
@@ -68,16 +71,22 @@ class EmbeddedKafkaIT {
 
         try (Admin admin = Admin.create(kafka.adminProps())) {
             List<String> names = Topics.all().stream().map(TopicSpec::name).toList();
-            Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+            Map<String, TopicDescription> topics =
+                    admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
             List<ConfigResource> resources = names.stream()
-                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
-            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
+                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name))
+                    .toList();
+            Map<ConfigResource, Config> configs =
+                    admin.describeConfigs(resources).all().get(30, TimeUnit.SECONDS);
 
             for (TopicSpec spec : Topics.all()) {
-                assertThat(topics.get(spec.name()).partitions()).as(spec.name()).hasSize(spec.partitions())
+                assertThat(topics.get(spec.name()).partitions())
+                        .as(spec.name())
+                        .hasSize(spec.partitions())
                         .allSatisfy(p -> assertThat(p.replicas()).hasSize(1));
                 String policy = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, spec.name()))
-                        .get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+                        .get(TopicConfig.CLEANUP_POLICY_CONFIG)
+                        .value();
                 assertThat(policy).as(spec.name()).isEqualTo(spec.compacted() ? "compact" : "delete");
             }
         }
@@ -96,7 +105,8 @@ class EmbeddedKafkaIT {
             }
             producer.commitTransaction();
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>("it.transactions", "k", "aborted")).get();
+            producer.send(new ProducerRecord<>("it.transactions", "k", "aborted"))
+                    .get();
             producer.abortTransaction();
             producer.beginTransaction();
             producer.send(new ProducerRecord<>("it.transactions", "k", "committed-last"));

@@ -16,10 +16,14 @@ class EmbeddedKafkaTest {
             assertThat(kafka.isRunning()).isFalse();
             assertThat(kafka.port()).isBetween(1, 65535);
             assertThat(kafka.bootstrapServers()).isEqualTo("127.0.0.1:" + kafka.port());
-            assertThat(kafka.producerProps()).containsEntry("bootstrap.servers", kafka.bootstrapServers())
-                    .containsEntry("acks", "all").containsEntry("enable.idempotence", true);
-            assertThat(kafka.consumerProps("g")).containsEntry("group.id", "g")
-                    .containsEntry("isolation.level", "read_committed").containsEntry("enable.auto.commit", false);
+            assertThat(kafka.producerProps())
+                    .containsEntry("bootstrap.servers", kafka.bootstrapServers())
+                    .containsEntry("acks", "all")
+                    .containsEntry("enable.idempotence", true);
+            assertThat(kafka.consumerProps("g"))
+                    .containsEntry("group.id", "g")
+                    .containsEntry("isolation.level", "read_committed")
+                    .containsEntry("enable.auto.commit", false);
         }
     }
 

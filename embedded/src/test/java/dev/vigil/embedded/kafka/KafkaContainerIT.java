@@ -28,7 +28,9 @@ class KafkaContainerIT {
     @Test
     void idempotentProducerRecordsAreAllConsumedBackExactlyOnce() throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", KAFKA.getBootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic("it.container", 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic("it.container", 3, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
 
         List<String> sent = RoundTrip.produce(producerProps(), "it.container", "c", 1_000);

@@ -19,15 +19,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class RoundTrip {
     static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private RoundTrip() {
-    }
+    private RoundTrip() {}
 
     /** Sends {@code count} records {@code <prefix>-i}, waits for every acknowledgement and returns the values. */
     static List<String> produce(Map<String, Object> producerProps, String topic, String prefix, int count)
             throws Exception {
-        List<String> values = IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
+        List<String> values =
+                IntStream.range(0, count).mapToObj(i -> prefix + "-" + i).toList();
         try (var producer = new KafkaProducer<>(producerProps, new StringSerializer(), new StringSerializer())) {
-            var acks = values.stream().map(v -> producer.send(new ProducerRecord<>(topic, v, v))).toList();
+            var acks = values.stream()
+                    .map(v -> producer.send(new ProducerRecord<>(topic, v, v)))
+                    .toList();
             for (var ack : acks) {
                 ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             }
@@ -40,7 +42,10 @@ final class RoundTrip {
         List<ConsumerRecord<String, String>> received = new ArrayList<>();
         try (var consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            await().atMost(TIMEOUT).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+            await().atMost(TIMEOUT)
+                    .pollInSameThread()
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(1))
                     .until(() -> {
                         consumer.poll(Duration.ofMillis(200)).forEach(received::add);
                         return received.size() >= expected;

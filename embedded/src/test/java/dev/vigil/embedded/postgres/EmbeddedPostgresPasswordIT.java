@@ -24,7 +24,10 @@ class EmbeddedPostgresPasswordIT {
     void onlyTheGeneratedPasswordGetsInAndASecondStartReusesIt() throws Exception {
         Path dataDir = dir.resolve("postgres");
         String password;
-        try (EmbeddedPostgres server = EmbeddedPostgres.builder().useEnvironment(false).dataDir(dataDir).start()) {
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(dataDir)
+                .start()) {
             password = server.password();
             assertThat(password).hasSizeGreaterThanOrEqualTo(24);
             assertThat(server.database().password()).isEqualTo(password);
@@ -33,17 +36,21 @@ class EmbeddedPostgresPasswordIT {
 
             Path file = dataDir.resolve(PasswordFile.NAME);
             assertThat(Files.isSymbolicLink(file)).isFalse();
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .isEqualTo("rw-------");
             assertThat(Files.readString(file).strip()).isEqualTo(password);
             assertThat(EmbeddedPostgres.storedPassword(dataDir)).contains(password);
-            assertThat(Files.readString(dataDir.resolve("pg_hba.conf")).lines()
-                    .filter(l -> !l.isBlank() && !l.startsWith("#"))).isNotEmpty()
+            assertThat(Files.readString(dataDir.resolve("pg_hba.conf"))
+                            .lines()
+                            .filter(l -> !l.isBlank() && !l.startsWith("#")))
+                    .isNotEmpty()
                     .allMatch(l -> l.strip().endsWith("scram-sha-256"));
 
             assertThat(selectOne(server, password)).isEqualTo(1);
             assertRefused(server, null);
             assertRefused(server, "wrong-" + password);
-            try (Connection c = server.database().openJdbcConnection(); Statement s = c.createStatement()) {
+            try (Connection c = server.database().openJdbcConnection();
+                    Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE kept (id int)");
             }
 
@@ -52,12 +59,15 @@ class EmbeddedPostgresPasswordIT {
             assertThat(selectOne(server, password)).isEqualTo(1);
         }
 
-        try (EmbeddedPostgres again = EmbeddedPostgres.builder().useEnvironment(false).dataDir(dataDir).start()) {
+        try (EmbeddedPostgres again = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(dataDir)
+                .start()) {
             assertThat(again.password()).isEqualTo(password);
             assertThat(selectOne(again, password)).isEqualTo(1);
             assertRefused(again, null);
             try (Connection c = again.database().openJdbcConnection();
-                 ResultSet rs = c.createStatement().executeQuery("SELECT to_regclass('kept') IS NOT NULL")) {
+                    ResultSet rs = c.createStatement().executeQuery("SELECT to_regclass('kept') IS NOT NULL")) {
                 rs.next();
                 assertThat(rs.getBoolean(1)).isTrue();
             }
@@ -66,8 +76,10 @@ class EmbeddedPostgresPasswordIT {
 
     @Test
     void throwawayServersHaveTheirOwnPasswords() {
-        try (EmbeddedPostgres a = EmbeddedPostgres.builder().useEnvironment(false).start();
-             EmbeddedPostgres b = EmbeddedPostgres.builder().useEnvironment(false).start()) {
+        try (EmbeddedPostgres a =
+                        EmbeddedPostgres.builder().useEnvironment(false).start();
+                EmbeddedPostgres b =
+                        EmbeddedPostgres.builder().useEnvironment(false).start()) {
             assertThat(a.password()).isNotEqualTo(b.password());
             assertThatThrownBy(() -> selectOne(a, b.password())).isInstanceOf(SQLException.class);
         }
@@ -79,21 +91,27 @@ class EmbeddedPostgresPasswordIT {
         int port;
         // What an older Vigil made: zonky's defaults, trust for every local connection.
         try (var legacy = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
-                .setDataDirectory(dataDir).setCleanDataDirectory(false).start();
-             Connection c = legacy.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+                        .setDataDirectory(dataDir)
+                        .setCleanDataDirectory(false)
+                        .start();
+                Connection c = legacy.getPostgresDatabase().getConnection();
+                Statement s = c.createStatement()) {
             port = legacy.getPort();
             s.execute("CREATE TABLE claims (id int)");
         }
         assertThat(PgHba.trustsAnyone(dataDir)).isTrue();
 
-        try (EmbeddedPostgres server = EmbeddedPostgres.builder().useEnvironment(false).dataDir(dataDir).port(port)
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(dataDir)
+                .port(port)
                 .start()) {
             assertThat(PgHba.trustsAnyone(dataDir)).isFalse();
             assertThat(EmbeddedPostgres.storedPassword(dataDir)).contains(server.password());
             assertRefused(server, null);
             assertRefused(server, "not-the-password");
             try (Connection c = server.database().openJdbcConnection();
-                 ResultSet rs = c.createStatement().executeQuery("SELECT to_regclass('claims') IS NOT NULL")) {
+                    ResultSet rs = c.createStatement().executeQuery("SELECT to_regclass('claims') IS NOT NULL")) {
                 rs.next();
                 assertThat(rs.getBoolean(1)).isTrue();
             }
@@ -104,12 +122,18 @@ class EmbeddedPostgresPasswordIT {
     void aPasswordProtectedClusterWithoutItsPasswordFileFailsClearly() throws Exception {
         Path dataDir = dir.resolve("orphan");
         String password;
-        try (EmbeddedPostgres server = EmbeddedPostgres.builder().useEnvironment(false).dataDir(dataDir).start()) {
+        try (EmbeddedPostgres server = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(dataDir)
+                .start()) {
             password = server.password();
         }
         Files.delete(dataDir.resolve(PasswordFile.NAME));
 
-        EmbeddedPostgres orphan = EmbeddedPostgres.builder().useEnvironment(false).dataDir(dataDir).build();
+        EmbeddedPostgres orphan = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(dataDir)
+                .build();
         assertThatThrownBy(orphan::start)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(PasswordFile.NAME + " is missing")
@@ -120,7 +144,8 @@ class EmbeddedPostgresPasswordIT {
     }
 
     private static int selectOne(EmbeddedPostgres server, String password) throws SQLException {
-        try (Connection c = connect(server, password); ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
+        try (Connection c = connect(server, password);
+                ResultSet rs = c.createStatement().executeQuery("SELECT 1")) {
             rs.next();
             return rs.getInt(1);
         }

@@ -8,12 +8,14 @@ import java.util.concurrent.CountDownLatch;
  * writes a row the test looks for after the take-over, prints {@code READY} and waits to be killed.
  */
 public final class LeftoverServerChild {
-    private LeftoverServerChild() {
-    }
+    private LeftoverServerChild() {}
 
     public static void main(String[] args) throws Exception {
-        EmbeddedPostgres pg = EmbeddedPostgres.builder().useEnvironment(false).dataDir(Path.of(args[0]))
-                .port(Integer.parseInt(args[1])).start();
+        EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(Path.of(args[0]))
+                .port(Integer.parseInt(args[1]))
+                .start();
         Sql.update(pg.connectionFactory(), "CREATE TABLE IF NOT EXISTS kept (v text)");
         Sql.update(pg.connectionFactory(), "INSERT INTO kept VALUES ('written before the kill')");
         System.out.println("READY");

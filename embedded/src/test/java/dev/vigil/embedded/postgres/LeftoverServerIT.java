@@ -26,9 +26,15 @@ class LeftoverServerIT {
     void aServerLeftByAKilledJvmIsStoppedAndReplacedWithNothingLost() throws Exception {
         Path data = dir.resolve("pg");
         int port = freePort();
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LeftoverServerChild.class.getName(), data.toString(),
-                Integer.toString(port)).redirectErrorStream(true).start();
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LeftoverServerChild.class.getName(),
+                        data.toString(),
+                        Integer.toString(port))
+                .redirectErrorStream(true)
+                .start();
         long orphan;
         try {
             awaitReady(child);
@@ -40,10 +46,14 @@ class LeftoverServerIT {
         // what kill -9 leaves: the postmaster still runs, nobody owns it
         assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).contains(true);
 
-        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).port(port)
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(data)
+                .port(port)
                 .start()) {
             assertThat(pg.leftoverStopped()).hasValue(orphan);
-            assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false))
+                    .isFalse();
             long own = LeftoverServer.postmasterPid(data).orElseThrow();
             assertThat(own).isNotEqualTo(orphan);
             assertThat(Sql.query(pg.connectionFactory(), "SELECT v FROM kept", row -> row.get("v", String.class)))
@@ -55,8 +65,12 @@ class LeftoverServerIT {
     @Test
     void aDirectoryInUseByALiveServerIsRefusedAndTheServerKeepsRunning() {
         Path data = dir.resolve("shared");
-        try (EmbeddedPostgres first = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
-            EmbeddedPostgres second = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).build();
+        try (EmbeddedPostgres first =
+                EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
+            EmbeddedPostgres second = EmbeddedPostgres.builder()
+                    .useEnvironment(false)
+                    .dataDir(data)
+                    .build();
             assertThatThrownBy(second::start)
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("is in use by another running Vigil process")
@@ -67,7 +81,8 @@ class LeftoverServerIT {
                     .containsExactly(1);
         }
         // closed: the directory is free again, and nothing is left to stop
-        try (EmbeddedPostgres again = EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
+        try (EmbeddedPostgres again =
+                EmbeddedPostgres.builder().useEnvironment(false).dataDir(data).start()) {
             assertThat(again.leftoverStopped()).isEmpty();
         }
     }

@@ -33,7 +33,8 @@ class PasswordFileTest {
         Path file = PasswordFile.in(dir);
         PasswordFile.create(file, "s3cretS3cretS3cretS3cretS3cret00");
 
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
         assertThat(PasswordFile.read(file)).contains("s3cretS3cretS3cretS3cretS3cret00");
     }
 
@@ -86,6 +87,7 @@ class PasswordFileTest {
     @Test
     void aMissingFileIsEmpty() {
         assertThat(PasswordFile.read(PasswordFile.in(dir))).isEmpty();
-        assertThat(Files.exists(PasswordFile.in(dir), LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(Files.exists(PasswordFile.in(dir), LinkOption.NOFOLLOW_LINKS))
+                .isFalse();
     }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PgHbaTest {
-    private static final String TRUSTING = """
+    private static final String TRUSTING =
+            """
             # TYPE  DATABASE        USER            ADDRESS                 METHOD
             # "trust" lets anyone in: see the docs
             local   all             all                                     trust
@@ -46,7 +47,9 @@ class PgHbaTest {
 
     @Test
     void passwordRulesAndCommentsDoNotCountAsTrust() throws Exception {
-        Files.writeString(dir.resolve(PgHba.FILE), """
+        Files.writeString(
+                dir.resolve(PgHba.FILE),
+                """
                 # trust nobody
                 local all all scram-sha-256
                 host  all all 127.0.0.1/32 md5   # was trust

@@ -30,8 +30,9 @@ class PostgresOutageIT {
 
         assertThat(server.port()).isEqualTo(port);
         // The same pooled factory recovers: connections broken by the outage are replaced.
-        await().atMost(Duration.ofSeconds(15)).ignoreExceptions().untilAsserted(() ->
-                Sql.update(factory, "INSERT INTO pages VALUES ($1)", "after-outage"));
+        await().atMost(Duration.ofSeconds(15))
+                .ignoreExceptions()
+                .untilAsserted(() -> Sql.update(factory, "INSERT INTO pages VALUES ($1)", "after-outage"));
         assertThat(Sql.query(factory, "SELECT id FROM pages ORDER BY id", row -> row.get("id", String.class)))
                 .containsExactly("after-outage", "before-outage");
     }

@@ -11,14 +11,15 @@ class PostgresUrlTest {
     private static final PostgresUrl EXPECTED = new PostgresUrl("db.example", 6543, "vigil", "vigil_app", "s3cret");
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "postgresql://vigil_app:s3cret@db.example:6543/vigil",
-        "postgres://vigil_app:s3cret@db.example:6543/vigil",
-        "r2dbc:postgresql://vigil_app:s3cret@db.example:6543/vigil",
-        "jdbc:postgresql://db.example:6543/vigil?user=vigil_app&password=s3cret",
-        "JDBC:postgresql://vigil_app:s3cret@db.example:6543/vigil",
-        "  postgresql://db.example:6543/vigil?password=s3cret&user=vigil_app  "
-    })
+    @ValueSource(
+            strings = {
+                "postgresql://vigil_app:s3cret@db.example:6543/vigil",
+                "postgres://vigil_app:s3cret@db.example:6543/vigil",
+                "r2dbc:postgresql://vigil_app:s3cret@db.example:6543/vigil",
+                "jdbc:postgresql://db.example:6543/vigil?user=vigil_app&password=s3cret",
+                "JDBC:postgresql://vigil_app:s3cret@db.example:6543/vigil",
+                "  postgresql://db.example:6543/vigil?password=s3cret&user=vigil_app  "
+            })
     void acceptsThePlainR2dbcAndJdbcForms(String url) {
         assertThat(PostgresUrl.parse(url)).isEqualTo(EXPECTED);
     }
@@ -40,7 +41,9 @@ class PostgresUrlTest {
 
     @Test
     void toStringAndErrorsNeverShowThePassword() {
-        assertThat(EXPECTED.toString()).isEqualTo("postgresql://vigil_app:***@db.example:6543/vigil").doesNotContain("s3cret");
+        assertThat(EXPECTED.toString())
+                .isEqualTo("postgresql://vigil_app:***@db.example:6543/vigil")
+                .doesNotContain("s3cret");
         assertThatThrownBy(() -> PostgresUrl.parse("postgresql://u:s3cret@host/db?sslmode=require"))
                 .hasMessageContaining("'sslmode' is not supported")
                 .hasMessageNotContaining("s3cret");
@@ -49,13 +52,14 @@ class PostgresUrlTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "mysql://u:p@host/db",
-        "postgresql://host:5432/db",
-        "postgresql:///db?user=u",
-        "postgresql://u:p%zz@host/db",
-        "host:5432/db"
-    })
+    @ValueSource(
+            strings = {
+                "mysql://u:p@host/db",
+                "postgresql://host:5432/db",
+                "postgresql:///db?user=u",
+                "postgresql://u:p%zz@host/db",
+                "host:5432/db"
+            })
     void rejectsWhatItCannotUseWithAClearMessage(String url) {
         assertThatThrownBy(() -> PostgresUrl.parse(url))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -13,11 +13,11 @@ import reactor.core.publisher.Mono;
 final class Sql {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
 
-    private Sql() {
-    }
+    private Sql() {}
 
     static <T> List<T> query(ConnectionFactory factory, String sql, Function<Row, T> mapper, Object... params) {
-        return Flux.usingWhen(factory.create(),
+        return Flux.usingWhen(
+                        factory.create(),
                         connection -> Flux.from(bind(connection, sql, params).execute())
                                 .flatMap(result -> result.map((row, metadata) -> mapper.apply(row))),
                         Connection::close)
@@ -26,7 +26,8 @@ final class Sql {
     }
 
     static long update(ConnectionFactory factory, String sql, Object... params) {
-        return Flux.usingWhen(factory.create(),
+        return Flux.usingWhen(
+                        factory.create(),
                         connection -> Flux.from(bind(connection, sql, params).execute())
                                 .flatMap(result -> Mono.from(result.getRowsUpdated())),
                         Connection::close)

@@ -64,17 +64,20 @@ public final class AlertmanagerTranslator {
 
     /** True when a JSON body looks like an Alertmanager webhook rather than AlertEvents. */
     public static boolean isWebhook(JsonNode body) {
-        return body.isObject() && (body.has("alerts") || body.has("groupKey") || body.has("receiver"))
+        return body.isObject()
+                && (body.has("alerts") || body.has("groupKey") || body.has("receiver"))
                 && !body.has("fingerprint");
     }
 
     public BatchResult<AlertEvent> translate(JsonNode payload, String appId, long nowMs, int maxAlerts) {
         JsonNode version = payload.get("version");
         if (version == null || !version.isTextual()) {
-            throw HttpProblem.badRequest("alertmanager-payload", "version: is required (Alertmanager webhook version \"4\")");
+            throw HttpProblem.badRequest(
+                    "alertmanager-payload", "version: is required (Alertmanager webhook version \"4\")");
         }
         if (!"4".equals(version.textValue())) {
-            throw HttpProblem.badRequest("alertmanager-payload", "version: only Alertmanager webhook version \"4\" is supported");
+            throw HttpProblem.badRequest(
+                    "alertmanager-payload", "version: only Alertmanager webhook version \"4\" is supported");
         }
         JsonNode alerts = payload.get("alerts");
         if (alerts == null || !alerts.isArray()) {
@@ -84,7 +87,8 @@ public final class AlertmanagerTranslator {
             throw HttpProblem.badRequest("empty-batch", "alerts: holds no alerts");
         }
         if (alerts.size() > maxAlerts) {
-            throw new HttpProblem(413, "too-many-events", "Too many events", "a batch may hold at most " + maxAlerts + " events");
+            throw new HttpProblem(
+                    413, "too-many-events", "Too many events", "a batch may hold at most " + maxAlerts + " events");
         }
         String externalUrl = text(payload.get("externalURL"));
         var out = new BatchResult.Builder<AlertEvent>();
@@ -117,7 +121,8 @@ public final class AlertmanagerTranslator {
         } else if ("resolved".equals(status)) {
             state = AlertState.RESOLVED;
         } else {
-            throw new ContractViolation("status", status == null ? "is required (firing or resolved)" : "must be firing or resolved");
+            throw new ContractViolation(
+                    "status", status == null ? "is required (firing or resolved)" : "must be firing or resolved");
         }
         JsonNode labelsNode = alert.get("labels");
         if (labelsNode == null || !labelsNode.isObject() || labelsNode.isEmpty()) {
@@ -151,8 +156,13 @@ public final class AlertmanagerTranslator {
 
         String fingerprint = "alertmanager/" + fingerprint(alert.get("fingerprint"), labels);
         Severity severity = Severity.parseLenient(labels.get("severity"));
-        String summary = oneLine(first(annotations.get("summary"), annotations.get("description"),
-                labels.get("alertname"), "Alertmanager alert"), 300);
+        String summary = oneLine(
+                first(
+                        annotations.get("summary"),
+                        annotations.get("description"),
+                        labels.get("alertname"),
+                        "Alertmanager alert"),
+                300);
         String service = oneLine(first(labels.get("service"), labels.get("job"), appId, null), 100);
         String component = labels.get("component");
         if (component != null && (component.isBlank() || component.length() > 64)) {
@@ -172,12 +182,33 @@ public final class AlertmanagerTranslator {
             }
             String k = e.getKey();
             String v = e.getValue();
-            if (!k.isBlank() && k.length() <= 64 && !v.isBlank() && v.length() <= 256 && !hasControl(v) && !attributes.containsKey(k)) {
+            if (!k.isBlank()
+                    && k.length() <= 64
+                    && !v.isBlank()
+                    && v.length() <= 256
+                    && !hasControl(v)
+                    && !attributes.containsKey(k)) {
                 attributes.put(k, v);
             }
         }
-        return new AlertEvent(1, null, fingerprint, null, state, severity, service, component, summary,
-                links, attributes, 1, startsAt, lastSeen, AlertSource.APP, false, null);
+        return new AlertEvent(
+                1,
+                null,
+                fingerprint,
+                null,
+                state,
+                severity,
+                service,
+                component,
+                summary,
+                links,
+                attributes,
+                1,
+                startsAt,
+                lastSeen,
+                AlertSource.APP,
+                false,
+                null);
     }
 
     private static String fingerprint(JsonNode given, Map<String, String> labels) {
@@ -191,7 +222,8 @@ public final class AlertmanagerTranslator {
         StringBuilder canonical = new StringBuilder();
         labels.forEach((k, v) -> canonical.append(k).append('=').append(v).append('\n'));
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] d = MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.toString().getBytes(StandardCharsets.UTF_8));
             return HEX.formatHex(d, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

@@ -14,7 +14,11 @@ import java.util.Map;
  */
 public final class ReplayCache {
     /** Outcome of {@link #remember}. */
-    public enum Admission { NEW, REPLAYED, FULL }
+    public enum Admission {
+        NEW,
+        REPLAYED,
+        FULL
+    }
 
     private final int capacity;
     private final long windowMs;

@@ -21,7 +21,8 @@ import java.util.Map;
 public final class SignatureVerifier {
     /** Why a signed request is refused; the HTTP mapping lives in the route. */
     public enum Failure {
-        MISSING_HEADERS("the request must carry X-Vigil-Key-Id, X-Vigil-Timestamp, X-Vigil-Request-Id, X-Vigil-Region and X-Vigil-Signature"),
+        MISSING_HEADERS(
+                "the request must carry X-Vigil-Key-Id, X-Vigil-Timestamp, X-Vigil-Request-Id, X-Vigil-Region and X-Vigil-Signature"),
         BAD_TIMESTAMP("X-Vigil-Timestamp must be epoch milliseconds (a non-negative integer)"),
         BAD_REQUEST_ID("X-Vigil-Request-Id must be 1-64 printable characters"),
         WRONG_REGION("the region is not the one the signing key is configured for"),
@@ -43,8 +44,7 @@ public final class SignatureVerifier {
     }
 
     /** A worker key: its region, the worker id it speaks for (heartbeats) and its secret. */
-    public record WorkerKey(String region, String workerId, RequestSigner signer) {
-    }
+    public record WorkerKey(String region, String workerId, RequestSigner signer) {}
 
     /** Result of a check: a failure, or the verified key's id, the request id, the key's region and worker id. */
     public record Verdict(Failure failure, String keyId, String requestId, String region, String workerId) {
@@ -60,6 +60,7 @@ public final class SignatureVerifier {
     private final Map<String, WorkerKey> keys;
     /** Signs for key ids that do not exist, so they cost the same work as known ones and never verify. */
     private final RequestSigner decoy;
+
     private final Map<String, ReplayCache> replays;
     private final long skewMs;
     private final Clock clock;
@@ -88,7 +89,11 @@ public final class SignatureVerifier {
      * request carries its key id ({@link #known} says whether it exists, for budgeting only, never for the answer).
      */
     public Verdict checkHeaders(SignedRequest r) {
-        if (r.keyId() == null || r.timestamp() == null || r.requestId() == null || r.region() == null || r.signature() == null) {
+        if (r.keyId() == null
+                || r.timestamp() == null
+                || r.requestId() == null
+                || r.region() == null
+                || r.signature() == null) {
             return Verdict.fail(Failure.MISSING_HEADERS);
         }
         long ts;
@@ -108,7 +113,8 @@ public final class SignatureVerifier {
             return Verdict.fail(Failure.STALE);
         }
         WorkerKey key = keys.get(r.keyId());
-        return new Verdict(null, r.keyId(), r.requestId(), key == null ? null : key.region(), key == null ? null : key.workerId());
+        return new Verdict(
+                null, r.keyId(), r.requestId(), key == null ? null : key.region(), key == null ? null : key.workerId());
     }
 
     /** Whether {@code keyId} is configured: which body share a request draws on, never what it is answered. */
@@ -124,7 +130,8 @@ public final class SignatureVerifier {
         }
         long ts = Long.parseLong(r.timestamp());
         WorkerKey key = keys.get(r.keyId());
-        boolean signed = (key == null ? decoy : key.signer()).verify(ts, r.requestId(), r.region(), body, r.signature());
+        boolean signed =
+                (key == null ? decoy : key.signer()).verify(ts, r.requestId(), r.region(), body, r.signature());
         if (key == null || !signed) {
             return Verdict.fail(Failure.BAD_SIGNATURE);
         }

@@ -45,14 +45,18 @@ public final class WebhookToken {
             return Optional.of("must be at most " + MAX_LENGTH + " characters");
         }
         if (!URL_SAFE.matcher(token).matches()) {
-            return Optional.of("must consist of the URL-safe characters A-Z a-z 0-9 . _ ~ - (it travels in the URL path)");
+            return Optional.of(
+                    "must consist of the URL-safe characters A-Z a-z 0-9 . _ ~ - (it travels in the URL path)");
         }
         return Optional.empty();
     }
 
     /** The path segment as sent (not decoded) is the token. */
     public boolean matchesPathSegment(String segment) {
-        if (segment == null || segment.isEmpty() || segment.length() > MAX_LENGTH || !URL_SAFE.matcher(segment).matches()) {
+        if (segment == null
+                || segment.isEmpty()
+                || segment.length() > MAX_LENGTH
+                || !URL_SAFE.matcher(segment).matches()) {
             return false;
         }
         return token.authenticate("Bearer " + segment).isPresent();

@@ -42,6 +42,7 @@ public final class BetterStackTranslator {
     public static final String VENDOR = "betterstack";
     /** The name Vigil's notifier resolves BetterStack incidents under ({@code resolved_by}). */
     public static final String OWN_NAME = "vigil";
+
     static final int MAX_BY = 100;
     private static final String PROBLEM = "betterstack-payload";
 
@@ -53,19 +54,16 @@ public final class BetterStackTranslator {
     }
 
     /** What a webhook call stands for. */
-    public sealed interface Translation permits Update, Ignored {
-    }
+    public sealed interface Translation permits Update, Ignored {}
 
     /**
      * A person acknowledged or resolved the incident: publish this. {@code vendorTime} is the time BetterStack gave the
      * act ({@code acknowledged_at}/{@code resolved_at}), null when it gave none: what freshness is judged by.
      */
-    public record Update(VendorIncidentUpdate update, Long vendorTime) implements Translation {
-    }
+    public record Update(VendorIncidentUpdate update, Long vendorTime) implements Translation {}
 
     /** Nothing for Vigil to do; {@code detail} says why (never echoing a value). */
-    public record Ignored(Reason reason, String detail) implements Translation {
-    }
+    public record Ignored(Reason reason, String detail) implements Translation {}
 
     /** Why a call was ignored: bounded, for metric tags. */
     public enum Reason {
@@ -95,7 +93,10 @@ public final class BetterStackTranslator {
 
     /** BetterStack's documented incident statuses. */
     private enum Status {
-        UNCONFIRMED("Unconfirmed"), STARTED("Started"), ACKNOWLEDGED("Acknowledged"), RESOLVED("Resolved"),
+        UNCONFIRMED("Unconfirmed"),
+        STARTED("Started"),
+        ACKNOWLEDGED("Acknowledged"),
+        RESOLVED("Resolved"),
         VALIDATING("Validating");
 
         private final String wire;
@@ -158,10 +159,12 @@ public final class BetterStackTranslator {
             if (resolvedBy.equalsIgnoreCase(OWN_NAME)) {
                 return new Ignored(Reason.OWN_RESOLUTION, "resolved by Vigil itself, not by a person");
             }
-            return new Update(update(id, VendorIncidentUpdate.Action.RESOLVED, resolvedBy, resolvedAt, receivedAt), resolvedAt);
+            return new Update(
+                    update(id, VendorIncidentUpdate.Action.RESOLVED, resolvedBy, resolvedAt, receivedAt), resolvedAt);
         }
         if (acknowledgedAt != null || status == Status.ACKNOWLEDGED) {
-            return new Update(update(id, VendorIncidentUpdate.Action.ACKNOWLEDGED, acknowledgedBy, acknowledgedAt, receivedAt),
+            return new Update(
+                    update(id, VendorIncidentUpdate.Action.ACKNOWLEDGED, acknowledgedBy, acknowledgedAt, receivedAt),
                     acknowledgedAt);
         }
         String why;
@@ -176,10 +179,11 @@ public final class BetterStackTranslator {
         return new Ignored(Reason.STATUS, why);
     }
 
-    private static VendorIncidentUpdate update(String id, VendorIncidentUpdate.Action action, String by, Long at,
-                                               long receivedAt) {
+    private static VendorIncidentUpdate update(
+            String id, VendorIncidentUpdate.Action action, String by, Long at, long receivedAt) {
         try {
-            return new VendorIncidentUpdate(1, VENDOR, id, action, publishable(by), at == null ? receivedAt : at, receivedAt);
+            return new VendorIncidentUpdate(
+                    1, VENDOR, id, action, publishable(by), at == null ? receivedAt : at, receivedAt);
         } catch (ContractViolation e) {
             throw bad(e.field(), e.problem());
         }
@@ -271,8 +275,11 @@ public final class BetterStackTranslator {
                 continue;
             }
             int type = Character.getType(cp);
-            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.SURROGATE
-                    || type == Character.UNASSIGNED || type == Character.PRIVATE_USE) {
+            if (type == Character.CONTROL
+                    || type == Character.FORMAT
+                    || type == Character.SURROGATE
+                    || type == Character.UNASSIGNED
+                    || type == Character.PRIVATE_USE) {
                 continue;
             }
             if (space) {

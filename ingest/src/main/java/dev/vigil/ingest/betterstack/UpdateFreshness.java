@@ -20,7 +20,13 @@ import java.util.Map;
  */
 public final class UpdateFreshness {
     /** What to do with an update. */
-    public enum Verdict { NEW, STALE, NO_TIME, REPLAYED, FULL }
+    public enum Verdict {
+        NEW,
+        STALE,
+        NO_TIME,
+        REPLAYED,
+        FULL
+    }
 
     private final long maxAgeMs;
     private final int capacity;
@@ -81,11 +87,21 @@ public final class UpdateFreshness {
     }
 
     private static String key(VendorIncidentUpdate u, long vendorTime) {
-        String identity = u.vendor() + '\u0000' + u.vendorIncidentId() + '\u0000' + u.action().wire() + '\u0000'
-                + vendorTime + '\u0000' + u.by();
+        String identity = u.vendor()
+                + '\u0000'
+                + u.vendorIncidentId()
+                + '\u0000'
+                + u.action().wire()
+                + '\u0000'
+                + vendorTime
+                + '\u0000'
+                + u.by();
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(identity.getBytes(StandardCharsets.UTF_8)), 0, 16);
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8)),
+                            0,
+                            16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

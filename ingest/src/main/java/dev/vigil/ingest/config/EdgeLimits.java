@@ -14,13 +14,16 @@ public final class EdgeLimits {
      */
     static final Duration SERVER_READ_GRACE = Duration.ofSeconds(2);
 
-    private EdgeLimits() {
-    }
+    private EdgeLimits() {}
 
     public static ServerLimits of(IngestConfig config) {
         IngestConfig.Limits l = config.limits();
-        return new ServerLimits(l.headerTimeout(), l.requestTimeout().plus(SERVER_READ_GRACE), l.idleTimeout(),
-                l.maxInFlightBodyBytes(), allowedHosts(config));
+        return new ServerLimits(
+                l.headerTimeout(),
+                l.requestTimeout().plus(SERVER_READ_GRACE),
+                l.idleTimeout(),
+                l.maxInFlightBodyBytes(),
+                allowedHosts(config));
     }
 
     /** Empty = any host. See {@link IngestConfig.Http#allowedHosts()}. */

@@ -45,7 +45,9 @@ public record IngestConfig(
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
      * service shared one shape ({@code http.host}/{@code http.port}, durations as text), read for one more release.
      */
-    public static final ConfigSpec<IngestConfig> SPEC = ConfigSpec.of(IngestConfig.class, IngestConfig::defaults,
+    public static final ConfigSpec<IngestConfig> SPEC = ConfigSpec.of(
+            IngestConfig.class,
+            IngestConfig::defaults,
             renamed("host", "http.host"),
             renamed("port", "http.port"),
             millis("kafka.sendTimeoutMs", "kafka.sendTimeout"),
@@ -65,15 +67,20 @@ public record IngestConfig(
         integrations = integrations == null ? Integrations.none() : integrations;
         quotas = quotas == null ? Quotas.defaults() : quotas;
         if (quotas.bodyBytesPerPrincipal() != null) {
-            p.check(quotas.bodyBytesPerPrincipal() >= limits.maxBodyBytes()
-                            && quotas.bodyBytesPerPrincipal() <= limits.maxInFlightBodyBytes(), "quotas.bodyBytesPerPrincipal",
-                    "must be between limits.maxBodyBytes (" + limits.maxBodyBytes() + ") and limits.maxInFlightBodyBytes ("
-                            + limits.maxInFlightBodyBytes() + ")");
+            p.check(
+                    quotas.bodyBytesPerPrincipal() >= limits.maxBodyBytes()
+                            && quotas.bodyBytesPerPrincipal() <= limits.maxInFlightBodyBytes(),
+                    "quotas.bodyBytesPerPrincipal",
+                    "must be between limits.maxBodyBytes (" + limits.maxBodyBytes()
+                            + ") and limits.maxInFlightBodyBytes (" + limits.maxInFlightBodyBytes() + ")");
         }
         if (quotas.alertsReservedBodyBytes() != null) {
-            p.check(quotas.alertsReservedBodyBytes() >= 0 && quotas.alertsReservedBodyBytes() < limits.maxInFlightBodyBytes(),
-                    "quotas.alertsReservedBodyBytes", "must be at least 0 and less than limits.maxInFlightBodyBytes ("
-                            + limits.maxInFlightBodyBytes() + ")");
+            p.check(
+                    quotas.alertsReservedBodyBytes() >= 0
+                            && quotas.alertsReservedBodyBytes() < limits.maxInFlightBodyBytes(),
+                    "quotas.alertsReservedBodyBytes",
+                    "must be at least 0 and less than limits.maxInFlightBodyBytes (" + limits.maxInFlightBodyBytes()
+                            + ")");
         }
         var keys = new TreeMap<String, List<String>>();
         if (apiKeys != null) {
@@ -87,7 +94,9 @@ public record IngestConfig(
                 List<String> normalised = new ArrayList<>();
                 for (int i = 0; i < hashes.size(); i++) {
                     String h = hashes.get(i).trim().toLowerCase(Locale.ROOT);
-                    p.check(SHA256_HEX.matcher(h).matches(), path + "[" + i + "]",
+                    p.check(
+                            SHA256_HEX.matcher(h).matches(),
+                            path + "[" + i + "]",
                             "must be the 64-hex-digit SHA-256 of the key (printf '%s' \"$KEY\" | sha256sum), never the key itself");
                     normalised.add(h);
                 }
@@ -110,14 +119,23 @@ public record IngestConfig(
     }
 
     /** No vendor integrations. */
-    public IngestConfig(Http http, Kafka kafka, Map<String, List<String>> apiKeys,
-                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits) {
+    public IngestConfig(
+            Http http,
+            Kafka kafka,
+            Map<String, List<String>> apiKeys,
+            Map<String, ProbeWorkerKey> probeWorkers,
+            Limits limits) {
         this(http, kafka, apiKeys, probeWorkers, limits, null, null);
     }
 
     /** Default quotas. */
-    public IngestConfig(Http http, Kafka kafka, Map<String, List<String>> apiKeys,
-                        Map<String, ProbeWorkerKey> probeWorkers, Limits limits, Integrations integrations) {
+    public IngestConfig(
+            Http http,
+            Kafka kafka,
+            Map<String, List<String>> apiKeys,
+            Map<String, ProbeWorkerKey> probeWorkers,
+            Limits limits,
+            Integrations integrations) {
         this(http, kafka, apiKeys, probeWorkers, limits, integrations, null);
     }
 
@@ -128,8 +146,14 @@ public record IngestConfig(
 
     /** Built-in defaults: port 8080, local Kafka, no keys (every authenticated route refuses until keys are configured). */
     public static IngestConfig defaults() {
-        return new IngestConfig(Http.defaults(), Kafka.defaults("localhost:9092"), Map.of(), Map.of(), Limits.defaults(),
-                Integrations.none(), Quotas.defaults());
+        return new IngestConfig(
+                Http.defaults(),
+                Kafka.defaults("localhost:9092"),
+                Map.of(),
+                Map.of(),
+                Limits.defaults(),
+                Integrations.none(),
+                Quotas.defaults());
     }
 
     public IngestConfig withPort(int newPort) {
@@ -167,8 +191,8 @@ public record IngestConfig(
      */
     public record Http(String host, Integer port, List<String> allowedHosts) {
         public static final int DEFAULT_PORT = 8080;
-        private static final Pattern HOST = Pattern.compile(
-                "\\*|\\[[0-9a-f:.]+]|[0-9a-f.]*:[0-9a-f:.]*|[a-z0-9_][a-z0-9._-]{0,252}");
+        private static final Pattern HOST =
+                Pattern.compile("\\*|\\[[0-9a-f:.]+]|[0-9a-f.]*:[0-9a-f:.]*|[a-z0-9_][a-z0-9._-]{0,252}");
 
         public Http {
             Problems p = new Problems();
@@ -179,7 +203,9 @@ public record IngestConfig(
             List<String> listed = p.contract(() -> Require.list("allowedHosts", given, 64));
             for (String h : listed == null ? List.<String>of() : listed) {
                 String name = h.strip().toLowerCase(Locale.ROOT);
-                p.check(HOST.matcher(name).matches(), "allowedHosts[" + hosts.size() + "]",
+                p.check(
+                        HOST.matcher(name).matches(),
+                        "allowedHosts[" + hosts.size() + "]",
                         "must be a host name or address without port (or * for any)");
                 hosts.add(name);
             }
@@ -215,51 +241,101 @@ public record IngestConfig(
             p.text("bootstrapServers", bootstrapServers, null, 2048);
             topics = topics == null ? TopicNames.defaults() : topics;
             transactionalIdPrefix = transactionalIdPrefix == null || transactionalIdPrefix.isBlank()
-                    ? defaultTransactionalIdPrefix() : p.text("transactionalIdPrefix", transactionalIdPrefix, null, 200);
+                    ? defaultTransactionalIdPrefix()
+                    : p.text("transactionalIdPrefix", transactionalIdPrefix, null, 200);
             producers = p.range("producers", producers, 2, 1, 32);
-            sendTimeout = p.duration("sendTimeout", sendTimeout, Duration.ofSeconds(5), Duration.ofMillis(200),
-                    Duration.ofMinutes(2));
+            sendTimeout = p.duration(
+                    "sendTimeout", sendTimeout, Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofMinutes(2));
             commitResolveTimeout = commitResolveTimeout == null ? Duration.ofMinutes(1) : commitResolveTimeout;
-            p.check(commitResolveTimeout.compareTo(sendTimeout) >= 0, "commitResolveTimeout",
+            p.check(
+                    commitResolveTimeout.compareTo(sendTimeout) >= 0,
+                    "commitResolveTimeout",
                     "must be at least kafka.sendTimeout");
-            retryAfter = p.duration("retryAfter", retryAfter, Duration.ofSeconds(5), Duration.ofSeconds(1),
-                    Duration.ofHours(1));
+            retryAfter = p.duration(
+                    "retryAfter", retryAfter, Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofHours(1));
             // it becomes the Retry-After header, which counts whole seconds
             p.check(retryAfter.toMillis() % 1000 == 0, "retryAfter", "must be whole seconds (e.g. 5s)");
-            maxRecordsPerTransaction = p.range("maxRecordsPerTransaction", maxRecordsPerTransaction, 10_000, 1, 1_000_000);
+            maxRecordsPerTransaction =
+                    p.range("maxRecordsPerTransaction", maxRecordsPerTransaction, 10_000, 1, 1_000_000);
             maxQueuedRequests = p.range("maxQueuedRequests", maxQueuedRequests, 512, 1, 100_000);
             properties = properties == null ? Map.of() : Map.copyOf(properties);
             p.throwIfAny();
         }
 
         public static Kafka defaults(String bootstrapServers) {
-            return new Kafka(bootstrapServers, TopicNames.defaults(), null, null, null, null, null, null, null, Map.of());
+            return new Kafka(
+                    bootstrapServers, TopicNames.defaults(), null, null, null, null, null, null, null, Map.of());
         }
 
         public Kafka withBootstrapServers(String servers) {
-            return new Kafka(servers, topics, transactionalIdPrefix, producers, sendTimeout, commitResolveTimeout,
-                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(
+                    servers,
+                    topics,
+                    transactionalIdPrefix,
+                    producers,
+                    sendTimeout,
+                    commitResolveTimeout,
+                    retryAfter,
+                    maxRecordsPerTransaction,
+                    maxQueuedRequests,
+                    properties);
         }
 
         public Kafka withTransactionalIdPrefix(String prefix) {
-            return new Kafka(bootstrapServers, topics, prefix, producers, sendTimeout, commitResolveTimeout,
-                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(
+                    bootstrapServers,
+                    topics,
+                    prefix,
+                    producers,
+                    sendTimeout,
+                    commitResolveTimeout,
+                    retryAfter,
+                    maxRecordsPerTransaction,
+                    maxQueuedRequests,
+                    properties);
         }
 
         public Kafka withSendTimeout(Duration timeout) {
             Duration resolve = commitResolveTimeout.compareTo(timeout) >= 0 ? commitResolveTimeout : timeout;
-            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, producers, timeout, resolve,
-                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(
+                    bootstrapServers,
+                    topics,
+                    transactionalIdPrefix,
+                    producers,
+                    timeout,
+                    resolve,
+                    retryAfter,
+                    maxRecordsPerTransaction,
+                    maxQueuedRequests,
+                    properties);
         }
 
         public Kafka withTopics(TopicNames names) {
-            return new Kafka(bootstrapServers, names, transactionalIdPrefix, producers, sendTimeout, commitResolveTimeout,
-                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, properties);
+            return new Kafka(
+                    bootstrapServers,
+                    names,
+                    transactionalIdPrefix,
+                    producers,
+                    sendTimeout,
+                    commitResolveTimeout,
+                    retryAfter,
+                    maxRecordsPerTransaction,
+                    maxQueuedRequests,
+                    properties);
         }
 
         public Kafka withProducers(int count, Map<String, String> producerProperties) {
-            return new Kafka(bootstrapServers, topics, transactionalIdPrefix, count, sendTimeout, commitResolveTimeout,
-                    retryAfter, maxRecordsPerTransaction, maxQueuedRequests, producerProperties);
+            return new Kafka(
+                    bootstrapServers,
+                    topics,
+                    transactionalIdPrefix,
+                    count,
+                    sendTimeout,
+                    commitResolveTimeout,
+                    retryAfter,
+                    maxRecordsPerTransaction,
+                    maxQueuedRequests,
+                    producerProperties);
         }
 
         /** Stable per host so a restarted instance fences (and aborts) its predecessor's open transactions. */
@@ -285,8 +361,13 @@ public record IngestConfig(
      * @param monitors      the compacted monitor catalogue ingest reads (never writes) to know the heartbeat monitors
      *                      and their ping tokens' hashes; the pings' results go to {@code probeResults}
      */
-    public record TopicNames(String metrics, String probeResults, String alerts, String heartbeats, String vendorUpdates,
-                             String monitors) {
+    public record TopicNames(
+            String metrics,
+            String probeResults,
+            String alerts,
+            String heartbeats,
+            String vendorUpdates,
+            String monitors) {
         public TopicNames {
             Problems p = new Problems();
             metrics = p.topic("metrics", metrics, Topics.METRICS);
@@ -356,7 +437,9 @@ public record IngestConfig(
             Problems p = new Problems();
             p.contract(() -> Require.slug("region", region));
             // results in region push are heartbeat pings, which only ingest records (after checking the token)
-            p.check(!MonitorDefinition.PUSH_REGION.equals(region), "region",
+            p.check(
+                    !MonitorDefinition.PUSH_REGION.equals(region),
+                    "region",
                     "push is the region of heartbeat pings; a probe worker speaks for a real region");
             workerId = workerId == null || workerId.isBlank() ? null : p.text("workerId", workerId.strip(), null, 128);
             if (p.required("secretEnv", secretEnv) != null) {
@@ -408,7 +491,11 @@ public record IngestConfig(
             alertsRequestsPerSecond = p.range("alertsRequestsPerSecond", alertsRequestsPerSecond, 1000, 1, 1_000_000);
             alertsBurst = p.range("alertsBurst", alertsBurst, 2000, 1, 10_000_000);
             maxSeriesPerApp = p.range("maxSeriesPerApp", maxSeriesPerApp, 10_000, 1, 1_000_000);
-            seriesIdleExpiry = p.duration("seriesIdleExpiry", seriesIdleExpiry, Duration.ofHours(1), Duration.ofSeconds(1),
+            seriesIdleExpiry = p.duration(
+                    "seriesIdleExpiry",
+                    seriesIdleExpiry,
+                    Duration.ofHours(1),
+                    Duration.ofSeconds(1),
                     Duration.ofDays(7));
             p.throwIfAny();
         }
@@ -418,31 +505,57 @@ public record IngestConfig(
         }
 
         public Quotas withRates(int metricsPerSecond, int metricsBurst, int alertsPerSecond, int alertsBurst) {
-            return new Quotas(metricsPerSecond, metricsBurst, alertsPerSecond, alertsBurst, maxSeriesPerApp,
-                    seriesIdleExpiry, bodyBytesPerPrincipal, alertsReservedBodyBytes);
+            return new Quotas(
+                    metricsPerSecond,
+                    metricsBurst,
+                    alertsPerSecond,
+                    alertsBurst,
+                    maxSeriesPerApp,
+                    seriesIdleExpiry,
+                    bodyBytesPerPrincipal,
+                    alertsReservedBodyBytes);
         }
 
         public Quotas withMaxSeriesPerApp(int max) {
-            return new Quotas(metricsRequestsPerSecond, metricsBurst, alertsRequestsPerSecond, alertsBurst, max,
-                    seriesIdleExpiry, bodyBytesPerPrincipal, alertsReservedBodyBytes);
+            return new Quotas(
+                    metricsRequestsPerSecond,
+                    metricsBurst,
+                    alertsRequestsPerSecond,
+                    alertsBurst,
+                    max,
+                    seriesIdleExpiry,
+                    bodyBytesPerPrincipal,
+                    alertsReservedBodyBytes);
         }
 
         public Quotas withBodyBytes(Long perPrincipal, Long alertsReserved) {
-            return new Quotas(metricsRequestsPerSecond, metricsBurst, alertsRequestsPerSecond, alertsBurst,
-                    maxSeriesPerApp, seriesIdleExpiry, perPrincipal, alertsReserved);
+            return new Quotas(
+                    metricsRequestsPerSecond,
+                    metricsBurst,
+                    alertsRequestsPerSecond,
+                    alertsBurst,
+                    maxSeriesPerApp,
+                    seriesIdleExpiry,
+                    perPrincipal,
+                    alertsReserved);
         }
 
         /** The share one principal may hold, given the server's limits. */
         public long bodyBytesPerPrincipal(Limits limits) {
-            return bodyBytesPerPrincipal != null ? bodyBytesPerPrincipal
+            return bodyBytesPerPrincipal != null
+                    ? bodyBytesPerPrincipal
                     : Math.max(limits.maxBodyBytes(), limits.maxInFlightBodyBytes() / 8);
         }
 
         /** The bytes kept for alerts, given the server's limits. */
         public long alertsReservedBodyBytes(Limits limits) {
-            return alertsReservedBodyBytes != null ? alertsReservedBodyBytes
-                    : Math.max(0, Math.min(limits.maxInFlightBodyBytes() / 4,
-                            limits.maxInFlightBodyBytes() - limits.maxBodyBytes()));
+            return alertsReservedBodyBytes != null
+                    ? alertsReservedBodyBytes
+                    : Math.max(
+                            0,
+                            Math.min(
+                                    limits.maxInFlightBodyBytes() / 4,
+                                    limits.maxInFlightBodyBytes() - limits.maxBodyBytes()));
         }
     }
 
@@ -473,26 +586,40 @@ public record IngestConfig(
             Problems p = new Problems();
             maxBodyBytes = p.range("maxBodyBytes", maxBodyBytes, 1 << 20, 1024, 64 << 20);
             maxEvents = p.range("maxEvents", maxEvents, 1000, 1, 100_000);
-            timestampSkew = p.duration("timestampSkew", timestampSkew, Duration.ofMinutes(5), Duration.ofSeconds(1),
-                    Duration.ofDays(1));
-            signatureSkew = p.duration("signatureSkew", signatureSkew, Duration.ofMinutes(1), Duration.ofSeconds(1),
-                    Duration.ofHours(1));
+            timestampSkew = p.duration(
+                    "timestampSkew", timestampSkew, Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofDays(1));
+            signatureSkew = p.duration(
+                    "signatureSkew", signatureSkew, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofHours(1));
             replayCacheSize = p.range("replayCacheSize", replayCacheSize, 100_000, 16, 10_000_000);
             maxInFlightBodyBytes = maxInFlightBodyBytes == null ? 64L << 20 : maxInFlightBodyBytes;
-            p.check(maxInFlightBodyBytes >= maxBodyBytes && maxInFlightBodyBytes <= 16L << 30, "maxInFlightBodyBytes",
+            p.check(
+                    maxInFlightBodyBytes >= maxBodyBytes && maxInFlightBodyBytes <= 16L << 30,
+                    "maxInFlightBodyBytes",
                     "must be between limits.maxBodyBytes (" + maxBodyBytes + ") and 17179869184 (16 GiB)");
-            headerTimeout = p.duration("headerTimeout", headerTimeout, Duration.ofSeconds(10), Duration.ofMillis(100),
+            headerTimeout = p.duration(
+                    "headerTimeout",
+                    headerTimeout,
+                    Duration.ofSeconds(10),
+                    Duration.ofMillis(100),
                     Duration.ofMinutes(10));
-            requestTimeout = p.duration("requestTimeout", requestTimeout, Duration.ofSeconds(30), Duration.ofSeconds(1),
+            requestTimeout = p.duration(
+                    "requestTimeout",
+                    requestTimeout,
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(1),
                     Duration.ofMinutes(10));
-            idleTimeout = p.duration("idleTimeout", idleTimeout, Duration.ofMinutes(1), Duration.ofSeconds(1),
-                    Duration.ofHours(1));
+            idleTimeout = p.duration(
+                    "idleTimeout", idleTimeout, Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofHours(1));
             p.throwIfAny();
         }
 
         /** Default edge settings (body budget, timeouts). */
-        public Limits(Integer maxBodyBytes, Integer maxEvents, Duration timestampSkew, Duration signatureSkew,
-                      Integer replayCacheSize) {
+        public Limits(
+                Integer maxBodyBytes,
+                Integer maxEvents,
+                Duration timestampSkew,
+                Duration signatureSkew,
+                Integer replayCacheSize) {
             this(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize, null, null, null, null);
         }
 
@@ -501,23 +628,55 @@ public record IngestConfig(
         }
 
         public Limits withMaxBodyBytes(int bytes) {
-            return new Limits(bytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize,
-                    Math.max(bytes, maxInFlightBodyBytes), headerTimeout, requestTimeout, idleTimeout);
+            return new Limits(
+                    bytes,
+                    maxEvents,
+                    timestampSkew,
+                    signatureSkew,
+                    replayCacheSize,
+                    Math.max(bytes, maxInFlightBodyBytes),
+                    headerTimeout,
+                    requestTimeout,
+                    idleTimeout);
         }
 
         public Limits withReplayCacheSize(int size) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, size, maxInFlightBodyBytes,
-                    headerTimeout, requestTimeout, idleTimeout);
+            return new Limits(
+                    maxBodyBytes,
+                    maxEvents,
+                    timestampSkew,
+                    signatureSkew,
+                    size,
+                    maxInFlightBodyBytes,
+                    headerTimeout,
+                    requestTimeout,
+                    idleTimeout);
         }
 
         public Limits withMaxInFlightBodyBytes(long bytes) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize, bytes,
-                    headerTimeout, requestTimeout, idleTimeout);
+            return new Limits(
+                    maxBodyBytes,
+                    maxEvents,
+                    timestampSkew,
+                    signatureSkew,
+                    replayCacheSize,
+                    bytes,
+                    headerTimeout,
+                    requestTimeout,
+                    idleTimeout);
         }
 
         public Limits withHeaderTimeout(Duration timeout) {
-            return new Limits(maxBodyBytes, maxEvents, timestampSkew, signatureSkew, replayCacheSize,
-                    maxInFlightBodyBytes, timeout, requestTimeout, idleTimeout);
+            return new Limits(
+                    maxBodyBytes,
+                    maxEvents,
+                    timestampSkew,
+                    signatureSkew,
+                    replayCacheSize,
+                    maxInFlightBodyBytes,
+                    timeout,
+                    requestTimeout,
+                    idleTimeout);
         }
     }
 }

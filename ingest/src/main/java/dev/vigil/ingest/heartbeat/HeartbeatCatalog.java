@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * a comparison (against a decoy), so neither the answer nor its timing tells which monitor ids exist.
  */
 public final class HeartbeatCatalog {
-    private static final HashedCredentials<Boolean> DECOY = HashedCredentials.of(
-            List.of(Map.entry(BearerTokens.hash(BearerTokens.generate()), Boolean.TRUE)));
+    private static final HashedCredentials<Boolean> DECOY =
+            HashedCredentials.of(List.of(Map.entry(BearerTokens.hash(BearerTokens.generate()), Boolean.TRUE)));
 
     private final Map<String, HeartbeatMonitor> monitors = new ConcurrentHashMap<>();
     private volatile boolean ready;
@@ -47,7 +47,9 @@ public final class HeartbeatCatalog {
     }
 
     private static boolean pingable(MonitorDefinition def) {
-        return def.type() == CheckType.HEARTBEAT && def.enabled() && def.heartbeat().tokenSha256() != null;
+        return def.type() == CheckType.HEARTBEAT
+                && def.enabled()
+                && def.heartbeat().tokenSha256() != null;
     }
 
     /**

@@ -30,7 +30,8 @@ public final class HeartbeatMonitor {
 
     HeartbeatMonitor(MonitorDefinition definition) {
         this.definition = definition;
-        this.token = HashedCredentials.of(List.of(Map.entry(definition.heartbeat().tokenSha256(), Boolean.TRUE)));
+        this.token =
+                HashedCredentials.of(List.of(Map.entry(definition.heartbeat().tokenSha256(), Boolean.TRUE)));
     }
 
     public MonitorDefinition definition() {

@@ -27,9 +27,11 @@ public final class MonitorsFollower implements AutoCloseable {
         String topic = kafka.topics().monitors();
         JsonSerde<MonitorDefinition> serde = VigilSerdes.monitorDefinition();
         this.view = CompactedTopicView.of(
-                CompactedTopicView.consumerProperties(kafka.bootstrapServers(),
-                        kafka.transactionalIdPrefix() + "-monitors", kafka.properties()),
-                topic, r -> serde.deserialize(topic, r.value()), new CompactedTopicView.Listener<>() {
+                CompactedTopicView.consumerProperties(
+                        kafka.bootstrapServers(), kafka.transactionalIdPrefix() + "-monitors", kafka.properties()),
+                topic,
+                r -> serde.deserialize(topic, r.value()),
+                new CompactedTopicView.Listener<>() {
                     @Override
                     public void upserted(String key, MonitorDefinition value) {
                         catalog.apply(key, value);
@@ -43,10 +45,13 @@ public final class MonitorsFollower implements AutoCloseable {
                     @Override
                     public void caughtUp() {
                         catalog.markReady();
-                        LOG.info("heartbeat monitors: {} read ({} pingable); heartbeat pings accepted", topic,
+                        LOG.info(
+                                "heartbeat monitors: {} read ({} pingable); heartbeat pings accepted",
+                                topic,
                                 catalog.size());
                     }
-                }, CompactedTopicView.Options.of("ingest-monitors", CompactedTopicView.MissingTopic.WAIT, false));
+                },
+                CompactedTopicView.Options.of("ingest-monitors", CompactedTopicView.MissingTopic.WAIT, false));
     }
 
     public MonitorsFollower start() {

@@ -50,10 +50,14 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         this.timer.setRemoveOnCancelPolicy(true);
         Timer commit = Timer.builder("vigil.ingest.kafka.send")
                 .description("Time from a transaction's first send to its commit or abort")
-                .tag("outcome", "committed").publishPercentileHistogram().register(registry);
+                .tag("outcome", "committed")
+                .publishPercentileHistogram()
+                .register(registry);
         Timer abort = Timer.builder("vigil.ingest.kafka.send")
                 .description("Time from a transaction's first send to its commit or abort")
-                .tag("outcome", "aborted").publishPercentileHistogram().register(registry);
+                .tag("outcome", "aborted")
+                .publishPercentileHistogram()
+                .register(registry);
         for (int i = 0; i < kafka.producers(); i++) {
             String txId = kafka.transactionalIdPrefix() + "-" + i;
             Map<String, Object> props = producerProps(kafka, txId);
@@ -64,13 +68,20 @@ public final class AcknowledgedPublisher implements AutoCloseable {
                 throw new dev.vigil.kit.config.ConfigLoader.ConfigException(
                         List.of("kafka.properties: invalid producer setting: " + e.getMessage()));
             }
-            TransactionalLane lane = new TransactionalLane("ingest-publish-" + i,
+            TransactionalLane lane = new TransactionalLane(
+                    "ingest-publish-" + i,
                     () -> new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer()),
-                    kafka.maxQueuedRequests(), kafka.maxRecordsPerTransaction(), kafka.commitResolveTimeout().toMillis(),
-                    commit, abort, this::bindMetrics);
+                    kafka.maxQueuedRequests(),
+                    kafka.maxRecordsPerTransaction(),
+                    kafka.commitResolveTimeout().toMillis(),
+                    commit,
+                    abort,
+                    this::bindMetrics);
             lanes.add(lane);
         }
-        registry.gauge("vigil.ingest.publish.queued", lanes, ls -> ls.stream().mapToInt(TransactionalLane::queued).sum());
+        registry.gauge("vigil.ingest.publish.queued", lanes, ls -> ls.stream()
+                .mapToInt(TransactionalLane::queued)
+                .sum());
         lanes.forEach(TransactionalLane::start);
     }
 
@@ -90,7 +101,8 @@ public final class AcknowledgedPublisher implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, bound);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(100, bound - linger - 1));
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) bound);
-        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) Math.max(kafka.commitResolveTimeout().toMillis(), 10_000));
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int)
+                Math.max(kafka.commitResolveTimeout().toMillis(), 10_000));
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         // Back-to-back transactions on one producer meet CONCURRENT_TRANSACTIONS while the previous commit's
         // markers are written; the default 100 ms backoff would then dominate every request's latency.

@@ -48,9 +48,15 @@ final class TransactionalLane implements Runnable {
     private boolean abortPending;
     private final Thread thread;
 
-    TransactionalLane(String name, Supplier<Producer<String, byte[]>> factory, int queueCapacity,
-                      int maxRecordsPerTransaction, long commitResolveTimeoutMs, Timer commitTimer, Timer abortTimer,
-                      java.util.function.Function<Producer<String, byte[]>, AutoCloseable> onNewProducer) {
+    TransactionalLane(
+            String name,
+            Supplier<Producer<String, byte[]>> factory,
+            int queueCapacity,
+            int maxRecordsPerTransaction,
+            long commitResolveTimeoutMs,
+            Timer commitTimer,
+            Timer abortTimer,
+            java.util.function.Function<Producer<String, byte[]>, AutoCloseable> onNewProducer) {
         this.name = name;
         this.factory = factory;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
@@ -157,7 +163,10 @@ final class TransactionalLane implements Runnable {
             ready = false;
             return false;
         } catch (KafkaException | IllegalStateException e) {
-            LOG.warn("lane {}: producer unusable ({}); recreating it", name, e.getClass().getSimpleName());
+            LOG.warn(
+                    "lane {}: producer unusable ({}); recreating it",
+                    name,
+                    e.getClass().getSimpleName());
             ready = false;
             closeProducer();
             return false;
@@ -212,7 +221,8 @@ final class TransactionalLane implements Runnable {
             allClaimed &= r.claim();
         }
         if (!allClaimed) {
-            // A request's deadline answered it UNAVAILABLE: its records must not become visible, so neither may the rest.
+            // A request's deadline answered it UNAVAILABLE: its records must not become visible, so neither may the
+            // rest.
             answerAndAbort(group, start);
             return;
         }
@@ -230,15 +240,21 @@ final class TransactionalLane implements Runnable {
             } catch (TimeoutException e) {
                 // The commit may already be completing on the coordinator: only a retried commit can tell.
                 if (System.currentTimeMillis() >= deadline) {
-                    LOG.error("lane {}: commit outcome still unknown after {} ms; answering unavailable "
-                            + "(the records may still become visible: a resend can duplicate them)", name, commitResolveTimeoutMs);
+                    LOG.error(
+                            "lane {}: commit outcome still unknown after {} ms; answering unavailable "
+                                    + "(the records may still become visible: a resend can duplicate them)",
+                            name,
+                            commitResolveTimeoutMs);
                     group.forEach(r -> r.complete(PublishResult.UNAVAILABLE));
                     closeProducer();
                     return;
                 }
             } catch (KafkaException | IllegalStateException e) {
                 // Commit refused before it was written (abortable error) or producer fenced: not committed.
-                LOG.warn("lane {}: commit failed ({}), transaction aborted", name, e.getClass().getSimpleName());
+                LOG.warn(
+                        "lane {}: commit failed ({}), transaction aborted",
+                        name,
+                        e.getClass().getSimpleName());
                 group.forEach(r -> r.complete(PublishResult.UNAVAILABLE));
                 abortOrReset();
                 abortTimer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);

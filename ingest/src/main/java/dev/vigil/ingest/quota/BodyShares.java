@@ -92,14 +92,22 @@ public final class BodyShares {
             }
             AtomicLong mine = byPrincipal.computeIfAbsent(principal, k -> new AtomicLong());
             if (!tryAdd(mine, n, perPrincipal)) {
-                throw new HttpProblem(429, "body-budget", "Too many requests",
+                throw new HttpProblem(
+                        429,
+                        "body-budget",
+                        "Too many requests",
                         "this credential holds as many request bodies as it may at once (" + perPrincipal
-                                + " bytes); retry when earlier requests are answered", Map.of("retryAfterSeconds", 1));
+                                + " bytes); retry when earlier requests are answered",
+                        Map.of("retryAfterSeconds", 1));
             }
             if (!tryAdd(used, n, lane == Lane.ALERTS ? total : total - reserved)) {
                 mine.addAndGet(-n);
-                throw new HttpProblem(503, "busy", "Server busy",
-                        "the server holds as many request bodies as it may; retry shortly", Map.of("retryAfterSeconds", 1));
+                throw new HttpProblem(
+                        503,
+                        "busy",
+                        "Server busy",
+                        "the server holds as many request bodies as it may; retry shortly",
+                        Map.of("retryAfterSeconds", 1));
             }
             held += n;
         }

@@ -9,7 +9,8 @@ import java.util.function.LongSupplier;
  */
 public record IngestQuotas(RequestRates metrics, RequestRates alerts, SeriesLimiter series) {
     public static IngestQuotas of(IngestConfig.Quotas q, LongSupplier nanos) {
-        return new IngestQuotas(new RequestRates("metric", q.metricsRequestsPerSecond(), q.metricsBurst(), nanos),
+        return new IngestQuotas(
+                new RequestRates("metric", q.metricsRequestsPerSecond(), q.metricsBurst(), nanos),
                 new RequestRates("alert", q.alertsRequestsPerSecond(), q.alertsBurst(), nanos),
                 new SeriesLimiter(q.maxSeriesPerApp(), q.seriesIdleExpiry().toMillis()));
     }

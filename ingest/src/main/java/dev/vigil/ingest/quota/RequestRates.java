@@ -27,12 +27,17 @@ public final class RequestRates {
 
     /** Takes one token of {@code app}'s bucket, or throws 429 with the seconds until the next one. */
     public void admit(String app) {
-        long waitNanos = buckets.computeIfAbsent(app, a -> new Bucket(burst, nanos.getAsLong())).take();
+        long waitNanos = buckets.computeIfAbsent(app, a -> new Bucket(burst, nanos.getAsLong()))
+                .take();
         if (waitNanos > 0) {
             int seconds = (int) Math.max(1, Math.min(3600, (waitNanos + 999_999_999L) / 1_000_000_000L));
-            throw new HttpProblem(429, "rate-limited", "Too many requests",
-                    "this app may send " + (long) perSecond + " " + what + " requests per second (bursts of " + (long) burst
-                            + "); retry after " + seconds + " s", Map.of("retryAfterSeconds", seconds));
+            throw new HttpProblem(
+                    429,
+                    "rate-limited",
+                    "Too many requests",
+                    "this app may send " + (long) perSecond + " " + what + " requests per second (bursts of "
+                            + (long) burst + "); retry after " + seconds + " s",
+                    Map.of("retryAfterSeconds", seconds));
         }
     }
 

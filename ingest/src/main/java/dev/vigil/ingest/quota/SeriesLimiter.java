@@ -53,7 +53,10 @@ public final class SeriesLimiter {
                 long oldest = live.isEmpty() ? nowMs : live.values().iterator().next();
                 long waitMs = Math.max(1000, oldest + idleExpiryMs - nowMs);
                 int seconds = (int) Math.min(Integer.MAX_VALUE, (waitMs + 999) / 1000);
-                throw new HttpProblem(429, "series-limit", "Too many series",
+                throw new HttpProblem(
+                        429,
+                        "series-limit",
+                        "Too many series",
                         "this batch would give the app " + (live.size() + fresh) + " live metric series, more than the "
                                 + maxPerApp + " allowed (a series is live while written within the last "
                                 + idleExpiryMs / 1000 + " s); nothing of it was accepted",
@@ -87,12 +90,19 @@ public final class SeriesLimiter {
 
     static long digest(DomainMetric m) {
         StringBuilder key = new StringBuilder();
-        key.append(m.metricName()).append('\u0000').append(m.status()).append('\u0000').append(m.pathname());
+        key.append(m.metricName())
+                .append('\u0000')
+                .append(m.status())
+                .append('\u0000')
+                .append(m.pathname());
         if (m.labels() != null) {
-            new TreeMap<>(m.labels()).forEach((k, v) -> key.append('\u0000').append(k).append('=').append(v));
+            new TreeMap<>(m.labels())
+                    .forEach(
+                            (k, v) -> key.append('\u0000').append(k).append('=').append(v));
         }
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] d =
+                    MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
             return ByteBuffer.wrap(d).getLong();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

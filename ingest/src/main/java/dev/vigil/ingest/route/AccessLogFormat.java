@@ -15,8 +15,7 @@ import reactor.netty.http.server.logging.AccessLogFactory;
 public final class AccessLogFormat {
     private static final String FORMAT = "{} - {} [{}] \"{} {} {}\" {} {} {}";
 
-    private AccessLogFormat() {
-    }
+    private AccessLogFormat() {}
 
     /** Whether the access log was switched on with Reactor Netty's system property (read at each server start). */
     public static boolean enabled() {
@@ -25,9 +24,17 @@ public final class AccessLogFormat {
 
     /** Reactor Netty's default line, with the URI redacted. */
     public static AccessLogFactory factory() {
-        return a -> AccessLog.create(FORMAT, address(a.remoteAddress()), a.user(), a.zonedDateTime(), a.method(),
-                PathRedaction.redact(a.uri() == null ? null : a.uri().toString()), a.protocol(), a.status(),
-                a.contentLength() > -1 ? a.contentLength() : "-", a.duration());
+        return a -> AccessLog.create(
+                FORMAT,
+                address(a.remoteAddress()),
+                a.user(),
+                a.zonedDateTime(),
+                a.method(),
+                PathRedaction.redact(a.uri() == null ? null : a.uri().toString()),
+                a.protocol(),
+                a.status(),
+                a.contentLength() > -1 ? a.contentLength() : "-",
+                a.duration());
     }
 
     private static String address(SocketAddress address) {

@@ -45,8 +45,16 @@ public final class AlertsHandler {
     private final IngestQuotas quotas;
 
     /** @param maxAheadMs how far an event's times may be ahead of the server clock */
-    public AlertsHandler(ApiKeys keys, BodyReader bodies, int maxEvents, long maxAheadMs, BatchResponder batches,
-                         Responder responder, String topic, Clock clock, IngestQuotas quotas) {
+    public AlertsHandler(
+            ApiKeys keys,
+            BodyReader bodies,
+            int maxEvents,
+            long maxAheadMs,
+            BatchResponder batches,
+            Responder responder,
+            String topic,
+            Clock clock,
+            IngestQuotas quotas) {
         this.keys = keys;
         this.quotas = quotas;
         this.validator = new AlertEventValidator(maxAheadMs);
@@ -67,10 +75,14 @@ public final class AlertsHandler {
             bodies.checkDeclaredLength(req);
             // its own share and the reserve: a flood of the same app's metrics never holds a page's body out
             BodyShares.Lease lease = bodies.lease("alerts:" + app, BodyShares.Lane.ALERTS);
-            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
-                BatchResult<AlertEvent> batch = validate(body, app);
-                return batches.publish(ROUTE, topic, req, res, batch, () -> { }, Map.of("assigned", assigned(batch)));
-            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
+            return bodies.read(req, lease)
+                    .flatMap(body -> Mono.defer(() -> {
+                                BatchResult<AlertEvent> batch = validate(body, app);
+                                return batches.publish(
+                                        ROUTE, topic, req, res, batch, () -> {}, Map.of("assigned", assigned(batch)));
+                            })
+                            .doFinally(s -> bodies.release(body)))
+                    .doFinally(s -> lease.release());
         });
         return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }
@@ -91,13 +103,16 @@ public final class AlertsHandler {
         } else if (root.isObject()) {
             events.add(root);
         } else {
-            throw HttpProblem.badRequest("not-a-batch", "the body must be an AlertEvent, an array of them or an Alertmanager webhook payload");
+            throw HttpProblem.badRequest(
+                    "not-a-batch",
+                    "the body must be an AlertEvent, an array of them or an Alertmanager webhook payload");
         }
         if (events.isEmpty()) {
             throw HttpProblem.badRequest("empty-batch", "the batch holds no events");
         }
         if (events.size() > maxEvents) {
-            throw new HttpProblem(413, "too-many-events", "Too many events", "a batch may hold at most " + maxEvents + " events");
+            throw new HttpProblem(
+                    413, "too-many-events", "Too many events", "a batch may hold at most " + maxEvents + " events");
         }
         return validator.validate(events, app, clock.millis());
     }

@@ -32,7 +32,8 @@ public final class BatchResponder {
     private final int retryAfterSeconds;
     private final Map<String, Counter> eventCounters = new ConcurrentHashMap<>();
 
-    public BatchResponder(AcknowledgedPublisher publisher, Responder responder, MeterRegistry registry, int retryAfterSeconds) {
+    public BatchResponder(
+            AcknowledgedPublisher publisher, Responder responder, MeterRegistry registry, int retryAfterSeconds) {
         this.publisher = publisher;
         this.responder = responder;
         this.registry = registry;
@@ -40,14 +41,25 @@ public final class BatchResponder {
     }
 
     /** @param onUnavailable called when the batch was not accepted because Kafka could not take it */
-    public <T> Mono<Void> publish(String route, String topic, HttpServerRequest req, HttpServerResponse res,
-                                  BatchResult<T> batch, Runnable onUnavailable) {
+    public <T> Mono<Void> publish(
+            String route,
+            String topic,
+            HttpServerRequest req,
+            HttpServerResponse res,
+            BatchResult<T> batch,
+            Runnable onUnavailable) {
         return publish(route, topic, req, res, batch, onUnavailable, Map.of());
     }
 
     /** @param extra fields added to the 202 body after {@code accepted} and {@code rejected} */
-    public <T> Mono<Void> publish(String route, String topic, HttpServerRequest req, HttpServerResponse res,
-                                  BatchResult<T> batch, Runnable onUnavailable, Map<String, Object> extra) {
+    public <T> Mono<Void> publish(
+            String route,
+            String topic,
+            HttpServerRequest req,
+            HttpServerResponse res,
+            BatchResult<T> batch,
+            Runnable onUnavailable,
+            Map<String, Object> extra) {
         batch.rejected().forEach(r -> countEvents(route, "rejected", r.kind().tag(), 1));
         if (batch.accepted().isEmpty()) {
             Map<String, Object> ext = new LinkedHashMap<>();
@@ -57,10 +69,11 @@ public final class BatchResponder {
             String detail = batch.rejected().size() == 1
                     ? "event " + first.index() + ": " + first.field() + ": " + first.reason()
                     : "none of the " + batch.rejected().size() + " events is valid; first: event " + first.index()
-                      + ": " + first.field() + ": " + first.reason();
+                            + ": " + first.field() + ": " + first.reason();
             return Mono.error(new HttpProblem(422, "invalid-events", "No valid event", detail, ext));
         }
-        List<ProducerRecord<String, byte[]>> records = new ArrayList<>(batch.accepted().size());
+        List<ProducerRecord<String, byte[]>> records =
+                new ArrayList<>(batch.accepted().size());
         for (Accepted<T> a : batch.accepted()) {
             records.add(new ProducerRecord<>(topic, a.key(), Json.bytes(a.value())));
         }
@@ -78,8 +91,12 @@ public final class BatchResponder {
      *
      * @param onUnavailable called when the records were not accepted because Kafka could not take them
      */
-    public Mono<Void> publishRecords(String route, List<ProducerRecord<String, byte[]>> records, HttpServerResponse res,
-                                     Map<String, Object> body, Runnable onUnavailable) {
+    public Mono<Void> publishRecords(
+            String route,
+            List<ProducerRecord<String, byte[]>> records,
+            HttpServerResponse res,
+            Map<String, Object> body,
+            Runnable onUnavailable) {
         return Mono.fromFuture(send(records), true)
                 .flatMap(result -> answer(route, records.size(), result, res, 202, body, onUnavailable));
     }
@@ -93,8 +110,14 @@ public final class BatchResponder {
      * The answer to records handed to {@link #send}: {@code status} with {@code body} when they were committed, else
      * the 503 of {@link #unavailable} (after {@code onUnavailable}).
      */
-    public Mono<Void> answer(String route, int records, PublishResult result, HttpServerResponse res, int status,
-                             Object body, Runnable onUnavailable) {
+    public Mono<Void> answer(
+            String route,
+            int records,
+            PublishResult result,
+            HttpServerResponse res,
+            int status,
+            Object body,
+            Runnable onUnavailable) {
         if (result == PublishResult.ACKNOWLEDGED) {
             countEvents(route, "accepted", "none", records);
             return responder.json(route, res, status, body);
@@ -107,7 +130,10 @@ public final class BatchResponder {
     /** 503 with Retry-After: Kafka did not take the request in time, nothing of it was published. */
     public HttpProblem unavailable(HttpServerResponse res) {
         Responder.retryAfter(res, retryAfterSeconds);
-        return new HttpProblem(503, "kafka-unavailable", "Service unavailable",
+        return new HttpProblem(
+                503,
+                "kafka-unavailable",
+                "Service unavailable",
                 "Kafka did not acknowledge the batch in time; nothing of it was accepted, resend it after "
                         + retryAfterSeconds + " s");
     }
@@ -131,8 +157,12 @@ public final class BatchResponder {
     }
 
     private Counter eventCounter(String route, String outcome, String reason) {
-        return eventCounters.computeIfAbsent(route + " " + outcome + " " + reason, k -> Counter.builder("vigil.ingest.events")
-                .description("Events by route and outcome (accepted, rejected by reason, unavailable)")
-                .tag("route", route).tag("outcome", outcome).tag("reason", reason).register(registry));
+        return eventCounters.computeIfAbsent(
+                route + " " + outcome + " " + reason, k -> Counter.builder("vigil.ingest.events")
+                        .description("Events by route and outcome (accepted, rejected by reason, unavailable)")
+                        .tag("route", route)
+                        .tag("outcome", outcome)
+                        .tag("reason", reason)
+                        .register(registry));
     }
 }

@@ -1,9 +1,9 @@
 package dev.vigil.ingest.route;
 
-import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.ingest.auth.WebhookToken;
 import dev.vigil.ingest.betterstack.BetterStackTranslator;
 import dev.vigil.ingest.betterstack.UpdateFreshness;
+import dev.vigil.ingest.quota.BodyShares;
 import dev.vigil.kit.http.HttpProblem;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.json.Json;
@@ -52,11 +52,13 @@ public final class BetterStackWebhookHandler {
     public static final String PATH_ROUTE = ROUTE + "/{token}";
     /** The cap on a webhook body (within {@code limits.maxBodyBytes}). */
     public static final int MAX_BODY_BYTES = 64 * 1024;
+
     public static final String METER = "vigil.ingest.webhooks";
     /** How long after the act an update still counts: BetterStack calls at once and retries within minutes. */
     public static final long DEFAULT_MAX_AGE_MS = 5 * 60_000L;
     /** Updates remembered at once to tell replays apart (fresh ones only). */
     public static final int DEFAULT_REMEMBERED = 10_000;
+
     private static final String CREDENTIALS = "a valid webhook token is required, in the path (" + ROUTE
             + "/<token>) or as Authorization: Bearer <token>";
 
@@ -75,16 +77,38 @@ public final class BetterStackWebhookHandler {
      * @param bodies     the server's body reader; this route reads at most {@value #MAX_BODY_BYTES} bytes of it
      * @param maxAheadMs how far the vendor's times may be ahead of the server clock
      */
-    public BetterStackWebhookHandler(WebhookToken token, BodyReader bodies, long maxAheadMs, BatchResponder batches,
-                                     Responder responder, MeterRegistry registry, String topic, Clock clock) {
-        this(token, bodies, maxAheadMs, batches, responder, registry, topic, clock,
+    public BetterStackWebhookHandler(
+            WebhookToken token,
+            BodyReader bodies,
+            long maxAheadMs,
+            BatchResponder batches,
+            Responder responder,
+            MeterRegistry registry,
+            String topic,
+            Clock clock) {
+        this(
+                token,
+                bodies,
+                maxAheadMs,
+                batches,
+                responder,
+                registry,
+                topic,
+                clock,
                 new UpdateFreshness(DEFAULT_MAX_AGE_MS, DEFAULT_REMEMBERED));
     }
 
     /** @param freshness how old an update may be, and the memory of those applied (replays are ignored) */
-    public BetterStackWebhookHandler(WebhookToken token, BodyReader bodies, long maxAheadMs, BatchResponder batches,
-                                     Responder responder, MeterRegistry registry, String topic, Clock clock,
-                                     UpdateFreshness freshness) {
+    public BetterStackWebhookHandler(
+            WebhookToken token,
+            BodyReader bodies,
+            long maxAheadMs,
+            BatchResponder batches,
+            Responder responder,
+            MeterRegistry registry,
+            String topic,
+            Clock clock,
+            UpdateFreshness freshness) {
         this.freshness = freshness;
         this.token = token;
         this.bodies = bodies.withLimit(MAX_BODY_BYTES);
@@ -112,19 +136,22 @@ public final class BetterStackWebhookHandler {
         String path = rawPath(req.uri());
         String route = path.equals(ROUTE) ? ROUTE : PATH_ROUTE;
         Mono<Void> flow = Mono.defer(() -> {
-            authenticate(path, req);
-            RequestChecks.framing(req, false);
-            bodies.checkDeclaredLength(req);
-            BodyShares.Lease lease = bodies.lease("betterstack", BodyShares.Lane.ALERTS);
-            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> answer(route, res, body))
-                    .doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
-        }).doOnError(HttpProblem.class, p -> {
-            if (p.status() == 503) {
-                count("unavailable", "kafka");
-            } else {
-                count("rejected", p.type());
-            }
-        });
+                    authenticate(path, req);
+                    RequestChecks.framing(req, false);
+                    bodies.checkDeclaredLength(req);
+                    BodyShares.Lease lease = bodies.lease("betterstack", BodyShares.Lane.ALERTS);
+                    return bodies.read(req, lease)
+                            .flatMap(body ->
+                                    Mono.defer(() -> answer(route, res, body)).doFinally(s -> bodies.release(body)))
+                            .doFinally(s -> lease.release());
+                })
+                .doOnError(HttpProblem.class, p -> {
+                    if (p.status() == 503) {
+                        count("unavailable", "kafka");
+                    } else {
+                        count("rejected", p.type());
+                    }
+                });
         return Responder.guard(flow, route, req, res, responder, bodies.limit());
     }
 
@@ -141,35 +168,50 @@ public final class BetterStackWebhookHandler {
         VendorIncidentUpdate update = translated.update();
         Long vendorTime = translated.vendorTime();
         switch (freshness.admit(update, vendorTime, clock.millis())) {
-            case NEW -> { }
+            case NEW -> {}
             case STALE -> {
-                return ignore(route, res, BetterStackTranslator.Reason.STALE, "the " + update.action().wire()
-                        + " happened more than " + freshness.maxAgeMs() / 1000 + " s ago: a late or replayed call");
+                return ignore(
+                        route,
+                        res,
+                        BetterStackTranslator.Reason.STALE,
+                        "the " + update.action().wire() + " happened more than " + freshness.maxAgeMs() / 1000
+                                + " s ago: a late or replayed call");
             }
             case NO_TIME -> {
-                return ignore(route, res, BetterStackTranslator.Reason.NO_TIME, "the incident carries no "
-                        + (update.action() == VendorIncidentUpdate.Action.RESOLVED ? "resolved_at" : "acknowledged_at")
-                        + ", so whether this call is fresh cannot be told");
+                return ignore(
+                        route,
+                        res,
+                        BetterStackTranslator.Reason.NO_TIME,
+                        "the incident carries no "
+                                + (update.action() == VendorIncidentUpdate.Action.RESOLVED
+                                        ? "resolved_at"
+                                        : "acknowledged_at")
+                                + ", so whether this call is fresh cannot be told");
             }
             case REPLAYED -> {
                 return ignore(route, res, BetterStackTranslator.Reason.REPLAYED, "this update was applied already");
             }
             case FULL -> {
                 Responder.retryAfter(res, batches.retryAfterSeconds());
-                throw new HttpProblem(503, "busy", "Service unavailable", "too many webhook updates within "
-                        + freshness.maxAgeMs() / 1000 + " s to tell replays apart; resend after "
-                        + batches.retryAfterSeconds() + " s");
+                throw new HttpProblem(
+                        503,
+                        "busy",
+                        "Service unavailable",
+                        "too many webhook updates within "
+                                + freshness.maxAgeMs() / 1000 + " s to tell replays apart; resend after "
+                                + batches.retryAfterSeconds() + " s");
             }
         }
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, update.key(), Json.bytes(update));
         // not published after all: a resend must count, so the update is no longer remembered as applied
-        return batches.publishRecords(route, List.of(record), res, Map.of("accepted", 1),
-                        () -> freshness.forget(update, vendorTime))
+        return batches.publishRecords(
+                        route, List.of(record), res, Map.of("accepted", 1), () -> freshness.forget(update, vendorTime))
                 .doOnSuccess(v -> count("accepted", update.action().wire()));
     }
 
     /** Answered 2xx, so BetterStack does not resend it; nothing is published, the reason is counted. */
-    private Mono<Void> ignore(String route, HttpServerResponse res, BetterStackTranslator.Reason reason, String detail) {
+    private Mono<Void> ignore(
+            String route, HttpServerResponse res, BetterStackTranslator.Reason reason, String detail) {
         count("ignored", reason.tag());
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("accepted", 0);
@@ -210,8 +252,12 @@ public final class BetterStackWebhookHandler {
 
     private void count(String outcome, String reason) {
         counters.computeIfAbsent(outcome + " " + reason, k -> Counter.builder(METER)
-                .description("Vendor webhook calls by outcome: accepted (by action), ignored, rejected (by problem type), unavailable")
-                .tag("vendor", BetterStackTranslator.VENDOR).tag("outcome", outcome).tag("reason", reason)
-                .register(registry)).increment();
+                        .description(
+                                "Vendor webhook calls by outcome: accepted (by action), ignored, rejected (by problem type), unavailable")
+                        .tag("vendor", BetterStackTranslator.VENDOR)
+                        .tag("outcome", outcome)
+                        .tag("reason", reason)
+                        .register(registry))
+                .increment();
     }
 }

@@ -41,7 +41,8 @@ public final class BodyReader {
         this(limit, inFlightBytes, readTimeout, new AtomicLong(), shares);
     }
 
-    private BodyReader(int limit, AtomicLong inFlightBytes, Duration readTimeout, AtomicLong allocated, BodyShares shares) {
+    private BodyReader(
+            int limit, AtomicLong inFlightBytes, Duration readTimeout, AtomicLong allocated, BodyShares shares) {
         this.limit = limit;
         this.inFlightBytes = inFlightBytes;
         this.readTimeout = readTimeout;
@@ -95,8 +96,13 @@ public final class BodyReader {
                     .doOnNext(acc::append)
                     .then(Mono.fromCallable(acc::bytes))
                     .timeout(readTimeout)
-                    .onErrorMap(e -> e instanceof TimeoutException || e instanceof io.netty.handler.timeout.ReadTimeoutException,
-                            e -> new HttpProblem(408, "request-timeout", "Request timeout",
+                    .onErrorMap(
+                            e -> e instanceof TimeoutException
+                                    || e instanceof io.netty.handler.timeout.ReadTimeoutException,
+                            e -> new HttpProblem(
+                                    408,
+                                    "request-timeout",
+                                    "Request timeout",
                                     "the request body was not received within " + readTimeout.toSeconds() + " s"))
                     .doOnError(e -> acc.release())
                     .doOnCancel(acc::release);
@@ -126,6 +132,7 @@ public final class BodyReader {
     private final class Accumulator {
         /** The declared length (-1: none); growth stops there so a body that matches it needs no final copy. */
         private final int declared;
+
         private byte[] buf;
         private int size;
         private long counted;

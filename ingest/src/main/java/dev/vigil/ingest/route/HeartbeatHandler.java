@@ -77,6 +77,7 @@ public final class HeartbeatHandler {
     public static final int MAX_BODY_BYTES = 16 * 1024;
     /** The {@code workerId} of every ping result. */
     public static final String WORKER_ID = "ingest";
+
     public static final String METER = "vigil.ingest.heartbeats";
     static final String TOKEN_PARAMETER = "token";
     private static final String FAIL_SUFFIX = "/fail";
@@ -87,7 +88,13 @@ public final class HeartbeatHandler {
 
     /** The bounded outcome tag of {@value #METER}. */
     enum Ping {
-        SUCCESS, FAILURE, DUPLICATE, REFUSED, NOT_READY, UNAVAILABLE, REJECTED;
+        SUCCESS,
+        FAILURE,
+        DUPLICATE,
+        REFUSED,
+        NOT_READY,
+        UNAVAILABLE,
+        REJECTED;
 
         String tag() {
             return name().toLowerCase(Locale.ROOT);
@@ -106,8 +113,14 @@ public final class HeartbeatHandler {
      * @param topic       where ping results go ({@code vigil.probe-results})
      * @param readTimeout how long a (discarded) body may take to arrive
      */
-    public HeartbeatHandler(HeartbeatCatalog catalog, BatchResponder batches, Responder responder, MeterRegistry registry,
-                            String topic, Clock clock, Duration readTimeout) {
+    public HeartbeatHandler(
+            HeartbeatCatalog catalog,
+            BatchResponder batches,
+            Responder responder,
+            MeterRegistry registry,
+            String topic,
+            Clock clock,
+            Duration readTimeout) {
         this.catalog = catalog;
         this.batches = batches;
         this.responder = responder;
@@ -115,10 +128,14 @@ public final class HeartbeatHandler {
         this.clock = clock;
         this.readTimeout = readTimeout;
         for (Ping p : Ping.values()) {
-            counters.put(p, Counter.builder(METER)
-                    .description("Heartbeat pings by outcome: success and failure published, duplicate answered without "
-                            + "publishing, refused, not_ready, unavailable, rejected")
-                    .tag("outcome", p.tag()).register(registry));
+            counters.put(
+                    p,
+                    Counter.builder(METER)
+                            .description(
+                                    "Heartbeat pings by outcome: success and failure published, duplicate answered without "
+                                            + "publishing, refused, not_ready, unavailable, rejected")
+                            .tag("outcome", p.tag())
+                            .register(registry));
         }
     }
 
@@ -148,30 +165,46 @@ public final class HeartbeatHandler {
         Target target = Target.of(BetterStackWebhookHandler.rawPath(uri));
         String route = target.fail() ? FAIL_ROUTE : ROUTE;
         Mono<Void> flow = Mono.defer(() -> {
-            String credential = credential(req, uri);
-            if (credential == null) {
-                throw HttpProblem.unauthorized("missing-credentials", CREDENTIALS);
-            }
-            if (!catalog.ready()) {
-                Responder.retryAfter(res, batches.retryAfterSeconds());
-                throw new HttpProblem(503, "not-ready", "Service unavailable", "ingest is still reading the monitor "
-                        + "catalogue; retry after " + batches.retryAfterSeconds() + " s");
-            }
-            HeartbeatMonitor monitor = catalog.authenticate(target.monitorId(), credential);
-            if (monitor == null) {
-                throw HttpProblem.unauthorized("invalid-credentials", REFUSED);
-            }
-            // Link previews, crawlers and mail scanners GET any URL they see: a GET is a ping only where the monitor
-            // opted in. Told only to a caller holding the token, so it says nothing to anyone else.
-            if (HttpMethod.GET.equals(req.method()) && !monitor.allowsGet()) {
-                res.header(HttpHeaderNames.ALLOW, "POST");
-                throw new HttpProblem(405, "method-not-allowed", "Method not allowed", "this heartbeat monitor takes "
-                        + "pings by POST (token in the Authorization header); a GET counts only where the monitor sets "
-                        + "heartbeat.allowGet: true");
-            }
-            return discardBody(req).then(Mono.defer(() -> record(route, res, monitor, !target.fail())));
-        }).doOnError(HttpProblem.class, p -> count(p.status() == 401 ? Ping.REFUSED
-                : p.status() == 503 ? ("not-ready".equals(p.type()) ? Ping.NOT_READY : Ping.UNAVAILABLE) : Ping.REJECTED));
+                    String credential = credential(req, uri);
+                    if (credential == null) {
+                        throw HttpProblem.unauthorized("missing-credentials", CREDENTIALS);
+                    }
+                    if (!catalog.ready()) {
+                        Responder.retryAfter(res, batches.retryAfterSeconds());
+                        throw new HttpProblem(
+                                503,
+                                "not-ready",
+                                "Service unavailable",
+                                "ingest is still reading the monitor " + "catalogue; retry after "
+                                        + batches.retryAfterSeconds() + " s");
+                    }
+                    HeartbeatMonitor monitor = catalog.authenticate(target.monitorId(), credential);
+                    if (monitor == null) {
+                        throw HttpProblem.unauthorized("invalid-credentials", REFUSED);
+                    }
+                    // Link previews, crawlers and mail scanners GET any URL they see: a GET is a ping only where the
+                    // monitor
+                    // opted in. Told only to a caller holding the token, so it says nothing to anyone else.
+                    if (HttpMethod.GET.equals(req.method()) && !monitor.allowsGet()) {
+                        res.header(HttpHeaderNames.ALLOW, "POST");
+                        throw new HttpProblem(
+                                405,
+                                "method-not-allowed",
+                                "Method not allowed",
+                                "this heartbeat monitor takes "
+                                        + "pings by POST (token in the Authorization header); a GET counts only where the monitor sets "
+                                        + "heartbeat.allowGet: true");
+                    }
+                    return discardBody(req).then(Mono.defer(() -> record(route, res, monitor, !target.fail())));
+                })
+                .doOnError(
+                        HttpProblem.class,
+                        p -> count(
+                                p.status() == 401
+                                        ? Ping.REFUSED
+                                        : p.status() == 503
+                                                ? ("not-ready".equals(p.type()) ? Ping.NOT_READY : Ping.UNAVAILABLE)
+                                                : Ping.REJECTED));
         return Responder.guard(flow, route, req, res, responder, MAX_BODY_BYTES);
     }
 
@@ -236,12 +269,18 @@ public final class HeartbeatHandler {
                 })
                 .then()
                 .timeout(readTimeout)
-                .onErrorMap(e -> e instanceof TimeoutException, e -> new HttpProblem(408, "request-timeout",
-                        "Request timeout", "the request body was not received within " + readTimeout.toSeconds() + " s"));
+                .onErrorMap(
+                        e -> e instanceof TimeoutException,
+                        e -> new HttpProblem(
+                                408,
+                                "request-timeout",
+                                "Request timeout",
+                                "the request body was not received within " + readTimeout.toSeconds() + " s"));
     }
 
     private static HttpProblem tooLarge() {
-        return HttpProblem.tooLarge("a heartbeat ping's body is ignored and may be at most " + MAX_BODY_BYTES + " bytes");
+        return HttpProblem.tooLarge(
+                "a heartbeat ping's body is ignored and may be at most " + MAX_BODY_BYTES + " bytes");
     }
 
     /** Publishes the ping's result unless its window already has one of this kind, and answers. */
@@ -258,8 +297,8 @@ public final class HeartbeatHandler {
                 return responder.json(route, res, 200, answer(monitor, window, succeeded, false));
             });
         }
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, monitor.id(),
-                Json.bytes(result(monitor.id(), window.start(), now, succeeded)));
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(
+                topic, monitor.id(), Json.bytes(result(monitor.id(), window.start(), now, succeeded)));
         CompletableFuture<PublishResult> sent;
         try {
             sent = batches.send(List.of(record));
@@ -267,9 +306,11 @@ public final class HeartbeatHandler {
             monitor.settle(succeeded, claim, PublishResult.UNAVAILABLE);
             throw e;
         }
-        sent.whenComplete((result, e) -> monitor.settle(succeeded, claim, result == null ? PublishResult.UNAVAILABLE : result));
+        sent.whenComplete(
+                (result, e) -> monitor.settle(succeeded, claim, result == null ? PublishResult.UNAVAILABLE : result));
         return Mono.fromFuture(sent, true)
-                .flatMap(result -> batches.answer(route, 1, result, res, 202, answer(monitor, window, succeeded, true), () -> { }))
+                .flatMap(result ->
+                        batches.answer(route, 1, result, res, 202, answer(monitor, window, succeeded, true), () -> {}))
                 .doOnSuccess(v -> count(succeeded ? Ping.SUCCESS : Ping.FAILURE));
     }
 
@@ -277,14 +318,33 @@ public final class HeartbeatHandler {
     static ProbeResult result(String monitorId, long windowStart, long now, boolean succeeded) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         String requestId = new UUID(random.nextLong(), random.nextLong()).toString();
-        return new ProbeResult(1, monitorId, MonitorDefinition.PUSH_REGION, WORKER_ID, windowStart, now,
-                succeeded ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, succeeded ? null : ErrorKind.REPORTED_FAILURE,
-                null, null, null, null, null, null, null, null, null, null,
-                succeeded ? null : "the job reported a failure", requestId, CheckType.HEARTBEAT, null);
+        return new ProbeResult(
+                1,
+                monitorId,
+                MonitorDefinition.PUSH_REGION,
+                WORKER_ID,
+                windowStart,
+                now,
+                succeeded ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE,
+                succeeded ? null : ErrorKind.REPORTED_FAILURE,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                succeeded ? null : "the job reported a failure",
+                requestId,
+                CheckType.HEARTBEAT,
+                null);
     }
 
-    private static Map<String, Object> answer(HeartbeatMonitor monitor, HeartbeatSchedules.Window window,
-                                              boolean succeeded, boolean published) {
+    private static Map<String, Object> answer(
+            HeartbeatMonitor monitor, HeartbeatSchedules.Window window, boolean succeeded, boolean published) {
         Map<String, Object> w = new LinkedHashMap<>();
         w.put("start", Instant.ofEpochMilli(window.start()).toString());
         w.put("end", Instant.ofEpochMilli(window.end()).toString());

@@ -27,8 +27,16 @@ public final class MetricsHandler {
     private final Clock clock;
     private final IngestQuotas quotas;
 
-    public MetricsHandler(ApiKeys keys, BodyReader bodies, BatchParser parser, MetricValidator validator,
-                          BatchResponder batches, Responder responder, String topic, Clock clock, IngestQuotas quotas) {
+    public MetricsHandler(
+            ApiKeys keys,
+            BodyReader bodies,
+            BatchParser parser,
+            MetricValidator validator,
+            BatchResponder batches,
+            Responder responder,
+            String topic,
+            Clock clock,
+            IngestQuotas quotas) {
         this.quotas = quotas;
         this.keys = keys;
         this.bodies = bodies;
@@ -47,13 +55,24 @@ public final class MetricsHandler {
             RequestChecks.Framing framing = RequestChecks.framing(req, true);
             bodies.checkDeclaredLength(req);
             BodyShares.Lease lease = bodies.lease("metrics:" + app, BodyShares.Lane.GENERAL);
-            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
-                List<JsonNode> events = framing == RequestChecks.Framing.JSON ? parser.jsonArray(body) : parser.ndjson(body);
-                long now = clock.millis();
-                var batch = validator.validate(events, app, now);
-                quotas.series().admit(app, batch.accepted().stream().map(a -> a.value()).toList(), now);
-                return batches.publish(ROUTE, topic, req, res, batch, () -> { });
-            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
+            return bodies.read(req, lease)
+                    .flatMap(body -> Mono.defer(() -> {
+                                List<JsonNode> events = framing == RequestChecks.Framing.JSON
+                                        ? parser.jsonArray(body)
+                                        : parser.ndjson(body);
+                                long now = clock.millis();
+                                var batch = validator.validate(events, app, now);
+                                quotas.series()
+                                        .admit(
+                                                app,
+                                                batch.accepted().stream()
+                                                        .map(a -> a.value())
+                                                        .toList(),
+                                                now);
+                                return batches.publish(ROUTE, topic, req, res, batch, () -> {});
+                            })
+                            .doFinally(s -> bodies.release(body)))
+                    .doFinally(s -> lease.release());
         });
         return Responder.guard(flow, ROUTE, req, res, responder, bodies.limit());
     }

@@ -22,8 +22,7 @@ public final class PathRedaction {
     /** What stands in for a redacted query parameter value. */
     public static final String REDACTED_VALUE = "…";
 
-    private PathRedaction() {
-    }
+    private PathRedaction() {}
 
     /**
      * The path (with or without query) with anything after {@code betterstack} (any case) replaced by {@code /…}, and

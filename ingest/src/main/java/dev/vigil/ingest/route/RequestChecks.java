@@ -9,10 +9,12 @@ import reactor.netty.http.server.HttpServerRequest;
 /** Checks shared by the routes: content type and API-key authentication. */
 public final class RequestChecks {
     /** How the body is framed. */
-    public enum Framing { JSON, NDJSON }
-
-    private RequestChecks() {
+    public enum Framing {
+        JSON,
+        NDJSON
     }
+
+    private RequestChecks() {}
 
     /** {@code application/json}, or with {@code allowNdjson} also {@code application/x-ndjson} / {@code application/ndjson}. */
     public static Framing framing(HttpServerRequest req, boolean allowNdjson) {
@@ -35,9 +37,10 @@ public final class RequestChecks {
     public static String app(HttpServerRequest req, ApiKeys keys) {
         String header = req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
         if (header == null) {
-            throw HttpProblem.unauthorized("missing-credentials", "an Authorization: Bearer <API key> header is required");
+            throw HttpProblem.unauthorized(
+                    "missing-credentials", "an Authorization: Bearer <API key> header is required");
         }
-        return keys.authenticate(header).orElseThrow(() ->
-                HttpProblem.unauthorized("invalid-credentials", "the API key is not valid"));
+        return keys.authenticate(header)
+                .orElseThrow(() -> HttpProblem.unauthorized("invalid-credentials", "the API key is not valid"));
     }
 }

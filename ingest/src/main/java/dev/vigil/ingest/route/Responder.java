@@ -37,16 +37,19 @@ public final class Responder {
     }
 
     public Mono<Void> problem(String route, HttpServerRequest req, HttpServerResponse res, HttpProblem p) {
-        Map<String, Object> body = p.problem("/" + PathRedaction.redact(req.path())).members();
+        Map<String, Object> body =
+                p.problem("/" + PathRedaction.redact(req.path())).members();
         body.putAll(p.extensions());
         // a refusal that says when to come back (a quota, a busy budget) says it in the header too
         if (p.extensions().get("retryAfterSeconds") instanceof Number seconds) {
             retryAfter(res, seconds.intValue());
         }
         if (p.status() == 401) {
-            res.header(HttpHeaderNames.WWW_AUTHENTICATE, route.equals(SignedBatchHandler.PROBE_RESULTS)
-                    || route.equals(SignedBatchHandler.HEARTBEATS)
-                    ? "Vigil-HMAC-SHA256 realm=\"vigil-ingest\"" : "Bearer realm=\"vigil-ingest\"");
+            res.header(
+                    HttpHeaderNames.WWW_AUTHENTICATE,
+                    route.equals(SignedBatchHandler.PROBE_RESULTS) || route.equals(SignedBatchHandler.HEARTBEATS)
+                            ? "Vigil-HMAC-SHA256 realm=\"vigil-ingest\""
+                            : "Bearer realm=\"vigil-ingest\"");
         }
         return send(route, res, p.status(), Problem.CONTENT_TYPE, Json.bytes(body));
     }
@@ -57,8 +60,12 @@ public final class Responder {
      */
     public Mono<Void> unexpected(String route, HttpServerRequest req, HttpServerResponse res, Throwable e) {
         logUnexpected(route, e);
-        return problem(route, req, res, new HttpProblem(500, "internal", "Internal error",
-                "the request could not be processed; it was not accepted"));
+        return problem(
+                route,
+                req,
+                res,
+                new HttpProblem(
+                        500, "internal", "Internal error", "the request could not be processed; it was not accepted"));
     }
 
     static void logUnexpected(String route, Throwable e) {
@@ -87,7 +94,9 @@ public final class Responder {
     private Counter counter(String route, int status) {
         return counters.computeIfAbsent(route + " " + status, k -> Counter.builder("vigil.ingest.requests")
                 .description("HTTP requests answered, by route and status")
-                .tag("route", route).tag("status", Integer.toString(status)).register(registry));
+                .tag("route", route)
+                .tag("status", Integer.toString(status))
+                .register(registry));
     }
 
     /**
@@ -100,8 +109,13 @@ public final class Responder {
      * went away before it was answered (the client gave up, or the edge guard cut it) has no one to answer: it is
      * logged at debug, not as a failure of ours.
      */
-    public static Publisher<Void> guard(Mono<Void> flow, String route, HttpServerRequest req, HttpServerResponse res,
-                                        Responder r, long drainLimit) {
+    public static Publisher<Void> guard(
+            Mono<Void> flow,
+            String route,
+            HttpServerRequest req,
+            HttpServerResponse res,
+            Responder r,
+            long drainLimit) {
         return flow.onErrorResume(AbortedException.class, e -> gone(route))
                 .onErrorResume(HttpProblem.class, p -> r.problem(route, req, res, p)
                         .then(drain(req, p.status() == 413 ? 0 : drainLimit)))

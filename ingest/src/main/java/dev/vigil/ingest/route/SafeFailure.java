@@ -11,8 +11,7 @@ import java.util.Map;
 public final class SafeFailure {
     private static final int MAX_CAUSES = 5;
 
-    private SafeFailure() {
-    }
+    private SafeFailure() {}
 
     /** e.g. {@code IllegalStateException at dev.vigil.ingest.route.X.y:42 <- IOException}. */
     public static String describe(Throwable e) {

@@ -47,8 +47,15 @@ public final class SignedBatchHandler<T> {
     private final Responder responder;
     private final String topic;
 
-    public SignedBatchHandler(String route, Validator<T> validator, SignatureVerifier verifier, BodyReader bodies,
-                              BatchParser parser, BatchResponder batches, Responder responder, String topic) {
+    public SignedBatchHandler(
+            String route,
+            Validator<T> validator,
+            SignatureVerifier verifier,
+            BodyReader bodies,
+            BatchParser parser,
+            BatchResponder batches,
+            Responder responder,
+            String topic) {
         this.route = route;
         this.validator = validator;
         this.verifier = verifier;
@@ -63,21 +70,47 @@ public final class SignedBatchHandler<T> {
      * ProbeResults keyed by monitorId; a result naming another region than the key's refuses the request; its
      * times may be at most {@code maxSkewMs} (the signature skew) ahead of the server clock.
      */
-    public static SignedBatchHandler<ProbeResult> probeResults(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
-                                                               BatchResponder batches, Responder responder, String topic,
-                                                               long maxSkewMs, Clock clock) {
+    public static SignedBatchHandler<ProbeResult> probeResults(
+            SignatureVerifier verifier,
+            BodyReader bodies,
+            BatchParser parser,
+            BatchResponder batches,
+            Responder responder,
+            String topic,
+            long maxSkewMs,
+            Clock clock) {
         ProbeResultValidator v = new ProbeResultValidator(maxSkewMs);
-        return new SignedBatchHandler<>(PROBE_RESULTS, (events, key) -> v.validate(events, key.region(), clock.millis()),
-                verifier, bodies, parser, batches, responder, topic);
+        return new SignedBatchHandler<>(
+                PROBE_RESULTS,
+                (events, key) -> v.validate(events, key.region(), clock.millis()),
+                verifier,
+                bodies,
+                parser,
+                batches,
+                responder,
+                topic);
     }
 
     /** WorkerHeartbeats keyed by workerId; each must carry the key's worker id and region. */
-    public static SignedBatchHandler<WorkerHeartbeat> heartbeats(SignatureVerifier verifier, BodyReader bodies, BatchParser parser,
-                                                                 BatchResponder batches, Responder responder, String topic,
-                                                                 long maxSkewMs, Clock clock) {
+    public static SignedBatchHandler<WorkerHeartbeat> heartbeats(
+            SignatureVerifier verifier,
+            BodyReader bodies,
+            BatchParser parser,
+            BatchResponder batches,
+            Responder responder,
+            String topic,
+            long maxSkewMs,
+            Clock clock) {
         HeartbeatValidator v = new HeartbeatValidator(maxSkewMs);
-        return new SignedBatchHandler<>(HEARTBEATS, (events, key) -> v.validate(events, key.workerId(), key.region(), clock.millis()),
-                verifier, bodies, parser, batches, responder, topic);
+        return new SignedBatchHandler<>(
+                HEARTBEATS,
+                (events, key) -> v.validate(events, key.workerId(), key.region(), clock.millis()),
+                verifier,
+                bodies,
+                parser,
+                batches,
+                responder,
+                topic);
     }
 
     public String route() {
@@ -93,28 +126,39 @@ public final class SignedBatchHandler<T> {
             bodies.checkDeclaredLength(req);
             // A key id proves nothing before the signature: each known one draws on its own share, all unknown ones on
             // one share together, so a stranger holds at most that much and never what a worker needs.
-            BodyShares.Lease lease = bodies.lease(verifier.known(headers.keyId()) ? "key:" + headers.keyId()
-                    : BodyShares.UNKNOWN_KEY, BodyShares.Lane.GENERAL);
-            return bodies.read(req, lease).flatMap(body -> Mono.defer(() -> {
-                SignatureVerifier.Verdict verdict = verifier.verify(signed, body);
-                refuse(verdict);
-                try {
-                    List<JsonNode> events = framing == RequestChecks.Framing.JSON ? parser.jsonArray(body) : parser.ndjson(body);
-                    BatchResult<T> batch = validator.validate(events, verdict);
-                    return batches.publish(route, topic, req, res, batch, () -> verifier.release(verdict));
-                } catch (HttpProblem p) {
-                    // A signed but unusable batch: the worker may fix and resend it under the same id.
-                    verifier.release(verdict);
-                    throw p;
-                }
-            }).doFinally(s -> bodies.release(body))).doFinally(s -> lease.release());
+            BodyShares.Lease lease = bodies.lease(
+                    verifier.known(headers.keyId()) ? "key:" + headers.keyId() : BodyShares.UNKNOWN_KEY,
+                    BodyShares.Lane.GENERAL);
+            return bodies.read(req, lease)
+                    .flatMap(body -> Mono.defer(() -> {
+                                SignatureVerifier.Verdict verdict = verifier.verify(signed, body);
+                                refuse(verdict);
+                                try {
+                                    List<JsonNode> events = framing == RequestChecks.Framing.JSON
+                                            ? parser.jsonArray(body)
+                                            : parser.ndjson(body);
+                                    BatchResult<T> batch = validator.validate(events, verdict);
+                                    return batches.publish(
+                                            route, topic, req, res, batch, () -> verifier.release(verdict));
+                                } catch (HttpProblem p) {
+                                    // A signed but unusable batch: the worker may fix and resend it under the same id.
+                                    verifier.release(verdict);
+                                    throw p;
+                                }
+                            })
+                            .doFinally(s -> bodies.release(body)))
+                    .doFinally(s -> lease.release());
         });
         return Responder.guard(flow, route, req, res, responder, bodies.limit());
     }
 
     static SignedRequest signed(HttpHeaders h) {
-        return new SignedRequest(h.get(RequestSigner.HEADER_KEY_ID), h.get(RequestSigner.HEADER_TIMESTAMP),
-                h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), h.get(RequestSigner.HEADER_SIGNATURE));
+        return new SignedRequest(
+                h.get(RequestSigner.HEADER_KEY_ID),
+                h.get(RequestSigner.HEADER_TIMESTAMP),
+                h.get(RequestSigner.HEADER_REQUEST_ID),
+                h.get(RequestSigner.HEADER_REGION),
+                h.get(RequestSigner.HEADER_SIGNATURE));
     }
 
     private static void refuse(SignatureVerifier.Verdict v) {

@@ -31,6 +31,7 @@ public final class AppAlerts {
     static final String PREFIX = "app/";
     /** incidentId's bound in the AlertEvent contract; the derived id is not checked on write, only when read back. */
     private static final int MAX_INCIDENT_ID = 256;
+
     private static final int MAX_EVENT_ID = 300;
     private static final int MAX_ATTRIBUTES = 16;
 
@@ -79,23 +80,45 @@ public final class AppAlerts {
         if (!Require.FINGERPRINT.matcher(fp).matches()) {
             // The sent fingerprint matched the pattern; only its part count can break it: the namespace takes two of
             // the five parts a fingerprint may have.
-            throw new ContractViolation("fingerprint", "has too many parts once namespaced as " + namespace
-                    + ": an app's fingerprint may have at most 3 '/'-separated parts (e.g. checkout/db/primary)");
+            throw new ContractViolation(
+                    "fingerprint",
+                    "has too many parts once namespaced as " + namespace
+                            + ": an app's fingerprint may have at most 3 '/'-separated parts (e.g. checkout/db/primary)");
         }
         String incidentId = AlertEvent.incidentIdFor(fp, sent.firstSeen());
-        if (incidentId.length() > MAX_INCIDENT_ID || AlertEvent.appEventId(fp, sent.state()).length() > MAX_EVENT_ID) {
-            throw new ContractViolation("fingerprint", "is too long once namespaced as " + namespace
-                    + ": the incident id derived from it (fingerprint@firstSeen) must fit " + MAX_INCIDENT_ID + " characters");
+        if (incidentId.length() > MAX_INCIDENT_ID
+                || AlertEvent.appEventId(fp, sent.state()).length() > MAX_EVENT_ID) {
+            throw new ContractViolation(
+                    "fingerprint",
+                    "is too long once namespaced as " + namespace
+                            + ": the incident id derived from it (fingerprint@firstSeen) must fit " + MAX_INCIDENT_ID
+                            + " characters");
         }
         Map<String, String> attributes = new TreeMap<>(sent.attributes());
         attributes.put("app", appId);
         if (attributes.size() > MAX_ATTRIBUTES) {
-            throw new ContractViolation("attributes", "must have at most " + (MAX_ATTRIBUTES - 1)
-                    + " entries besides app, which Vigil sets");
+            throw new ContractViolation(
+                    "attributes",
+                    "must have at most " + (MAX_ATTRIBUTES - 1) + " entries besides app, which Vigil sets");
         }
         // incidentId and eventId null: the record derives them from the namespaced fingerprint.
-        return new AlertEvent(sent.schemaVersion(), null, fp, null, sent.state(), sent.severity(), sent.service(),
-                sent.componentType(), sent.summary(), sent.links(), attributes, sent.occurrences(), sent.firstSeen(),
-                sent.lastSeen(), AlertSource.APP, sent.silenced(), sent.channels());
+        return new AlertEvent(
+                sent.schemaVersion(),
+                null,
+                fp,
+                null,
+                sent.state(),
+                sent.severity(),
+                sent.service(),
+                sent.componentType(),
+                sent.summary(),
+                sent.links(),
+                attributes,
+                sent.occurrences(),
+                sent.firstSeen(),
+                sent.lastSeen(),
+                AlertSource.APP,
+                sent.silenced(),
+                sent.channels());
     }
 }

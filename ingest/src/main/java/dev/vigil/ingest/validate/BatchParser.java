@@ -62,8 +62,8 @@ public final class BatchParser {
 
     private void checkCount(int n) {
         if (n > maxEvents) {
-            throw new HttpProblem(413, "too-many-events", "Too many events",
-                    "a batch may hold at most " + maxEvents + " events");
+            throw new HttpProblem(
+                    413, "too-many-events", "Too many events", "a batch may hold at most " + maxEvents + " events");
         }
     }
 

@@ -25,7 +25,8 @@ public final class HeartbeatValidator {
         this.maxSkewMs = maxSkewMs;
     }
 
-    public BatchResult<WorkerHeartbeat> validate(List<JsonNode> heartbeats, String keyWorkerId, String keyRegion, long nowMs) {
+    public BatchResult<WorkerHeartbeat> validate(
+            List<JsonNode> heartbeats, String keyWorkerId, String keyRegion, long nowMs) {
         var out = new BatchResult.Builder<WorkerHeartbeat>();
         for (int i = 0; i < heartbeats.size(); i++) {
             JsonNode node = heartbeats.get(i);
@@ -42,20 +43,32 @@ public final class HeartbeatValidator {
                 continue;
             }
             if (!hb.workerId().equals(keyWorkerId)) {
-                out.reject(new Rejection(i, "workerId", "is not the signing key's worker id ('" + keyWorkerId
-                        + "'): a worker heartbeats only for itself", Rejection.Kind.IDENTITY));
+                out.reject(new Rejection(
+                        i,
+                        "workerId",
+                        "is not the signing key's worker id ('" + keyWorkerId
+                                + "'): a worker heartbeats only for itself",
+                        Rejection.Kind.IDENTITY));
                 continue;
             }
             if (!hb.region().equals(keyRegion)) {
-                out.reject(new Rejection(i, "region", "is not the signing key's region ('" + keyRegion
-                        + "'): a worker heartbeats only for its own region", Rejection.Kind.IDENTITY));
+                out.reject(new Rejection(
+                        i,
+                        "region",
+                        "is not the signing key's region ('" + keyRegion
+                                + "'): a worker heartbeats only for its own region",
+                        Rejection.Kind.IDENTITY));
                 continue;
             }
             // Worker health is judged by the age of sentAt: a worker whose clock is off would look dead (or alive
             // after it died), so its beats are refused rather than believed.
             if (!TimeBounds.within(hb.sentAt(), nowMs, maxSkewMs)) {
-                out.reject(new Rejection(i, "sentAt", "is more than " + maxSkewMs / 1000 + " s away from the server clock:"
-                        + " fix the worker's clock (NTP)", Rejection.Kind.TIMESTAMP));
+                out.reject(new Rejection(
+                        i,
+                        "sentAt",
+                        "is more than " + maxSkewMs / 1000 + " s away from the server clock:"
+                                + " fix the worker's clock (NTP)",
+                        Rejection.Kind.TIMESTAMP));
                 continue;
             }
             Optional<PrivacyViolation> pii = PrivacyGuard.check("version", hb.version());

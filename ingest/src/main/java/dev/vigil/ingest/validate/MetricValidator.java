@@ -43,7 +43,8 @@ public final class MetricValidator {
             if (app == null || app.isNull()) {
                 obj.set("appId", TextNode.valueOf(appId));
             } else if (app.isTextual() && !app.textValue().equals(appId)) {
-                throw HttpProblem.forbidden("app-mismatch",
+                throw HttpProblem.forbidden(
+                        "app-mismatch",
                         "event " + i + " names another appId than the one the API key is for ('" + appId + "')");
             }
             DomainMetric metric;
@@ -55,8 +56,11 @@ public final class MetricValidator {
                 continue;
             }
             if (!TimeBounds.within(metric.timestamp(), nowMs, timestampSkewMs)) {
-                out.reject(new Rejection(i, "timestamp", "is more than " + timestampSkewMs / 1000
-                        + " s away from the server clock", Rejection.Kind.TIMESTAMP));
+                out.reject(new Rejection(
+                        i,
+                        "timestamp",
+                        "is more than " + timestampSkewMs / 1000 + " s away from the server clock",
+                        Rejection.Kind.TIMESTAMP));
                 continue;
             }
             List<PrivacyViolation> pii = PrivacyGuard.inspectSanitized(metric);

@@ -34,7 +34,8 @@ public final class ProbeResultValidator {
             }
             JsonNode r = obj.get("region");
             if (r != null && r.isTextual() && !r.textValue().equals(region)) {
-                throw HttpProblem.forbidden("wrong-region",
+                throw HttpProblem.forbidden(
+                        "wrong-region",
                         "result " + i + " names another region than the signing key's ('" + region + "')");
             }
             ProbeResult result;

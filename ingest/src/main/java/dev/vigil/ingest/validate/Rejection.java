@@ -14,7 +14,11 @@ public record Rejection(int index, String field, String reason, @JsonIgnore Kind
 
     /** Bounded reason categories (metric tag values). */
     public enum Kind {
-        NOT_OBJECT("not_object"), CONTRACT("contract"), PRIVACY("privacy"), TIMESTAMP("timestamp"), SOURCE("source"),
+        NOT_OBJECT("not_object"),
+        CONTRACT("contract"),
+        PRIVACY("privacy"),
+        TIMESTAMP("timestamp"),
+        SOURCE("source"),
         /** An event speaking for another worker or region than the signing key's. */
         IDENTITY("identity");
 

@@ -10,8 +10,7 @@ import dev.vigil.schemas.contract.ContractViolation;
  * time passes a skew check. Here only {@code now ± bound} is computed, and both are small.
  */
 public final class TimeBounds {
-    private TimeBounds() {
-    }
+    private TimeBounds() {}
 
     /** {@code t} is within {@code boundMs} of {@code nowMs}, either way. */
     public static boolean within(long t, long nowMs, long boundMs) {
@@ -25,7 +24,10 @@ public final class TimeBounds {
 
     /** The rejection of a time too far ahead; worded like the skew checks ("is more than …"). */
     public static Rejection ahead(int index, String field, long boundMs) {
-        return new Rejection(index, field, "is more than " + boundMs / 1000 + " s ahead of the server clock",
+        return new Rejection(
+                index,
+                field,
+                "is more than " + boundMs / 1000 + " s ahead of the server clock",
                 Rejection.Kind.TIMESTAMP);
     }
 

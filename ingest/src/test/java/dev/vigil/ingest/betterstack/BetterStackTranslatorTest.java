@@ -93,21 +93,30 @@ class BetterStackTranslatorTest {
     @Test
     void aPersonsAcknowledgementBecomesAcknowledgedByThemAtTheirTime() {
         VendorIncidentUpdate u = update(acknowledged("Alice Example"));
-        assertThat(u).isEqualTo(new VendorIncidentUpdate(1, "betterstack", "123456789", Action.ACKNOWLEDGED,
-                "Alice Example", ACKED, NOW));
+        assertThat(u)
+                .isEqualTo(new VendorIncidentUpdate(
+                        1, "betterstack", "123456789", Action.ACKNOWLEDGED, "Alice Example", ACKED, NOW));
         assertThat(u.key()).isEqualTo("betterstack/123456789");
     }
 
     @Test
     void aPersonsResolutionBecomesResolvedByThemAtTheirTimeEvenWhenItWasAcknowledgedBefore() {
-        assertThat(update(resolved("Bob Builder"))).isEqualTo(new VendorIncidentUpdate(1, "betterstack", "123456789",
-                Action.RESOLVED, "Bob Builder", RESOLVED, NOW));
+        assertThat(update(resolved("Bob Builder")))
+                .isEqualTo(new VendorIncidentUpdate(
+                        1, "betterstack", "123456789", Action.RESOLVED, "Bob Builder", RESOLVED, NOW));
     }
 
     @Test
     void aResolutionIsReadFromResolvedAtWhateverTheStatusSays() {
-        assertThat(update(incident(Map.of("status", "Started", "resolved_at", "2026-03-09T17:55:12.5Z",
-                "resolved_by", "Bob Builder"))).action()).isEqualTo(Action.RESOLVED);
+        assertThat(update(incident(Map.of(
+                                "status",
+                                "Started",
+                                "resolved_at",
+                                "2026-03-09T17:55:12.5Z",
+                                "resolved_by",
+                                "Bob Builder")))
+                        .action())
+                .isEqualTo(Action.RESOLVED);
     }
 
     @ParameterizedTest
@@ -122,7 +131,8 @@ class BetterStackTranslatorTest {
     void aResolutionWithoutAResolverIsIgnored() {
         assertThat(ignored(resolved(null)).reason()).isEqualTo(BetterStackTranslator.Reason.NO_PERSON);
         assertThat(ignored(resolved(" \u200b ")).reason()).isEqualTo(BetterStackTranslator.Reason.NO_PERSON);
-        assertThat(ignored(incident(Map.of("status", "Resolved"))).reason()).isEqualTo(BetterStackTranslator.Reason.NO_PERSON);
+        assertThat(ignored(incident(Map.of("status", "Resolved"))).reason())
+                .isEqualTo(BetterStackTranslator.Reason.NO_PERSON);
     }
 
     @ParameterizedTest
@@ -145,8 +155,15 @@ class BetterStackTranslatorTest {
 
     @Test
     void anUnknownStatusWithAnAcknowledgementIsAnAcknowledgement() {
-        assertThat(update(incident(Map.of("status", "Escalated", "acknowledged_at", "2026-03-09T17:40:00Z",
-                "acknowledged_by", "Alice"))).action()).isEqualTo(Action.ACKNOWLEDGED);
+        assertThat(update(incident(Map.of(
+                                "status",
+                                "Escalated",
+                                "acknowledged_at",
+                                "2026-03-09T17:40:00Z",
+                                "acknowledged_by",
+                                "Alice")))
+                        .action())
+                .isEqualTo(Action.ACKNOWLEDGED);
     }
 
     @Test
@@ -159,8 +176,14 @@ class BetterStackTranslatorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"alice@example.com", "Alice (alice@example.com)", "+44 20 7946 0958", "alice＠example．com",
-        "Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"})
+    @ValueSource(
+            strings = {
+                "alice@example.com",
+                "Alice (alice@example.com)",
+                "+44 20 7946 0958",
+                "alice＠example．com",
+                "Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
+            })
     void aNameCarryingContactDataIsDroppedButTheAcknowledgementStands(String by) {
         VendorIncidentUpdate u = update(acknowledged(by));
         assertThat(u.action()).isEqualTo(Action.ACKNOWLEDGED);
@@ -170,7 +193,8 @@ class BetterStackTranslatorTest {
 
     @Test
     void aContactPastTheCutIsStillFoundAndDropped() {
-        assertThat(update(acknowledged("A".repeat(95) + " bob@example.com")).by()).isNull();
+        assertThat(update(acknowledged("A".repeat(95) + " bob@example.com")).by())
+                .isNull();
     }
 
     @Test
@@ -181,7 +205,8 @@ class BetterStackTranslatorTest {
         cases.put("Alice\u202e elpmaxE", "Alice elpmaxE");
         cases.put("Ali\u200bce\u0000", "Alice");
         cases.put("Zo\u00eb \u2003 \u00dcnal", "Zo\u00eb \u00dcnal");
-        cases.forEach((by, expected) -> assertThat(update(acknowledged(by)).by()).as(by).isEqualTo(expected));
+        cases.forEach((by, expected) ->
+                assertThat(update(acknowledged(by)).by()).as(by).isEqualTo(expected));
     }
 
     @Test
@@ -199,34 +224,44 @@ class BetterStackTranslatorTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "\"id\":\"123 456\"        | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
-        "\"id\":\"../../etc\"      | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
-        "\"id\":\"\"               | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
-        "\"id\":-5                 | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
-        "\"id\":1.5                | data.id: must be a string or an integer",
-        "\"id\":{\"a\":1}          | data.id: must be a string or an integer",
-        "\"id\":true               | data.id: must be a string or an integer",
-        "\"id\":null               | data.id: is required"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"id\":\"123 456\"        | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
+                "\"id\":\"../../etc\"      | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
+                "\"id\":\"\"               | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
+                "\"id\":-5                 | data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])",
+                "\"id\":1.5                | data.id: must be a string or an integer",
+                "\"id\":{\"a\":1}          | data.id: must be a string or an integer",
+                "\"id\":true               | data.id: must be a string or an integer",
+                "\"id\":null               | data.id: is required"
+            })
     void aBadIdIsRefusedNamingTheField(String id, String detail) {
         refused(acknowledged("Alice").replace("\"id\":\"123456789\"", id), "betterstack-payload", detail);
     }
 
     @Test
     void anOverlongIdIsRefused() {
-        refused(acknowledged("Alice").replace("123456789", "1".repeat(129)), "betterstack-payload",
+        refused(
+                acknowledged("Alice").replace("123456789", "1".repeat(129)),
+                "betterstack-payload",
                 "data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])");
     }
 
     @Test
     void aMissingIdIsRefused() {
-        refused(acknowledged("Alice").replace("\"id\":\"123456789\",", ""), "betterstack-payload", "data.id: is required");
+        refused(
+                acknowledged("Alice").replace("\"id\":\"123456789\",", ""),
+                "betterstack-payload",
+                "data.id: is required");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"\"monitor\"", "\"Incident\"", "null", "1"})
     void aResourceOtherThanAnIncidentIsRefused(String type) {
-        refused(acknowledged("Alice").replace("\"type\":\"incident\"", "\"type\":" + type), "betterstack-payload",
+        refused(
+                acknowledged("Alice").replace("\"type\":\"incident\"", "\"type\":" + type),
+                "betterstack-payload",
                 "data.type: must be \"incident\" (configure the webhook for incidents)");
     }
 
@@ -235,42 +270,57 @@ class BetterStackTranslatorTest {
         refused("{\"data\":", "malformed-json", "the body is not valid JSON");
         refused("", "malformed-json", "the body is not valid JSON");
         refused("{\"data\":{}} trailing", "malformed-json", "the body is not valid JSON");
-        refused("[" + acknowledged("Alice") + "]", "betterstack-payload", "$: must be a JSON object (BetterStack's incident webhook)");
+        refused(
+                "[" + acknowledged("Alice") + "]",
+                "betterstack-payload",
+                "$: must be a JSON object (BetterStack's incident webhook)");
         refused("\"incident\"", "betterstack-payload", "$: must be a JSON object (BetterStack's incident webhook)");
         refused("{}", "betterstack-payload", "data: is required and must be an object");
         refused("{\"data\":[1]}", "betterstack-payload", "data: is required and must be an object");
-        refused("{\"data\":{\"id\":\"1\",\"type\":\"incident\"}}", "betterstack-payload",
+        refused(
+                "{\"data\":{\"id\":\"1\",\"type\":\"incident\"}}",
+                "betterstack-payload",
                 "data.attributes: is required and must be an object");
-        refused("{\"data\":{\"id\":\"1\",\"type\":\"incident\",\"attributes\":\"x\"}}", "betterstack-payload",
+        refused(
+                "{\"data\":{\"id\":\"1\",\"type\":\"incident\",\"attributes\":\"x\"}}",
+                "betterstack-payload",
                 "data.attributes: is required and must be an object");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "status          | 7                               | must be a string or null",
-        "acknowledged_by | 42                              | must be a string or null",
-        "resolved_by     | [\"x\"]                         | must be a string or null",
-        "acknowledged_at | \"yesterday\"                   | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
-        "acknowledged_at | \"2026-03-09T17:40:00\"         | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
-        "acknowledged_at | \"2026-13-45T99:00:00Z\"        | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
-        "acknowledged_at | \"\"                            | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
-        "acknowledged_at | 1583775600000                   | must be an ISO-8601 time string or null",
-        "resolved_at     | \"+999999999-01-01T00:00:00Z\"  | is out of range (must be between 1970 and year 292278994)",
-        "resolved_at     | \"1969-12-31T23:59:59Z\"        | must not be before 1970",
-        "resolved_at     | \"9999-12-31T23:59:59Z\"        | is more than 300 s ahead of the server clock",
-        "acknowledged_at | \"2026-03-09T18:05:01Z\"        | is more than 300 s ahead of the server clock"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "status          | 7                               | must be a string or null",
+                "acknowledged_by | 42                              | must be a string or null",
+                "resolved_by     | [\"x\"]                         | must be a string or null",
+                "acknowledged_at | \"yesterday\"                   | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
+                "acknowledged_at | \"2026-03-09T17:40:00\"         | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
+                "acknowledged_at | \"2026-13-45T99:00:00Z\"        | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
+                "acknowledged_at | \"\"                            | must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z",
+                "acknowledged_at | 1583775600000                   | must be an ISO-8601 time string or null",
+                "resolved_at     | \"+999999999-01-01T00:00:00Z\"  | is out of range (must be between 1970 and year 292278994)",
+                "resolved_at     | \"1969-12-31T23:59:59Z\"        | must not be before 1970",
+                "resolved_at     | \"9999-12-31T23:59:59Z\"        | is more than 300 s ahead of the server clock",
+                "acknowledged_at | \"2026-03-09T18:05:01Z\"        | is more than 300 s ahead of the server clock"
+            })
     void aBadAttributeIsRefusedNamingIt(String attribute, String json, String reason) {
-        String body = acknowledged("Alice").replaceFirst("\"" + attribute + "\":(null|\"[^\"]*\")", "\"" + attribute + "\":"
-                + java.util.regex.Matcher.quoteReplacement(json));
+        String body = acknowledged("Alice")
+                .replaceFirst(
+                        "\"" + attribute + "\":(null|\"[^\"]*\")",
+                        "\"" + attribute + "\":" + java.util.regex.Matcher.quoteReplacement(json));
         assertThat(body).contains("\"" + attribute + "\":" + json);
         refused(body, "betterstack-payload", "data.attributes." + attribute + ": " + reason);
     }
 
     @Test
     void aTimeAheadOfTheServerClockWithinTheSkewIsKeptSoARedeliveryCarriesTheSameTime() {
-        VendorIncidentUpdate u = update(incident(Map.of("acknowledged_at", "2026-03-09T18:04:00Z", "acknowledged_by", "Alice")));
+        VendorIncidentUpdate u =
+                update(incident(Map.of("acknowledged_at", "2026-03-09T18:04:00Z", "acknowledged_by", "Alice")));
         assertThat(u.at()).isEqualTo(Instant.parse("2026-03-09T18:04:00Z").toEpochMilli());
-        assertThat(update(incident(Map.of("acknowledged_at", "2026-03-09T18:04:00Z"))).at()).isEqualTo(u.at());
+        assertThat(update(incident(Map.of("acknowledged_at", "2026-03-09T18:04:00Z")))
+                        .at())
+                .isEqualTo(u.at());
     }
 
     @Test

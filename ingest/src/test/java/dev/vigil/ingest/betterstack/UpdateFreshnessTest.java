@@ -9,7 +9,8 @@ class UpdateFreshnessTest {
     private static final long MIN = 60_000;
 
     private static VendorIncidentUpdate ack(String id, long at, String by) {
-        return new VendorIncidentUpdate(1, "betterstack", id, VendorIncidentUpdate.Action.ACKNOWLEDGED, by, at, at + 100);
+        return new VendorIncidentUpdate(
+                1, "betterstack", id, VendorIncidentUpdate.Action.ACKNOWLEDGED, by, at, at + 100);
     }
 
     @Test
@@ -19,12 +20,17 @@ class UpdateFreshnessTest {
         assertThat(f.admit(ack("1", now - 6 * MIN, "A"), now - 6 * MIN, now)).isEqualTo(UpdateFreshness.Verdict.STALE);
         assertThat(f.admit(ack("1", now, "A"), null, now)).isEqualTo(UpdateFreshness.Verdict.NO_TIME);
         assertThat(f.admit(ack("1", now - MIN, "A"), now - MIN, now)).isEqualTo(UpdateFreshness.Verdict.NEW);
-        assertThat(f.admit(ack("1", now - MIN, "A"), now - MIN, now + 1000)).isEqualTo(UpdateFreshness.Verdict.REPLAYED);
-        assertThat(f.admit(ack("1", now, "A"), now, now)).as("a later act of the same incident").isEqualTo(UpdateFreshness.Verdict.NEW);
+        assertThat(f.admit(ack("1", now - MIN, "A"), now - MIN, now + 1000))
+                .isEqualTo(UpdateFreshness.Verdict.REPLAYED);
+        assertThat(f.admit(ack("1", now, "A"), now, now))
+                .as("a later act of the same incident")
+                .isEqualTo(UpdateFreshness.Verdict.NEW);
         assertThat(f.admit(ack("2", now - MIN, "A"), now - MIN, now)).isEqualTo(UpdateFreshness.Verdict.NEW);
         // once the window has passed, the replay is stale and the memory of it gone
-        assertThat(f.admit(ack("1", now - MIN, "A"), now - MIN, now + 5 * MIN)).isEqualTo(UpdateFreshness.Verdict.STALE);
-        assertThat(f.admit(ack("3", now + 5 * MIN, "A"), now + 5 * MIN, now + 5 * MIN)).isEqualTo(UpdateFreshness.Verdict.NEW);
+        assertThat(f.admit(ack("1", now - MIN, "A"), now - MIN, now + 5 * MIN))
+                .isEqualTo(UpdateFreshness.Verdict.STALE);
+        assertThat(f.admit(ack("3", now + 5 * MIN, "A"), now + 5 * MIN, now + 5 * MIN))
+                .isEqualTo(UpdateFreshness.Verdict.NEW);
         assertThat(f.size()).as("expired ones are dropped").isEqualTo(2);
     }
 

@@ -21,14 +21,48 @@ class HeartbeatCatalogTest {
     static final String TOKEN = BearerTokens.generate();
 
     static MonitorDefinition heartbeat(String id, String tokenSha256, Boolean enabled) {
-        return new MonitorDefinition(1, id, null, null, null, 600, null, List.of(), null, null, null, null, null,
-                Map.of(), enabled, CheckType.HEARTBEAT, null, null, null, null, null,
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                null,
+                null,
+                600,
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of(),
+                enabled,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat(null, null, 60, tokenSha256));
     }
 
     static MonitorDefinition http(String id) {
-        return new MonitorDefinition(1, id, null, "https://" + id + ".example.com/", null, 60, null, List.of("eu-west"),
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://" + id + ".example.com/",
+                null,
+                60,
+                null,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static String bearer(String token) {
@@ -46,14 +80,17 @@ class HeartbeatCatalogTest {
         catalog.apply("other-key", heartbeat("nightly-2", hash, null));
         assertThat(catalog.size()).isEqualTo(1);
 
-        assertThat(catalog.authenticate("nightly", bearer(TOKEN))).isNotNull()
-                .satisfies(m -> assertThat(m.id()).isEqualTo("nightly"));
+        assertThat(catalog.authenticate("nightly", bearer(TOKEN))).isNotNull().satisfies(m -> assertThat(m.id())
+                .isEqualTo("nightly"));
         for (String id : new String[] {"off", "tokenless", "api", "other-key", "nightly-2", "nobody", ""}) {
             assertThat(catalog.authenticate(id, bearer(TOKEN))).as(id).isNull();
         }
-        assertThat(catalog.authenticate("nightly", bearer(BearerTokens.generate()))).isNull();
+        assertThat(catalog.authenticate("nightly", bearer(BearerTokens.generate())))
+                .isNull();
         assertThat(catalog.authenticate("nightly", bearer(TOKEN.toUpperCase()))).isNull();
-        assertThat(catalog.authenticate("nightly", bearer(hash))).as("the hash is no token").isNull();
+        assertThat(catalog.authenticate("nightly", bearer(hash)))
+                .as("the hash is no token")
+                .isNull();
         assertThat(catalog.authenticate("nightly", "Basic " + TOKEN)).isNull();
         assertThat(catalog.authenticate("nightly", TOKEN)).isNull();
     }
@@ -70,7 +107,9 @@ class HeartbeatCatalogTest {
         catalog.apply("c", null);
         assertThat(catalog.size()).isZero();
         catalog.apply("a", heartbeat("a", BearerTokens.hash("vgl_rotated"), null));
-        assertThat(catalog.authenticate("a", bearer(TOKEN))).as("the old token is gone with its rotation").isNull();
+        assertThat(catalog.authenticate("a", bearer(TOKEN)))
+                .as("the old token is gone with its rotation")
+                .isNull();
         assertThat(catalog.authenticate("a", bearer("vgl_rotated"))).isNotNull();
         assertThat(catalog.ready()).isFalse();
         catalog.markReady();
@@ -103,14 +142,18 @@ class HeartbeatCatalogTest {
         assertThat(again.result()).isCompletedWithValue(PublishResult.UNAVAILABLE);
         HeartbeatMonitor.Claim retry = m.claim(true, w);
         assertThat(retry).isNotSameAs(first);
-        assertThat(retry.take()).as("Kafka did not take it: the next ping publishes").isTrue();
+        assertThat(retry.take())
+                .as("Kafka did not take it: the next ping publishes")
+                .isTrue();
         m.settle(true, retry, PublishResult.ACKNOWLEDGED);
         assertThat(m.claim(true, w).take()).isFalse();
 
         HeartbeatMonitor.Claim next = m.claim(true, w + 600_000);
         assertThat(next.take()).isTrue();
         HeartbeatMonitor.Claim overtaken = m.claim(true, w);
-        assertThat(overtaken.take()).as("a ping of the previous window, overtaken: published, not remembered").isTrue();
+        assertThat(overtaken.take())
+                .as("a ping of the previous window, overtaken: published, not remembered")
+                .isTrue();
         assertThat(m.claim(true, w + 600_000)).isSameAs(next);
     }
 
@@ -142,8 +185,28 @@ class HeartbeatCatalogTest {
 
     @Test
     void theWindowIsRememberedUntilTimeLeavesIt() {
-        MonitorDefinition cron = new MonitorDefinition(1, "n", null, null, null, 86_400, null, List.of(), null, null,
-                null, null, null, Map.of(), null, CheckType.HEARTBEAT, null, null, null, null, null,
+        MonitorDefinition cron = new MonitorDefinition(
+                1,
+                "n",
+                null,
+                null,
+                null,
+                86_400,
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of(),
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat("0 2 * * *", "Europe/Paris", 60, BearerTokens.hash(TOKEN)));
         HeartbeatMonitor m = new HeartbeatMonitor(cron);
         long at = Instant.parse("2026-10-25T12:00:00Z").toEpochMilli();

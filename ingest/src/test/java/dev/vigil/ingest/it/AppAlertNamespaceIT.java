@@ -41,10 +41,17 @@ class AppAlertNamespaceIT {
 
     private List<ConsumerRecord<String, byte[]>> published(String fingerprint, int atLeast) {
         try (var consumer = ingest.consumer(Topics.ALERTS)) {
-            return IngestHarness.pollUntil(consumer,
-                    rs -> rs.stream().filter(r -> r.key().equals(fingerprint)).count() >= atLeast,
-                    new ArrayList<>(), Duration.ofSeconds(30))
-                    .stream().filter(r -> r.key().equals(fingerprint)).toList();
+            return IngestHarness.pollUntil(
+                            consumer,
+                            rs -> rs.stream()
+                                            .filter(r -> r.key().equals(fingerprint))
+                                            .count()
+                                    >= atLeast,
+                            new ArrayList<>(),
+                            Duration.ofSeconds(30))
+                    .stream()
+                    .filter(r -> r.key().equals(fingerprint))
+                    .toList();
         }
     }
 
@@ -69,9 +76,11 @@ class AppAlertNamespaceIT {
         assertThat(records.get(0).key()).isEqualTo("app/demo/monitor/checkout");
         AlertEvent e = Json.read(records.get(0).value(), AlertEvent.class);
         assertThat(e.fingerprint()).isEqualTo("app/demo/monitor/checkout");
-        assertThat(e.incidentId()).isEqualTo("app/demo/monitor/checkout@1700000000000")
+        assertThat(e.incidentId())
+                .isEqualTo("app/demo/monitor/checkout@1700000000000")
                 .isEqualTo(AlertEvent.incidentIdFor("app/demo/monitor/checkout", 1700000000000L));
-        assertThat(e.eventId()).isEqualTo("app/demo/monitor/checkout/resolved")
+        assertThat(e.eventId())
+                .isEqualTo("app/demo/monitor/checkout/resolved")
                 .isEqualTo(AlertEvent.appEventId("app/demo/monitor/checkout", AlertState.RESOLVED));
         assertThat(e.state()).isEqualTo(AlertState.RESOLVED);
         assertThat(e.source()).isEqualTo(AlertSource.APP);
@@ -83,10 +92,12 @@ class AppAlertNamespaceIT {
     @Test
     void fingerprintsInTheAppsNamespaceAreKeptOthersPrefixedAndTooLongOnesRejectedPerEvent() {
         long now = System.currentTimeMillis();
-        var reply = ingest.alerts(DEMO_KEY, Events.array(List.of(
-                Events.alertEvent("app/demo/payments/db", "opened", now),
-                Events.alertEvent("app/billing/invoices", "opened", now),
-                Events.alertEvent("svc/a/b/c", "opened", now))));
+        var reply = ingest.alerts(
+                DEMO_KEY,
+                Events.array(List.of(
+                        Events.alertEvent("app/demo/payments/db", "opened", now),
+                        Events.alertEvent("app/billing/invoices", "opened", now),
+                        Events.alertEvent("svc/a/b/c", "opened", now))));
         assertThat(reply.status()).as(reply.text()).isEqualTo(202);
         JsonNode body = reply.json();
         assertThat(body.get("accepted").asInt()).isEqualTo(2);
@@ -96,20 +107,24 @@ class AppAlertNamespaceIT {
         assertThat(body.get("rejected").get(0).get("reason").asText()).contains("once namespaced as app/demo/");
 
         assertThat(published("app/demo/payments/db", 1)).hasSize(1);
-        AlertEvent other = Json.read(published("app/demo/app/billing/invoices", 1).get(0).value(), AlertEvent.class);
+        AlertEvent other =
+                Json.read(published("app/demo/app/billing/invoices", 1).get(0).value(), AlertEvent.class);
         assertThat(other.incidentId()).isEqualTo("app/demo/app/billing/invoices@" + now);
         assertThat(other.attributes()).containsEntry("app", "demo");
     }
 
     @Test
     void alertmanagerAlertsFollowTheSameRules() {
-        var reply = ingest.alerts(DEMO_KEY, Events.alertmanager("firing", "3fa1c2d4e5b6a7f8", "P2")
-                .replace("\"job\":\"api\"", "\"job\":\"api\",\"app\":\"billing\""));
+        var reply = ingest.alerts(
+                DEMO_KEY,
+                Events.alertmanager("firing", "3fa1c2d4e5b6a7f8", "P2")
+                        .replace("\"job\":\"api\"", "\"job\":\"api\",\"app\":\"billing\""));
         assertThat(reply.status()).as(reply.text()).isEqualTo(202);
         var records = published("app/demo/alertmanager/3fa1c2d4e5b6a7f8", 1);
         AlertEvent e = Json.read(records.get(0).value(), AlertEvent.class);
         assertThat(e.fingerprint()).isEqualTo("app/demo/alertmanager/3fa1c2d4e5b6a7f8");
-        assertThat(e.eventId()).isEqualTo(AlertEvent.appEventId("app/demo/alertmanager/3fa1c2d4e5b6a7f8", AlertState.OPENED));
+        assertThat(e.eventId())
+                .isEqualTo(AlertEvent.appEventId("app/demo/alertmanager/3fa1c2d4e5b6a7f8", AlertState.OPENED));
         assertThat(e.incidentId()).startsWith("app/demo/alertmanager/3fa1c2d4e5b6a7f8@");
         assertThat(e.source()).isEqualTo(AlertSource.APP);
         assertThat(e.attributes()).containsEntry("app", "demo").containsEntry("alertname", "HighLatency");

@@ -57,9 +57,16 @@ class BetterStackWebhookIT {
 
     private EmbeddedKafka kafka;
     /** Times of the acts, a little before the run: fresh, as BetterStack sends them at once. */
-    private static final String ACK_AT = Instant.now().minusSeconds(10).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-    private static final String RESOLVED_AT = Instant.now().minusSeconds(5).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-            .plusMillis(250).toString();
+    private static final String ACK_AT = Instant.now()
+            .minusSeconds(10)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+
+    private static final String RESOLVED_AT = Instant.now()
+            .minusSeconds(5)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .plusMillis(250)
+            .toString();
     private IngestHarness ingest;
     private TopicOffsets offsets;
     private KafkaConsumer<String, byte[]> consumer;
@@ -109,8 +116,10 @@ class BetterStackWebhookIT {
     /** The one record keyed {@code betterstack/<id>}, read committed. */
     private ConsumerRecord<String, byte[]> recordOf(String id) {
         String key = "betterstack/" + id;
-        IngestHarness.pollUntil(consumer, rs -> rs.stream().anyMatch(r -> r.key().equals(key)), read, Duration.ofSeconds(30));
-        List<ConsumerRecord<String, byte[]>> mine = read.stream().filter(r -> r.key().equals(key)).toList();
+        IngestHarness.pollUntil(
+                consumer, rs -> rs.stream().anyMatch(r -> r.key().equals(key)), read, Duration.ofSeconds(30));
+        List<ConsumerRecord<String, byte[]>> mine =
+                read.stream().filter(r -> r.key().equals(key)).toList();
         assertThat(mine).hasSize(1);
         return mine.get(0);
     }
@@ -118,12 +127,15 @@ class BetterStackWebhookIT {
     /** End offsets once no commit marker is on its way (a previous test's commit writes one just after its 202). */
     private long settledOffsets() {
         long[] last = {offsets.total()};
-        Awaitility.await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ofMillis(300)).until(() -> {
-            long now = offsets.total();
-            boolean same = now == last[0];
-            last[0] = now;
-            return same;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ofMillis(300))
+                .until(() -> {
+                    long now = offsets.total();
+                    boolean same = now == last[0];
+                    last[0] = now;
+                    return same;
+                });
         return last[0];
     }
 
@@ -133,7 +145,9 @@ class BetterStackWebhookIT {
         JsonNode p = reply.json();
         assertThat(p.get("type").asText()).isEqualTo("https://vigil.dev/problems/" + type);
         assertThat(p.get("status").asInt()).isEqualTo(status);
-        assertThat(reply.text()).doesNotContain(BETTERSTACK_TOKEN).doesNotContainIgnoringCase(BETTERSTACK_TOKEN.substring(4, 20));
+        assertThat(reply.text())
+                .doesNotContain(BETTERSTACK_TOKEN)
+                .doesNotContainIgnoringCase(BETTERSTACK_TOKEN.substring(4, 20));
     }
 
     @Test
@@ -164,9 +178,12 @@ class BetterStackWebhookIT {
     @Order(2)
     void aResolutionPostedWithTheBearerHeaderIsOnTheTopicWithoutTheResolversEmail() {
         String id = nextId();
-        String body = Events.betterStackIncident(id, "Resolved", ACK_AT, "Alice Example",
-                RESOLVED_AT, "bob@example.com");
-        IngestHarness.Reply reply = ingest.post(ROUTE, "application/json; charset=utf-8", body.getBytes(StandardCharsets.UTF_8),
+        String body =
+                Events.betterStackIncident(id, "Resolved", ACK_AT, "Alice Example", RESOLVED_AT, "bob@example.com");
+        IngestHarness.Reply reply = ingest.post(
+                ROUTE,
+                "application/json; charset=utf-8",
+                body.getBytes(StandardCharsets.UTF_8),
                 IngestHarness.bearer(BETTERSTACK_TOKEN));
         assertThat(reply.status()).as(reply.text()).isEqualTo(202);
         assertThat(reply.json().get("accepted").asInt()).isEqualTo(1);
@@ -179,18 +196,22 @@ class BetterStackWebhookIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "Started      | -                    | -             | -                    | -     | status Started is not a person's acknowledgement or resolution",
-        "Unconfirmed  | -                    | -             | -                    | -     | status Unconfirmed is not a person's acknowledgement or resolution",
-        "Validating   | -                    | -             | -                    | -     | status Validating is not a person's acknowledgement or resolution",
-        "Resolved     | 2020-03-09T17:40:00Z | Alice Example | 2020-03-09T17:50:00Z | vigil | resolved by Vigil itself, not by a person",
-        "Resolved     | -                    | -             | 2020-03-09T17:50:00Z | VIGIL | resolved by Vigil itself, not by a person"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Started      | -                    | -             | -                    | -     | status Started is not a person's acknowledgement or resolution",
+                "Unconfirmed  | -                    | -             | -                    | -     | status Unconfirmed is not a person's acknowledgement or resolution",
+                "Validating   | -                    | -             | -                    | -     | status Validating is not a person's acknowledgement or resolution",
+                "Resolved     | 2020-03-09T17:40:00Z | Alice Example | 2020-03-09T17:50:00Z | vigil | resolved by Vigil itself, not by a person",
+                "Resolved     | -                    | -             | 2020-03-09T17:50:00Z | VIGIL | resolved by Vigil itself, not by a person"
+            })
     @Order(3)
-    void whatIsNoPersonsActIsAnswered202AndPublishesNothing(String status, String ackAt, String ackBy, String resAt,
-                                                          String resBy, String why) {
+    void whatIsNoPersonsActIsAnswered202AndPublishesNothing(
+            String status, String ackAt, String ackBy, String resAt, String resBy, String why) {
         long before = settledOffsets();
-        IngestHarness.Reply reply = ingest.betterStack(BETTERSTACK_TOKEN, Events.betterStackIncident(nextId(), status,
-                dash(ackAt), dash(ackBy), dash(resAt), dash(resBy)));
+        IngestHarness.Reply reply = ingest.betterStack(
+                BETTERSTACK_TOKEN,
+                Events.betterStackIncident(nextId(), status, dash(ackAt), dash(ackBy), dash(resAt), dash(resBy)));
         assertThat(reply.status()).as(reply.text()).isEqualTo(202);
         assertThat(reply.json().get("accepted").asInt()).isZero();
         assertThat(reply.json().get("ignored").asText()).isEqualTo(why);
@@ -203,32 +224,38 @@ class BetterStackWebhookIT {
 
     /** Every wrong way to present the token: 401, the same answer, nothing produced. */
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "wrong token in the path                | /wrong-token-0123456789abcdef0123456789abcdef | -                       | invalid-credentials",
-        "token in another case                  | /UPPER                                        | -                       | invalid-credentials",
-        "token with a trailing slash            | /TOKEN/                                       | -                       | invalid-credentials",
-        "token with an extra segment            | /TOKEN/acknowledge                            | -                       | invalid-credentials",
-        "token one character short              | /SHORT                                        | -                       | invalid-credentials",
-        "token percent-encoded                  | /ENCODED                                      | -                       | invalid-credentials",
-        "empty token segment                    | /                                             | -                       | invalid-credentials",
-        "the token's hash in the path           | /HASH                                         | -                       | invalid-credentials",
-        "no token at all                        | ''                                            | -                       | missing-credentials",
-        "token as a query parameter             | ?token=TOKEN                                  | -                       | missing-credentials",
-        "wrong bearer token                     | ''                                            | Bearer wrong-token-0123 | invalid-credentials",
-        "bearer token in another case           | ''                                            | Bearer UPPER            | invalid-credentials",
-        "token as Basic credentials             | ''                                            | Basic TOKEN             | invalid-credentials",
-        "token without a scheme                 | ''                                            | TOKEN                   | invalid-credentials",
-        "a wrong path token and a right header  | /wrong-token-0123456789abcdef0123456789abcdef | Bearer TOKEN            | invalid-credentials"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "wrong token in the path                | /wrong-token-0123456789abcdef0123456789abcdef | -                       | invalid-credentials",
+                "token in another case                  | /UPPER                                        | -                       | invalid-credentials",
+                "token with a trailing slash            | /TOKEN/                                       | -                       | invalid-credentials",
+                "token with an extra segment            | /TOKEN/acknowledge                            | -                       | invalid-credentials",
+                "token one character short              | /SHORT                                        | -                       | invalid-credentials",
+                "token percent-encoded                  | /ENCODED                                      | -                       | invalid-credentials",
+                "empty token segment                    | /                                             | -                       | invalid-credentials",
+                "the token's hash in the path           | /HASH                                         | -                       | invalid-credentials",
+                "no token at all                        | ''                                            | -                       | missing-credentials",
+                "token as a query parameter             | ?token=TOKEN                                  | -                       | missing-credentials",
+                "wrong bearer token                     | ''                                            | Bearer wrong-token-0123 | invalid-credentials",
+                "bearer token in another case           | ''                                            | Bearer UPPER            | invalid-credentials",
+                "token as Basic credentials             | ''                                            | Basic TOKEN             | invalid-credentials",
+                "token without a scheme                 | ''                                            | TOKEN                   | invalid-credentials",
+                "a wrong path token and a right header  | /wrong-token-0123456789abcdef0123456789abcdef | Bearer TOKEN            | invalid-credentials"
+            })
     @Order(4)
-    void aMissingOrWrongTokenIsRefused401AndPublishesNothing(String name, String suffix, String authorization, String type) {
+    void aMissingOrWrongTokenIsRefused401AndPublishesNothing(
+            String name, String suffix, String authorization, String type) {
         long before = settledOffsets();
         String path = ROUTE + tokenIn(suffix);
-        Map<String, String> headers = "-".equals(authorization) ? Map.of() : Map.of("Authorization", tokenIn(authorization));
-        IngestHarness.Reply reply = ingest.post(path, "application/json",
-                acknowledged(nextId(), "Mallory").getBytes(StandardCharsets.UTF_8), headers);
+        Map<String, String> headers =
+                "-".equals(authorization) ? Map.of() : Map.of("Authorization", tokenIn(authorization));
+        IngestHarness.Reply reply = ingest.post(
+                path, "application/json", acknowledged(nextId(), "Mallory").getBytes(StandardCharsets.UTF_8), headers);
         assertProblem(reply, 401, type);
         assertThat(reply.json().get("detail").asText())
-                .isEqualTo("a valid webhook token is required, in the path (/v1/integrations/betterstack/<token>) or as Authorization: Bearer <token>");
+                .isEqualTo(
+                        "a valid webhook token is required, in the path (/v1/integrations/betterstack/<token>) or as Authorization: Bearer <token>");
         assertThat(offsets.total()).as("nothing produced").isEqualTo(before);
     }
 
@@ -236,8 +263,10 @@ class BetterStackWebhookIT {
         String last = BETTERSTACK_TOKEN.substring(BETTERSTACK_TOKEN.length() - 1);
         return s.replace("UPPER", BETTERSTACK_TOKEN.toUpperCase())
                 .replace("SHORT", BETTERSTACK_TOKEN.substring(0, BETTERSTACK_TOKEN.length() - 1))
-                .replace("ENCODED", BETTERSTACK_TOKEN.substring(0, BETTERSTACK_TOKEN.length() - 1)
-                        + "%" + Integer.toHexString(last.charAt(0)).toUpperCase())
+                .replace(
+                        "ENCODED",
+                        BETTERSTACK_TOKEN.substring(0, BETTERSTACK_TOKEN.length() - 1) + "%"
+                                + Integer.toHexString(last.charAt(0)).toUpperCase())
                 .replace("HASH", dev.vigil.kit.auth.HashedCredentials.hash(BETTERSTACK_TOKEN))
                 .replace("TOKEN", BETTERSTACK_TOKEN);
     }
@@ -245,11 +274,14 @@ class BetterStackWebhookIT {
     @Test
     @Order(5)
     void otherMethodsAndMisspeltPathsAreUnknownRoutesAndNeverEchoTheToken() throws Exception {
-        for (String path : new String[] {"/V1/integrations/betterstack/" + BETTERSTACK_TOKEN,
-                "/v1/integrations/BetterStack/" + BETTERSTACK_TOKEN, "/v1/integrations//betterstack/" + BETTERSTACK_TOKEN,
-                "/v1/integrations/betterstack" + BETTERSTACK_TOKEN}) {
-            IngestHarness.Reply reply = ingest.post(path, "application/json",
-                    acknowledged(nextId(), "A").getBytes(StandardCharsets.UTF_8), Map.of());
+        for (String path : new String[] {
+            "/V1/integrations/betterstack/" + BETTERSTACK_TOKEN,
+            "/v1/integrations/BetterStack/" + BETTERSTACK_TOKEN,
+            "/v1/integrations//betterstack/" + BETTERSTACK_TOKEN,
+            "/v1/integrations/betterstack" + BETTERSTACK_TOKEN
+        }) {
+            IngestHarness.Reply reply = ingest.post(
+                    path, "application/json", acknowledged(nextId(), "A").getBytes(StandardCharsets.UTF_8), Map.of());
             assertProblem(reply, 404, "not-found");
             assertThat(reply.json().get("instance").asText()).endsWith("/…");
         }
@@ -265,15 +297,36 @@ class BetterStackWebhookIT {
         String[][] cases = {
             {"{\"data\":", "malformed-json", "the body is not valid JSON"},
             {"[]", "betterstack-payload", "$: must be a JSON object (BetterStack's incident webhook)"},
-            {acknowledged("1", "A").replace("\"type\":\"incident\"", "\"type\":\"monitor\""), "betterstack-payload",
-                "data.type: must be \"incident\" (configure the webhook for incidents)"},
-            {acknowledged("12 34", "A"), "betterstack-payload", "data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])"},
-            {acknowledged("1", "A").replace("\"id\":\"1\"", "\"id\":1.5"), "betterstack-payload", "data.id: must be a string or an integer"},
-            {"{\"data\":{\"id\":\"1\",\"type\":\"incident\"}}", "betterstack-payload", "data.attributes: is required and must be an object"},
-            {acknowledged("1", "A").replace(ACK_AT, "last tuesday"), "betterstack-payload",
-                "data.attributes.acknowledged_at: must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z"},
-            {acknowledged("1", "A").replace(ACK_AT, "9999-01-01T00:00:00Z"), "betterstack-payload",
-                "data.attributes.acknowledged_at: is more than 300 s ahead of the server clock"},
+            {
+                acknowledged("1", "A").replace("\"type\":\"incident\"", "\"type\":\"monitor\""),
+                "betterstack-payload",
+                "data.type: must be \"incident\" (configure the webhook for incidents)"
+            },
+            {
+                acknowledged("12 34", "A"),
+                "betterstack-payload",
+                "data.id: must be BetterStack's incident id (1-128 characters [A-Za-z0-9._:-])"
+            },
+            {
+                acknowledged("1", "A").replace("\"id\":\"1\"", "\"id\":1.5"),
+                "betterstack-payload",
+                "data.id: must be a string or an integer"
+            },
+            {
+                "{\"data\":{\"id\":\"1\",\"type\":\"incident\"}}",
+                "betterstack-payload",
+                "data.attributes: is required and must be an object"
+            },
+            {
+                acknowledged("1", "A").replace(ACK_AT, "last tuesday"),
+                "betterstack-payload",
+                "data.attributes.acknowledged_at: must be an ISO-8601 time with an offset, e.g. 2020-03-09T17:40:00Z"
+            },
+            {
+                acknowledged("1", "A").replace(ACK_AT, "9999-01-01T00:00:00Z"),
+                "betterstack-payload",
+                "data.attributes.acknowledged_at: is more than 300 s ahead of the server clock"
+            },
         };
         for (String[] c : cases) {
             IngestHarness.Reply reply = ingest.betterStack(BETTERSTACK_TOKEN, c[0]);
@@ -290,10 +343,15 @@ class BetterStackWebhookIT {
         long before = settledOffsets();
         byte[] body = acknowledged(nextId(), "A").getBytes(StandardCharsets.UTF_8);
         for (String ct : new String[] {"text/plain", "application/x-www-form-urlencoded", "application/x-ndjson"}) {
-            assertProblem(ingest.post(ROUTE + "/" + BETTERSTACK_TOKEN, ct, body, Map.of()), 415, "unsupported-media-type");
-            assertProblem(ingest.post(ROUTE, ct, body, IngestHarness.bearer(BETTERSTACK_TOKEN)), 415, "unsupported-media-type");
+            assertProblem(
+                    ingest.post(ROUTE + "/" + BETTERSTACK_TOKEN, ct, body, Map.of()), 415, "unsupported-media-type");
+            assertProblem(
+                    ingest.post(ROUTE, ct, body, IngestHarness.bearer(BETTERSTACK_TOKEN)),
+                    415,
+                    "unsupported-media-type");
         }
-        assertProblem(ingest.post(ROUTE + "/" + BETTERSTACK_TOKEN, null, body, Map.of()), 415, "unsupported-media-type");
+        assertProblem(
+                ingest.post(ROUTE + "/" + BETTERSTACK_TOKEN, null, body, Map.of()), 415, "unsupported-media-type");
         assertProblem(ingest.post(ROUTE + "/wrong-token", "text/plain", body, Map.of()), 401, "invalid-credentials");
         assertThat(offsets.total()).isEqualTo(before);
     }
@@ -302,14 +360,17 @@ class BetterStackWebhookIT {
     @Order(8)
     void anAuthenticatedBodyOver64KiBIsRefused413DeclaredOrChunked() throws Exception {
         long before = settledOffsets();
-        String big = acknowledged(nextId(), "A").replace("\"name\":\"checkout-api\"",
-                "\"name\":\"" + "x".repeat(64 * 1024) + "\"");
+        String big = acknowledged(nextId(), "A")
+                .replace("\"name\":\"checkout-api\"", "\"name\":\"" + "x".repeat(64 * 1024) + "\"");
         IngestHarness.Reply declared = ingest.betterStack(BETTERSTACK_TOKEN, big);
         assertProblem(declared, 413, "payload-too-large");
         assertThat(declared.json().get("detail").asText()).contains("65536 bytes");
-        HttpRequest chunked = HttpRequest.newBuilder(ingest.uri(ROUTE)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + BETTERSTACK_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
+        HttpRequest chunked = HttpRequest.newBuilder(ingest.uri(ROUTE))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + BETTERSTACK_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8))))
                 .build();
         HttpResponse<String> r = ingest.http.send(chunked, HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(413);
@@ -318,24 +379,31 @@ class BetterStackWebhookIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "/v1/integrations/betterstack/wrong-token-0123456789abcdef0123456789ab | -                           | invalid-credentials",
-        "/v1/integrations/betterstack                                          | -                           | missing-credentials",
-        "/v1/integrations/betterstack                                          | Authorization: Bearer nope | invalid-credentials"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/v1/integrations/betterstack/wrong-token-0123456789abcdef0123456789ab | -                           | invalid-credentials",
+                "/v1/integrations/betterstack                                          | -                           | missing-credentials",
+                "/v1/integrations/betterstack                                          | Authorization: Bearer nope | invalid-credentials"
+            })
     @Order(9)
-    void anUnauthenticatedCallDeclaringALargeBodyIsAnswered401AtOnceWithoutABuffer(String path, String header,
-                                                                                  String type) throws Exception {
+    void anUnauthenticatedCallDeclaringALargeBodyIsAnswered401AtOnceWithoutABuffer(
+            String path, String header, String type) throws Exception {
         double allocated = ingest.meter("vigil.ingest.body.allocated.bytes");
         try (RawHttpConnection c = new RawHttpConnection(ingest.server.port(), 3000)) {
             c.sendPartial("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 1000000\r\n" + ("-".equals(header) ? "" : header + "\r\n") + "\r\n{\"data\":");
             RawHttpConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(401);
-            assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8)).get("type").asText())
+            assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8))
+                            .get("type")
+                            .asText())
                     .isEqualTo("https://vigil.dev/problems/" + type);
             assertThat(r.headers().get("www-authenticate")).startsWith("Bearer");
         }
-        assertThat(ingest.meter("vigil.ingest.body.allocated.bytes")).as("no body buffer was allocated").isEqualTo(allocated);
+        assertThat(ingest.meter("vigil.ingest.body.allocated.bytes"))
+                .as("no body buffer was allocated")
+                .isEqualTo(allocated);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 0);
     }
 
@@ -356,24 +424,57 @@ class BetterStackWebhookIT {
     @Test
     @Order(11)
     void callsAreCountedByOutcomeWithBoundedTagsAndTheTokenIsInNoMetric() {
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "accepted", "reason", "acknowledged"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks",
+                        "vendor",
+                        "betterstack",
+                        "outcome",
+                        "accepted",
+                        "reason",
+                        "acknowledged"))
                 .isGreaterThanOrEqualTo(1);
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "accepted", "reason", "resolved"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "accepted", "reason", "resolved"))
                 .isGreaterThanOrEqualTo(1);
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "ignored", "reason", "status"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "ignored", "reason", "status"))
                 .isGreaterThanOrEqualTo(3);
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "ignored", "reason", "own_resolution"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks",
+                        "vendor",
+                        "betterstack",
+                        "outcome",
+                        "ignored",
+                        "reason",
+                        "own_resolution"))
                 .isGreaterThanOrEqualTo(2);
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "rejected", "reason", "invalid-credentials"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks",
+                        "vendor",
+                        "betterstack",
+                        "outcome",
+                        "rejected",
+                        "reason",
+                        "invalid-credentials"))
                 .isGreaterThanOrEqualTo(10);
-        assertThat(ingest.meter("vigil.ingest.webhooks", "vendor", "betterstack", "outcome", "rejected", "reason", "betterstack-payload"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.webhooks",
+                        "vendor",
+                        "betterstack",
+                        "outcome",
+                        "rejected",
+                        "reason",
+                        "betterstack-payload"))
                 .isGreaterThanOrEqualTo(7);
-        assertThat(ingest.meter("vigil.ingest.requests", "route", "/v1/integrations/betterstack/{token}", "status", "202"))
+        assertThat(ingest.meter(
+                        "vigil.ingest.requests", "route", "/v1/integrations/betterstack/{token}", "status", "202"))
                 .isGreaterThanOrEqualTo(1);
         assertThat(ingest.meter("vigil.ingest.requests", "route", "/v1/integrations/betterstack", "status", "401"))
                 .isGreaterThanOrEqualTo(1);
         String scrape = ingest.get("/metrics").text();
-        assertThat(scrape).contains("vigil_ingest_webhooks_total").doesNotContain(BETTERSTACK_TOKEN)
+        assertThat(scrape)
+                .contains("vigil_ingest_webhooks_total")
+                .doesNotContain(BETTERSTACK_TOKEN)
                 .doesNotContainIgnoringCase(BETTERSTACK_TOKEN.substring(4, 20));
     }
 
@@ -381,10 +482,18 @@ class BetterStackWebhookIT {
     @Test
     @Order(12)
     void theTokenIsInNoLogLineAndTheAccessLogWritesThePathRedacted() {
-        assertThat(ingest.betterStack(BETTERSTACK_TOKEN, acknowledged(nextId(), "Carol")).status()).isEqualTo(202);
-        assertThat(ingest.betterStack(BETTERSTACK_TOKEN + "/x", acknowledged(nextId(), "Carol")).status()).isEqualTo(401);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> accessLines().stream()
-                .filter(l -> l.contains("POST /v1/integrations/betterstack/… HTTP/1.1\" 202")).count() >= 2);
+        assertThat(ingest.betterStack(BETTERSTACK_TOKEN, acknowledged(nextId(), "Carol"))
+                        .status())
+                .isEqualTo(202);
+        assertThat(ingest.betterStack(BETTERSTACK_TOKEN + "/x", acknowledged(nextId(), "Carol"))
+                        .status())
+                .isEqualTo(401);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> accessLines().stream()
+                                .filter(l -> l.contains("POST /v1/integrations/betterstack/… HTTP/1.1\" 202"))
+                                .count()
+                        >= 2);
         List<String> lines = new ArrayList<>();
         synchronized (logs) {
             for (ILoggingEvent e : List.copyOf(logs.list)) {
@@ -396,15 +505,19 @@ class BetterStackWebhookIT {
             }
         }
         assertThat(accessLines()).as("the access log was on").hasSizeGreaterThan(20);
-        assertThat(accessLines()).anySatisfy(l -> assertThat(l).contains("POST /v1/integrations/betterstack/… HTTP/1.1\" 401"));
+        assertThat(accessLines())
+                .anySatisfy(l -> assertThat(l).contains("POST /v1/integrations/betterstack/… HTTP/1.1\" 401"));
         assertThat(lines).noneSatisfy(l -> assertThat(l).containsIgnoringCase(BETTERSTACK_TOKEN.substring(4, 20)));
-        assertThat(lines).noneSatisfy(l -> assertThat(l).contains(dev.vigil.kit.auth.HashedCredentials.hash(BETTERSTACK_TOKEN)));
+        assertThat(lines)
+                .noneSatisfy(l -> assertThat(l).contains(dev.vigil.kit.auth.HashedCredentials.hash(BETTERSTACK_TOKEN)));
     }
 
     private List<String> accessLines() {
         synchronized (logs) {
-            return List.copyOf(logs.list).stream().filter(e -> e.getLoggerName().equals(ACCESS_LOGGER))
-                    .map(ILoggingEvent::getFormattedMessage).toList();
+            return List.copyOf(logs.list).stream()
+                    .filter(e -> e.getLoggerName().equals(ACCESS_LOGGER))
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
         }
     }
 
@@ -417,9 +530,16 @@ class BetterStackWebhookIT {
     @Order(11)
     void anExactReplayIsIgnoredAndAFreshActOfTheSameIncidentIsApplied() {
         String id = nextId();
-        String at = Instant.now().minusSeconds(2).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String at = Instant.now()
+                .minusSeconds(2)
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
         String body = Events.betterStackIncident(id, "Acknowledged", at, "Alice Example", null, null);
-        assertThat(ingest.betterStack(BETTERSTACK_TOKEN, body).json().get("accepted").asInt()).isEqualTo(1);
+        assertThat(ingest.betterStack(BETTERSTACK_TOKEN, body)
+                        .json()
+                        .get("accepted")
+                        .asInt())
+                .isEqualTo(1);
         recordOf(id);
         long before = settledOffsets();
         double replays = ignored("replayed");
@@ -430,15 +550,21 @@ class BetterStackWebhookIT {
             assertThat(replay.json().get("ignored").asText()).isEqualTo("this update was applied already");
         }
         // by the bearer form too: the same update, whichever door it comes through
-        IngestHarness.Reply viaBearer = ingest.post(ROUTE, "application/json", body.getBytes(StandardCharsets.UTF_8),
+        IngestHarness.Reply viaBearer = ingest.post(
+                ROUTE,
+                "application/json",
+                body.getBytes(StandardCharsets.UTF_8),
                 IngestHarness.bearer(BETTERSTACK_TOKEN));
         assertThat(viaBearer.json().get("accepted").asInt()).isZero();
         assertThat(settledOffsets()).as("no replay published anything").isEqualTo(before);
         assertThat(ignored("replayed")).isEqualTo(replays + 4);
         // a person acknowledges again later (after an unack in Vigil): a new act, applied
-        String later = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusMillis(500).toString();
-        IngestHarness.Reply again = ingest.betterStack(BETTERSTACK_TOKEN,
-                Events.betterStackIncident(id, "Acknowledged", later, "Alice Example", null, null));
+        String later = Instant.now()
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .plusMillis(500)
+                .toString();
+        IngestHarness.Reply again = ingest.betterStack(
+                BETTERSTACK_TOKEN, Events.betterStackIncident(id, "Acknowledged", later, "Alice Example", null, null));
         assertThat(again.json().get("accepted").asInt()).isEqualTo(1);
     }
 
@@ -448,15 +574,18 @@ class BetterStackWebhookIT {
         long before = settledOffsets();
         double stale = ignored("stale");
         String old = Instant.now().minusSeconds(6 * 60).toString();
-        IngestHarness.Reply late = ingest.betterStack(BETTERSTACK_TOKEN,
+        IngestHarness.Reply late = ingest.betterStack(
+                BETTERSTACK_TOKEN,
                 Events.betterStackIncident(nextId(), "Acknowledged", old, "Alice Example", null, null));
         assertThat(late.status()).isEqualTo(202);
         assertThat(late.json().get("accepted").asInt()).isZero();
         assertThat(late.json().get("ignored").asText()).contains("more than 300 s ago");
-        IngestHarness.Reply oldResolution = ingest.betterStack(BETTERSTACK_TOKEN,
+        IngestHarness.Reply oldResolution = ingest.betterStack(
+                BETTERSTACK_TOKEN,
                 Events.betterStackIncident(nextId(), "Resolved", old, "A", "2020-03-09T17:50:00Z", "Bob"));
         assertThat(oldResolution.json().get("accepted").asInt()).isZero();
-        IngestHarness.Reply undated = ingest.betterStack(BETTERSTACK_TOKEN,
+        IngestHarness.Reply undated = ingest.betterStack(
+                BETTERSTACK_TOKEN,
                 Events.betterStackIncident(nextId(), "Acknowledged", null, "Alice Example", null, null));
         assertThat(undated.json().get("accepted").asInt()).isZero();
         assertThat(undated.json().get("ignored").asText()).contains("no acknowledged_at");
@@ -474,11 +603,14 @@ class BetterStackWebhookIT {
             byte[] body = acknowledged(nextId(), "A").getBytes(StandardCharsets.UTF_8);
             IngestHarness.Reply path = plain.post(ROUTE + "/" + BETTERSTACK_TOKEN, "application/json", body, Map.of());
             assertProblem(path, 404, "not-found");
-            assertThat(path.json().get("detail").asText()).isEqualTo("no such endpoint: POST /v1/integrations/betterstack/…");
+            assertThat(path.json().get("detail").asText())
+                    .isEqualTo("no such endpoint: POST /v1/integrations/betterstack/…");
             assertThat(path.json().get("instance").asText()).isEqualTo("/v1/integrations/betterstack/…");
-            IngestHarness.Reply bearer = plain.post(ROUTE, "application/json", body, IngestHarness.bearer(BETTERSTACK_TOKEN));
+            IngestHarness.Reply bearer =
+                    plain.post(ROUTE, "application/json", body, IngestHarness.bearer(BETTERSTACK_TOKEN));
             assertProblem(bearer, 404, "not-found");
-            assertThat(bearer.json().get("detail").asText()).isEqualTo("no such endpoint: POST /v1/integrations/betterstack");
+            assertThat(bearer.json().get("detail").asText())
+                    .isEqualTo("no such endpoint: POST /v1/integrations/betterstack");
         }
         assertThat(offsets.total()).isEqualTo(before);
     }

@@ -45,8 +45,12 @@ class BodyBeforeAuthIT {
     }
 
     private static String head(String path, String... headerLines) {
-        StringBuilder sb = new StringBuilder("POST ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-                .append("Content-Type: application/json\r\nContent-Length: ").append(DECLARED).append("\r\n");
+        StringBuilder sb = new StringBuilder("POST ")
+                .append(path)
+                .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .append("Content-Type: application/json\r\nContent-Length: ")
+                .append(DECLARED)
+                .append("\r\n");
         for (String h : headerLines) {
             sb.append(h).append("\r\n");
         }
@@ -54,21 +58,25 @@ class BodyBeforeAuthIT {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', value = {
-        "/v1/metrics       | -                                   | missing-credentials",
-        "/v1/metrics       | Authorization: Bearer not-a-key     | invalid-credentials",
-        "/v1/alerts        | -                                   | missing-credentials",
-        "/v1/probe-results | -                                   | missing-headers",
-        "/v1/heartbeats    | X-Vigil-Region: us-east             | missing-headers"})
-    void anUnauthenticatedRequestDeclaringALargeBodyIsAnswered401AtOnceWithoutABuffer(String path, String header,
-                                                                                     String type) throws Exception {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/v1/metrics       | -                                   | missing-credentials",
+                "/v1/metrics       | Authorization: Bearer not-a-key     | invalid-credentials",
+                "/v1/alerts        | -                                   | missing-credentials",
+                "/v1/probe-results | -                                   | missing-headers",
+                "/v1/heartbeats    | X-Vigil-Region: us-east             | missing-headers"
+            })
+    void anUnauthenticatedRequestDeclaringALargeBodyIsAnswered401AtOnceWithoutABuffer(
+            String path, String header, String type) throws Exception {
         String[] lines = header.equals("-") ? new String[0] : signing(header);
         double allocatedBefore = allocated();
         try (RawHttpConnection c = new RawHttpConnection(ingest.server.port(), 3000)) {
             c.sendPartial(head(path, lines)); // and no body at all
             RawHttpConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(401);
-            assertThat(Json.tree(r.body().getBytes()).get("type").asText()).isEqualTo("https://vigil.dev/problems/" + type);
+            assertThat(Json.tree(r.body().getBytes()).get("type").asText())
+                    .isEqualTo("https://vigil.dev/problems/" + type);
         }
         assertThat(allocated()).as("no body buffer was allocated").isEqualTo(allocatedBefore);
         assertThat(ingest.meter("vigil.ingest.inflight.bytes")).isZero();
@@ -80,8 +88,13 @@ class BodyBeforeAuthIT {
             return new String[] {line};
         }
         long now = System.currentTimeMillis();
-        return new String[] {line, RequestSigner.HEADER_TIMESTAMP + ": " + now, RequestSigner.HEADER_REQUEST_ID + ": " + Events.id(),
-            RequestSigner.HEADER_REGION + ": eu-west", RequestSigner.HEADER_SIGNATURE + ": v1=00"};
+        return new String[] {
+            line,
+            RequestSigner.HEADER_TIMESTAMP + ": " + now,
+            RequestSigner.HEADER_REQUEST_ID + ": " + Events.id(),
+            RequestSigner.HEADER_REGION + ": eu-west",
+            RequestSigner.HEADER_SIGNATURE + ": v1=00"
+        };
     }
 
     @Test
@@ -89,14 +102,21 @@ class BodyBeforeAuthIT {
         double allocatedBefore = allocated();
         try (RawHttpConnection c = new RawHttpConnection(ingest.server.port(), 3000)) {
             c.sendPartial(head("/v1/metrics", "Authorization: Bearer " + CHECKOUT_KEY) + "[{\"schemaVersion\":1}");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 20);
-            assertThat(allocated() - allocatedBefore).as("first buffer, not the declared 1,000,000 bytes")
-                    .isPositive().isLessThanOrEqualTo(64 * 1024);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 20);
+            assertThat(allocated() - allocatedBefore)
+                    .as("first buffer, not the declared 1,000,000 bytes")
+                    .isPositive()
+                    .isLessThanOrEqualTo(64 * 1024);
             // the first buffer is taken from the app's share before the body has arrived, not left uncounted
-            assertThat(ingest.meter("vigil.ingest.body.budget.used.bytes")).as("the pre-body buffer is counted")
+            assertThat(ingest.meter("vigil.ingest.body.budget.used.bytes"))
+                    .as("the pre-body buffer is counted")
                     .isEqualTo(allocated() - allocatedBefore);
         }
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.inflight.bytes") == 0);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ingest.meter("vigil.ingest.body.budget.used.bytes") == 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> ingest.meter("vigil.ingest.body.budget.used.bytes") == 0);
     }
 }

@@ -55,7 +55,8 @@ class BrokerOutageIT {
                         long now = System.currentTimeMillis();
                         List<String> events = new ArrayList<>();
                         for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
-                            events.add(Events.metric("checkout", "http_request", "200", "/outage/" + request + "/" + i, now));
+                            events.add(Events.metric(
+                                    "checkout", "http_request", "200", "/outage/" + request + "/" + i, now));
                         }
                         var reply = ingest.metrics(IngestHarness.CHECKOUT_KEY, Events.array(events));
                         if (reply.status() == 202) {
@@ -69,25 +70,34 @@ class BrokerOutageIT {
                             assertThat(reply.contentType()).startsWith("application/problem+json");
                             refused.add(request);
                         } else {
-                            otherStatuses.computeIfAbsent(reply.status(), s -> new AtomicInteger()).incrementAndGet();
+                            otherStatuses
+                                    .computeIfAbsent(reply.status(), s -> new AtomicInteger())
+                                    .incrementAndGet();
                         }
                     }
                     return null;
                 }));
             }
             String pingToken = dev.vigil.kit.auth.BearerTokens.generate();
-            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(kafka.producerProps(),
+            try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                    kafka.producerProps(),
                     new org.apache.kafka.common.serialization.StringSerializer(),
                     dev.vigil.schemas.json.VigilSerdes.monitorDefinition())) {
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.MONITORS, "nightly",
-                        HeartbeatPingIT.heartbeat("nightly", dev.vigil.kit.auth.BearerTokens.hash(pingToken), null, true))).get();
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                Topics.MONITORS,
+                                "nightly",
+                                HeartbeatPingIT.heartbeat(
+                                        "nightly", dev.vigil.kit.auth.BearerTokens.hash(pingToken), null, true)))
+                        .get();
             }
             String ping = "/v1/heartbeat/nightly?token=" + pingToken;
             await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get(ping).status() == 202);
             await().atMost(Duration.ofSeconds(30)).until(() -> accepted.size() >= 20);
             kafka.stop();
             await().atMost(Duration.ofSeconds(60)).until(() -> refused.size() >= 2 * CLIENTS);
-            assertThat(ingest.get("/ready").status()).as("not ready while Kafka is down").isEqualTo(503);
+            assertThat(ingest.get("/ready").status())
+                    .as("not ready while Kafka is down")
+                    .isEqualTo(503);
             assertThat(ingest.get("/health").status()).isEqualTo(200);
             // A signed heartbeat Kafka cannot take: 503 + Retry-After, and its request id is released so the
             // worker may resend it as it is.
@@ -98,15 +108,25 @@ class BrokerOutageIT {
             assertThat(down.status()).as(down.text()).isEqualTo(503);
             assertThat(down.retryAfter()).isNotBlank();
             assertThat(down.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
-            String webhook = Events.betterStackIncident("outage-1", "Acknowledged",
-                    java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), "Alice", null, null);
+            String webhook = Events.betterStackIncident(
+                    "outage-1",
+                    "Acknowledged",
+                    java.time.Instant.now()
+                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            .toString(),
+                    "Alice",
+                    null,
+                    null);
             var webhookDown = ingest.betterStack(IngestHarness.BETTERSTACK_TOKEN, webhook);
             assertThat(webhookDown.status()).as(webhookDown.text()).isEqualTo(503);
             assertThat(webhookDown.retryAfter()).isNotBlank();
             assertThat(webhookDown.contentType()).startsWith("application/problem+json");
-            assertThat(webhookDown.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
+            assertThat(webhookDown.json().get("type").asText())
+                    .isEqualTo("https://vigil.dev/problems/kafka-unavailable");
             assertThat(webhookDown.text()).doesNotContain(IngestHarness.BETTERSTACK_TOKEN);
-            assertThat(ingest.get(ping).status()).as("this window's success is published already").isEqualTo(200);
+            assertThat(ingest.get(ping).status())
+                    .as("this window's success is published already")
+                    .isEqualTo(200);
             var failDown = ingest.get("/v1/heartbeat/nightly/fail?token=" + pingToken);
             assertThat(failDown.status()).as(failDown.text()).isEqualTo(503);
             assertThat(failDown.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/kafka-unavailable");
@@ -114,13 +134,17 @@ class BrokerOutageIT {
             kafka.start();
             restarted.set(true);
             await().atMost(Duration.ofSeconds(90)).until(() -> acceptedAfterRestart.get() >= 20);
-            await().atMost(Duration.ofSeconds(30)).until(() -> ingest.get("/ready").status() == 200);
-            var resent = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", System.currentTimeMillis(), beatId, beat);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> ingest.get("/ready").status() == 200);
+            var resent =
+                    ingest.heartbeats("w-us-east", ingest.usEast, "us-east", System.currentTimeMillis(), beatId, beat);
             assertThat(resent.status()).as(resent.text()).isEqualTo(202);
             var webhookResent = ingest.betterStack(IngestHarness.BETTERSTACK_TOKEN, webhook);
             assertThat(webhookResent.status()).as(webhookResent.text()).isEqualTo(202);
             var failResent = ingest.get("/v1/heartbeat/nightly/fail?token=" + pingToken);
-            assertThat(failResent.status()).as("Kafka did not take the first: the next /fail publishes").isEqualTo(202);
+            assertThat(failResent.status())
+                    .as("Kafka did not take the first: the next /fail publishes")
+                    .isEqualTo(202);
             stop.set(true);
             for (Future<?> f : clients) {
                 f.get();
@@ -134,7 +158,8 @@ class BrokerOutageIT {
                 int expected = accepted.size() * EVENTS_PER_REQUEST;
                 List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records = new ArrayList<>();
                 IngestHarness.pollUntil(consumer, rs -> rs.size() >= expected, records, Duration.ofSeconds(120));
-                // Anything committed after the last accepted request (a refused one, a duplicate) would be read by now too:
+                // Anything committed after the last accepted request (a refused one, a duplicate) would be read by now
+                // too:
                 // poll a few more times while the log end is reached.
                 for (int i = 0; i < 5; i++) {
                     consumer.poll(Duration.ofMillis(200)).forEach(records::add);
@@ -146,12 +171,16 @@ class BrokerOutageIT {
             }
             for (String request : accepted) {
                 for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
-                    assertThat(seen.get("/outage/" + request + "/" + i)).as("event %d of accepted request %s", i, request).isEqualTo(1);
+                    assertThat(seen.get("/outage/" + request + "/" + i))
+                            .as("event %d of accepted request %s", i, request)
+                            .isEqualTo(1);
                 }
             }
             for (String request : refused) {
                 for (int i = 0; i < EVENTS_PER_REQUEST; i++) {
-                    assertThat(seen).as("event of refused request %s", request).doesNotContainKey("/outage/" + request + "/" + i);
+                    assertThat(seen)
+                            .as("event of refused request %s", request)
+                            .doesNotContainKey("/outage/" + request + "/" + i);
                 }
             }
             assertThat(seen.values()).as("no duplicates").allMatch(n -> n == 1);
@@ -163,8 +192,10 @@ class BrokerOutageIT {
                 for (int i = 0; i < 5; i++) {
                     consumer.poll(Duration.ofMillis(200)).forEach(updates::add);
                 }
-                assertThat(updates).as("the call answered 503 is not on the topic, the resent one is, once")
-                        .extracting(org.apache.kafka.clients.consumer.ConsumerRecord::key).containsExactly("betterstack/outage-1");
+                assertThat(updates)
+                        .as("the call answered 503 is not on the topic, the resent one is, once")
+                        .extracting(org.apache.kafka.clients.consumer.ConsumerRecord::key)
+                        .containsExactly("betterstack/outage-1");
             }
 
             try (var consumer = ingest.consumer(Topics.PROBE_RESULTS)) {
@@ -173,9 +204,12 @@ class BrokerOutageIT {
                 for (int i = 0; i < 5; i++) {
                     consumer.poll(Duration.ofMillis(200)).forEach(pings::add);
                 }
-                assertThat(pings).extracting(r -> Json.read(r.value(), dev.vigil.schemas.contract.ProbeResult.class).outcome())
+                assertThat(pings)
+                        .extracting(r -> Json.read(r.value(), dev.vigil.schemas.contract.ProbeResult.class)
+                                .outcome())
                         .as("the success before the outage and the resent /fail, once each")
-                        .containsExactly(dev.vigil.schemas.contract.Outcome.SUCCESS,
+                        .containsExactly(
+                                dev.vigil.schemas.contract.Outcome.SUCCESS,
                                 dev.vigil.schemas.contract.Outcome.ASSERTION_FAILURE);
             }
         }

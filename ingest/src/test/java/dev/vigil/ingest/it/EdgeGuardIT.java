@@ -30,10 +30,14 @@ class EdgeGuardIT {
     @BeforeAll
     void start(EmbeddedKafka kafka) {
         // A budget of exactly one maximal body, so a second request beyond what the first one holds is refused.
-        ingest = new IngestHarness(kafka, c -> c.withLimits(c.limits().withMaxBodyBytes(MAX_BODY)
-                .withMaxInFlightBodyBytes(MAX_BODY).withHeaderTimeout(Duration.ofMillis(500))));
-        offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS,
-                Topics.HEARTBEATS);
+        ingest = new IngestHarness(
+                kafka,
+                c -> c.withLimits(c.limits()
+                        .withMaxBodyBytes(MAX_BODY)
+                        .withMaxInFlightBodyBytes(MAX_BODY)
+                        .withHeaderTimeout(Duration.ofMillis(500))));
+        offsets = new TopicOffsets(
+                kafka.consumerProps("x"), Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS, Topics.HEARTBEATS);
     }
 
     @AfterAll
@@ -63,10 +67,12 @@ class EdgeGuardIT {
             RawHttpConnection.Response r = c.read();
             assertThat(r.status()).isEqualTo(408);
             assertThat(r.headers().get("content-type")).isEqualTo("application/problem+json");
-            assertThat(Json.tree(r.body().getBytes()).get("type").asText()).isEqualTo("https://vigil.dev/problems/request-timeout");
+            assertThat(Json.tree(r.body().getBytes()).get("type").asText())
+                    .isEqualTo("https://vigil.dev/problems/request-timeout");
             assertThat(c.closedByServer()).isTrue();
         }
-        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "header_timeout")).isGreaterThanOrEqualTo(1);
+        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "header_timeout"))
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Test
@@ -84,14 +90,17 @@ class EdgeGuardIT {
             c.send(metricsPost("localhost:" + port(), batch(1)));
             assertThat(c.read().status()).as("a loopback name is allowed").isEqualTo(202);
         }
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> offsets.total() >= before + 2); // the 202's record + marker
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> offsets.total() >= before + 2); // the 202's record + marker
         long afterAllowed = offsets.total();
         try (RawHttpConnection c = new RawHttpConnection(port(), 5000)) {
             c.send(metricsPost("evil.example:" + port(), batch(1)));
             assertThat(c.read().status()).isEqualTo(421);
         }
         assertThat(offsets.total()).as("the refused requests produced nothing").isEqualTo(afterAllowed);
-        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "host")).isEqualTo(2);
+        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "host"))
+                .isEqualTo(2);
     }
 
     @Test
@@ -102,8 +111,10 @@ class EdgeGuardIT {
         try (RawHttpConnection holder = new RawHttpConnection(port(), 5000)) {
             // An authenticated request that sends most of a maximal body and then stalls: its bytes are held.
             holder.sendPartial("POST /v1/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + CHECKOUT_KEY
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + MAX_BODY + "\r\n\r\n" + "[".repeat(MAX_BODY - 100));
-            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + MAX_BODY + "\r\n\r\n"
+                    + "[".repeat(MAX_BODY - 100));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> ingest.meter("vigil.http.body.in.flight.bytes", "server", "ingest") == MAX_BODY - 100);
             try (RawHttpConnection c = new RawHttpConnection(port(), 5000)) {
                 c.send(metricsPost("127.0.0.1", body));
@@ -113,15 +124,19 @@ class EdgeGuardIT {
                 assertThat(r.headers().get("content-type")).isEqualTo("application/problem+json");
                 assertThat(c.closedByServer()).isTrue();
             }
-            assertThat(offsets.total()).as("nothing of the refused request was published").isEqualTo(before);
+            assertThat(offsets.total())
+                    .as("nothing of the refused request was published")
+                    .isEqualTo(before);
         }
         // The stalled request's connection is gone: its bytes are released and the same request now fits.
-        Awaitility.await().atMost(Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> ingest.meter("vigil.http.body.in.flight.bytes", "server", "ingest") == 0);
         try (RawHttpConnection c = new RawHttpConnection(port(), 5000)) {
             c.send(metricsPost("127.0.0.1", body));
             assertThat(c.read().status()).isEqualTo(202);
         }
-        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "budget")).isEqualTo(1);
+        assertThat(ingest.meter("vigil.http.refused", "server", "ingest", "reason", "budget"))
+                .isEqualTo(1);
     }
 }

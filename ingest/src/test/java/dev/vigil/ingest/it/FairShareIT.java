@@ -69,16 +69,22 @@ class FairShareIT {
                 for (int i = 0; i < 40; i++) {
                     slow.add(slowMetricPost(ingest.server.port(), keys[i % keys.length]));
                 }
-                Awaitility.await().atMost(Duration.ofSeconds(20))
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(20))
                         .until(() -> ingest.meter("vigil.http.body.in.flight.bytes", "server", "ingest") >= 600 * 1024);
                 String alerts = alertBatch(60);
-                assertThat(alerts.length()).as("larger than what a first-come budget leaves").isGreaterThan(9 * 1024);
+                assertThat(alerts.length())
+                        .as("larger than what a first-come budget leaves")
+                        .isGreaterThan(9 * 1024);
                 for (int i = 0; i < 3; i++) {
                     IngestHarness.Reply r = ingest.alerts(CHECKOUT_KEY, alerts);
-                    assertThat(r.status()).as("a page gets through while metrics flood: %s", r.text()).isEqualTo(202);
+                    assertThat(r.status())
+                            .as("a page gets through while metrics flood: %s", r.text())
+                            .isEqualTo(202);
                 }
                 assertThat(ingest.meter("vigil.ingest.body.budget.used.bytes"))
-                        .as("metrics never hold the alerts' reserve").isLessThanOrEqualTo(IN_FLIGHT - IN_FLIGHT / 4);
+                        .as("metrics never hold the alerts' reserve")
+                        .isLessThanOrEqualTo(IN_FLIGHT - IN_FLIGHT / 4);
             } finally {
                 for (RawHttpConnection c : slow) {
                     c.close();
@@ -95,8 +101,10 @@ class FairShareIT {
                 for (int i = 0; i < 2; i++) {
                     slow.add(slowMetricPost(ingest.server.port(), CHECKOUT_KEY));
                 }
-                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> ingest.meter("vigil.http.body.in.flight.bytes",
-                        "server", "ingest") >= 2 * (MAX_BODY - 4 * 1024));
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> ingest.meter("vigil.http.body.in.flight.bytes", "server", "ingest")
+                                >= 2 * (MAX_BODY - 4 * 1024));
                 for (int i = 0; i < 4; i++) {
                     slow.add(slowMetricPost(ingest.server.port(), CHECKOUT_KEY));
                 }
@@ -111,7 +119,8 @@ class FairShareIT {
                 }
                 assertThat(refused).isEqualTo(4);
                 // another app is not held up by checkout's share
-                assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 1, "share")).status())
+                assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 1, "share"))
+                                .status())
                         .isEqualTo(202);
             } finally {
                 for (RawHttpConnection c : slow) {
@@ -127,17 +136,22 @@ class FairShareIT {
             long now = System.currentTimeMillis();
             String body = Events.array(List.of(Events.probeResult("api", "us-east", now - now % 60_000, Events.id())));
             // an unknown key id; a known one signed with another secret; a known one, wrong secret, another region
-            IngestHarness.Reply unknown = ingest.probeResults("w-nowhere", ingest.usEast, "us-east", now, Events.id(), body);
-            IngestHarness.Reply forged = ingest.probeResults("w-us-east", ingest.euWest, "us-east", now, Events.id(), body);
-            IngestHarness.Reply wrongRegion = ingest.probeResults("w-us-east", ingest.euWest, "eu-west", now, Events.id(), body);
+            IngestHarness.Reply unknown =
+                    ingest.probeResults("w-nowhere", ingest.usEast, "us-east", now, Events.id(), body);
+            IngestHarness.Reply forged =
+                    ingest.probeResults("w-us-east", ingest.euWest, "us-east", now, Events.id(), body);
+            IngestHarness.Reply wrongRegion =
+                    ingest.probeResults("w-us-east", ingest.euWest, "eu-west", now, Events.id(), body);
             for (IngestHarness.Reply r : List.of(unknown, forged, wrongRegion)) {
                 assertThat(r.status()).isEqualTo(401);
                 assertThat(r.contentType()).isEqualTo("application/problem+json");
                 assertThat(r.json()).as("nothing tells the key ids apart").isEqualTo(unknown.json());
             }
             String hb = Events.array(List.of(Events.heartbeat("w-nowhere", "us-east", now)));
-            JsonNode unknownBeat = ingest.heartbeats("w-nowhere", ingest.usEast, "us-east", now, Events.id(), hb).json();
-            JsonNode forgedBeat = ingest.heartbeats("w-us-east", ingest.euWest, "us-east", now, Events.id(), hb).json();
+            JsonNode unknownBeat = ingest.heartbeats("w-nowhere", ingest.usEast, "us-east", now, Events.id(), hb)
+                    .json();
+            JsonNode forgedBeat = ingest.heartbeats("w-us-east", ingest.euWest, "us-east", now, Events.id(), hb)
+                    .json();
             assertThat(unknownBeat).isEqualTo(forgedBeat);
             assertThat(unknownBeat.get("type").asText()).isEqualTo("https://vigil.dev/problems/bad-signature");
         }
@@ -145,7 +159,8 @@ class FairShareIT {
 
     @Test
     void anAppOverItsRequestRateIs429WithRetryAfterAndItsAlertsStillGetThrough(EmbeddedKafka kafka) {
-        try (IngestHarness ingest = new IngestHarness(kafka, c -> c.withQuotas(c.quotas().withRates(1, 5, 1, 20)))) {
+        try (IngestHarness ingest =
+                new IngestHarness(kafka, c -> c.withQuotas(c.quotas().withRates(1, 5, 1, 20)))) {
             long now = System.currentTimeMillis();
             int accepted = 0;
             IngestHarness.Reply limited = null;
@@ -168,20 +183,25 @@ class FairShareIT {
             assertThat(limited.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/rate-limited");
             // alerts have their own allowance, other apps their own bucket
             assertThat(ingest.alerts(CHECKOUT_KEY, alertBatch(1)).status()).isEqualTo(202);
-            assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 1, "rate")).status()).isEqualTo(202);
+            assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 1, "rate"))
+                            .status())
+                    .isEqualTo(202);
         }
     }
 
     @Test
     void anAppOverItsSeriesCapIs429AndNothingOfTheBatchIsPublished(EmbeddedKafka kafka) {
-        try (IngestHarness ingest = new IngestHarness(kafka, c -> c.withQuotas(c.quotas().withMaxSeriesPerApp(5)));
-             TopicOffsets offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS)) {
+        try (IngestHarness ingest =
+                        new IngestHarness(kafka, c -> c.withQuotas(c.quotas().withMaxSeriesPerApp(5)));
+                TopicOffsets offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.METRICS)) {
             long now = System.currentTimeMillis();
-            assertThat(ingest.metrics(DEMO_KEY, metricsOf("demo", 5, "series")).status()).isEqualTo(202);
+            assertThat(ingest.metrics(DEMO_KEY, metricsOf("demo", 5, "series")).status())
+                    .isEqualTo(202);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> offsets.total() > 0);
             long before = offsets.total();
             // the same five series again are fine; a sixth is not, and takes its batch-mates with it
-            assertThat(ingest.metrics(DEMO_KEY, metricsOf("demo", 5, "series")).status()).isEqualTo(202);
+            assertThat(ingest.metrics(DEMO_KEY, metricsOf("demo", 5, "series")).status())
+                    .isEqualTo(202);
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> offsets.total() > before);
             long afterRepeat = offsets.total();
             IngestHarness.Reply r = ingest.metrics(DEMO_KEY, metricsOf("demo", 6, "series"));
@@ -190,8 +210,10 @@ class FairShareIT {
             assertThat(r.contentType()).isEqualTo("application/problem+json");
             assertThat(r.json().get("type").asText()).isEqualTo("https://vigil.dev/problems/series-limit");
             assertThat(offsets.total()).as("nothing of the refused batch").isEqualTo(afterRepeat);
-            assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 5, "series")).status())
-                    .as("another app's series are its own").isEqualTo(202);
+            assertThat(ingest.metrics(BILLING_KEY, metricsOf("billing", 5, "series"))
+                            .status())
+                    .as("another app's series are its own")
+                    .isEqualTo(202);
         }
     }
 }

@@ -8,17 +8,17 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
-import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.CheckType;
+import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.VendorIncidentUpdate;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
-import dev.vigil.kit.auth.BearerTokens;
-import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.sign.RequestSigner;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.validate.PrivacyGuard;
@@ -31,16 +31,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,35 +58,98 @@ class FuzzIT {
     private static final String PING_TOKEN = "vgl_fuzzPingToken0123456789abcdefghijklmnopqrstu";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final String[] NASTY_STRINGS = {
-        "", " ", "bob@example.com", "+1 415 555 2671", "4111 1111 1111 1111", "password=hunter2hunter2",
-        "Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "/p?q=1&r=2", "\u0000\u0001", "\n", "x".repeat(5000), "ünï©ødé",
-        "\uD800", "../../etc", "P1", "firing", "resolved", "opened", "app", "probe", "200", "5xx", "1e308", "-1",
-        "alertmanager/x", "a/b/c/d/e/f", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", "%40example.com", "http://h/p#t=1",
-        "Acknowledged", "Resolved", "vigil", "\u202Eevil", "2026-01-01T00:00:00Z"
+        "",
+        " ",
+        "bob@example.com",
+        "+1 415 555 2671",
+        "4111 1111 1111 1111",
+        "password=hunter2hunter2",
+        "Bearer 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+        "/p?q=1&r=2",
+        "\u0000\u0001",
+        "\n",
+        "x".repeat(5000),
+        "ünï©ødé",
+        "\uD800",
+        "../../etc",
+        "P1",
+        "firing",
+        "resolved",
+        "opened",
+        "app",
+        "probe",
+        "200",
+        "5xx",
+        "1e308",
+        "-1",
+        "alertmanager/x",
+        "a/b/c/d/e/f",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc",
+        "%40example.com",
+        "http://h/p#t=1",
+        "Acknowledged",
+        "Resolved",
+        "vigil",
+        "\u202Eevil",
+        "2026-01-01T00:00:00Z"
     };
 
     /** The write routes, each fuzzed {@value #PER_ROUTE} times. */
-    enum Route { METRICS, PROBE_RESULTS, HEARTBEATS, ALERTS, ALERTMANAGER, BETTERSTACK, PING }
+    enum Route {
+        METRICS,
+        PROBE_RESULTS,
+        HEARTBEATS,
+        ALERTS,
+        ALERTMANAGER,
+        BETTERSTACK,
+        PING
+    }
 
     /** One request's outcome: what it may have published, and whether it had to be refused. */
-    private record Outcome(Route route, int status, int accepted, boolean mustRefuse, String what) {
-    }
+    private record Outcome(Route route, int status, int accepted, boolean mustRefuse, String what) {}
 
     @Test
     void randomAndMutatedBodiesNeverCauseA5xxNorProduceInvalidRecords(EmbeddedKafka kafka) throws Exception {
         long seed = Long.getLong("fuzz.seed", System.nanoTime());
         String ctx = "fuzz seed " + seed + " (rerun with -Dfuzz.seed=" + seed + ")";
         kafka.createTopics(Topics.all().stream().map(t -> t.withPartitions(3)).toList());
-        try (var monitors = new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), VigilSerdes.monitorDefinition())) {
-            monitors.send(new ProducerRecord<>(Topics.MONITORS, PING_MONITOR, new MonitorDefinition(1, PING_MONITOR, null,
-                    null, null, 7 * 24 * 3600, null, List.of(), null, null, null, null, null, Map.of(), null, CheckType.HEARTBEAT,
-                    null, null, null, null, null, new MonitorDefinition.Heartbeat(null, null, 60,
-                    BearerTokens.hash(PING_TOKEN))))).get();
+        try (var monitors =
+                new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), VigilSerdes.monitorDefinition())) {
+            monitors.send(new ProducerRecord<>(
+                            Topics.MONITORS,
+                            PING_MONITOR,
+                            new MonitorDefinition(
+                                    1,
+                                    PING_MONITOR,
+                                    null,
+                                    null,
+                                    null,
+                                    7 * 24 * 3600,
+                                    null,
+                                    List.of(),
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    Map.of(),
+                                    null,
+                                    CheckType.HEARTBEAT,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    new MonitorDefinition.Heartbeat(null, null, 60, BearerTokens.hash(PING_TOKEN)))))
+                    .get();
         }
         // quotas out of the way: the fuzz is about bodies, and the quotas have their own tests
-        try (IngestHarness ingest = new IngestHarness(kafka, c -> IngestHarness.withBetterStack(c).withQuotas(
-                c.quotas().withRates(1_000_000, 1_000_000, 1_000_000, 1_000_000).withMaxSeriesPerApp(1_000_000)))) {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+        try (IngestHarness ingest = new IngestHarness(kafka, c -> IngestHarness.withBetterStack(c)
+                .withQuotas(c.quotas()
+                        .withRates(1_000_000, 1_000_000, 1_000_000, 1_000_000)
+                        .withMaxSeriesPerApp(1_000_000)))) {
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> ingest.meter("vigil.ingest.heartbeat.catalog.ready") == 1.0);
             Map<Route, Map<Integer, Integer>> statuses = new ConcurrentHashMap<>();
             Map<String, AtomicInteger> acceptedByTopic = new ConcurrentHashMap<>();
@@ -108,16 +170,20 @@ class FuzzIT {
                             failures.add(ctx + ", request #" + index + " to " + route + " got no answer: " + e);
                             return;
                         }
-                        statuses.computeIfAbsent(route, r -> new ConcurrentHashMap<>()).merge(o.status(), 1, Integer::sum);
+                        statuses.computeIfAbsent(route, r -> new ConcurrentHashMap<>())
+                                .merge(o.status(), 1, Integer::sum);
                         if (o.status() >= 500 || o.status() < 200) {
-                            failures.add(ctx + ", request #" + index + " to " + route + ": " + o.status() + " " + o.what());
+                            failures.add(
+                                    ctx + ", request #" + index + " to " + route + ": " + o.status() + " " + o.what());
                         }
                         if (o.mustRefuse() && o.status() < 300) {
                             failures.add(ctx + ", request #" + index + " to " + route + " should have been refused: "
                                     + o.status() + " " + o.what());
                         }
                         if (o.accepted() > 0) {
-                            acceptedByTopic.computeIfAbsent(topic(route), t -> new AtomicInteger()).addAndGet(o.accepted());
+                            acceptedByTopic
+                                    .computeIfAbsent(topic(route), t -> new AtomicInteger())
+                                    .addAndGet(o.accepted());
                         }
                     }));
                 }
@@ -130,9 +196,14 @@ class FuzzIT {
             System.out.println("fuzz statuses " + statuses + ", accepted " + acceptedByTopic + ", " + ctx);
             assertThat(failures).as(ctx).isEmpty();
             for (Route r : Route.values()) {
-                assertThat(statuses.get(r).values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(PER_ROUTE);
+                assertThat(statuses.get(r).values().stream()
+                                .mapToInt(Integer::intValue)
+                                .sum())
+                        .isEqualTo(PER_ROUTE);
             }
-            assertThat(statuses.get(Route.METRICS).keySet()).as("the fuzz reaches both outcomes").contains(202, 400, 422);
+            assertThat(statuses.get(Route.METRICS).keySet())
+                    .as("the fuzz reaches both outcomes")
+                    .contains(202, 400, 422);
             assertThat(statuses.get(Route.ALERTS).keySet()).contains(202);
             assertThat(statuses.get(Route.BETTERSTACK).keySet()).contains(202, 400, 401);
             assertThat(statuses.get(Route.PING).keySet()).contains(401, 405);
@@ -157,18 +228,28 @@ class FuzzIT {
         boolean junk = rnd.nextInt(20) == 0;
         IngestHarness.Reply reply;
         switch (route) {
-            case METRICS -> reply = ingest.post("/v1/metrics", contentType, body,
-                    IngestHarness.bearer(junk ? "junk" : IngestHarness.CHECKOUT_KEY));
-            case ALERTS, ALERTMANAGER -> reply = ingest.post("/v1/alerts", contentType, body,
+            case METRICS -> reply = ingest.post(
+                    "/v1/metrics", contentType, body, IngestHarness.bearer(junk ? "junk" : IngestHarness.CHECKOUT_KEY));
+            case ALERTS, ALERTMANAGER -> reply = ingest.post(
+                    "/v1/alerts",
+                    contentType,
+                    body,
                     IngestHarness.bearer(junk ? IngestHarness.CHECKOUT_KEY + "x" : IngestHarness.CHECKOUT_KEY));
-            case PROBE_RESULTS -> reply = ingest.post("/v1/probe-results", contentType, body, signed(ingest, now, body, rnd, junk));
-            case HEARTBEATS -> reply = ingest.post("/v1/heartbeats", contentType, body, signed(ingest, now, body, rnd, junk));
-            case BETTERSTACK -> reply = ingest.post("/v1/integrations/betterstack/"
-                    + (junk ? IngestHarness.BETTERSTACK_TOKEN + "x" : IngestHarness.BETTERSTACK_TOKEN), contentType, body, Map.of());
+            case PROBE_RESULTS -> reply =
+                    ingest.post("/v1/probe-results", contentType, body, signed(ingest, now, body, rnd, junk));
+            case HEARTBEATS -> reply =
+                    ingest.post("/v1/heartbeats", contentType, body, signed(ingest, now, body, rnd, junk));
+            case BETTERSTACK -> reply = ingest.post(
+                    "/v1/integrations/betterstack/"
+                            + (junk ? IngestHarness.BETTERSTACK_TOKEN + "x" : IngestHarness.BETTERSTACK_TOKEN),
+                    contentType,
+                    body,
+                    Map.of());
             default -> {
                 boolean get = rnd.nextInt(10) == 0;
                 String path = "/v1/heartbeat/" + PING_MONITOR + (rnd.nextBoolean() ? "/fail" : "");
-                Map<String, String> auth = IngestHarness.bearer(junk ? PING_TOKEN.toUpperCase(java.util.Locale.ROOT) : PING_TOKEN);
+                Map<String, String> auth =
+                        IngestHarness.bearer(junk ? PING_TOKEN.toUpperCase(java.util.Locale.ROOT) : PING_TOKEN);
                 reply = get ? ingest.getWith(path, auth) : ingest.post(path, contentType, body, auth);
                 junk |= get;
             }
@@ -181,18 +262,25 @@ class FuzzIT {
         if (reply.status() >= 400 && !reply.contentType().startsWith("application/problem+json")) {
             return new Outcome(route, 599, 0, junk, "not problem+json: " + reply.contentType());
         }
-        return new Outcome(route, reply.status(), accepted, junk, reply.text().length() > 300
-                ? reply.text().substring(0, 300) : reply.text());
+        return new Outcome(
+                route,
+                reply.status(),
+                accepted,
+                junk,
+                reply.text().length() > 300 ? reply.text().substring(0, 300) : reply.text());
     }
 
     private static void checkPublished(IngestHarness ingest, Map<String, AtomicInteger> acceptedByTopic, String ctx) {
         Map<String, Integer> expectedByTopic = new HashMap<>();
         for (Route r : Route.values()) {
-            expectedByTopic.put(topic(r), acceptedByTopic.getOrDefault(topic(r), new AtomicInteger()).get());
+            expectedByTopic.put(
+                    topic(r),
+                    acceptedByTopic.getOrDefault(topic(r), new AtomicInteger()).get());
         }
-        int expected = expectedByTopic.values().stream().mapToInt(Integer::intValue).sum();
-        try (var consumer = ingest.consumer(Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS, Topics.HEARTBEATS,
-                Topics.VENDOR_UPDATES)) {
+        int expected =
+                expectedByTopic.values().stream().mapToInt(Integer::intValue).sum();
+        try (var consumer = ingest.consumer(
+                Topics.METRICS, Topics.PROBE_RESULTS, Topics.ALERTS, Topics.HEARTBEATS, Topics.VENDOR_UPDATES)) {
             List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
             IngestHarness.pollUntil(consumer, rs -> rs.size() >= expected, records, Duration.ofSeconds(120));
             for (int i = 0; i < 5; i++) {
@@ -229,11 +317,17 @@ class FuzzIT {
                     case Topics.VENDOR_UPDATES -> {
                         VendorIncidentUpdate u = Json.read(r.value(), VendorIncidentUpdate.class);
                         assertThat(u.vendor()).isEqualTo("betterstack");
-                        assertThat(u.by() == null ? java.util.Optional.empty() : PrivacyGuard.check("by", u.by())).as(ctx).isEmpty();
+                        assertThat(u.by() == null ? java.util.Optional.empty() : PrivacyGuard.check("by", u.by()))
+                                .as(ctx)
+                                .isEmpty();
                         if (u.action() == VendorIncidentUpdate.Action.RESOLVED) {
-                            assertThat(u.by()).as(ctx + ": Vigil's own resolution is never echoed").isNotEqualToIgnoringCase("vigil");
+                            assertThat(u.by())
+                                    .as(ctx + ": Vigil's own resolution is never echoed")
+                                    .isNotEqualToIgnoringCase("vigil");
                         }
-                        assertThat(u.at()).as(ctx + ": only fresh acts").isGreaterThan(System.currentTimeMillis() - 15 * 60_000);
+                        assertThat(u.at())
+                                .as(ctx + ": only fresh acts")
+                                .isGreaterThan(System.currentTimeMillis() - 15 * 60_000);
                     }
                     default -> {
                         AlertEvent a = Json.read(r.value(), AlertEvent.class);
@@ -244,7 +338,9 @@ class FuzzIT {
                         assertThat(a.fingerprint()).as(ctx).startsWith("app/checkout/");
                         assertThat(a.attributes()).as(ctx).containsEntry("app", "checkout");
                         assertThat(a.eventId()).as(ctx).isEqualTo(AlertEvent.appEventId(a.fingerprint(), a.state()));
-                        assertThat(a.incidentId()).as(ctx).isEqualTo(AlertEvent.incidentIdFor(a.fingerprint(), a.firstSeen()));
+                        assertThat(a.incidentId())
+                                .as(ctx)
+                                .isEqualTo(AlertEvent.incidentIdFor(a.fingerprint(), a.firstSeen()));
                     }
                 }
             }
@@ -261,8 +357,11 @@ class FuzzIT {
         h.put(RequestSigner.HEADER_TIMESTAMP, Long.toString(now));
         h.put(RequestSigner.HEADER_REQUEST_ID, id);
         h.put(RequestSigner.HEADER_REGION, "us-east");
-        h.put(RequestSigner.HEADER_SIGNATURE, how == 2 ? "v1=" + "0".repeat(64)
-                : (how == 0 ? ingest.euWest : ingest.usEast).sign(now, id, "us-east", body));
+        h.put(
+                RequestSigner.HEADER_SIGNATURE,
+                how == 2
+                        ? "v1=" + "0".repeat(64)
+                        : (how == 0 ? ingest.euWest : ingest.usEast).sign(now, id, "us-east", body));
         return h;
     }
 
@@ -285,8 +384,10 @@ class FuzzIT {
 
     private static byte[] body(Random rnd, Route route, long now) {
         if (route == Route.PING && rnd.nextInt(3) > 0) {
-            return rnd.nextBoolean() ? new byte[0] : ("backup done: " + NASTY_STRINGS[rnd.nextInt(NASTY_STRINGS.length)])
-                    .getBytes(StandardCharsets.UTF_8);
+            return rnd.nextBoolean()
+                    ? new byte[0]
+                    : ("backup done: " + NASTY_STRINGS[rnd.nextInt(NASTY_STRINGS.length)])
+                            .getBytes(StandardCharsets.UTF_8);
         }
         int kind = rnd.nextInt(10);
         if (kind == 0) {
@@ -316,17 +417,25 @@ class FuzzIT {
 
     private static JsonNode seed(Random rnd, Route route, long now) {
         if (route == Route.ALERTMANAGER) {
-            return Json.tree(Events.alertmanager(rnd.nextBoolean() ? "firing" : "resolved",
-                    rnd.nextBoolean() ? null : Long.toHexString(rnd.nextLong()), rnd.nextBoolean() ? "P1" : "warning")
+            return Json.tree(Events.alertmanager(
+                            rnd.nextBoolean() ? "firing" : "resolved",
+                            rnd.nextBoolean() ? null : Long.toHexString(rnd.nextLong()),
+                            rnd.nextBoolean() ? "P1" : "warning")
                     .getBytes(StandardCharsets.UTF_8));
         }
         if (route == Route.BETTERSTACK) {
-            String at = java.time.Instant.ofEpochMilli(now - rnd.nextInt(400_000)).toString();
+            String at =
+                    java.time.Instant.ofEpochMilli(now - rnd.nextInt(400_000)).toString();
             String[] statuses = {"Acknowledged", "Resolved", "Started", "Validating"};
             String by = "Person " + rnd.nextInt(9);
             boolean resolved = rnd.nextBoolean();
-            JsonNode incident = Json.tree(Events.betterStackIncident(Integer.toString(rnd.nextInt(2000)),
-                    statuses[rnd.nextInt(4)], rnd.nextInt(5) == 0 ? null : at, by, resolved ? at : null, resolved ? by : null)
+            JsonNode incident = Json.tree(Events.betterStackIncident(
+                            Integer.toString(rnd.nextInt(2000)),
+                            statuses[rnd.nextInt(4)],
+                            rnd.nextInt(5) == 0 ? null : at,
+                            by,
+                            resolved ? at : null,
+                            resolved ? by : null)
                     .getBytes(StandardCharsets.UTF_8));
             if (rnd.nextInt(3) == 0) {
                 // a name with anything in it (quotes, controls, bidi overrides, contact details), JSON-escaped
@@ -339,13 +448,20 @@ class FuzzIT {
         int n = 1 + rnd.nextInt(5);
         List<String> items = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            items.add(switch (route) {
-                case METRICS -> Events.metric(rnd.nextBoolean() ? "checkout" : null, "http_request", rnd.nextBoolean() ? "200" : "503",
-                        "/f/" + rnd.nextInt(1000), now - rnd.nextInt(1000));
-                case PROBE_RESULTS -> Events.probeResult("mon-" + rnd.nextInt(50), "us-east", now - now % 60_000, "r-" + i);
-                case HEARTBEATS -> Events.heartbeat("w-us-east", "us-east", now - rnd.nextInt(1000));
-                default -> Events.alertEvent("app/fz-" + rnd.nextInt(100), rnd.nextBoolean() ? "opened" : "resolved", now);
-            });
+            items.add(
+                    switch (route) {
+                        case METRICS -> Events.metric(
+                                rnd.nextBoolean() ? "checkout" : null,
+                                "http_request",
+                                rnd.nextBoolean() ? "200" : "503",
+                                "/f/" + rnd.nextInt(1000),
+                                now - rnd.nextInt(1000));
+                        case PROBE_RESULTS -> Events.probeResult(
+                                "mon-" + rnd.nextInt(50), "us-east", now - now % 60_000, "r-" + i);
+                        case HEARTBEATS -> Events.heartbeat("w-us-east", "us-east", now - rnd.nextInt(1000));
+                        default -> Events.alertEvent(
+                                "app/fz-" + rnd.nextInt(100), rnd.nextBoolean() ? "opened" : "resolved", now);
+                    });
         }
         return Json.tree(Events.array(items).getBytes(StandardCharsets.UTF_8));
     }
@@ -364,7 +480,9 @@ class FuzzIT {
             } else if (op == 1 && !names.isEmpty()) {
                 obj.set(names.get(rnd.nextInt(names.size())), randomValue(rnd, 0));
             } else {
-                obj.set(rnd.nextBoolean() ? NASTY_STRINGS[rnd.nextInt(NASTY_STRINGS.length)] : "f" + rnd.nextInt(9), randomValue(rnd, 0));
+                obj.set(
+                        rnd.nextBoolean() ? NASTY_STRINGS[rnd.nextInt(NASTY_STRINGS.length)] : "f" + rnd.nextInt(9),
+                        randomValue(rnd, 0));
             }
         } else if (target instanceof ArrayNode arr) {
             int op = rnd.nextInt(3);
@@ -373,7 +491,10 @@ class FuzzIT {
             } else if (op == 1 && !arr.isEmpty()) {
                 arr.set(rnd.nextInt(arr.size()), randomValue(rnd, 0));
             } else {
-                arr.add(arr.isEmpty() || rnd.nextBoolean() ? randomValue(rnd, 0) : arr.get(0).deepCopy());
+                arr.add(
+                        arr.isEmpty() || rnd.nextBoolean()
+                                ? randomValue(rnd, 0)
+                                : arr.get(0).deepCopy());
             }
         }
         return root;
@@ -424,8 +545,10 @@ class FuzzIT {
             case 1 -> b = java.util.Arrays.copyOf(b, rnd.nextInt(b.length + 1));
             case 2 -> {
                 int at = rnd.nextInt(b.length + 1);
-                byte[] ins = Set.of("\"", "}", "]", ",", "\\", "\n", "{", "[", "null", "\u00ff").stream().toList()
-                        .get(rnd.nextInt(10)).getBytes(StandardCharsets.UTF_8);
+                byte[] ins = Set.of("\"", "}", "]", ",", "\\", "\n", "{", "[", "null", "\u00ff").stream()
+                        .toList()
+                        .get(rnd.nextInt(10))
+                        .getBytes(StandardCharsets.UTF_8);
                 byte[] out = new byte[b.length + ins.length];
                 System.arraycopy(b, 0, out, 0, at);
                 System.arraycopy(ins, 0, out, at, ins.length);

@@ -64,6 +64,7 @@ class HeartbeatPingIT {
     private static final String ACCESS_LOGGER = "reactor.netty.http.server.AccessLog";
     /** A week-long window: the pings of one test run fall in the same window. */
     private static final int WEEK = MonitorDefinition.MAX_HEARTBEAT_INTERVAL_SECONDS;
+
     private static final String TOKEN = BearerTokens.generate();
     private static final String OTHER_TOKEN = BearerTokens.generate();
     private static final String REFUSED_DETAIL = "this monitor does not accept this token (or is no heartbeat monitor "
@@ -83,8 +84,28 @@ class HeartbeatPingIT {
     }
 
     static MonitorDefinition heartbeat(String id, String tokenSha256, Boolean enabled, Boolean allowGet) {
-        return new MonitorDefinition(1, id, null, null, null, WEEK, null, List.of(), null, null, null, null, null,
-                Map.of(), enabled, CheckType.HEARTBEAT, null, null, null, null, null,
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                null,
+                null,
+                WEEK,
+                null,
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of(),
+                enabled,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat(null, null, 60, tokenSha256, allowGet));
     }
 
@@ -99,8 +120,22 @@ class HeartbeatPingIT {
         publish(heartbeat("weekly", hash, null, true)); // opted in to GET pings; nightly takes POSTs only
         publish(heartbeat("paused", hash, false));
         publish(heartbeat("tokenless", null, null));
-        publish(new MonitorDefinition(1, "api", null, "https://api.example.com/", null, 60, null, List.of("eu-west"),
-                null, null, null, null, null, null, null));
+        publish(new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://api.example.com/",
+                null,
+                60,
+                null,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
         logs.start();
         root().addAppender(logs);
         Logger access = (Logger) LoggerFactory.getLogger(ACCESS_LOGGER);
@@ -114,9 +149,12 @@ class HeartbeatPingIT {
         }
         offsets = new TopicOffsets(kafka.consumerProps("x"), Topics.PROBE_RESULTS);
         consumer = ingest.consumer(Topics.PROBE_RESULTS);
-        Awaitility.await().atMost(Duration.ofSeconds(30))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> ingest.meter("vigil.ingest.heartbeat.catalog.ready") == 1.0);
-        assertThat(ingest.meter("vigil.ingest.heartbeat.monitors")).as("nightly and weekly").isEqualTo(2.0);
+        assertThat(ingest.meter("vigil.ingest.heartbeat.monitors"))
+                .as("nightly and weekly")
+                .isEqualTo(2.0);
     }
 
     @AfterAll
@@ -147,8 +185,11 @@ class HeartbeatPingIT {
         headers.forEach(b::header);
         try {
             HttpResponse<byte[]> r = ingest.http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new IngestHarness.Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
-                    r.headers().firstValue("Retry-After").orElse(null), r.body());
+            return new IngestHarness.Reply(
+                    r.statusCode(),
+                    r.headers().firstValue("Content-Type").orElse(""),
+                    r.headers().firstValue("Retry-After").orElse(null),
+                    r.body());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -159,8 +200,8 @@ class HeartbeatPingIT {
 
     private String allowOnGet(String path) {
         try {
-            HttpResponse<Void> r = ingest.http.send(HttpRequest.newBuilder(ingest.uri(path)).GET().build(),
-                    HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> r = ingest.http.send(
+                    HttpRequest.newBuilder(ingest.uri(path)).GET().build(), HttpResponse.BodyHandlers.discarding());
             assertThat(r.statusCode()).isEqualTo(405);
             return r.headers().firstValue("Allow").orElse(null);
         } catch (java.io.IOException e) {
@@ -173,21 +214,29 @@ class HeartbeatPingIT {
 
     /** The ping results read so far for a monitor, read committed (waits for at least {@code n}). */
     private List<ProbeResult> resultsOf(String monitorId, int n) {
-        IngestHarness.pollUntil(consumer, rs -> rs.stream().filter(r -> r.key().equals(monitorId)).count() >= n, read,
+        IngestHarness.pollUntil(
+                consumer,
+                rs -> rs.stream().filter(r -> r.key().equals(monitorId)).count() >= n,
+                read,
                 Duration.ofSeconds(30));
-        return read.stream().filter(r -> r.key().equals(monitorId))
-                .map(r -> Json.read(r.value(), ProbeResult.class)).toList();
+        return read.stream()
+                .filter(r -> r.key().equals(monitorId))
+                .map(r -> Json.read(r.value(), ProbeResult.class))
+                .toList();
     }
 
     /** End offsets once no commit marker is on its way. */
     private long settledOffsets() {
         long[] last = {offsets.total()};
-        Awaitility.await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ofMillis(300)).until(() -> {
-            long now = offsets.total();
-            boolean same = now == last[0];
-            last[0] = now;
-            return same;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollDelay(Duration.ofMillis(300))
+                .until(() -> {
+                    long now = offsets.total();
+                    boolean same = now == last[0];
+                    last[0] = now;
+                    return same;
+                });
         return last[0];
     }
 
@@ -210,8 +259,10 @@ class HeartbeatPingIT {
         assertThat(body.get("monitorId").asText()).isEqualTo("nightly");
         assertThat(body.get("outcome").asText()).isEqualTo("success");
         assertThat(body.get("published").asBoolean()).isTrue();
-        assertThat(body.get("window").get("start").asText()).isEqualTo(Instant.ofEpochMilli(window.start()).toString());
-        assertThat(body.get("window").get("end").asText()).isEqualTo(Instant.ofEpochMilli(window.end()).toString());
+        assertThat(body.get("window").get("start").asText())
+                .isEqualTo(Instant.ofEpochMilli(window.start()).toString());
+        assertThat(body.get("window").get("end").asText())
+                .isEqualTo(Instant.ofEpochMilli(window.end()).toString());
 
         ProbeResult r = resultsOf("nightly", 1).get(0);
         assertThat(r.region()).isEqualTo(MonitorDefinition.PUSH_REGION);
@@ -230,13 +281,16 @@ class HeartbeatPingIT {
     void laterPingsOfTheWindowAre200AndPublishNothing() {
         long before = settledOffsets();
         for (int i = 0; i < 20; i++) {
-            IngestHarness.Reply reply = ping("POST", "/v1/heartbeat/nightly" + (i % 3 == 0 ? "?token=" + TOKEN : ""),
+            IngestHarness.Reply reply = ping(
+                    "POST",
+                    "/v1/heartbeat/nightly" + (i % 3 == 0 ? "?token=" + TOKEN : ""),
                     i % 3 == 0 ? Map.of() : IngestHarness.bearer(TOKEN));
             assertThat(reply.status()).as(reply.text()).isEqualTo(200);
             assertThat(reply.json().get("published").asBoolean()).isFalse();
         }
         assertThat(settledOffsets()).as("nothing produced").isEqualTo(before);
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "duplicate")).isGreaterThanOrEqualTo(20);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "duplicate"))
+                .isGreaterThanOrEqualTo(20);
     }
 
     @Test
@@ -245,7 +299,8 @@ class HeartbeatPingIT {
         long before = settledOffsets();
         double rejected = ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected");
         // as a link preview or a mail scanner fetches a pasted URL; and with the token in the header
-        for (IngestHarness.Reply reply : List.of(ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN, Map.of()),
+        for (IngestHarness.Reply reply : List.of(
+                ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN, Map.of()),
                 ping("GET", "/v1/heartbeat/nightly/fail?token=" + TOKEN, Map.of()),
                 ping("GET", "/v1/heartbeat/nightly", IngestHarness.bearer(TOKEN)))) {
             assertProblem(reply, 405, "method-not-allowed");
@@ -253,10 +308,13 @@ class HeartbeatPingIT {
         }
         assertThat(allowOnGet("/v1/heartbeat/nightly?token=" + TOKEN)).isEqualTo("POST");
         assertThat(settledOffsets()).as("nothing produced").isEqualTo(before);
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected")).isEqualTo(rejected + 4);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected"))
+                .isEqualTo(rejected + 4);
         // a GET with a wrong token learns nothing more than before: the same 401
-        assertProblem(ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN.toUpperCase(java.util.Locale.ROOT), Map.of()),
-                401, "invalid-credentials");
+        assertProblem(
+                ping("GET", "/v1/heartbeat/nightly?token=" + TOKEN.toUpperCase(java.util.Locale.ROOT), Map.of()),
+                401,
+                "invalid-credentials");
     }
 
     @Test
@@ -270,37 +328,45 @@ class HeartbeatPingIT {
         assertThat(r.errorKind()).isEqualTo(ErrorKind.REPORTED_FAILURE);
         assertThat(r.region()).isEqualTo("push");
         // a success of the same window is another kind: published once too
-        assertThat(ping("POST", "/v1/heartbeat/weekly?token=" + TOKEN, Map.of()).status()).isEqualTo(202);
-        assertThat(ping("POST", "/v1/heartbeat/weekly/fail", IngestHarness.bearer(TOKEN)).status()).isEqualTo(200);
-        assertThat(resultsOf("weekly", 2)).extracting(ProbeResult::outcome)
+        assertThat(ping("POST", "/v1/heartbeat/weekly?token=" + TOKEN, Map.of()).status())
+                .isEqualTo(202);
+        assertThat(ping("POST", "/v1/heartbeat/weekly/fail", IngestHarness.bearer(TOKEN))
+                        .status())
+                .isEqualTo(200);
+        assertThat(resultsOf("weekly", 2))
+                .extracting(ProbeResult::outcome)
                 .containsExactly(Outcome.ASSERTION_FAILURE, Outcome.SUCCESS);
     }
 
     /** Unknown, disabled, tokenless, http monitors and wrong tokens: one answer, nothing produced. */
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "unknown monitor, right token      | GET  | /v1/heartbeat/nobody?token=TOKEN        | -                  | invalid-credentials",
-        "unknown monitor, bearer           | POST | /v1/heartbeat/nobody                    | Bearer TOKEN       | invalid-credentials",
-        "wrong token                       | POST | /v1/heartbeat/nightly                   | Bearer OTHER       | invalid-credentials",
-        "wrong token in the query          | GET  | /v1/heartbeat/nightly?token=OTHER       | -                  | invalid-credentials",
-        "wrong token on /fail              | GET  | /v1/heartbeat/nightly/fail?token=OTHER  | -                  | invalid-credentials",
-        "token in another case             | GET  | /v1/heartbeat/nightly?token=UPPER       | -                  | invalid-credentials",
-        "token percent-encoded             | GET  | /v1/heartbeat/nightly?token=ENCODED     | -                  | invalid-credentials",
-        "the token's hash                  | GET  | /v1/heartbeat/nightly?token=HASH        | -                  | invalid-credentials",
-        "disabled monitor                  | GET  | /v1/heartbeat/paused?token=TOKEN        | -                  | invalid-credentials",
-        "monitor without a token           | GET  | /v1/heartbeat/tokenless?token=TOKEN     | -                  | invalid-credentials",
-        "an http monitor                   | GET  | /v1/heartbeat/api?token=TOKEN           | -                  | invalid-credentials",
-        "Basic credentials                 | POST | /v1/heartbeat/nightly                   | Basic TOKEN        | invalid-credentials",
-        "a wrong header beats a right query| POST | /v1/heartbeat/nightly?token=TOKEN       | Bearer OTHER       | invalid-credentials",
-        "no token at all                   | POST | /v1/heartbeat/nightly                   | -                  | missing-credentials",
-        "no token for an unknown monitor   | GET  | /v1/heartbeat/nobody                    | -                  | missing-credentials",
-        "an empty token parameter          | GET  | /v1/heartbeat/nightly?token=            | -                  | missing-credentials",
-        "Token is not token                | GET  | /v1/heartbeat/nightly?Token=TOKEN       | -                  | missing-credentials"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "unknown monitor, right token      | GET  | /v1/heartbeat/nobody?token=TOKEN        | -                  | invalid-credentials",
+                "unknown monitor, bearer           | POST | /v1/heartbeat/nobody                    | Bearer TOKEN       | invalid-credentials",
+                "wrong token                       | POST | /v1/heartbeat/nightly                   | Bearer OTHER       | invalid-credentials",
+                "wrong token in the query          | GET  | /v1/heartbeat/nightly?token=OTHER       | -                  | invalid-credentials",
+                "wrong token on /fail              | GET  | /v1/heartbeat/nightly/fail?token=OTHER  | -                  | invalid-credentials",
+                "token in another case             | GET  | /v1/heartbeat/nightly?token=UPPER       | -                  | invalid-credentials",
+                "token percent-encoded             | GET  | /v1/heartbeat/nightly?token=ENCODED     | -                  | invalid-credentials",
+                "the token's hash                  | GET  | /v1/heartbeat/nightly?token=HASH        | -                  | invalid-credentials",
+                "disabled monitor                  | GET  | /v1/heartbeat/paused?token=TOKEN        | -                  | invalid-credentials",
+                "monitor without a token           | GET  | /v1/heartbeat/tokenless?token=TOKEN     | -                  | invalid-credentials",
+                "an http monitor                   | GET  | /v1/heartbeat/api?token=TOKEN           | -                  | invalid-credentials",
+                "Basic credentials                 | POST | /v1/heartbeat/nightly                   | Basic TOKEN        | invalid-credentials",
+                "a wrong header beats a right query| POST | /v1/heartbeat/nightly?token=TOKEN       | Bearer OTHER       | invalid-credentials",
+                "no token at all                   | POST | /v1/heartbeat/nightly                   | -                  | missing-credentials",
+                "no token for an unknown monitor   | GET  | /v1/heartbeat/nobody                    | -                  | missing-credentials",
+                "an empty token parameter          | GET  | /v1/heartbeat/nightly?token=            | -                  | missing-credentials",
+                "Token is not token                | GET  | /v1/heartbeat/nightly?Token=TOKEN       | -                  | missing-credentials"
+            })
     @Order(4)
-    void everyRefusalIsTheSame401AndPublishesNothing(String name, String method, String path, String authorization,
-                                                     String type) {
+    void everyRefusalIsTheSame401AndPublishesNothing(
+            String name, String method, String path, String authorization, String type) {
         long before = settledOffsets();
-        Map<String, String> headers = "-".equals(authorization) ? Map.of() : Map.of("Authorization", tokenIn(authorization));
+        Map<String, String> headers =
+                "-".equals(authorization) ? Map.of() : Map.of("Authorization", tokenIn(authorization));
         IngestHarness.Reply reply = ping(method, tokenIn(path), headers);
         assertProblem(reply, 401, type);
         if (type.equals("invalid-credentials")) {
@@ -312,8 +378,11 @@ class HeartbeatPingIT {
 
     private static String tokenIn(String s) {
         return s.replace("UPPER", TOKEN.toUpperCase())
-                .replace("ENCODED", TOKEN.substring(0, TOKEN.length() - 1) + "%"
-                        + Integer.toHexString(TOKEN.charAt(TOKEN.length() - 1)).toUpperCase())
+                .replace(
+                        "ENCODED",
+                        TOKEN.substring(0, TOKEN.length() - 1) + "%"
+                                + Integer.toHexString(TOKEN.charAt(TOKEN.length() - 1))
+                                        .toUpperCase())
                 .replace("HASH", HashedCredentials.hash(TOKEN))
                 .replace("OTHER", OTHER_TOKEN)
                 .replace("TOKEN", TOKEN);
@@ -326,7 +395,9 @@ class HeartbeatPingIT {
             IngestHarness.Reply reply = ping("GET", path + "?token=" + TOKEN, Map.of());
             assertProblem(reply, 404, "not-found");
         }
-        HttpRequest delete = HttpRequest.newBuilder(ingest.uri("/v1/heartbeat/nightly?token=" + TOKEN)).DELETE().build();
+        HttpRequest delete = HttpRequest.newBuilder(ingest.uri("/v1/heartbeat/nightly?token=" + TOKEN))
+                .DELETE()
+                .build();
         try {
             HttpResponse<String> r = ingest.http.send(delete, HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(404);
@@ -340,11 +411,14 @@ class HeartbeatPingIT {
     @Order(6)
     void aBodyIsReadAndIgnoredUpTo16KiBAndRefusedBeyond() throws Exception {
         String log = "backup done: 1234 files\n".repeat(100);
-        IngestHarness.Reply small = ingest.post("/v1/heartbeat/nightly", "text/plain",
-                log.getBytes(StandardCharsets.UTF_8), IngestHarness.bearer(TOKEN));
+        IngestHarness.Reply small = ingest.post(
+                "/v1/heartbeat/nightly",
+                "text/plain",
+                log.getBytes(StandardCharsets.UTF_8),
+                IngestHarness.bearer(TOKEN));
         assertThat(small.status()).as(small.text()).isEqualTo(200);
-        IngestHarness.Reply big = ingest.post("/v1/heartbeat/nightly", "text/plain",
-                new byte[16 * 1024 + 1], IngestHarness.bearer(TOKEN));
+        IngestHarness.Reply big = ingest.post(
+                "/v1/heartbeat/nightly", "text/plain", new byte[16 * 1024 + 1], IngestHarness.bearer(TOKEN));
         assertProblem(big, 413, "payload-too-large");
         // unauthenticated with a large declared body: 401 at once, nothing read or buffered
         double allocated = ingest.meter("vigil.ingest.body.allocated.bytes");
@@ -362,41 +436,60 @@ class HeartbeatPingIT {
     @Order(7)
     void aMonitorDeletedOrRotatedWhileIngestRunsRefusesItsOldToken() {
         publish(heartbeat("late", BearerTokens.hash(OTHER_TOKEN), null));
-        Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(OTHER_TOKEN)).status() == 202);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(OTHER_TOKEN))
+                                .status()
+                        == 202);
         publish(heartbeat("late", BearerTokens.hash(TOKEN), null));
-        Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(OTHER_TOKEN)).status() == 401);
-        assertThat(ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(TOKEN)).status()).isIn(200, 202);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(OTHER_TOKEN))
+                                .status()
+                        == 401);
+        assertThat(ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(TOKEN))
+                        .status())
+                .isIn(200, 202);
         try {
             monitors.send(new ProducerRecord<>(Topics.MONITORS, "late", null)).get();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(TOKEN)).status() == 401);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> ping("POST", "/v1/heartbeat/late", IngestHarness.bearer(TOKEN))
+                                .status()
+                        == 401);
     }
 
     @Test
     @Order(8)
     void pingsAreCountedByOutcomeAndTheTokenIsInNoMetric() {
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "success")).isGreaterThanOrEqualTo(2);
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "failure")).isGreaterThanOrEqualTo(1);
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "refused")).isGreaterThanOrEqualTo(17);
-        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected")).isGreaterThanOrEqualTo(1);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "success"))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "failure"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "refused"))
+                .isGreaterThanOrEqualTo(17);
+        assertThat(ingest.meter("vigil.ingest.heartbeats", "outcome", "rejected"))
+                .isGreaterThanOrEqualTo(1);
         assertThat(ingest.meter("vigil.ingest.requests", "route", "/v1/heartbeat/{monitorId}", "status", "202"))
                 .isGreaterThanOrEqualTo(1);
         assertThat(ingest.meter("vigil.ingest.requests", "route", "/v1/heartbeat/{monitorId}/fail", "status", "401"))
                 .isGreaterThanOrEqualTo(1);
         String scrape = ingest.get("/metrics").text();
-        assertThat(scrape).contains("vigil_ingest_heartbeats_total").doesNotContain(TOKEN).doesNotContain(TOKEN.substring(4, 20));
+        assertThat(scrape)
+                .contains("vigil_ingest_heartbeats_total")
+                .doesNotContain(TOKEN)
+                .doesNotContain(TOKEN.substring(4, 20));
     }
 
     /** Last: every line logged while this class ran, the access log included, is free of the token. */
     @Test
     @Order(9)
     void theTokenIsInNoLogLineAndTheAccessLogWritesTheQueryRedacted() {
-        assertThat(ping("GET", "/v1/heartbeat/weekly?token=" + TOKEN, Map.of()).status()).isEqualTo(200);
+        assertThat(ping("GET", "/v1/heartbeat/weekly?token=" + TOKEN, Map.of()).status())
+                .isEqualTo(200);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> accessLines().stream()
                 .anyMatch(l -> l.contains("GET /v1/heartbeat/weekly?token=… HTTP/1.1\" 200")));
         List<String> lines = new ArrayList<>();
@@ -410,16 +503,20 @@ class HeartbeatPingIT {
             }
         }
         assertThat(accessLines()).as("the access log was on").hasSizeGreaterThan(20);
-        assertThat(accessLines()).anySatisfy(l -> assertThat(l).contains("/v1/heartbeat/nightly/fail?token=… HTTP/1.1\" 401"));
-        for (String secret : new String[] {TOKEN.substring(4, 20), OTHER_TOKEN.substring(4, 20), HashedCredentials.hash(TOKEN)}) {
+        assertThat(accessLines())
+                .anySatisfy(l -> assertThat(l).contains("/v1/heartbeat/nightly/fail?token=… HTTP/1.1\" 401"));
+        for (String secret :
+                new String[] {TOKEN.substring(4, 20), OTHER_TOKEN.substring(4, 20), HashedCredentials.hash(TOKEN)}) {
             assertThat(lines).noneSatisfy(l -> assertThat(l).contains(secret));
         }
     }
 
     private List<String> accessLines() {
         synchronized (logs) {
-            return List.copyOf(logs.list).stream().filter(e -> e.getLoggerName().equals(ACCESS_LOGGER))
-                    .map(ILoggingEvent::getFormattedMessage).toList();
+            return List.copyOf(logs.list).stream()
+                    .filter(e -> e.getLoggerName().equals(ACCESS_LOGGER))
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
         }
     }
 
@@ -431,17 +528,32 @@ class HeartbeatPingIT {
         try (IngestHarness blind = new IngestHarness(kafka, c -> {
             IngestConfig.Kafka k = c.kafka();
             IngestConfig.TopicNames t = k.topics();
-            IngestConfig.Kafka other = new IngestConfig.Kafka(k.bootstrapServers(), new IngestConfig.TopicNames(t.metrics(),
-                    t.probeResults(), t.alerts(), t.heartbeats(), t.vendorUpdates(), "absent.monitors"),
-                    k.transactionalIdPrefix(), k.producers(), k.sendTimeout(), k.commitResolveTimeout(),
-                    k.retryAfter(), k.maxRecordsPerTransaction(), k.maxQueuedRequests(), new HashMap<>(k.properties()));
+            IngestConfig.Kafka other = new IngestConfig.Kafka(
+                    k.bootstrapServers(),
+                    new IngestConfig.TopicNames(
+                            t.metrics(),
+                            t.probeResults(),
+                            t.alerts(),
+                            t.heartbeats(),
+                            t.vendorUpdates(),
+                            "absent.monitors"),
+                    k.transactionalIdPrefix(),
+                    k.producers(),
+                    k.sendTimeout(),
+                    k.commitResolveTimeout(),
+                    k.retryAfter(),
+                    k.maxRecordsPerTransaction(),
+                    k.maxQueuedRequests(),
+                    new HashMap<>(k.properties()));
             return new IngestConfig(c.http(), other, c.apiKeys(), c.probeWorkers(), c.limits(), c.integrations());
         })) {
-            IngestHarness.Reply reply = blind.post("/v1/heartbeat/nightly", null, new byte[0], IngestHarness.bearer(TOKEN));
+            IngestHarness.Reply reply =
+                    blind.post("/v1/heartbeat/nightly", null, new byte[0], IngestHarness.bearer(TOKEN));
             assertProblem(reply, 503, "not-ready");
             assertThat(reply.retryAfter()).isEqualTo("5");
             assertProblem(blind.post("/v1/heartbeat/nightly", null, new byte[0], Map.of()), 401, "missing-credentials");
-            assertThat(blind.meter("vigil.ingest.heartbeats", "outcome", "not_ready")).isEqualTo(1.0);
+            assertThat(blind.meter("vigil.ingest.heartbeats", "outcome", "not_ready"))
+                    .isEqualTo(1.0);
         }
         assertThat(offsets.total()).isEqualTo(before);
     }

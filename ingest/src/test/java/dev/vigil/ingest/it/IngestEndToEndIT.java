@@ -48,8 +48,11 @@ class IngestEndToEndIT {
     private static List<ConsumerRecord<String, byte[]>> read(KafkaConsumer<String, byte[]> c, String marker) {
         // Marker-terminated read: the marker event is the last one sent, so once it is seen every earlier
         // committed record of this test is too (single key → single partition for ordering).
-        return IngestHarness.pollUntil(c, rs -> rs.stream().anyMatch(r -> new String(r.value(), StandardCharsets.UTF_8).contains(marker)),
-                new ArrayList<>(), Duration.ofSeconds(30));
+        return IngestHarness.pollUntil(
+                c,
+                rs -> rs.stream().anyMatch(r -> new String(r.value(), StandardCharsets.UTF_8).contains(marker)),
+                new ArrayList<>(),
+                Duration.ofSeconds(30));
     }
 
     @Test
@@ -57,13 +60,19 @@ class IngestEndToEndIT {
         long now = System.currentTimeMillis();
         String tag = "mixed" + Math.abs(now % 100000);
         String body = Events.array(List.of(
-                Events.metric(null, "http_request", "200", "/" + tag + "/a?user=alice@example.com#frag", now),      // 0 ok, sanitised
-                Events.metric("checkout", "http_request", "500", "/" + tag + "/b", now - 1000),                   // 1 ok
-                Events.metric("checkout", "Bad-Name", "200", "/" + tag + "/c", now),                              // 2 contract
-                Events.metric("checkout", "http_request", "call +1 415 555 2671", "/" + tag + "/d", now),             // 3 PII in status
-                Events.metric("checkout", "http_request", "200", "/" + tag + "/e", now - 10 * 60_000),            // 4 stale
-                "42",                                                                                             // 5 not an object
-                Events.metric("checkout", "dlq_routed", "archived", "/" + tag + "/g", now)));                      // 6 ok
+                Events.metric(
+                        null,
+                        "http_request",
+                        "200",
+                        "/" + tag + "/a?user=alice@example.com#frag",
+                        now), // 0 ok, sanitised
+                Events.metric("checkout", "http_request", "500", "/" + tag + "/b", now - 1000), // 1 ok
+                Events.metric("checkout", "Bad-Name", "200", "/" + tag + "/c", now), // 2 contract
+                Events.metric(
+                        "checkout", "http_request", "call +1 415 555 2671", "/" + tag + "/d", now), // 3 PII in status
+                Events.metric("checkout", "http_request", "200", "/" + tag + "/e", now - 10 * 60_000), // 4 stale
+                "42", // 5 not an object
+                Events.metric("checkout", "dlq_routed", "archived", "/" + tag + "/g", now))); // 6 ok
         try (var consumer = ingest.consumer(Topics.METRICS)) {
             var reply = ingest.metrics(IngestHarness.CHECKOUT_KEY, body);
             assertThat(reply.status()).as(reply.text()).isEqualTo(202);
@@ -74,13 +83,19 @@ class IngestEndToEndIT {
             assertThat(rejected).containsExactly(2, 3, 4, 5);
             assertThat(json.get("rejected").get(0).get("field").asText()).isEqualTo("metricName");
             assertThat(json.get("rejected").get(1).get("field").asText()).isEqualTo("status");
-            assertThat(json.get("rejected").get(1).get("reason").asText()).contains("phone number").doesNotContain("2671");
+            assertThat(json.get("rejected").get(1).get("reason").asText())
+                    .contains("phone number")
+                    .doesNotContain("2671");
             assertThat(json.get("rejected").get(2).get("field").asText()).isEqualTo("timestamp");
             assertThat(json.get("rejected").get(3).get("field").asText()).isEqualTo("$");
 
             String marker = "marker" + tag;
-            assertThat(ingest.metrics(IngestHarness.CHECKOUT_KEY, Events.array(List.of(
-                    Events.metric("checkout", "http_request", "200", "/" + marker, now)))).status()).isEqualTo(202);
+            assertThat(ingest.metrics(
+                                    IngestHarness.CHECKOUT_KEY,
+                                    Events.array(List.of(
+                                            Events.metric("checkout", "http_request", "200", "/" + marker, now))))
+                            .status())
+                    .isEqualTo(202);
             List<DomainMetric> onTopic = new ArrayList<>();
             for (var r : read(consumer, marker)) {
                 DomainMetric m = Json.read(r.value(), DomainMetric.class);
@@ -89,10 +104,38 @@ class IngestEndToEndIT {
                     onTopic.add(m);
                 }
             }
-            assertThat(onTopic).containsExactlyInAnyOrder(
-                    new DomainMetric(1, "checkout", "http_request", "200", "/" + tag + "/a", 1.0, 12.5, Map.of("method", "GET"), now),
-                    new DomainMetric(1, "checkout", "http_request", "500", "/" + tag + "/b", 1.0, 12.5, Map.of("method", "GET"), now - 1000),
-                    new DomainMetric(1, "checkout", "dlq_routed", "archived", "/" + tag + "/g", 1.0, 12.5, Map.of("method", "GET"), now));
+            assertThat(onTopic)
+                    .containsExactlyInAnyOrder(
+                            new DomainMetric(
+                                    1,
+                                    "checkout",
+                                    "http_request",
+                                    "200",
+                                    "/" + tag + "/a",
+                                    1.0,
+                                    12.5,
+                                    Map.of("method", "GET"),
+                                    now),
+                            new DomainMetric(
+                                    1,
+                                    "checkout",
+                                    "http_request",
+                                    "500",
+                                    "/" + tag + "/b",
+                                    1.0,
+                                    12.5,
+                                    Map.of("method", "GET"),
+                                    now - 1000),
+                            new DomainMetric(
+                                    1,
+                                    "checkout",
+                                    "dlq_routed",
+                                    "archived",
+                                    "/" + tag + "/g",
+                                    1.0,
+                                    12.5,
+                                    Map.of("method", "GET"),
+                                    now));
         }
     }
 
@@ -102,13 +145,17 @@ class IngestEndToEndIT {
         String body = Events.metric("200", now).replace("/menu", "/nd/1") + "\n\n"
                 + Events.metric("404", now).replace("/menu", "/nd/2") + "\r\n";
         try (var consumer = ingest.consumer(Topics.METRICS)) {
-            var reply = ingest.post("/v1/metrics", "application/x-ndjson", body.getBytes(StandardCharsets.UTF_8),
+            var reply = ingest.post(
+                    "/v1/metrics",
+                    "application/x-ndjson",
+                    body.getBytes(StandardCharsets.UTF_8),
                     IngestHarness.bearer(IngestHarness.CHECKOUT_KEY));
             assertThat(reply.status()).as(reply.text()).isEqualTo(202);
             assertThat(reply.json().get("accepted").asInt()).isEqualTo(2);
             assertThat(reply.json().get("rejected")).isEmpty();
             var records = read(consumer, "/nd/2");
-            assertThat(records.stream().map(r -> Json.read(r.value(), DomainMetric.class).pathname()))
+            assertThat(records.stream()
+                            .map(r -> Json.read(r.value(), DomainMetric.class).pathname()))
                     .contains("/nd/1", "/nd/2");
         }
     }
@@ -117,17 +164,26 @@ class IngestEndToEndIT {
     void signedProbeResultsLandOnTheProbeResultsTopic() {
         long now = System.currentTimeMillis();
         long window = now - now % 60_000;
-        String body = Events.array(List.of(Events.probeResult("checkout-api", "us-east", window, "r-1"),
+        String body = Events.array(List.of(
+                Events.probeResult("checkout-api", "us-east", window, "r-1"),
                 Events.probeResult("search-api", "us-east", window, "r-2")));
         try (var consumer = ingest.consumer(Topics.PROBE_RESULTS)) {
             var reply = ingest.probeResults("w-us-east", ingest.usEast, "us-east", now, Events.id(), body);
             assertThat(reply.status()).as(reply.text()).isEqualTo(202);
             assertThat(reply.json().get("accepted").asInt()).isEqualTo(2);
-            var records = IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, new ArrayList<>(), Duration.ofSeconds(30));
+            var records =
+                    IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, new ArrayList<>(), Duration.ofSeconds(30));
             assertThat(records).extracting(ConsumerRecord::key).containsExactlyInAnyOrder("checkout-api", "search-api");
-            ProbeResult first = Json.read(records.stream().filter(r -> r.key().equals("checkout-api")).findFirst().orElseThrow().value(),
+            ProbeResult first = Json.read(
+                    records.stream()
+                            .filter(r -> r.key().equals("checkout-api"))
+                            .findFirst()
+                            .orElseThrow()
+                            .value(),
                     ProbeResult.class);
-            assertThat(first).isEqualTo(Json.read(Events.probeResult("checkout-api", "us-east", window, "r-1"), ProbeResult.class));
+            assertThat(first)
+                    .isEqualTo(
+                            Json.read(Events.probeResult("checkout-api", "us-east", window, "r-1"), ProbeResult.class));
         }
     }
 
@@ -137,7 +193,8 @@ class IngestEndToEndIT {
         String usEast = Events.heartbeat("w-us-east", "us-east", now);
         String apSouth = Events.heartbeat("probe-ap-south-1", "ap-south", now + 1);
         try (var consumer = ingest.consumer(Topics.HEARTBEATS)) {
-            var reply = ingest.heartbeats("w-us-east", ingest.usEast, "us-east", now, Events.id(), Events.array(List.of(usEast)));
+            var reply = ingest.heartbeats(
+                    "w-us-east", ingest.usEast, "us-east", now, Events.id(), Events.array(List.of(usEast)));
             assertThat(reply.status()).as(reply.text()).isEqualTo(202);
             assertThat(reply.json().get("accepted").asInt()).isEqualTo(1);
             assertThat(reply.json().get("rejected")).isEmpty();
@@ -150,9 +207,11 @@ class IngestEndToEndIT {
             String id = Events.id();
             headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_REQUEST_ID, id);
             headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_REGION, "ap-south");
-            headers.put(dev.vigil.schemas.sign.RequestSigner.HEADER_SIGNATURE,
+            headers.put(
+                    dev.vigil.schemas.sign.RequestSigner.HEADER_SIGNATURE,
                     ingest.euWest.sign(now, id, "ap-south", ndjson.getBytes(StandardCharsets.UTF_8)));
-            var mixed = ingest.post("/v1/heartbeats", "application/x-ndjson", ndjson.getBytes(StandardCharsets.UTF_8), headers);
+            var mixed = ingest.post(
+                    "/v1/heartbeats", "application/x-ndjson", ndjson.getBytes(StandardCharsets.UTF_8), headers);
             assertThat(mixed.status()).as(mixed.text()).isEqualTo(202);
             assertThat(mixed.json().get("accepted").asInt()).isEqualTo(1);
             assertThat(mixed.json().get("rejected")).singleElement().satisfies(r -> {
@@ -160,12 +219,16 @@ class IngestEndToEndIT {
                 assertThat(r.get("field").asText()).isEqualTo("workerId");
             });
 
-            var records = IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, new ArrayList<>(), Duration.ofSeconds(30));
+            var records =
+                    IngestHarness.pollUntil(consumer, rs -> rs.size() >= 2, new ArrayList<>(), Duration.ofSeconds(30));
             assertThat(records).hasSize(2);
-            assertThat(records).extracting(ConsumerRecord::key).containsExactlyInAnyOrder("w-us-east", "probe-ap-south-1");
+            assertThat(records)
+                    .extracting(ConsumerRecord::key)
+                    .containsExactlyInAnyOrder("w-us-east", "probe-ap-south-1");
             for (var r : records) {
                 String sent = r.key().equals("w-us-east") ? usEast : apSouth;
-                assertThat(Json.read(r.value(), WorkerHeartbeat.class)).isEqualTo(Json.read(sent, WorkerHeartbeat.class));
+                assertThat(Json.read(r.value(), WorkerHeartbeat.class))
+                        .isEqualTo(Json.read(sent, WorkerHeartbeat.class));
                 assertThat(Json.tree(r.value())).isEqualTo(Json.tree(sent.getBytes(StandardCharsets.UTF_8)));
             }
         }
@@ -177,31 +240,47 @@ class IngestEndToEndIT {
     void appAlertEventsAndAlertmanagerWebhooksLandOnTheAlertsTopic() {
         long now = System.currentTimeMillis();
         try (var consumer = ingest.consumer(Topics.ALERTS)) {
-            var app = ingest.alerts(IngestHarness.CHECKOUT_KEY, Events.alertEvent("checkout/payment-failures", "opened", now));
+            var app = ingest.alerts(
+                    IngestHarness.CHECKOUT_KEY, Events.alertEvent("checkout/payment-failures", "opened", now));
             assertThat(app.status()).as(app.text()).isEqualTo(202);
-            var firing = ingest.alerts(IngestHarness.CHECKOUT_KEY, Events.alertmanager("firing", "3fa1c2d4e5b6a7f8", "P2"));
+            var firing =
+                    ingest.alerts(IngestHarness.CHECKOUT_KEY, Events.alertmanager("firing", "3fa1c2d4e5b6a7f8", "P2"));
             assertThat(firing.status()).as(firing.text()).isEqualTo(202);
             var resolved = ingest.alerts(IngestHarness.CHECKOUT_KEY, Events.alertmanager("resolved", null, "critical"));
             assertThat(resolved.status()).as(resolved.text()).isEqualTo(202);
 
-            var records = IngestHarness.pollUntil(consumer, rs -> rs.size() >= 3, new ArrayList<>(), Duration.ofSeconds(30));
-            List<AlertEvent> events = records.stream().map(r -> Json.read(r.value(), AlertEvent.class)).toList();
+            var records =
+                    IngestHarness.pollUntil(consumer, rs -> rs.size() >= 3, new ArrayList<>(), Duration.ofSeconds(30));
+            List<AlertEvent> events = records.stream()
+                    .map(r -> Json.read(r.value(), AlertEvent.class))
+                    .toList();
             // An app's events are namespaced to the app its key is for (AppAlertNamespaceIT has the details).
-            AlertEvent appEvent = events.stream().filter(e -> e.fingerprint().equals("app/checkout/checkout/payment-failures")).findFirst().orElseThrow();
+            AlertEvent appEvent = events.stream()
+                    .filter(e -> e.fingerprint().equals("app/checkout/checkout/payment-failures"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(appEvent.source()).isEqualTo(AlertSource.APP);
             assertThat(appEvent.severity()).isEqualTo(Severity.CRITICAL);
-            assertThat(appEvent.eventId()).isEqualTo(AlertEvent.appEventId("app/checkout/checkout/payment-failures", AlertState.OPENED));
+            assertThat(appEvent.eventId())
+                    .isEqualTo(AlertEvent.appEventId("app/checkout/checkout/payment-failures", AlertState.OPENED));
 
-            AlertEvent am = events.stream().filter(e -> e.fingerprint().equals("app/checkout/alertmanager/3fa1c2d4e5b6a7f8")).findFirst().orElseThrow();
+            AlertEvent am = events.stream()
+                    .filter(e -> e.fingerprint().equals("app/checkout/alertmanager/3fa1c2d4e5b6a7f8"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(am.state()).isEqualTo(AlertState.OPENED);
             assertThat(am.severity()).isEqualTo(Severity.WARNING);
             assertThat(am.summary()).isEqualTo("p99 latency above 2s");
             assertThat(am.service()).isEqualTo("api");
             assertThat(am.links()).containsEntry("source", "http://prometheus:9090/graph");
-            AlertEvent amResolved = events.stream().filter(e -> e.state() == AlertState.RESOLVED).findFirst().orElseThrow();
+            AlertEvent amResolved = events.stream()
+                    .filter(e -> e.state() == AlertState.RESOLVED)
+                    .findFirst()
+                    .orElseThrow();
             assertThat(amResolved.fingerprint()).matches("app/checkout/alertmanager/[0-9a-f]{16}");
             assertThat(amResolved.severity()).isEqualTo(Severity.CRITICAL);
-            assertThat(records).allSatisfy(r -> assertThat(r.key()).isEqualTo(Json.read(r.value(), AlertEvent.class).fingerprint()));
+            assertThat(records).allSatisfy(r -> assertThat(r.key())
+                    .isEqualTo(Json.read(r.value(), AlertEvent.class).fingerprint()));
         }
     }
 
@@ -209,11 +288,16 @@ class IngestEndToEndIT {
     void healthReadyAndMetricsEndpoints() {
         assertThat(ingest.get("/health").status()).isEqualTo(200);
         assertThat(ingest.get("/ready").status()).isEqualTo(200);
-        ingest.metrics(IngestHarness.CHECKOUT_KEY, Events.array(List.of(Events.metric("200", System.currentTimeMillis()))));
+        ingest.metrics(
+                IngestHarness.CHECKOUT_KEY, Events.array(List.of(Events.metric("200", System.currentTimeMillis()))));
         var metrics = ingest.get("/metrics");
         assertThat(metrics.status()).isEqualTo(200);
-        assertThat(metrics.text()).contains("vigil_ingest_requests_total", "vigil_ingest_events_total",
-                "vigil_ingest_kafka_send_seconds", "vigil_ingest_inflight_bytes");
+        assertThat(metrics.text())
+                .contains(
+                        "vigil_ingest_requests_total",
+                        "vigil_ingest_events_total",
+                        "vigil_ingest_kafka_send_seconds",
+                        "vigil_ingest_inflight_bytes");
     }
 
     /**
@@ -227,7 +311,8 @@ class IngestEndToEndIT {
         String batch = Events.metrics(50, System.currentTimeMillis(), "keepalive");
         String auth = "Authorization: Bearer " + IngestHarness.CHECKOUT_KEY;
         try (RawHttpConnection conn = new RawHttpConnection(ingest.server.port(), 10_000)) {
-            conn.send(post("/v1/metrics", "application/json", batch, auth),
+            conn.send(
+                    post("/v1/metrics", "application/json", batch, auth),
                     post("/v1/metrics", "application/json", batch),
                     get("/v1/nothing-here"));
             assertThat(conn.read().status()).isEqualTo(202);
@@ -235,7 +320,9 @@ class IngestEndToEndIT {
             assertThat(conn.read().status()).isEqualTo(404);
             for (int i = 0; i < 3; i++) {
                 conn.send(post("/v1/metrics", "application/json", batch, auth));
-                assertThat(conn.read().status()).as("batch %d after the queued refusals", i + 1).isEqualTo(202);
+                assertThat(conn.read().status())
+                        .as("batch %d after the queued refusals", i + 1)
+                        .isEqualTo(202);
             }
             // answers that need no body (health, readiness) queued behind a batch
             conn.send(post("/v1/metrics", "application/json", batch, auth), get("/health"), get("/health"));

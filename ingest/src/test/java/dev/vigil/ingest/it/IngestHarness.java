@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +33,15 @@ final class IngestHarness implements AutoCloseable {
     static final String EU_WEST_SECRET = "eu-west-worker-secret-0123456789abcdef";
     /** In the environment always; used only where a test configures the BetterStack integration. */
     static final String BETTERSTACK_TOKEN = "vgl_bS7kQ2xW9mLp4Rt8Zc1Vn6Yd3Hf0Jg5Ae_Ku-Ow";
+
     static final String BETTERSTACK_TOKEN_ENV = "VIGIL_BETTERSTACK_WEBHOOK_TOKEN";
 
     final EmbeddedKafka kafka;
     final IngestServer.Running server;
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     final RequestSigner usEast = new RequestSigner(US_EAST_SECRET.getBytes(StandardCharsets.UTF_8));
     final RequestSigner euWest = new RequestSigner(EU_WEST_SECRET.getBytes(StandardCharsets.UTF_8));
 
@@ -62,16 +64,34 @@ final class IngestHarness implements AutoCloseable {
         IngestConfig.Kafka k = IngestConfig.Kafka.defaults(kafka.bootstrapServers())
                 .withTransactionalIdPrefix("ingest-it-" + UUID.randomUUID())
                 .withSendTimeout(Duration.ofMillis(sendTimeoutMs));
-        IngestConfig config = new IngestConfig(new IngestConfig.Http("127.0.0.1", 0), k,
-                Map.of("checkout", List.of(ApiKeys.hash(CHECKOUT_KEY)), "billing", List.of(ApiKeys.hash(BILLING_KEY)),
-                        "demo", List.of(ApiKeys.hash(DEMO_KEY))),
-                Map.of("w-us-east", new IngestConfig.ProbeWorkerKey("us-east", "US_EAST_SECRET"),
-                        "w-eu-west", new IngestConfig.ProbeWorkerKey("eu-west", "EU_WEST_SECRET"),
-                        "k-ap-south", new IngestConfig.ProbeWorkerKey("ap-south", "EU_WEST_SECRET", "probe-ap-south-1")),
+        IngestConfig config = new IngestConfig(
+                new IngestConfig.Http("127.0.0.1", 0),
+                k,
+                Map.of(
+                        "checkout",
+                        List.of(ApiKeys.hash(CHECKOUT_KEY)),
+                        "billing",
+                        List.of(ApiKeys.hash(BILLING_KEY)),
+                        "demo",
+                        List.of(ApiKeys.hash(DEMO_KEY))),
+                Map.of(
+                        "w-us-east",
+                        new IngestConfig.ProbeWorkerKey("us-east", "US_EAST_SECRET"),
+                        "w-eu-west",
+                        new IngestConfig.ProbeWorkerKey("eu-west", "EU_WEST_SECRET"),
+                        "k-ap-south",
+                        new IngestConfig.ProbeWorkerKey("ap-south", "EU_WEST_SECRET", "probe-ap-south-1")),
                 IngestConfig.Limits.defaults());
-        this.server = IngestServer.start(customize.apply(config),
-                Map.of("US_EAST_SECRET", US_EAST_SECRET, "EU_WEST_SECRET", EU_WEST_SECRET,
-                        BETTERSTACK_TOKEN_ENV, BETTERSTACK_TOKEN), Clock.systemUTC());
+        this.server = IngestServer.start(
+                customize.apply(config),
+                Map.of(
+                        "US_EAST_SECRET",
+                        US_EAST_SECRET,
+                        "EU_WEST_SECRET",
+                        EU_WEST_SECRET,
+                        BETTERSTACK_TOKEN_ENV,
+                        BETTERSTACK_TOKEN),
+                Clock.systemUTC());
         try {
             if (!server.awaitReady(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("ingest producers did not initialise");
@@ -87,7 +107,8 @@ final class IngestHarness implements AutoCloseable {
     }
 
     Reply post(String path, String contentType, byte[] body, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) {
             b.header("Content-Type", contentType);
@@ -95,8 +116,11 @@ final class IngestHarness implements AutoCloseable {
         headers.forEach(b::header);
         try {
             HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
-                    r.headers().firstValue("Retry-After").orElse(null), r.body());
+            return new Reply(
+                    r.statusCode(),
+                    r.headers().firstValue("Content-Type").orElse(""),
+                    r.headers().firstValue("Retry-After").orElse(null),
+                    r.body());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -112,13 +136,19 @@ final class IngestHarness implements AutoCloseable {
 
     /** A BetterStack webhook call as BetterStack makes it: the token in the path. */
     Reply betterStack(String token, String body) {
-        return post("/v1/integrations/betterstack/" + token, "application/json", body.getBytes(StandardCharsets.UTF_8), Map.of());
+        return post(
+                "/v1/integrations/betterstack/" + token,
+                "application/json",
+                body.getBytes(StandardCharsets.UTF_8),
+                Map.of());
     }
 
     Reply get(String path) {
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), null, r.body());
+            HttpResponse<byte[]> r =
+                    http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Reply(
+                    r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), null, r.body());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -129,12 +159,17 @@ final class IngestHarness implements AutoCloseable {
 
     /** A GET with headers (heartbeat pings), the Retry-After kept. */
     Reply getWith(String path, Map<String, String> headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60)).GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(60))
+                .GET();
         headers.forEach(b::header);
         try {
             HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
-                    r.headers().firstValue("Retry-After").orElse(null), r.body());
+            return new Reply(
+                    r.statusCode(),
+                    r.headers().firstValue("Content-Type").orElse(""),
+                    r.headers().firstValue("Retry-After").orElse(null),
+                    r.body());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -151,7 +186,8 @@ final class IngestHarness implements AutoCloseable {
         return post("/v1/alerts", "application/json", body.getBytes(StandardCharsets.UTF_8), bearer(apiKey));
     }
 
-    Reply probeResults(String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
+    Reply probeResults(
+            String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
         return signedPost("/v1/probe-results", keyId, signer, region, timestamp, requestId, body);
     }
 
@@ -159,7 +195,14 @@ final class IngestHarness implements AutoCloseable {
         return signedPost("/v1/heartbeats", keyId, signer, region, timestamp, requestId, body);
     }
 
-    Reply signedPost(String path, String keyId, RequestSigner signer, String region, long timestamp, String requestId, String body) {
+    Reply signedPost(
+            String path,
+            String keyId,
+            RequestSigner signer,
+            String region,
+            long timestamp,
+            String requestId,
+            String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         Map<String, String> h = new HashMap<>();
         h.put(RequestSigner.HEADER_KEY_ID, keyId);
@@ -189,22 +232,28 @@ final class IngestHarness implements AutoCloseable {
     KafkaConsumer<String, byte[]> consumer(String... topics) {
         Map<String, Object> props = kafka.consumerProps("it-" + UUID.randomUUID());
         props.put("max.poll.records", 5000);
-        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> c =
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         c.subscribe(List.of(topics));
         return c;
     }
 
     /** Polls until {@code done} holds over everything read so far (bounded), returning what was read. */
-    static List<ConsumerRecord<String, byte[]>> pollUntil(KafkaConsumer<String, byte[]> c,
-                                                          java.util.function.Predicate<List<ConsumerRecord<String, byte[]>>> done,
-                                                          List<ConsumerRecord<String, byte[]>> into, Duration bound) {
-        org.awaitility.Awaitility.await().atMost(bound).pollInterval(Duration.ZERO).until(() -> {
-            if (done.test(into)) {
-                return true;
-            }
-            c.poll(Duration.ofMillis(200)).forEach(into::add);
-            return done.test(into);
-        });
+    static List<ConsumerRecord<String, byte[]>> pollUntil(
+            KafkaConsumer<String, byte[]> c,
+            java.util.function.Predicate<List<ConsumerRecord<String, byte[]>>> done,
+            List<ConsumerRecord<String, byte[]>> into,
+            Duration bound) {
+        org.awaitility.Awaitility.await()
+                .atMost(bound)
+                .pollInterval(Duration.ZERO)
+                .until(() -> {
+                    if (done.test(into)) {
+                        return true;
+                    }
+                    c.poll(Duration.ofMillis(200)).forEach(into::add);
+                    return done.test(into);
+                });
         return into;
     }
 

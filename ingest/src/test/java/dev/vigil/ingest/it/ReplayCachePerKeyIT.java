@@ -18,7 +18,8 @@ class ReplayCachePerKeyIT {
 
     @Test
     void aKeyFillingItsReplayCacheDoesNotLockOutAnotherKey(EmbeddedKafka kafka) {
-        try (IngestHarness ingest = new IngestHarness(kafka, c -> c.withLimits(c.limits().withReplayCacheSize(CACHE)))) {
+        try (IngestHarness ingest =
+                new IngestHarness(kafka, c -> c.withLimits(c.limits().withReplayCacheSize(CACHE)))) {
             List<String> usedByUsEast = new ArrayList<>();
             for (int i = 0; i < CACHE; i++) {
                 String id = Events.id();
@@ -32,9 +33,16 @@ class ReplayCachePerKeyIT {
 
             for (int i = 0; i < 3; i++) {
                 long now = System.currentTimeMillis();
-                var other = ingest.heartbeats("w-eu-west", ingest.euWest, "eu-west", now, Events.id(),
+                var other = ingest.heartbeats(
+                        "w-eu-west",
+                        ingest.euWest,
+                        "eu-west",
+                        now,
+                        Events.id(),
                         Events.array(List.of(Events.heartbeat("w-eu-west", "eu-west", now))));
-                assertThat(other.status()).as("another key's fresh request: " + other.text()).isEqualTo(202);
+                assertThat(other.status())
+                        .as("another key's fresh request: " + other.text())
+                        .isEqualTo(202);
             }
 
             var replay = usEastBeat(ingest, usedByUsEast.get(0));
@@ -45,7 +53,12 @@ class ReplayCachePerKeyIT {
 
     private static IngestHarness.Reply usEastBeat(IngestHarness ingest, String requestId) {
         long now = System.currentTimeMillis();
-        return ingest.heartbeats("w-us-east", ingest.usEast, "us-east", now, requestId,
+        return ingest.heartbeats(
+                "w-us-east",
+                ingest.usEast,
+                "us-east",
+                now,
+                requestId,
                 Events.array(List.of(Events.heartbeat("w-us-east", "us-east", now))));
     }
 }

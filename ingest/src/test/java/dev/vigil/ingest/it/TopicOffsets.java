@@ -22,12 +22,15 @@ final class TopicOffsets implements AutoCloseable {
         props.put("group.id", "offsets-" + UUID.randomUUID());
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         for (String t : topics) {
-            consumer.partitionsFor(t, Duration.ofSeconds(10)).forEach(p -> partitions.add(new TopicPartition(t, p.partition())));
+            consumer.partitionsFor(t, Duration.ofSeconds(10))
+                    .forEach(p -> partitions.add(new TopicPartition(t, p.partition())));
         }
     }
 
     long total() {
-        return consumer.endOffsets(partitions, Duration.ofSeconds(10)).values().stream().mapToLong(Long::longValue).sum();
+        return consumer.endOffsets(partitions, Duration.ofSeconds(10)).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     @Override

@@ -61,16 +61,24 @@ class TransactionalLaneTest {
     }
 
     private TestProducer start(long commitResolveMs, java.util.function.Consumer<TestProducer> setup) {
-        lane = new TransactionalLane("test-lane", () -> {
-            TestProducer p = new TestProducer();
-            synchronized (created) {
-                if (created.isEmpty()) {
-                    setup.accept(p);
-                }
-                created.add(p);
-            }
-            return p;
-        }, 16, 1000, commitResolveMs, registry.timer("c"), registry.timer("a"), p -> () -> { });
+        lane = new TransactionalLane(
+                "test-lane",
+                () -> {
+                    TestProducer p = new TestProducer();
+                    synchronized (created) {
+                        if (created.isEmpty()) {
+                            setup.accept(p);
+                        }
+                        created.add(p);
+                    }
+                    return p;
+                },
+                16,
+                1000,
+                commitResolveMs,
+                registry.timer("c"),
+                registry.timer("a"),
+                p -> () -> {});
         lane.start();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(lane::ready);
         return created.get(0);
@@ -97,7 +105,7 @@ class TransactionalLaneTest {
 
     @Test
     void acknowledgesOnlyAfterTheCommit() throws Exception {
-        TestProducer p = start(1000, x -> { });
+        TestProducer p = start(1000, x -> {});
         PendingRequest r = request(3);
         assertThat(lane.offer(r)).isTrue();
         assertThat(result(r)).isEqualTo(PublishResult.ACKNOWLEDGED);
@@ -120,7 +128,9 @@ class TransactionalLaneTest {
         TestProducer p = start(5000, x -> x.commitTimeouts.set(2));
         PendingRequest r = request(1);
         lane.offer(r);
-        assertThat(result(r)).as("the commit may already be completing: only its retry decides").isEqualTo(PublishResult.ACKNOWLEDGED);
+        assertThat(result(r))
+                .as("the commit may already be completing: only its retry decides")
+                .isEqualTo(PublishResult.ACKNOWLEDGED);
         assertThat(p.commitCount()).isEqualTo(1);
     }
 
@@ -130,7 +140,9 @@ class TransactionalLaneTest {
         PendingRequest r = request(1);
         lane.offer(r);
         assertThat(result(r)).isEqualTo(PublishResult.UNAVAILABLE);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> created.size() == 2 && lane.ready());
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> created.size() == 2 && lane.ready());
         assertThat(created.get(0).closed()).isTrue();
         PendingRequest next = request(1);
         lane.offer(next);
@@ -148,7 +160,9 @@ class TransactionalLaneTest {
         assertThat(result(first)).isEqualTo(PublishResult.UNAVAILABLE);
         gate.countDown();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(p::transactionAborted);
-        assertThat(p.transactionCommitted()).as("an answered-503 request must never become visible").isFalse();
+        assertThat(p.transactionCommitted())
+                .as("an answered-503 request must never become visible")
+                .isFalse();
         p.flushGate = null;
         PendingRequest later = request(1);
         lane.offer(later);

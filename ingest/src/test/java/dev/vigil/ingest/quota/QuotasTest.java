@@ -52,7 +52,9 @@ class QuotasTest {
         BodyShares.Lease page = shares.lease("alerts:a", BodyShares.Lane.ALERTS);
         page.take(200);
         assertThat(shares.used()).isEqualTo(1000);
-        assertThatThrownBy(() -> shares.lease("alerts:b", BodyShares.Lane.ALERTS).take(1)).isInstanceOf(HttpProblem.class);
+        assertThatThrownBy(
+                        () -> shares.lease("alerts:b", BodyShares.Lane.ALERTS).take(1))
+                .isInstanceOf(HttpProblem.class);
     }
 
     @Test
@@ -74,7 +76,9 @@ class QuotasTest {
         for (int i = 0; i < 3; i++) {
             rates.admit("checkout");
         }
-        assertThat(problem(() -> rates.admit("checkout")).status()).as("never more than the burst").isEqualTo(429);
+        assertThat(problem(() -> rates.admit("checkout")).status())
+                .as("never more than the burst")
+                .isEqualTo(429);
     }
 
     private static DomainMetric metric(String path) {
@@ -91,7 +95,9 @@ class QuotasTest {
         assertThat(p.status()).isEqualTo(429);
         assertThat(p.type()).isEqualTo("series-limit");
         assertThat(p.extensions()).containsEntry("retryAfterSeconds", 58);
-        assertThat(limiter.size("checkout")).as("nothing of a refused batch is recorded").isEqualTo(3);
+        assertThat(limiter.size("checkout"))
+                .as("nothing of a refused batch is recorded")
+                .isEqualTo(3);
         limiter.admit("checkout", List.of(metric("/a"), metric("/b"), metric("/c")), 2_000);
         limiter.admit("billing", List.of(metric("/d")), 2_000);
         // /a, /b, /c last written at 2 s; at 62 s all three are idle and make room

@@ -30,7 +30,8 @@ class ResponderLoggingTest {
 
     @Test
     void anUnexpectedFailureQuotingABodyATokenAndAUrlIsLoggedWithoutThem() {
-        var cause = new UncheckedIOException("GET /v1/heartbeat/x?token=" + SECRET,
+        var cause = new UncheckedIOException(
+                "GET /v1/heartbeat/x?token=" + SECRET,
                 new java.io.IOException("body was {\"key\":\"" + SECRET + "\"}"));
         Responder.logUnexpected("/v1/metrics", new IllegalStateException("Authorization: Bearer " + SECRET, cause));
 
@@ -39,7 +40,9 @@ class ResponderLoggingTest {
         assertThat(event.getFormattedMessage())
                 .contains("/v1/metrics", "IllegalStateException", "UncheckedIOException", "IOException")
                 .doesNotContain(SECRET, "token=", "Bearer");
-        assertThat(event.getThrowableProxy()).as("no stack trace with the chain's messages").isNull();
+        assertThat(event.getThrowableProxy())
+                .as("no stack trace with the chain's messages")
+                .isNull();
     }
 
     @Test

@@ -29,7 +29,8 @@ class AlertEventValidatorTest {
     }
 
     private static String event(String fingerprint, String extra) {
-        return "{\"schemaVersion\":1,\"fingerprint\":\"" + fingerprint + "\",\"state\":\"opened\",\"service\":\"checkout\","
+        return "{\"schemaVersion\":1,\"fingerprint\":\"" + fingerprint
+                + "\",\"state\":\"opened\",\"service\":\"checkout\","
                 + "\"summary\":\"Payments failing\",\"firstSeen\":1000,\"lastSeen\":2000" + extra + "}";
     }
 
@@ -52,11 +53,14 @@ class AlertEventValidatorTest {
     @Test
     void anEventCannotSpeakForAnotherIncidentAppOrSource() {
         // The attack: an app key posting the resolution of a probe incident under the topology's ids.
-        var r = validator.validate(batch("[{\"schemaVersion\":1,\"fingerprint\":\"monitor/checkout\","
-                + "\"incidentId\":\"monitor/checkout@1700000000000\",\"eventId\":\"monitor/checkout@1700000000000/opened/2\","
-                + "\"state\":\"resolved\",\"source\":\"probe\",\"service\":\"checkout\",\"summary\":\"all good\","
-                + "\"firstSeen\":1700000000000,\"lastSeen\":1700000060000,\"attributes\":{\"app\":\"billing\",\"team\":\"pay\"},"
-                + "\"channels\":[\"ops-pager\"]}]"), "demo", NOW);
+        var r = validator.validate(
+                batch("[{\"schemaVersion\":1,\"fingerprint\":\"monitor/checkout\","
+                        + "\"incidentId\":\"monitor/checkout@1700000000000\",\"eventId\":\"monitor/checkout@1700000000000/opened/2\","
+                        + "\"state\":\"resolved\",\"source\":\"probe\",\"service\":\"checkout\",\"summary\":\"all good\","
+                        + "\"firstSeen\":1700000000000,\"lastSeen\":1700000060000,\"attributes\":{\"app\":\"billing\",\"team\":\"pay\"},"
+                        + "\"channels\":[\"ops-pager\"]}]"),
+                "demo",
+                NOW);
         assertThat(r.rejected()).isEmpty();
         AlertEvent e = r.accepted().get(0).value();
         assertThat(e.fingerprint()).isEqualTo("app/demo/monitor/checkout");
@@ -64,16 +68,20 @@ class AlertEventValidatorTest {
         assertThat(e.eventId()).isEqualTo("app/demo/monitor/checkout/resolved");
         assertThat(e.source()).isEqualTo(AlertSource.APP);
         assertThat(e.attributes()).containsEntry("app", "demo").containsEntry("team", "pay");
-        assertThat(e.channels()).as("the notifier decides which channels an app may name").containsExactly("ops-pager");
+        assertThat(e.channels())
+                .as("the notifier decides which channels an app may name")
+                .containsExactly("ops-pager");
     }
 
     @Test
     void clientIdsAndSourceAreIgnoredEvenWhenIllFormed() {
-        var r = validate("[" + event(",\"source\":\"heartbeat\",\"eventId\":\"" + "x".repeat(400) + "\",\"incidentId\":\"\"") + ","
-                + event(",\"source\":\"not-a-source\"") + "]");
+        var r = validate(
+                "[" + event(",\"source\":\"heartbeat\",\"eventId\":\"" + "x".repeat(400) + "\",\"incidentId\":\"\"")
+                        + "," + event(",\"source\":\"not-a-source\"") + "]");
         assertThat(r.rejected()).isEmpty();
         assertThat(r.accepted()).extracting(a -> a.value().source()).containsExactly(AlertSource.APP, AlertSource.APP);
-        assertThat(r.accepted()).extracting(a -> a.value().eventId())
+        assertThat(r.accepted())
+                .extracting(a -> a.value().eventId())
                 .containsOnly("app/checkout/checkout/payments/opened");
     }
 
@@ -82,7 +90,8 @@ class AlertEventValidatorTest {
         "app/checkout/db/primary, app/checkout/db/primary",
         "app/billing/db, app/checkout/app/billing/db",
         "app/checkoutx/db, app/checkout/app/checkoutx/db",
-        "app/checkout, app/checkout/app/checkout"})
+        "app/checkout, app/checkout/app/checkout"
+    })
     void aFingerprintAlreadyInTheAppsNamespaceIsKeptAnyOtherIsPrefixed(String sent, String published) {
         var r = validate("[" + event(sent, "") + "]");
         assertThat(r.accepted()).singleElement().satisfies(a -> {
@@ -95,13 +104,21 @@ class AlertEventValidatorTest {
     @Test
     void aFingerprintThatNoLongerFitsOnceNamespacedIsRejectedPerEvent() {
         String longHead = "h".repeat(64);
-        var r = validate("[" + event("svc/a/b/c", "") + "," + event(longHead + "/" + "s".repeat(128) + "/" + "t".repeat(128), "")
-                + "," + event("svc/a/b", "") + "]");
-        assertThat(r.rejected()).extracting(Rejection::index, Rejection::field).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(0, "fingerprint"), org.assertj.core.groups.Tuple.tuple(1, "fingerprint"));
+        var r = validate(
+                "[" + event("svc/a/b/c", "") + "," + event(longHead + "/" + "s".repeat(128) + "/" + "t".repeat(128), "")
+                        + "," + event("svc/a/b", "") + "]");
+        assertThat(r.rejected())
+                .extracting(Rejection::index, Rejection::field)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(0, "fingerprint"),
+                        org.assertj.core.groups.Tuple.tuple(1, "fingerprint"));
         assertThat(r.rejected().get(0).reason()).contains("too many parts once namespaced as app/checkout/");
-        assertThat(r.rejected().get(1).reason()).contains("too long once namespaced").contains("256");
-        assertThat(r.accepted()).singleElement().satisfies(a -> assertThat(a.value().fingerprint()).isEqualTo("app/checkout/svc/a/b"));
+        assertThat(r.rejected().get(1).reason())
+                .contains("too long once namespaced")
+                .contains("256");
+        assertThat(r.accepted())
+                .singleElement()
+                .satisfies(a -> assertThat(a.value().fingerprint()).isEqualTo("app/checkout/svc/a/b"));
     }
 
     @Test
@@ -120,12 +137,17 @@ class AlertEventValidatorTest {
     @Test
     void timesFarAheadOrOutOfRangeAreRejectedPerEvent() {
         var r = validate("[" + event("").replace("\"lastSeen\":2000", "\"lastSeen\":9223372036854775807") + ","
-                + event("").replace("\"firstSeen\":1000", "\"firstSeen\":" + (NOW + 400_000)).replace("\"lastSeen\":2000", "\"lastSeen\":" + (NOW + 400_000)) + ","
+                + event("")
+                        .replace("\"firstSeen\":1000", "\"firstSeen\":" + (NOW + 400_000))
+                        .replace("\"lastSeen\":2000", "\"lastSeen\":" + (NOW + 400_000))
+                + ","
                 + event("").replace("\"lastSeen\":2000", "\"lastSeen\":9223372036854775808") + ","
                 + event("").replace("\"firstSeen\":1000", "\"firstSeen\":\"+999999999-01-01T00:00:00Z\"") + ","
                 + event("").replace("\"firstSeen\":1000", "\"firstSeen\":-1") + ","
                 + event("").replace("\"lastSeen\":2000", "\"lastSeen\":" + (NOW + 200_000)) + "]");
-        assertThat(r.rejected()).extracting(Rejection::field).containsExactly("lastSeen", "firstSeen", "lastSeen", "firstSeen", "firstSeen");
+        assertThat(r.rejected())
+                .extracting(Rejection::field)
+                .containsExactly("lastSeen", "firstSeen", "lastSeen", "firstSeen", "firstSeen");
         assertThat(r.rejected().get(0).reason()).isEqualTo("is more than 300 s ahead of the server clock");
         assertThat(r.rejected().get(2).reason()).contains("out of range");
         assertThat(r.accepted()).extracting(Accepted::index).containsExactly(5);

@@ -1,7 +1,6 @@
 package dev.vigil.ingest.validate;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.kit.http.HttpProblem;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +80,11 @@ class BatchParserTest {
 
     @Test
     void refusesInvalidUtf8AndGarbage() {
-        assertThat(problem(() -> parser.jsonArray(new byte[] {'[', '"', (byte) 0xC3, (byte) 0x28, '"', ']'})).status()).isEqualTo(400);
-        assertThat(problem(() -> parser.jsonArray(new byte[] {0, 1, 2, (byte) 0xff})).status()).isEqualTo(400);
+        assertThat(problem(() -> parser.jsonArray(new byte[] {'[', '"', (byte) 0xC3, (byte) 0x28, '"', ']'}))
+                        .status())
+                .isEqualTo(400);
+        assertThat(problem(() -> parser.jsonArray(new byte[] {0, 1, 2, (byte) 0xff}))
+                        .status())
+                .isEqualTo(400);
     }
 }

@@ -16,7 +16,8 @@ class HeartbeatValidatorTest {
 
     private static List<JsonNode> batch(String... items) {
         List<JsonNode> out = new ArrayList<>();
-        Json.tree(("[" + String.join(",", items) + "]").getBytes(StandardCharsets.UTF_8)).forEach(out::add);
+        Json.tree(("[" + String.join(",", items) + "]").getBytes(StandardCharsets.UTF_8))
+                .forEach(out::add);
         return out;
     }
 
@@ -38,7 +39,8 @@ class HeartbeatValidatorTest {
         assertThat(r.accepted()).singleElement().satisfies(a -> {
             assertThat(a.index()).isZero();
             assertThat(a.key()).isEqualTo("w-us-east");
-            assertThat(a.value()).isEqualTo(new WorkerHeartbeat(1, "w-us-east", "us-east", 1_700_000_000_000L, 3, 12, "1.2.0"));
+            assertThat(a.value())
+                    .isEqualTo(new WorkerHeartbeat(1, "w-us-east", "us-east", 1_700_000_000_000L, 3, 12, "1.2.0"));
         });
     }
 
@@ -53,7 +55,8 @@ class HeartbeatValidatorTest {
 
     @Test
     void aHeartbeatForAnotherRegionIsRejectedNamingTheKeysRegion() {
-        Rejection x = only(validator.validate(batch(beat("w-us-east", "eu-west", "1.2.0")), "w-us-east", "us-east", NOW));
+        Rejection x =
+                only(validator.validate(batch(beat("w-us-east", "eu-west", "1.2.0")), "w-us-east", "us-east", NOW));
         assertThat(x.field()).isEqualTo("region");
         assertThat(x.reason()).contains("signing key's region ('us-east')");
         assertThat(x.kind()).isEqualTo(Rejection.Kind.IDENTITY);
@@ -61,21 +64,28 @@ class HeartbeatValidatorTest {
 
     @Test
     void contractViolationsNamedByField() {
-        Rejection missing = only(validator.validate(batch(beat("w-us-east", "us-east", "1.2.0").replace("\"sentAt\":1700000000000,", "")),
-                "w-us-east", "us-east", NOW));
+        Rejection missing = only(validator.validate(
+                batch(beat("w-us-east", "us-east", "1.2.0").replace("\"sentAt\":1700000000000,", "")),
+                "w-us-east",
+                "us-east",
+                NOW));
         assertThat(missing.field()).isEqualTo("sentAt");
         assertThat(missing.reason()).contains("required");
         assertThat(missing.kind()).isEqualTo(Rejection.Kind.CONTRACT);
 
-        Rejection negative = only(validator.validate(batch(beat("w-us-east", "us-east", "1.2.0").replace("\"inFlight\":3", "\"inFlight\":-1")),
-                "w-us-east", "us-east", NOW));
+        Rejection negative = only(validator.validate(
+                batch(beat("w-us-east", "us-east", "1.2.0").replace("\"inFlight\":3", "\"inFlight\":-1")),
+                "w-us-east",
+                "us-east",
+                NOW));
         assertThat(negative.field()).isEqualTo("inFlight");
         assertThat(negative.kind()).isEqualTo(Rejection.Kind.CONTRACT);
     }
 
     @Test
     void personalDataInTheVersionIsRejectedWithoutEchoingIt() {
-        Rejection x = only(validator.validate(batch(beat("w-us-east", "us-east", "ops@example.com")), "w-us-east", "us-east", NOW));
+        Rejection x = only(validator.validate(
+                batch(beat("w-us-east", "us-east", "ops@example.com")), "w-us-east", "us-east", NOW));
         assertThat(x.field()).isEqualTo("version");
         assertThat(x.reason()).contains("e-mail").doesNotContain("example.com");
         assertThat(x.kind()).isEqualTo(Rejection.Kind.PRIVACY);
@@ -83,8 +93,15 @@ class HeartbeatValidatorTest {
 
     @Test
     void eachEventIsJudgedOnItsOwnByIndex() {
-        var r = validator.validate(batch(beat("w-us-east", "us-east", "1"), "7", beat("w-x", "us-east", "1"),
-                beat("w-us-east", "us-east", "2")), "w-us-east", "us-east", NOW);
+        var r = validator.validate(
+                batch(
+                        beat("w-us-east", "us-east", "1"),
+                        "7",
+                        beat("w-x", "us-east", "1"),
+                        beat("w-us-east", "us-east", "2")),
+                "w-us-east",
+                "us-east",
+                NOW);
         assertThat(r.accepted()).extracting(Accepted::index).containsExactly(0, 3);
         assertThat(r.rejected()).extracting(Rejection::index).containsExactly(1, 2);
         assertThat(r.rejected().get(0).kind()).isEqualTo(Rejection.Kind.NOT_OBJECT);

@@ -23,7 +23,8 @@ class MetricValidatorTest {
     }
 
     private static String metric(String extra) {
-        return "{\"schemaVersion\":1,\"metricName\":\"http_request\",\"status\":\"200\",\"timestamp\":" + NOW + extra + "}";
+        return "{\"schemaVersion\":1,\"metricName\":\"http_request\",\"status\":\"200\",\"timestamp\":" + NOW + extra
+                + "}";
     }
 
     @Test
@@ -39,20 +40,30 @@ class MetricValidatorTest {
 
     @Test
     void stripsQueryAndFragmentFromThePathBeforeValidation() {
-        var r = validator.validate(batch("[" + metric(",\"pathname\":\"/menu/2024?user=bob@example.com#top\"") + "]"), "checkout", NOW);
-        assertThat(r.accepted()).singleElement().extracting(a -> a.value().pathname()).isEqualTo("/menu/2024");
+        var r = validator.validate(
+                batch("[" + metric(",\"pathname\":\"/menu/2024?user=bob@example.com#top\"") + "]"), "checkout", NOW);
+        assertThat(r.accepted())
+                .singleElement()
+                .extracting(a -> a.value().pathname())
+                .isEqualTo("/menu/2024");
     }
 
     @Test
     void redactsPersonalDataInPathSegments() {
-        var r = validator.validate(batch("[" + metric(",\"pathname\":\"/users/bob@example.com/orders\"") + "]"), "checkout", NOW);
-        assertThat(r.accepted()).singleElement().extracting(a -> a.value().pathname()).asString()
-                .doesNotContain("example.com").startsWith("/users/");
+        var r = validator.validate(
+                batch("[" + metric(",\"pathname\":\"/users/bob@example.com/orders\"") + "]"), "checkout", NOW);
+        assertThat(r.accepted())
+                .singleElement()
+                .extracting(a -> a.value().pathname())
+                .asString()
+                .doesNotContain("example.com")
+                .startsWith("/users/");
     }
 
     @Test
     void anotherAppRefusesTheWholeRequest() {
-        assertThatThrownBy(() -> validator.validate(batch("[" + metric("") + "," + metric(",\"appId\":\"billing\"") + "]"), "checkout", NOW))
+        assertThatThrownBy(() -> validator.validate(
+                        batch("[" + metric("") + "," + metric(",\"appId\":\"billing\"") + "]"), "checkout", NOW))
                 .isInstanceOfSatisfying(HttpProblem.class, p -> {
                     assertThat(p.status()).isEqualTo(403);
                     assertThat(p.detail()).contains("event 1").contains("'checkout'");
@@ -61,7 +72,10 @@ class MetricValidatorTest {
 
     @Test
     void sameAppNamedExplicitlyIsFine() {
-        assertThat(validator.validate(batch("[" + metric(",\"appId\":\"checkout\"") + "]"), "checkout", NOW).accepted()).hasSize(1);
+        assertThat(validator
+                        .validate(batch("[" + metric(",\"appId\":\"checkout\"") + "]"), "checkout", NOW)
+                        .accepted())
+                .hasSize(1);
     }
 
     @Test
@@ -79,21 +93,29 @@ class MetricValidatorTest {
 
     @Test
     void rejectsEachBadEventWithItsIndexFieldAndKind() {
-        var r = validator.validate(batch("[" + metric("") + ",7," + metric(",\"labels\":{\"who\":\"bob@example.com\"}")
-                + ",{\"schemaVersion\":1,\"metricName\":\"BAD\",\"timestamp\":" + NOW + "}," + metric(",\"value\":\"NaN\"") + "]"), "a", NOW);
+        var r = validator.validate(
+                batch("[" + metric("") + ",7," + metric(",\"labels\":{\"who\":\"bob@example.com\"}")
+                        + ",{\"schemaVersion\":1,\"metricName\":\"BAD\",\"timestamp\":" + NOW + "},"
+                        + metric(",\"value\":\"NaN\"") + "]"),
+                "a",
+                NOW);
         assertThat(r.accepted()).extracting(Accepted::index).containsExactly(0);
-        assertThat(r.rejected()).extracting(Rejection::index, Rejection::field, Rejection::kind).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(1, "$", Rejection.Kind.NOT_OBJECT),
-                org.assertj.core.groups.Tuple.tuple(2, "labels.who", Rejection.Kind.PRIVACY),
-                org.assertj.core.groups.Tuple.tuple(3, "metricName", Rejection.Kind.CONTRACT),
-                org.assertj.core.groups.Tuple.tuple(4, "value", Rejection.Kind.CONTRACT));
+        assertThat(r.rejected())
+                .extracting(Rejection::index, Rejection::field, Rejection::kind)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, "$", Rejection.Kind.NOT_OBJECT),
+                        org.assertj.core.groups.Tuple.tuple(2, "labels.who", Rejection.Kind.PRIVACY),
+                        org.assertj.core.groups.Tuple.tuple(3, "metricName", Rejection.Kind.CONTRACT),
+                        org.assertj.core.groups.Tuple.tuple(4, "value", Rejection.Kind.CONTRACT));
         assertThat(r.rejected().get(1).reason()).isEqualTo("contains an e-mail address");
     }
 
     @Test
     void acceptedValueIsTheCanonicalRecord() {
-        var r = validator.validate(batch("[" + metric(",\"labels\":{\"b\":\"2\",\"a\":\"1\"},\"unknown\":true") + "]"), "a", NOW);
+        var r = validator.validate(
+                batch("[" + metric(",\"labels\":{\"b\":\"2\",\"a\":\"1\"},\"unknown\":true") + "]"), "a", NOW);
         assertThat(r.accepted().get(0).value())
-                .isEqualTo(new DomainMetric(1, "a", "http_request", "200", null, 1.0, null, Map.of("a", "1", "b", "2"), NOW));
+                .isEqualTo(new DomainMetric(
+                        1, "a", "http_request", "200", null, 1.0, null, Map.of("a", "1", "b", "2"), NOW));
     }
 }

@@ -43,9 +43,11 @@ public final class HttpSender implements AutoCloseable {
                         .defaultIfEmpty(new byte[0])
                         .map(bytes -> {
                             Map<String, String> hs = new HashMap<>();
-                            resp.responseHeaders().forEach(e -> hs.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+                            resp.responseHeaders()
+                                    .forEach(e -> hs.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
                             int n = Math.min(bytes.length, MAX_BODY);
-                            return new HttpReply(resp.status().code(), hs, new String(bytes, 0, n, StandardCharsets.UTF_8));
+                            return new HttpReply(
+                                    resp.status().code(), hs, new String(bytes, 0, n, StandardCharsets.UTF_8));
                         }));
     }
 

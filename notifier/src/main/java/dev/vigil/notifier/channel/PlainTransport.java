@@ -13,11 +13,10 @@ public final class PlainTransport {
     /** The hosts the rule allows, as a message names them. */
     public static final String LOOPBACK_HOSTS = "localhost, 127.0.0.0/8 or [::1]";
     /** The problem a plain-http URL to any other host is refused with. */
-    public static final String HTTPS_RULE = "must be https (plain http only to a loopback stand-in: " + LOOPBACK_HOSTS
-            + ")";
+    public static final String HTTPS_RULE =
+            "must be https (plain http only to a loopback stand-in: " + LOOPBACK_HOSTS + ")";
 
-    private PlainTransport() {
-    }
+    private PlainTransport() {}
 
     /** {@code localhost}, 127.0.0.0/8 or ::1 (bracketed or not) written literally. */
     public static boolean isLoopback(String host) {

@@ -17,8 +17,7 @@ public final class Presentation {
     /** Stands in for a text that held nothing but invisible characters (the contract wants it non-blank). */
     static final String BLANK = "-";
 
-    private Presentation() {
-    }
+    private Presentation() {}
 
     /**
      * The event with bidi controls and zero-width characters ({@link Text#stripInvisible}) removed from every text
@@ -38,15 +37,32 @@ public final class Presentation {
         });
         Map<String, String> attributes = new LinkedHashMap<>();
         e.attributes().forEach((k, v) -> attributes.putIfAbsent(nonBlank(k), nonBlank(v)));
-        return new AlertEvent(e.schemaVersion(), nonBlank(e.eventId()), e.fingerprint(), nonBlank(e.incidentId()),
-                e.state(), e.severity(), nonBlank(e.service()),
-                e.componentType() == null ? null : Text.stripInvisible(e.componentType()), nonBlank(e.summary()),
-                links, attributes, e.occurrences(), e.firstSeen(), e.lastSeen(), e.source(), e.silenced(), e.channels());
+        return new AlertEvent(
+                e.schemaVersion(),
+                nonBlank(e.eventId()),
+                e.fingerprint(),
+                nonBlank(e.incidentId()),
+                e.state(),
+                e.severity(),
+                nonBlank(e.service()),
+                e.componentType() == null ? null : Text.stripInvisible(e.componentType()),
+                nonBlank(e.summary()),
+                links,
+                attributes,
+                e.occurrences(),
+                e.firstSeen(),
+                e.lastSeen(),
+                e.source(),
+                e.silenced(),
+                e.channels());
     }
 
     private static boolean needsCleaning(AlertEvent e) {
-        if (Text.hasInvisible(e.summary()) || Text.hasInvisible(e.service()) || Text.hasInvisible(e.componentType())
-                || Text.hasInvisible(e.eventId()) || Text.hasInvisible(e.incidentId())) {
+        if (Text.hasInvisible(e.summary())
+                || Text.hasInvisible(e.service())
+                || Text.hasInvisible(e.componentType())
+                || Text.hasInvisible(e.eventId())
+                || Text.hasInvisible(e.incidentId())) {
             return true;
         }
         for (var a : e.attributes().entrySet()) {
@@ -94,13 +110,14 @@ public final class Presentation {
 
     /** One line; invisible characters are removed here too, for a caller that built it from an uncleaned event. */
     public static String title(AlertEvent e) {
-        String prefix = switch (e.state()) {
-            case OPENED -> "[" + e.severity().wire().toUpperCase(Locale.ROOT) + "] ";
-            case REMINDER -> "[Still firing] ";
-            case ESCALATED -> "[Escalated to " + e.severity().wire() + "] ";
-            case RESOLVED -> "[Resolved] ";
-            case ACKNOWLEDGED -> "[Acknowledged] ";
-        };
+        String prefix =
+                switch (e.state()) {
+                    case OPENED -> "[" + e.severity().wire().toUpperCase(Locale.ROOT) + "] ";
+                    case REMINDER -> "[Still firing] ";
+                    case ESCALATED -> "[Escalated to " + e.severity().wire() + "] ";
+                    case RESOLVED -> "[Resolved] ";
+                    case ACKNOWLEDGED -> "[Acknowledged] ";
+                };
         return Text.oneLine(Text.stripInvisible(prefix + e.service() + ": " + e.summary()));
     }
 
@@ -117,7 +134,8 @@ public final class Presentation {
     /** The end of the acknowledgement ({@value #ACKNOWLEDGED_UNTIL}), cleaned, or null. */
     public static String acknowledgedUntil(AlertEvent e) {
         String until = e.attributes().get(ACKNOWLEDGED_UNTIL);
-        String clean = until == null ? "" : Text.oneLine(Text.stripInvisible(until)).strip();
+        String clean =
+                until == null ? "" : Text.oneLine(Text.stripInvisible(until)).strip();
         return clean.isEmpty() ? null : clean;
     }
 
@@ -140,8 +158,13 @@ public final class Presentation {
         }
         for (int i = 0; i < url.length(); i++) {
             char c = url.charAt(i);
-            if (c == '|' || c == '<' || c == '>' || Character.isWhitespace(c) || Character.isISOControl(c)
-                    || Character.isSpaceChar(c) || Text.isInvisible(c)) {
+            if (c == '|'
+                    || c == '<'
+                    || c == '>'
+                    || Character.isWhitespace(c)
+                    || Character.isISOControl(c)
+                    || Character.isSpaceChar(c)
+                    || Text.isInvisible(c)) {
                 return false;
             }
         }

@@ -10,8 +10,7 @@ import java.time.Clock;
  * Adapters add their vendor's exceptions on top.
  */
 public final class StatusMapping {
-    private StatusMapping() {
-    }
+    private StatusMapping() {}
 
     public static DeliveryOutcome map(String vendor, HttpReply reply, Clock clock) {
         int s = reply.status();
@@ -19,8 +18,10 @@ public final class StatusMapping {
             return new DeliveryOutcome.Delivered(s, null);
         }
         if (TransientStatus.isTransient(s)) {
-            return new DeliveryOutcome.Transient(vendor + " answered HTTP " + s + snippet(reply.body()),
-                    TransientStatus.retryAfter(reply.header("retry-after"), clock), s);
+            return new DeliveryOutcome.Transient(
+                    vendor + " answered HTTP " + s + snippet(reply.body()),
+                    TransientStatus.retryAfter(reply.header("retry-after"), clock),
+                    s);
         }
         return new DeliveryOutcome.Permanent(vendor + " answered HTTP " + s + snippet(reply.body()), s);
     }

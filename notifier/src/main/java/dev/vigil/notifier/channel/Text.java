@@ -7,8 +7,7 @@ package dev.vigil.notifier.channel;
 public final class Text {
     public static final String ELLIPSIS = "…";
 
-    private Text() {
-    }
+    private Text() {}
 
     public static String truncate(String s, int max) {
         if (s == null) {
@@ -83,7 +82,8 @@ public final class Text {
     static boolean isInvisible(char c) {
         return c == '\u061C' // arabic letter mark
                 || (c >= '\u200B' && c <= '\u200D') // zero-width space, non-joiner, joiner
-                || c == '\u200E' || c == '\u200F' // left-to-right and right-to-left marks
+                || c == '\u200E'
+                || c == '\u200F' // left-to-right and right-to-left marks
                 || (c >= '\u202A' && c <= '\u202E') // embeddings and overrides
                 || c == '\u2060' // word joiner
                 || (c >= '\u2066' && c <= '\u2069') // isolates

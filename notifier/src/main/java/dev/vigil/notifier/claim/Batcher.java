@@ -30,13 +30,20 @@ public final class Batcher<I, O> {
     /**
      * @param execute runs one batch; its list holds one result per item, in order (null for Mono&lt;Void&gt;-like)
      */
-    public Batcher(String name, int maxBatch, int maxConcurrent, Function<I, Object> key,
-                   Function<List<I>, Mono<List<O>>> execute, io.micrometer.core.instrument.MeterRegistry meters) {
+    public Batcher(
+            String name,
+            int maxBatch,
+            int maxConcurrent,
+            Function<I, Object> key,
+            Function<List<I>, Mono<List<O>>> execute,
+            io.micrometer.core.instrument.MeterRegistry meters) {
         this.name = name;
         this.sizes = io.micrometer.core.instrument.DistributionSummary.builder("vigil.notifier.store.batch.size")
-                .tag("statement", name).register(meters);
+                .tag("statement", name)
+                .register(meters);
         this.latency = io.micrometer.core.instrument.Timer.builder("vigil.notifier.store.statement")
-                .tag("statement", name).register(meters);
+                .tag("statement", name)
+                .register(meters);
         this.maxBatch = maxBatch;
         this.maxConcurrent = maxConcurrent;
         this.key = key;
@@ -111,22 +118,24 @@ public final class Batcher<I, O> {
                     sizes.record(batch.size());
                     latency.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
                 })
-                .subscribe(results -> {
-            for (int i = 0; i < batch.size(); i++) {
-                O r = i < results.size() ? results.get(i) : null;
-                if (r == null) {
-                    batch.get(i).sink.success();
-                } else {
-                    batch.get(i).sink.success(r);
-                }
-            }
-            finished();
-        }, error -> {
-            for (Pending<I, O> p : batch) {
-                p.sink.error(error);
-            }
-            finished();
-        });
+                .subscribe(
+                        results -> {
+                            for (int i = 0; i < batch.size(); i++) {
+                                O r = i < results.size() ? results.get(i) : null;
+                                if (r == null) {
+                                    batch.get(i).sink.success();
+                                } else {
+                                    batch.get(i).sink.success(r);
+                                }
+                            }
+                            finished();
+                        },
+                        error -> {
+                            for (Pending<I, O> p : batch) {
+                                p.sink.error(error);
+                            }
+                            finished();
+                        });
     }
 
     private void finished() {
@@ -136,6 +145,5 @@ public final class Batcher<I, O> {
         drain();
     }
 
-    private record Pending<I, O>(I item, MonoSink<O> sink) {
-    }
+    private record Pending<I, O>(I item, MonoSink<O> sink) {}
 }

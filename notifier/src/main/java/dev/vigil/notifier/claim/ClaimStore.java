@@ -107,29 +107,57 @@ public final class ClaimStore implements DeliveryLog {
     /**
      * @param lease how long a claim stays ours without being settled; must outlast one send (timeout included)
      */
-    public ClaimStore(ConnectionFactory db, Duration window, Duration lease, String owner, int maxBatch,
-                      int maxConcurrentStatements) {
-        this(db, window, lease, owner, maxBatch, maxConcurrentStatements,
+    public ClaimStore(
+            ConnectionFactory db,
+            Duration window,
+            Duration lease,
+            String owner,
+            int maxBatch,
+            int maxConcurrentStatements) {
+        this(
+                db,
+                window,
+                lease,
+                owner,
+                maxBatch,
+                maxConcurrentStatements,
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 
-    public ClaimStore(ConnectionFactory db, Duration window, Duration lease, String owner, int maxBatch,
-                      int maxConcurrentStatements, io.micrometer.core.instrument.MeterRegistry meters) {
+    public ClaimStore(
+            ConnectionFactory db,
+            Duration window,
+            Duration lease,
+            String owner,
+            int maxBatch,
+            int maxConcurrentStatements,
+            io.micrometer.core.instrument.MeterRegistry meters) {
         this.db = db;
         this.window = window.toMillis() + " milliseconds";
         this.lease = lease.toMillis() + " milliseconds";
         this.owner = owner;
-        this.claims = new Batcher<>("claims", maxBatch, maxConcurrentStatements,
-                r -> r.eventId + "\u0000" + r.channel, this::claimBatch, meters);
-        this.settles = new Batcher<>("settles", maxBatch, maxConcurrentStatements,
-                r -> r.claim.eventId() + "\u0000" + r.claim.channel(), this::settleBatch, meters);
-        this.incidents = new Batcher<>("incidents", maxBatch, maxConcurrentStatements,
-                AlertEvent::incidentId, this::incidentBatch, meters);
+        this.claims = new Batcher<>(
+                "claims",
+                maxBatch,
+                maxConcurrentStatements,
+                r -> r.eventId + "\u0000" + r.channel,
+                this::claimBatch,
+                meters);
+        this.settles = new Batcher<>(
+                "settles",
+                maxBatch,
+                maxConcurrentStatements,
+                r -> r.claim.eventId() + "\u0000" + r.claim.channel(),
+                this::settleBatch,
+                meters);
+        this.incidents = new Batcher<>(
+                "incidents", maxBatch, maxConcurrentStatements, AlertEvent::incidentId, this::incidentBatch, meters);
     }
 
     @Override
     public Mono<Claim> claim(String eventId, String channel) {
-        return claims.submit(new ClaimRequest(eventId, channel, UUID.randomUUID().toString()));
+        return claims.submit(
+                new ClaimRequest(eventId, channel, UUID.randomUUID().toString()));
     }
 
     @Override
@@ -148,10 +176,14 @@ public final class ClaimStore implements DeliveryLog {
             return Mono.empty();
         }
         return withConnection(c -> {
-            Statement s = c.createStatement("INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt,"
-                    + " outcome, fingerprint, state) SELECT $1, $2, ch, 0, 'silenced', $4, $5 FROM unnest($3::text[]) AS ch");
-            s.bind("$1", e.eventId()).bind("$2", e.incidentId()).bind("$3", channels.toArray(new String[0]))
-                    .bind("$4", e.fingerprint()).bind("$5", e.state().wire());
+            Statement s = c.createStatement(
+                    "INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt,"
+                            + " outcome, fingerprint, state) SELECT $1, $2, ch, 0, 'silenced', $4, $5 FROM unnest($3::text[]) AS ch");
+            s.bind("$1", e.eventId())
+                    .bind("$2", e.incidentId())
+                    .bind("$3", channels.toArray(new String[0]))
+                    .bind("$4", e.fingerprint())
+                    .bind("$5", e.state().wire());
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
         });
     }
@@ -159,8 +191,9 @@ public final class ClaimStore implements DeliveryLog {
     @Override
     public Mono<java.util.OptionalLong> openIncidentFirstSeen(String fingerprint) {
         return withConnection(c -> {
-            Statement s = c.createStatement("SELECT (extract(epoch FROM first_seen) * 1000)::bigint AS fs FROM incidents"
-                    + " WHERE fingerprint = $1 AND state <> 'resolved' ORDER BY first_seen DESC LIMIT 1");
+            Statement s =
+                    c.createStatement("SELECT (extract(epoch FROM first_seen) * 1000)::bigint AS fs FROM incidents"
+                            + " WHERE fingerprint = $1 AND state <> 'resolved' ORDER BY first_seen DESC LIMIT 1");
             s.bind("$1", fingerprint);
             return Flux.from(s.execute())
                     .flatMap(r -> r.map((row, m) -> java.util.OptionalLong.of(row.get("fs", Long.class))))
@@ -172,8 +205,8 @@ public final class ClaimStore implements DeliveryLog {
     @Override
     public Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel) {
         return withConnection(c -> {
-            Statement s = c.createStatement("SELECT vendor_ids ->> $2 AS ref FROM incidents WHERE incident_id = $1"
-                    + " AND fingerprint = $3");
+            Statement s = c.createStatement(
+                    "SELECT vendor_ids ->> $2 AS ref FROM incidents WHERE incident_id = $1" + " AND fingerprint = $3");
             s.bind("$1", incidentId).bind("$2", channel).bind("$3", fingerprint);
             return Flux.from(s.execute())
                     .flatMap(r -> r.map((row, m) -> Optional.ofNullable(row.get("ref", String.class))))
@@ -191,10 +224,15 @@ public final class ClaimStore implements DeliveryLog {
                     + " ORDER BY first_seen DESC LIMIT 1");
             s.bind("$1", channel).bind("$2", vendorRef);
             return Flux.from(s.execute())
-                    .flatMap(r -> r.map((row, m) -> Optional.of(new IncidentRecord(row.get("incident_id", String.class),
-                            row.get("fingerprint", String.class), row.get("service", String.class),
-                            row.get("severity", String.class), row.get("state", String.class),
-                            row.get("fs", Long.class), row.get("ls", Long.class), row.get("occurrences", Integer.class),
+                    .flatMap(r -> r.map((row, m) -> Optional.of(new IncidentRecord(
+                            row.get("incident_id", String.class),
+                            row.get("fingerprint", String.class),
+                            row.get("service", String.class),
+                            row.get("severity", String.class),
+                            row.get("state", String.class),
+                            row.get("fs", Long.class),
+                            row.get("ls", Long.class),
+                            row.get("occurrences", Integer.class),
                             row.get("source", String.class)))))
                     .next()
                     .defaultIfEmpty(Optional.empty());
@@ -204,8 +242,9 @@ public final class ClaimStore implements DeliveryLog {
     @Override
     public Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef) {
         return withConnection(c -> {
-            Statement s = c.createStatement("UPDATE incidents SET vendor_ids = vendor_ids || jsonb_build_object($2::text,"
-                    + " $3::text), updated_at = now() WHERE incident_id = $1 AND fingerprint = $4");
+            Statement s =
+                    c.createStatement("UPDATE incidents SET vendor_ids = vendor_ids || jsonb_build_object($2::text,"
+                            + " $3::text), updated_at = now() WHERE incident_id = $1 AND fingerprint = $4");
             s.bind("$1", incidentId).bind("$2", channel).bind("$3", vendorRef).bind("$4", fingerprint);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then();
         });
@@ -226,9 +265,14 @@ public final class ClaimStore implements DeliveryLog {
     public Mono<FailingChannel> openFailing(FailingChannel candidate) {
         return withConnection(c -> {
             Statement s = c.createStatement(OPEN_FAILING_SQL);
-            s.bind("$1", candidate.channel()).bind("$2", candidate.fingerprint()).bind("$3", candidate.incidentId())
-                    .bind("$4", candidate.firstSeen()).bind("$5", candidate.recipients().toArray(new String[0]));
-            return Flux.from(s.execute()).flatMap(r -> r.map((row, m) -> failing(row))).single();
+            s.bind("$1", candidate.channel())
+                    .bind("$2", candidate.fingerprint())
+                    .bind("$3", candidate.incidentId())
+                    .bind("$4", candidate.firstSeen())
+                    .bind("$5", candidate.recipients().toArray(new String[0]));
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> failing(row)))
+                    .single();
         });
     }
 
@@ -255,8 +299,11 @@ public final class ClaimStore implements DeliveryLog {
 
     private static FailingChannel failing(Row row) {
         String[] recipients = row.get("recipients", String[].class);
-        return new FailingChannel(row.get("channel", String.class), row.get("incident_id", String.class),
-                row.get("first_seen", Long.class), recipients == null ? List.of() : List.of(recipients));
+        return new FailingChannel(
+                row.get("channel", String.class),
+                row.get("incident_id", String.class),
+                row.get("first_seen", Long.class),
+                recipients == null ? List.of() : List.of(recipients));
     }
 
     private <T> Mono<T> withConnection(Function<Connection, Mono<T>> work) {
@@ -274,31 +321,40 @@ public final class ClaimStore implements DeliveryLog {
             tokens[i] = batch.get(i).token;
         }
         return withConnection(c -> {
-            Statement s = c.createStatement(CLAIM_SQL);
-            s.bind("$1", events).bind("$2", channels).bind("$3", tokens).bind("$4", owner).bind("$5", lease)
-                    .bind("$6", window);
-            return Flux.from(s.execute())
-                    .flatMap(r -> r.map((row, m) -> new String[] {row.get("event_id", String.class),
-                            row.get("channel", String.class), row.get("status", String.class),
-                            row.get("token", String.class)}))
-                    .collectList();
-        }).map(rows -> {
-            Map<String, String[]> byKey = new HashMap<>();
-            for (String[] r : rows) {
-                byKey.put(r[0] + "\u0000" + r[1], r);
-            }
-            List<Claim> out = new ArrayList<>(n);
-            for (ClaimRequest req : batch) {
-                String[] r = byKey.get(req.eventId + "\u0000" + req.channel);
-                if (r == null) {
-                    throw new IllegalStateException("claim statement returned no row for a request");
-                }
-                Claim.Status st = req.token.equals(r[3]) ? Claim.Status.CLAIMED
-                        : "claimed".equals(r[2]) ? Claim.Status.BUSY : Claim.Status.DUPLICATE;
-                out.add(new Claim(req.eventId, req.channel, st, st == Claim.Status.CLAIMED ? req.token : null));
-            }
-            return out;
-        });
+                    Statement s = c.createStatement(CLAIM_SQL);
+                    s.bind("$1", events)
+                            .bind("$2", channels)
+                            .bind("$3", tokens)
+                            .bind("$4", owner)
+                            .bind("$5", lease)
+                            .bind("$6", window);
+                    return Flux.from(s.execute())
+                            .flatMap(r -> r.map((row, m) -> new String[] {
+                                row.get("event_id", String.class),
+                                row.get("channel", String.class),
+                                row.get("status", String.class),
+                                row.get("token", String.class)
+                            }))
+                            .collectList();
+                })
+                .map(rows -> {
+                    Map<String, String[]> byKey = new HashMap<>();
+                    for (String[] r : rows) {
+                        byKey.put(r[0] + "\u0000" + r[1], r);
+                    }
+                    List<Claim> out = new ArrayList<>(n);
+                    for (ClaimRequest req : batch) {
+                        String[] r = byKey.get(req.eventId + "\u0000" + req.channel);
+                        if (r == null) {
+                            throw new IllegalStateException("claim statement returned no row for a request");
+                        }
+                        Claim.Status st = req.token.equals(r[3])
+                                ? Claim.Status.CLAIMED
+                                : "claimed".equals(r[2]) ? Claim.Status.BUSY : Claim.Status.DUPLICATE;
+                        out.add(new Claim(req.eventId, req.channel, st, st == Claim.Status.CLAIMED ? req.token : null));
+                    }
+                    return out;
+                });
     }
 
     private Mono<List<Boolean>> settleBatch(List<SettleRequest> batch) {
@@ -336,9 +392,18 @@ public final class ClaimStore implements DeliveryLog {
         }
         return withConnection(c -> {
             Statement s = c.createStatement(SETTLE_SQL);
-            s.bind("$1", events).bind("$2", channels).bind("$3", tokens).bind("$4", statuses)
-                    .bind("$5", incidentIds).bind("$6", numbers).bind("$7", outcomes).bind("$8", statusCodes)
-                    .bind("$9", latencies).bind("$10", errors).bind("$11", fingerprints).bind("$12", states);
+            s.bind("$1", events)
+                    .bind("$2", channels)
+                    .bind("$3", tokens)
+                    .bind("$4", statuses)
+                    .bind("$5", incidentIds)
+                    .bind("$6", numbers)
+                    .bind("$7", outcomes)
+                    .bind("$8", statusCodes)
+                    .bind("$9", latencies)
+                    .bind("$10", errors)
+                    .bind("$11", fingerprints)
+                    .bind("$12", states);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
         });
     }
@@ -370,8 +435,15 @@ public final class ClaimStore implements DeliveryLog {
         }
         return withConnection(c -> {
             Statement s = c.createStatement(INCIDENT_SQL);
-            s.bind("$1", ids).bind("$2", fps).bind("$3", services).bind("$4", severities).bind("$5", states)
-                    .bind("$6", firstSeen).bind("$7", lastSeen).bind("$8", occurrences).bind("$9", silenced)
+            s.bind("$1", ids)
+                    .bind("$2", fps)
+                    .bind("$3", services)
+                    .bind("$4", severities)
+                    .bind("$5", states)
+                    .bind("$6", firstSeen)
+                    .bind("$7", lastSeen)
+                    .bind("$8", occurrences)
+                    .bind("$9", silenced)
                     .bind("$10", sources);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
         });
@@ -381,9 +453,7 @@ public final class ClaimStore implements DeliveryLog {
         return s.length() <= max ? s : s.substring(0, max);
     }
 
-    private record ClaimRequest(String eventId, String channel, String token) {
-    }
+    private record ClaimRequest(String eventId, String channel, String token) {}
 
-    private record SettleRequest(Claim claim, Attempt attempt, Settlement settlement) {
-    }
+    private record SettleRequest(Claim claim, Attempt attempt, Settlement settlement) {}
 }

@@ -25,7 +25,8 @@ public final class Database implements AutoCloseable {
 
     public static Database open(String r2dbcUrl, String username, String password, int size) {
         LoopResources loops = LoopResources.create("vigil-notifier-db", 2, true);
-        ConnectionFactoryOptions.Builder b = ConnectionFactoryOptions.parse(r2dbcUrl).mutate()
+        ConnectionFactoryOptions.Builder b = ConnectionFactoryOptions.parse(r2dbcUrl)
+                .mutate()
                 .option(ConnectionFactoryOptions.USER, username)
                 .option(ConnectionFactoryOptions.CONNECT_TIMEOUT, Duration.ofSeconds(5))
                 .option(PostgresqlConnectionFactoryProvider.LOOP_RESOURCES, loops)

@@ -39,12 +39,12 @@ public final class Migrations {
     private static final Logger LOG = LoggerFactory.getLogger(Migrations.class);
     /** The advisory lock key of the earlier releases' migrations ("vigilnot"). */
     private static final long LEGACY_LOCK_KEY = 0x7669_6769_6c6e_6f74L;
+
     static final String LEGACY_TABLE = "notifier_schema_version";
     static final String HISTORY_TABLE = "flyway_schema_history";
     private static final int CONNECT_TIMEOUT_SECONDS = 5;
 
-    private Migrations() {
-    }
+    private Migrations() {}
 
     /** Where to migrate: a JDBC URL ({@code jdbc:postgresql://host:port/database[?…]}) and credentials. */
     public record Target(String jdbcUrl, String username, String password) {
@@ -67,8 +67,10 @@ public final class Migrations {
             Object database = o.getValue(ConnectionFactoryOptions.DATABASE);
             StringBuilder url = new StringBuilder("jdbc:postgresql://")
                     .append(host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host)
-                    .append(':').append(port == null ? 5432 : Integer.parseInt(String.valueOf(port)))
-                    .append('/').append(database == null ? "" : String.valueOf(database));
+                    .append(':')
+                    .append(port == null ? 5432 : Integer.parseInt(String.valueOf(port)))
+                    .append('/')
+                    .append(database == null ? "" : String.valueOf(database));
             Map<String, String> params = new LinkedHashMap<>();
             Object ssl = o.getValue(ConnectionFactoryOptions.SSL);
             if (ssl != null && Boolean.parseBoolean(String.valueOf(ssl))) {
@@ -81,23 +83,30 @@ public final class Migrations {
             copy(o, "schema", params, "currentSchema", false);
             String sep = "?";
             for (Map.Entry<String, String> p : params.entrySet()) {
-                url.append(sep).append(p.getKey()).append('=').append(URLEncoder.encode(p.getValue(), StandardCharsets.UTF_8));
+                url.append(sep)
+                        .append(p.getKey())
+                        .append('=')
+                        .append(URLEncoder.encode(p.getValue(), StandardCharsets.UTF_8));
                 sep = "&";
             }
             Object urlUser = o.getValue(ConnectionFactoryOptions.USER);
             Object urlPassword = o.getValue(ConnectionFactoryOptions.PASSWORD);
-            return new Target(url.toString(), username != null ? username : urlUser == null ? null : String.valueOf(urlUser),
-                    password != null && !password.isEmpty() ? password
+            return new Target(
+                    url.toString(),
+                    username != null ? username : urlUser == null ? null : String.valueOf(urlUser),
+                    password != null && !password.isEmpty()
+                            ? password
                             : urlPassword == null ? null : String.valueOf(urlPassword));
         }
 
-        private static void copy(ConnectionFactoryOptions o, String r2dbc, Map<String, String> params, String jdbc,
-                                 boolean sslMode) {
+        private static void copy(
+                ConnectionFactoryOptions o, String r2dbc, Map<String, String> params, String jdbc, boolean sslMode) {
             Object v = o.getValue(io.r2dbc.spi.Option.valueOf(r2dbc));
             if (v != null) {
                 // R2DBC spells SSL modes as its enum (VERIFY_FULL) or as PostgreSQL does (verify-full)
                 String text = String.valueOf(v);
-                params.put(jdbc, sslMode ? text.toLowerCase(java.util.Locale.ROOT).replace('_', '-') : text);
+                params.put(
+                        jdbc, sslMode ? text.toLowerCase(java.util.Locale.ROOT).replace('_', '-') : text);
             }
         }
 
@@ -151,7 +160,8 @@ public final class Migrations {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot reach the database for the schema migrations: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot reach the database for the schema migrations: " + e.getMessage(), e);
         }
         return apply(target, null);
     }
@@ -162,11 +172,13 @@ public final class Migrations {
             return "0";
         }
         try (Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT coalesce(max(version), 0) FROM " + LEGACY_TABLE)) {
+                ResultSet r = s.executeQuery("SELECT coalesce(max(version), 0) FROM " + LEGACY_TABLE)) {
             r.next();
             int v = r.getInt(1);
-            LOG.info("adopting the schema of an earlier release: {} records version {}; Flyway takes over from there",
-                    LEGACY_TABLE, v);
+            LOG.info(
+                    "adopting the schema of an earlier release: {} records version {}; Flyway takes over from there",
+                    LEGACY_TABLE,
+                    v);
             return String.valueOf(v);
         }
     }
@@ -180,17 +192,23 @@ public final class Migrations {
         if (baselineVersion != null) {
             config.baselineOnMigrate(true)
                     .baselineVersion(baselineVersion)
-                    .baselineDescription(baselineVersion.equals("0") ? "before the first notifier script"
-                            : "adopted from " + LEGACY_TABLE);
+                    .baselineDescription(
+                            baselineVersion.equals("0")
+                                    ? "before the first notifier script"
+                                    : "adopted from " + LEGACY_TABLE);
         }
         Flyway flyway = config.load();
         MigrateResult result = flyway.migrate();
         if (result.migrationsExecuted > 0) {
-            LOG.info("applied {} notifier schema migration(s), now at version {}", result.migrationsExecuted,
+            LOG.info(
+                    "applied {} notifier schema migration(s), now at version {}",
+                    result.migrationsExecuted,
                     result.targetSchemaVersion);
         }
         MigrationInfo current = flyway.info().current();
-        return current == null || current.getVersion() == null ? 0 : Integer.parseInt(current.getVersion().getVersion());
+        return current == null || current.getVersion() == null
+                ? 0
+                : Integer.parseInt(current.getVersion().getVersion());
     }
 
     private static boolean exists(Connection c, String table) throws SQLException {

@@ -14,7 +14,11 @@ import java.util.List;
 public record AppSpec(List<String> channels, List<String> services) {
     public AppSpec {
         // copies that keep null elements, so the validator can report them instead of this record throwing
-        channels = channels == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(channels));
-        services = services == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(services));
+        channels = channels == null
+                ? List.of()
+                : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(channels));
+        services = services == null
+                ? List.of()
+                : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(services));
     }
 }

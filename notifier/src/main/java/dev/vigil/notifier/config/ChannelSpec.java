@@ -12,37 +12,53 @@ import dev.vigil.kit.config.Problems;
  * @param concurrency   sends in flight at once on this channel
  * @param email         the SMTP relay, sender and recipients of an {@code email} channel (its password: {@code secretEnv})
  */
-public record ChannelSpec(ChannelType type, String url, String urlEnv, String secretEnv,
-                          Double ratePerSecond, Integer concurrency, EmailSpec email) {
+public record ChannelSpec(
+        ChannelType type,
+        String url,
+        String urlEnv,
+        String secretEnv,
+        Double ratePerSecond,
+        Integer concurrency,
+        EmailSpec email) {
 
     public ChannelSpec {
         Problems p = new Problems();
-        p.check(type != null, "type", "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
+        p.check(
+                type != null,
+                "type",
+                "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
         if (ratePerSecond == null) {
             // the vendors' documented limits: Slack 1 message/s per webhook, Teams workflows about 4/s but 100 an
             // hour per connector, PagerDuty about 120 events a minute per integration key
-            ratePerSecond = type == null ? 0.0 : switch (type) {
-                case SLACK, TEAMS -> 1.0;
-                case PAGERDUTY -> 2.0;
-                default -> 0.0;
-            };
+            ratePerSecond = type == null
+                    ? 0.0
+                    : switch (type) {
+                        case SLACK, TEAMS -> 1.0;
+                        case PAGERDUTY -> 2.0;
+                        default -> 0.0;
+                    };
         }
-        p.check(ratePerSecond >= 0 && ratePerSecond <= 100_000, "ratePerSecond", "must be between 0 (unlimited) and 100000");
+        p.check(
+                ratePerSecond >= 0 && ratePerSecond <= 100_000,
+                "ratePerSecond",
+                "must be between 0 (unlimited) and 100000");
         if (concurrency == null) {
             // one message at a time where the vendor orders by arrival; two SMTP sessions, which relays allow
-            concurrency = type == null ? 8 : switch (type) {
-                case SLACK, TEAMS -> 1;
-                case EMAIL -> 2;
-                default -> 8;
-            };
+            concurrency = type == null
+                    ? 8
+                    : switch (type) {
+                        case SLACK, TEAMS -> 1;
+                        case EMAIL -> 2;
+                        default -> 8;
+                    };
         }
         p.range("concurrency", concurrency, 8, 1, 1024);
         p.throwIfAny();
     }
 
     /** A channel without an e-mail block. */
-    public ChannelSpec(ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond,
-                       Integer concurrency) {
+    public ChannelSpec(
+            ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond, Integer concurrency) {
         this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, null);
     }
 

@@ -5,7 +5,14 @@ import dev.vigil.schemas.contract.WireEnum;
 
 /** The vendor behind a configured channel. */
 public enum ChannelType implements WireEnum {
-    BETTERSTACK, SLACK, DISCORD, WEBHOOK, LOG, PAGERDUTY, TEAMS, EMAIL;
+    BETTERSTACK,
+    SLACK,
+    DISCORD,
+    WEBHOOK,
+    LOG,
+    PAGERDUTY,
+    TEAMS,
+    EMAIL;
 
     @JsonCreator
     public static ChannelType fromWire(String value) {

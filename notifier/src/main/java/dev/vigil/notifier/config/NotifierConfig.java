@@ -18,14 +18,22 @@ import java.util.regex.Pattern;
  * {@code vigil-notifier.yaml}. Routing is inline under {@code routing:} or in a separate file named by
  * {@code routingFile} (relative to the service config); with neither, {@link RoutingSpec#standard()} applies.
  */
-public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, Http http,
-                             String routingFile, RoutingSpec routing, DeadMan deadMan) {
+public record NotifierConfig(
+        Kafka kafka,
+        Database database,
+        Delivery delivery,
+        Http http,
+        String routingFile,
+        RoutingSpec routing,
+        DeadMan deadMan) {
 
     /**
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
      * service shared one shape (every topic under {@code kafka.topics}), read for one more release.
      */
-    public static final ConfigSpec<NotifierConfig> SPEC = ConfigSpec.of(NotifierConfig.class, NotifierConfig::defaults,
+    public static final ConfigSpec<NotifierConfig> SPEC = ConfigSpec.of(
+            NotifierConfig.class,
+            NotifierConfig::defaults,
             renamed("kafka.alertsTopic", "kafka.topics.alerts"),
             renamed("kafka.deadLetterTopic", "kafka.topics.deadLetter"),
             renamed("kafka.silencesTopic", "kafka.topics.silences"),
@@ -40,7 +48,10 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         delivery = delivery == null ? Delivery.defaults() : delivery;
         http = http == null ? Http.defaults() : http;
         deadMan = deadMan == null ? DeadMan.defaults() : deadMan;
-        p.check(routingFile == null || routing == null, "routingFile", "give routing inline or in routingFile, not both");
+        p.check(
+                routingFile == null || routing == null,
+                "routingFile",
+                "give routing inline or in routingFile, not both");
         p.throwIfAny();
     }
 
@@ -53,12 +64,13 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
     }
 
     public static NotifierConfig defaults() {
-        return new NotifierConfig(Kafka.defaults(), Database.defaults(), Delivery.defaults(), Http.defaults(), null, null);
+        return new NotifierConfig(
+                Kafka.defaults(), Database.defaults(), Delivery.defaults(), Http.defaults(), null, null);
     }
 
     /** The shape without the dead-man's switch (off). */
-    public NotifierConfig(Kafka kafka, Database database, Delivery delivery, Http http, String routingFile,
-                          RoutingSpec routing) {
+    public NotifierConfig(
+            Kafka kafka, Database database, Delivery delivery, Http http, String routingFile, RoutingSpec routing) {
         this(kafka, database, delivery, http, routingFile, routing, null);
     }
 
@@ -93,13 +105,20 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
      *                        (e.g. the pod name): a notifier restarted after a crash takes its partitions back at
      *                        once instead of after the crashed member's session timeout; empty: dynamic membership
      */
-    public record Kafka(String bootstrapServers, String groupId, TopicNames topics, Integer maxInFlight,
-                        Integer maxPollRecords, String groupInstanceId) {
+    public record Kafka(
+            String bootstrapServers,
+            String groupId,
+            TopicNames topics,
+            Integer maxInFlight,
+            Integer maxPollRecords,
+            String groupInstanceId) {
         private static final Pattern MEMBER_ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
 
         public Kafka {
             Problems p = new Problems();
-            p.check(bootstrapServers != null && !bootstrapServers.isBlank(), "bootstrapServers",
+            p.check(
+                    bootstrapServers != null && !bootstrapServers.isBlank(),
+                    "bootstrapServers",
                     "is required (host:port[,host:port])");
             p.check(groupId != null && !groupId.isBlank(), "groupId", "is required");
             topics = topics == null ? TopicNames.defaults() : topics;
@@ -107,14 +126,21 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
             maxPollRecords = p.range("maxPollRecords", maxPollRecords, 500, 1, 100_000);
             // "" (not null) when unset, so VIGIL_KAFKA_GROUP_INSTANCE_ID can still override it
             groupInstanceId = groupInstanceId == null ? "" : groupInstanceId.strip();
-            p.check(groupInstanceId.isEmpty() || MEMBER_ID.matcher(groupInstanceId).matches(), "groupInstanceId",
+            p.check(
+                    groupInstanceId.isEmpty()
+                            || MEMBER_ID.matcher(groupInstanceId).matches(),
+                    "groupInstanceId",
                     "must be letters, digits, '.', '_' or '-'");
             p.throwIfAny();
         }
 
         /** Dynamic group membership. */
-        public Kafka(String bootstrapServers, String groupId, TopicNames topics, Integer maxInFlight,
-                     Integer maxPollRecords) {
+        public Kafka(
+                String bootstrapServers,
+                String groupId,
+                TopicNames topics,
+                Integer maxInFlight,
+                Integer maxPollRecords) {
             this(bootstrapServers, groupId, topics, maxInFlight, maxPollRecords, null);
         }
 
@@ -133,8 +159,8 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
      * @param vendorUpdates what people did in a vendor's tool (from ingest's BetterStack webhook)
      * @param audit         where those acknowledgements are audited
      */
-    public record TopicNames(String alerts, String deadLetter, String silences, String acks, String vendorUpdates,
-                             String audit) {
+    public record TopicNames(
+            String alerts, String deadLetter, String silences, String acks, String vendorUpdates, String audit) {
         public TopicNames {
             Problems p = new Problems();
             alerts = p.topic("alerts", alerts, Topics.ALERTS);
@@ -170,7 +196,9 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
 
         public Database {
             Problems p = new Problems();
-            if (p.check(url != null && url.startsWith("r2dbc:postgresql://"), "url",
+            if (p.check(
+                    url != null && url.startsWith("r2dbc:postgresql://"),
+                    "url",
                     "must be an R2DBC URL r2dbc:postgresql://host:port/database")) {
                 try {
                     p.check(URI.create(url.substring("r2dbc:".length())).getHost() != null, "url", "must name a host");
@@ -197,8 +225,14 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
     }
 
     /** Dedupe window, delivery deadline and the retry schedule (docs/design.md#notifier), as duration text. */
-    public record Delivery(String dedupeWindow, String deadline, String retryBase, Double retryMultiplier,
-                           String retryCap, String sendTimeout, Integer claimBatchSize) {
+    public record Delivery(
+            String dedupeWindow,
+            String deadline,
+            String retryBase,
+            Double retryMultiplier,
+            String retryCap,
+            String sendTimeout,
+            Integer claimBatchSize) {
         public Delivery {
             Problems p = new Problems();
             dedupeWindow = dedupeWindow == null ? "1h" : dedupeWindow;
@@ -275,7 +309,9 @@ public record NotifierConfig(Kafka kafka, Database database, Delivery delivery, 
         public DeadMan {
             Problems p = new Problems();
             urlEnv = urlEnv == null ? "" : urlEnv.strip();
-            p.check(urlEnv.isEmpty() || urlEnv.matches("[A-Za-z_][A-Za-z0-9_]{0,127}"), "urlEnv",
+            p.check(
+                    urlEnv.isEmpty() || urlEnv.matches("[A-Za-z_][A-Za-z0-9_]{0,127}"),
+                    "urlEnv",
                     "must be an environment variable name");
             interval = interval == null ? "1m" : interval;
             maxCanaryAge = maxCanaryAge == null ? "4m" : maxCanaryAge;

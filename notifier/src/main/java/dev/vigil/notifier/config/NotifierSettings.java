@@ -10,12 +10,11 @@ import java.util.Map;
  * {@link ConfigLoader.ConfigException} listing each problem with its file and key path.
  */
 public final class NotifierSettings {
-    private NotifierSettings() {
-    }
+    private NotifierSettings() {}
 
     /** A configuration ready to run: the service settings and the validated channels and routes. */
-    public record Loaded(NotifierConfig config, RoutingValidator.Validated routing,
-                         java.util.Optional<java.net.URI> deadManUrl) {
+    public record Loaded(
+            NotifierConfig config, RoutingValidator.Validated routing, java.util.Optional<java.net.URI> deadManUrl) {
         public Loaded(NotifierConfig config, RoutingValidator.Validated routing) {
             this(config, routing, java.util.Optional.empty());
         }
@@ -52,7 +51,8 @@ public final class NotifierSettings {
         dev.vigil.kit.config.Problems p = new dev.vigil.kit.config.Problems();
         java.util.Optional<java.net.URI> deadMan = config.deadMan().url(env, p);
         if (!p.isEmpty()) {
-            throw new ConfigLoader.ConfigException(p.list().stream().map(Object::toString).toList());
+            throw new ConfigLoader.ConfigException(
+                    p.list().stream().map(Object::toString).toList());
         }
         return new Loaded(config, routing, deadMan);
     }

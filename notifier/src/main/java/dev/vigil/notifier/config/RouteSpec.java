@@ -12,8 +12,12 @@ import java.util.Map;
  * @param services   exact service names
  * @param attributes attribute values that must all be equal
  */
-public record RouteSpec(String name, List<String> severities, List<String> services,
-                        Map<String, String> attributes, List<String> channels) {
+public record RouteSpec(
+        String name,
+        List<String> severities,
+        List<String> services,
+        Map<String, String> attributes,
+        List<String> channels) {
     public RouteSpec {
         severities = severities == null ? List.of() : List.copyOf(severities);
         services = services == null ? List.of() : List.copyOf(services);

@@ -12,8 +12,11 @@ import java.util.Map;
  * @param defaults severity name → channels, used when no route matches
  * @param apps     app id → what that app's events may override (absent: app events get no override)
  */
-public record RoutingSpec(Map<String, ChannelSpec> channels, List<RouteSpec> routes,
-                          Map<String, List<String>> defaults, Map<String, AppSpec> apps) {
+public record RoutingSpec(
+        Map<String, ChannelSpec> channels,
+        List<RouteSpec> routes,
+        Map<String, List<String>> defaults,
+        Map<String, AppSpec> apps) {
 
     public static final String BETTERSTACK_TOKEN_ENV = "BETTERSTACK_API_TOKEN";
     public static final String SLACK_URL_ENV = "SLACK_WEBHOOK_URL";

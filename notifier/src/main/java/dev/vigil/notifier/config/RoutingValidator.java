@@ -30,12 +30,10 @@ public final class RoutingValidator {
     /** The longest {@code service} an alert event may carry (the contract's limit). */
     static final int SERVICE_MAX_LENGTH = 100;
 
-    private RoutingValidator() {
-    }
+    private RoutingValidator() {}
 
     /** The validated channels and the routing table built from them. */
-    public record Validated(Map<String, ResolvedChannel> channels, Routes routes) {
-    }
+    public record Validated(Map<String, ResolvedChannel> channels, Routes routes) {}
 
     public static Validated validate(RoutingSpec spec, Map<String, String> env, String source) {
         List<String> problems = new ArrayList<>();
@@ -64,7 +62,8 @@ public final class RoutingValidator {
                 try {
                     severities.add(Severity.parseStrict(s));
                 } catch (IllegalArgumentException ex) {
-                    problems.add(path + ".severities: unknown severity '" + s + "'; expected critical, warning, info (or P1, P2, P3)");
+                    problems.add(path + ".severities: unknown severity '" + s
+                            + "'; expected critical, warning, info (or P1, P2, P3)");
                 }
             }
             if (r.channels().isEmpty()) {
@@ -72,8 +71,12 @@ public final class RoutingValidator {
             }
             checkKnown(path + ".channels", r.channels(), spec.channels().keySet(), problems);
             checkServices(path + ".services", r.services(), problems);
-            routes.add(new Route(r.name() == null ? "route-" + i : r.name(), severities, Set.copyOf(r.services()),
-                    r.attributes(), r.channels()));
+            routes.add(new Route(
+                    r.name() == null ? "route-" + i : r.name(),
+                    severities,
+                    Set.copyOf(r.services()),
+                    r.attributes(),
+                    r.channels()));
         }
         Map<Severity, List<String>> defaults = new EnumMap<>(Severity.class);
         for (var e : spec.defaults().entrySet()) {
@@ -108,7 +111,8 @@ public final class RoutingValidator {
                         + " (channels: [] allows none)");
                 continue;
             }
-            checkKnown(path + ".channels", e.getValue().channels(), spec.channels().keySet(), problems);
+            checkKnown(
+                    path + ".channels", e.getValue().channels(), spec.channels().keySet(), problems);
             apps.put(e.getKey(), new LinkedHashSet<>(e.getValue().channels()));
             checkServices(path + ".services", e.getValue().services(), problems);
             appServices.put(e.getKey(), new LinkedHashSet<>(e.getValue().services()));
@@ -116,8 +120,7 @@ public final class RoutingValidator {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps,
-                appServices));
+        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps, appServices));
     }
 
     private static void checkKnown(String path, List<String> names, Set<String> known, List<String> problems) {
@@ -143,8 +146,8 @@ public final class RoutingValidator {
         }
     }
 
-    private static ResolvedChannel resolve(String name, ChannelSpec c, Map<String, String> env, String path,
-                                           List<String> problems) {
+    private static ResolvedChannel resolve(
+            String name, ChannelSpec c, Map<String, String> env, String path, List<String> problems) {
         if (c == null) {
             problems.add(path + ": channel definition is empty; give at least its type");
             return null;
@@ -165,8 +168,8 @@ public final class RoutingValidator {
             case PAGERDUTY -> {
                 url = c.url() == null ? PAGERDUTY_DEFAULT_URL : url(path + ".url", c.url(), problems);
                 noUrlEnv(c, path, problems);
-                secret = secret(path + ".secretEnv", c.secretEnv(), env, "the PagerDuty integration (routing) key",
-                        problems);
+                secret = secret(
+                        path + ".secretEnv", c.secretEnv(), env, "the PagerDuty integration (routing) key", problems);
                 if (secret != null && !secret.matches("[A-Za-z0-9]{20,64}")) {
                     problems.add(path + ".secretEnv: the value of " + c.secretEnv() + " is not a PagerDuty integration"
                             + " key (32 letters and digits, from the service's Events API v2 integration)");
@@ -174,8 +177,9 @@ public final class RoutingValidator {
             }
             case SLACK, DISCORD, TEAMS -> {
                 if (c.url() != null) {
-                    problems.add(path + ".url: " + c.type().wire() + " webhook URLs carry their token; put the URL in an"
-                            + " environment variable and name it in urlEnv");
+                    problems.add(
+                            path + ".url: " + c.type().wire() + " webhook URLs carry their token; put the URL in an"
+                                    + " environment variable and name it in urlEnv");
                 }
                 String text = secret(path + ".urlEnv", c.urlEnv(), env, "the webhook URL", problems);
                 if (text != null) {
@@ -204,9 +208,11 @@ public final class RoutingValidator {
             }
             case EMAIL -> {
                 if (c.url() != null || c.urlEnv() != null) {
-                    problems.add(path + ": an email channel takes its relay under email: (host, port), not url or urlEnv");
+                    problems.add(
+                            path + ": an email channel takes its relay under email: (host, port), not url or urlEnv");
                 }
-                String password = c.secretEnv() == null ? null
+                String password = c.secretEnv() == null
+                        ? null
                         : secret(path + ".secretEnv", c.secretEnv(), env, "the SMTP password", problems);
                 email = email(path, c.email(), password, problems);
             }
@@ -240,8 +246,18 @@ public final class RoutingValidator {
         java.time.Duration connect = duration(path + ".email.connectTimeout", spec.connectTimeout(), problems);
         java.time.Duration read = duration(path + ".email.readTimeout", spec.readTimeout(), problems);
         java.time.Duration send = duration(path + ".email.sendTimeout", spec.sendTimeout(), problems);
-        EmailSettings settings = new EmailSettings(spec.host(), spec.port(), startTls, spec.username(), password,
-                spec.from(), spec.to(), spec.subjectPrefix(), connect, read, send);
+        EmailSettings settings = new EmailSettings(
+                spec.host(),
+                spec.port(),
+                startTls,
+                spec.username(),
+                password,
+                spec.from(),
+                spec.to(),
+                spec.subjectPrefix(),
+                connect,
+                read,
+                send);
         problems.addAll(settings.problems(path + ".email"));
         return problems.size() > before ? null : settings;
     }
@@ -264,8 +280,8 @@ public final class RoutingValidator {
         }
     }
 
-    private static String secret(String path, String envName, Map<String, String> env, String what,
-                                 List<String> problems) {
+    private static String secret(
+            String path, String envName, Map<String, String> env, String what, List<String> problems) {
         if (envName == null || envName.isBlank()) {
             problems.add(path + ": required: the name of the environment variable holding " + what);
             return null;

@@ -51,20 +51,27 @@ public final class AlertConsumer implements AutoCloseable {
     private volatile int partitionCount = -1;
     /** Since when (epoch ms) each partition this consumer holds has been assigned to it. */
     private final Map<Integer, Long> assignedAt = new java.util.concurrent.ConcurrentHashMap<>();
+
     private long lastCommitNanos;
     /** Commits are batched in time: at most one every this many nanoseconds while running. */
     private static final long COMMIT_INTERVAL_NANOS = 50_000_000L;
     /** Waits before a failed record is handled again: jittered, 500 ms growing to at most 10 s. */
     private static final Backoff RETRY = Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10));
+
     private final Scheduler retries = Schedulers.parallel();
 
     /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
-    private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {
-    }
+    private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {}
 
-    public AlertConsumer(Map<String, Object> props, String topic, int maxInFlight,
-                         Function<ConsumerRecord<byte[], byte[]>, Mono<?>> handler, Duration drainTimeout) {
-        this.consumer = new KafkaConsumer<>(props, new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+    public AlertConsumer(
+            Map<String, Object> props,
+            String topic,
+            int maxInFlight,
+            Function<ConsumerRecord<byte[], byte[]>, Mono<?>> handler,
+            Duration drainTimeout) {
+        this.consumer = new KafkaConsumer<>(
+                props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer());
         this.topic = topic;
         this.maxInFlight = maxInFlight;
@@ -103,7 +110,8 @@ public final class AlertConsumer implements AutoCloseable {
             return java.util.OptionalLong.empty();
         }
         int partition = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
-                key.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % n;
+                        key.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                % n;
         Long since = assignedAt.get(partition);
         return since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since);
     }
@@ -194,7 +202,7 @@ public final class AlertConsumer implements AutoCloseable {
             try {
                 // leave the group even as a static member, so a clean stop hands the partitions over at once
                 consumer.close(org.apache.kafka.clients.consumer.CloseOptions.groupMembershipOperation(
-                        org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                                org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                         .withTimeout(Duration.ofSeconds(5)));
             } catch (RuntimeException e) {
                 LOG.warn("closing the consumer: {}", e.toString());
@@ -215,14 +223,19 @@ public final class AlertConsumer implements AutoCloseable {
         } catch (RuntimeException e) {
             work = Mono.error(e);
         }
-        work.subscribe(null, e -> {
-            LOG.error("handling {}-{}@{} failed, retrying", r.topic(), r.partition(), r.offset(), e);
-            retries.schedule(() -> handle(r, finished, failures + 1), RETRY.delay(failures + 1).toMillis(),
-                    TimeUnit.MILLISECONDS);
-        }, () -> {
-            done.add(finished);
-            inFlight.decrementAndGet();
-        });
+        work.subscribe(
+                null,
+                e -> {
+                    LOG.error("handling {}-{}@{} failed, retrying", r.topic(), r.partition(), r.offset(), e);
+                    retries.schedule(
+                            () -> handle(r, finished, failures + 1),
+                            RETRY.delay(failures + 1).toMillis(),
+                            TimeUnit.MILLISECONDS);
+                },
+                () -> {
+                    done.add(finished);
+                    inFlight.decrementAndGet();
+                });
     }
 
     /** Stop reading, give in-flight work a bounded time to finish, commit what finished. */
@@ -275,7 +288,8 @@ public final class AlertConsumer implements AutoCloseable {
         if (!offsets.isEmpty()) {
             consumer.commitAsync(offsets, (o, e) -> {
                 if (e != null) {
-                    LOG.warn("offset commit failed (the events will be redelivered and deduplicated): {}", e.toString());
+                    LOG.warn(
+                            "offset commit failed (the events will be redelivered and deduplicated): {}", e.toString());
                 }
             });
         }

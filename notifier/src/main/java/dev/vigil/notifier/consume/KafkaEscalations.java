@@ -37,11 +37,13 @@ public final class KafkaEscalations implements Escalations {
 
     private Mono<Void> send(ProducerRecord<byte[], byte[]> record) {
         return Mono.<Void>create(sink -> producer.send(record, (meta, e) -> {
-            if (e != null) {
-                sink.error(e);
-            } else {
-                sink.success();
-            }
-        })).subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic()).then();
+                    if (e != null) {
+                        sink.error(e);
+                    } else {
+                        sink.success();
+                    }
+                }))
+                .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic())
+                .then();
     }
 }

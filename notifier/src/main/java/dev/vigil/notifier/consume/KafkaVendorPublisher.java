@@ -23,8 +23,8 @@ public final class KafkaVendorPublisher implements VendorAcknowledgements.Publis
     private final String alertsTopic;
     private final String auditTopic;
 
-    public KafkaVendorPublisher(KafkaProducer<byte[], byte[]> producer, String acksTopic, String alertsTopic,
-                                String auditTopic) {
+    public KafkaVendorPublisher(
+            KafkaProducer<byte[], byte[]> producer, String acksTopic, String alertsTopic, String auditTopic) {
         this.producer = producer;
         this.acksTopic = acksTopic;
         this.alertsTopic = alertsTopic;
@@ -40,13 +40,15 @@ public final class KafkaVendorPublisher implements VendorAcknowledgements.Publis
     }
 
     private Mono<Void> send(String topic, String key, byte[] value) {
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value);
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value);
         return Mono.<Void>create(sink -> producer.send(record, (meta, e) -> {
-            if (e != null) {
-                sink.error(e);
-            } else {
-                sink.success();
-            }
-        })).subscribeOn(Schedulers.boundedElastic());
+                    if (e != null) {
+                        sink.error(e);
+                    } else {
+                        sink.success();
+                    }
+                }))
+                .subscribeOn(Schedulers.boundedElastic());
     }
 }

@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class VendorUpdateConsumer implements AutoCloseable {
     /** Counter of updates by outcome (acknowledged, unknown-incident, already-resolved, already-acknowledged, unreadable). */
     public static final String UPDATES = "vigil.notifier.vendor.updates";
+
     private static final Logger LOG = LoggerFactory.getLogger(VendorUpdateConsumer.class);
     private static final Duration APPLY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -41,8 +42,12 @@ public final class VendorUpdateConsumer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    public VendorUpdateConsumer(String bootstrapServers, String groupId, String topic,
-                                VendorAcknowledgements acknowledgements, MeterRegistry meters) {
+    public VendorUpdateConsumer(
+            String bootstrapServers,
+            String groupId,
+            String topic,
+            VendorAcknowledgements acknowledgements,
+            MeterRegistry meters) {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -102,7 +107,11 @@ public final class VendorUpdateConsumer implements AutoCloseable {
         try {
             u = serde.deserialize(r.topic(), r.value());
         } catch (RuntimeException e) {
-            LOG.warn("vendor update {}-{}@{} unreadable, skipped ({})", r.topic(), r.partition(), r.offset(),
+            LOG.warn(
+                    "vendor update {}-{}@{} unreadable, skipped ({})",
+                    r.topic(),
+                    r.partition(),
+                    r.offset(),
                     e.getClass().getSimpleName());
             meters.counter(UPDATES, "outcome", "unreadable").increment();
             return true;
@@ -112,14 +121,25 @@ public final class VendorUpdateConsumer implements AutoCloseable {
         }
         try {
             VendorAcknowledgements.Outcome o = acknowledgements.apply(u).block(APPLY_TIMEOUT);
-            String outcome = o == null ? "unknown-incident" : o.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            String outcome = o == null
+                    ? "unknown-incident"
+                    : o.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             meters.counter(UPDATES, "outcome", outcome).increment();
             // ids only: the person's name is in the acknowledgement and the audit log, not in the log file
-            LOG.info("{} incident {} {}: {}", u.vendor(), u.vendorIncidentId(), u.action().wire(), outcome);
+            LOG.info(
+                    "{} incident {} {}: {}",
+                    u.vendor(),
+                    u.vendorIncidentId(),
+                    u.action().wire(),
+                    outcome);
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("{} incident {} {}: not applied yet ({}); retrying", u.vendor(), u.vendorIncidentId(),
-                    u.action().wire(), e.toString());
+            LOG.warn(
+                    "{} incident {} {}: not applied yet ({}); retrying",
+                    u.vendor(),
+                    u.vendorIncidentId(),
+                    u.action().wire(),
+                    e.toString());
             return false;
         }
     }

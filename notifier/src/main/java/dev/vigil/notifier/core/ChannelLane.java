@@ -26,6 +26,7 @@ public final class ChannelLane implements AutoCloseable {
     private final AtomicInteger wip = new AtomicInteger();
     /** Guarded by {@code this}. */
     private final ArrayDeque<Job<?>> queue = new ArrayDeque<>();
+
     private int active;
     private long nextStartMs;
     private Disposable wakeUp;
@@ -162,7 +163,8 @@ public final class ChannelLane implements AutoCloseable {
 
                 @Override
                 public reactor.util.context.Context currentContext() {
-                    return sink.contextView() instanceof reactor.util.context.Context c ? c
+                    return sink.contextView() instanceof reactor.util.context.Context c
+                            ? c
                             : reactor.util.context.Context.of(sink.contextView());
                 }
             });

@@ -20,6 +20,7 @@ import reactor.core.scheduler.Scheduler;
 public final class ChannelPipeline {
     /** The outcomes of one send, as {@link #kind} names them. */
     private static final List<String> SEND_KINDS = List.of("delivered", "transient", "permanent");
+
     private final String channel;
     private final ClaimStage claims;
     private final ChannelLane lane;
@@ -35,9 +36,18 @@ public final class ChannelPipeline {
     private final java.util.Map<FinalOutcome, io.micrometer.core.instrument.Counter> finals =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public ChannelPipeline(String channel, ClaimStage claims, ChannelLane lane, SendStage sender, RecordStage records,
-                           DeadLetterStage deadLetters, RetryPolicy policy, Clock clock, Scheduler timer,
-                           Duration busyRetry, MeterRegistry meters) {
+    public ChannelPipeline(
+            String channel,
+            ClaimStage claims,
+            ChannelLane lane,
+            SendStage sender,
+            RecordStage records,
+            DeadLetterStage deadLetters,
+            RetryPolicy policy,
+            Clock clock,
+            Scheduler timer,
+            Duration busyRetry,
+            MeterRegistry meters) {
         this.channel = channel;
         this.claims = claims;
         this.lane = lane;
@@ -60,12 +70,19 @@ public final class ChannelPipeline {
     }
 
     private io.micrometer.core.instrument.Counter deliveries(FinalOutcome o) {
-        return meters.counter("vigil.notifier.deliveries", "channel", channel,
-                "outcome", o.name().toLowerCase(java.util.Locale.ROOT));
+        return meters.counter(
+                "vigil.notifier.deliveries",
+                "channel",
+                channel,
+                "outcome",
+                o.name().toLowerCase(java.util.Locale.ROOT));
     }
 
     private Timer sendTimer(String kind) {
-        return Timer.builder("vigil.notifier.send").tag("channel", channel).tag("outcome", kind).register(meters);
+        return Timer.builder("vigil.notifier.send")
+                .tag("channel", channel)
+                .tag("outcome", kind)
+                .register(meters);
     }
 
     public String channel() {
@@ -82,26 +99,27 @@ public final class ChannelPipeline {
      */
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed, Mono<Void> incidentRecorded) {
         return Mono.defer(() -> attempt(e, routed, 1, clock.instant(), incidentRecorded))
-                .doOnNext(r -> finals.computeIfAbsent(r.outcome(), this::deliveries).increment());
+                .doOnNext(r ->
+                        finals.computeIfAbsent(r.outcome(), this::deliveries).increment());
     }
 
     /** A claim and, when it was ours, what the send gave. */
-    private record Step(Claim claim, SendStage.Sent sent) {
-    }
+    private record Step(Claim claim, SendStage.Sent sent) {}
 
     /**
      * The claim is taken inside the lane, right before the send, so time spent queued behind a rate limit never
      * eats into the claim's lease.
      */
-    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first,
-                                        Mono<Void> incident) {
-        Mono<Step> step = claims.claim(e.eventId(), channel).flatMap(c -> c.status() != Claim.Status.CLAIMED
-                ? Mono.just(new Step(c, null))
-                : vendorRef(e).flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
-                        .map(sent -> new Step(c, sent)));
+    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first, Mono<Void> incident) {
+        Mono<Step> step = claims.claim(e.eventId(), channel)
+                .flatMap(c -> c.status() != Claim.Status.CLAIMED
+                        ? Mono.just(new Step(c, null))
+                        : vendorRef(e)
+                                .flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
+                                .map(sent -> new Step(c, sent)));
         return lane.submit(step).flatMap(s -> switch (s.claim().status()) {
-            case DUPLICATE -> Mono.just(new ChannelResult(channel, FinalOutcome.DEDUPLICATED, n - 1,
-                    "already delivered within the dedupe window"));
+            case DUPLICATE -> Mono.just(new ChannelResult(
+                    channel, FinalOutcome.DEDUPLICATED, n - 1, "already delivered within the dedupe window"));
             case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first, incident)));
             case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent(), incident);
         });
@@ -109,12 +127,19 @@ public final class ChannelPipeline {
 
     private Mono<java.util.Optional<String>> vendorRef(AlertEvent e) {
         Mono<String> ref = sender.usesVendorRef() && e.state() != AlertState.OPENED
-                ? records.vendorRef(e.incidentId(), e.fingerprint(), channel) : Mono.empty();
+                ? records.vendorRef(e.incidentId(), e.fingerprint(), channel)
+                : Mono.empty();
         return ref.map(java.util.Optional::of).defaultIfEmpty(java.util.Optional.empty());
     }
 
-    private Mono<ChannelResult> settle(AlertEvent e, List<String> routed, int n, Instant first, Claim c,
-                                       SendStage.Sent sent, Mono<Void> incident) {
+    private Mono<ChannelResult> settle(
+            AlertEvent e,
+            List<String> routed,
+            int n,
+            Instant first,
+            Claim c,
+            SendStage.Sent sent,
+            Mono<Void> incident) {
         DeliveryOutcome o = sent.outcome();
         if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
             lane.holdOff(t.retryAfter());
@@ -123,11 +148,21 @@ public final class ChannelPipeline {
         }
         sendTimers.computeIfAbsent(kind(o), this::sendTimer).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
         RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
-        Attempt attempt = new Attempt(e.eventId(), e.incidentId(), e.fingerprint(), e.state(), channel, n, kind(o),
-                o.httpStatus(), sent.latencyMs(), error(o));
+        Attempt attempt = new Attempt(
+                e.eventId(),
+                e.incidentId(),
+                e.fingerprint(),
+                e.state(),
+                channel,
+                n,
+                kind(o),
+                o.httpStatus(),
+                sent.latencyMs(),
+                error(o));
         if (d instanceof RetryPolicy.Done) {
             String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
-            Mono<Void> ref = vendorRef == null ? Mono.empty()
+            Mono<Void> ref = vendorRef == null
+                    ? Mono.empty()
                     : incident.then(records.saveVendorRef(e.incidentId(), e.fingerprint(), channel, vendorRef));
             // the channel works: a delivery-failing alert it has open ends here
             return ref.then(records.settle(c, attempt, Settlement.DELIVERED))

@@ -1,4 +1,3 @@
 package dev.vigil.notifier.core;
 
-public record ChannelResult(String channel, FinalOutcome outcome, int attempts, String reason) {
-}
+public record ChannelResult(String channel, FinalOutcome outcome, int attempts, String reason) {}

@@ -15,6 +15,7 @@ public final class ClaimStage {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimStage.class);
     /** Waits between attempts while the delivery store is away: jittered, 200 ms growing to at most 5 s. */
     static final Backoff STORE_RETRY = Backoff.jittered(Duration.ofMillis(200), 2.0, Duration.ofSeconds(5));
+
     private final DeliveryLog log;
     private final Scheduler timer;
 
@@ -40,8 +41,8 @@ public final class ClaimStage {
             if (n % 10 == 0) {
                 LOG.warn("delivery store unavailable ({}), retrying: {}", what, e.toString());
             }
-            return Mono.delay(STORE_RETRY.delay(n + 1), timer).then(Mono.defer(() -> attempt(work, timer, what, n + 1)));
+            return Mono.delay(STORE_RETRY.delay(n + 1), timer)
+                    .then(Mono.defer(() -> attempt(work, timer, what, n + 1)));
         });
     }
-
 }

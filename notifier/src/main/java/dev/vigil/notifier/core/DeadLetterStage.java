@@ -2,7 +2,6 @@ package dev.vigil.notifier.core;
 
 import dev.vigil.schemas.contract.AlertEvent;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +28,8 @@ public final class DeadLetterStage {
     private final Scheduler timer;
     private final Coalescer recoveries = new Coalescer();
 
-    public DeadLetterStage(Escalations escalations, Routes routes, DeliveryLog log, String alertsTopic, Clock clock,
-                           Scheduler timer) {
+    public DeadLetterStage(
+            Escalations escalations, Routes routes, DeliveryLog log, String alertsTopic, Clock clock, Scheduler timer) {
         this.escalations = escalations;
         this.routes = routes;
         this.log = log;
@@ -41,9 +40,16 @@ public final class DeadLetterStage {
 
     public Mono<Void> deadLetter(AlertEvent e, String channel, String reason, int attempts, List<String> routed) {
         long now = clock.millis();
-        LOG.error("DEAD-LETTER notification eventId={} channel={} attempts={}: {}", e.eventId(), channel, attempts, reason);
-        Mono<Void> dl = untilWritten(() -> escalations.deadLetter(e.fingerprint(),
-                DeliveryFailing.envelope(e, channel, reason, attempts, alertsTopic, now)), "dead letter");
+        LOG.error(
+                "DEAD-LETTER notification eventId={} channel={} attempts={}: {}",
+                e.eventId(),
+                channel,
+                attempts,
+                reason);
+        Mono<Void> dl = untilWritten(
+                () -> escalations.deadLetter(
+                        e.fingerprint(), DeliveryFailing.envelope(e, channel, reason, attempts, alertsTopic, now)),
+                "dead letter");
         if (DeliveryFailing.isOwn(e)) {
             return dl;
         }
@@ -51,7 +57,8 @@ public final class DeadLetterStage {
         // while the channel's alert is open, every failure re-raises that same alert (incident, override), which
         // the dedupe window folds
         return dl.then(ClaimStage.untilStored(() -> log.openFailing(candidate), timer, "failing " + channel))
-                .flatMap(open -> untilWritten(() -> escalations.raise(DeliveryFailing.opened(open, e, reason, now)),
+                .flatMap(open -> untilWritten(
+                        () -> escalations.raise(DeliveryFailing.opened(open, e, reason, now)),
                         "delivery-failing alert"));
     }
 
@@ -61,21 +68,28 @@ public final class DeadLetterStage {
      * look-up.
      */
     public Mono<Void> delivered(String channel) {
-        return recoveries.run(channel, () -> ClaimStage.untilStored(() -> log.dispatchedFailing(channel), timer,
-                "failing " + channel).flatMap(found -> found.map(this::resolve).orElse(Mono.empty())));
+        return recoveries.run(
+                channel, () -> ClaimStage.untilStored(() -> log.dispatchedFailing(channel), timer, "failing " + channel)
+                        .flatMap(found -> found.map(this::resolve).orElse(Mono.empty())));
     }
 
     private Mono<Void> resolve(FailingChannel open) {
-        return untilWritten(() -> escalations.raise(DeliveryFailing.resolved(open, clock.millis())),
-                "delivery-failing resolution")
-                .then(ClaimStage.untilStored(() -> log.closeFailing(open.channel(), open.incidentId()), timer,
-                        "failing " + open.channel()))
-                .doOnSuccess(v -> LOG.info("channel {} delivers again: resolved its delivery-failing alert {} on {}",
-                        open.channel(), open.incidentId(), open.recipients()));
+        return untilWritten(
+                        () -> escalations.raise(DeliveryFailing.resolved(open, clock.millis())),
+                        "delivery-failing resolution")
+                .then(ClaimStage.untilStored(
+                        () -> log.closeFailing(open.channel(), open.incidentId()), timer, "failing " + open.channel()))
+                .doOnSuccess(v -> LOG.info(
+                        "channel {} delivers again: resolved its delivery-failing alert {} on {}",
+                        open.channel(),
+                        open.incidentId(),
+                        open.recipients()));
     }
 
     private Mono<Void> untilWritten(java.util.function.Supplier<Mono<Void>> write, String what) {
-        return Mono.defer(write).retryWhen(ClaimStage.STORE_RETRY.forever(timer,
-                (failure, retry) -> LOG.warn("cannot write {} yet, retrying: {}", what, failure.toString())));
+        return Mono.defer(write)
+                .retryWhen(ClaimStage.STORE_RETRY.forever(
+                        timer,
+                        (failure, retry) -> LOG.warn("cannot write {} yet, retrying: {}", what, failure.toString())));
     }
 }

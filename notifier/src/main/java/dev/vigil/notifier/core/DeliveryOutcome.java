@@ -19,12 +19,10 @@ public sealed interface DeliveryOutcome {
     }
 
     /** Worth retrying: network, timeout, 408, 429, 5xx. {@code retryAfter} when the vendor said how long to wait. */
-    record Transient(String reason, Duration retryAfter, Integer httpStatus) implements DeliveryOutcome {
-    }
+    record Transient(String reason, Duration retryAfter, Integer httpStatus) implements DeliveryOutcome {}
 
     /** A retry cannot help: rejected payload, unknown webhook, revoked credentials. */
-    record Permanent(String reason, Integer httpStatus) implements DeliveryOutcome {
-    }
+    record Permanent(String reason, Integer httpStatus) implements DeliveryOutcome {}
 
     static Delivered delivered(Integer status) {
         return new Delivered(status, null);

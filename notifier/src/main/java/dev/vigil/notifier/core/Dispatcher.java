@@ -35,6 +35,7 @@ public final class Dispatcher {
     static final String UNCONFIGURED = "unconfigured";
     /** Why an acknowledgement was not sent to a channel of its route: its incident was never paged there. */
     static final String NOT_PAGED = "no page of this incident was delivered here";
+
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     private final Routes routes;
     private final Map<String, ChannelPipeline> pipelines;
@@ -52,8 +53,12 @@ public final class Dispatcher {
     }
 
     /** @param meters where refused app overrides are counted ({@value #OVERRIDE_REFUSED}) */
-    public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
-                      MeterRegistry meters) {
+    public Dispatcher(
+            Routes routes,
+            Map<String, ChannelPipeline> pipelines,
+            DeliveryLog log,
+            Scheduler timer,
+            MeterRegistry meters) {
         this(routes, pipelines, log, timer, meters, Muting.none());
     }
 
@@ -61,8 +66,13 @@ public final class Dispatcher {
      * @param muting silences and acknowledgements for the events the topology did not decide on (see
      *               {@link SilenceGate}); consulted before routing, in the fingerprint's order
      */
-    public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
-                      MeterRegistry meters, Muting muting) {
+    public Dispatcher(
+            Routes routes,
+            Map<String, ChannelPipeline> pipelines,
+            DeliveryLog log,
+            Scheduler timer,
+            MeterRegistry meters,
+            Muting muting) {
         this(routes, pipelines, log, timer, meters, muting, e -> false);
     }
 
@@ -70,8 +80,14 @@ public final class Dispatcher {
      * @param selfWatch takes Vigil's own liveness events (the end-to-end canary) out before anything else: true
      *                  means consumed there, never muted, routed, claimed, delivered or dead-lettered
      */
-    public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer,
-                      MeterRegistry meters, Muting muting, java.util.function.Predicate<AlertEvent> selfWatch) {
+    public Dispatcher(
+            Routes routes,
+            Map<String, ChannelPipeline> pipelines,
+            DeliveryLog log,
+            Scheduler timer,
+            MeterRegistry meters,
+            Muting muting,
+            java.util.function.Predicate<AlertEvent> selfWatch) {
         this.selfWatch = selfWatch;
         this.meters = meters;
         this.muting = muting;
@@ -98,7 +114,8 @@ public final class Dispatcher {
         if (muted.isPresent()) {
             // the reason names a silence id or a token name, never the event's own text
             LOG.info("event {} muted in the notifier: {}", received.eventId(), muted.get());
-            meters.counter(MUTED, "reason", muted.get().startsWith("silence") ? "silence" : "acknowledged").increment();
+            meters.counter(MUTED, "reason", muted.get().startsWith("silence") ? "silence" : "acknowledged")
+                    .increment();
         }
         AlertEvent e = muted.isPresent() ? received.withSilenced() : received;
         RouteDecision d = routes.route(e);
@@ -135,7 +152,8 @@ public final class Dispatcher {
      */
     private Mono<EventResult> resolution(AlertEvent e, RouteDecision d, Set<String> paged, Mono<Void> incident) {
         // a channel paged once but no longer configured cannot be reached
-        List<String> owed = new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
+        List<String> owed =
+                new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
         List<String> targets = new ArrayList<>();
         if (!e.silenced()) {
             targets.addAll(d.channels());
@@ -143,22 +161,28 @@ public final class Dispatcher {
             d.channels().stream().filter(owed::contains).forEach(targets::add);
         }
         owed.stream().filter(c -> !targets.contains(c)).forEach(targets::add);
-        List<String> extra = targets.stream().filter(c -> !d.channels().contains(c)).toList();
-        RouteDecision to = extra.isEmpty() ? d
+        List<String> extra =
+                targets.stream().filter(c -> !d.channels().contains(c)).toList();
+        RouteDecision to = extra.isEmpty()
+                ? d
                 : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused(), d.refusedRoutes());
         if (!e.silenced()) {
             return deliver(e, to, targets, incident);
         }
-        List<String> muted = d.channels().stream().filter(c -> !targets.contains(c)).toList();
+        List<String> muted =
+                d.channels().stream().filter(c -> !targets.contains(c)).toList();
         if (targets.isEmpty()) {
             return silenced(e, d, muted, incident);
         }
-        LOG.info("silenced resolution {} delivered to {} (its pages reached them), recorded silenced on {}",
-                e.eventId(), targets, muted);
+        LOG.info(
+                "silenced resolution {} delivered to {} (its pages reached them), recorded silenced on {}",
+                e.eventId(),
+                targets,
+                muted);
         List<String> order = new ArrayList<>(targets);
         order.addAll(muted);
-        Mono<EventResult> sent = deliver(e, new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes()),
-                targets, incident);
+        Mono<EventResult> sent =
+                deliver(e, new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes()), targets, incident);
         if (muted.isEmpty()) {
             return sent;
         }
@@ -179,21 +203,25 @@ public final class Dispatcher {
      * occurrence, and an acknowledgement must not overwrite the state of an incident already resolved.
      */
     private Mono<EventResult> acknowledgement(AlertEvent e, RouteDecision d, Set<String> paged) {
-        List<String> owed = new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
+        List<String> owed =
+                new TreeSet<>(paged).stream().filter(pipelines::containsKey).toList();
         List<String> targets = new ArrayList<>();
         d.channels().stream().filter(owed::contains).forEach(targets::add);
         owed.stream().filter(c -> !targets.contains(c)).forEach(targets::add);
-        List<String> rest = d.channels().stream().filter(c -> !targets.contains(c)).toList();
+        List<String> rest =
+                d.channels().stream().filter(c -> !targets.contains(c)).toList();
         if (targets.isEmpty()) {
-            LOG.info("acknowledgement {} sent nowhere: no page of its incident was delivered (route {})",
-                    e.eventId(), rest);
+            LOG.info(
+                    "acknowledgement {} sent nowhere: no page of its incident was delivered (route {})",
+                    e.eventId(),
+                    rest);
             return ClaimStage.untilStored(() -> log.recordSilenced(e, rest), timer, "silenced")
                     .thenReturn(new EventResult(e.eventId(), d, silencedOn(rest, NOT_PAGED)));
         }
         List<String> order = new ArrayList<>(targets);
         order.addAll(rest);
-        RouteDecision to = new RouteDecision(order, "acknowledgement: paged " + targets, d.refused(),
-                d.refusedRoutes());
+        RouteDecision to =
+                new RouteDecision(order, "acknowledgement: paged " + targets, d.refused(), d.refusedRoutes());
         Mono<EventResult> sent = deliver(e, to, targets, Mono.empty());
         if (rest.isEmpty()) {
             return sent;
@@ -216,10 +244,12 @@ public final class Dispatcher {
     private Mono<EventResult> deliver(AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> incident) {
         // the incident upsert runs alongside the deliveries; the event is final only when both are done
         Mono<Void> recorded = incident.cache();
-        recorded.subscribe(null, err -> { });
+        recorded.subscribe(null, err -> {});
         if (channels.size() == 1) {
             // the common route, without the fan-out's operators
-            return pipelines.get(channels.get(0)).deliver(e, channels, recorded)
+            return pipelines
+                    .get(channels.get(0))
+                    .deliver(e, channels, recorded)
                     .flatMap(r -> recorded.thenReturn(new EventResult(e.eventId(), d, List.of(r))));
         }
         return Flux.fromIterable(channels)
@@ -233,7 +263,9 @@ public final class Dispatcher {
     }
 
     private static List<ChannelResult> silencedOn(List<String> channels, String reason) {
-        return channels.stream().map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, reason)).toList();
+        return channels.stream()
+                .map(c -> new ChannelResult(c, FinalOutcome.SILENCED, 0, reason))
+                .toList();
     }
 
     /**
@@ -243,14 +275,22 @@ public final class Dispatcher {
      */
     private void refused(AlertEvent e, RouteDecision d) {
         for (String ch : d.refused()) {
-            meters.counter(OVERRIDE_REFUSED, "channel", routes.channels().contains(ch) ? ch : UNCONFIGURED).increment();
+            meters.counter(OVERRIDE_REFUSED, "channel", routes.channels().contains(ch) ? ch : UNCONFIGURED)
+                    .increment();
         }
-        LOG.warn("event {}: channel override {} refused (not allowed for this app by the routing's apps section);"
-                + " routed to {} ({})", e.eventId(), d.refused(), d.channels(), d.reason());
+        LOG.warn(
+                "event {}: channel override {} refused (not allowed for this app by the routing's apps section);"
+                        + " routed to {} ({})",
+                e.eventId(),
+                d.refused(),
+                d.channels(),
+                d.reason());
     }
 
     private static List<ChannelResult> sortLike(List<String> order, List<ChannelResult> results) {
-        return results.stream().sorted(java.util.Comparator.comparingInt(r -> order.indexOf(r.channel()))).toList();
+        return results.stream()
+                .sorted(java.util.Comparator.comparingInt(r -> order.indexOf(r.channel())))
+                .toList();
     }
 
     public int activeFingerprints() {

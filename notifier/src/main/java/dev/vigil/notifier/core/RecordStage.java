@@ -24,12 +24,13 @@ public final class RecordStage {
         if (ref == null) {
             return Mono.empty();
         }
-        return ClaimStage.untilStored(() -> log.saveVendorRef(incidentId, fingerprint, channel, ref), timer,
-                "vendor ref " + channel);
+        return ClaimStage.untilStored(
+                () -> log.saveVendorRef(incidentId, fingerprint, channel, ref), timer, "vendor ref " + channel);
     }
 
     public Mono<String> vendorRef(String incidentId, String fingerprint, String channel) {
-        return ClaimStage.untilStored(() -> log.vendorRef(incidentId, fingerprint, channel), timer,
-                "vendor ref " + channel).flatMap(o -> Mono.justOrEmpty(o));
+        return ClaimStage.untilStored(
+                        () -> log.vendorRef(incidentId, fingerprint, channel), timer, "vendor ref " + channel)
+                .flatMap(o -> Mono.justOrEmpty(o));
     }
 }

@@ -19,17 +19,13 @@ public final class RetryPolicy {
         this.deadline = deadline;
     }
 
-    public sealed interface Decision {
-    }
+    public sealed interface Decision {}
 
-    public record Done() implements Decision {
-    }
+    public record Done() implements Decision {}
 
-    public record RetryIn(Duration delay) implements Decision {
-    }
+    public record RetryIn(Duration delay) implements Decision {}
 
-    public record GiveUp(String reason) implements Decision {
-    }
+    public record GiveUp(String reason) implements Decision {}
 
     /** The ceiling of the jittered wait before attempt {@code attempt + 1}. */
     public Duration ceiling(int attempt) {

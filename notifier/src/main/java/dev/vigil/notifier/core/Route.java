@@ -7,8 +7,12 @@ import java.util.Map;
 import java.util.Set;
 
 /** One routing rule: empty matchers match anything; all given matchers must hold. */
-public record Route(String name, Set<Severity> severities, Set<String> services, Map<String, String> attributes,
-                    List<String> channels) {
+public record Route(
+        String name,
+        Set<Severity> severities,
+        Set<String> services,
+        Map<String, String> attributes,
+        List<String> channels) {
     public Route {
         severities = Set.copyOf(severities);
         services = Set.copyOf(services);

@@ -38,8 +38,11 @@ public final class Routes {
         this(routes, defaults, channels, Map.of());
     }
 
-    public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels,
-                  Map<String, Set<String>> appChannels) {
+    public Routes(
+            List<Route> routes,
+            Map<Severity, List<String>> defaults,
+            Set<String> channels,
+            Map<String, Set<String>> appChannels) {
         this(routes, defaults, channels, appChannels, Map.of());
     }
 
@@ -48,8 +51,12 @@ public final class Routes {
      * @param appServices app id → the services its events may speak for in routes with service or attribute
      *                    matchers (an app not listed speaks for none)
      */
-    public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels,
-                  Map<String, Set<String>> appChannels, Map<String, Set<String>> appServices) {
+    public Routes(
+            List<Route> routes,
+            Map<Severity, List<String>> defaults,
+            Set<String> channels,
+            Map<String, Set<String>> appChannels,
+            Map<String, Set<String>> appServices) {
         this.routes = List.copyOf(routes);
         this.defaults = new EnumMap<>(Severity.class);
         this.defaults.putAll(defaults);
@@ -67,7 +74,8 @@ public final class Routes {
         }
         for (var a : this.appChannels.entrySet()) {
             if (!this.channels.containsAll(a.getValue())) {
-                throw new IllegalArgumentException("app " + a.getKey() + " is allowed channels that are not configured");
+                throw new IllegalArgumentException(
+                        "app " + a.getKey() + " is allowed channels that are not configured");
             }
         }
     }
@@ -87,7 +95,8 @@ public final class Routes {
                 kept = named.stream().filter(allowed::contains).toList();
                 refused = named.stream().filter(c -> !allowed.contains(c)).toList();
                 by = "override:app/" + app;
-                note = app == null ? " (override refused: app event without an app/<appId>/ fingerprint)"
+                note = app == null
+                        ? " (override refused: app event without an app/<appId>/ fingerprint)"
                         : " (override refused for app " + app + ": " + refused + ")";
                 routeNote = note;
             } else {
@@ -100,7 +109,8 @@ public final class Routes {
             }
         }
         // an app may not pick another team's route by the service or attributes it writes into its event
-        boolean speaksForService = appEvent && app != null
+        boolean speaksForService = appEvent
+                && app != null
                 && appServices.getOrDefault(app, Set.of()).contains(e.service());
         List<String> refusedRoutes = new ArrayList<>();
         for (Route r : routes) {
@@ -111,11 +121,17 @@ public final class Routes {
                 refusedRoutes.add(r.name());
                 continue;
             }
-            return new RouteDecision(dedupe(r.channels()), "route:" + r.name() + routeNote
-                    + routesRefused(app, refusedRoutes), refused, refusedRoutes);
+            return new RouteDecision(
+                    dedupe(r.channels()),
+                    "route:" + r.name() + routeNote + routesRefused(app, refusedRoutes),
+                    refused,
+                    refusedRoutes);
         }
-        return new RouteDecision(dedupe(defaults.get(e.severity())), "default:" + e.severity().wire() + note
-                + routesRefused(app, refusedRoutes), refused, refusedRoutes);
+        return new RouteDecision(
+                dedupe(defaults.get(e.severity())),
+                "default:" + e.severity().wire() + note + routesRefused(app, refusedRoutes),
+                refused,
+                refusedRoutes);
     }
 
     /** Names only the routes and the app id (never the event's service or attributes: they are the app's text). */
@@ -123,7 +139,8 @@ public final class Routes {
         if (refusedRoutes.isEmpty()) {
             return "";
         }
-        return app == null ? " (routes refused: app event without an app/<appId>/ fingerprint: " + refusedRoutes + ")"
+        return app == null
+                ? " (routes refused: app event without an app/<appId>/ fingerprint: " + refusedRoutes + ")"
                 : " (routes refused for app " + app + ", not allowed its service: " + refusedRoutes + ")";
     }
 

@@ -12,8 +12,8 @@ import reactor.core.scheduler.Scheduler;
  * message cut to its host). The pipeline runs it inside the channel's lane.
  */
 public final class SendStage {
-    private static final Pattern URL = Pattern.compile(
-            "\\b([A-Za-z][A-Za-z0-9+.-]{1,15}://)(?:[^@/\\s?#]*@)?([^/\\s?#@]+)[^\\s]*");
+    private static final Pattern URL =
+            Pattern.compile("\\b([A-Za-z][A-Za-z0-9+.-]{1,15}://)(?:[^@/\\s?#]*@)?([^/\\s?#@]+)[^\\s]*");
     private final Notifier notifier;
     private final Duration timeout;
     private final Scheduler timer;
@@ -25,8 +25,7 @@ public final class SendStage {
     }
 
     /** The outcome and how long the vendor took. */
-    public record Sent(DeliveryOutcome outcome, long latencyMs) {
-    }
+    public record Sent(DeliveryOutcome outcome, long latencyMs) {}
 
     public Mono<Sent> send(Notification n) {
         return Mono.defer(() -> {
@@ -34,7 +33,8 @@ public final class SendStage {
             return Mono.defer(() -> notifier.send(n))
                     .timeout(timeout, timer)
                     .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(describe(e), null, null)))
-                    .switchIfEmpty(Mono.fromSupplier(() -> new DeliveryOutcome.Transient("adapter returned nothing", null, null)))
+                    .switchIfEmpty(Mono.fromSupplier(
+                            () -> new DeliveryOutcome.Transient("adapter returned nothing", null, null)))
                     .map(o -> new Sent(o, timer.now(TimeUnit.MILLISECONDS) - start));
         });
     }

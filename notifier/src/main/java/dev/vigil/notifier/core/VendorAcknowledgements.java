@@ -42,7 +42,12 @@ public final class VendorAcknowledgements {
     }
 
     /** What became of an update. */
-    public enum Outcome { ACKNOWLEDGED, UNKNOWN_INCIDENT, ALREADY_RESOLVED, ALREADY_ACKNOWLEDGED }
+    public enum Outcome {
+        ACKNOWLEDGED,
+        UNKNOWN_INCIDENT,
+        ALREADY_RESOLVED,
+        ALREADY_ACKNOWLEDGED
+    }
 
     private final DeliveryLog log;
     private final Map<String, List<String>> channelsByVendor;
@@ -55,8 +60,12 @@ public final class VendorAcknowledgements {
      *                         vendor ids are searched
      * @param acks             the acknowledgement now known for a fingerprint, or null
      */
-    public VendorAcknowledgements(DeliveryLog log, Map<String, List<String>> channelsByVendor, Function<String, Ack> acks,
-                                  Publisher publisher, Clock clock) {
+    public VendorAcknowledgements(
+            DeliveryLog log,
+            Map<String, List<String>> channelsByVendor,
+            Function<String, Ack> acks,
+            Publisher publisher,
+            Clock clock) {
         this.log = log;
         this.channelsByVendor = Map.copyOf(channelsByVendor);
         this.acks = acks;
@@ -67,7 +76,8 @@ public final class VendorAcknowledgements {
     public Mono<Outcome> apply(VendorIncidentUpdate u) {
         List<String> channels = channelsByVendor.getOrDefault(u.vendor(), List.of());
         return Flux.fromIterable(channels)
-                .concatMap(ch -> log.incidentByVendorRef(ch, u.vendorIncidentId()).flatMap(Mono::justOrEmpty))
+                .concatMap(
+                        ch -> log.incidentByVendorRef(ch, u.vendorIncidentId()).flatMap(Mono::justOrEmpty))
                 .next()
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
@@ -94,11 +104,24 @@ public final class VendorAcknowledgements {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("acknowledgedBy", by);
         attributes.put("acknowledgedIn", u.vendor());
-        AlertEvent notice = new AlertEvent(1, incident.incidentId() + "/" + AlertState.ACKNOWLEDGED.wire() + "/" + at,
-                incident.fingerprint(), incident.incidentId(), AlertState.ACKNOWLEDGED, severity, incident.service(),
-                null, truncate("Acknowledged by " + by + ": " + comment, 300), Map.of(), attributes,
-                Math.max(1, incident.occurrences()), incident.firstSeen(), Math.max(incident.firstSeen(), incident.lastSeen()),
-                source(incident.source()), false, null);
+        AlertEvent notice = new AlertEvent(
+                1,
+                incident.incidentId() + "/" + AlertState.ACKNOWLEDGED.wire() + "/" + at,
+                incident.fingerprint(),
+                incident.incidentId(),
+                AlertState.ACKNOWLEDGED,
+                severity,
+                incident.service(),
+                null,
+                truncate("Acknowledged by " + by + ": " + comment, 300),
+                Map.of(),
+                attributes,
+                Math.max(1, incident.occurrences()),
+                incident.firstSeen(),
+                Math.max(incident.firstSeen(), incident.lastSeen()),
+                source(incident.source()),
+                false,
+                null);
         Map<String, String> details = new LinkedHashMap<>();
         details.put("incidentId", incident.incidentId());
         details.put("via", u.vendor());
@@ -106,9 +129,17 @@ public final class VendorAcknowledgements {
         details.put("vendorAction", u.action().wire());
         details.put("acknowledgedBy", by);
         details.put("until", "end of incident");
-        AuditRecord audit = new AuditRecord(1, UUID.nameUUIDFromBytes((u.key() + "/" + u.action().wire() + "/" + u.at())
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), now, u.vendor() + "-webhook", "alert.acknowledged",
-                "alert/" + incident.fingerprint(), "", details);
+        AuditRecord audit = new AuditRecord(
+                1,
+                UUID.nameUUIDFromBytes((u.key() + "/" + u.action().wire() + "/" + u.at())
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        .toString(),
+                now,
+                u.vendor() + "-webhook",
+                "alert.acknowledged",
+                "alert/" + incident.fingerprint(),
+                "",
+                details);
         return publisher.publish(ack, notice, audit).thenReturn(Outcome.ACKNOWLEDGED);
     }
 

@@ -31,6 +31,7 @@ public final class DeadMansSwitch implements AutoCloseable {
     public static final String PINGS = "vigil.deadman.pings";
     /** The bound the age is judged against, so that an alert rule need not repeat the configuration. */
     public static final String MAX_AGE = "vigil.canary.max.age";
+
     private static final Logger LOG = LoggerFactory.getLogger(DeadMansSwitch.class);
 
     /** A GET of the heartbeat URL: completes with the HTTP status. */
@@ -44,8 +45,8 @@ public final class DeadMansSwitch implements AutoCloseable {
         reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create()
                 .responseTimeout(timeout)
                 .headers(h -> h.set("User-Agent", "Vigil-Notifier/1"));
-        return url -> client.get().uri(url)
-                .responseSingle((resp, body) -> body.asByteArray().then(Mono.just(resp.status().code())));
+        return url -> client.get().uri(url).responseSingle((resp, body) -> body.asByteArray()
+                .then(Mono.just(resp.status().code())));
     }
 
     private final CanaryWatch watch;
@@ -60,12 +61,20 @@ public final class DeadMansSwitch implements AutoCloseable {
     private final Counter withheld;
     /** The start of the stall whose alert is open (null: none open). */
     private final AtomicReference<Long> openStall = new AtomicReference<>();
+
     private volatile Disposable ticks;
     /** The stall alert a previous run of the notifier left open, found at start (empty: none). */
     private Mono<java.util.OptionalLong> openBefore = Mono.just(java.util.OptionalLong.empty());
 
-    public DeadMansSwitch(CanaryWatch watch, URI url, Duration interval, Duration pingTimeout, Pinger pinger,
-                          Escalations escalations, Scheduler scheduler, MeterRegistry registry) {
+    public DeadMansSwitch(
+            CanaryWatch watch,
+            URI url,
+            Duration interval,
+            Duration pingTimeout,
+            Pinger pinger,
+            Escalations escalations,
+            Scheduler scheduler,
+            MeterRegistry registry) {
         this.watch = watch;
         this.url = url;
         this.interval = interval;
@@ -73,17 +82,26 @@ public final class DeadMansSwitch implements AutoCloseable {
         this.pinger = pinger;
         this.escalations = escalations;
         this.scheduler = scheduler;
-        this.sent = Counter.builder(PINGS).tag("result", "sent").description("heartbeat pings answered 2xx")
+        this.sent = Counter.builder(PINGS)
+                .tag("result", "sent")
+                .description("heartbeat pings answered 2xx")
                 .register(registry);
-        this.failed = Counter.builder(PINGS).tag("result", "failed")
-                .description("heartbeat pings that failed or timed out").register(registry);
-        this.withheld = Counter.builder(PINGS).tag("result", "withheld")
-                .description("heartbeat pings not sent: the canary was not fresh").register(registry);
-        Gauge.builder(AGE, this, s -> s.watch.judge(s.now()).ageSeconds()).baseUnit("seconds")
+        this.failed = Counter.builder(PINGS)
+                .tag("result", "failed")
+                .description("heartbeat pings that failed or timed out")
+                .register(registry);
+        this.withheld = Counter.builder(PINGS)
+                .tag("result", "withheld")
+                .description("heartbeat pings not sent: the canary was not fresh")
+                .register(registry);
+        Gauge.builder(AGE, this, s -> s.watch.judge(s.now()).ageSeconds())
+                .baseUnit("seconds")
                 .description("seconds since the end-to-end canary last passed (NaN: another instance judges it)")
                 .register(registry);
-        Gauge.builder(MAX_AGE, watch, w -> w.maxAge().toMillis() / 1000.0).baseUnit("seconds")
-                .description("the canary's bound (deadMan.maxCanaryAge)").register(registry);
+        Gauge.builder(MAX_AGE, watch, w -> w.maxAge().toMillis() / 1000.0)
+                .baseUnit("seconds")
+                .description("the canary's bound (deadMan.maxCanaryAge)")
+                .register(registry);
     }
 
     /**
@@ -97,12 +115,16 @@ public final class DeadMansSwitch implements AutoCloseable {
 
     /** Adopts an open stall alert, then checks in at once and every interval, on the switch's scheduler. */
     public DeadMansSwitch start() {
-        LOG.info("dead-man's switch on: pinging {} every {} s while the canary passed within {} s", url.getHost(),
-                interval.toSeconds(), watch.maxAge().toSeconds());
+        LOG.info(
+                "dead-man's switch on: pinging {} every {} s while the canary passed within {} s",
+                url.getHost(),
+                interval.toSeconds(),
+                watch.maxAge().toSeconds());
         Mono<Void> adopt = openBefore
                 .timeout(pingTimeout, scheduler)
                 .doOnNext(found -> found.ifPresent(start -> {
-                    LOG.info("{} of a previous run is still open: resolved when the canary passes",
+                    LOG.info(
+                            "{} of a previous run is still open: resolved when the canary passes",
                             PipelineStalled.FINGERPRINT);
                     openStall.compareAndSet(null, start);
                 }))
@@ -140,7 +162,10 @@ public final class DeadMansSwitch implements AutoCloseable {
                     })
                     .onErrorResume(e -> {
                         failed.increment();
-                        LOG.warn("heartbeat ping to {} failed: {}", url.getHost(), e.getClass().getSimpleName());
+                        LOG.warn(
+                                "heartbeat ping to {} failed: {}",
+                                url.getHost(),
+                                e.getClass().getSimpleName());
                         return Mono.empty();
                     })
                     .then();
@@ -154,9 +179,12 @@ public final class DeadMansSwitch implements AutoCloseable {
     private Mono<Void> stallAlert(CanaryWatch.Judgement j, long now) {
         Long open = openStall.get();
         if (j.stale() && open == null) {
-            long start = now - Math.round(j.ageSeconds() * 1000) + watch.maxAge().toMillis();
+            long start =
+                    now - Math.round(j.ageSeconds() * 1000) + watch.maxAge().toMillis();
             AlertEvent alert = PipelineStalled.opened(start, j.ageSeconds(), watch.maxAge());
-            LOG.warn("the end-to-end canary has not passed for {} s: raising {}", Math.round(j.ageSeconds()),
+            LOG.warn(
+                    "the end-to-end canary has not passed for {} s: raising {}",
+                    Math.round(j.ageSeconds()),
                     PipelineStalled.FINGERPRINT);
             return raise(alert, () -> openStall.set(start));
         }
@@ -169,7 +197,8 @@ public final class DeadMansSwitch implements AutoCloseable {
 
     /** Published with a bound; a failure leaves the state as it was, so the next tick tries again. */
     private Mono<Void> raise(AlertEvent alert, Runnable published) {
-        return escalations.raise(alert)
+        return escalations
+                .raise(alert)
                 .timeout(pingTimeout, scheduler)
                 .then(Mono.fromRunnable(published))
                 .onErrorResume(e -> {

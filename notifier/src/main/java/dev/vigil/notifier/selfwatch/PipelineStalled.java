@@ -18,23 +18,54 @@ import java.util.Map;
 public final class PipelineStalled {
     public static final String FINGERPRINT = "vigil/pipeline-stalled";
 
-    private PipelineStalled() {
-    }
+    private PipelineStalled() {}
 
     public static AlertEvent opened(long stallStartMs, double ageSeconds, Duration bound) {
         String incident = AlertEvent.incidentIdFor(FINGERPRINT, stallStartMs);
-        return new AlertEvent(1, incident + "/opened", FINGERPRINT, incident, AlertState.OPENED, Severity.WARNING,
-                "vigil-notifier", "service", "Vigil's end-to-end canary has not passed for " + Math.round(ageSeconds)
-                + " s (bound " + bound.toSeconds() + " s): a stage between probe and notifier is stalled",
-                Map.of(), Map.of("canaryAgeSeconds", Long.toString(Math.round(ageSeconds)),
-                "boundSeconds", Long.toString(bound.toSeconds())), 1, stallStartMs, stallStartMs, AlertSource.APP,
-                false, null);
+        return new AlertEvent(
+                1,
+                incident + "/opened",
+                FINGERPRINT,
+                incident,
+                AlertState.OPENED,
+                Severity.WARNING,
+                "vigil-notifier",
+                "service",
+                "Vigil's end-to-end canary has not passed for " + Math.round(ageSeconds) + " s (bound "
+                        + bound.toSeconds() + " s): a stage between probe and notifier is stalled",
+                Map.of(),
+                Map.of(
+                        "canaryAgeSeconds",
+                        Long.toString(Math.round(ageSeconds)),
+                        "boundSeconds",
+                        Long.toString(bound.toSeconds())),
+                1,
+                stallStartMs,
+                stallStartMs,
+                AlertSource.APP,
+                false,
+                null);
     }
 
     public static AlertEvent resolved(long stallStartMs, long nowMs) {
         String incident = AlertEvent.incidentIdFor(FINGERPRINT, stallStartMs);
-        return new AlertEvent(1, incident + "/resolved", FINGERPRINT, incident, AlertState.RESOLVED, Severity.WARNING,
-                "vigil-notifier", "service", "Vigil's end-to-end canary passes again", Map.of(), Map.of(), 1,
-                stallStartMs, Math.max(stallStartMs, nowMs), AlertSource.APP, false, null);
+        return new AlertEvent(
+                1,
+                incident + "/resolved",
+                FINGERPRINT,
+                incident,
+                AlertState.RESOLVED,
+                Severity.WARNING,
+                "vigil-notifier",
+                "service",
+                "Vigil's end-to-end canary passes again",
+                Map.of(),
+                Map.of(),
+                1,
+                stallStartMs,
+                Math.max(stallStartMs, nowMs),
+                AlertSource.APP,
+                false,
+                null);
     }
 }

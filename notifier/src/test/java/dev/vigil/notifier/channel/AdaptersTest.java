@@ -45,7 +45,8 @@ class AdaptersTest {
     private DeliveryOutcome slack(int status) {
         vendor.respond(r -> Reply.of(status).withHeader("Retry-After", "2"));
         return new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock)
-                .send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10));
+                .send(new Notification(open, "slack", null))
+                .block(Duration.ofSeconds(10));
     }
 
     @Test
@@ -56,11 +57,15 @@ class AdaptersTest {
         assertThat(r.path()).isEqualTo("/services/T/B/X");
         assertThat(r.header("content-type")).startsWith("application/json");
         JsonNode body = Json.tree(r.body().getBytes(StandardCharsets.UTF_8));
-        assertThat(body.path("text").asText()).isEqualTo("[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions");
+        assertThat(body.path("text").asText())
+                .isEqualTo("[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions");
         JsonNode att = body.path("attachments").get(0);
         assertThat(att.path("color").asText()).isEqualTo("#E01E5A");
         assertThat(att.path("blocks").get(0).path("type").asText()).isEqualTo("header");
-        assertThat(r.body()).contains("*Service*").contains("*First seen*").contains("*Occurrences*")
+        assertThat(r.body())
+                .contains("*Service*")
+                .contains("*First seen*")
+                .contains("*Occurrences*")
                 .contains("https://grafana.example.test/d/checkout");
     }
 
@@ -75,26 +80,31 @@ class AdaptersTest {
 
     @Test
     void slack429And5xxAreTransientWithRetryAfter() {
-        assertThat(slack(429)).isEqualTo(new DeliveryOutcome.Transient("slack answered HTTP 429", Duration.ofSeconds(2), 429));
+        assertThat(slack(429))
+                .isEqualTo(new DeliveryOutcome.Transient("slack answered HTTP 429", Duration.ofSeconds(2), 429));
         assertThat(slack(503)).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(slack(408)).isInstanceOf(DeliveryOutcome.Transient.class);
     }
 
     @Test
     void discordWaitsAndReadsRetryAfterFromTheBody() {
-        vendor.respond(r -> Reply.json(429, "{\"message\":\"You are being rate limited.\",\"retry_after\":1.25,\"global\":false}")
+        vendor.respond(r -> Reply.json(
+                        429, "{\"message\":\"You are being rate limited.\",\"retry_after\":1.25,\"global\":false}")
                 .withHeader("Retry-After", "9"));
         DiscordNotifier d = new DiscordNotifier(vendor.uri("/api/webhooks/1/tok"), http, clock);
         DeliveryOutcome o = d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(((DeliveryOutcome.Transient) o).retryAfter()).isEqualTo(Duration.ofMillis(1250));
         assertThat(vendor.requests.get(0).query()).isEqualTo("wait=true");
-        JsonNode embed = Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8)).path("embeds").get(0);
+        JsonNode embed = Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8))
+                .path("embeds")
+                .get(0);
         assertThat(embed.path("color").asInt()).isEqualTo(0xE01E5A);
         vendor.respond(r -> Reply.json(200, "{\"id\":\"1\"}"));
         assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
                 .isEqualTo(new DeliveryOutcome.Delivered(200, null));
-        vendor.respond(r -> Reply.json(200, "{\"id\":\"2\"}").withHeader("X-RateLimit-Remaining", "0")
+        vendor.respond(r -> Reply.json(200, "{\"id\":\"2\"}")
+                .withHeader("X-RateLimit-Remaining", "0")
                 .withHeader("X-RateLimit-Reset-After", "0.8"));
         assertThat(d.send(new Notification(open, "discord", null)).block(Duration.ofSeconds(10)))
                 .isEqualTo(new DeliveryOutcome.Delivered(200, null, Duration.ofMillis(800)));
@@ -105,7 +115,8 @@ class AdaptersTest {
 
     @Test
     void betterStackCreatesResolvesAndIgnoresReminders() {
-        vendor.respond(r -> r.path().endsWith("/resolve") ? Reply.json(409, "{\"errors\":\"already resolved\"}")
+        vendor.respond(r -> r.path().endsWith("/resolve")
+                ? Reply.json(409, "{\"errors\":\"already resolved\"}")
                 : Reply.json(201, "{\"data\":{\"id\":\"777\",\"type\":\"incident\"}}"));
         BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
         assertThat(bs.send(new Notification(open, "betterstack", null)).block(Duration.ofSeconds(10)))
@@ -113,7 +124,9 @@ class AdaptersTest {
         FakeVendor.Request create = vendor.requests.get(0);
         assertThat(create.path()).isEqualTo("/api/v2/incidents");
         assertThat(create.header("authorization")).isEqualTo("Bearer tok-123");
-        assertThat(Json.tree(create.body().getBytes(StandardCharsets.UTF_8)).path("summary").asText())
+        assertThat(Json.tree(create.body().getBytes(StandardCharsets.UTF_8))
+                        .path("summary")
+                        .asText())
                 .contains("checkout-api");
 
         AlertEvent reminder = event("monitor/checkout", AlertState.REMINDER, Severity.CRITICAL, 2);
@@ -143,7 +156,11 @@ class AdaptersTest {
                 .isInstanceOf(DeliveryOutcome.Delivered.class);
         FakeVendor.Request r = vendor.requests.get(0);
         byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
-        assertThat(WebhookReceiver.verify(secret, r.header(WebhookSignature.HEADER), body, clock.instant().getEpochSecond()))
+        assertThat(WebhookReceiver.verify(
+                        secret,
+                        r.header(WebhookSignature.HEADER),
+                        body,
+                        clock.instant().getEpochSecond()))
                 .isTrue();
         assertThat(r.header(WebhookNotifier.HEADER_EVENT_ID)).isEqualTo(open.eventId());
         assertThat(Json.read(r.body(), AlertEvent.class)).isEqualTo(open);
@@ -154,15 +171,17 @@ class AdaptersTest {
         byte[] secret = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8);
         Instant sentAt = Instant.parse("2026-01-01T00:00:00Z");
         vendor.respond(r -> Reply.of(200));
-        WebhookNotifier w = new WebhookNotifier(vendor.uri("/hook"), new WebhookSignature(secret), http,
-                Clock.fixed(sentAt, ZoneOffset.UTC));
+        WebhookNotifier w = new WebhookNotifier(
+                vendor.uri("/hook"), new WebhookSignature(secret), http, Clock.fixed(sentAt, ZoneOffset.UTC));
         w.send(new Notification(open, "hook", null)).block(Duration.ofSeconds(10));
         FakeVendor.Request r = vendor.requests.get(0);
         byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
         String header = r.header(WebhookSignature.HEADER);
         long t = sentAt.getEpochSecond();
         assertThat(header).matches("t=" + t + ",v1=[0-9a-f]{64}");
-        assertThat(r.header("X-Vigil-Timestamp")).as("the time is signed inside the signature header now").isNull();
+        assertThat(r.header("X-Vigil-Timestamp"))
+                .as("the time is signed inside the signature header now")
+                .isNull();
 
         // a receiver a few seconds later accepts it
         assertThat(WebhookReceiver.verify(secret, header, body, t + 3)).isTrue();
@@ -170,20 +189,24 @@ class AdaptersTest {
         String replayed = header.replace("t=" + t, "t=" + (t + 3600));
         assertThat(WebhookReceiver.verify(secret, replayed, body, t + 3600)).isFalse();
         // replayed later as captured: outside the tolerance
-        assertThat(WebhookReceiver.verify(secret, header, body, t + WebhookSignature.TOLERANCE_SECONDS + 1)).isFalse();
+        assertThat(WebhookReceiver.verify(secret, header, body, t + WebhookSignature.TOLERANCE_SECONDS + 1))
+                .isFalse();
         // body, key and header shape are all bound
         byte[] tampered = r.body().replace("checkout-api", "checkout-apx").getBytes(StandardCharsets.UTF_8);
         assertThat(WebhookReceiver.verify(secret, header, tampered, t)).isFalse();
-        assertThat(WebhookReceiver.verify("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.UTF_8), header,
-                body, t)).isFalse();
-        assertThat(WebhookReceiver.verify(secret, header.substring(header.indexOf(',') + 1), body, t)).isFalse();
+        assertThat(WebhookReceiver.verify(
+                        "fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.UTF_8), header, body, t))
+                .isFalse();
+        assertThat(WebhookReceiver.verify(secret, header.substring(header.indexOf(',') + 1), body, t))
+                .isFalse();
         assertThat(WebhookReceiver.verify(secret, null, body, t)).isFalse();
     }
 
     @Test
     void webhookSignatureMatchesAKnownAnswer() {
         // printf '1767225600.{"eventId":"e-1"}' | openssl dgst -sha256 -hmac 0123456789abcdef0123456789abcdef
-        WebhookSignature sig = new WebhookSignature("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
+        WebhookSignature sig =
+                new WebhookSignature("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
         assertThat(sig.header(1_767_225_600L, "{\"eventId\":\"e-1\"}".getBytes(StandardCharsets.UTF_8)))
                 .isEqualTo("t=1767225600,v1=04488e9e9e1627eb7b3c39ac0ca790aa92993ef1f033a8b4eade5aafcb13fccb");
     }
@@ -243,8 +266,8 @@ class AdaptersTest {
         assertThat(vendor.requests).isEmpty();
     }
 
-    private final AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice",
-            dev.vigil.notifier.support.TestEvents.T0 + 120_000);
+    private final AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(
+            open, "alice", dev.vigil.notifier.support.TestEvents.T0 + 120_000);
 
     @Test
     void betterStackAcknowledgesTheIncidentItOpenedWithWhoAcknowledged() {
@@ -277,11 +300,13 @@ class AdaptersTest {
     void betterStackAcknowledgementNamesVigilWhenTheEventNamesNobody() {
         vendor.respond(r -> Reply.json(200, "{}"));
         BetterStackNotifier bs = new BetterStackNotifier(vendor.uri("/"), "tok-123", http, clock);
-        AlertEvent nobody = dev.vigil.notifier.support.TestEvents.withSummary(ack, ack.summary(),
-                java.util.Map.of("region", "us-east"), ack.links());
+        AlertEvent nobody = dev.vigil.notifier.support.TestEvents.withSummary(
+                ack, ack.summary(), java.util.Map.of("region", "us-east"), ack.links());
         bs.send(new Notification(nobody, "betterstack", "777")).block(Duration.ofSeconds(10));
-        assertThat(Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8)).path("acknowledged_by")
-                .asText()).isEqualTo("vigil");
+        assertThat(Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8))
+                        .path("acknowledged_by")
+                        .asText())
+                .isEqualTo("vigil");
     }
 
     @Test
@@ -297,16 +322,20 @@ class AdaptersTest {
     void slackAndDiscordPostAShortNeutralAcknowledgementNotice() {
         vendor.respond(r -> Reply.json(200, "{\"id\":\"1\"}"));
         assertThat(new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock)
-                .send(new Notification(ack, "slack", null)).block(Duration.ofSeconds(10)))
+                        .send(new Notification(ack, "slack", null))
+                        .block(Duration.ofSeconds(10)))
                 .isEqualTo(new DeliveryOutcome.Delivered(200, null));
         JsonNode slack = Json.tree(vendor.requests.get(0).body().getBytes(StandardCharsets.UTF_8));
         assertThat(slack.path("text").asText()).isEqualTo("[Acknowledged] checkout-api: Acknowledged by alice");
         assertThat(slack.path("attachments").get(0).path("color").asText()).isEqualTo("#8D8D8D");
-        assertThat(vendor.requests.get(0).body()).contains("*Acknowledged by*\\nalice")
-                .contains("https://grafana.example.test/d/checkout").doesNotContain("*Occurrences*");
+        assertThat(vendor.requests.get(0).body())
+                .contains("*Acknowledged by*\\nalice")
+                .contains("https://grafana.example.test/d/checkout")
+                .doesNotContain("*Occurrences*");
 
         assertThat(new DiscordNotifier(vendor.uri("/api/webhooks/1/tok"), http, clock)
-                .send(new Notification(ack, "discord", null)).block(Duration.ofSeconds(10)))
+                        .send(new Notification(ack, "discord", null))
+                        .block(Duration.ofSeconds(10)))
                 .isEqualTo(new DeliveryOutcome.Delivered(200, null));
         JsonNode discord = Json.tree(vendor.requests.get(1).body().getBytes(StandardCharsets.UTF_8));
         JsonNode embed = discord.path("embeds").get(0);
@@ -323,10 +352,17 @@ class AdaptersTest {
         assertThat(w.send(new Notification(ack, "hook", null)).block(Duration.ofSeconds(10)))
                 .isInstanceOf(DeliveryOutcome.Delivered.class);
         FakeVendor.Request r = vendor.requests.get(0);
-        assertThat(WebhookReceiver.verify(secret, r.header(WebhookSignature.HEADER),
-                r.body().getBytes(StandardCharsets.UTF_8), clock.instant().getEpochSecond())).isTrue();
+        assertThat(WebhookReceiver.verify(
+                        secret,
+                        r.header(WebhookSignature.HEADER),
+                        r.body().getBytes(StandardCharsets.UTF_8),
+                        clock.instant().getEpochSecond()))
+                .isTrue();
         assertThat(r.header(WebhookNotifier.HEADER_EVENT_ID)).isEqualTo(ack.eventId());
-        assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8)).path("state").asText()).isEqualTo("acknowledged");
+        assertThat(Json.tree(r.body().getBytes(StandardCharsets.UTF_8))
+                        .path("state")
+                        .asText())
+                .isEqualTo("acknowledged");
         assertThat(Json.read(r.body(), AlertEvent.class)).isEqualTo(ack);
     }
 
@@ -339,31 +375,37 @@ class AdaptersTest {
         lines.start();
         logger.addAppender(lines);
         try {
-            new dev.vigil.notifier.channel.log.LogNotifier().send(new Notification(ack, "log", null))
+            new dev.vigil.notifier.channel.log.LogNotifier()
+                    .send(new Notification(ack, "log", null))
                     .block(Duration.ofSeconds(5));
         } finally {
             logger.detachAppender(lines);
         }
         assertThat(lines.list).singleElement().satisfies(l -> assertThat(l.getFormattedMessage())
                 .startsWith("[Acknowledged] checkout-api: Acknowledged by alice fingerprint=monitor/checkout")
-                .contains("eventId=" + ack.eventId()).doesNotContain("\n"));
+                .contains("eventId=" + ack.eventId())
+                .doesNotContain("\n"));
     }
 
     @Test
     void aVendorThatNeverAnswersIsTransientAfterTheSendTimeout() {
         vendor.respond(r -> null);
-        SendStage stage = new SendStage(new SlackNotifier(vendor.uri("/slow"), http, clock), Duration.ofMillis(300),
-                Schedulers.parallel());
+        SendStage stage = new SendStage(
+                new SlackNotifier(vendor.uri("/slow"), http, clock), Duration.ofMillis(300), Schedulers.parallel());
         SendStage.Sent s = stage.send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10));
-        assertThat(s.outcome()).isEqualTo(new DeliveryOutcome.Transient("no answer within the send timeout of PT0.3S", null, null));
+        assertThat(s.outcome())
+                .isEqualTo(new DeliveryOutcome.Transient("no answer within the send timeout of PT0.3S", null, null));
     }
 
     @Test
     void connectionRefusedIsTransient() {
         java.net.URI closed = vendor.uri("/x");
         vendor.close();
-        SendStage stage = new SendStage(new SlackNotifier(closed, http, clock), Duration.ofSeconds(5), Schedulers.parallel());
-        assertThat(stage.send(new Notification(open, "slack", null)).block(Duration.ofSeconds(10)).outcome())
+        SendStage stage =
+                new SendStage(new SlackNotifier(closed, http, clock), Duration.ofSeconds(5), Schedulers.parallel());
+        assertThat(stage.send(new Notification(open, "slack", null))
+                        .block(Duration.ofSeconds(10))
+                        .outcome())
                 .isInstanceOf(DeliveryOutcome.Transient.class);
     }
 }

@@ -38,6 +38,7 @@ class InvisibleCharactersTest {
     /** Every character the rule names. */
     private static final String INVISIBLE = "\u061C\u200B\u200C\u200D\u200E\u200F\u202A\u202B\u202C\u202D\u202E"
             + "\u2060\u2066\u2067\u2068\u2069\uFEFF";
+
     private final FakeVendor vendor = new FakeVendor();
     private final HttpSender http = new HttpSender("test", 4, Duration.ofSeconds(5));
     private final Clock clock = Clock.systemUTC();
@@ -73,7 +74,9 @@ class InvisibleCharactersTest {
         FakeVendor.Request r = vendor.requests.get(0);
         // Jackson writes non-ASCII as it is; decoding also catches a \\u escape, should it ever write one
         assertNoInvisible("raw body", r.body());
-        assertNoInvisible("decoded body", Json.tree(r.body().getBytes(StandardCharsets.UTF_8)).toString());
+        assertNoInvisible(
+                "decoded body",
+                Json.tree(r.body().getBytes(StandardCharsets.UTF_8)).toString());
         return r;
     }
 
@@ -86,14 +89,20 @@ class InvisibleCharactersTest {
     @Test
     void slack() {
         FakeVendor.Request r = deliver(new SlackNotifier(vendor.uri("/services/T/B/X"), http, clock));
-        assertThat(r.body()).contains("dbevil").contains("checkout-api").contains("us-east")
+        assertThat(r.body())
+                .contains("dbevil")
+                .contains("checkout-api")
+                .contains("us-east")
                 .contains("https://grafana.example.test/d/checkout");
     }
 
     @Test
     void discord() {
         FakeVendor.Request r = deliver(new DiscordNotifier(vendor.uri("/api/webhooks/1/t"), http, clock));
-        assertThat(r.body()).contains("dbevil").contains("checkout-api").contains("[dashboard](https://grafana.example.test/d/checkout)");
+        assertThat(r.body())
+                .contains("dbevil")
+                .contains("checkout-api")
+                .contains("[dashboard](https://grafana.example.test/d/checkout)");
     }
 
     @Test
@@ -107,15 +116,20 @@ class InvisibleCharactersTest {
 
     @Test
     void webhook() {
-        FakeVendor.Request r = deliver(new WebhookNotifier(vendor.uri("/hook"),
-                new WebhookSignature("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)), http, clock));
+        FakeVendor.Request r = deliver(new WebhookNotifier(
+                vendor.uri("/hook"),
+                new WebhookSignature("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8)),
+                http,
+                clock));
         AlertEvent delivered = Json.read(r.body(), AlertEvent.class);
         assertThat(delivered.summary()).isEqualTo("dbevil");
         assertThat(delivered.service()).isEqualTo("checkout-api");
         assertThat(delivered.attributes()).containsEntry("region", "us-east").containsEntry("all", "x");
         assertThat(delivered.links()).containsEntry("dashboard", "https://grafana.example.test/d/checkout");
         // identifiers are untouched: the receiver dedupes on them
-        assertThat(delivered.eventId()).isEqualTo(tricky().eventId()).isEqualTo(r.header(WebhookNotifier.HEADER_EVENT_ID));
+        assertThat(delivered.eventId())
+                .isEqualTo(tricky().eventId())
+                .isEqualTo(r.header(WebhookNotifier.HEADER_EVENT_ID));
         assertThat(delivered.fingerprint()).isEqualTo(tricky().fingerprint());
     }
 
@@ -151,7 +165,10 @@ class InvisibleCharactersTest {
 
     @Test
     void aTextOfNothingButInvisibleCharactersStaysAValidEvent() {
-        AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL), "\u200B\u202E", Map.of("k", "\u2060"),
+        AlertEvent e = withSummary(
+                opened("monitor/checkout", Severity.CRITICAL),
+                "\u200B\u202E",
+                Map.of("k", "\u2060"),
                 Map.of("\u200B", "https://a.test/", "gone", "\u200B"));
         AlertEvent c = Presentation.clean(e);
         assertThat(c.summary()).isEqualTo(Presentation.BLANK);

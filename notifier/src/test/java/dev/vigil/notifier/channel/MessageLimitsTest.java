@@ -25,7 +25,11 @@ class MessageLimitsTest {
         for (int i = 0; i < 8; i++) {
             links.put("link-" + i + "-" + "x".repeat(20), "https://example.test/" + "p".repeat(2000) + i);
         }
-        return withSummary(opened("monitor/checkout", Severity.CRITICAL), "😀 outage ".repeat(30).substring(0, 300), attrs, links);
+        return withSummary(
+                opened("monitor/checkout", Severity.CRITICAL),
+                "😀 outage ".repeat(30).substring(0, 300),
+                attrs,
+                links);
     }
 
     @Test
@@ -45,9 +49,11 @@ class MessageLimitsTest {
         assertThat(blocks.size()).isLessThanOrEqualTo(SlackMessage.BLOCKS_MAX);
         for (JsonNode b : blocks) {
             switch (b.path("type").asText()) {
-                case "header" -> assertThat(b.path("text").path("text").asText().length()).isLessThanOrEqualTo(SlackMessage.HEADER_MAX);
+                case "header" -> assertThat(b.path("text").path("text").asText().length())
+                        .isLessThanOrEqualTo(SlackMessage.HEADER_MAX);
                 case "section" -> {
-                    assertThat(b.path("text").path("text").asText().length()).isLessThanOrEqualTo(SlackMessage.SECTION_MAX);
+                    assertThat(b.path("text").path("text").asText().length())
+                            .isLessThanOrEqualTo(SlackMessage.SECTION_MAX);
                     assertThat(b.path("fields").size()).isLessThanOrEqualTo(SlackMessage.FIELDS_MAX);
                     for (JsonNode f : b.path("fields")) {
                         assertThat(f.path("text").asText().length()).isLessThanOrEqualTo(SlackMessage.FIELD_MAX);
@@ -56,11 +62,14 @@ class MessageLimitsTest {
                 case "actions" -> {
                     assertThat(b.path("elements").size()).isLessThanOrEqualTo(25);
                     for (JsonNode e : b.path("elements")) {
-                        assertThat(e.path("text").path("text").asText().length()).isLessThanOrEqualTo(SlackMessage.BUTTON_TEXT_MAX);
+                        assertThat(e.path("text").path("text").asText().length())
+                                .isLessThanOrEqualTo(SlackMessage.BUTTON_TEXT_MAX);
                         assertThat(e.path("url").asText().length()).isLessThanOrEqualTo(SlackMessage.URL_MAX);
                     }
                 }
-                case "context" -> assertThat(b.path("elements").get(0).path("text").asText().length()).isLessThanOrEqualTo(SlackMessage.SECTION_MAX);
+                case "context" -> assertThat(
+                                b.path("elements").get(0).path("text").asText().length())
+                        .isLessThanOrEqualTo(SlackMessage.SECTION_MAX);
                 default -> throw new AssertionError("unexpected block " + b);
             }
         }
@@ -93,6 +102,10 @@ class MessageLimitsTest {
         JsonNode embed = p.path("embeds").get(0);
         assertThat(embed.path("color").asInt()).isEqualTo(0xECB22E);
         assertThat(embed.path("description").asText()).isEqualTo("checkout-api is down in 2 of 3 regions");
-        assertThat(embed.toString()).contains("Occurrences").contains("First seen").contains("region").contains("Links");
+        assertThat(embed.toString())
+                .contains("Occurrences")
+                .contains("First seen")
+                .contains("region")
+                .contains("Links");
     }
 }

@@ -15,12 +15,18 @@ class BatcherTest {
     private final List<Sinks.One<List<String>>> pending = new CopyOnWriteArrayList<>();
 
     private Batcher<String, String> batcher(int maxBatch, int maxConcurrent) {
-        return new Batcher<>("test", maxBatch, maxConcurrent, s -> s.split("#")[0], items -> {
-            batches.add(List.copyOf(items));
-            Sinks.One<List<String>> s = Sinks.one();
-            pending.add(s);
-            return s.asMono();
-        }, new SimpleMeterRegistry());
+        return new Batcher<>(
+                "test",
+                maxBatch,
+                maxConcurrent,
+                s -> s.split("#")[0],
+                items -> {
+                    batches.add(List.copyOf(items));
+                    Sinks.One<List<String>> s = Sinks.one();
+                    pending.add(s);
+                    return s.asMono();
+                },
+                new SimpleMeterRegistry());
     }
 
     private static List<String> upper(List<String> in) {
@@ -75,7 +81,8 @@ class BatcherTest {
 
     @Test
     void anEmptyResultCompletesEveryRequestEmpty() {
-        Batcher<String, Boolean> b = new Batcher<>("void", 10, 1, s -> s, items -> Mono.empty(), new SimpleMeterRegistry());
+        Batcher<String, Boolean> b =
+                new Batcher<>("void", 10, 1, s -> s, items -> Mono.empty(), new SimpleMeterRegistry());
         List<String> done = new ArrayList<>();
         b.submit("a").doOnSuccess(v -> done.add("a")).subscribe();
         b.submit("b").doOnSuccess(v -> done.add("b")).subscribe();

@@ -39,9 +39,14 @@ class ClaimStoreIT {
 
     @BeforeAll
     void migrate() {
-        assertThat(Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block()).isEqualTo(3);
+        assertThat(Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()).block())
+                .isEqualTo(3);
         // idempotent, also when several instances race
-        assertThat(Flux.range(0, 4).flatMap(i -> Migrations.run(pg.jdbcUrl(), pg.user(), pg.password())).collectList().block()).containsOnly(3);
+        assertThat(Flux.range(0, 4)
+                        .flatMap(i -> Migrations.run(pg.jdbcUrl(), pg.user(), pg.password()))
+                        .collectList()
+                        .block())
+                .containsOnly(3);
     }
 
     private ClaimStore store(Duration window, Duration lease, String owner) {
@@ -57,19 +62,25 @@ class ClaimStoreIT {
     }
 
     private Map<String, Object> row(String sql, Object... binds) {
-        return Mono.usingWhen(Mono.from(db.create()), c -> {
-            var s = c.createStatement(sql);
-            for (int i = 0; i < binds.length; i++) {
-                s.bind("$" + (i + 1), binds[i]);
-            }
-            return Flux.from(s.execute()).flatMap(r -> r.map((row, meta) -> {
-                Map<String, Object> m = new java.util.HashMap<>();
-                for (var col : meta.getColumnMetadatas()) {
-                    m.put(col.getName(), row.get(col.getName()));
-                }
-                return m;
-            })).next();
-        }, c -> Mono.from(c.close())).block();
+        return Mono.usingWhen(
+                        Mono.from(db.create()),
+                        c -> {
+                            var s = c.createStatement(sql);
+                            for (int i = 0; i < binds.length; i++) {
+                                s.bind("$" + (i + 1), binds[i]);
+                            }
+                            return Flux.from(s.execute())
+                                    .flatMap(r -> r.map((row, meta) -> {
+                                        Map<String, Object> m = new java.util.HashMap<>();
+                                        for (var col : meta.getColumnMetadatas()) {
+                                            m.put(col.getName(), row.get(col.getName()));
+                                        }
+                                        return m;
+                                    }))
+                                    .next();
+                        },
+                        c -> Mono.from(c.close()))
+                .block();
     }
 
     @Test
@@ -83,10 +94,15 @@ class ClaimStoreIT {
         s.settle(c, attempt(e, "slack", "delivered"), Settlement.DELIVERED).block();
         assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.DUPLICATE);
         assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.DUPLICATE);
-        Map<String, Object> r = row("SELECT status, folded, attempts FROM claims WHERE event_id = $1 AND channel = 'slack'", e);
-        assertThat(r).containsEntry("status", "delivered").containsEntry("folded", 2).containsEntry("attempts", 1);
+        Map<String, Object> r =
+                row("SELECT status, folded, attempts FROM claims WHERE event_id = $1 AND channel = 'slack'", e);
+        assertThat(r)
+                .containsEntry("status", "delivered")
+                .containsEntry("folded", 2)
+                .containsEntry("attempts", 1);
         assertThat(row("SELECT count(*) AS n, max(outcome) AS o FROM delivery_attempts WHERE event_id = $1", e))
-                .containsEntry("n", 1L).containsEntry("o", "delivered");
+                .containsEntry("n", 1L)
+                .containsEntry("o", "delivered");
     }
 
     @Test
@@ -103,7 +119,8 @@ class ClaimStoreIT {
         assertThat(row("SELECT status FROM claims WHERE event_id = $1", e)).containsEntry("status", "claimed");
         s.settle(second, attempt(e, "slack", "delivered"), Settlement.DELIVERED).block();
         assertThat(row("SELECT status, attempts FROM claims WHERE event_id = $1", e))
-                .containsEntry("status", "delivered").containsEntry("attempts", 2);
+                .containsEntry("status", "delivered")
+                .containsEntry("attempts", 2);
     }
 
     @Test
@@ -111,12 +128,14 @@ class ClaimStoreIT {
         ClaimStore s = store(Duration.ofMillis(300), Duration.ofMillis(200), "a");
         String e = id();
         assertThat(s.claim(e, "slack").block().status()).isEqualTo(Claim.Status.CLAIMED);
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> s.claim(e, "slack").block().status() == Claim.Status.CLAIMED);
         Claim c = s.claim(e, "discord").block();
         s.settle(c, attempt(e, "discord", "delivered"), Settlement.DELIVERED).block();
         assertThat(s.claim(e, "discord").block().status()).isEqualTo(Claim.Status.DUPLICATE);
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> s.claim(e, "discord").block().status() == Claim.Status.CLAIMED);
     }
 
@@ -161,10 +180,13 @@ class ClaimStoreIT {
         String e = id();
         List<Claim> claims = Flux.range(0, 500)
                 .flatMap(i -> s.claim(i % 100 == 0 ? e : e + "-" + i, "hook"), 500)
-                .collectList().block(Duration.ofSeconds(30));
+                .collectList()
+                .block(Duration.ofSeconds(30));
         assertThat(claims).hasSize(500);
-        assertThat(claims.stream().filter(c -> c.eventId().equals(e) && c.status() == Claim.Status.CLAIMED)).hasSize(1);
-        assertThat(claims.stream().filter(c -> c.status() == Claim.Status.CLAIMED)).hasSize(496);
+        assertThat(claims.stream().filter(c -> c.eventId().equals(e) && c.status() == Claim.Status.CLAIMED))
+                .hasSize(1);
+        assertThat(claims.stream().filter(c -> c.status() == Claim.Status.CLAIMED))
+                .hasSize(496);
     }
 
     @Test
@@ -172,14 +194,45 @@ class ClaimStoreIT {
         ClaimStore s = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
         String fp = "vigil/stall-" + UUID.randomUUID().toString().substring(0, 8);
         assertThat(s.openIncidentFirstSeen(fp).block()).isEmpty();
-        AlertEvent old = new AlertEvent(1, fp + "@1000/opened", fp, fp + "@1000", AlertState.OPENED,
-                Severity.WARNING, "vigil-notifier", "service", "stalled", Map.of(), Map.of(), 1, 1000L, 1000L,
-                dev.vigil.schemas.contract.AlertSource.APP, false, null);
+        AlertEvent old = new AlertEvent(
+                1,
+                fp + "@1000/opened",
+                fp,
+                fp + "@1000",
+                AlertState.OPENED,
+                Severity.WARNING,
+                "vigil-notifier",
+                "service",
+                "stalled",
+                Map.of(),
+                Map.of(),
+                1,
+                1000L,
+                1000L,
+                dev.vigil.schemas.contract.AlertSource.APP,
+                false,
+                null);
         s.recordIncident(old).block();
         assertThat(s.openIncidentFirstSeen(fp).block()).hasValue(1000);
-        s.recordIncident(new AlertEvent(1, fp + "@1000/resolved", fp, fp + "@1000", AlertState.RESOLVED,
-                Severity.WARNING, "vigil-notifier", "service", "passes", Map.of(), Map.of(), 1, 1000L, 2000L,
-                dev.vigil.schemas.contract.AlertSource.APP, false, null)).block();
+        s.recordIncident(new AlertEvent(
+                        1,
+                        fp + "@1000/resolved",
+                        fp,
+                        fp + "@1000",
+                        AlertState.RESOLVED,
+                        Severity.WARNING,
+                        "vigil-notifier",
+                        "service",
+                        "passes",
+                        Map.of(),
+                        Map.of(),
+                        1,
+                        1000L,
+                        2000L,
+                        dev.vigil.schemas.contract.AlertSource.APP,
+                        false,
+                        null))
+                .block();
         assertThat(s.openIncidentFirstSeen(fp).block()).isEmpty();
     }
 
@@ -192,16 +245,26 @@ class ClaimStoreIT {
         s.recordIncident(open).block();
         s.saveVendorRef(open.incidentId(), fp, "betterstack", "bs-1").block();
         s.recordIncident(reminder).block();
-        s.recordSilenced(dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true), List.of("slack", "discord")).block();
+        s.recordSilenced(
+                        dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true),
+                        List.of("slack", "discord"))
+                .block();
         assertThat(s.vendorRef(open.incidentId(), fp, "betterstack").block()).contains("bs-1");
         assertThat(s.vendorRef(open.incidentId(), fp, "slack").block()).isEmpty();
         assertThat(s.vendorRef("nope", fp, "slack").block()).isEmpty();
-        Map<String, Object> r = row("SELECT state, occurrences, events, extract(epoch FROM last_seen - first_seen) AS span"
-                + " FROM incidents WHERE incident_id = $1", open.incidentId());
-        assertThat(r).containsEntry("state", "reminder").containsEntry("occurrences", 4).containsEntry("events", 2);
+        Map<String, Object> r = row(
+                "SELECT state, occurrences, events, extract(epoch FROM last_seen - first_seen) AS span"
+                        + " FROM incidents WHERE incident_id = $1",
+                open.incidentId());
+        assertThat(r)
+                .containsEntry("state", "reminder")
+                .containsEntry("occurrences", 4)
+                .containsEntry("events", 2);
         assertThat(((Number) r.get("span")).longValue()).isEqualTo(240);
-        assertThat(row("SELECT count(*) AS n FROM delivery_attempts WHERE event_id = $1 AND outcome = 'silenced'",
-                reminder.eventId())).containsEntry("n", 2L);
+        assertThat(row(
+                        "SELECT count(*) AS n FROM delivery_attempts WHERE event_id = $1 AND outcome = 'silenced'",
+                        reminder.eventId()))
+                .containsEntry("n", 2L);
     }
 
     @Test
@@ -245,12 +308,30 @@ class ClaimStoreIT {
 
         // app/demo/<fp> naming <fp>'s incident id: its upsert, lookup and save all miss that row
         AlertEvent resolved = event(fp, AlertState.RESOLVED, Severity.WARNING, 5);
-        AlertEvent forged = new AlertEvent(1, null, "app/demo/" + fp, open.incidentId(), AlertState.RESOLVED,
-                Severity.WARNING, "demo", null, "resolved", Map.of(), Map.of(), 5, resolved.firstSeen(),
-                resolved.lastSeen(), dev.vigil.schemas.contract.AlertSource.APP, false, List.of());
+        AlertEvent forged = new AlertEvent(
+                1,
+                null,
+                "app/demo/" + fp,
+                open.incidentId(),
+                AlertState.RESOLVED,
+                Severity.WARNING,
+                "demo",
+                null,
+                "resolved",
+                Map.of(),
+                Map.of(),
+                5,
+                resolved.firstSeen(),
+                resolved.lastSeen(),
+                dev.vigil.schemas.contract.AlertSource.APP,
+                false,
+                List.of());
         s.recordIncident(forged).block();
-        assertThat(s.vendorRef(open.incidentId(), forged.fingerprint(), "betterstack").block()).isEmpty();
-        s.saveVendorRef(open.incidentId(), forged.fingerprint(), "betterstack", "forged").block();
+        assertThat(s.vendorRef(open.incidentId(), forged.fingerprint(), "betterstack")
+                        .block())
+                .isEmpty();
+        s.saveVendorRef(open.incidentId(), forged.fingerprint(), "betterstack", "forged")
+                .block();
 
         assertThat(row(incidentRow, open.incidentId())).isEqualTo(before);
         assertThat(s.vendorRef(open.incidentId(), fp, "betterstack").block()).contains("bs-9");
@@ -259,8 +340,21 @@ class ClaimStoreIT {
     private static void deliver(ClaimStore s, AlertEvent e, String channel, String outcome, Settlement settlement) {
         Claim c = s.claim(e.eventId(), channel).block();
         assertThat(c.status()).isEqualTo(Claim.Status.CLAIMED);
-        s.settle(c, new Attempt(e.eventId(), e.incidentId(), e.fingerprint(), e.state(), channel, 1, outcome, 200, 5,
-                null), settlement).block();
+        s.settle(
+                        c,
+                        new Attempt(
+                                e.eventId(),
+                                e.incidentId(),
+                                e.fingerprint(),
+                                e.state(),
+                                channel,
+                                1,
+                                outcome,
+                                200,
+                                5,
+                                null),
+                        settlement)
+                .block();
     }
 
     @Test
@@ -277,21 +371,46 @@ class ClaimStoreIT {
         deliver(s, reminder, "betterstack", "delivered", Settlement.DELIVERED);
         deliver(s, escalated, "pager", "delivered", Settlement.DELIVERED);
         deliver(s, resolved, "log", "delivered", Settlement.DELIVERED); // a resolution is no page
-        s.recordSilenced(dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true),
-                List.of("webhook")).block();
+        s.recordSilenced(
+                        dev.vigil.notifier.support.TestEvents.with(reminder, "x", Map.of(), List.of(), true),
+                        List.of("webhook"))
+                .block();
         // another fingerprint's event naming this incident id
-        AlertEvent forged = new AlertEvent(1, null, "app/demo/" + fp, open.incidentId(), AlertState.OPENED,
-                Severity.CRITICAL, "demo", null, "x", Map.of(), Map.of(), 1, open.firstSeen(), open.lastSeen(),
-                dev.vigil.schemas.contract.AlertSource.APP, false, List.of());
+        AlertEvent forged = new AlertEvent(
+                1,
+                null,
+                "app/demo/" + fp,
+                open.incidentId(),
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "demo",
+                null,
+                "x",
+                Map.of(),
+                Map.of(),
+                1,
+                open.firstSeen(),
+                open.lastSeen(),
+                dev.vigil.schemas.contract.AlertSource.APP,
+                false,
+                List.of());
         deliver(s, forged, "ops", "delivered", Settlement.DELIVERED);
 
-        assertThat(s.pagedChannels(open.incidentId(), fp).block()).containsExactlyInAnyOrder("slack", "betterstack", "pager");
-        assertThat(s.pagedChannels(open.incidentId(), forged.fingerprint()).block()).containsExactly("ops");
+        assertThat(s.pagedChannels(open.incidentId(), fp).block())
+                .containsExactlyInAnyOrder("slack", "betterstack", "pager");
+        assertThat(s.pagedChannels(open.incidentId(), forged.fingerprint()).block())
+                .containsExactly("ops");
         assertThat(s.pagedChannels("nope", fp).block()).isEmpty();
-        assertThat(row("SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'slack'",
-                open.eventId())).containsEntry("fingerprint", fp).containsEntry("state", "opened");
-        assertThat(row("SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'webhook'",
-                reminder.eventId())).containsEntry("fingerprint", fp).containsEntry("state", "reminder");
+        assertThat(row(
+                        "SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'slack'",
+                        open.eventId()))
+                .containsEntry("fingerprint", fp)
+                .containsEntry("state", "opened");
+        assertThat(row(
+                        "SELECT fingerprint, state FROM delivery_attempts WHERE event_id = $1 AND channel = 'webhook'",
+                        reminder.eventId()))
+                .containsEntry("fingerprint", fp)
+                .containsEntry("state", "reminder");
     }
 
     @Test
@@ -303,7 +422,8 @@ class ClaimStoreIT {
         FailingChannel late = DeliveryFailing.candidate(channel, List.of("log"), 2_000);
         List<FailingChannel> opened = Flux.range(0, 8)
                 .flatMap(i -> (i % 2 == 0 ? a : b).openFailing(i < 4 ? early : late), 8)
-                .collectList().block(Duration.ofSeconds(30));
+                .collectList()
+                .block(Duration.ofSeconds(30));
         FailingChannel open = opened.get(0);
         assertThat(opened).hasSize(8).containsOnly(open);
         assertThat(open).isIn(early, late);
@@ -311,7 +431,8 @@ class ClaimStoreIT {
 
         // not yet dispatched: a resolution now could be written before its opened
         assertThat(a.dispatchedFailing(channel).block()).isEmpty();
-        b.recordIncident(DeliveryFailing.opened(open, opened(fp(), Severity.CRITICAL), "x", 3_000)).block();
+        b.recordIncident(DeliveryFailing.opened(open, opened(fp(), Severity.CRITICAL), "x", 3_000))
+                .block();
         assertThat(a.dispatchedFailing(channel).block()).contains(open);
         assertThat(b.dispatchedFailing("other-" + channel).block()).isEmpty();
 

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 @WithPostgres
 class MigrationsIT {
-    private static final String[] SCRIPTS = {"V1__schema.sql", "V2__resolutions_and_failing_channels.sql",
-            "V3__vendor_lookup.sql"};
+    private static final String[] SCRIPTS = {
+        "V1__schema.sql", "V2__resolutions_and_failing_channels.sql", "V3__vendor_lookup.sql"
+    };
     EmbeddedPostgres server;
     private final List<PostgresDatabase> databases = new ArrayList<>();
 
@@ -51,7 +52,8 @@ class MigrationsIT {
 
     /** What the earlier releases did: the scripts up to {@code version} by hand, recorded in their own table. */
     private static void migrateLikeAnEarlierRelease(PostgresDatabase db, int version) throws Exception {
-        try (Connection c = db.openJdbcConnection(); Statement s = c.createStatement()) {
+        try (Connection c = db.openJdbcConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE notifier_schema_version (version integer PRIMARY KEY,"
                     + " applied_at timestamptz NOT NULL DEFAULT now())");
             for (int v = 1; v <= version; v++) {
@@ -72,9 +74,10 @@ class MigrationsIT {
     /** Flyway's history: "version type success" per row, in order. */
     private static List<String> history(PostgresDatabase db) throws Exception {
         List<String> rows = new ArrayList<>();
-        try (Connection c = db.openJdbcConnection(); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT version, type, success FROM flyway_schema_history"
-                     + " ORDER BY installed_rank")) {
+        try (Connection c = db.openJdbcConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(
+                        "SELECT version, type, success FROM flyway_schema_history" + " ORDER BY installed_rank")) {
             while (r.next()) {
                 rows.add(r.getString(1) + " " + r.getString(2) + " " + r.getBoolean(3));
             }
@@ -83,16 +86,19 @@ class MigrationsIT {
     }
 
     private static boolean columnExists(PostgresDatabase db, String table, String column) throws Exception {
-        try (Connection c = db.openJdbcConnection(); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_name = '"
-                     + table + "' AND column_name = '" + column + "'")) {
+        try (Connection c = db.openJdbcConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_name = '"
+                        + table + "' AND column_name = '" + column + "'")) {
             r.next();
             return r.getInt(1) == 1;
         }
     }
 
     private static long count(PostgresDatabase db, String sql) throws Exception {
-        try (Connection c = db.openJdbcConnection(); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+        try (Connection c = db.openJdbcConnection();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
             r.next();
             return r.getLong(1);
         }
@@ -147,9 +153,11 @@ class MigrationsIT {
 
         assertThat(history(db)).containsExactly("2 BASELINE true", "3 SQL true");
         assertThat(columnExists(db, "incidents", "source")).isTrue();
-        assertThat(count(db, "SELECT count(*) FROM claims WHERE event_id = 'kept'")).isEqualTo(1);
+        assertThat(count(db, "SELECT count(*) FROM claims WHERE event_id = 'kept'"))
+                .isEqualTo(1);
         // the old table stays as it was: an earlier release started against this database finds its schema whole
-        assertThat(count(db, "SELECT max(version) FROM notifier_schema_version")).isEqualTo(2);
+        assertThat(count(db, "SELECT max(version) FROM notifier_schema_version"))
+                .isEqualTo(2);
         assertThat(Migrations.migrate(target(db))).isEqualTo(3);
         assertThat(history(db)).containsExactly("2 BASELINE true", "3 SQL true");
     }
@@ -162,13 +170,15 @@ class MigrationsIT {
         assertThat(startTogether(4, () -> Migrations.run(target(db)).block())).containsOnly(3);
 
         assertThat(history(db)).containsExactly("3 BASELINE true");
-        assertThat(count(db, "SELECT count(*) FROM claims WHERE event_id = 'kept'")).isEqualTo(1);
+        assertThat(count(db, "SELECT count(*) FROM claims WHERE event_id = 'kept'"))
+                .isEqualTo(1);
     }
 
     @Test
     void aSchemaHoldingOtherTablesButNoVersionTableGetsEveryScript() throws Exception {
         PostgresDatabase db = fresh();
-        try (Connection c = db.openJdbcConnection(); Statement s = c.createStatement()) {
+        try (Connection c = db.openJdbcConnection();
+                Statement s = c.createStatement()) {
             s.execute("CREATE TABLE someone_elses (id integer)");
         }
         assertThat(Migrations.migrate(target(db))).isEqualTo(3);
@@ -179,12 +189,14 @@ class MigrationsIT {
     void anR2dbcUrlNamesTheSameDatabaseOverJdbc() {
         assertThat(Migrations.Target.fromR2dbc("r2dbc:postgresql://db.example:6543/vigil", "vigil", "pw"))
                 .isEqualTo(new Migrations.Target("jdbc:postgresql://db.example:6543/vigil", "vigil", "pw"));
-        assertThat(Migrations.Target.fromR2dbc("r2dbc:postgresql://localhost/vigil?sslMode=VERIFY_FULL&schema=alerts",
-                "vigil", null).jdbcUrl())
+        assertThat(Migrations.Target.fromR2dbc(
+                                "r2dbc:postgresql://localhost/vigil?sslMode=VERIFY_FULL&schema=alerts", "vigil", null)
+                        .jdbcUrl())
                 .isEqualTo("jdbc:postgresql://localhost:5432/vigil?sslmode=verify-full&currentSchema=alerts");
         assertThat(Migrations.Target.fromR2dbc("r2dbc:postgresql://u:secret@localhost:5433/vigil", null, ""))
                 .isEqualTo(new Migrations.Target("jdbc:postgresql://localhost:5433/vigil", "u", "secret"));
         assertThat(Migrations.Target.fromR2dbc("r2dbc:postgresql://u:secret@localhost:5433/vigil", null, "")
-                .toString()).doesNotContain("secret");
+                        .toString())
+                .doesNotContain("secret");
     }
 }

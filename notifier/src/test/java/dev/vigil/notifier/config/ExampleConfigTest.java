@@ -3,8 +3,8 @@ package dev.vigil.notifier.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.kit.config.ConfigLoader;
+import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -27,10 +27,16 @@ class ExampleConfigTest {
     @Test
     void thePagerDutyTeamsAndEmailExampleIsValid() {
         Path example = Path.of("config/routing-pagerduty-teams-email.yaml");
-        RoutingValidator.Validated v = RoutingValidator.validate(ConfigLoader.bind(ConfigLoader.readYaml(example),
-                RoutingSpec.class, example.toString()), Map.of("PAGERDUTY_ROUTING_KEY", "R0123456789abcdef0123456789abcde",
-                "TEAMS_WORKFLOW_URL", "https://prod.example.logic.azure.com/workflows/1/triggers/manual?sig=x",
-                "SMTP_PASSWORD", "pw"), example.toString());
+        RoutingValidator.Validated v = RoutingValidator.validate(
+                ConfigLoader.bind(ConfigLoader.readYaml(example), RoutingSpec.class, example.toString()),
+                Map.of(
+                        "PAGERDUTY_ROUTING_KEY",
+                        "R0123456789abcdef0123456789abcde",
+                        "TEAMS_WORKFLOW_URL",
+                        "https://prod.example.logic.azure.com/workflows/1/triggers/manual?sig=x",
+                        "SMTP_PASSWORD",
+                        "pw"),
+                example.toString());
         assertThat(v.channels()).containsOnlyKeys("pagerduty", "teams", "oncall-mail", "log");
         assertThat(v.channels().get("oncall-mail").email().to()).containsExactly("oncall@example.com");
     }
@@ -42,14 +48,44 @@ class ExampleConfigTest {
         assertThat(l.config().http().port()).isEqualTo(8082);
         // the example grants the checkout app slack, and nothing else, in an override
         AlertEvent base = TestEvents.opened("monitor/x", Severity.CRITICAL);
-        AlertEvent app = new AlertEvent(1, null, "app/checkout/payments", null, AlertState.OPENED, Severity.CRITICAL,
-                "checkout", null, "payment errors", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(),
-                AlertSource.APP, false, java.util.List.of("slack", "betterstack"));
+        AlertEvent app = new AlertEvent(
+                1,
+                null,
+                "app/checkout/payments",
+                null,
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "checkout",
+                null,
+                "payment errors",
+                Map.of(),
+                Map.of(),
+                1,
+                base.firstSeen(),
+                base.lastSeen(),
+                AlertSource.APP,
+                false,
+                java.util.List.of("slack", "betterstack"));
         assertThat(l.routing().routes().route(app).channels()).containsExactly("slack");
         // nor may it borrow the payments team's route by naming their service: the critical default pages instead
-        AlertEvent borrowed = new AlertEvent(1, null, "app/checkout/payments", null, AlertState.OPENED, Severity.CRITICAL,
-                "payments", null, "payment errors", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(),
-                AlertSource.APP, false, java.util.List.of());
+        AlertEvent borrowed = new AlertEvent(
+                1,
+                null,
+                "app/checkout/payments",
+                null,
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "payments",
+                null,
+                "payment errors",
+                Map.of(),
+                Map.of(),
+                1,
+                base.firstSeen(),
+                base.lastSeen(),
+                AlertSource.APP,
+                false,
+                java.util.List.of());
         assertThat(l.routing().routes().route(borrowed).channels()).containsExactly("betterstack", "slack", "discord");
     }
 
@@ -57,8 +93,11 @@ class ExampleConfigTest {
     void theExampleWithoutItsSecretsNamesEachVariable() {
         assertThatThrownBy(() -> NotifierSettings.load(EXAMPLE, Map.of()))
                 .isInstanceOf(ConfigException.class)
-                .satisfies(e -> assertThat(((ConfigException) e).problems()).hasSize(4)
-                        .allSatisfy(p -> assertThat(p).contains("routing.yaml: channels.").contains("is not set")));
+                .satisfies(e -> assertThat(((ConfigException) e).problems())
+                        .hasSize(4)
+                        .allSatisfy(p -> assertThat(p)
+                                .contains("routing.yaml: channels.")
+                                .contains("is not set")));
     }
 
     @Test
@@ -67,16 +106,24 @@ class ExampleConfigTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        NotifierConfig cfg = NotifierSettings.load(EXAMPLE, ENV).config()
-                .withDatabase(new NotifierConfig.Database("r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil",
-                        null, 2, "2s"))
-                .withRouting(new RoutingSpec(Map.of("log", ChannelSpec.of(ChannelType.LOG)), java.util.List.of(),
-                        Map.of("critical", java.util.List.of("log"), "warning", java.util.List.of("log"),
-                                "info", java.util.List.of("log"))));
+        NotifierConfig cfg = NotifierSettings.load(EXAMPLE, ENV)
+                .config()
+                .withDatabase(new NotifierConfig.Database(
+                        "r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil", null, 2, "2s"))
+                .withRouting(new RoutingSpec(
+                        Map.of("log", ChannelSpec.of(ChannelType.LOG)),
+                        java.util.List.of(),
+                        Map.of(
+                                "critical",
+                                java.util.List.of("log"),
+                                "warning",
+                                java.util.List.of("log"),
+                                "info",
+                                java.util.List.of("log"))));
         assertThatThrownBy(() -> NotifierService.start(cfg, ENV))
                 .isInstanceOf(NotifierService.StartupException.class)
-                .hasMessageStartingWith("cannot prepare the PostgreSQL schema at r2dbc:postgresql://127.0.0.1:" + closedPort
-                        + "/vigil as vigil: ")
+                .hasMessageStartingWith("cannot prepare the PostgreSQL schema at r2dbc:postgresql://127.0.0.1:"
+                        + closedPort + "/vigil as vigil: ")
                 .hasMessageContaining("database.startupWait");
     }
 }

@@ -7,7 +7,6 @@ import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.topic.Topics;
 import java.time.Duration;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -30,21 +29,29 @@ class AlertConsumerIT {
     void pausesAtTheInFlightBoundAndCommitsOnlyFinishedPrefixes() throws Exception {
         String topic = "bridge-" + System.nanoTime();
         kafka.createTopics(new Topics.TopicSpec(topic, 1, false));
-        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> p =
+                new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < 20; i++) {
-                p.send(new ProducerRecord<>(topic, ("k" + i).getBytes(), ("v" + i).getBytes())).get(10, TimeUnit.SECONDS);
+                p.send(new ProducerRecord<>(topic, ("k" + i).getBytes(), ("v" + i).getBytes()))
+                        .get(10, TimeUnit.SECONDS);
             }
         }
         Map<Long, Sinks.One<String>> gates = new ConcurrentHashMap<>();
         Map<String, Object> props = kafka.consumerProps("bridge-group");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5);
         String group = "bridge-group";
-        try (AlertConsumer c = new AlertConsumer(props, topic, 5, r -> {
-            Sinks.One<String> gate = Sinks.one();
-            gates.put(r.offset(), gate);
-            return gate.asMono();
-        }, Duration.ofSeconds(2)).start(); Admin admin = Admin.create(kafka.adminProps())) {
+        try (AlertConsumer c = new AlertConsumer(
+                                props,
+                                topic,
+                                5,
+                                r -> {
+                                    Sinks.One<String> gate = Sinks.one();
+                                    gates.put(r.offset(), gate);
+                                    return gate.asMono();
+                                },
+                                Duration.ofSeconds(2))
+                        .start();
+                Admin admin = Admin.create(kafka.adminProps())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> gates.size() == 5 && c.isPaused());
             // no demand: nothing more is read while five are unfinished
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> gates.size() == 5);
@@ -52,7 +59,9 @@ class AlertConsumerIT {
 
             gates.get(1L).tryEmitValue("done");
             gates.get(2L).tryEmitValue("done");
-            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> committed(admin, group, topic) <= 0);
+            await().during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(2))
+                    .until(() -> committed(admin, group, topic) <= 0);
             gates.get(0L).tryEmitValue("done");
             await().atMost(Duration.ofSeconds(10)).until(() -> committed(admin, group, topic) == 3);
 
@@ -67,10 +76,10 @@ class AlertConsumerIT {
     }
 
     private static long committed(Admin admin, String group, String topic) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
                 .get(10, TimeUnit.SECONDS);
         OffsetAndMetadata o = m.get(new TopicPartition(topic, 0));
         return o == null ? -1 : o.offset();
     }
-
 }

@@ -65,9 +65,10 @@ class ChannelLaneTest {
             Sinks.One<String> gate = Sinks.one();
             gates.add(gate);
             lane.submit(Mono.defer(() -> {
-                maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-                return gate.asMono().doOnSuccess(v -> running.decrementAndGet());
-            })).subscribe(results::add);
+                        maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                        return gate.asMono().doOnSuccess(v -> running.decrementAndGet());
+                    }))
+                    .subscribe(results::add);
         }
         assertThat(running.get()).isEqualTo(2);
         assertThat(lane.queued()).isEqualTo(3);
@@ -83,7 +84,8 @@ class ChannelLaneTest {
     void anErrorReachesOnlyItsCaller() {
         ChannelLane lane = new ChannelLane("hook", 0, 1, vts);
         List<String> seen = new CopyOnWriteArrayList<>();
-        lane.submit(Mono.<String>error(new IllegalStateException("boom"))).subscribe(seen::add, e -> seen.add("error:" + e.getMessage()));
+        lane.submit(Mono.<String>error(new IllegalStateException("boom")))
+                .subscribe(seen::add, e -> seen.add("error:" + e.getMessage()));
         lane.submit(Mono.just("next")).subscribe(seen::add);
         assertThat(seen).containsExactly("error:boom", "next");
         lane.close();

@@ -73,10 +73,18 @@ class ChannelPipelineTest {
 
     private ChannelPipeline pipeline(Notifier notifier, Duration deadline) {
         RetryPolicy policy = new RetryPolicy(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), deadline, () -> 0.5);
-        return new ChannelPipeline("slack", new ClaimStage(log, vts), new ChannelLane("slack", 0, 4, vts),
-                new SendStage(notifier, Duration.ofSeconds(10), vts), new RecordStage(log, vts),
-                new DeadLetterStage(escalations, routes, log, "vigil.alerts", clock, vts), policy, clock, vts,
-                Duration.ofSeconds(1), new SimpleMeterRegistry());
+        return new ChannelPipeline(
+                "slack",
+                new ClaimStage(log, vts),
+                new ChannelLane("slack", 0, 4, vts),
+                new SendStage(notifier, Duration.ofSeconds(10), vts),
+                new RecordStage(log, vts),
+                new DeadLetterStage(escalations, routes, log, "vigil.alerts", clock, vts),
+                policy,
+                clock,
+                vts,
+                Duration.ofSeconds(1),
+                new SimpleMeterRegistry());
     }
 
     private ChannelResult run(ChannelPipeline p, AlertEvent e, Duration advance) {
@@ -98,7 +106,9 @@ class ChannelPipelineTest {
             assertThat(a.httpStatus()).isEqualTo(200);
         });
         // a redelivery of the same event is folded, not sent
-        assertThat(run(pipeline(scripted, Duration.ofHours(1)), e, Duration.ZERO).outcome()).isEqualTo(FinalOutcome.DEDUPLICATED);
+        assertThat(run(pipeline(scripted, Duration.ofHours(1)), e, Duration.ZERO)
+                        .outcome())
+                .isEqualTo(FinalOutcome.DEDUPLICATED);
         assertThat(sent).hasSize(1);
     }
 
@@ -162,9 +172,10 @@ class ChannelPipelineTest {
     @Test
     void theNotifiersOwnFailureAlertIsDeadLetteredWithoutRaisingAnother() {
         script.add(new DeliveryOutcome.Permanent("gone", 410));
-        AlertEvent own = dev.vigil.notifier.core.DeliveryFailing.alert(opened("monitor/a", Severity.CRITICAL), "discord",
-                "x", List.of("slack"), 1000);
-        assertThat(run(pipeline(scripted, Duration.ofHours(1)), own, Duration.ZERO).outcome())
+        AlertEvent own = dev.vigil.notifier.core.DeliveryFailing.alert(
+                opened("monitor/a", Severity.CRITICAL), "discord", "x", List.of("slack"), 1000);
+        assertThat(run(pipeline(scripted, Duration.ofHours(1)), own, Duration.ZERO)
+                        .outcome())
                 .isEqualTo(FinalOutcome.DEAD_LETTERED);
         assertThat(escalations.deadLetters).hasSize(1);
         assertThat(escalations.raised).isEmpty();
@@ -215,14 +226,16 @@ class ChannelPipelineTest {
     void anAdapterErrorOrSilenceIsTransientAndATimeoutToo() {
         Notifier broken = n -> {
             sent.add(n);
-            return sent.size() == 1 ? Mono.error(new java.io.IOException("connection reset"))
+            return sent.size() == 1
+                    ? Mono.error(new java.io.IOException("connection reset"))
                     : sent.size() == 2 ? Mono.never() : Mono.just(new DeliveryOutcome.Delivered(200, null));
         };
         AlertEvent e = opened("monitor/a", Severity.CRITICAL);
         ChannelResult r = run(pipeline(broken, Duration.ofHours(1)), e, Duration.ofSeconds(30));
         assertThat(r.outcome()).isEqualTo(FinalOutcome.DELIVERED);
-        assertThat(log.attempts).extracting(Attempt::error).containsExactly(
-                "IOException: connection reset", "no answer within the send timeout of PT10S", null);
+        assertThat(log.attempts)
+                .extracting(Attempt::error)
+                .containsExactly("IOException: connection reset", "no answer within the send timeout of PT10S", null);
     }
 
     @Test
@@ -231,7 +244,8 @@ class ChannelPipelineTest {
             @Override
             public Mono<DeliveryOutcome> send(Notification n) {
                 sent.add(n);
-                return Mono.just(new DeliveryOutcome.Delivered(201, n.event().state() == AlertState.OPENED ? "inc-42" : null));
+                return Mono.just(
+                        new DeliveryOutcome.Delivered(201, n.event().state() == AlertState.OPENED ? "inc-42" : null));
             }
 
             @Override
@@ -241,7 +255,10 @@ class ChannelPipelineTest {
         };
         AlertEvent open = opened("monitor/a", Severity.CRITICAL);
         run(pipeline(vendor, Duration.ofHours(1)), open, Duration.ZERO);
-        run(pipeline(vendor, Duration.ofHours(1)), event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 3), Duration.ZERO);
+        run(
+                pipeline(vendor, Duration.ofHours(1)),
+                event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 3),
+                Duration.ZERO);
         assertThat(sent).extracting(Notification::vendorRef).containsExactly(null, "inc-42");
     }
 }

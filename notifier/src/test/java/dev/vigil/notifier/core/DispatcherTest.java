@@ -39,6 +39,7 @@ class DispatcherTest {
     private final Map<String, Sinks.One<DeliveryOutcome>> holds = new ConcurrentHashMap<>();
     /** "channel:eventId" → what that channel answers for that event (delivered when absent) */
     private final Map<String, DeliveryOutcome> answers = new ConcurrentHashMap<>();
+
     private final RecordingEscalations escalations = new RecordingEscalations();
 
     private static Map<Severity, List<String>> standard() {
@@ -50,7 +51,8 @@ class DispatcherTest {
     }
 
     private Dispatcher dispatcher() {
-        return dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
+        return dispatcher(
+                new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
                 new SimpleMeterRegistry());
     }
 
@@ -62,39 +64,68 @@ class DispatcherTest {
         return dispatcher(routes, meters, muting, e -> false);
     }
 
-    private Dispatcher dispatcher(Routes routes, MeterRegistry meters, Muting muting,
-                                  java.util.function.Predicate<AlertEvent> selfWatch) {
-        RetryPolicy policy = new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
+    private Dispatcher dispatcher(
+            Routes routes, MeterRegistry meters, Muting muting, java.util.function.Predicate<AlertEvent> selfWatch) {
+        RetryPolicy policy =
+                new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
         Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
         for (String ch : routes.channels()) {
             Notifier n = notification -> {
                 String key = ch + ":" + notification.event().eventId();
                 sent.add(key);
                 Sinks.One<DeliveryOutcome> hold = holds.get(key);
-                return hold != null ? hold.asMono()
+                return hold != null
+                        ? hold.asMono()
                         : Mono.just(answers.getOrDefault(key, new DeliveryOutcome.Delivered(200, null)));
             };
-            pipelines.put(ch, new ChannelPipeline(ch, new ClaimStage(log, Schedulers.immediate()),
-                    new ChannelLane(ch, 0, 4, Schedulers.parallel()), new SendStage(n, Duration.ofSeconds(10), Schedulers.parallel()),
-                    new RecordStage(log, Schedulers.immediate()), new DeadLetterStage(escalations, routes,
-                    log, "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()), policy, Clock.systemUTC(), Schedulers.parallel(),
-                    Duration.ofMillis(10), new SimpleMeterRegistry()));
+            pipelines.put(
+                    ch,
+                    new ChannelPipeline(
+                            ch,
+                            new ClaimStage(log, Schedulers.immediate()),
+                            new ChannelLane(ch, 0, 4, Schedulers.parallel()),
+                            new SendStage(n, Duration.ofSeconds(10), Schedulers.parallel()),
+                            new RecordStage(log, Schedulers.immediate()),
+                            new DeadLetterStage(
+                                    escalations, routes, log, "vigil.alerts", Clock.systemUTC(), Schedulers.parallel()),
+                            policy,
+                            Clock.systemUTC(),
+                            Schedulers.parallel(),
+                            Duration.ofMillis(10),
+                            new SimpleMeterRegistry()));
         }
         return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting, selfWatch);
     }
 
     @Test
     void canaryEventsAreTakenOutBeforeRoutingAndNeverClaimedDeliveredOrDeadLettered() {
-        var watch = new dev.vigil.notifier.selfwatch.CanaryWatch(Duration.ofMinutes(4),
-                () -> java.util.OptionalLong.of(0));
+        var watch =
+                new dev.vigil.notifier.selfwatch.CanaryWatch(Duration.ofMinutes(4), () -> java.util.OptionalLong.of(0));
         // a canary routed like a page would go to the catch-all critical channels; here it must go nowhere
-        Dispatcher d = dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
-                new SimpleMeterRegistry(), Muting.none(), watch);
+        Dispatcher d = dispatcher(
+                new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
+                new SimpleMeterRegistry(),
+                Muting.none(),
+                watch);
         for (long w : new long[] {60_000, 120_000}) {
-            AlertEvent canary = new AlertEvent(1, "vigil/canary@" + w + "/opened/1", "vigil/canary",
-                    "vigil/canary@" + w, AlertState.OPENED, Severity.CRITICAL, "vigil", "canary", "canary", Map.of(),
-                    Map.of("canary", "true", "windowStart", "" + w, "status", "up"), 1, w, w + 1, AlertSource.HEARTBEAT,
-                    false, null);
+            AlertEvent canary = new AlertEvent(
+                    1,
+                    "vigil/canary@" + w + "/opened/1",
+                    "vigil/canary",
+                    "vigil/canary@" + w,
+                    AlertState.OPENED,
+                    Severity.CRITICAL,
+                    "vigil",
+                    "canary",
+                    "canary",
+                    Map.of(),
+                    Map.of("canary", "true", "windowStart", "" + w, "status", "up"),
+                    1,
+                    w,
+                    w + 1,
+                    AlertSource.HEARTBEAT,
+                    false,
+                    null);
             EventResult r = d.dispatch(canary).block(Duration.ofSeconds(5));
             assertThat(r.channels()).isEmpty();
             assertThat(r.route().channels()).isEmpty();
@@ -112,14 +143,31 @@ class DispatcherTest {
 
     @Test
     void refusedAppOverridesAreCountedPerChannelAndLoggedWithoutTheEventsText() {
-        Routes routes = new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log"),
+        Routes routes = new Routes(
+                List.of(),
+                standard(),
+                Set.of("betterstack", "slack", "discord", "log"),
                 Map.of("checkout", Set.of("slack")));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Dispatcher d = dispatcher(routes, meters);
         AlertEvent base = opened("monitor/a", Severity.WARNING);
-        AlertEvent app = new AlertEvent(1, null, "app/checkout/db", null, AlertState.OPENED, Severity.WARNING, "checkout",
-                null, "card 4111 declined for jane@example.test", Map.of(), Map.of("customer", "jane@example.test"), 1,
-                base.firstSeen(), base.lastSeen(), AlertSource.APP, false,
+        AlertEvent app = new AlertEvent(
+                1,
+                null,
+                "app/checkout/db",
+                null,
+                AlertState.OPENED,
+                Severity.WARNING,
+                "checkout",
+                null,
+                "card 4111 declined for jane@example.test",
+                Map.of(),
+                Map.of("customer", "jane@example.test"),
+                1,
+                base.firstSeen(),
+                base.lastSeen(),
+                AlertSource.APP,
+                false,
                 List.of("betterstack", "slack", "made-up-1", "made-up-2"));
         Logger logger = (Logger) LoggerFactory.getLogger(Dispatcher.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
@@ -133,40 +181,71 @@ class DispatcherTest {
         }
         assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("slack");
         assertThat(sent).containsExactly("slack:" + app.eventId());
-        assertThat(meters.counter(Dispatcher.OVERRIDE_REFUSED, "channel", "betterstack").count()).isEqualTo(1.0);
+        assertThat(meters.counter(Dispatcher.OVERRIDE_REFUSED, "channel", "betterstack")
+                        .count())
+                .isEqualTo(1.0);
         // names that are no channel share one tag value: the app cannot mint meters
-        assertThat(meters.counter(Dispatcher.OVERRIDE_REFUSED, "channel", Dispatcher.UNCONFIGURED).count()).isEqualTo(2.0);
+        assertThat(meters.counter(Dispatcher.OVERRIDE_REFUSED, "channel", Dispatcher.UNCONFIGURED)
+                        .count())
+                .isEqualTo(2.0);
         assertThat(meters.find(Dispatcher.OVERRIDE_REFUSED).counters()).hasSize(2);
         assertThat(lines.list).singleElement().satisfies(l -> {
             assertThat(l.getLevel()).isEqualTo(Level.WARN);
-            assertThat(l.getFormattedMessage()).contains(app.eventId()).contains("[betterstack, made-up-1, made-up-2]")
-                    .doesNotContain("4111").doesNotContain("jane").doesNotContain("declined");
+            assertThat(l.getFormattedMessage())
+                    .contains(app.eventId())
+                    .contains("[betterstack, made-up-1, made-up-2]")
+                    .doesNotContain("4111")
+                    .doesNotContain("jane")
+                    .doesNotContain("declined");
         });
     }
 
     @Test
     void routesAnAppMayNotBorrowAreCountedPerRouteAndThePageStillGoesOut() {
-        Routes routes = new Routes(List.of(new Route("payments-critical", Set.of(Severity.CRITICAL), Set.of("payments"),
-                Map.of(), List.of("log"))), standard(), Set.of("betterstack", "slack", "discord", "log"));
+        Routes routes = new Routes(
+                List.of(new Route(
+                        "payments-critical", Set.of(Severity.CRITICAL), Set.of("payments"), Map.of(), List.of("log"))),
+                standard(),
+                Set.of("betterstack", "slack", "discord", "log"));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Dispatcher d = dispatcher(routes, meters);
         AlertEvent base = opened("monitor/a", Severity.CRITICAL);
-        AlertEvent app = new AlertEvent(1, null, "app/checkout/db", null, AlertState.OPENED, Severity.CRITICAL, "payments",
-                null, "payments down", Map.of(), Map.of(), 1, base.firstSeen(), base.lastSeen(), AlertSource.APP, false,
+        AlertEvent app = new AlertEvent(
+                1,
+                null,
+                "app/checkout/db",
+                null,
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "payments",
+                null,
+                "payments down",
+                Map.of(),
+                Map.of(),
+                1,
+                base.firstSeen(),
+                base.lastSeen(),
+                AlertSource.APP,
+                false,
                 List.of());
         EventResult r = d.dispatch(app).block(Duration.ofSeconds(10));
         assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
         assertThat(r.route().refusedRoutes()).containsExactly("payments-critical");
-        assertThat(meters.counter(Dispatcher.ROUTE_REFUSED, "route", "payments-critical").count()).isEqualTo(1.0);
+        assertThat(meters.counter(Dispatcher.ROUTE_REFUSED, "route", "payments-critical")
+                        .count())
+                .isEqualTo(1.0);
         assertThat(meters.find(Dispatcher.OVERRIDE_REFUSED).counters()).isEmpty();
     }
 
     @Test
     void eventsWhoseOverrideIsHonouredCountNothing() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Dispatcher d = dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")), meters);
-        AlertEvent probe = TestEvents.with(opened("monitor/a", Severity.WARNING), "svc", Map.of(), List.of("log"), false);
-        assertThat(d.dispatch(probe).block(Duration.ofSeconds(10)).channels()).extracting(ChannelResult::channel)
+        Dispatcher d =
+                dispatcher(new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")), meters);
+        AlertEvent probe =
+                TestEvents.with(opened("monitor/a", Severity.WARNING), "svc", Map.of(), List.of("log"), false);
+        assertThat(d.dispatch(probe).block(Duration.ofSeconds(10)).channels())
+                .extracting(ChannelResult::channel)
                 .containsExactly("log");
         assertThat(meters.find(Dispatcher.OVERRIDE_REFUSED).counters()).isEmpty();
     }
@@ -186,7 +265,8 @@ class DispatcherTest {
         EventResult r = dispatcher().dispatch(e).block(Duration.ofSeconds(10));
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).isEmpty();
-        assertThat(log.silenced).containsExactly(e.eventId() + "|betterstack", e.eventId() + "|slack", e.eventId() + "|discord");
+        assertThat(log.silenced)
+                .containsExactly(e.eventId() + "|betterstack", e.eventId() + "|slack", e.eventId() + "|discord");
     }
 
     @Test
@@ -206,14 +286,17 @@ class DispatcherTest {
         assertThat(sent).noneMatch(s -> s.endsWith(resolved.eventId()));
         slow.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 3);
-        assertThat(results).extracting(EventResult::eventId).containsExactly(other.eventId(), opened.eventId(), resolved.eventId());
+        assertThat(results)
+                .extracting(EventResult::eventId)
+                .containsExactly(other.eventId(), opened.eventId(), resolved.eventId());
     }
 
     @Test
     void anAppEventTheGateMutesIsRecordedNotPagedAndItsResolutionStillReachesTheChannelsPagedBefore() {
         Routes routes = new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log"));
         java.util.concurrent.atomic.AtomicBoolean silenceOn = new java.util.concurrent.atomic.AtomicBoolean();
-        Muting gate = e -> silenceOn.get() && e.state() != AlertState.RESOLVED ? java.util.Optional.of("silence db-work")
+        Muting gate = e -> silenceOn.get() && e.state() != AlertState.RESOLVED
+                ? java.util.Optional.of("silence db-work")
                 : java.util.Optional.empty();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Dispatcher d = dispatcher(routes, meters, gate);
@@ -225,18 +308,35 @@ class DispatcherTest {
         EventResult muted = run(d, reminder);
         assertThat(muted.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).noneMatch(s -> s.endsWith(":" + reminder.eventId()));
-        assertThat(meters.counter(Dispatcher.MUTED, "reason", "silence").count()).isEqualTo(1.0);
+        assertThat(meters.counter(Dispatcher.MUTED, "reason", "silence").count())
+                .isEqualTo(1.0);
 
         AlertEvent resolved = app("app/shop/payments", AlertState.RESOLVED, Severity.WARNING);
         EventResult r = run(d, resolved);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
     }
 
     private static AlertEvent app(String fingerprint, AlertState state, Severity severity) {
-        return new AlertEvent(1, AlertEvent.appEventId(fingerprint, state), fingerprint,
-                AlertEvent.incidentIdFor(fingerprint, TestEvents.T0), state, severity, "checkout", null, "payments failing",
-                Map.of(), Map.of(), 1, TestEvents.T0, TestEvents.T0 + 1000, AlertSource.APP, false, List.of());
+        return new AlertEvent(
+                1,
+                AlertEvent.appEventId(fingerprint, state),
+                fingerprint,
+                AlertEvent.incidentIdFor(fingerprint, TestEvents.T0),
+                state,
+                severity,
+                "checkout",
+                null,
+                "payments failing",
+                Map.of(),
+                Map.of(),
+                1,
+                TestEvents.T0,
+                TestEvents.T0 + 1000,
+                AlertSource.APP,
+                false,
+                List.of());
     }
 
     private static AlertEvent silenced(AlertEvent e) {
@@ -255,10 +355,14 @@ class DispatcherTest {
         // a silence added since: the resolution is routed like a critical event, but owed only where the page went
         AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
         EventResult r = run(d, resolved);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("betterstack", FinalOutcome.SILENCED));
-        assertThat(sent).filteredOn(s -> s.endsWith(resolved.eventId()))
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("slack", FinalOutcome.DELIVERED),
+                        tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("betterstack", FinalOutcome.SILENCED));
+        assertThat(sent)
+                .filteredOn(s -> s.endsWith(resolved.eventId()))
                 .containsExactlyInAnyOrder("slack:" + resolved.eventId(), "discord:" + resolved.eventId());
         assertThat(log.silenced).containsExactly(resolved.eventId() + "|betterstack");
     }
@@ -273,9 +377,14 @@ class DispatcherTest {
         assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).isEmpty();
-        assertThat(log.silenced).containsExactly(opened.eventId() + "|betterstack", opened.eventId() + "|slack",
-                opened.eventId() + "|discord", resolved.eventId() + "|betterstack", resolved.eventId() + "|slack",
-                resolved.eventId() + "|discord");
+        assertThat(log.silenced)
+                .containsExactly(
+                        opened.eventId() + "|betterstack",
+                        opened.eventId() + "|slack",
+                        opened.eventId() + "|discord",
+                        resolved.eventId() + "|betterstack",
+                        resolved.eventId() + "|slack",
+                        resolved.eventId() + "|discord");
     }
 
     @Test
@@ -283,13 +392,17 @@ class DispatcherTest {
         Dispatcher d = dispatcher();
         AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
         answers.put("slack:" + opened.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
-        assertThat(run(d, opened).channels()).extracting(ChannelResult::outcome)
+        assertThat(run(d, opened).channels())
+                .extracting(ChannelResult::outcome)
                 .containsExactly(FinalOutcome.DELIVERED, FinalOutcome.DEAD_LETTERED, FinalOutcome.DELIVERED);
         AlertEvent resolved = silenced(event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 2));
         EventResult r = run(d, resolved);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("slack", FinalOutcome.SILENCED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED),
+                        tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("slack", FinalOutcome.SILENCED));
         assertThat(sent).doesNotContain("slack:" + resolved.eventId());
     }
 
@@ -302,9 +415,12 @@ class DispatcherTest {
         // the resolution carries the warning severity again, whose route has no betterstack
         AlertEvent resolved = event("monitor/a", AlertState.RESOLVED, Severity.WARNING, 3);
         EventResult r = run(d, resolved);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("slack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("betterstack", FinalOutcome.DELIVERED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("slack", FinalOutcome.DELIVERED),
+                        tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("betterstack", FinalOutcome.DELIVERED));
         assertThat(r.route().reason()).isEqualTo("default:warning + paged [betterstack]");
     }
 
@@ -314,9 +430,24 @@ class DispatcherTest {
         AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
         run(d, opened);
         // an app's event claiming monitor/a's incident from its own namespace finds no page of it
-        AlertEvent forged = new AlertEvent(1, null, "app/demo/monitor/a", opened.incidentId(), AlertState.RESOLVED,
-                Severity.CRITICAL, "demo", null, "all good", Map.of(), Map.of(), 1, opened.firstSeen(),
-                opened.lastSeen(), AlertSource.APP, true, List.of());
+        AlertEvent forged = new AlertEvent(
+                1,
+                null,
+                "app/demo/monitor/a",
+                opened.incidentId(),
+                AlertState.RESOLVED,
+                Severity.CRITICAL,
+                "demo",
+                null,
+                "all good",
+                Map.of(),
+                Map.of(),
+                1,
+                opened.firstSeen(),
+                opened.lastSeen(),
+                AlertSource.APP,
+                true,
+                List.of());
         EventResult r = run(d, forged);
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).noneMatch(s -> s.endsWith(forged.eventId()));
@@ -332,8 +463,10 @@ class DispatcherTest {
         List<EventResult> results = new CopyOnWriteArrayList<>();
         d.dispatch(opened).subscribe(results::add);
         d.dispatch(resolved).subscribe(results::add);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                .until(() -> sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
         assertThat(results).isEmpty();
         assertThat(sent).noneMatch(s -> s.endsWith(resolved.eventId()));
         slow.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
@@ -347,15 +480,20 @@ class DispatcherTest {
         Dispatcher d = dispatcher();
         AlertEvent opened = opened("monitor/a", Severity.CRITICAL);
         answers.put("slack:" + opened.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
-        assertThat(run(d, opened).channels()).extracting(ChannelResult::outcome)
+        assertThat(run(d, opened).channels())
+                .extracting(ChannelResult::outcome)
                 .containsExactly(FinalOutcome.DELIVERED, FinalOutcome.DEAD_LETTERED, FinalOutcome.DELIVERED);
         AlertEvent ack = TestEvents.acknowledged(opened, "alice", TestEvents.T0 + 120_000);
         EventResult r = run(d, ack);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("slack", FinalOutcome.SILENCED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED),
+                        tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("slack", FinalOutcome.SILENCED));
         assertThat(r.channels().get(2).reason()).isEqualTo(Dispatcher.NOT_PAGED);
-        assertThat(sent).filteredOn(s -> s.endsWith(ack.eventId()))
+        assertThat(sent)
+                .filteredOn(s -> s.endsWith(ack.eventId()))
                 .containsExactlyInAnyOrder("betterstack:" + ack.eventId(), "discord:" + ack.eventId());
         assertThat(log.silenced).containsExactly(ack.eventId() + "|slack");
         // a notice is no page: the resolution is owed to the same channels, not more
@@ -370,12 +508,14 @@ class DispatcherTest {
         run(d, opened);
         run(d, event("monitor/a", AlertState.ESCALATED, Severity.CRITICAL, 2));
         // routed like an info event (log only), owed to every channel a page reached
-        AlertEvent ack = TestEvents.acknowledged(event("monitor/a", AlertState.OPENED, Severity.INFO, 1), "bob",
-                TestEvents.T0 + 300_000);
+        AlertEvent ack = TestEvents.acknowledged(
+                event("monitor/a", AlertState.OPENED, Severity.INFO, 1), "bob", TestEvents.T0 + 300_000);
         EventResult r = run(d, ack);
-        assertThat(r.channels()).extracting(ChannelResult::channel, ChannelResult::outcome).containsExactly(
-                tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
-                tuple("slack", FinalOutcome.DELIVERED), tuple("log", FinalOutcome.SILENCED));
+        assertThat(r.channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED),
+                        tuple("slack", FinalOutcome.DELIVERED), tuple("log", FinalOutcome.SILENCED));
         assertThat(r.route().reason()).isEqualTo("acknowledgement: paged [betterstack, discord, slack]");
         assertThat(sent).doesNotContain("log:" + ack.eventId());
     }
@@ -390,16 +530,30 @@ class DispatcherTest {
         assertThat(r.channels()).extracting(ChannelResult::channel).containsExactly("betterstack", "slack", "discord");
         assertThat(r.channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).isEmpty();
-        assertThat(log.silenced).contains(ack.eventId() + "|betterstack", ack.eventId() + "|slack",
-                ack.eventId() + "|discord");
+        assertThat(log.silenced)
+                .contains(ack.eventId() + "|betterstack", ack.eventId() + "|slack", ack.eventId() + "|discord");
 
         // nor does one pairing another fingerprint with a paged incident's id reach anything
         AlertEvent paged = opened("monitor/b", Severity.CRITICAL);
         run(d, paged);
-        AlertEvent forged = new AlertEvent(1, paged.incidentId() + "/acknowledged/1", "app/demo/monitor/b",
-                paged.incidentId(), AlertState.ACKNOWLEDGED, Severity.CRITICAL, "demo", null, "Acknowledged by mallory",
-                Map.of(), Map.of("acknowledgedBy", "mallory"), 1, paged.firstSeen(), paged.lastSeen(),
-                AlertSource.APP, false, List.of());
+        AlertEvent forged = new AlertEvent(
+                1,
+                paged.incidentId() + "/acknowledged/1",
+                "app/demo/monitor/b",
+                paged.incidentId(),
+                AlertState.ACKNOWLEDGED,
+                Severity.CRITICAL,
+                "demo",
+                null,
+                "Acknowledged by mallory",
+                Map.of(),
+                Map.of("acknowledgedBy", "mallory"),
+                1,
+                paged.firstSeen(),
+                paged.lastSeen(),
+                AlertSource.APP,
+                false,
+                List.of());
         assertThat(run(d, forged).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.SILENCED);
         assertThat(sent).noneMatch(s -> s.endsWith(forged.eventId()));
     }
@@ -418,19 +572,24 @@ class DispatcherTest {
         d.dispatch(opened).subscribe(results::add);
         d.dispatch(ack).subscribe(results::add);
         d.dispatch(resolved).subscribe(results::add);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
-                .until(() -> sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        sent.contains("discord:" + opened.eventId()) && sent.contains("slack:" + opened.eventId()));
         assertThat(results).isEmpty();
         assertThat(sent).noneMatch(s -> s.endsWith(ack.eventId()) || s.endsWith(resolved.eventId()));
 
         slowOpen.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sent.contains("discord:" + ack.eventId()));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> sent.contains("discord:" + ack.eventId()));
         assertThat(results).extracting(EventResult::eventId).containsExactly(opened.eventId());
         assertThat(sent).noneMatch(s -> s.endsWith(resolved.eventId()));
 
         slowAck.tryEmitValue(new DeliveryOutcome.Delivered(200, null));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> results.size() == 3);
-        assertThat(results).extracting(EventResult::eventId)
+        assertThat(results)
+                .extracting(EventResult::eventId)
                 .containsExactly(opened.eventId(), ack.eventId(), resolved.eventId());
         assertThat(results.get(1).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
         assertThat(results.get(2).channels()).extracting(ChannelResult::outcome).containsOnly(FinalOutcome.DELIVERED);
@@ -450,8 +609,10 @@ class DispatcherTest {
             assertThat(a.channels()).containsExactly("betterstack", "discord");
         });
         // the alerts topic hands it back to the dispatcher
-        assertThat(run(d, failing).channels()).extracting(ChannelResult::channel, ChannelResult::outcome)
-                .containsExactly(tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+        assertThat(run(d, failing).channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
 
         run(d, opened("monitor/b", Severity.WARNING)); // slack delivers again
         assertThat(escalations.raised).hasSize(2);
@@ -463,8 +624,10 @@ class DispatcherTest {
         assertThat(resolved.firstSeen()).isEqualTo(failing.firstSeen());
         assertThat(resolved.channels()).containsExactly("betterstack", "discord");
         assertThat(resolved.summary()).isEqualTo("Notifications to channel slack are delivered again");
-        assertThat(run(d, resolved).channels()).extracting(ChannelResult::channel, ChannelResult::outcome)
-                .containsExactly(tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
+        assertThat(run(d, resolved).channels())
+                .extracting(ChannelResult::channel, ChannelResult::outcome)
+                .containsExactly(
+                        tuple("betterstack", FinalOutcome.DELIVERED), tuple("discord", FinalOutcome.DELIVERED));
         assertThat(log.failing).isEmpty();
 
         run(d, opened("monitor/c", Severity.WARNING)); // a second success: nothing is open any more
@@ -492,14 +655,15 @@ class DispatcherTest {
         run(d, opened("monitor/d", Severity.WARNING));
         assertThat(escalations.raised).hasSize(3);
         assertThat(escalations.raised.get(2).eventId()).isEqualTo(SLACK_FAILING + "/resolved");
-        assertThat(escalations.raised.get(2).incidentId()).isEqualTo(escalations.raised.get(0).incidentId());
+        assertThat(escalations.raised.get(2).incidentId())
+                .isEqualTo(escalations.raised.get(0).incidentId());
     }
 
     @Test
     void theNotifiersOwnAlertFailingOpensNoFailingAlert() {
         Dispatcher d = dispatcher();
-        AlertEvent own = DeliveryFailing.alert(opened("monitor/a", Severity.CRITICAL), "discord", "x",
-                List.of("slack"), TestEvents.T0);
+        AlertEvent own = DeliveryFailing.alert(
+                opened("monitor/a", Severity.CRITICAL), "discord", "x", List.of("slack"), TestEvents.T0);
         answers.put("slack:" + own.eventId(), new DeliveryOutcome.Permanent("slack answered HTTP 404", 404));
         run(d, own);
         assertThat(escalations.raised).isEmpty();

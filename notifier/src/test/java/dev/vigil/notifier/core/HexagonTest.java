@@ -17,13 +17,18 @@ class HexagonTest {
         List<String> offenders;
         try (Stream<Path> files = Files.list(core)) {
             offenders = files.filter(f -> {
-                try {
-                    return Files.readString(f).matches("(?s).*dev\\.vigil\\.notifier\\.(channel|claim|consume|config|http)\\b.*")
-                            || Files.readString(f).matches("(?s).*(io\\.r2dbc|org\\.apache\\.kafka|reactor\\.netty)\\..*");
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }).map(f -> f.getFileName().toString()).toList();
+                        try {
+                            return Files.readString(f)
+                                            .matches(
+                                                    "(?s).*dev\\.vigil\\.notifier\\.(channel|claim|consume|config|http)\\b.*")
+                                    || Files.readString(f)
+                                            .matches("(?s).*(io\\.r2dbc|org\\.apache\\.kafka|reactor\\.netty)\\..*");
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .map(f -> f.getFileName().toString())
+                    .toList();
         }
         assertThat(offenders).isEmpty();
         try (Stream<Path> files = Files.list(core)) {

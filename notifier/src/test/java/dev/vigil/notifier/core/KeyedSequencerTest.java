@@ -15,17 +15,20 @@ class KeyedSequencerTest {
         List<String> started = new CopyOnWriteArrayList<>();
         Sinks.One<String> openedGate = Sinks.one();
         seq.run("monitor/a", () -> {
-            started.add("a-opened");
-            return openedGate.asMono();
-        }).subscribe();
+                    started.add("a-opened");
+                    return openedGate.asMono();
+                })
+                .subscribe();
         seq.run("monitor/a", () -> {
-            started.add("a-resolved");
-            return Mono.just("x");
-        }).subscribe();
+                    started.add("a-resolved");
+                    return Mono.just("x");
+                })
+                .subscribe();
         seq.run("monitor/b", () -> {
-            started.add("b-opened");
-            return Mono.just("y");
-        }).subscribe();
+                    started.add("b-opened");
+                    return Mono.just("y");
+                })
+                .subscribe();
         assertThat(started).containsExactly("a-opened", "b-opened");
         assertThat(seq.activeKeys()).isEqualTo(1);
         openedGate.tryEmitValue("done");

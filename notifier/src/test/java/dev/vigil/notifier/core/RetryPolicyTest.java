@@ -58,7 +58,8 @@ class RetryPolicyTest {
         RetryPolicy p = policy(0.5);
         RetryPolicy.Decision d = p.decide(transientOutcome(null), 12, T, T.plus(Duration.ofMinutes(58)));
         assertThat(d).isInstanceOf(RetryPolicy.GiveUp.class);
-        assertThat(((RetryPolicy.GiveUp) d).reason()).startsWith("delivery deadline of PT1H passed after 12 attempts; last error: HTTP 503");
+        assertThat(((RetryPolicy.GiveUp) d).reason())
+                .startsWith("delivery deadline of PT1H passed after 12 attempts; last error: HTTP 503");
         assertThat(p.decide(transientOutcome(Duration.ofHours(2)), 1, T, T)).isInstanceOf(RetryPolicy.GiveUp.class);
     }
 }

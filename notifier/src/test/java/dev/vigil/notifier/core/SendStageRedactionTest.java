@@ -15,7 +15,9 @@ import reactor.core.scheduler.Schedulers;
 class SendStageRedactionTest {
     private static String reasonFor(RuntimeException error) {
         SendStage stage = new SendStage(n -> Mono.error(error), Duration.ofSeconds(5), Schedulers.parallel());
-        DeliveryOutcome o = stage.send(new Notification(null, "slack", null)).block(Duration.ofSeconds(5)).outcome();
+        DeliveryOutcome o = stage.send(new Notification(null, "slack", null))
+                .block(Duration.ofSeconds(5))
+                .outcome();
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         return ((DeliveryOutcome.Transient) o).reason();
     }
@@ -24,15 +26,22 @@ class SendStageRedactionTest {
     void aWebhookUrlInAnErrorKeepsOnlyItsHost() {
         String reason = reasonFor(new IllegalStateException(
                 "POST https://hooks.slack.com/services/T000/B000/s3cretToken?x=1 failed: connection reset"));
-        assertThat(reason).doesNotContain("s3cretToken").doesNotContain("T000")
-                .contains("https://hooks.slack.com/…").contains("connection reset");
+        assertThat(reason)
+                .doesNotContain("s3cretToken")
+                .doesNotContain("T000")
+                .contains("https://hooks.slack.com/…")
+                .contains("connection reset");
     }
 
     @Test
     void userInfoAndQueryTokensAreDroppedToo() {
         String reason = reasonFor(new IllegalArgumentException(
                 "bad target http://vigil:hunter2@127.0.0.1:8089/hook?token=abc123 and https://x.test?sig=zzz"));
-        assertThat(reason).doesNotContain("hunter2").doesNotContain("abc123").doesNotContain("zzz")
-                .contains("http://127.0.0.1:8089/…").contains("https://x.test/…");
+        assertThat(reason)
+                .doesNotContain("hunter2")
+                .doesNotContain("abc123")
+                .doesNotContain("zzz")
+                .contains("http://127.0.0.1:8089/…")
+                .contains("https://x.test/…");
     }
 }

@@ -36,14 +36,36 @@ class SilenceGateTest {
     }
 
     private static AlertEvent app(String fingerprint, AlertState state, Severity severity) {
-        return new AlertEvent(1, AlertEvent.appEventId(fingerprint, state), fingerprint,
-                AlertEvent.incidentIdFor(fingerprint, T0), state, severity, "checkout", null, "payments failing",
-                Map.of(), Map.of("region", "eu-west"), 1, T0, T0 + 1000, AlertSource.APP, false, List.of());
+        return new AlertEvent(
+                1,
+                AlertEvent.appEventId(fingerprint, state),
+                fingerprint,
+                AlertEvent.incidentIdFor(fingerprint, T0),
+                state,
+                severity,
+                "checkout",
+                null,
+                "payments failing",
+                Map.of(),
+                Map.of("region", "eu-west"),
+                1,
+                T0,
+                T0 + 1000,
+                AlertSource.APP,
+                false,
+                List.of());
     }
 
-    private static Silence silence(String id, String fingerprint, String service, Map<String, String> attributes,
-                                   long from, long to, Schedule schedule) {
-        return new Silence(1, id, fingerprint, service, attributes, from, to, "ops", "maintenance", from, null, schedule);
+    private static Silence silence(
+            String id,
+            String fingerprint,
+            String service,
+            Map<String, String> attributes,
+            long from,
+            long to,
+            Schedule schedule) {
+        return new Silence(
+                1, id, fingerprint, service, attributes, from, to, "ops", "maintenance", from, null, schedule);
     }
 
     private void silence(Silence... s) {
@@ -53,23 +75,33 @@ class SilenceGateTest {
     @Test
     void anActiveMatchingSilenceMutesAnAppPageButNeverItsResolutionOrAcknowledgement() {
         silence(silence("db-work", "app/shop/*", null, Map.of(), T0, T0 + 2 * HOUR, null));
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL))).contains("silence db-work");
-        assertThat(muted(app("app/shop/payments", AlertState.REMINDER, Severity.CRITICAL))).contains("silence db-work");
-        assertThat(muted(app("app/shop/payments", AlertState.ESCALATED, Severity.CRITICAL))).contains("silence db-work");
-        assertThat(muted(app("app/shop/payments", AlertState.RESOLVED, Severity.CRITICAL))).isEmpty();
-        assertThat(muted(app("app/shop/payments", AlertState.ACKNOWLEDGED, Severity.CRITICAL))).isEmpty();
-        assertThat(muted(app("app/other/payments", AlertState.OPENED, Severity.CRITICAL))).isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL)))
+                .contains("silence db-work");
+        assertThat(muted(app("app/shop/payments", AlertState.REMINDER, Severity.CRITICAL)))
+                .contains("silence db-work");
+        assertThat(muted(app("app/shop/payments", AlertState.ESCALATED, Severity.CRITICAL)))
+                .contains("silence db-work");
+        assertThat(muted(app("app/shop/payments", AlertState.RESOLVED, Severity.CRITICAL)))
+                .isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.ACKNOWLEDGED, Severity.CRITICAL)))
+                .isEmpty();
+        assertThat(muted(app("app/other/payments", AlertState.OPENED, Severity.CRITICAL)))
+                .isEmpty();
     }
 
     @Test
     void serviceAndAttributeMatchersAndTheSilencesTimeBoundsApply() {
-        silence(silence("by-service", null, "checkout", Map.of("region", "eu-west"), T0, T0 + 2 * HOUR, null),
+        silence(
+                silence("by-service", null, "checkout", Map.of("region", "eu-west"), T0, T0 + 2 * HOUR, null),
                 silence("other-region", null, "checkout", Map.of("region", "us-east"), T0, T0 + 2 * HOUR, null));
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING))).contains("silence by-service");
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING)))
+                .contains("silence by-service");
         now = T0 + 2 * HOUR; // endsAt is exclusive
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING))).isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING)))
+                .isEmpty();
         now = T0 - 1; // not started yet
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING))).isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.WARNING)))
+                .isEmpty();
     }
 
     @Test
@@ -89,24 +121,54 @@ class SilenceGateTest {
     @Test
     void topologyEventsPassUntouched() {
         silence(silence("all", "*", null, Map.of(), T0, T0 + 2 * HOUR, null));
-        AlertEvent probe = new AlertEvent(1, "monitor/x@1/opened/1", "monitor/x", "monitor/x@1", AlertState.OPENED,
-                Severity.CRITICAL, "x", null, "x is down", Map.of(), Map.of(), 1, 1L, 1L, AlertSource.PROBE, false, null);
+        AlertEvent probe = new AlertEvent(
+                1,
+                "monitor/x@1/opened/1",
+                "monitor/x",
+                "monitor/x@1",
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "x",
+                null,
+                "x is down",
+                Map.of(),
+                Map.of(),
+                1,
+                1L,
+                1L,
+                AlertSource.PROBE,
+                false,
+                null);
         assertThat(muted(probe)).isEmpty();
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL))).contains("silence all");
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL)))
+                .contains("silence all");
     }
 
     @Test
     void anAcknowledgementHoldsTheReSentPagesOfItsIncidentUntilItExpiresOrTheIncidentEscalates() {
         AlertEvent opened = app("app/shop/payments", AlertState.OPENED, Severity.WARNING);
-        acks.put(opened.fingerprint(), new Ack(1, opened.fingerprint(), opened.incidentId(), "alice", T0 + 1000,
-                T0 + 2 * HOUR, null, Severity.WARNING));
+        acks.put(
+                opened.fingerprint(),
+                new Ack(
+                        1,
+                        opened.fingerprint(),
+                        opened.incidentId(),
+                        "alice",
+                        T0 + 1000,
+                        T0 + 2 * HOUR,
+                        null,
+                        Severity.WARNING));
         assertThat(muted(opened)).contains("acknowledged by alice");
-        assertThat(muted(app("app/shop/payments", AlertState.REMINDER, Severity.WARNING))).contains("acknowledged by alice");
+        assertThat(muted(app("app/shop/payments", AlertState.REMINDER, Severity.WARNING)))
+                .contains("acknowledged by alice");
         // more severe than when acknowledged: new information, it pages
-        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL))).isEmpty();
-        assertThat(muted(app("app/shop/payments", AlertState.ESCALATED, Severity.CRITICAL))).isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.OPENED, Severity.CRITICAL)))
+                .isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.ESCALATED, Severity.CRITICAL)))
+                .isEmpty();
         // resolutions always go out
-        assertThat(muted(app("app/shop/payments", AlertState.RESOLVED, Severity.WARNING))).isEmpty();
+        assertThat(muted(app("app/shop/payments", AlertState.RESOLVED, Severity.WARNING)))
+                .isEmpty();
         // expired
         now = T0 + 2 * HOUR;
         assertThat(muted(opened)).isEmpty();
@@ -115,8 +177,17 @@ class SilenceGateTest {
     @Test
     void anAcknowledgementOfAnEarlierIncidentOfTheSameFingerprintHoldsNothing() {
         AlertEvent opened = app("app/shop/payments", AlertState.OPENED, Severity.WARNING);
-        acks.put(opened.fingerprint(), new Ack(1, opened.fingerprint(), "app/shop/payments@1", "alice", T0 + 1000,
-                null, null, Severity.WARNING));
+        acks.put(
+                opened.fingerprint(),
+                new Ack(
+                        1,
+                        opened.fingerprint(),
+                        "app/shop/payments@1",
+                        "alice",
+                        T0 + 1000,
+                        null,
+                        null,
+                        Severity.WARNING));
         assertThat(muted(opened)).isEmpty();
     }
 

@@ -32,14 +32,19 @@ class VendorAcknowledgementsTest {
     private final Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
 
     private VendorAcknowledgements acknowledgements() {
-        return new VendorAcknowledgements(log, Map.of("betterstack", List.of("pager", "betterstack")), acks::get,
-                (ack, notice, audit) -> Mono.fromRunnable(() -> written.add(new Object[] {ack, notice, audit})), clock);
+        return new VendorAcknowledgements(
+                log,
+                Map.of("betterstack", List.of("pager", "betterstack")),
+                acks::get,
+                (ack, notice, audit) -> Mono.fromRunnable(() -> written.add(new Object[] {ack, notice, audit})),
+                clock);
     }
 
     private AlertEvent pagedOn(String channel, String vendorId) {
         AlertEvent opened = TestEvents.opened("monitor/checkout-api", Severity.CRITICAL);
         log.recordIncident(opened).block();
-        log.saveVendorRef(opened.incidentId(), opened.fingerprint(), channel, vendorId).block();
+        log.saveVendorRef(opened.incidentId(), opened.fingerprint(), channel, vendorId)
+                .block();
         return opened;
     }
 
@@ -50,7 +55,9 @@ class VendorAcknowledgementsTest {
     @Test
     void anAcknowledgementInBetterStackAcknowledgesTheVigilIncidentThatChannelOpened() {
         AlertEvent opened = pagedOn("betterstack", "987");
-        var outcome = acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "Alice Example", T0 + 300_000)).block();
+        var outcome = acknowledgements()
+                .apply(update("987", Action.ACKNOWLEDGED, "Alice Example", T0 + 300_000))
+                .block();
 
         assertThat(outcome).isEqualTo(VendorAcknowledgements.Outcome.ACKNOWLEDGED);
         assertThat(written).hasSize(1);
@@ -72,7 +79,9 @@ class VendorAcknowledgementsTest {
         assertThat(audit.actor()).isEqualTo("betterstack-webhook");
         assertThat(audit.action()).isEqualTo("alert.acknowledged");
         assertThat(audit.target()).isEqualTo("alert/" + opened.fingerprint());
-        assertThat(audit.details()).containsEntry("vendorIncidentId", "987").containsEntry("incidentId", opened.incidentId());
+        assertThat(audit.details())
+                .containsEntry("vendorIncidentId", "987")
+                .containsEntry("incidentId", opened.incidentId());
     }
 
     @Test
@@ -87,20 +96,29 @@ class VendorAcknowledgementsTest {
     @Test
     void anUnknownVendorIdOrAnotherChannelsIdOrAnotherVendorWritesNothing() {
         pagedOn("slack", "987"); // a Slack message id, not a BetterStack incident
-        assertThat(acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "a", T0)).block())
+        assertThat(acknowledgements()
+                        .apply(update("987", Action.ACKNOWLEDGED, "a", T0))
+                        .block())
                 .isEqualTo(VendorAcknowledgements.Outcome.UNKNOWN_INCIDENT);
-        assertThat(acknowledgements().apply(update("nope", Action.ACKNOWLEDGED, "a", T0)).block())
+        assertThat(acknowledgements()
+                        .apply(update("nope", Action.ACKNOWLEDGED, "a", T0))
+                        .block())
                 .isEqualTo(VendorAcknowledgements.Outcome.UNKNOWN_INCIDENT);
-        assertThat(acknowledgements().apply(new VendorIncidentUpdate(1, "pagerduty", "987", Action.ACKNOWLEDGED, "a", T0,
-                NOW)).block()).isEqualTo(VendorAcknowledgements.Outcome.UNKNOWN_INCIDENT);
+        assertThat(acknowledgements()
+                        .apply(new VendorIncidentUpdate(1, "pagerduty", "987", Action.ACKNOWLEDGED, "a", T0, NOW))
+                        .block())
+                .isEqualTo(VendorAcknowledgements.Outcome.UNKNOWN_INCIDENT);
         assertThat(written).isEmpty();
     }
 
     @Test
     void aResolvedIncidentIsLeftAlone() {
         AlertEvent opened = pagedOn("betterstack", "987");
-        log.recordIncident(TestEvents.event(opened.fingerprint(), AlertState.RESOLVED, Severity.CRITICAL, 2)).block();
-        assertThat(acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "a", T0)).block())
+        log.recordIncident(TestEvents.event(opened.fingerprint(), AlertState.RESOLVED, Severity.CRITICAL, 2))
+                .block();
+        assertThat(acknowledgements()
+                        .apply(update("987", Action.ACKNOWLEDGED, "a", T0))
+                        .block())
                 .isEqualTo(VendorAcknowledgements.Outcome.ALREADY_RESOLVED);
         assertThat(written).isEmpty();
     }
@@ -108,9 +126,20 @@ class VendorAcknowledgementsTest {
     @Test
     void theEchoOfAnAcknowledgementVigilSentToBetterStackIsDropped() {
         AlertEvent opened = pagedOn("betterstack", "987");
-        acks.put(opened.fingerprint(), new Ack(1, opened.fingerprint(), opened.incidentId(), "standalone-admin", T0,
-                null, "on it", Severity.CRITICAL));
-        assertThat(acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "standalone-admin", T0 + 1000)).block())
+        acks.put(
+                opened.fingerprint(),
+                new Ack(
+                        1,
+                        opened.fingerprint(),
+                        opened.incidentId(),
+                        "standalone-admin",
+                        T0,
+                        null,
+                        "on it",
+                        Severity.CRITICAL));
+        assertThat(acknowledgements()
+                        .apply(update("987", Action.ACKNOWLEDGED, "standalone-admin", T0 + 1000))
+                        .block())
                 .isEqualTo(VendorAcknowledgements.Outcome.ALREADY_ACKNOWLEDGED);
         assertThat(written).isEmpty();
     }
@@ -118,9 +147,12 @@ class VendorAcknowledgementsTest {
     @Test
     void anExpiredVigilAcknowledgementDoesNotStopABetterStackOne() {
         AlertEvent opened = pagedOn("betterstack", "987");
-        acks.put(opened.fingerprint(), new Ack(1, opened.fingerprint(), opened.incidentId(), "bob", T0, T0 + 1000,
-                null, Severity.CRITICAL));
-        assertThat(acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "alice", T0 + 2000)).block())
+        acks.put(
+                opened.fingerprint(),
+                new Ack(1, opened.fingerprint(), opened.incidentId(), "bob", T0, T0 + 1000, null, Severity.CRITICAL));
+        assertThat(acknowledgements()
+                        .apply(update("987", Action.ACKNOWLEDGED, "alice", T0 + 2000))
+                        .block())
                 .isEqualTo(VendorAcknowledgements.Outcome.ACKNOWLEDGED);
     }
 
@@ -139,7 +171,9 @@ class VendorAcknowledgementsTest {
     @Test
     void aVendorTimeInTheFutureIsClampedToNow() {
         pagedOn("betterstack", "987");
-        acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "alice", NOW + 86_400_000)).block();
+        acknowledgements()
+                .apply(update("987", Action.ACKNOWLEDGED, "alice", NOW + 86_400_000))
+                .block();
         assertThat(((Ack) written.get(0)[0]).at()).isEqualTo(NOW);
     }
 
@@ -147,7 +181,9 @@ class VendorAcknowledgementsTest {
     void aStoreOutageFailsTheUpdateSoItIsRetried() {
         pagedOn("betterstack", "987");
         log.down.set(true);
-        assertThatThrownBy(() -> acknowledgements().apply(update("987", Action.ACKNOWLEDGED, "a", T0)).block())
+        assertThatThrownBy(() -> acknowledgements()
+                        .apply(update("987", Action.ACKNOWLEDGED, "a", T0))
+                        .block())
                 .hasMessageContaining("store down");
         assertThat(written).isEmpty();
     }

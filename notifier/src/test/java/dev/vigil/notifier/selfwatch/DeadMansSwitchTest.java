@@ -35,9 +35,10 @@ class DeadMansSwitchTest {
     private final RecordingEscalations escalations = new RecordingEscalations();
     /** The virtual instant (ms) of each ping. */
     private final List<Long> pings = new CopyOnWriteArrayList<>();
+
     private final AtomicBoolean owner = new AtomicBoolean(true);
-    private final CanaryWatch watch = new CanaryWatch(BOUND,
-            () -> owner.get() ? OptionalLong.of(0) : OptionalLong.empty());
+    private final CanaryWatch watch =
+            new CanaryWatch(BOUND, () -> owner.get() ? OptionalLong.of(0) : OptionalLong.empty());
     private DeadMansSwitch deadMan;
 
     @AfterEach
@@ -50,15 +51,38 @@ class DeadMansSwitchTest {
 
     static AlertEvent canary(long windowStart, String status) {
         String incident = "vigil/canary@" + windowStart;
-        return new AlertEvent(1, incident + "/opened/1", CanaryWatch.FINGERPRINT, incident, AlertState.OPENED,
-                Severity.INFO, "vigil", "canary", "canary", Map.of(), Map.of("canary", "true", "windowStart",
-                "" + windowStart, "decidedAt", "" + (windowStart + 12 * S), "status", status), 1, windowStart,
-                windowStart + 12 * S, AlertSource.HEARTBEAT, false, null);
+        return new AlertEvent(
+                1,
+                incident + "/opened/1",
+                CanaryWatch.FINGERPRINT,
+                incident,
+                AlertState.OPENED,
+                Severity.INFO,
+                "vigil",
+                "canary",
+                "canary",
+                Map.of(),
+                Map.of(
+                        "canary",
+                        "true",
+                        "windowStart",
+                        "" + windowStart,
+                        "decidedAt",
+                        "" + (windowStart + 12 * S),
+                        "status",
+                        status),
+                1,
+                windowStart,
+                windowStart + 12 * S,
+                AlertSource.HEARTBEAT,
+                false,
+                null);
     }
 
     private DeadMansSwitch started(DeadMansSwitch.Pinger pinger) {
-        deadMan = new DeadMansSwitch(watch, URL, Duration.ofSeconds(10), Duration.ofSeconds(5), pinger, escalations,
-                time, registry).start();
+        deadMan = new DeadMansSwitch(
+                        watch, URL, Duration.ofSeconds(10), Duration.ofSeconds(5), pinger, escalations, time, registry)
+                .start();
         return deadMan;
     }
 
@@ -78,7 +102,10 @@ class DeadMansSwitchTest {
     }
 
     private double count(String result) {
-        return registry.get(DeadMansSwitch.PINGS).tag("result", result).counter().count();
+        return registry.get(DeadMansSwitch.PINGS)
+                .tag("result", result)
+                .counter()
+                .count();
     }
 
     private double age() {
@@ -162,8 +189,9 @@ class DeadMansSwitchTest {
         List<Long> tries = new CopyOnWriteArrayList<>();
         started(url -> {
             tries.add(time.now(TimeUnit.MILLISECONDS));
-            return tries.size() == 1 ? Mono.never() : tries.size() == 2 ? Mono.just(503)
-                    : Mono.error(new java.io.IOException("connection refused"));
+            return tries.size() == 1
+                    ? Mono.never()
+                    : tries.size() == 2 ? Mono.just(503) : Mono.error(new java.io.IOException("connection refused"));
         });
         canaries(0, 30 * S, "up"); // seen at 12, 22, 32 s: check-ins at 20 and 30 s are fresh
         time.advanceTimeBy(Duration.ofSeconds(9));
@@ -175,8 +203,15 @@ class DeadMansSwitchTest {
     @Test
     void aStallAlertLeftOpenByAPreviousRunIsResolvedWhenTheCanaryPasses() {
         long before = 5 * S;
-        deadMan = new DeadMansSwitch(watch, URL, Duration.ofSeconds(10), Duration.ofSeconds(5),
-                url -> Mono.just(200), escalations, time, registry)
+        deadMan = new DeadMansSwitch(
+                        watch,
+                        URL,
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(5),
+                        url -> Mono.just(200),
+                        escalations,
+                        time,
+                        registry)
                 .adoptingOpenStall(Mono.just(OptionalLong.of(before)))
                 .start();
         time.advanceTime();

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 
 /** A notifier in a process of its own, so a test can kill it with SIGKILL. Argument: a JSON NotifierConfig file. */
 public final class ChildNotifier {
-    private ChildNotifier() {
-    }
+    private ChildNotifier() {}
 
     public static void main(String[] args) throws Exception {
         NotifierConfig cfg = Json.read(Files.readAllBytes(Path.of(args[0])), NotifierConfig.class);

@@ -17,8 +17,8 @@ import reactor.netty.http.server.HttpServer;
  * programmable function (status, headers, body, optional delay; a null reply never answers).
  */
 public final class FakeVendor implements AutoCloseable {
-    public record Request(String method, String path, String query, Map<String, String> headers, String body,
-                          long receivedAtNanos) {
+    public record Request(
+            String method, String path, String query, Map<String, String> headers, String body, long receivedAtNanos) {
         public String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -45,15 +45,26 @@ public final class FakeVendor implements AutoCloseable {
     private final DisposableServer server;
 
     public FakeVendor() {
-        server = HttpServer.create().host("127.0.0.1").port(0)
-                .handle((req, res) -> req.receive().aggregate().asString(StandardCharsets.UTF_8).defaultIfEmpty("")
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .handle((req, res) -> req.receive()
+                        .aggregate()
+                        .asString(StandardCharsets.UTF_8)
+                        .defaultIfEmpty("")
                         .flatMap(body -> {
                             Map<String, String> hs = new HashMap<>();
-                            req.requestHeaders().forEach(e -> hs.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+                            req.requestHeaders()
+                                    .forEach(e -> hs.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
                             String uri = req.uri();
                             int q = uri.indexOf('?');
-                            Request r = new Request(req.method().name(), q < 0 ? uri : uri.substring(0, q),
-                                    q < 0 ? null : uri.substring(q + 1), hs, body, System.nanoTime());
+                            Request r = new Request(
+                                    req.method().name(),
+                                    q < 0 ? uri : uri.substring(0, q),
+                                    q < 0 ? null : uri.substring(q + 1),
+                                    hs,
+                                    body,
+                                    System.nanoTime());
                             requests.add(r);
                             Reply reply = responder.apply(r);
                             if (reply == null) {
@@ -64,7 +75,9 @@ public final class FakeVendor implements AutoCloseable {
                                 reply.headers().forEach(res::header);
                                 return res.sendString(Mono.just(reply.body())).then();
                             });
-                            return reply.delay() == null ? send : Mono.delay(reply.delay()).then(send);
+                            return reply.delay() == null
+                                    ? send
+                                    : Mono.delay(reply.delay()).then(send);
                         }))
                 .bindNow();
     }

@@ -35,6 +35,7 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     public final Map<String, AlertEvent> latest = new HashMap<>();
     /** channel → its open delivery-failing alert */
     public final Map<String, FailingChannel> failing = new HashMap<>();
+
     private final Map<String, String[]> claims = new HashMap<>();
 
     private Mono<Void> check() {
@@ -52,7 +53,8 @@ public final class MemoryDeliveryLog implements DeliveryLog {
                     claims.put(key, new String[] {"claimed", token});
                     return new Claim(eventId, channel, Claim.Status.CLAIMED, token);
                 }
-                return new Claim(eventId, channel, row[0].equals("claimed") ? Claim.Status.BUSY : Claim.Status.DUPLICATE, null);
+                return new Claim(
+                        eventId, channel, row[0].equals("claimed") ? Claim.Status.BUSY : Claim.Status.DUPLICATE, null);
             }
         }));
     }
@@ -120,8 +122,10 @@ public final class MemoryDeliveryLog implements DeliveryLog {
         return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
                 return attempts.stream()
-                        .filter(a -> incidentId.equals(a.incidentId()) && fingerprint.equals(a.fingerprint())
-                                && "delivered".equals(a.outcome()) && PAGES.contains(a.state()))
+                        .filter(a -> incidentId.equals(a.incidentId())
+                                && fingerprint.equals(a.fingerprint())
+                                && "delivered".equals(a.outcome())
+                                && PAGES.contains(a.state()))
                         .map(Attempt::channel)
                         .collect(Collectors.toUnmodifiableSet());
             }
@@ -142,7 +146,8 @@ public final class MemoryDeliveryLog implements DeliveryLog {
         return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
                 FailingChannel f = failing.get(channel);
-                return f != null && f.fingerprint().equals(incidents.get(f.incidentId())) ? Optional.of(f)
+                return f != null && f.fingerprint().equals(incidents.get(f.incidentId()))
+                        ? Optional.of(f)
                         : Optional.<FailingChannel>empty();
             }
         }));
@@ -167,16 +172,27 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     }
 
     @Override
-    public Mono<Optional<dev.vigil.notifier.core.IncidentRecord>> incidentByVendorRef(String channel, String vendorRef) {
+    public Mono<Optional<dev.vigil.notifier.core.IncidentRecord>> incidentByVendorRef(
+            String channel, String vendorRef) {
         return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
                 for (var e : vendorRefs.entrySet()) {
                     String[] k = e.getKey().split("\\|");
                     AlertEvent ev = latest.get(k[0]);
-                    if (k[2].equals(channel) && e.getValue().equals(vendorRef) && ev != null && ev.fingerprint().equals(k[1])) {
-                        return Optional.of(new dev.vigil.notifier.core.IncidentRecord(ev.incidentId(), ev.fingerprint(),
-                                ev.service(), ev.severity().wire(), ev.state().wire(), ev.firstSeen(), ev.lastSeen(),
-                                ev.occurrences(), ev.source().wire()));
+                    if (k[2].equals(channel)
+                            && e.getValue().equals(vendorRef)
+                            && ev != null
+                            && ev.fingerprint().equals(k[1])) {
+                        return Optional.of(new dev.vigil.notifier.core.IncidentRecord(
+                                ev.incidentId(),
+                                ev.fingerprint(),
+                                ev.service(),
+                                ev.severity().wire(),
+                                ev.state().wire(),
+                                ev.firstSeen(),
+                                ev.lastSeen(),
+                                ev.occurrences(),
+                                ev.source().wire()));
                     }
                 }
                 return Optional.<dev.vigil.notifier.core.IncidentRecord>empty();

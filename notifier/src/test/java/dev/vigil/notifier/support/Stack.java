@@ -41,12 +41,19 @@ public final class Stack implements AutoCloseable {
     private final List<NotifierService.Running> running = new ArrayList<>();
     private int incidentSeq;
     /** Topics of this test only: instances with fresh groups re-read their whole topic, never another test's. */
-    public final String alertsTopic = "alerts-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    public final String deadLetterTopic = "dead-letter-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    public final String silencesTopic = "silences-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    public final String acksTopic = "acks-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    public final String vendorUpdatesTopic = "vendor-updates-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-    public final String auditTopic = "audit-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String alertsTopic =
+            "alerts-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+
+    public final String deadLetterTopic =
+            "dead-letter-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String silencesTopic =
+            "silences-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String acksTopic =
+            "acks-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String vendorUpdatesTopic =
+            "vendor-updates-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    public final String auditTopic =
+            "audit-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     public Stack(EmbeddedKafka kafka, PostgresDatabase db) {
         this(kafka, db, 6);
@@ -55,12 +62,19 @@ public final class Stack implements AutoCloseable {
     public Stack(EmbeddedKafka kafka, PostgresDatabase db, int partitions) {
         this.kafka = kafka;
         this.db = db;
-        kafka.createTopics(new Topics.TopicSpec(alertsTopic, partitions, false), new Topics.TopicSpec(deadLetterTopic, 1, false),
-                new Topics.TopicSpec(silencesTopic, 1, true), new Topics.TopicSpec(acksTopic, 1, true),
-                new Topics.TopicSpec(vendorUpdatesTopic, 1, false), new Topics.TopicSpec(auditTopic, 1, false));
-        this.producer = new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
-        betterstack.respond(r -> r.path().endsWith("/resolve") ? FakeVendor.Reply.json(200, "{}")
-                : FakeVendor.Reply.json(201, "{\"data\":{\"id\":\"" + betterstackId(++incidentSeq) + "\",\"type\":\"incident\"}}"));
+        kafka.createTopics(
+                new Topics.TopicSpec(alertsTopic, partitions, false),
+                new Topics.TopicSpec(deadLetterTopic, 1, false),
+                new Topics.TopicSpec(silencesTopic, 1, true),
+                new Topics.TopicSpec(acksTopic, 1, true),
+                new Topics.TopicSpec(vendorUpdatesTopic, 1, false),
+                new Topics.TopicSpec(auditTopic, 1, false));
+        this.producer =
+                new KafkaProducer<>(kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
+        betterstack.respond(r -> r.path().endsWith("/resolve")
+                ? FakeVendor.Reply.json(200, "{}")
+                : FakeVendor.Reply.json(
+                        201, "{\"data\":{\"id\":\"" + betterstackId(++incidentSeq) + "\",\"type\":\"incident\"}}"));
     }
 
     /**
@@ -84,15 +98,22 @@ public final class Stack implements AutoCloseable {
 
     public NotifierConfig config(String groupId, double slackRate) {
         Map<String, ChannelSpec> ch = new LinkedHashMap<>();
-        ch.put("betterstack", new ChannelSpec(ChannelType.BETTERSTACK, betterstack.uri("").toString(), null, "BS_TOKEN", null, 4));
+        ch.put(
+                "betterstack",
+                new ChannelSpec(ChannelType.BETTERSTACK, betterstack.uri("").toString(), null, "BS_TOKEN", null, 4));
         ch.put("slack", new ChannelSpec(ChannelType.SLACK, null, "SLACK_URL", null, slackRate, 1));
         ch.put("discord", new ChannelSpec(ChannelType.DISCORD, null, "DISCORD_URL", null, null, 4));
         ch.put("log", ChannelSpec.of(ChannelType.LOG));
         RoutingSpec routing = new RoutingSpec(ch, List.of(), null);
         String url = "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name();
         return NotifierConfig.defaults()
-                .withKafka(new NotifierConfig.Kafka(kafka.bootstrapServers(), groupId, new NotifierConfig.TopicNames(alertsTopic,
-                        deadLetterTopic, silencesTopic, acksTopic, vendorUpdatesTopic, auditTopic), null, null))
+                .withKafka(new NotifierConfig.Kafka(
+                        kafka.bootstrapServers(),
+                        groupId,
+                        new NotifierConfig.TopicNames(
+                                alertsTopic, deadLetterTopic, silencesTopic, acksTopic, vendorUpdatesTopic, auditTopic),
+                        null,
+                        null))
                 .withDatabase(new NotifierConfig.Database(url, db.user(), DB_PASSWORD_ENV, 6))
                 .withDelivery(new NotifierConfig.Delivery("1h", "1h", "200ms", 2.0, "2s", "1s", null))
                 .withHttp(new NotifierConfig.Http("127.0.0.1", 0))
@@ -121,8 +142,10 @@ public final class Stack implements AutoCloseable {
     /** Every value on {@code topic} so far, decoded as {@code type} (null for a tombstone), in offset order. */
     public <T> List<T> read(String topic, Class<T> type, int atLeast) {
         List<T> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(kafka.consumerProps("reader-" + System.nanoTime()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                kafka.consumerProps("reader-" + System.nanoTime()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             c.subscribe(List.of(topic));
             long end = System.currentTimeMillis() + 10_000;
             while (System.currentTimeMillis() < end && out.size() < atLeast) {
@@ -137,8 +160,10 @@ public final class Stack implements AutoCloseable {
     /** Every record on the dead-letter topic so far. */
     public List<DeadLetter> deadLetters() {
         List<DeadLetter> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(kafka.consumerProps("dl-reader-" + System.nanoTime()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                kafka.consumerProps("dl-reader-" + System.nanoTime()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             c.subscribe(List.of(deadLetterTopic));
             long end = System.currentTimeMillis() + 3000;
             while (System.currentTimeMillis() < end) {

@@ -29,8 +29,7 @@ import reactor.core.scheduler.Schedulers;
 
 /** The notifier's core over a given delivery log and adapters, without Kafka: for tests against the real store. */
 public final class Wiring {
-    private Wiring() {
-    }
+    private Wiring() {}
 
     /** critical → betterstack, slack, discord; warning → slack, discord; info → log. */
     public static Routes standardRoutes() {
@@ -42,39 +41,59 @@ public final class Wiring {
     }
 
     /** A dispatcher with one pipeline per notifier (short retries); lanes are added to {@code closeables}. */
-    public static Dispatcher dispatcher(Routes routes, DeliveryLog log, Escalations escalations,
-                                        Map<String, Notifier> notifiers, List<AutoCloseable> closeables) {
+    public static Dispatcher dispatcher(
+            Routes routes,
+            DeliveryLog log,
+            Escalations escalations,
+            Map<String, Notifier> notifiers,
+            List<AutoCloseable> closeables) {
         Clock clock = Clock.systemUTC();
-        RetryPolicy policy = new RetryPolicy(Duration.ofMillis(10), 2, Duration.ofMillis(100), Duration.ofSeconds(10),
-                () -> 0.5);
-        DeadLetterStage deadLetters = new DeadLetterStage(escalations, routes, log, "vigil.alerts", clock,
-                Schedulers.parallel());
+        RetryPolicy policy =
+                new RetryPolicy(Duration.ofMillis(10), 2, Duration.ofMillis(100), Duration.ofSeconds(10), () -> 0.5);
+        DeadLetterStage deadLetters =
+                new DeadLetterStage(escalations, routes, log, "vigil.alerts", clock, Schedulers.parallel());
         Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
         notifiers.forEach((ch, n) -> {
             ChannelLane lane = new ChannelLane(ch, 0, 4, Schedulers.parallel());
             closeables.add(lane);
-            pipelines.put(ch, new ChannelPipeline(ch, new ClaimStage(log, Schedulers.parallel()), lane,
-                    new SendStage(n, Duration.ofSeconds(5), Schedulers.parallel()),
-                    new RecordStage(log, Schedulers.parallel()), deadLetters, policy, clock, Schedulers.parallel(),
-                    Duration.ofMillis(50), new SimpleMeterRegistry()));
+            pipelines.put(
+                    ch,
+                    new ChannelPipeline(
+                            ch,
+                            new ClaimStage(log, Schedulers.parallel()),
+                            lane,
+                            new SendStage(n, Duration.ofSeconds(5), Schedulers.parallel()),
+                            new RecordStage(log, Schedulers.parallel()),
+                            deadLetters,
+                            policy,
+                            clock,
+                            Schedulers.parallel(),
+                            Duration.ofMillis(50),
+                            new SimpleMeterRegistry()));
         });
         return new Dispatcher(routes, pipelines, log, Schedulers.parallel());
     }
 
     /** Every row of a query, column name → value. */
     public static List<Map<String, Object>> rows(ConnectionFactory db, String sql, Object... binds) {
-        return Mono.usingWhen(Mono.from(db.create()), c -> {
-            var s = c.createStatement(sql);
-            for (int i = 0; i < binds.length; i++) {
-                s.bind("$" + (i + 1), binds[i]);
-            }
-            return Flux.from(s.execute()).flatMap(r -> r.map((row, meta) -> {
-                Map<String, Object> m = new HashMap<>();
-                for (var col : meta.getColumnMetadatas()) {
-                    m.put(col.getName(), row.get(col.getName()));
-                }
-                return m;
-            })).collectList();
-        }, c -> Mono.from(c.close())).block(Duration.ofSeconds(30));
+        return Mono.usingWhen(
+                        Mono.from(db.create()),
+                        c -> {
+                            var s = c.createStatement(sql);
+                            for (int i = 0; i < binds.length; i++) {
+                                s.bind("$" + (i + 1), binds[i]);
+                            }
+                            return Flux.from(s.execute())
+                                    .flatMap(r -> r.map((row, meta) -> {
+                                        Map<String, Object> m = new HashMap<>();
+                                        for (var col : meta.getColumnMetadatas()) {
+                                            m.put(col.getName(), row.get(col.getName()));
+                                        }
+                                        return m;
+                                    }))
+                                    .collectList();
+                        },
+                        c -> Mono.from(c.close()))
+                .block(Duration.ofSeconds(30));
     }
 }

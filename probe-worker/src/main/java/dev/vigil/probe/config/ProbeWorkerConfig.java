@@ -60,7 +60,8 @@ public record ProbeWorkerConfig(
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
      * service shared one shape (topics under {@code kafka.topics}, durations as text), read for one more release.
      */
-    public static final ConfigSpec<ProbeWorkerConfig> SPEC = ConfigSpec.of(ProbeWorkerConfig.class,
+    public static final ConfigSpec<ProbeWorkerConfig> SPEC = ConfigSpec.of(
+            ProbeWorkerConfig.class,
             ProbeWorkerConfig::defaults,
             millis("heartbeatIntervalMs", "heartbeatInterval"),
             millis("drainTimeoutMs", "drainTimeout"),
@@ -84,14 +85,19 @@ public record ProbeWorkerConfig(
         String givenRegion = region;
         if (p.contract(() -> Require.slug("region", givenRegion)) != null) {
             if (MonitorDefinition.PUSH_REGION.equals(region)) {
-                p.add("region", "push is reserved for heartbeat monitors, whose results come from "
-                        + "pings at ingest; a probe worker probes from a real region such as us-east");
+                p.add(
+                        "region",
+                        "push is reserved for heartbeat monitors, whose results come from "
+                                + "pings at ingest; a probe worker probes from a real region such as us-east");
             } else if (!regions.isEmpty() && !regions.contains(region)) {
                 p.add("region", "must be one of the configured regions " + regions);
             }
         }
-        p.check(!regions.contains(MonitorDefinition.PUSH_REGION), "regions", "must not list push: it is reserved for "
-                + "heartbeat monitors, whose results come from pings at ingest");
+        p.check(
+                !regions.contains(MonitorDefinition.PUSH_REGION),
+                "regions",
+                "must not list push: it is reserved for "
+                        + "heartbeat monitors, whose results come from pings at ingest");
         workerId = p.text("workerId", workerId, null, 128);
         if (p.required("concurrency", concurrency) != null) {
             p.range("concurrency", concurrency, 0, 1, 10_000);
@@ -117,17 +123,27 @@ public record ProbeWorkerConfig(
         for (int i = 0; i < headerSecrets.size(); i++) {
             String name = headerSecrets.get(i);
             String key = "headerSecrets[" + i + "]";
-            if (!p.check(ENV_NAME.matcher(name).matches(), key, "must be an environment variable name such as HEALTH_TOKEN")) {
+            if (!p.check(
+                    ENV_NAME.matcher(name).matches(),
+                    key,
+                    "must be an environment variable name such as HEALTH_TOKEN")) {
                 continue;
             }
-            p.check(!name.startsWith(ConfigLoader.ENV_PREFIX), key, "must not name a " + ConfigLoader.ENV_PREFIX
-                    + " variable: those configure this worker");
-            p.check(remote == null || !name.equals(remote.secretEnv()), key, "must not name remote.secretEnv: this "
-                    + "worker's signing secret is never sent to a monitored target");
+            p.check(
+                    !name.startsWith(ConfigLoader.ENV_PREFIX),
+                    key,
+                    "must not name a " + ConfigLoader.ENV_PREFIX + " variable: those configure this worker");
+            p.check(
+                    remote == null || !name.equals(remote.secretEnv()),
+                    key,
+                    "must not name remote.secretEnv: this "
+                            + "worker's signing secret is never sent to a monitored target");
         }
         if (kafka != null && remote != null) {
             boolean needsKafka = !remote.enabled() || monitorsFile.isEmpty();
-            p.check(!needsKafka || !kafka.bootstrapServers().isBlank(), "kafka.bootstrapServers",
+            p.check(
+                    !needsKafka || !kafka.bootstrapServers().isBlank(),
+                    "kafka.bootstrapServers",
                     "is required unless remote.enabled is true and monitorsFile is set");
         }
         p.throwIfAny();
@@ -140,11 +156,33 @@ public record ProbeWorkerConfig(
     }
 
     /** A worker whose http monitors may use no secret header. */
-    public ProbeWorkerConfig(String region, String workerId, List<String> regions, Integer concurrency,
-                             String monitorsFile, List<String> allowList, String trustedCaFile,
-                             Duration heartbeatInterval, Duration drainTimeout, Kafka kafka, Http http, Remote remote) {
-        this(region, workerId, regions, concurrency, monitorsFile, allowList, trustedCaFile, heartbeatInterval,
-                drainTimeout, kafka, http, remote, List.of());
+    public ProbeWorkerConfig(
+            String region,
+            String workerId,
+            List<String> regions,
+            Integer concurrency,
+            String monitorsFile,
+            List<String> allowList,
+            String trustedCaFile,
+            Duration heartbeatInterval,
+            Duration drainTimeout,
+            Kafka kafka,
+            Http http,
+            Remote remote) {
+        this(
+                region,
+                workerId,
+                regions,
+                concurrency,
+                monitorsFile,
+                allowList,
+                trustedCaFile,
+                heartbeatInterval,
+                drainTimeout,
+                kafka,
+                http,
+                remote,
+                List.of());
     }
 
     /** Kafka connection and topic names. */
@@ -194,8 +232,13 @@ public record ProbeWorkerConfig(
      * @param secretEnv     the name of the environment variable holding the signing secret (never the secret)
      * @param flushInterval a batch is sent when full or this long after its first result
      */
-    public record Remote(Boolean enabled, String ingestUrl, String keyId, String secretEnv, Integer batchSize,
-                         Duration flushInterval) {
+    public record Remote(
+            Boolean enabled,
+            String ingestUrl,
+            String keyId,
+            String secretEnv,
+            Integer batchSize,
+            Duration flushInterval) {
         public Remote {
             Problems p = new Problems();
             enabled = enabled != null && enabled;
@@ -211,7 +254,10 @@ public record ProbeWorkerConfig(
             if (enabled) {
                 p.check(httpUrl(ingestUrl), "ingestUrl", "must be an absolute http(s) URL when remote.enabled is true");
                 p.text("keyId", keyId, null, 128);
-                p.check(!secretEnv.isEmpty(), "secretEnv", "must name the environment variable that holds the signing secret");
+                p.check(
+                        !secretEnv.isEmpty(),
+                        "secretEnv",
+                        "must name the environment variable that holds the signing secret");
             }
             p.throwIfAny();
         }
@@ -227,11 +273,20 @@ public record ProbeWorkerConfig(
     }
 
     public static ProbeWorkerConfig defaults() {
-        return new ProbeWorkerConfig("us-east", "probe-1", List.of("us-east", "eu-west", "asia-east"), 256, "",
-                List.of(), "", Duration.ofSeconds(10), Duration.ofSeconds(30),
+        return new ProbeWorkerConfig(
+                "us-east",
+                "probe-1",
+                List.of("us-east", "eu-west", "asia-east"),
+                256,
+                "",
+                List.of(),
+                "",
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
                 new Kafka("localhost:9092", TopicNames.defaults()),
                 new Http("0.0.0.0", DEFAULT_PORT),
-                new Remote(false, "", "", "VIGIL_PROBE_SECRET", 100, Duration.ofSeconds(1)), List.of());
+                new Remote(false, "", "", "VIGIL_PROBE_SECRET", 100, Duration.ofSeconds(1)),
+                List.of());
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException naming each key. */
@@ -240,7 +295,19 @@ public record ProbeWorkerConfig(
     }
 
     public ProbeWorkerConfig withKafkaBootstrap(String bootstrap) {
-        return new ProbeWorkerConfig(region, workerId, regions, concurrency, monitorsFile, allowList, trustedCaFile,
-                heartbeatInterval, drainTimeout, new Kafka(bootstrap, kafka.topics()), http, remote, headerSecrets);
+        return new ProbeWorkerConfig(
+                region,
+                workerId,
+                regions,
+                concurrency,
+                monitorsFile,
+                allowList,
+                trustedCaFile,
+                heartbeatInterval,
+                drainTimeout,
+                new Kafka(bootstrap, kafka.topics()),
+                http,
+                remote,
+                headerSecrets);
     }
 }

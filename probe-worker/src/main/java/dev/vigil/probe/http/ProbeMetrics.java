@@ -1,7 +1,7 @@
 package dev.vigil.probe.http;
 
-import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.probe.publish.ResultPublisher;
+import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
@@ -49,15 +49,26 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
                 .publishPercentileHistogram()
                 .maximumExpectedValue(Duration.ofSeconds(30))
                 .register(registry);
-        this.published = Counter.builder("vigil.probe.published").tag("result", "acknowledged").register(registry);
-        this.publishFailed = Counter.builder("vigil.probe.published").tag("result", "failed").register(registry);
-        this.heartbeatsAcknowledged = Counter.builder("vigil.probe.heartbeats").tag("result", "acknowledged")
-                .description("heartbeats by delivery result").register(registry);
-        this.heartbeatsFailed = Counter.builder("vigil.probe.heartbeats").tag("result", "failed")
-                .description("heartbeats by delivery result").register(registry);
+        this.published = Counter.builder("vigil.probe.published")
+                .tag("result", "acknowledged")
+                .register(registry);
+        this.publishFailed =
+                Counter.builder("vigil.probe.published").tag("result", "failed").register(registry);
+        this.heartbeatsAcknowledged = Counter.builder("vigil.probe.heartbeats")
+                .tag("result", "acknowledged")
+                .description("heartbeats by delivery result")
+                .register(registry);
+        this.heartbeatsFailed = Counter.builder("vigil.probe.heartbeats")
+                .tag("result", "failed")
+                .description("heartbeats by delivery result")
+                .register(registry);
         for (SkipReason r : SkipReason.values()) {
-            skips.put(r, Counter.builder("vigil.probe.skipped.windows").tag("reason", r.wire())
-                    .description("windows not probed").register(registry));
+            skips.put(
+                    r,
+                    Counter.builder("vigil.probe.skipped.windows")
+                            .tag("reason", r.wire())
+                            .description("windows not probed")
+                            .register(registry));
         }
         // The default check type's successes exist before the first probe, so the dashboard's result and latency
         // panels read 0 on an idle worker instead of "No data". Other types, outcomes and error kinds appear with
@@ -68,13 +79,19 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
 
     private Counter resultCounter(String type, String outcome, String kind) {
         return results.computeIfAbsent(type + "/" + outcome + "/" + kind, k -> Counter.builder("vigil.probe.results")
-                .tag("type", type).tag("outcome", outcome).tag("error_kind", kind).register(registry));
+                .tag("type", type)
+                .tag("outcome", outcome)
+                .tag("error_kind", kind)
+                .register(registry));
     }
 
     private Timer durationTimer(String type, String outcome) {
         return durations.computeIfAbsent(type + "/" + outcome, k -> Timer.builder("vigil.probe.duration")
-                .tag("type", type).tag("outcome", outcome).publishPercentileHistogram()
-                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry));
+                .tag("type", type)
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry));
     }
 
     public PrometheusMeterRegistry registry() {
@@ -83,8 +100,12 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
 
     /** Gauges over live state (in flight, monitors assigned). */
     public void bindGauges(Supplier<Number> inFlight, Supplier<Number> monitors) {
-        Gauge.builder("vigil.probe.in.flight", inFlight).description("probes running now").register(registry);
-        Gauge.builder("vigil.probe.monitors", monitors).description("monitors assigned to this worker").register(registry);
+        Gauge.builder("vigil.probe.in.flight", inFlight)
+                .description("probes running now")
+                .register(registry);
+        Gauge.builder("vigil.probe.monitors", monitors)
+                .description("monitors assigned to this worker")
+                .register(registry);
     }
 
     /** A probe's result; a skipped one counts as a skipped window, never as a probe's outcome. */
@@ -107,9 +128,11 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
      * DNS resolver configured): counted, since nothing else shows it.
      */
     public void notRun(CheckType type) {
-        notRun.computeIfAbsent(type, t -> Counter.builder("vigil.probe.not.run").tag("type", t.wire())
-                .description("probes that produced no result because of this worker's configuration")
-                .register(registry)).increment();
+        notRun.computeIfAbsent(type, t -> Counter.builder("vigil.probe.not.run")
+                        .tag("type", t.wire())
+                        .description("probes that produced no result because of this worker's configuration")
+                        .register(registry))
+                .increment();
     }
 
     @Override

@@ -124,7 +124,8 @@ final class CertificateVerdicts extends X509ExtendedTrustManager {
     }
 
     @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
+            throws CertificateException {
         delegate.checkClientTrusted(chain, authType, socket);
     }
 

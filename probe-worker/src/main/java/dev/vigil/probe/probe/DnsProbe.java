@@ -99,7 +99,8 @@ public final class DnsProbe implements Probe {
                     return new ResolverAddress(t, DEFAULT_PORT);
                 }
                 String rest = t.substring(end + 1);
-                return new ResolverAddress(t.substring(0, end + 1), rest.startsWith(":") ? port(rest.substring(1)) : DEFAULT_PORT);
+                return new ResolverAddress(
+                        t.substring(0, end + 1), rest.startsWith(":") ? port(rest.substring(1)) : DEFAULT_PORT);
             }
             int first = t.indexOf(':');
             if (first < 0 || t.indexOf(':', first + 1) >= 0) {
@@ -155,7 +156,8 @@ public final class DnsProbe implements Probe {
             List<InetSocketAddress> servers = systemResolvers.get();
             if (servers == null || servers.isEmpty()) {
                 if (warnedNoResolvers.compareAndSet(false, true)) {
-                    LOG.warn("dns monitors without a resolver are not probed: this worker has no DNS resolvers configured");
+                    LOG.warn(
+                            "dns monitors without a resolver are not probed: this worker has no DNS resolvers configured");
                 }
                 return Mono.empty();
             }
@@ -185,21 +187,30 @@ public final class DnsProbe implements Probe {
             // Our deadline ends the query; dnsjava's own timeout is only its clean-up.
             resolver.setTimeout(Duration.ofMillis(monitor.timeoutMs() + 1000L));
             return Mono.defer(() -> {
-                sentNanos = System.nanoTime();
-                return Mono.fromCompletionStage(resolver.sendAsync(query, CALLBACKS));
-            }).map(this::onAnswer);
+                        sentNanos = System.nanoTime();
+                        return Mono.fromCompletionStage(resolver.sendAsync(query, CALLBACKS));
+                    })
+                    .map(this::onAnswer);
         }
 
         private ProbeResult onAnswer(Message answer) {
             int responseMs = Results.millis(System.nanoTime() - sentNanos);
             int rcode = answer.getRcode();
             if (rcode == Rcode.NXDOMAIN) {
-                return result(Outcome.ASSERTION_FAILURE, null, responseMs,
-                        "NXDOMAIN: " + dns.query() + " does not exist", List.of());
+                return result(
+                        Outcome.ASSERTION_FAILURE,
+                        null,
+                        responseMs,
+                        "NXDOMAIN: " + dns.query() + " does not exist",
+                        List.of());
             }
             if (rcode != Rcode.NOERROR) {
-                return result(Outcome.NETWORK_FAILURE, ErrorKind.DNS, responseMs,
-                        "the resolver answered " + Rcode.string(rcode) + " for " + dns.query(), List.of());
+                return result(
+                        Outcome.NETWORK_FAILURE,
+                        ErrorKind.DNS,
+                        responseMs,
+                        "the resolver answered " + Rcode.string(rcode) + " for " + dns.query(),
+                        List.of());
             }
             List<Record> records = new ArrayList<>();
             for (Record r : answer.getSection(Section.ANSWER)) {
@@ -209,8 +220,12 @@ public final class DnsProbe implements Probe {
             }
             List<String> shown = shown(records);
             if (records.isEmpty()) {
-                return result(Outcome.ASSERTION_FAILURE, null, responseMs,
-                        "no " + dns.recordType() + " records for " + dns.query() + " (the name exists)", shown);
+                return result(
+                        Outcome.ASSERTION_FAILURE,
+                        null,
+                        responseMs,
+                        "no " + dns.recordType() + " records for " + dns.query() + " (the name exists)",
+                        shown);
             }
             List<String> missing = new ArrayList<>();
             for (String want : dns.expect()) {
@@ -219,9 +234,15 @@ public final class DnsProbe implements Probe {
                 }
             }
             if (!missing.isEmpty()) {
-                return result(Outcome.ASSERTION_FAILURE, null, responseMs, "the " + dns.recordType()
-                        + " answer lacks " + (missing.size() == 1 ? "the expected value " : "the expected values ")
-                        + String.join(", ", missing), shown);
+                return result(
+                        Outcome.ASSERTION_FAILURE,
+                        null,
+                        responseMs,
+                        "the " + dns.recordType()
+                                + " answer lacks "
+                                + (missing.size() == 1 ? "the expected value " : "the expected values ")
+                                + String.join(", ", missing),
+                        shown);
             }
             String slow = Results.tooSlow(monitor, responseMs);
             return result(slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, null, responseMs, slow, shown);
@@ -259,7 +280,8 @@ public final class DnsProbe implements Probe {
                 }
             }
             ErrorKind kind = ErrorKinds.classify(e, false);
-            return failure(kind == ErrorKind.OTHER || kind == ErrorKind.CONNECT_TIMEOUT ? ErrorKind.DNS : kind,
+            return failure(
+                    kind == ErrorKind.OTHER || kind == ErrorKind.CONNECT_TIMEOUT ? ErrorKind.DNS : kind,
                     "DNS query failed: " + ErrorKinds.describe(e));
         }
 
@@ -268,10 +290,17 @@ public final class DnsProbe implements Probe {
             return result(Outcome.NETWORK_FAILURE, kind, ms, detail, List.of());
         }
 
-        private ProbeResult result(Outcome outcome, ErrorKind kind, Integer responseMs, String detail, List<String> answers) {
+        private ProbeResult result(
+                Outcome outcome, ErrorKind kind, Integer responseMs, String detail, List<String> answers) {
             Integer shownMs = outcome == Outcome.NETWORK_FAILURE ? null : responseMs;
-            return Results.of(settings, monitor, windowStart, startedAt, startNanos, requestId, new Results.Fields(
-                    outcome, kind, shownMs, responseMs, null, null, null, detail, answers));
+            return Results.of(
+                    settings,
+                    monitor,
+                    windowStart,
+                    startedAt,
+                    startNanos,
+                    requestId,
+                    new Results.Fields(outcome, kind, shownMs, responseMs, null, null, null, detail, answers));
         }
     }
 

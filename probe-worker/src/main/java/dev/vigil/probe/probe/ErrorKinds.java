@@ -15,8 +15,7 @@ import reactor.netty.http.client.PrematureCloseException;
 
 /** Maps a fetch failure to the contract's {@link ErrorKind}. Pure. */
 public final class ErrorKinds {
-    private ErrorKinds() {
-    }
+    private ErrorKinds() {}
 
     /**
      * @param connected whether the TCP connection had been established when the failure happened; a
@@ -33,7 +32,8 @@ public final class ErrorKinds {
             if (t instanceof UnknownHostException) {
                 return ErrorKind.DNS;
             }
-            if (t instanceof SSLException || t instanceof NotSslRecordException
+            if (t instanceof SSLException
+                    || t instanceof NotSslRecordException
                     || t instanceof java.security.cert.CertificateException) {
                 return ErrorKind.TLS;
             }

@@ -50,23 +50,30 @@ final class GuardedConnection {
      * @param startNanos when the check started: the deadline counts from there
      * @param secure    adds what the check needs to the client (TLS), or leaves it
      */
-    Mono<ProbeResult> run(String scheme, String host, int port, MonitorDefinition monitor, long startNanos,
-                          Phases phases, UnaryOperator<TcpClient> secure, Check check) {
+    Mono<ProbeResult> run(
+            String scheme,
+            String host,
+            int port,
+            MonitorDefinition monitor,
+            long startNanos,
+            Phases phases,
+            UnaryOperator<TcpClient> secure,
+            Check check) {
         AtomicReference<Target.Allowed> resolved = new AtomicReference<>();
         AtomicReference<Connection> open = new AtomicReference<>();
         return guard.checkEndpoint(scheme, host, port)
                 .flatMap(t -> {
                     if (t instanceof Target.Refused r) {
-                        return Mono.just(check.failure(ErrorKind.BLOCKED_TARGET, "target refused: " + r.reason(),
-                                r.dnsNanos()));
+                        return Mono.just(
+                                check.failure(ErrorKind.BLOCKED_TARGET, "target refused: " + r.reason(), r.dnsNanos()));
                     }
                     if (t instanceof Target.Unresolved u) {
                         return Mono.just(check.failure(ErrorKind.DNS, u.reason(), u.dnsNanos()));
                     }
                     Target.Allowed allowed = (Target.Allowed) t;
                     resolved.set(allowed);
-                    long remainingMs = Math.max(1, monitor.timeoutMs()
-                            - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+                    long remainingMs = Math.max(
+                            1, monitor.timeoutMs() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
                     return secure.apply(base.remoteAddress(allowed::socketAddress)
                                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) remainingMs)
                                     .doOnChannelInit((observer, channel, address) -> {
@@ -83,8 +90,10 @@ final class GuardedConnection {
                 .onErrorResume(e -> {
                     Target.Allowed allowed = resolved.get();
                     if (allowed == null && e instanceof TimeoutException) {
-                        return Mono.just(check.failure(ErrorKind.DNS, "host lookup did not finish within timeoutMs "
-                                + monitor.timeoutMs(), System.nanoTime() - startNanos));
+                        return Mono.just(check.failure(
+                                ErrorKind.DNS,
+                                "host lookup did not finish within timeoutMs " + monitor.timeoutMs(),
+                                System.nanoTime() - startNanos));
                     }
                     return Mono.just(check.failed(e, allowed));
                 })

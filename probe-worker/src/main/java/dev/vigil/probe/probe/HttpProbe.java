@@ -10,10 +10,10 @@ import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.validate.PathSanitizer;
 import dev.vigil.schemas.validate.PrivacyGuard;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -78,8 +78,11 @@ public final class HttpProbe implements Probe {
         this.settings = settings;
         HttpClient client = settings.freshConnection()
                 ? HttpClient.newConnection()
-                : HttpClient.create(ConnectionProvider.builder("vigil-probe").maxConnections(1024)
-                        .pendingAcquireMaxCount(-1).maxIdleTime(Duration.ofSeconds(30)).build());
+                : HttpClient.create(ConnectionProvider.builder("vigil-probe")
+                        .maxConnections(1024)
+                        .pendingAcquireMaxCount(-1)
+                        .maxIdleTime(Duration.ofSeconds(30))
+                        .build());
         this.base = client.followRedirect(false).compress(false).keepAlive(!settings.freshConnection());
         Http11SslContextSpec spec = Http11SslContextSpec.forClient();
         if (settings.trust() != null) {
@@ -126,14 +129,22 @@ public final class HttpProbe implements Probe {
             if (hv.isSecret()) {
                 boolean listed = settings.headerSecrets().contains(hv.secretEnv());
                 value = listed ? settings.environment().apply(hv.secretEnv()) : null;
-                String problem = !listed ? "is not one of this worker's headerSecrets"
-                        : value == null || value.isBlank() ? "is not set on this worker"
-                        : !headerSafe(value) ? "holds a value no HTTP header may carry (a control character)" : null;
+                String problem = !listed
+                        ? "is not one of this worker's headerSecrets"
+                        : value == null || value.isBlank()
+                                ? "is not set on this worker"
+                                : !headerSafe(value)
+                                        ? "holds a value no HTTP header may carry (a control character)"
+                                        : null;
                 if (problem != null) {
                     if (warnedSecrets.putIfAbsent(monitor.id() + "/" + hv.secretEnv(), Boolean.TRUE) == null) {
-                        LOG.warn("monitor {} not probed: its header {} reads environment variable {}, which {}; "
-                                + "no result is published until it is fixed", monitor.id(), e.getKey(),
-                                hv.secretEnv(), problem);
+                        LOG.warn(
+                                "monitor {} not probed: its header {} reads environment variable {}, which {}; "
+                                        + "no result is published until it is fixed",
+                                monitor.id(),
+                                e.getKey(),
+                                hv.secretEnv(),
+                                problem);
                     }
                     return null;
                 }
@@ -164,7 +175,8 @@ public final class HttpProbe implements Probe {
         String t = body.strip();
         if (t.startsWith("{") || t.startsWith("[")) {
             try {
-                if (dev.vigil.schemas.json.Json.tree(t.getBytes(StandardCharsets.UTF_8)).isContainerNode()) {
+                if (dev.vigil.schemas.json.Json.tree(t.getBytes(StandardCharsets.UTF_8))
+                        .isContainerNode()) {
                     return "application/json";
                 }
             } catch (RuntimeException notJson) {
@@ -190,9 +202,13 @@ public final class HttpProbe implements Probe {
     }
 
     /** @param headers values of the response headers {@code expect.headers} names (lower-case name → values) */
-    private record Response(int status, String location, byte[] body, long bytesRead, boolean truncated,
-                            Map<String, List<String>> headers) {
-    }
+    private record Response(
+            int status,
+            String location,
+            byte[] body,
+            long bytesRead,
+            boolean truncated,
+            Map<String, List<String>> headers) {}
 
     /** Records connect and TLS completion times, and the server certificate. */
     private static final class PhaseHandler extends ChannelInboundHandlerAdapter {
@@ -258,9 +274,11 @@ public final class HttpProbe implements Probe {
         volatile int redirects;
         /** The method and body of the next request: a 303 (and a 301/302 after POST) turns them into a GET. */
         volatile String method;
+
         volatile byte[] body;
         /** scheme://host:port of the first request; credentials go nowhere else. */
         volatile String origin;
+
         volatile boolean leftOrigin;
 
         Run(MonitorDefinition monitor, long windowStart, RequestHeaders headers) {
@@ -292,8 +310,13 @@ public final class HttpProbe implements Probe {
             currentUrl = url;
             return guard.check(url).flatMap(target -> {
                 if (target instanceof Target.Refused r) {
-                    return Mono.just(result(Outcome.NETWORK_FAILURE, ErrorKind.BLOCKED_TARGET, null,
-                            "target refused: " + r.reason(), 0, false));
+                    return Mono.just(result(
+                            Outcome.NETWORK_FAILURE,
+                            ErrorKind.BLOCKED_TARGET,
+                            null,
+                            "target refused: " + r.reason(),
+                            0,
+                            false));
                 }
                 if (target instanceof Target.Unresolved u) {
                     hop = new Hop(u.dnsNanos());
@@ -314,15 +337,25 @@ public final class HttpProbe implements Probe {
         private Mono<ProbeResult> onResponse(Target.Allowed from, Response res) {
             if (isRedirect(res.status()) && res.location() != null) {
                 if (redirects >= MAX_REDIRECTS) {
-                    return Mono.just(result(Outcome.HTTP_FAILURE, ErrorKind.REDIRECT_LIMIT, res.status(),
-                            "more than " + MAX_REDIRECTS + " redirects", res.bytesRead(), false));
+                    return Mono.just(result(
+                            Outcome.HTTP_FAILURE,
+                            ErrorKind.REDIRECT_LIMIT,
+                            res.status(),
+                            "more than " + MAX_REDIRECTS + " redirects",
+                            res.bytesRead(),
+                            false));
                 }
                 String next;
                 try {
                     next = from.uri().resolve(new URI(res.location().strip())).toString();
                 } catch (java.net.URISyntaxException | IllegalArgumentException e) {
-                    return Mono.just(result(Outcome.HTTP_FAILURE, ErrorKind.OTHER, res.status(),
-                            "redirect Location is not a valid URL", res.bytesRead(), false));
+                    return Mono.just(result(
+                            Outcome.HTTP_FAILURE,
+                            ErrorKind.OTHER,
+                            res.status(),
+                            "redirect Location is not a valid URL",
+                            res.bytesRead(),
+                            false));
                 }
                 redirects++;
                 int s = res.status();
@@ -335,8 +368,9 @@ public final class HttpProbe implements Probe {
             }
             Hop h = hop;
             int responseMs = millis(h.headers - startNanos);
-            SuccessRules.Verdict v = SuccessRules.evaluate(monitor.expect(), res.status(), responseMs, res.body(),
-                    res.truncated(), name -> res.headers().getOrDefault(name.toLowerCase(Locale.ROOT), List.of()));
+            SuccessRules.Verdict v = SuccessRules.evaluate(
+                    monitor.expect(), res.status(), responseMs, res.body(), res.truncated(), name -> res.headers()
+                            .getOrDefault(name.toLowerCase(Locale.ROOT), List.of()));
             return Mono.just(result(v.outcome(), null, res.status(), v.detail(), res.bytesRead(), true));
         }
 
@@ -345,7 +379,8 @@ public final class HttpProbe implements Probe {
             hop = h;
             long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
             var expect = monitor.expect();
-            boolean keepBody = expect.json() != null || expect.bodyContains() != null || expect.bodyNotContains() != null;
+            boolean keepBody =
+                    expect.json() != null || expect.bodyContains() != null || expect.bodyNotContains() != null;
             byte[] payload = body;
             boolean sendCredentials = !leftOrigin;
             boolean sendSecrets = sendCredentials && target.secure();
@@ -360,7 +395,8 @@ public final class HttpProbe implements Probe {
                         hd.set(HttpHeaderNames.HOST, target.hostHeader()).set(HttpHeaderNames.ACCEPT, "*/*");
                         for (var e : headers.values().entrySet()) {
                             String lower = e.getKey().toLowerCase(Locale.ROOT);
-                            boolean withheld = headers.secrets().contains(lower) ? !sendSecrets
+                            boolean withheld = headers.secrets().contains(lower)
+                                    ? !sendSecrets
                                     : headers.credentials().contains(lower) && !sendCredentials;
                             if (!withheld) {
                                 hd.set(e.getKey(), e.getValue());
@@ -381,11 +417,11 @@ public final class HttpProbe implements Probe {
                             hd.set(HttpHeaderNames.CONTENT_LENGTH, payload.length);
                         }
                     });
-            HttpClient.RequestSender request = client.request(HttpMethod.valueOf(method)).uri(target.pathAndQuery());
-            HttpClient.ResponseReceiver<?> receiver = payload == null ? request
-                    : request.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(payload)));
-            return receiver
-                    .responseConnection((res, conn) -> {
+            HttpClient.RequestSender request =
+                    client.request(HttpMethod.valueOf(method)).uri(target.pathAndQuery());
+            HttpClient.ResponseReceiver<?> receiver =
+                    payload == null ? request : request.send(Mono.fromCallable(() -> Unpooled.wrappedBuffer(payload)));
+            return receiver.responseConnection((res, conn) -> {
                         h.headers = System.nanoTime();
                         if (h.certificate == null && target.secure()) {
                             SslHandler ssl = conn.channel().pipeline().get(SslHandler.class);
@@ -417,11 +453,12 @@ public final class HttpProbe implements Probe {
             return out;
         }
 
-        private Mono<Response> readBody(Connection conn, int status, boolean keepBody,
-                                        Map<String, List<String>> expectedHeaders) {
+        private Mono<Response> readBody(
+                Connection conn, int status, boolean keepBody, Map<String, List<String>> expectedHeaders) {
             BodyReader reader = new BodyReader(keepBody);
             boolean[] capped = new boolean[1];
-            return conn.inbound().receive()
+            return conn.inbound()
+                    .receive()
                     .takeUntil(buf -> capped[0] = reader.add(buf))
                     .then(Mono.fromCallable(() -> {
                         if (capped[0]) {
@@ -431,20 +468,41 @@ public final class HttpProbe implements Probe {
                     }));
         }
 
-        private ProbeResult result(Outcome outcome, ErrorKind kind, Integer status, String detail, long bytesRead,
-                                   boolean responded) {
+        private ProbeResult result(
+                Outcome outcome, ErrorKind kind, Integer status, String detail, long bytesRead, boolean responded) {
             long now = System.nanoTime();
             Hop h = hop;
             Integer responseMs = h != null && h.headers != 0 ? millis(h.headers - startNanos) : null;
             Integer dnsMs = h == null ? null : Integer.valueOf(millis(h.dnsNanos));
-            Integer connectMs = h != null && h.connected != 0 && h.connectStart != 0 ? millis(h.connected - h.connectStart) : null;
+            Integer connectMs =
+                    h != null && h.connected != 0 && h.connectStart != 0 ? millis(h.connected - h.connectStart) : null;
             Integer tlsMs = h != null && h.tlsDone != 0 && h.connected != 0 ? millis(h.tlsDone - h.connected) : null;
             Integer tlsDaysLeft = h != null && h.certificate != null
-                    ? Results.daysLeft(h.certificate, settings.wallClock().getAsLong()) : null;
-            return new ProbeResult(1, monitor.id(), settings.region(), settings.workerId(), windowStart, startedAt,
-                    outcome, outcome == Outcome.SUCCESS ? null : kind, status, responseMs, millis(now - startNanos),
-                    bytesRead, redirects, finalUrl(currentUrl), tlsDaysLeft, dnsMs, connectMs, tlsMs,
-                    Results.detail(detail), requestId, CheckType.HTTP, null);
+                    ? Results.daysLeft(h.certificate, settings.wallClock().getAsLong())
+                    : null;
+            return new ProbeResult(
+                    1,
+                    monitor.id(),
+                    settings.region(),
+                    settings.workerId(),
+                    windowStart,
+                    startedAt,
+                    outcome,
+                    outcome == Outcome.SUCCESS ? null : kind,
+                    status,
+                    responseMs,
+                    millis(now - startNanos),
+                    bytesRead,
+                    redirects,
+                    finalUrl(currentUrl),
+                    tlsDaysLeft,
+                    dnsMs,
+                    connectMs,
+                    tlsMs,
+                    Results.detail(detail),
+                    requestId,
+                    CheckType.HTTP,
+                    null);
         }
     }
 

@@ -24,17 +24,28 @@ import javax.net.ssl.TrustManagerFactory;
  *                        chooses where its headers go, so without this list a monitor could send any of the
  *                        worker's variables (its own signing secret, cloud credentials) to a server of its choosing
  */
-public record ProbeSettings(String region, String workerId, String version, TrustManagerFactory trust,
-                            boolean freshConnection, LongSupplier wallClock, UnaryOperator<String> environment,
-                            Set<String> headerSecrets) {
+public record ProbeSettings(
+        String region,
+        String workerId,
+        String version,
+        TrustManagerFactory trust,
+        boolean freshConnection,
+        LongSupplier wallClock,
+        UnaryOperator<String> environment,
+        Set<String> headerSecrets) {
     public ProbeSettings {
         environment = environment == null ? System::getenv : environment;
         headerSecrets = headerSecrets == null ? Set.of() : Set.copyOf(headerSecrets);
     }
 
     /** Settings under which no monitor may use a secret header. */
-    public ProbeSettings(String region, String workerId, String version, TrustManagerFactory trust,
-                         boolean freshConnection, LongSupplier wallClock) {
+    public ProbeSettings(
+            String region,
+            String workerId,
+            String version,
+            TrustManagerFactory trust,
+            boolean freshConnection,
+            LongSupplier wallClock) {
         this(region, workerId, version, trust, freshConnection, wallClock, System::getenv, Set.of());
     }
 
@@ -43,7 +54,8 @@ public record ProbeSettings(String region, String workerId, String version, Trus
     }
 
     public ProbeSettings withTrust(TrustManagerFactory tmf) {
-        return new ProbeSettings(region, workerId, version, tmf, freshConnection, wallClock, environment, headerSecrets);
+        return new ProbeSettings(
+                region, workerId, version, tmf, freshConnection, wallClock, environment, headerSecrets);
     }
 
     /**

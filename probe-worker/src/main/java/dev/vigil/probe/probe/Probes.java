@@ -68,9 +68,30 @@ public final class Probes implements Probe {
     }
 
     private static ProbeResult skipped(ProbeResult r) {
-        return new ProbeResult(r.schemaVersion(), r.monitorId(), r.region(), r.workerId(), r.windowStart(),
-                r.startedAt(), Outcome.SKIPPED, null, null, null, null, null, null, null, null, null, null, null,
+        return new ProbeResult(
+                r.schemaVersion(),
+                r.monitorId(),
+                r.region(),
+                r.workerId(),
+                r.windowStart(),
+                r.startedAt(),
+                Outcome.SKIPPED,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
                 "not probed faithfully: its timeout fired " + r.totalMs() + " ms after the start, the worker was "
-                        + "overloaded", r.requestId(), r.checkType(), null, SkipReason.OVERLOADED);
+                        + "overloaded",
+                r.requestId(),
+                r.checkType(),
+                null,
+                SkipReason.OVERLOADED);
     }
 }

@@ -1,6 +1,5 @@
 package dev.vigil.probe.probe;
 
-import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
@@ -21,8 +20,7 @@ final class Results {
     static final int MAX_DETAIL = 300;
     private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
 
-    private Results() {
-    }
+    private Results() {}
 
     /** Correlates a result with the target's logs; not a secret, so no SecureRandom. */
     static String requestId() {
@@ -57,19 +55,52 @@ final class Results {
     static String tooSlow(MonitorDefinition monitor, int responseMs) {
         Integer max = monitor.expect().maxResponseMs();
         return max != null && responseMs > max
-                ? "response took " + responseMs + " ms, more than maxResponseMs " + max : null;
+                ? "response took " + responseMs + " ms, more than maxResponseMs " + max
+                : null;
     }
 
     /** The fields a non-http check fills; everything http-only stays empty. */
-    record Fields(Outcome outcome, ErrorKind errorKind, Integer responseMs, Integer dnsMs, Integer connectMs,
-                  Integer tlsMs, Integer tlsDaysLeft, String detail, List<String> dnsAnswers) {
-    }
+    record Fields(
+            Outcome outcome,
+            ErrorKind errorKind,
+            Integer responseMs,
+            Integer dnsMs,
+            Integer connectMs,
+            Integer tlsMs,
+            Integer tlsDaysLeft,
+            String detail,
+            List<String> dnsAnswers) {}
 
-    static ProbeResult of(ProbeSettings settings, MonitorDefinition monitor, long windowStart, long startedAt,
-                          long startNanos, String requestId, Fields f) {
-        return new ProbeResult(1, monitor.id(), settings.region(), settings.workerId(), windowStart, startedAt,
-                f.outcome(), f.outcome() == Outcome.SUCCESS ? null : f.errorKind(), null, f.responseMs(),
-                millis(System.nanoTime() - startNanos), 0L, 0, null, f.tlsDaysLeft(), f.dnsMs(), f.connectMs(),
-                f.tlsMs(), detail(f.detail()), requestId, monitor.type(), f.dnsAnswers());
+    static ProbeResult of(
+            ProbeSettings settings,
+            MonitorDefinition monitor,
+            long windowStart,
+            long startedAt,
+            long startNanos,
+            String requestId,
+            Fields f) {
+        return new ProbeResult(
+                1,
+                monitor.id(),
+                settings.region(),
+                settings.workerId(),
+                windowStart,
+                startedAt,
+                f.outcome(),
+                f.outcome() == Outcome.SUCCESS ? null : f.errorKind(),
+                null,
+                f.responseMs(),
+                millis(System.nanoTime() - startNanos),
+                0L,
+                0,
+                null,
+                f.tlsDaysLeft(),
+                f.dnsMs(),
+                f.connectMs(),
+                f.tlsMs(),
+                detail(f.detail()),
+                requestId,
+                monitor.type(),
+                f.dnsAnswers());
     }
 }

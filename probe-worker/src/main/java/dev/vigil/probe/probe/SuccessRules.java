@@ -14,8 +14,7 @@ import java.util.function.Function;
  * republish). Order: status, response time, headers, body text, JSON.
  */
 public final class SuccessRules {
-    private SuccessRules() {
-    }
+    private SuccessRules() {}
 
     /** The verdict on one final response. */
     public record Verdict(Outcome outcome, String detail) {
@@ -26,8 +25,8 @@ public final class SuccessRules {
      * @param body          the first bytes of the body (at most the read cap)
      * @param bodyTruncated true when the body was longer than the cap
      */
-    public static Verdict evaluate(MonitorDefinition.Expect expect, int status, int responseMs, byte[] body,
-                                   boolean bodyTruncated) {
+    public static Verdict evaluate(
+            MonitorDefinition.Expect expect, int status, int responseMs, byte[] body, boolean bodyTruncated) {
         return evaluate(expect, status, responseMs, body, bodyTruncated, name -> List.of());
     }
 
@@ -35,13 +34,19 @@ public final class SuccessRules {
      * @param headers the values of a response header by name (case-insensitive; empty when absent), for
      *                {@code expect.headers}
      */
-    public static Verdict evaluate(MonitorDefinition.Expect expect, int status, int responseMs, byte[] body,
-                                   boolean bodyTruncated, Function<String, List<String>> headers) {
+    public static Verdict evaluate(
+            MonitorDefinition.Expect expect,
+            int status,
+            int responseMs,
+            byte[] body,
+            boolean bodyTruncated,
+            Function<String, List<String>> headers) {
         if (!expect.acceptsStatus(status)) {
             return new Verdict(Outcome.HTTP_FAILURE, "status " + status + " is not one of " + expect.statusCodes());
         }
         if (expect.maxResponseMs() != null && responseMs > expect.maxResponseMs()) {
-            return new Verdict(Outcome.ASSERTION_FAILURE,
+            return new Verdict(
+                    Outcome.ASSERTION_FAILURE,
                     "response took " + responseMs + " ms, more than maxResponseMs " + expect.maxResponseMs());
         }
         for (var e : expect.headers().entrySet()) {
@@ -51,16 +56,22 @@ public final class SuccessRules {
             }
             if (!headerMatches(e.getValue(), values)) {
                 // Never the value: a response header may carry a session or a token.
-                return new Verdict(Outcome.ASSERTION_FAILURE, "response header " + e.getKey() + " does not "
-                        + (e.getValue().startsWith(MonitorDefinition.Expect.REGEX_PREFIX)
-                        ? "match the expected pattern" : "have the expected value"));
+                return new Verdict(
+                        Outcome.ASSERTION_FAILURE,
+                        "response header " + e.getKey() + " does not "
+                                + (e.getValue().startsWith(MonitorDefinition.Expect.REGEX_PREFIX)
+                                        ? "match the expected pattern"
+                                        : "have the expected value"));
             }
         }
         String text = expect.bodyContains() != null || expect.bodyNotContains() != null
-                ? new String(body, StandardCharsets.UTF_8) : null;
+                ? new String(body, StandardCharsets.UTF_8)
+                : null;
         if (expect.bodyContains() != null && !text.contains(expect.bodyContains())) {
-            return new Verdict(Outcome.ASSERTION_FAILURE, "body does not contain the expected text"
-                    + (bodyTruncated ? " in its first " + body.length + " bytes" : ""));
+            return new Verdict(
+                    Outcome.ASSERTION_FAILURE,
+                    "body does not contain the expected text"
+                            + (bodyTruncated ? " in its first " + body.length + " bytes" : ""));
         }
         if (expect.bodyNotContains() != null && text.contains(expect.bodyNotContains())) {
             return new Verdict(Outcome.ASSERTION_FAILURE, "body contains the text it must not contain");
@@ -71,16 +82,19 @@ public final class SuccessRules {
             try {
                 tree = Json.tree(body);
             } catch (RuntimeException e) {
-                return new Verdict(Outcome.ASSERTION_FAILURE, bodyTruncated
-                        ? "body is larger than " + body.length + " bytes, JSON assertion cannot be checked"
-                        : "body is not JSON, expected " + assertion.pointer() + " in " + assertion.anyOf());
+                return new Verdict(
+                        Outcome.ASSERTION_FAILURE,
+                        bodyTruncated
+                                ? "body is larger than " + body.length + " bytes, JSON assertion cannot be checked"
+                                : "body is not JSON, expected " + assertion.pointer() + " in " + assertion.anyOf());
             }
             JsonNode value = tree.at(assertion.pointer());
             if (value.isMissingNode() || value.isNull()) {
                 return new Verdict(Outcome.ASSERTION_FAILURE, "JSON " + assertion.pointer() + " is missing");
             }
             if (!value.isValueNode() || !assertion.anyOf().contains(value.asText())) {
-                return new Verdict(Outcome.ASSERTION_FAILURE,
+                return new Verdict(
+                        Outcome.ASSERTION_FAILURE,
                         "JSON " + assertion.pointer() + " is not one of " + assertion.anyOf());
             }
         }

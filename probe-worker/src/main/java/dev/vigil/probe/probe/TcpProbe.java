@@ -39,7 +39,11 @@ public final class TcpProbe implements Probe {
     }
 
     /** How a read ended. */
-    private enum Read { FOUND, FULL, CLOSED }
+    private enum Read {
+        FOUND,
+        FULL,
+        CLOSED
+    }
 
     /** The first bytes the server sent, searched for the expected text as they arrive. */
     private static final class Banner {
@@ -97,8 +101,8 @@ public final class TcpProbe implements Probe {
         }
 
         Mono<ProbeResult> execute() {
-            return connection.run("tcp", tcp.host(), tcp.port(), monitor, startNanos, phases, c -> c,
-                    new GuardedConnection.Check() {
+            return connection.run(
+                    "tcp", tcp.host(), tcp.port(), monitor, startNanos, phases, c -> c, new GuardedConnection.Check() {
                         @Override
                         public ProbeResult failure(ErrorKind kind, String detail, long dnsNanos) {
                             return Run.this.failure(kind, detail, dnsNanos);
@@ -119,14 +123,18 @@ public final class TcpProbe implements Probe {
         }
 
         private Mono<ProbeResult> read(Connection conn) {
-            Mono<Void> send = tcp.send() == null ? Mono.empty()
-                    : conn.outbound().sendByteArray(Mono.just(tcp.send().getBytes(StandardCharsets.UTF_8))).then();
+            Mono<Void> send = tcp.send() == null
+                    ? Mono.empty()
+                    : conn.outbound()
+                            .sendByteArray(Mono.just(tcp.send().getBytes(StandardCharsets.UTF_8)))
+                            .then();
             if (tcp.expect() == null) {
                 return send.then(Mono.fromCallable(() -> success(phases.connected)));
             }
             Banner b = new Banner(tcp.expect().getBytes(StandardCharsets.UTF_8));
             banner = b;
-            return send.then(conn.inbound().receive()
+            return send.then(conn.inbound()
+                            .receive()
                             .<Read>handle((buf, sink) -> {
                                 Read r = b.add(buf);
                                 if (r != null) {
@@ -144,9 +152,13 @@ public final class TcpProbe implements Probe {
             int got = banner.length;
             return switch (read) {
                 case FOUND -> success(foundNanos);
-                case FULL -> assertion("the expected text was not in the first " + MAX_READ_BYTES + " bytes the server sent");
-                case CLOSED -> assertion(got == 0 ? "the server closed the connection without sending anything"
-                        : "the server closed the connection after " + got + " bytes without sending the expected text");
+                case FULL -> assertion(
+                        "the expected text was not in the first " + MAX_READ_BYTES + " bytes the server sent");
+                case CLOSED -> assertion(
+                        got == 0
+                                ? "the server closed the connection without sending anything"
+                                : "the server closed the connection after " + got
+                                        + " bytes without sending the expected text");
             };
         }
 
@@ -154,25 +166,34 @@ public final class TcpProbe implements Probe {
             boolean connected = phases.connected != 0;
             if (e instanceof TimeoutException && target != null) {
                 if (!connected) {
-                    return failure(ErrorKind.CONNECT_TIMEOUT, "not connected within timeoutMs " + monitor.timeoutMs(),
+                    return failure(
+                            ErrorKind.CONNECT_TIMEOUT,
+                            "not connected within timeoutMs " + monitor.timeoutMs(),
                             target.dnsNanos());
                 }
                 Banner b = banner;
                 if (b != null && b.length > 0) {
-                    return assertion("the expected text did not arrive within timeoutMs " + monitor.timeoutMs()
-                            + " (" + b.length + " bytes received)");
+                    return assertion("the expected text did not arrive within timeoutMs " + monitor.timeoutMs() + " ("
+                            + b.length + " bytes received)");
                 }
-                return failure(ErrorKind.TIMEOUT, (b == null ? "the send did not complete" : "connected, but the server sent nothing")
-                        + " within timeoutMs " + monitor.timeoutMs(), target.dnsNanos());
+                return failure(
+                        ErrorKind.TIMEOUT,
+                        (b == null ? "the send did not complete" : "connected, but the server sent nothing")
+                                + " within timeoutMs " + monitor.timeoutMs(),
+                        target.dnsNanos());
             }
-            return failure(ErrorKinds.classify(e, connected), ErrorKinds.describe(e),
-                    target == null ? 0 : target.dnsNanos());
+            return failure(
+                    ErrorKinds.classify(e, connected), ErrorKinds.describe(e), target == null ? 0 : target.dnsNanos());
         }
 
         private ProbeResult success(long doneNanos) {
             int responseMs = Results.millis(doneNanos - startNanos);
             String slow = Results.tooSlow(monitor, responseMs);
-            return result(slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, null, responseMs, slow,
+            return result(
+                    slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE,
+                    null,
+                    responseMs,
+                    slow,
                     target.dnsNanos());
         }
 
@@ -185,8 +206,23 @@ public final class TcpProbe implements Probe {
         }
 
         private ProbeResult result(Outcome outcome, ErrorKind kind, Integer responseMs, String detail, long dnsNanos) {
-            return Results.of(settings, monitor, windowStart, startedAt, startNanos, requestId, new Results.Fields(
-                    outcome, kind, responseMs, Results.millis(dnsNanos), phases.connectMs(), null, null, detail, null));
+            return Results.of(
+                    settings,
+                    monitor,
+                    windowStart,
+                    startedAt,
+                    startNanos,
+                    requestId,
+                    new Results.Fields(
+                            outcome,
+                            kind,
+                            responseMs,
+                            Results.millis(dnsNanos),
+                            phases.connectMs(),
+                            null,
+                            null,
+                            detail,
+                            null));
         }
     }
 }

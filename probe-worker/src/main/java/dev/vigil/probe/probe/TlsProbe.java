@@ -73,10 +73,17 @@ public final class TlsProbe implements Probe {
         Mono<ProbeResult> execute() {
             // An IP literal gets no SNI (RFC 6066 allows host names only); the address is then what is verified.
             boolean literal = tls.host().indexOf(':') >= 0 || tls.host().matches("[0-9.]+");
-            return connection.run("tls", tls.host(), tls.port(), monitor, startNanos, phases,
+            return connection.run(
+                    "tls",
+                    tls.host(),
+                    tls.port(),
+                    monitor,
+                    startNanos,
+                    phases,
                     client -> client.secure(spec -> {
                         // Our deadline ends the handshake; the provider's own timeout must not end it first.
-                        var b = spec.sslContext(sslContext).handshakeTimeout(Duration.ofMillis(monitor.timeoutMs() + 1000L));
+                        var b = spec.sslContext(sslContext)
+                                .handshakeTimeout(Duration.ofMillis(monitor.timeoutMs() + 1000L));
                         if (!literal) {
                             b.serverNames(new SNIHostName(tls.host()));
                         }
@@ -110,8 +117,13 @@ public final class TlsProbe implements Probe {
             }
             int responseMs = Results.millis(done - startNanos);
             String slow = Results.tooSlow(monitor, responseMs);
-            return result(slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE, null, responseMs,
-                    slow, allowed.dnsNanos(), leaf);
+            return result(
+                    slow == null ? Outcome.SUCCESS : Outcome.ASSERTION_FAILURE,
+                    null,
+                    responseMs,
+                    slow,
+                    allowed.dnsNanos(),
+                    leaf);
         }
 
         private ProbeResult onError(Throwable e) {
@@ -119,8 +131,16 @@ public final class TlsProbe implements Probe {
             long dns = target == null ? System.nanoTime() - startNanos : target.dnsNanos();
             if (e instanceof TimeoutException && target != null) {
                 return connected
-                        ? failure(ErrorKind.TIMEOUT, "TLS handshake did not complete within timeoutMs " + monitor.timeoutMs(), dns, null)
-                        : failure(ErrorKind.CONNECT_TIMEOUT, "not connected within timeoutMs " + monitor.timeoutMs(), dns, null);
+                        ? failure(
+                                ErrorKind.TIMEOUT,
+                                "TLS handshake did not complete within timeoutMs " + monitor.timeoutMs(),
+                                dns,
+                                null)
+                        : failure(
+                                ErrorKind.CONNECT_TIMEOUT,
+                                "not connected within timeoutMs " + monitor.timeoutMs(),
+                                dns,
+                                null);
             }
             for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
                 if (t instanceof CertificateVerdicts.Rejected r) {
@@ -140,12 +160,33 @@ public final class TlsProbe implements Probe {
             return result(Outcome.NETWORK_FAILURE, kind, null, detail, dnsNanos, leaf);
         }
 
-        private ProbeResult result(Outcome outcome, ErrorKind kind, Integer responseMs, String detail, long dnsNanos,
-                                   X509Certificate leaf) {
-            Integer days = leaf == null ? null : Results.daysLeft(leaf, settings.wallClock().getAsLong());
-            return Results.of(settings, monitor, windowStart, startedAt, startNanos, requestId, new Results.Fields(
-                    outcome, kind, responseMs, Results.millis(dnsNanos), phases.connectMs(), phases.tlsMs(), days,
-                    detail, null));
+        private ProbeResult result(
+                Outcome outcome,
+                ErrorKind kind,
+                Integer responseMs,
+                String detail,
+                long dnsNanos,
+                X509Certificate leaf) {
+            Integer days = leaf == null
+                    ? null
+                    : Results.daysLeft(leaf, settings.wallClock().getAsLong());
+            return Results.of(
+                    settings,
+                    monitor,
+                    windowStart,
+                    startedAt,
+                    startNanos,
+                    requestId,
+                    new Results.Fields(
+                            outcome,
+                            kind,
+                            responseMs,
+                            Results.millis(dnsNanos),
+                            phases.connectMs(),
+                            phases.tlsMs(),
+                            days,
+                            detail,
+                            null));
         }
     }
 

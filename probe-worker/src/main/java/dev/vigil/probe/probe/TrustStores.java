@@ -13,8 +13,7 @@ import javax.net.ssl.X509TrustManager;
 
 /** Trust for https targets: the JDK's public CAs plus the CAs of a PEM file (an internal CA, say). */
 public final class TrustStores {
-    private TrustStores() {
-    }
+    private TrustStores() {}
 
     /** @throws ConfigLoader.ConfigException naming {@code trustedCaFile} when the file is not usable */
     public static TrustManagerFactory jdkPlus(Path pemFile) {
@@ -42,8 +41,9 @@ public final class TrustStores {
             tmf.init(ks);
             return tmf;
         } catch (Exception e) {
-            throw new ConfigLoader.ConfigException(List.of("trustedCaFile: " + pemFile
-                    + " is not a readable PEM file of certificates (" + e.getClass().getSimpleName() + ")"));
+            throw new ConfigLoader.ConfigException(
+                    List.of("trustedCaFile: " + pemFile + " is not a readable PEM file of certificates ("
+                            + e.getClass().getSimpleName() + ")"));
         }
     }
 }

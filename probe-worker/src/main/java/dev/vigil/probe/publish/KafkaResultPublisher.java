@@ -37,8 +37,13 @@ public final class KafkaResultPublisher implements ResultPublisher {
     private volatile long lastErrorAt;
     private volatile long lastAckAt = System.currentTimeMillis();
 
-    public KafkaResultPublisher(String bootstrapServers, String clientId, String resultsTopic, String heartbeatsTopic,
-                                Map<String, Object> overrides, Listener listener) {
+    public KafkaResultPublisher(
+            String bootstrapServers,
+            String clientId,
+            String resultsTopic,
+            String heartbeatsTopic,
+            Map<String, Object> overrides,
+            Listener listener) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -80,8 +85,11 @@ public final class KafkaResultPublisher implements ResultPublisher {
                     } else {
                         failed.incrementAndGet();
                         lastErrorAt = System.currentTimeMillis();
-                        LOG.error("probe result of {} for window {} was not delivered: {}", result.monitorId(),
-                                result.windowStart(), ex.toString());
+                        LOG.error(
+                                "probe result of {} for window {} was not delivered: {}",
+                                result.monitorId(),
+                                result.windowStart(),
+                                ex.toString());
                         listener.failed(result, ex);
                     }
                 });

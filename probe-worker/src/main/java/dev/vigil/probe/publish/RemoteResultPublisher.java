@@ -65,12 +65,21 @@ public final class RemoteResultPublisher implements ResultPublisher {
     private volatile boolean healthy = true;
     private long backoffUntil;
 
-    public RemoteResultPublisher(String ingestUrl, String keyId, String region, byte[] secret, int batchSize,
-                                 Duration flushInterval, LongSupplier clock, Listener listener) {
+    public RemoteResultPublisher(
+            String ingestUrl,
+            String keyId,
+            String region,
+            byte[] secret,
+            int batchSize,
+            Duration flushInterval,
+            LongSupplier clock,
+            Listener listener) {
         // Idle connections are dropped before ingest's idle timeout closes them, so a batch is never written onto a
         // connection the server is closing at that moment.
-        this.pool = reactor.netty.resources.ConnectionProvider.builder("vigil-remote-publisher").maxConnections(4)
-                .maxIdleTime(Duration.ofSeconds(30)).build();
+        this.pool = reactor.netty.resources.ConnectionProvider.builder("vigil-remote-publisher")
+                .maxConnections(4)
+                .maxIdleTime(Duration.ofSeconds(30))
+                .build();
         this.client = HttpClient.create(pool).responseTimeout(Duration.ofSeconds(10));
         String base = ingestUrl.endsWith("/") ? ingestUrl.substring(0, ingestUrl.length() - 1) : ingestUrl;
         this.resultsUrl = base + "/v1/probe-results";
@@ -81,8 +90,8 @@ public final class RemoteResultPublisher implements ResultPublisher {
         this.batchSize = batchSize;
         this.clock = clock;
         this.listener = listener;
-        this.ticker = worker.schedulePeriodically(this::sendNext, flushInterval.toMillis(), flushInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        this.ticker = worker.schedulePeriodically(
+                this::sendNext, flushInterval.toMillis(), flushInterval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -180,7 +189,9 @@ public final class RemoteResultPublisher implements ResultPublisher {
                         .set(RequestSigner.HEADER_REQUEST_ID, requestId)
                         .set(RequestSigner.HEADER_REGION, region)
                         .set(RequestSigner.HEADER_SIGNATURE, signature))
-                .post().uri(url).send(ByteBufFlux.fromInbound(Mono.just(body)))
+                .post()
+                .uri(url)
+                .send(ByteBufFlux.fromInbound(Mono.just(body)))
                 .responseSingle((res, content) -> {
                     int status = res.status().code();
                     if (status >= 200 && status < 300) {
@@ -189,7 +200,8 @@ public final class RemoteResultPublisher implements ResultPublisher {
                     // ingest answers 503 (Kafka away, body budget full) and 429 with Retry-After: honour it
                     Duration retryAfter = TransientStatus.retryAfter(
                             res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER), Clock.systemUTC());
-                    return content.asByteArray().map(bytes -> new Reply(status, problemDetail(bytes), retryAfter))
+                    return content.asByteArray()
+                            .map(bytes -> new Reply(status, problemDetail(bytes), retryAfter))
                             .defaultIfEmpty(new Reply(status, null, retryAfter));
                 })
                 .timeout(REQUEST_TIMEOUT)
@@ -229,8 +241,11 @@ public final class RemoteResultPublisher implements ResultPublisher {
         if (status == -1 || TransientStatus.isTransient(status)) {
             healthy = false;
             long delay = RETRY.delay(attempt + 1, reply.retryAfter()).toMillis();
-            LOG.warn("ingest did not take a batch of {} results (status {}); retrying in {} ms", batch.size(),
-                    status == -1 ? "no response" : status, delay);
+            LOG.warn(
+                    "ingest did not take a batch of {} results (status {}); retrying in {} ms",
+                    batch.size(),
+                    status == -1 ? "no response" : status,
+                    delay);
             worker.schedule(() -> send(batch, requestId, attempt + 1), delay, TimeUnit.MILLISECONDS);
             return;
         }

@@ -32,21 +32,16 @@ public interface ResultPublisher extends AutoCloseable {
 
     /** Observes delivery, for metrics and tests. */
     interface Listener {
-        Listener NONE = new Listener() {
-        };
+        Listener NONE = new Listener() {};
 
-        default void acknowledged(ProbeResult result) {
-        }
+        default void acknowledged(ProbeResult result) {}
 
-        default void failed(ProbeResult result, Throwable error) {
-        }
+        default void failed(ProbeResult result, Throwable error) {}
 
         /** The destination took a heartbeat. */
-        default void heartbeatAcknowledged(WorkerHeartbeat heartbeat) {
-        }
+        default void heartbeatAcknowledged(WorkerHeartbeat heartbeat) {}
 
         /** A heartbeat was not delivered (no retry: the next one follows within the heartbeat period). */
-        default void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
-        }
+        default void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {}
     }
 }

@@ -9,8 +9,7 @@ import java.util.List;
  * block not listed here is refused rather than allowed.
  */
 public final class AddressClassifier {
-    private record Block(Cidr cidr, AddressClass kind) {
-    }
+    private record Block(Cidr cidr, AddressClass kind) {}
 
     private static final List<Block> V4 = List.of(
             block("0.0.0.0/32", AddressClass.UNSPECIFIED),
@@ -55,8 +54,7 @@ public final class AddressClassifier {
 
     private static final Cidr GLOBAL_UNICAST = Cidr.of("2000::/3");
 
-    private AddressClassifier() {
-    }
+    private AddressClassifier() {}
 
     public static AddressClass classify(InetAddress address) {
         return classify(address.getAddress());

@@ -43,8 +43,8 @@ public final class Cidr {
         }
         byte[] masked = mask(bytes, prefix);
         if (!Arrays.equals(masked, bytes)) {
-            throw new IllegalArgumentException("'" + s + "' has host bits set; did you mean "
-                    + format(masked) + "/" + prefix + "?");
+            throw new IllegalArgumentException(
+                    "'" + s + "' has host bits set; did you mean " + format(masked) + "/" + prefix + "?");
         }
         return new Cidr(masked, prefix, s);
     }

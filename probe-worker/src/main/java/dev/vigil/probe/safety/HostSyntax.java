@@ -12,8 +12,7 @@ final class HostSyntax {
     private static final Pattern NUMERIC_LABEL = Pattern.compile("(0x[0-9a-f]*|[0-9]+)");
     private static final Pattern HOST_LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
 
-    private HostSyntax() {
-    }
+    private HostSyntax() {}
 
     /** The four bytes of a canonical dotted quad (no leading zeros, each part 0-255), or null. */
     static byte[] dottedQuad(String host) {

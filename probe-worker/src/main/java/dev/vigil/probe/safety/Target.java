@@ -37,10 +37,8 @@ public sealed interface Target {
     }
 
     /** Must not be fetched; the reason names the rule, never secrets from the URL. */
-    record Refused(String reason, long dnsNanos) implements Target {
-    }
+    record Refused(String reason, long dnsNanos) implements Target {}
 
     /** The host name did not resolve. */
-    record Unresolved(String reason, long dnsNanos) implements Target {
-    }
+    record Unresolved(String reason, long dnsNanos) implements Target {}
 }

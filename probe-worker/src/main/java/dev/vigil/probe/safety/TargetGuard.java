@@ -22,7 +22,8 @@ public final class TargetGuard {
     private final List<Cidr> allowList;
     private final HostResolver resolver;
     /** Monitor URLs repeat every window: their syntactic verdict (Parsed or the refusal text) is kept. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, Object> parsed =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public TargetGuard(List<Cidr> allowList, HostResolver resolver) {
         this.allowList = List.copyOf(allowList);
@@ -80,8 +81,10 @@ public final class TargetGuard {
         return resolver.resolve(parsed.host())
                 .map(addresses -> decide(parsed, addresses, System.nanoTime() - t0))
                 .onErrorResume(e -> Mono.just(new Target.Unresolved(
-                        e instanceof UnknownHostException ? "host name did not resolve" : "host lookup failed: "
-                                + e.getClass().getSimpleName(), System.nanoTime() - t0)));
+                        e instanceof UnknownHostException
+                                ? "host name did not resolve"
+                                : "host lookup failed: " + e.getClass().getSimpleName(),
+                        System.nanoTime() - t0)));
     }
 
     /** The allow/refuse decision for a set of resolved addresses: all must pass. Pure. */
@@ -95,7 +98,8 @@ public final class TargetGuard {
                 return new Target.Refused(refusal, dnsNanos);
             }
         }
-        return new Target.Allowed(parsed.uri(), parsed.host(), parsed.port(), parsed.secure(), addresses.get(0), dnsNanos);
+        return new Target.Allowed(
+                parsed.uri(), parsed.host(), parsed.port(), parsed.secure(), addresses.get(0), dnsNanos);
     }
 
     /** Why an address must not be probed, or null when it may be. */
@@ -158,7 +162,8 @@ public final class TargetGuard {
         URI normalized;
         try {
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            normalized = new URI(scheme + "://" + authority + path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+            normalized = new URI(
+                    scheme + "://" + authority + path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
         } catch (URISyntaxException e) {
             throw new RefusedException("not a valid URL");
         }
@@ -187,8 +192,7 @@ public final class TargetGuard {
     }
 
     /** A host without brackets, and its address when it is a literal. */
-    private record HostPart(String host, InetAddress literal) {
-    }
+    private record HostPart(String host, InetAddress literal) {}
 
     /**
      * The host rules shared by URLs and endpoints: a bracketed IPv6 literal without zone, a canonical dotted quad,
@@ -210,21 +214,22 @@ public final class TargetGuard {
         if (quad == null && !HostSyntax.validHostname(lower)) {
             throw new RefusedException(label + " is not a valid host name");
         }
-        return new HostPart(lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower,
-                quad == null ? null : raw(quad));
+        return new HostPart(
+                lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower, quad == null ? null : raw(quad));
     }
 
     private static InetAddress raw(byte[] bytes) {
         try {
-            return bytes.length == 16 ? java.net.Inet6Address.getByAddress(null, bytes, -1) : InetAddress.getByAddress(bytes);
+            return bytes.length == 16
+                    ? java.net.Inet6Address.getByAddress(null, bytes, -1)
+                    : InetAddress.getByAddress(bytes);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException(e);
         }
     }
 
     /** A syntactically acceptable URL: host without brackets, effective port, literal address if any. */
-    public record Parsed(URI uri, String host, int port, boolean secure, InetAddress literal) {
-    }
+    public record Parsed(URI uri, String host, int port, boolean secure, InetAddress literal) {}
 
     /** A URL refused before any lookup. */
     public static final class RefusedException extends RuntimeException {

@@ -51,7 +51,8 @@ public final class FileMonitorFeed implements AutoCloseable {
                 ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("schemaVersion", 1);
             }
             try {
-                MonitorDefinition def = ConfigLoader.bind(node, MonitorDefinition.class, file + ": monitors[" + i + "]");
+                MonitorDefinition def =
+                        ConfigLoader.bind(node, MonitorDefinition.class, file + ": monitors[" + i + "]");
                 if (!ids.add(def.id())) {
                     problems.add(file + ": monitors[" + i + "].id: repeats an earlier monitor id");
                 }
@@ -68,15 +69,20 @@ public final class FileMonitorFeed implements AutoCloseable {
 
     public FileMonitorFeed start(Duration pollInterval) {
         load();
-        watcher = Schedulers.single().schedulePeriodically(() -> {
-            try {
-                if (Files.getLastModifiedTime(file).toMillis() != lastModified) {
-                    load();
-                }
-            } catch (Exception e) {
-                LOG.warn("monitors file {} not reloaded: {}", file, e.getMessage());
-            }
-        }, pollInterval.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        watcher = Schedulers.single()
+                .schedulePeriodically(
+                        () -> {
+                            try {
+                                if (Files.getLastModifiedTime(file).toMillis() != lastModified) {
+                                    load();
+                                }
+                            } catch (Exception e) {
+                                LOG.warn("monitors file {} not reloaded: {}", file, e.getMessage());
+                            }
+                        },
+                        pollInterval.toMillis(),
+                        pollInterval.toMillis(),
+                        TimeUnit.MILLISECONDS);
         return this;
     }
 

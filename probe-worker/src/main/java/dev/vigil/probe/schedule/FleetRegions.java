@@ -44,7 +44,8 @@ public final class FleetRegions implements MonitorSink {
     public synchronized Map<String, Integer> regionsNamed() {
         List<Map.Entry<String, Integer>> entries = new ArrayList<>(counts.entrySet());
         if (entries.size() > MAX_REGIONS) {
-            entries.sort(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+            entries.sort(
+                    Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
             entries = entries.subList(0, MAX_REGIONS);
         }
         Map<String, Integer> out = new TreeMap<>();

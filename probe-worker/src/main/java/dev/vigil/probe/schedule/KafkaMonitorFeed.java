@@ -26,17 +26,33 @@ public final class KafkaMonitorFeed implements AutoCloseable {
     private final org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer;
     private final CompactedTopicView<MonitorDefinition> view;
 
-    public KafkaMonitorFeed(String bootstrapServers, String clientId, String topic, MonitorSink sink,
-                            Consumer<DeadLetter> deadLetters) {
-        this(new KafkaConsumer<>(CompactedTopicView.consumerProperties(bootstrapServers, clientId, Map.of()),
-                new StringDeserializer(), new ByteArrayDeserializer()), topic, sink, deadLetters);
+    public KafkaMonitorFeed(
+            String bootstrapServers,
+            String clientId,
+            String topic,
+            MonitorSink sink,
+            Consumer<DeadLetter> deadLetters) {
+        this(
+                new KafkaConsumer<>(
+                        CompactedTopicView.consumerProperties(bootstrapServers, clientId, Map.of()),
+                        new StringDeserializer(),
+                        new ByteArrayDeserializer()),
+                topic,
+                sink,
+                deadLetters);
     }
 
     /** Over any consumer (a test's {@code MockConsumer}); the feed owns it and closes it. */
-    KafkaMonitorFeed(org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer, String topic, MonitorSink sink,
-                     Consumer<DeadLetter> deadLetters) {
+    KafkaMonitorFeed(
+            org.apache.kafka.clients.consumer.Consumer<String, byte[]> consumer,
+            String topic,
+            MonitorSink sink,
+            Consumer<DeadLetter> deadLetters) {
         this.consumer = consumer;
-        this.view = new CompactedTopicView<>(consumer, topic, KafkaMonitorFeed::definition,
+        this.view = new CompactedTopicView<>(
+                consumer,
+                topic,
+                KafkaMonitorFeed::definition,
                 new CompactedTopicView.Listener<>() {
                     @Override
                     public void upserted(String key, MonitorDefinition value) {
@@ -51,12 +67,19 @@ public final class KafkaMonitorFeed implements AutoCloseable {
                     @Override
                     public void skipped(ConsumerRecord<String, byte[]> r, RuntimeException cause) {
                         String key = r.key();
-                        deadLetters.accept(DeadLetter.poison(SOURCE, "invalid MonitorDefinition: " + cause.getMessage(),
-                                cause, r.topic(), r.partition(), r.offset(),
-                                key == null ? null : key.getBytes(StandardCharsets.UTF_8), r.value(),
+                        deadLetters.accept(DeadLetter.poison(
+                                SOURCE,
+                                "invalid MonitorDefinition: " + cause.getMessage(),
+                                cause,
+                                r.topic(),
+                                r.partition(),
+                                r.offset(),
+                                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                                r.value(),
                                 System.currentTimeMillis()));
                     }
-                }, CompactedTopicView.Options.of("vigil-monitor-feed", CompactedTopicView.MissingTopic.WAIT, false));
+                },
+                CompactedTopicView.Options.of("vigil-monitor-feed", CompactedTopicView.MissingTopic.WAIT, false));
     }
 
     /** The definition a record holds; a contract violation (the key must be its id) is a poison record. */

@@ -74,19 +74,38 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
      * @param sink        receives every result (called on the thread that completed the probe)
      * @param concurrency the in-flight limit
      */
-    public ProbeScheduler(String region, String workerId, Scheduler timer,
-                          BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
-                          Consumer<ProbeResult> sink, int concurrency, ScheduleListener listener) {
-        this(region, workerId, timer, prober, sink, concurrency, listener, reactor.core.scheduler.Schedulers.immediate());
+    public ProbeScheduler(
+            String region,
+            String workerId,
+            Scheduler timer,
+            BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
+            Consumer<ProbeResult> sink,
+            int concurrency,
+            ScheduleListener listener) {
+        this(
+                region,
+                workerId,
+                timer,
+                prober,
+                sink,
+                concurrency,
+                listener,
+                reactor.core.scheduler.Schedulers.immediate());
     }
 
     /**
      * @param work where probes are started (request set-up runs there), so the timer thread only keeps
      *             time; {@code Schedulers.immediate()} starts them on the timer thread (deterministic tests)
      */
-    public ProbeScheduler(String region, String workerId, Scheduler timer,
-                          BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
-                          Consumer<ProbeResult> sink, int concurrency, ScheduleListener listener, Scheduler work) {
+    public ProbeScheduler(
+            String region,
+            String workerId,
+            Scheduler timer,
+            BiFunction<MonitorDefinition, Long, Mono<ProbeResult>> prober,
+            Consumer<ProbeResult> sink,
+            int concurrency,
+            ScheduleListener listener,
+            Scheduler work) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1");
         }
@@ -229,7 +248,8 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         Mono.defer(() -> prober.apply(def, ws))
                 .subscribeOn(work)
                 .doFinally(s -> finished(e))
-                .subscribe(result -> hand(def, result), ex -> LOG.error("probe of {} failed unexpectedly", def.id(), ex));
+                .subscribe(
+                        result -> hand(def, result), ex -> LOG.error("probe of {} failed unexpectedly", def.id(), ex));
     }
 
     private void hand(MonitorDefinition def, ProbeResult result) {
@@ -248,7 +268,14 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
 
     private ProbeResult skippedResult(MonitorDefinition def, long ws, long now, SkipReason reason) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
-        return ProbeResult.skipped(def.id(), region, workerId, ws, now, def.type(), reason,
+        return ProbeResult.skipped(
+                def.id(),
+                region,
+                workerId,
+                ws,
+                now,
+                def.type(),
+                reason,
                 new UUID(r.nextLong(), r.nextLong()).toString());
     }
 
@@ -302,7 +329,8 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
                     e.timer.dispose();
                     MonitorDefinition def = e.def;
                     long ws = Windows.windowStart(now, def.intervalMs());
-                    if (e.lastProbedWindow < ws && Windows.scheduledAt(def.id(), ws, def.intervalMs(), def.timeoutMs()) > now) {
+                    if (e.lastProbedWindow < ws
+                            && Windows.scheduledAt(def.id(), ws, def.intervalMs(), def.timeoutMs()) > now) {
                         pending.add(def);
                     }
                 }
@@ -335,8 +363,11 @@ public final class ProbeScheduler implements MonitorSink, AutoCloseable {
         // which Vigil's watch pages on); the gap it leaves is its region's to report, if no other worker serves it
         listener.skipped(SkipReason.SHUTTING_DOWN, pending.size());
         if (sent < pending.size()) {
-            LOG.warn("shutting down: {} of {} skipped results were not published within {}", pending.size() - sent,
-                    pending.size(), SHUTDOWN_SKIPS_BUDGET);
+            LOG.warn(
+                    "shutting down: {} of {} skipped results were not published within {}",
+                    pending.size() - sent,
+                    pending.size(),
+                    SHUTDOWN_SKIPS_BUDGET);
         }
     }
 

@@ -4,14 +4,11 @@ import dev.vigil.schemas.contract.SkipReason;
 
 /** What the scheduler reports for metrics. Called on scheduler threads; implementations must be cheap. */
 public interface ScheduleListener {
-    ScheduleListener NONE = new ScheduleListener() {
-    };
+    ScheduleListener NONE = new ScheduleListener() {};
 
     /** {@code windows} windows were not probed, for {@code reason}. */
-    default void skipped(SkipReason reason, long windows) {
-    }
+    default void skipped(SkipReason reason, long windows) {}
 
     /** How late a probe started relative to its planned start, in milliseconds. */
-    default void lag(long millis) {
-    }
+    default void lag(long millis) {}
 }

@@ -33,7 +33,8 @@ class ProbeWorkerConfigTest {
 
     @Test
     void yamlThenEnvironmentOverrides() throws Exception {
-        Path p = yaml("""
+        Path p = yaml(
+                """
                 region: eu-west
                 workerId: w-7
                 allowList: [127.0.0.0/8]
@@ -42,8 +43,17 @@ class ProbeWorkerConfigTest {
                 http:
                   port: 9000
                 """);
-        var c = ProbeWorkerConfig.load(p, Map.of("VIGIL_REGION", "asia-east", "VIGIL_HTTP_PORT", "0",
-                "VIGIL_ALLOW_LIST", "10.0.0.0/8, 192.168.0.0/16", "VIGIL_CONCURRENCY", "32"));
+        var c = ProbeWorkerConfig.load(
+                p,
+                Map.of(
+                        "VIGIL_REGION",
+                        "asia-east",
+                        "VIGIL_HTTP_PORT",
+                        "0",
+                        "VIGIL_ALLOW_LIST",
+                        "10.0.0.0/8, 192.168.0.0/16",
+                        "VIGIL_CONCURRENCY",
+                        "32"));
         assertThat(c.region()).isEqualTo("asia-east");
         assertThat(c.workerId()).isEqualTo("w-7");
         assertThat(c.http().port()).isZero();
@@ -55,14 +65,17 @@ class ProbeWorkerConfigTest {
     @Test
     void problemsNameTheKey() throws Exception {
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("region: mars\n"), Map.of()))
-                .isInstanceOf(ConfigLoader.ConfigException.class).hasMessageContaining("region: must be one of");
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("region: must be one of");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("allowList: [10.1.2.3/8]\n"), Map.of()))
-                .hasMessageContaining("allowList[0]").hasMessageContaining("did you mean 10.0.0.0/8");
+                .hasMessageContaining("allowList[0]")
+                .hasMessageContaining("did you mean 10.0.0.0/8");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("concurrency: 0\n"), Map.of()))
                 .hasMessageContaining("concurrency: must be between 1 and 10000");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("http:\n  port: 70000\n"), Map.of()))
                 .hasMessageContaining("http.port");
-        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("remote:\n  enabled: true\n  ingestUrl: nope\n"), Map.of()))
+        assertThatThrownBy(
+                        () -> ProbeWorkerConfig.load(yaml("remote:\n  enabled: true\n  ingestUrl: nope\n"), Map.of()))
                 .hasMessageContaining("remote.ingestUrl");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("kafka:\n  bootstrapServers: ''\n"), Map.of()))
                 .hasMessageContaining("kafka.bootstrapServers: is required");
@@ -84,12 +97,13 @@ class ProbeWorkerConfigTest {
         assertThat(ProbeWorkerConfig.load(null, Map.of()).headerSecrets()).isEmpty();
         var c = ProbeWorkerConfig.load(yaml("headerSecrets: [HEALTH_TOKEN, PARTNER_API_KEY]\n"), Map.of());
         assertThat(c.headerSecrets()).containsExactly("HEALTH_TOKEN", "PARTNER_API_KEY");
-        assertThat(ProbeWorkerConfig.load(null, Map.of("VIGIL_HEADER_SECRETS", "A_TOKEN,B_TOKEN")).headerSecrets())
+        assertThat(ProbeWorkerConfig.load(null, Map.of("VIGIL_HEADER_SECRETS", "A_TOKEN,B_TOKEN"))
+                        .headerSecrets())
                 .containsExactly("A_TOKEN", "B_TOKEN");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("headerSecrets: [VIGIL_PROBE_SECRET]\n"), Map.of()))
                 .hasMessageContaining("headerSecrets[0]: must not name a VIGIL_ variable");
-        assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml(
-                "headerSecrets: [OK_TOKEN, SIGNING]\nremote:\n  secretEnv: SIGNING\n"), Map.of()))
+        assertThatThrownBy(() -> ProbeWorkerConfig.load(
+                        yaml("headerSecrets: [OK_TOKEN, SIGNING]\nremote:\n  secretEnv: SIGNING\n"), Map.of()))
                 .hasMessageContaining("headerSecrets[1]: must not name remote.secretEnv");
         assertThatThrownBy(() -> ProbeWorkerConfig.load(yaml("headerSecrets: ['not a name']\n"), Map.of()))
                 .hasMessageContaining("headerSecrets[0]");
@@ -97,15 +111,19 @@ class ProbeWorkerConfigTest {
 
     @Test
     void theKeysOfThePreviousShapeStillWorkAndEachWarnsOnce() throws Exception {
-        var current = ProbeWorkerConfig.load(yaml("""
+        var current = ProbeWorkerConfig.load(
+                yaml(
+                        """
                 heartbeatInterval: 2s
                 drainTimeout: 45s
                 kafka:
                   topics: {monitors: a.monitors, probeResults: a.results, heartbeats: a.heartbeats, deadLetter: a.dead}
                 remote:
                   flushInterval: 250ms
-                """), Map.of());
-        Path old = yaml("""
+                """),
+                Map.of());
+        Path old = yaml(
+                """
                 heartbeatIntervalMs: 2000
                 drainTimeoutMs: 45000
                 kafka:
@@ -118,16 +136,23 @@ class ProbeWorkerConfigTest {
                 """);
         ConfigLoader.Result<ProbeWorkerConfig> r = ConfigLoader.read(ProbeWorkerConfig.SPEC, old, Map.of());
         assertThat(r.config()).isEqualTo(current);
-        assertThat(r.warnings()).hasSize(7).contains(old + ": kafka.resultsTopic is deprecated, use kafka.topics.probeResults",
-                old + ": heartbeatIntervalMs is deprecated, use heartbeatInterval with the unit in the value, e.g. 30s,"
-                        + " 5m or 1500ms");
+        assertThat(r.warnings())
+                .hasSize(7)
+                .contains(
+                        old + ": kafka.resultsTopic is deprecated, use kafka.topics.probeResults",
+                        old
+                                + ": heartbeatIntervalMs is deprecated, use heartbeatInterval with the unit in the value, e.g. 30s,"
+                                + " 5m or 1500ms");
         assertThat(ConfigLoader.read(ProbeWorkerConfig.SPEC, null, Map.of("VIGIL_HEARTBEAT_INTERVAL_MS", "500"))
-                .config().heartbeatInterval()).isEqualTo(Duration.ofMillis(500));
+                        .config()
+                        .heartbeatInterval())
+                .isEqualTo(Duration.ofMillis(500));
     }
 
     @Test
     void everyBadValueIsReportedAtOnce() throws Exception {
-        Path p = yaml("""
+        Path p = yaml(
+                """
                 region: mars
                 concurrency: 0
                 heartbeatInterval: 10
@@ -148,8 +173,17 @@ class ProbeWorkerConfigTest {
 
     @Test
     void theNewKeysAreOverriddenByTheirVariables() {
-        var c = ProbeWorkerConfig.load(null, Map.of("VIGIL_HEARTBEAT_INTERVAL", "5s", "VIGIL_DRAIN_TIMEOUT", "1m",
-                "VIGIL_KAFKA_TOPICS_PROBE_RESULTS", "env.results", "VIGIL_REMOTE_FLUSH_INTERVAL", "200ms"));
+        var c = ProbeWorkerConfig.load(
+                null,
+                Map.of(
+                        "VIGIL_HEARTBEAT_INTERVAL",
+                        "5s",
+                        "VIGIL_DRAIN_TIMEOUT",
+                        "1m",
+                        "VIGIL_KAFKA_TOPICS_PROBE_RESULTS",
+                        "env.results",
+                        "VIGIL_REMOTE_FLUSH_INTERVAL",
+                        "200ms"));
         assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.drainTimeout()).isEqualTo(Duration.ofMinutes(1));
         assertThat(c.kafka().topics().probeResults()).isEqualTo("env.results");

@@ -12,15 +12,20 @@ final class LocalTarget implements AutoCloseable {
     private final DisposableServer server;
 
     LocalTarget() {
-        server = HttpServer.create().host("127.0.0.1").port(0)
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .route(r -> r.get("/health", (req, res) -> {
-                    requests.incrementAndGet();
-                    return res.header("Content-Type", "application/json").sendString(Mono.just("{\"status\":\"ok\"}"));
-                }).get("/slow-health", (req, res) -> {
-                    requests.incrementAndGet();
-                    return res.header("Content-Type", "application/json")
-                            .sendString(Mono.delay(Duration.ofMillis(1500)).thenReturn("{\"status\":\"ok\"}"));
-                }))
+                            requests.incrementAndGet();
+                            return res.header("Content-Type", "application/json")
+                                    .sendString(Mono.just("{\"status\":\"ok\"}"));
+                        })
+                        .get("/slow-health", (req, res) -> {
+                            requests.incrementAndGet();
+                            return res.header("Content-Type", "application/json")
+                                    .sendString(
+                                            Mono.delay(Duration.ofMillis(1500)).thenReturn("{\"status\":\"ok\"}"));
+                        }))
                 .bindNow();
     }
 

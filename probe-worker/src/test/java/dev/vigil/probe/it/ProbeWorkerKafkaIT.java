@@ -63,8 +63,11 @@ class ProbeWorkerKafkaIT {
         resultsTopic = p + Topics.PROBE_RESULTS;
         heartbeatsTopic = p + Topics.HEARTBEATS;
         deadLetterTopic = p + Topics.DEAD_LETTER;
-        kafka.createTopics(new Topics.TopicSpec(monitorsTopic, 3, true), new Topics.TopicSpec(resultsTopic, 3, false),
-                new Topics.TopicSpec(heartbeatsTopic, 1, false), new Topics.TopicSpec(deadLetterTopic, 1, false));
+        kafka.createTopics(
+                new Topics.TopicSpec(monitorsTopic, 3, true),
+                new Topics.TopicSpec(resultsTopic, 3, false),
+                new Topics.TopicSpec(heartbeatsTopic, 1, false),
+                new Topics.TopicSpec(deadLetterTopic, 1, false));
     }
 
     @AfterEach
@@ -77,15 +80,27 @@ class ProbeWorkerKafkaIT {
 
     private ProbeWorkerConfig config(String workerId) {
         var d = ProbeWorkerConfig.defaults();
-        return new ProbeWorkerConfig("us-east", workerId, d.regions(), 64, "", List.of("127.0.0.0/8"), "",
-                Duration.ofMillis(500), Duration.ofMillis(10_000), new ProbeWorkerConfig.Kafka(kafka.bootstrapServers(),
-                new ProbeWorkerConfig.TopicNames(monitorsTopic, resultsTopic, heartbeatsTopic, deadLetterTopic)),
-                new ProbeWorkerConfig.Http("127.0.0.1", 0), d.remote());
+        return new ProbeWorkerConfig(
+                "us-east",
+                workerId,
+                d.regions(),
+                64,
+                "",
+                List.of("127.0.0.0/8"),
+                "",
+                Duration.ofMillis(500),
+                Duration.ofMillis(10_000),
+                new ProbeWorkerConfig.Kafka(
+                        kafka.bootstrapServers(),
+                        new ProbeWorkerConfig.TopicNames(
+                                monitorsTopic, resultsTopic, heartbeatsTopic, deadLetterTopic)),
+                new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                d.remote());
     }
 
     private static MonitorDefinition monitor(String id, String url, String... regions) {
-        return new MonitorDefinition(1, id, null, url, null, 10, 2000, List.of(regions), null, null, null, null, null,
-                null, null);
+        return new MonitorDefinition(
+                1, id, null, url, null, 10, 2000, List.of(regions), null, null, null, null, null, null, null);
     }
 
     private KafkaProducer<String, byte[]> producer() {
@@ -100,13 +115,15 @@ class ProbeWorkerKafkaIT {
         props.remove("group.id");
         try (var c = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .toList();
             c.assign(parts);
             c.seekToBeginning(parts);
             Map<TopicPartition, Long> end = c.endOffsets(parts);
             List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
             long deadline = System.currentTimeMillis() + 30_000;
-            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.currentTimeMillis() < deadline) {
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+                    && System.currentTimeMillis() < deadline) {
                 c.poll(Duration.ofMillis(200)).forEach(out::add);
             }
             return out;
@@ -115,22 +132,26 @@ class ProbeWorkerKafkaIT {
 
     private List<ProbeResult> results() {
         return readAll(resultsTopic).stream()
-                .map(r -> VigilSerdes.probeResult().deserialize(r.topic(), r.value())).toList();
+                .map(r -> VigilSerdes.probeResult().deserialize(r.topic(), r.value()))
+                .toList();
     }
 
     private List<WorkerHeartbeat> heartbeats() {
         return readAll(heartbeatsTopic).stream()
-                .map(r -> VigilSerdes.workerHeartbeat().deserialize(r.topic(), r.value())).toList();
+                .map(r -> VigilSerdes.workerHeartbeat().deserialize(r.topic(), r.value()))
+                .toList();
     }
 
     private static int get(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode();
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     private static String body(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     @Test
@@ -143,8 +164,8 @@ class ProbeWorkerKafkaIT {
         producer.send(new ProducerRecord<>(monitorsTopic, "elsewhere", Json.bytes(elsewhere)));
         producer.send(new ProducerRecord<>(monitorsTopic, "gone", Json.bytes(gone)));
         producer.send(new ProducerRecord<>(monitorsTopic, "gone", null));
-        producer.send(new ProducerRecord<>(monitorsTopic, "broken", "{\"id\":\"broken\",\"url\":\"ftp://x\"}"
-                .getBytes(StandardCharsets.UTF_8)));
+        producer.send(new ProducerRecord<>(
+                monitorsTopic, "broken", "{\"id\":\"broken\",\"url\":\"ftp://x\"}".getBytes(StandardCharsets.UTF_8)));
         producer.flush();
 
         var worker = ProbeWorker.start(config("w-it-1"), Map.of());
@@ -154,7 +175,8 @@ class ProbeWorkerKafkaIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> get(base + "/ready") == 200);
         assertThat(worker.scheduler().monitorsAssigned()).isEqualTo(1);
 
-        await().atMost(Duration.ofSeconds(40)).until(() -> results().stream().anyMatch(r -> r.monitorId().equals("api")));
+        await().atMost(Duration.ofSeconds(40))
+                .until(() -> results().stream().anyMatch(r -> r.monitorId().equals("api")));
         List<ProbeResult> rs = results();
         assertThat(rs).extracting(ProbeResult::monitorId).containsOnly("api");
         for (ProbeResult r : rs) {
@@ -168,7 +190,8 @@ class ProbeWorkerKafkaIT {
                 .isGreaterThanOrEqualTo(Windows.offsetMs("api", 10_000, 2000));
         assertThat(rs.stream().map(ProbeResult::windowStart).distinct().count()).isEqualTo(rs.size());
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats().stream().anyMatch(h -> h.monitorsAssigned() == 1));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> heartbeats().stream().anyMatch(h -> h.monitorsAssigned() == 1));
         assertThat(heartbeats()).isNotEmpty().allSatisfy(hb -> {
             assertThat(hb.workerId()).isEqualTo("w-it-1");
             assertThat(hb.region()).isEqualTo("us-east");
@@ -176,17 +199,23 @@ class ProbeWorkerKafkaIT {
         });
         assertThat(readAll(heartbeatsTopic)).extracting(ConsumerRecord::key).containsOnly("w-it-1");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !readAll(deadLetterTopic).isEmpty());
-        DeadLetter dl = VigilSerdes.deadLetter().deserialize(deadLetterTopic, readAll(deadLetterTopic).get(0).value());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !readAll(deadLetterTopic).isEmpty());
+        DeadLetter dl = VigilSerdes.deadLetter()
+                .deserialize(deadLetterTopic, readAll(deadLetterTopic).get(0).value());
         assertThat(dl.key()).isEqualTo("broken");
         assertThat(dl.reason()).contains("MonitorDefinition");
 
         String metrics = body(base + "/metrics");
         // counts of at least 1: the http success series exist (at 0) before any probe
-        assertThat(metrics).containsPattern("vigil_probe_results_total\\{error_kind=\"none\",outcome=\"success\",type=\"http\"} [1-9]")
-                .contains("vigil_probe_in_flight").contains("vigil_probe_skipped_windows_total")
+        assertThat(metrics)
+                .containsPattern(
+                        "vigil_probe_results_total\\{error_kind=\"none\",outcome=\"success\",type=\"http\"} [1-9]")
+                .contains("vigil_probe_in_flight")
+                .contains("vigil_probe_skipped_windows_total")
                 .containsPattern("vigil_probe_duration_seconds_count\\{outcome=\"success\",type=\"http\"} [1-9]")
-                .contains("vigil_probe_duration_seconds_bucket").contains("vigil_probe_schedule_lag_seconds");
+                .contains("vigil_probe_duration_seconds_bucket")
+                .contains("vigil_probe_schedule_lag_seconds");
         assertThat(get(base + "/nope")).isEqualTo(404);
 
         // A tombstone while running removes the monitor without a restart.
@@ -234,7 +263,10 @@ class ProbeWorkerKafkaIT {
         assertThat(ids).containsAll(acked);
         assertThat(ids).hasSize(onTopic.size());
         // One result per (monitor, window) from this worker: no duplicates from retries.
-        assertThat(onTopic.stream().map(r -> r.monitorId() + "@" + r.windowStart()).distinct().count())
+        assertThat(onTopic.stream()
+                        .map(r -> r.monitorId() + "@" + r.windowStart())
+                        .distinct()
+                        .count())
                 .isEqualTo(onTopic.size());
     }
 }

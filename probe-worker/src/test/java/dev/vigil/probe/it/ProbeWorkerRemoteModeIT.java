@@ -34,50 +34,78 @@ class ProbeWorkerRemoteModeIT {
     @TempDir
     Path dir;
 
-    record Received(String requestId, String region, String keyId, boolean signatureValid, List<ProbeResult> results) {
-    }
+    record Received(String requestId, String region, String keyId, boolean signatureValid, List<ProbeResult> results) {}
 
-    record Beat(String requestId, String region, String keyId, String contentType, boolean signatureValid,
-                List<WorkerHeartbeat> heartbeats) {
-    }
+    record Beat(
+            String requestId,
+            String region,
+            String keyId,
+            String contentType,
+            boolean signatureValid,
+            List<WorkerHeartbeat> heartbeats) {}
 
     /** A batch as the fake ingest received it: the signing headers, whether the signature holds, the events. */
-    record Signed<T>(String requestId, String region, String keyId, String contentType, boolean signatureValid,
-                     List<T> events) {
-    }
+    record Signed<T>(
+            String requestId,
+            String region,
+            String keyId,
+            String contentType,
+            boolean signatureValid,
+            List<T> events) {}
 
-    private static <T> Mono<Signed<T>> readSigned(reactor.netty.http.server.HttpServerRequest req, RequestSigner signer,
-                                                  Class<T> type) {
+    private static <T> Mono<Signed<T>> readSigned(
+            reactor.netty.http.server.HttpServerRequest req, RequestSigner signer, Class<T> type) {
         return req.receive().aggregate().asByteArray().map(body -> {
             var h = req.requestHeaders();
-            boolean valid = signer.verify(Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
-                    h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION), body,
+            boolean valid = signer.verify(
+                    Long.parseLong(h.get(RequestSigner.HEADER_TIMESTAMP)),
+                    h.get(RequestSigner.HEADER_REQUEST_ID),
+                    h.get(RequestSigner.HEADER_REGION),
+                    body,
                     h.get(RequestSigner.HEADER_SIGNATURE));
             List<T> events = new java.util.ArrayList<>();
             for (JsonNode n : Json.tree(body)) {
                 events.add(Json.convert(n, type));
             }
-            return new Signed<>(h.get(RequestSigner.HEADER_REQUEST_ID), h.get(RequestSigner.HEADER_REGION),
-                    h.get(RequestSigner.HEADER_KEY_ID), h.get("Content-Type"), valid, events);
+            return new Signed<>(
+                    h.get(RequestSigner.HEADER_REQUEST_ID),
+                    h.get(RequestSigner.HEADER_REGION),
+                    h.get(RequestSigner.HEADER_KEY_ID),
+                    h.get("Content-Type"),
+                    valid,
+                    events);
         });
     }
 
     /** A stand-in for ingest's {@code POST /v1/heartbeats}: verifies the signature, records what came, answers {@code status}. */
-    private static reactor.netty.http.server.HttpServerRoutes heartbeats(reactor.netty.http.server.HttpServerRoutes routes,
-                                                                         RequestSigner signer, List<Beat> into, int status) {
-        return routes.post("/v1/heartbeats", (req, res) -> readSigned(req, signer, WorkerHeartbeat.class).flatMap(b -> {
-            into.add(new Beat(b.requestId(), b.region(), b.keyId(), b.contentType(), b.signatureValid(), b.events()));
-            if (status == 202) {
-                return Mono.from(res.status(202).header("Content-Type", "application/json").sendString(Mono.just("{\"accepted\":1,\"rejected\":[]}")));
-            }
-            return Mono.from(res.status(status).header("Content-Type", "application/problem+json").sendString(Mono.just(
-                    "{\"type\":\"https://vigil.dev/problems/invalid-events\",\"title\":\"No valid event\",\"status\":" + status
-                            + ",\"detail\":\"event 0: workerId: is not the signing key's worker id ('key-eu')\"}")));
-        }));
+    private static reactor.netty.http.server.HttpServerRoutes heartbeats(
+            reactor.netty.http.server.HttpServerRoutes routes, RequestSigner signer, List<Beat> into, int status) {
+        return routes.post("/v1/heartbeats", (req, res) -> readSigned(req, signer, WorkerHeartbeat.class)
+                .flatMap(b -> {
+                    into.add(new Beat(
+                            b.requestId(), b.region(), b.keyId(), b.contentType(), b.signatureValid(), b.events()));
+                    if (status == 202) {
+                        return Mono.from(res.status(202)
+                                .header("Content-Type", "application/json")
+                                .sendString(Mono.just("{\"accepted\":1,\"rejected\":[]}")));
+                    }
+                    return Mono.from(
+                            res.status(status)
+                                    .header("Content-Type", "application/problem+json")
+                                    .sendString(
+                                            Mono.just(
+                                                    "{\"type\":\"https://vigil.dev/problems/invalid-events\",\"title\":\"No valid event\",\"status\":"
+                                                            + status
+                                                            + ",\"detail\":\"event 0: workerId: is not the signing key's worker id ('key-eu')\"}")));
+                }));
     }
 
     private static double heartbeatCount(ProbeWorker.Running worker, String result) {
-        var c = worker.metrics().registry().find("vigil.probe.heartbeats").tag("result", result).counter();
+        var c = worker.metrics()
+                .registry()
+                .find("vigil.probe.heartbeats")
+                .tag("result", result)
+                .counter();
         return c == null ? 0 : c.count();
     }
 
@@ -87,33 +115,57 @@ class ProbeWorkerRemoteModeIT {
         List<Received> received = new CopyOnWriteArrayList<>();
         AtomicInteger calls = new AtomicInteger();
         List<Beat> beats = new CopyOnWriteArrayList<>();
-        var ingest = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> heartbeats(r, signer, beats, 202).post("/v1/probe-results", (req, res) -> readSigned(req, signer, ProbeResult.class)
-                        .flatMap(b -> {
-                            received.add(new Received(b.requestId(), b.region(), b.keyId(), b.signatureValid(), b.events()));
-                            // The first delivery meets a busy ingest: 503, to be retried.
-                            int status = calls.incrementAndGet() == 1 ? 503 : 202;
-                            return Mono.from(res.status(status).send());
-                        })))
+        var ingest = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> heartbeats(r, signer, beats, 202)
+                        .post("/v1/probe-results", (req, res) -> readSigned(req, signer, ProbeResult.class)
+                                .flatMap(b -> {
+                                    received.add(new Received(
+                                            b.requestId(), b.region(), b.keyId(), b.signatureValid(), b.events()));
+                                    // The first delivery meets a busy ingest: 503, to be retried.
+                                    int status = calls.incrementAndGet() == 1 ? 503 : 202;
+                                    return Mono.from(res.status(status).send());
+                                })))
                 .bindNow();
         try (var target = new LocalTarget()) {
             Path monitors = dir.resolve("monitors.yaml");
-            Files.writeString(monitors, "monitors:\n"
-                    + "  - id: remote-api\n    url: " + target.url("/health") + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n"
-                    + "  - id: other-region\n    url: " + target.url("/health") + "\n    regions: [us-east]\n");
+            Files.writeString(
+                    monitors,
+                    "monitors:\n"
+                            + "  - id: remote-api\n    url: " + target.url("/health")
+                            + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n"
+                            + "  - id: other-region\n    url: " + target.url("/health") + "\n    regions: [us-east]\n");
             var d = ProbeWorkerConfig.defaults();
-            var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10),
+            var cfg = new ProbeWorkerConfig(
+                    "eu-west",
+                    "remote-1",
+                    d.regions(),
+                    16,
+                    monitors.toString(),
+                    List.of("127.0.0.0/8"),
+                    "",
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(10),
                     new ProbeWorkerConfig.Kafka("", d.kafka().topics()),
                     new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 1, Duration.ofMillis(50)));
+                    new ProbeWorkerConfig.Remote(
+                            true,
+                            "http://127.0.0.1:" + ingest.port(),
+                            "key-eu",
+                            "PROBE_SECRET",
+                            1,
+                            Duration.ofMillis(50)));
             try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET))) {
                 var http = HttpClient.newHttpClient();
-                var ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.httpPort() + "/ready")).build(),
+                var ready = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + worker.httpPort() + "/ready"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(ready.statusCode()).isEqualTo(200);
                 assertThat(worker.scheduler().monitorsAssigned()).isEqualTo(1);
-                await().atMost(Duration.ofSeconds(40)).until(() -> worker.publisher().acknowledged() >= 1);
+                await().atMost(Duration.ofSeconds(40))
+                        .until(() -> worker.publisher().acknowledged() >= 1);
                 // The first heartbeat goes out at start; the worker counts it once ingest took it.
                 await().atMost(Duration.ofSeconds(30)).until(() -> heartbeatCount(worker, "acknowledged") >= 1);
                 assertThat(heartbeatCount(worker, "failed")).isZero();
@@ -157,7 +209,9 @@ class ProbeWorkerRemoteModeIT {
     void closeDrainsTheInFlightProbeAndFlushesItsResult() throws Exception {
         var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
         List<ProbeResult> received = new CopyOnWriteArrayList<>();
-        var ingest = HttpServer.create().host("127.0.0.1").port(0)
+        var ingest = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .route(r -> r.post("/v1/probe-results", (req, res) -> readSigned(req, signer, ProbeResult.class)
                         .flatMap(b -> {
                             if (!b.signatureValid()) {
@@ -169,12 +223,30 @@ class ProbeWorkerRemoteModeIT {
                 .bindNow();
         try (var target = new LocalTarget()) {
             Path monitors = dir.resolve("monitors.yaml");
-            Files.writeString(monitors, "monitors:\n  - id: slow\n    url: " + target.url("/slow-health")
-                    + "\n    intervalSeconds: 10\n    timeoutMs: 5000\n    regions: [eu-west]\n");
+            Files.writeString(
+                    monitors,
+                    "monitors:\n  - id: slow\n    url: " + target.url("/slow-health")
+                            + "\n    intervalSeconds: 10\n    timeoutMs: 5000\n    regions: [eu-west]\n");
             var d = ProbeWorkerConfig.defaults();
-            var cfg = new ProbeWorkerConfig("eu-west", "remote-2", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10), d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port(), "key-eu", "PROBE_SECRET", 100, Duration.ofMillis(60_000)));
+            var cfg = new ProbeWorkerConfig(
+                    "eu-west",
+                    "remote-2",
+                    d.regions(),
+                    16,
+                    monitors.toString(),
+                    List.of("127.0.0.0/8"),
+                    "",
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(10),
+                    d.kafka(),
+                    new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(
+                            true,
+                            "http://127.0.0.1:" + ingest.port(),
+                            "key-eu",
+                            "PROBE_SECRET",
+                            100,
+                            Duration.ofMillis(60_000)));
             var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET));
             // Wait until the probe is on the wire (the target answers after 1.5 s), then shut down.
             await().atMost(Duration.ofSeconds(30)).until(() -> target.requests.get() >= 1);
@@ -195,9 +267,13 @@ class ProbeWorkerRemoteModeIT {
         var signer = new RequestSigner(SECRET.getBytes(StandardCharsets.UTF_8));
         List<Beat> beats = new CopyOnWriteArrayList<>();
         List<Throwable> beatErrors = new CopyOnWriteArrayList<>();
-        var ingest = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> heartbeats(r, signer, beats, 422).post("/v1/probe-results", (req, res) -> req.receive().aggregate()
-                        .asByteArray().flatMap(body -> Mono.from(res.status(202).send()))))
+        var ingest = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> heartbeats(r, signer, beats, 422).post("/v1/probe-results", (req, res) -> req.receive()
+                        .aggregate()
+                        .asByteArray()
+                        .flatMap(body -> Mono.from(res.status(202).send()))))
                 .bindNow();
         var observer = new dev.vigil.probe.publish.ResultPublisher.Listener() {
             @Override
@@ -207,16 +283,35 @@ class ProbeWorkerRemoteModeIT {
         };
         try (var target = new LocalTarget()) {
             Path monitors = dir.resolve("monitors.yaml");
-            Files.writeString(monitors, "monitors:\n  - id: beat-api\n    url: " + target.url("/health")
-                    + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n");
+            Files.writeString(
+                    monitors,
+                    "monitors:\n  - id: beat-api\n    url: " + target.url("/health")
+                            + "\n    intervalSeconds: 10\n    timeoutMs: 2000\n    regions: [eu-west]\n");
             var d = ProbeWorkerConfig.defaults();
-            var cfg = new ProbeWorkerConfig("eu-west", "remote-3", d.regions(), 16, monitors.toString(),
-                    List.of("127.0.0.0/8"), "", Duration.ofSeconds(10), Duration.ofSeconds(10), d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                    new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:" + ingest.port() + "/", "key-eu", "PROBE_SECRET", 1, Duration.ofMillis(50)));
+            var cfg = new ProbeWorkerConfig(
+                    "eu-west",
+                    "remote-3",
+                    d.regions(),
+                    16,
+                    monitors.toString(),
+                    List.of("127.0.0.0/8"),
+                    "",
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(10),
+                    d.kafka(),
+                    new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                    new ProbeWorkerConfig.Remote(
+                            true,
+                            "http://127.0.0.1:" + ingest.port() + "/",
+                            "key-eu",
+                            "PROBE_SECRET",
+                            1,
+                            Duration.ofMillis(50)));
             try (var worker = ProbeWorker.start(cfg, Map.of("PROBE_SECRET", SECRET), observer)) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> heartbeatCount(worker, "failed") >= 1);
                 // Probing is not held up by the refused heartbeat: the result still goes out and is acknowledged.
-                await().atMost(Duration.ofSeconds(40)).until(() -> worker.publisher().acknowledged() >= 1);
+                await().atMost(Duration.ofSeconds(40))
+                        .until(() -> worker.publisher().acknowledged() >= 1);
                 assertThat(heartbeatCount(worker, "acknowledged")).isZero();
                 assertThat(worker.publisher().failed()).isZero();
             }
@@ -224,7 +319,9 @@ class ProbeWorkerRemoteModeIT {
             assertThat(beats).isNotEmpty();
             assertThat(beats.get(0).signatureValid()).isTrue();
             assertThat(beatErrors).isNotEmpty();
-            assertThat(beatErrors.get(0).getMessage()).contains("status 422").contains("workerId: is not the signing key's worker id")
+            assertThat(beatErrors.get(0).getMessage())
+                    .contains("status 422")
+                    .contains("workerId: is not the signing key's worker id")
                     .doesNotContain(SECRET);
         } finally {
             ingest.disposeNow();
@@ -234,10 +331,22 @@ class ProbeWorkerRemoteModeIT {
     @Test
     void aMissingSecretStopsStartUpNamingTheKey() {
         var d = ProbeWorkerConfig.defaults();
-        var cfg = new ProbeWorkerConfig("eu-west", "remote-1", d.regions(), 16, "", List.of(), "", Duration.ofSeconds(10), Duration.ofSeconds(10),
-                d.kafka(), new ProbeWorkerConfig.Http("127.0.0.1", 0),
-                new ProbeWorkerConfig.Remote(true, "http://127.0.0.1:1", "key-eu", "PROBE_SECRET", 10, Duration.ofMillis(50)));
+        var cfg = new ProbeWorkerConfig(
+                "eu-west",
+                "remote-1",
+                d.regions(),
+                16,
+                "",
+                List.of(),
+                "",
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(10),
+                d.kafka(),
+                new ProbeWorkerConfig.Http("127.0.0.1", 0),
+                new ProbeWorkerConfig.Remote(
+                        true, "http://127.0.0.1:1", "key-eu", "PROBE_SECRET", 10, Duration.ofMillis(50)));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProbeWorker.start(cfg, Map.of()))
-                .hasMessageContaining("remote.secretEnv").hasMessageContaining("PROBE_SECRET");
+                .hasMessageContaining("remote.secretEnv")
+                .hasMessageContaining("PROBE_SECRET");
     }
 }

@@ -62,7 +62,10 @@ class DnsProbeTest {
     }
 
     @ParameterizedTest(name = "{1} {0} expects {2}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             api.vigil.test   | A     | 93.184.216.35
             v6.vigil.test    | AAAA  | 2606:4700::1111
             v6.vigil.test    | AAAA  | 2606:4700:0000:0:0:0:0:1111
@@ -81,8 +84,10 @@ class DnsProbeTest {
 
     @Test
     void answersAreShownAsPeopleWriteThem() {
-        assertThat(run("vigil.test", "MX", List.of()).dnsAnswers()).containsExactly("10 mx1.vigil.test", "20 mx2.vigil.test");
-        assertThat(run("vigil.test", "TXT", List.of()).dnsAnswers()).containsExactly("v=spf1 include:_spf.vigil.test -all");
+        assertThat(run("vigil.test", "MX", List.of()).dnsAnswers())
+                .containsExactly("10 mx1.vigil.test", "20 mx2.vigil.test");
+        assertThat(run("vigil.test", "TXT", List.of()).dnsAnswers())
+                .containsExactly("v=spf1 include:_spf.vigil.test -all");
         assertThat(run("v6.vigil.test", "AAAA", List.of()).dnsAnswers()).containsExactly("2606:4700::1111");
         assertThat(run("www.vigil.test", "CNAME", List.of()).dnsAnswers()).containsExactly("api.vigil.test");
     }
@@ -160,7 +165,8 @@ class DnsProbeTest {
         ProbeResult r = run("_dmarc.vigil.test", "TXT", List.of());
         assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
         assertThat(r.dnsAnswers()).containsExactly("withheld: it would carry personal data");
-        r.dnsAnswers().forEach(a -> assertThat(PrivacyGuard.check("dnsAnswers", a)).isEmpty());
+        r.dnsAnswers()
+                .forEach(a -> assertThat(PrivacyGuard.check("dnsAnswers", a)).isEmpty());
     }
 
     @Test
@@ -176,7 +182,8 @@ class DnsProbeTest {
 
     @Test
     void aWorkerWithoutResolversDoesNotProbeDnsMonitorsThatNameNone() {
-        ProbeResult r = probe.probe(dns("api.vigil.test", "A", null, List.of(), 2000), WINDOW).block(Duration.ofSeconds(5));
+        ProbeResult r = probe.probe(dns("api.vigil.test", "A", null, List.of(), 2000), WINDOW)
+                .block(Duration.ofSeconds(5));
         assertThat(r).isNull();
     }
 
@@ -194,18 +201,25 @@ class DnsProbeTest {
     @Test
     void resolverAddressesParse() {
         assertThat(DnsProbe.ResolverAddress.parse("9.9.9.9")).isEqualTo(new DnsProbe.ResolverAddress("9.9.9.9", 53));
-        assertThat(DnsProbe.ResolverAddress.parse("9.9.9.9:5353")).isEqualTo(new DnsProbe.ResolverAddress("9.9.9.9", 5353));
-        assertThat(DnsProbe.ResolverAddress.parse("[2620:fe::fe]:54")).isEqualTo(new DnsProbe.ResolverAddress("[2620:fe::fe]", 54));
-        assertThat(DnsProbe.ResolverAddress.parse("[2620:fe::fe]")).isEqualTo(new DnsProbe.ResolverAddress("[2620:fe::fe]", 53));
-        assertThat(DnsProbe.ResolverAddress.parse("2620:fe::fe")).isEqualTo(new DnsProbe.ResolverAddress("2620:fe::fe", 53));
+        assertThat(DnsProbe.ResolverAddress.parse("9.9.9.9:5353"))
+                .isEqualTo(new DnsProbe.ResolverAddress("9.9.9.9", 5353));
+        assertThat(DnsProbe.ResolverAddress.parse("[2620:fe::fe]:54"))
+                .isEqualTo(new DnsProbe.ResolverAddress("[2620:fe::fe]", 54));
+        assertThat(DnsProbe.ResolverAddress.parse("[2620:fe::fe]"))
+                .isEqualTo(new DnsProbe.ResolverAddress("[2620:fe::fe]", 53));
+        assertThat(DnsProbe.ResolverAddress.parse("2620:fe::fe"))
+                .isEqualTo(new DnsProbe.ResolverAddress("2620:fe::fe", 53));
     }
 
     @Test
     void ipv6AnswersAreWrittenInTheirShortForm() throws Exception {
-        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:db8:0:0:1:0:0:1").getAddress())).isEqualTo("2001:db8::1:0:0:1");
+        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:db8:0:0:1:0:0:1").getAddress()))
+                .isEqualTo("2001:db8::1:0:0:1");
         assertThat(DnsProbe.ipv6(InetAddress.getByName("::1").getAddress())).isEqualTo("::1");
         assertThat(DnsProbe.ipv6(InetAddress.getByName("fe80::").getAddress())).isEqualTo("fe80::");
-        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:db8:1:2:3:4:5:6").getAddress())).isEqualTo("2001:db8:1:2:3:4:5:6");
-        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:0:0:1:0:0:0:1").getAddress())).isEqualTo("2001:0:0:1::1");
+        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:db8:1:2:3:4:5:6").getAddress()))
+                .isEqualTo("2001:db8:1:2:3:4:5:6");
+        assertThat(DnsProbe.ipv6(InetAddress.getByName("2001:0:0:1:0:0:0:1").getAddress()))
+                .isEqualTo("2001:0:0:1::1");
     }
 }

@@ -29,7 +29,9 @@ class HttpProbeTest {
     @BeforeAll
     static void start() throws Exception {
         targets = TestTargets.plain();
-        certs = TestCertificates.generate(Path.of(System.getProperty("java.io.tmpdir"), "vigil-probe-test-certs-" + ProcessHandle.current().pid()));
+        certs = TestCertificates.generate(Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "vigil-probe-test-certs-" + ProcessHandle.current().pid()));
         probe = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0"));
     }
 
@@ -39,14 +41,28 @@ class HttpProbeTest {
     }
 
     static MonitorDefinition monitor(String url, int timeoutMs) {
-        return new MonitorDefinition(1, "api", null, url, null, 10, timeoutMs, List.of("us-east"), null, null, null,
-                null, null, null, null);
+        return new MonitorDefinition(
+                1, "api", null, url, null, 10, timeoutMs, List.of("us-east"), null, null, null, null, null, null, null);
     }
 
     static MonitorDefinition healthMonitor(String url, int timeoutMs) {
         var expect = new MonitorDefinition.Expect(null, MonitorDefinition.JsonAssertion.HEALTH, null, null);
-        return new MonitorDefinition(1, "api", null, url, null, 10, timeoutMs, List.of("us-east"), expect, null, null,
-                null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                "api",
+                null,
+                url,
+                null,
+                10,
+                timeoutMs,
+                List.of("us-east"),
+                expect,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static ProbeResult run(HttpProbe p, MonitorDefinition m) {
@@ -72,7 +88,8 @@ class HttpProbeTest {
         assertThat(r.tlsDaysLeft()).isNull();
         assertThat(dev.vigil.schemas.validate.PrivacyGuard.inspect(r)).isEmpty();
         var headers = targets.requestHeaders.get("/ok");
-        assertThat(headers).containsEntry("user-agent", "Vigil/0.1.0")
+        assertThat(headers)
+                .containsEntry("user-agent", "Vigil/0.1.0")
                 .containsEntry("x-vigil-monitor", "api")
                 .containsEntry("x-vigil-region", "us-east")
                 .containsEntry("host", "127.0.0.1:" + targets.port())
@@ -138,7 +155,8 @@ class HttpProbeTest {
 
     @Test
     void firstHopToABlockedTargetNeverConnects() {
-        var strict = new HttpProbe(new TargetGuard(List.of(), HostResolver.system()), ProbeSettings.of("us-east", "w-1", "0.1.0"));
+        var strict = new HttpProbe(
+                new TargetGuard(List.of(), HostResolver.system()), ProbeSettings.of("us-east", "w-1", "0.1.0"));
         ProbeResult r = run(strict, monitor(targets.url("/ok"), 2000));
         assertThat(r.errorKind()).isEqualTo(ErrorKind.BLOCKED_TARGET);
         assertThat(r.connectMs()).isNull();
@@ -168,7 +186,8 @@ class HttpProbeTest {
     void tlsVerifiesTheOriginalHostNameNotTheAddress() throws Exception {
         try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
             var lookups = new java.util.concurrent.atomic.AtomicInteger();
-            var p = new HttpProbe(fakeDns(lookups, "other.vigil.test"),
+            var p = new HttpProbe(
+                    fakeDns(lookups, "other.vigil.test"),
                     ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
             // The certificate is for localhost/127.0.0.1, the URL names another host on the same address.
             ProbeResult r = run(p, monitor("https://other.vigil.test:" + tls.port() + "/ok", 3000));
@@ -200,7 +219,8 @@ class HttpProbeTest {
     @Test
     void selfSignedHttpsIsATlsFailure() throws Exception {
         try (TestTargets tls = TestTargets.secure(certs.selfSigned)) {
-            var trustingCa = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
+            var trustingCa = new HttpProbe(
+                    LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
             ProbeResult r = run(trustingCa, monitor(tls.httpsUrl("/ok"), 3000));
             assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
             assertThat(r.errorKind()).isEqualTo(ErrorKind.TLS);
@@ -211,12 +231,16 @@ class HttpProbeTest {
 
     @Test
     void aConfiguredCaFileIsTrustedNextToTheJdkCas() throws Exception {
-        Path pem = Path.of(System.getProperty("java.io.tmpdir"), "vigil-probe-test-certs-" + ProcessHandle.current().pid(), "ca.crt");
+        Path pem = Path.of(
+                System.getProperty("java.io.tmpdir"),
+                "vigil-probe-test-certs-" + ProcessHandle.current().pid(),
+                "ca.crt");
         var tmf = TrustStores.jdkPlus(pem);
         var issuers = ((javax.net.ssl.X509TrustManager) tmf.getTrustManagers()[0]).getAcceptedIssuers();
         assertThat(issuers.length).isGreaterThan(1);
         try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
-            var p = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(tmf));
+            var p = new HttpProbe(
+                    LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(tmf));
             assertThat(run(p, monitor(tls.httpsUrl("/ok"), 3000)).outcome()).isEqualTo(Outcome.SUCCESS);
         }
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TrustStores.jdkPlus(Path.of("/nonexistent/ca.pem")))
@@ -226,7 +250,8 @@ class HttpProbeTest {
     @Test
     void httpsWithATrustedCaReportsTlsDaysLeft() throws Exception {
         try (TestTargets tls = TestTargets.secure(certs.caSigned)) {
-            var trustingCa = new HttpProbe(LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
+            var trustingCa = new HttpProbe(
+                    LOCAL_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
             ProbeResult r = run(trustingCa, monitor(tls.httpsUrl("/ok"), 3000));
             assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
             assertThat(r.tlsDaysLeft()).isBetween(TestCertificates.VALIDITY_DAYS - 2, TestCertificates.VALIDITY_DAYS);

@@ -30,7 +30,8 @@ class HttpRequestFeaturesTest {
     @BeforeAll
     static void start() {
         server = new TestHttpServer();
-        probe = new HttpProbe(new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), HostResolver.system()),
+        probe = new HttpProbe(
+                new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), HostResolver.system()),
                 ProbeSettings.of("us-east", "w-1", "0.1.0"));
     }
 
@@ -63,8 +64,10 @@ class HttpRequestFeaturesTest {
         assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
         var seen = server.last("/echo");
         assertThat(seen.body()).isEqualTo("{\"ping\": 1}");
-        assertThat(seen.headers()).containsEntry("content-type", "application/json")
-                .containsEntry("content-length", "11").doesNotContainKey("transfer-encoding");
+        assertThat(seen.headers())
+                .containsEntry("content-type", "application/json")
+                .containsEntry("content-length", "11")
+                .doesNotContainKey("transfer-encoding");
     }
 
     @Test
@@ -72,7 +75,8 @@ class HttpRequestFeaturesTest {
         run(http(server.url("/echo"), "PUT", null, "état: ok", null, 2000));
         var seen = server.last("/echo");
         assertThat(seen.body()).isEqualTo("état: ok");
-        assertThat(seen.headers()).containsEntry("content-type", "text/plain; charset=utf-8")
+        assertThat(seen.headers())
+                .containsEntry("content-type", "text/plain; charset=utf-8")
                 .containsEntry("content-length", "9");
         run(http(server.url("/echo"), "POST", null, "[not json", null, 2000));
         assertThat(server.last("/echo").headers()).containsEntry("content-type", "text/plain; charset=utf-8");
@@ -80,16 +84,33 @@ class HttpRequestFeaturesTest {
 
     @Test
     void theUsersContentTypeIsKept() {
-        run(http(server.url("/echo"), "POST", Map.of("content-TYPE", HeaderValue.plain("application/x-www-form-urlencoded")),
-                "{\"a\":1}", null, 2000));
+        run(http(
+                server.url("/echo"),
+                "POST",
+                Map.of("content-TYPE", HeaderValue.plain("application/x-www-form-urlencoded")),
+                "{\"a\":1}",
+                null,
+                2000));
         assertThat(server.last("/echo").headers()).containsEntry("content-type", "application/x-www-form-urlencoded");
     }
 
     @Test
     void monitorHeadersAreSentButTheProbeAlwaysIdentifiesItself() {
-        run(http(server.url("/echo"), "GET", Map.of("X-Team", HeaderValue.plain("core"),
-                "User-Agent", HeaderValue.plain("curl/8.0"), "X-Vigil-Monitor", HeaderValue.plain("spoofed"),
-                "Accept", HeaderValue.plain("application/json")), null, null, 2000));
+        run(http(
+                server.url("/echo"),
+                "GET",
+                Map.of(
+                        "X-Team",
+                        HeaderValue.plain("core"),
+                        "User-Agent",
+                        HeaderValue.plain("curl/8.0"),
+                        "X-Vigil-Monitor",
+                        HeaderValue.plain("spoofed"),
+                        "Accept",
+                        HeaderValue.plain("application/json")),
+                null,
+                null,
+                2000));
         assertThat(server.last("/echo").headers())
                 .containsEntry("x-team", "core")
                 .containsEntry("accept", "application/json")
@@ -100,41 +121,68 @@ class HttpRequestFeaturesTest {
 
     @Test
     void aHostileHeaderAgainstACatastrophicPatternFailsTheCheckAndStallsNothing() {
-        var hostile = http(server.url("/build"), null, null, null,
-                headers(Map.of("X-Build", "re:.*a.*a.*a.*a.*a.*a.*a.*a.*a.*a.*b")), 2000);
+        var hostile = http(
+                server.url("/build"),
+                null,
+                null,
+                null,
+                headers(Map.of("X-Build", "re:.*a.*a.*a.*a.*a.*a.*a.*a.*a.*a.*b")),
+                2000);
         var control = http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "1.4.2")), 2000);
         var both = reactor.core.publisher.Mono.zip(probe.probe(hostile, WINDOW), probe.probe(control, WINDOW))
                 .block(Duration.ofSeconds(15));
         assertThat(both.getT1().outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
         assertThat(both.getT1().detail()).isEqualTo("response header X-Build does not match the expected pattern");
-        assertThat(both.getT2().outcome()).as("the healthy control on the same event loop").isEqualTo(Outcome.SUCCESS);
+        assertThat(both.getT2().outcome())
+                .as("the healthy control on the same event loop")
+                .isEqualTo(Outcome.SUCCESS);
         assertThat(run(http(server.url("/build"), null, null, null, headers(Map.of("X-Build", "re:a{200}")), 2000))
-                .outcome()).isEqualTo(Outcome.SUCCESS);
+                        .outcome())
+                .isEqualTo(Outcome.SUCCESS);
     }
 
     @Test
     void headerExpectationsAreExactOrRegularExpressions() {
         assertThat(run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "1.4.2")), 2000))
-                .outcome()).isEqualTo(Outcome.SUCCESS);
-        assertThat(run(http(server.url("/echo"), null, null, null, headers(Map.of("x-version", "re:1\\.4\\.\\d+")), 2000))
-                .outcome()).isEqualTo(Outcome.SUCCESS);
+                        .outcome())
+                .isEqualTo(Outcome.SUCCESS);
+        assertThat(run(http(
+                                server.url("/echo"),
+                                null,
+                                null,
+                                null,
+                                headers(Map.of("x-version", "re:1\\.4\\.\\d+")),
+                                2000))
+                        .outcome())
+                .isEqualTo(Outcome.SUCCESS);
         ProbeResult exact = run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "1.4")), 2000));
         assertThat(exact.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
         assertThat(exact.httpStatus()).isEqualTo(200);
         assertThat(exact.detail()).isEqualTo("response header X-Version does not have the expected value");
-        ProbeResult regex = run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "re:2\\..*")), 2000));
-        assertThat(regex.detail()).isEqualTo("response header X-Version does not match the expected pattern")
+        ProbeResult regex =
+                run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Version", "re:2\\..*")), 2000));
+        assertThat(regex.detail())
+                .isEqualTo("response header X-Version does not match the expected pattern")
                 .doesNotContain("1.4.2");
-        ProbeResult missing = run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Request-Id", "re:.+")), 2000));
+        ProbeResult missing =
+                run(http(server.url("/echo"), null, null, null, headers(Map.of("X-Request-Id", "re:.+")), 2000));
         assertThat(missing.detail()).isEqualTo("response header X-Request-Id is missing");
     }
 
     @Test
     void aRepeatedHeaderMatchesOneOfItsValuesOrAllOfThemJoined() {
         assertThat(run(http(server.url("/echo"), null, null, null, headers(Map.of("Cache-Control", "private")), 2000))
-                .outcome()).isEqualTo(Outcome.SUCCESS);
-        assertThat(run(http(server.url("/echo"), null, null, null, headers(Map.of("Cache-Control", "no-store, private")), 2000))
-                .outcome()).isEqualTo(Outcome.SUCCESS);
+                        .outcome())
+                .isEqualTo(Outcome.SUCCESS);
+        assertThat(run(http(
+                                server.url("/echo"),
+                                null,
+                                null,
+                                null,
+                                headers(Map.of("Cache-Control", "no-store, private")),
+                                2000))
+                        .outcome())
+                .isEqualTo(Outcome.SUCCESS);
     }
 
     @Test
@@ -142,9 +190,12 @@ class HttpRequestFeaturesTest {
         Expect error = new Expect(null, null, null, null, "ERROR", null);
         ProbeResult r = run(http(server.url("/text"), null, null, null, error, 2000));
         assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
-        assertThat(r.detail()).isEqualTo("body contains the text it must not contain").doesNotContain("ERROR");
+        assertThat(r.detail())
+                .isEqualTo("body contains the text it must not contain")
+                .doesNotContain("ERROR");
         Expect panic = new Expect(null, null, "db: ok", null, "PANIC", null);
-        assertThat(run(http(server.url("/text"), null, null, null, panic, 2000)).outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(run(http(server.url("/text"), null, null, null, panic, 2000)).outcome())
+                .isEqualTo(Outcome.SUCCESS);
     }
 
     @Test
@@ -160,11 +211,17 @@ class HttpRequestFeaturesTest {
 
     @Test
     void everyRequestAsksPastCachesOnEveryHopWhateverTheMonitorsHeadersSay() {
-        ProbeResult r = run(http(server.url("/see-other"), "GET",
-                Map.of("Cache-Control", HeaderValue.plain("max-age=600")), null, null, 2000));
+        ProbeResult r = run(http(
+                server.url("/see-other"),
+                "GET",
+                Map.of("Cache-Control", HeaderValue.plain("max-age=600")),
+                null,
+                null,
+                2000));
         assertThat(r.redirects()).isEqualTo(1);
         for (String path : List.of("/see-other", "/echo")) {
-            assertThat(server.last(path).headers()).as(path)
+            assertThat(server.last(path).headers())
+                    .as(path)
                     .containsEntry("cache-control", "no-cache")
                     .containsEntry("pragma", "no-cache");
         }

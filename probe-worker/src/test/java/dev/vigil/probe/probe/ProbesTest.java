@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
-import dev.vigil.schemas.contract.SkipReason;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
+import dev.vigil.schemas.contract.SkipReason;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -22,12 +22,34 @@ class ProbesTest {
     private static Map<CheckType, Probe> fakes(List<CheckType> called) {
         Map<CheckType, Probe> m = new EnumMap<>(CheckType.class);
         for (CheckType t : List.of(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS)) {
-            m.put(t, (monitor, ws) -> Mono.fromCallable(() -> {
-                called.add(t);
-                return new ProbeResult(1, monitor.id(), "us-east", "w-1", ws, ws, Outcome.NETWORK_FAILURE,
-                        dev.vigil.schemas.contract.ErrorKind.OTHER, null, null, null, null, null, null, null, null,
-                        null, null, null, "r-1", t, null);
-            }));
+            m.put(
+                    t,
+                    (monitor, ws) -> Mono.fromCallable(() -> {
+                        called.add(t);
+                        return new ProbeResult(
+                                1,
+                                monitor.id(),
+                                "us-east",
+                                "w-1",
+                                ws,
+                                ws,
+                                Outcome.NETWORK_FAILURE,
+                                dev.vigil.schemas.contract.ErrorKind.OTHER,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                "r-1",
+                                t,
+                                null);
+                    }));
         }
         return m;
     }
@@ -58,16 +80,37 @@ class ProbesTest {
     }
 
     private static ProbeResult timeout(MonitorDefinition monitor, long ws, ErrorKind kind, int totalMs) {
-        return new ProbeResult(1, monitor.id(), "us-east", "w-1", ws, ws + 10, Outcome.NETWORK_FAILURE, kind, null,
-                null, totalMs, null, null, null, null, null, null, null, "no complete response within timeoutMs",
-                "r-1", monitor.type(), null);
+        return new ProbeResult(
+                1,
+                monitor.id(),
+                "us-east",
+                "w-1",
+                ws,
+                ws + 10,
+                Outcome.NETWORK_FAILURE,
+                kind,
+                null,
+                null,
+                totalMs,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "no complete response within timeoutMs",
+                "r-1",
+                monitor.type(),
+                null);
     }
 
     @Test
     void aTimeoutTheWorkerCouldNotEnforceOnTimeIsSkippedAsOverloadedNotAFailureOfTheTarget() {
         MonitorDefinition monitor = Monitors.http("https://example.com/", null, null, null, null, 2000);
         for (ErrorKind kind : List.of(ErrorKind.TIMEOUT, ErrorKind.CONNECT_TIMEOUT)) {
-            ProbeResult late = answering((m, ws) -> timeout(m, ws, kind, 2000 + 655)).probe(monitor, WINDOW)
+            ProbeResult late = answering((m, ws) -> timeout(m, ws, kind, 2000 + 655))
+                    .probe(monitor, WINDOW)
                     .block(Duration.ofSeconds(5));
             assertThat(late.outcome()).as(kind.wire()).isEqualTo(Outcome.SKIPPED);
             assertThat(late.skipReason()).isEqualTo(SkipReason.OVERLOADED);
@@ -76,13 +119,16 @@ class ProbesTest {
             assertThat(late.detail()).contains("overloaded");
         }
         // a deadline that fired on time (or nearly): the target was slow, a real failure
-        ProbeResult onTime = answering((m, ws) -> timeout(m, ws, ErrorKind.TIMEOUT,
-                2000 + (int) Probes.STARVED_DEADLINE_MS)).probe(monitor, WINDOW).block(Duration.ofSeconds(5));
+        ProbeResult onTime = answering(
+                        (m, ws) -> timeout(m, ws, ErrorKind.TIMEOUT, 2000 + (int) Probes.STARVED_DEADLINE_MS))
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
         assertThat(onTime.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
         assertThat(onTime.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
         // a refused connection is the target's answer however long the worker took to see it
         ProbeResult refused = answering((m, ws) -> timeout(m, ws, ErrorKind.CONNECT_REFUSED, 9000))
-                .probe(monitor, WINDOW).block(Duration.ofSeconds(5));
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
         assertThat(refused.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
     }
 
@@ -91,7 +137,8 @@ class ProbesTest {
         List<CheckType> called = new java.util.ArrayList<>();
         MonitorDefinition heartbeat = Monitors.heartbeat();
         assertThat(heartbeat.isProbed()).isFalse();
-        assertThat(new Probes(fakes(called)).probe(heartbeat, WINDOW).block(Duration.ofSeconds(5))).isNull();
+        assertThat(new Probes(fakes(called)).probe(heartbeat, WINDOW).block(Duration.ofSeconds(5)))
+                .isNull();
         assertThat(called).isEmpty();
     }
 
@@ -107,9 +154,11 @@ class ProbesTest {
         var guard = new dev.vigil.probe.safety.TargetGuard(List.of(), dev.vigil.probe.safety.HostResolver.system());
         Probes standard = Probes.standard(guard, ProbeSettings.of("us-east", "w-1", "0.1.0"));
         // A refusal shows the real probe of each type ran, without any network.
-        ProbeResult tcp = standard.probe(Monitors.tcp("127.0.0.1", 22, null, null, 2000), WINDOW).block(Duration.ofSeconds(5));
+        ProbeResult tcp = standard.probe(Monitors.tcp("127.0.0.1", 22, null, null, 2000), WINDOW)
+                .block(Duration.ofSeconds(5));
         assertThat(tcp.checkType()).isEqualTo(CheckType.TCP);
-        ProbeResult tls = standard.probe(Monitors.tls("127.0.0.1", 443, 2000, null), WINDOW).block(Duration.ofSeconds(5));
+        ProbeResult tls = standard.probe(Monitors.tls("127.0.0.1", 443, 2000, null), WINDOW)
+                .block(Duration.ofSeconds(5));
         assertThat(tls.checkType()).isEqualTo(CheckType.TLS);
         ProbeResult dns = standard.probe(Monitors.dns("example.com", "A", "127.0.0.1", List.of(), 2000), WINDOW)
                 .block(Duration.ofSeconds(5));
@@ -117,7 +166,7 @@ class ProbesTest {
         ProbeResult http = standard.probe(Monitors.http("http://127.0.0.1/", null, null, null, null, 2000), WINDOW)
                 .block(Duration.ofSeconds(5));
         assertThat(http.checkType()).isEqualTo(CheckType.HTTP);
-        assertThat(List.of(tcp, tls, dns, http)).allSatisfy(r ->
-                assertThat(r.errorKind()).isEqualTo(dev.vigil.schemas.contract.ErrorKind.BLOCKED_TARGET));
+        assertThat(List.of(tcp, tls, dns, http)).allSatisfy(r -> assertThat(r.errorKind())
+                .isEqualTo(dev.vigil.schemas.contract.ErrorKind.BLOCKED_TARGET));
     }
 }

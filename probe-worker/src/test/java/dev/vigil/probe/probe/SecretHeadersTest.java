@@ -42,29 +42,40 @@ class SecretHeadersTest {
 
     /** A TLS handshake on a loaded CI machine can take seconds; the tests are about headers, not speed. */
     private static final int PATIENT_MS = 8000;
+
     private static TestCertificates certs;
     private TestHttpServer server;
     private TestHttpServer other;
     /** A plain-http target: no secret may ever reach it. */
     private TestHttpServer plain;
+
     private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     private final List<ProbeResult> results = new ArrayList<>();
     private Level rootLevel;
 
     private static HttpProbe probe(Map<String, String> env) {
-        return new HttpProbe(new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), HostResolver.system()),
-                ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust).withSecrets(env, LISTED));
+        return new HttpProbe(
+                new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), HostResolver.system()),
+                ProbeSettings.of("us-east", "w-1", "0.1.0")
+                        .withTrust(certs.caTrust)
+                        .withSecrets(env, LISTED));
     }
 
     @org.junit.jupiter.api.BeforeAll
     static void certificates() throws Exception {
-        certs = TestCertificates.generate(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+        certs = TestCertificates.generate(java.nio.file.Path.of(
+                System.getProperty("java.io.tmpdir"),
                 "vigil-secret-headers-certs-" + ProcessHandle.current().pid()));
     }
 
-    private static final Map<String, String> ENV = Map.of("HEALTH_TOKEN_HEADER", "Bearer " + TOKEN,
-            "HEALTH_API_KEY", API_KEY, "WORKER_CLOUD_KEY", "cloud-" + API_KEY);
+    private static final Map<String, String> ENV = Map.of(
+            "HEALTH_TOKEN_HEADER",
+            "Bearer " + TOKEN,
+            "HEALTH_API_KEY",
+            API_KEY,
+            "WORKER_CLOUD_KEY",
+            "cloud-" + API_KEY);
     /** The variables this worker lets monitors use; WORKER_CLOUD_KEY is set but not among them. */
     private static final java.util.Set<String> LISTED = java.util.Set.of("HEALTH_TOKEN_HEADER", "HEALTH_API_KEY");
 
@@ -115,8 +126,8 @@ class SecretHeadersTest {
         }
         assertThat(lines.list).isNotEmpty();
         for (ILoggingEvent e : List.copyOf(lines.list)) {
-            String text = e.getFormattedMessage() + (e.getThrowableProxy() == null ? ""
-                    : ThrowableProxyUtil.asString(e.getThrowableProxy()));
+            String text = e.getFormattedMessage()
+                    + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()));
             assertThat(text).as(e.getLoggerName()).doesNotContain(TOKEN).doesNotContain(API_KEY);
         }
     }
@@ -127,15 +138,20 @@ class SecretHeadersTest {
         assertThat(withoutHeader.outcome()).isEqualTo(Outcome.HTTP_FAILURE);
         assertThat(withoutHeader.httpStatus()).isEqualTo(401);
 
-        var r = run(probe(ENV), http(server.url("/secure"), "POST", SECRET_HEADERS, "{\"check\":true}", null, PATIENT_MS));
+        var r = run(
+                probe(ENV), http(server.url("/secure"), "POST", SECRET_HEADERS, "{\"check\":true}", null, PATIENT_MS));
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         assertThat(r.httpStatus()).isEqualTo(200);
         var seen = server.last("/secure");
-        assertThat(seen.headers()).containsEntry("authorization", "Bearer " + TOKEN)
-                .containsEntry("x-api-key", API_KEY).containsEntry("x-team", "core");
+        assertThat(seen.headers())
+                .containsEntry("authorization", "Bearer " + TOKEN)
+                .containsEntry("x-api-key", API_KEY)
+                .containsEntry("x-team", "core");
         // The monitor itself names the variable only.
-        assertThat(http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, PATIENT_MS).toString())
-                .doesNotContain(TOKEN).contains("${HEALTH_TOKEN_HEADER}");
+        assertThat(http(server.url("/secure"), "POST", SECRET_HEADERS, "{}", null, PATIENT_MS)
+                        .toString())
+                .doesNotContain(TOKEN)
+                .contains("${HEALTH_TOKEN_HEADER}");
         assertNoSecretAnywhere();
     }
 
@@ -146,32 +162,45 @@ class SecretHeadersTest {
         StepVerifier.create(p.probe(m, WINDOW)).expectComplete().verify(Duration.ofSeconds(5));
         StepVerifier.create(p.probe(m, WINDOW + 10_000)).expectComplete().verify(Duration.ofSeconds(5));
         assertThat(server.seen).isEmpty();
-        var warnings = lines.list.stream().filter(e -> e.getLevel() == Level.WARN
-                && e.getLoggerName().equals(HttpProbe.class.getName())).toList();
+        var warnings = lines.list.stream()
+                .filter(e -> e.getLevel() == Level.WARN && e.getLoggerName().equals(HttpProbe.class.getName()))
+                .toList();
         assertThat(warnings).singleElement().satisfies(w -> assertThat(w.getFormattedMessage())
-                .contains("monitor api not probed").contains("HEALTH_TOKEN_HEADER").contains("is not set on this worker"));
+                .contains("monitor api not probed")
+                .contains("HEALTH_TOKEN_HEADER")
+                .contains("is not set on this worker"));
         assertNoSecretAnywhere();
     }
 
     @Test
     void aVariableTheWorkerDoesNotListIsNeverRead() {
-        var m = http(other.url("/echo"), "GET", Map.of("X-Exfiltrate", HeaderValue.secret("WORKER_CLOUD_KEY")), null,
-                null, PATIENT_MS);
+        var m = http(
+                other.url("/echo"),
+                "GET",
+                Map.of("X-Exfiltrate", HeaderValue.secret("WORKER_CLOUD_KEY")),
+                null,
+                null,
+                PATIENT_MS);
         StepVerifier.create(probe(ENV).probe(m, WINDOW)).expectComplete().verify(Duration.ofSeconds(5));
         assertThat(other.seen).isEmpty();
         assertThat(lines.list).anySatisfy(e -> assertThat(e.getFormattedMessage())
-                .contains("WORKER_CLOUD_KEY").contains("is not one of this worker's headerSecrets"));
+                .contains("WORKER_CLOUD_KEY")
+                .contains("is not one of this worker's headerSecrets"));
         assertNoSecretAnywhere();
-        assertThat(lines.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("cloud-"));
+        assertThat(lines.list)
+                .allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("cloud-"));
     }
 
     @Test
     void aValueThatCouldSplitTheRequestIsNeverSentNorEchoed() {
-        var p = probe(Map.of("HEALTH_TOKEN_HEADER", "Bearer " + TOKEN + "\r\nX-Injected: 1", "HEALTH_API_KEY", API_KEY));
+        var p = probe(
+                Map.of("HEALTH_TOKEN_HEADER", "Bearer " + TOKEN + "\r\nX-Injected: 1", "HEALTH_API_KEY", API_KEY));
         StepVerifier.create(p.probe(http(server.url("/secure"), "GET", SECRET_HEADERS, null, null, PATIENT_MS), WINDOW))
-                .expectComplete().verify(Duration.ofSeconds(5));
+                .expectComplete()
+                .verify(Duration.ofSeconds(5));
         assertThat(server.seen).isEmpty();
-        assertThat(lines.list).anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("control character"));
+        assertThat(lines.list)
+                .anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("control character"));
         assertNoSecretAnywhere();
     }
 
@@ -182,15 +211,23 @@ class SecretHeadersTest {
         assertThat(r.redirects()).isEqualTo(1);
         assertThat(server.last("/away").headers()).containsKeys("authorization", "x-api-key");
         // Another port is another origin: the plain header follows, the secrets do not.
-        assertThat(other.last("/echo").headers()).containsEntry("x-team", "core")
+        assertThat(other.last("/echo").headers())
+                .containsEntry("x-team", "core")
                 .doesNotContainKeys("authorization", "x-api-key", "cookie");
         assertNoSecretAnywhere();
     }
 
     @Test
     void aPlainAuthorizationHeaderIsACredentialToo() {
-        run(probe(ENV), http(server.url("/away"), "GET", Map.of("Authorization", HeaderValue.plain("Basic dXNlcjpwYXNz")),
-                null, null, PATIENT_MS));
+        run(
+                probe(ENV),
+                http(
+                        server.url("/away"),
+                        "GET",
+                        Map.of("Authorization", HeaderValue.plain("Basic dXNlcjpwYXNz")),
+                        null,
+                        null,
+                        PATIENT_MS));
         assertThat(server.last("/away").headers()).containsKey("authorization");
         assertThat(other.last("/echo").headers()).doesNotContainKey("authorization");
     }
@@ -203,7 +240,8 @@ class SecretHeadersTest {
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         assertThat(r.redirects()).isEqualTo(1);
         assertThat(server.last("/away").headers()).containsEntry("authorization", "Bearer " + TOKEN);
-        assertThat(server.last("/echo").headers()).containsEntry("x-team", "core")
+        assertThat(server.last("/echo").headers())
+                .containsEntry("x-team", "core")
                 .doesNotContainKeys("authorization", "x-api-key");
         assertNoSecretAnywhere();
     }
@@ -211,14 +249,28 @@ class SecretHeadersTest {
     @Test
     void aDowngradeToPlainHttpDropsTheSecretAndEveryCredential() {
         server.awayUrl = plain.url("/echo");
-        var r = run(probe(ENV), http(server.url("/away"), "GET", Map.of("Authorization", HeaderValue.secret(
-                "HEALTH_TOKEN_HEADER"), "Cookie", HeaderValue.plain("session=abc"), "X-Team", HeaderValue.plain("core")),
-                null, null, PATIENT_MS));
+        var r = run(
+                probe(ENV),
+                http(
+                        server.url("/away"),
+                        "GET",
+                        Map.of(
+                                "Authorization",
+                                HeaderValue.secret("HEALTH_TOKEN_HEADER"),
+                                "Cookie",
+                                HeaderValue.plain("session=abc"),
+                                "X-Team",
+                                HeaderValue.plain("core")),
+                        null,
+                        null,
+                        PATIENT_MS));
         assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
-        assertThat(server.last("/away").headers()).containsEntry("authorization", "Bearer " + TOKEN)
+        assertThat(server.last("/away").headers())
+                .containsEntry("authorization", "Bearer " + TOKEN)
                 .containsEntry("cookie", "session=abc");
         assertThat(plain.seen).singleElement().satisfies(seen -> assertThat(seen.headers())
-                .containsEntry("x-team", "core").doesNotContainKeys("authorization", "cookie", "x-api-key"));
+                .containsEntry("x-team", "core")
+                .doesNotContainKeys("authorization", "cookie", "x-api-key"));
         assertNoSecretAnywhere();
     }
 
@@ -232,15 +284,16 @@ class SecretHeadersTest {
             var r = run(p, http(server.url("/away"), "GET", SECRET_HEADERS, null, null, PATIENT_MS));
             assertThat(r.outcome()).as(String.valueOf(r.detail())).isEqualTo(Outcome.SUCCESS);
         }
-        assertThat(plain.seen).hasSize(3).allSatisfy(seen -> assertThat(seen.headers()).containsEntry("x-team", "core")
+        assertThat(plain.seen).hasSize(3).allSatisfy(seen -> assertThat(seen.headers())
+                .containsEntry("x-team", "core")
                 .doesNotContainKeys("authorization", "x-api-key"));
         assertNoSecretAnywhere();
     }
 
     @Test
     void aMonitorThatWouldSendASecretOverPlainHttpIsRefusedWhenApplied() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> http(plain.url("/secure"), "GET", SECRET_HEADERS, null,
-                        null, PATIENT_MS))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> http(plain.url("/secure"), "GET", SECRET_HEADERS, null, null, PATIENT_MS))
                 .isInstanceOfSatisfying(dev.vigil.schemas.contract.ContractViolation.class, v -> {
                     assertThat(v.field()).isIn("headers.Authorization", "headers.X-Api-Key");
                     assertThat(v.problem()).contains("only sent over https").contains("https://");

@@ -30,9 +30,11 @@ class SsrfPerTypeTest {
         case "db.vigil.test" -> Mono.just(List.of(addr("10.0.0.5")));
         default -> Mono.error(new UnknownHostException(host));
     };
+
     private static final ProbeSettings SETTINGS = ProbeSettings.of("us-east", "w-1", "0.1.0");
     private static final TargetGuard NO_ALLOW_LIST = new TargetGuard(List.of(), INTERNAL_NAMES);
-    private static final TargetGuard LOOPBACK_V4_ALLOWED = new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), INTERNAL_NAMES);
+    private static final TargetGuard LOOPBACK_V4_ALLOWED =
+            new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), INTERNAL_NAMES);
 
     private static InetAddress addr(String literal) {
         try {
@@ -46,8 +48,12 @@ class SsrfPerTypeTest {
         return switch (type) {
             case "tcp" -> Monitors.tcp(host, port, null, null, 2000);
             case "tls" -> Monitors.tls(host, port, 2000, null);
-            case "dns" -> Monitors.dns("example.com", "A", host.indexOf(':') >= 0 && !host.startsWith("[")
-                    ? host : host + ":" + port, List.of(), 2000);
+            case "dns" -> Monitors.dns(
+                    "example.com",
+                    "A",
+                    host.indexOf(':') >= 0 && !host.startsWith("[") ? host : host + ":" + port,
+                    List.of(),
+                    2000);
             default -> throw new IllegalArgumentException(type);
         };
     }
@@ -62,7 +68,10 @@ class SsrfPerTypeTest {
     }
 
     @ParameterizedTest(name = "{0} {1}:{2} -> {3}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             tcp | 127.0.0.1            | 5432 | loopback
             dns | 169.254.169.254      | 53   | link-local
             tls | [::1]                | 443  | loopback
@@ -78,7 +87,9 @@ class SsrfPerTypeTest {
             tcp | 0.0.0.0              | 22   | unspecified
             """)
     void internalTargetsAreBlockedForEveryType(String type, String host, int port, String reason) {
-        ProbeResult r = probe(type, NO_ALLOW_LIST).probe(monitor(type, host, port), WINDOW).block(Duration.ofSeconds(10));
+        ProbeResult r = probe(type, NO_ALLOW_LIST)
+                .probe(monitor(type, host, port), WINDOW)
+                .block(Duration.ofSeconds(10));
         assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
         assertThat(r.errorKind()).isEqualTo(ErrorKind.BLOCKED_TARGET);
         assertThat(r.detail()).contains(reason);
@@ -87,7 +98,10 @@ class SsrfPerTypeTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             tcp | [::1]
             tls | ::ffff:127.0.0.1
             dns | [::1]
@@ -95,7 +109,9 @@ class SsrfPerTypeTest {
             tls | 169.254.169.254
             """)
     void aLoopbackAllowListOpensNothingElse(String type, String host) {
-        ProbeResult r = probe(type, LOOPBACK_V4_ALLOWED).probe(monitor(type, host, 53), WINDOW).block(Duration.ofSeconds(10));
+        ProbeResult r = probe(type, LOOPBACK_V4_ALLOWED)
+                .probe(monitor(type, host, 53), WINDOW)
+                .block(Duration.ofSeconds(10));
         assertThat(r.errorKind()).isEqualTo(ErrorKind.BLOCKED_TARGET);
     }
 }

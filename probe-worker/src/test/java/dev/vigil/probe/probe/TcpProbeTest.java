@@ -85,8 +85,11 @@ class TcpProbeTest {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "220 ", 2000));
             assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
             assertThat(r.errorKind()).isNull();
-            assertThat(r.detail()).contains("closed the connection after 41 bytes")
-                    .doesNotContain("SSH").doesNotContain("OpenSSH").doesNotContain("internal");
+            assertThat(r.detail())
+                    .contains("closed the connection after 41 bytes")
+                    .doesNotContain("SSH")
+                    .doesNotContain("OpenSSH")
+                    .doesNotContain("internal");
         }
     }
 
@@ -99,7 +102,9 @@ class TcpProbeTest {
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "WELCOME", 1000));
             assertThat(r.outcome()).isEqualTo(Outcome.ASSERTION_FAILURE);
-            assertThat(r.detail()).contains("did not arrive within timeoutMs 1000").contains("5 bytes received")
+            assertThat(r.detail())
+                    .contains("did not arrive within timeoutMs 1000")
+                    .contains("5 bytes received")
                     .doesNotContain("HELLO");
             assertThat(r.totalMs()).isBetween(1000, 5000);
         }
@@ -222,7 +227,9 @@ class TcpProbeTest {
         });
         var p = new TcpProbe(guard, ProbeSettings.of("us-east", "w-1", "0.1.0"));
         try (var server = new TestTcpServer(TestTcpServer::holdOpen)) {
-            assertThat(run(p, tcp("db.vigil.test", server.port(), null, null, 2000)).outcome()).isEqualTo(Outcome.SUCCESS);
+            assertThat(run(p, tcp("db.vigil.test", server.port(), null, null, 2000))
+                            .outcome())
+                    .isEqualTo(Outcome.SUCCESS);
             assertThat(lookups.get()).isEqualTo(1);
             ProbeResult unknown = run(p, tcp("nowhere.vigil.test", server.port(), null, null, 2000));
             assertThat(unknown.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);

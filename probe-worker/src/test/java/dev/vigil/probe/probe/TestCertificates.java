@@ -27,8 +27,11 @@ final class TestCertificates {
     final KeyManagerFactory expired;
     final TrustManagerFactory caTrust;
 
-    private TestCertificates(KeyManagerFactory caSigned, KeyManagerFactory selfSigned, KeyManagerFactory expired,
-                             TrustManagerFactory caTrust) {
+    private TestCertificates(
+            KeyManagerFactory caSigned,
+            KeyManagerFactory selfSigned,
+            KeyManagerFactory expired,
+            TrustManagerFactory caTrust) {
         this.caSigned = caSigned;
         this.selfSigned = selfSigned;
         this.expired = expired;
@@ -50,32 +53,112 @@ final class TestCertificates {
             Files.deleteIfExists(Path.of(f));
         }
         String days = String.valueOf(VALIDITY_DAYS);
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=Vigil Test CA",
-                "-ext", "bc:c", "-validity", days, "-keystore", ca);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=Vigil Test CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                days,
+                "-keystore",
+                ca);
         keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca, "-file", caCrt);
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-validity", days, "-keystore", server);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                days,
+                "-keystore",
+                server);
         keytool("-certreq", "-alias", "server", "-keystore", server, "-file", csr);
-        keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca, "-infile", csr, "-outfile", crt,
-                "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", days);
+        keytool(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                ca,
+                "-infile",
+                csr,
+                "-outfile",
+                crt,
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-validity",
+                days);
         keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCrt, "-keystore", server);
         keytool("-importcert", "-noprompt", "-alias", "server", "-file", crt, "-keystore", server);
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-validity", days, "-keystore", old);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                days,
+                "-keystore",
+                old);
         keytool("-certreq", "-alias", "server", "-keystore", old, "-file", oldCsr);
         // Valid from 20 days before the CA itself, for 10 days: expired 10 days ago.
-        keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca, "-infile", oldCsr, "-outfile", oldCrt,
-                "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-startdate", "-" + (2 * EXPIRED_DAYS_AGO) + "d",
-                "-validity", String.valueOf(EXPIRED_DAYS_AGO));
+        keytool(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                ca,
+                "-infile",
+                oldCsr,
+                "-outfile",
+                oldCrt,
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-startdate",
+                "-" + (2 * EXPIRED_DAYS_AGO) + "d",
+                "-validity",
+                String.valueOf(EXPIRED_DAYS_AGO));
         keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCrt, "-keystore", old);
         keytool("-importcert", "-noprompt", "-alias", "server", "-file", oldCrt, "-keystore", old);
-        keytool("-genkeypair", "-alias", "self", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
-                "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", days, "-keystore", self);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "self",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-validity",
+                days,
+                "-keystore",
+                self);
 
         KeyStore trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(Path.of(caCrt))) {
-            trust.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            trust.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);

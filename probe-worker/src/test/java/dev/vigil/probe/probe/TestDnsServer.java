@@ -46,7 +46,8 @@ final class TestDnsServer implements AutoCloseable {
             Name api = name("api.vigil.test.");
             add(new ARecord(api, DClass.IN, 60, InetAddress.getByName("93.184.216.34")));
             add(new ARecord(api, DClass.IN, 60, InetAddress.getByName("93.184.216.35")));
-            add(new AAAARecord(name("v6.vigil.test."), DClass.IN, 60, InetAddress.getByName("2606:4700:0:0:0:0:0:1111")));
+            add(new AAAARecord(
+                    name("v6.vigil.test."), DClass.IN, 60, InetAddress.getByName("2606:4700:0:0:0:0:0:1111")));
             Name root = name("vigil.test.");
             add(new MXRecord(root, DClass.IN, 60, 10, name("mx1.vigil.test.")));
             add(new MXRecord(root, DClass.IN, 60, 20, name("mx2.vigil.test.")));
@@ -60,7 +61,11 @@ final class TestDnsServer implements AutoCloseable {
                 add(new ARecord(many, DClass.IN, 60, InetAddress.getByName("93.184.217." + i)));
             }
             add(new TXTRecord(name("long.vigil.test."), DClass.IN, 60, List.of("a".repeat(200), "b".repeat(200))));
-            add(new TXTRecord(name("_dmarc.vigil.test."), DClass.IN, 60, "v=DMARC1; p=reject; rua=mailto:dmarc@vigil-example.com"));
+            add(new TXTRecord(
+                    name("_dmarc.vigil.test."),
+                    DClass.IN,
+                    60,
+                    "v=DMARC1; p=reject; rua=mailto:dmarc@vigil-example.com"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,7 +83,8 @@ final class TestDnsServer implements AutoCloseable {
     }
 
     private void add(Record r) {
-        zone.computeIfAbsent(r.getName().toString().toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>()).add(r);
+        zone.computeIfAbsent(r.getName().toString().toLowerCase(java.util.Locale.ROOT), k -> new ArrayList<>())
+                .add(r);
     }
 
     private void serve() {
@@ -105,16 +111,19 @@ final class TestDnsServer implements AutoCloseable {
                 List<Record> records = zone.get(qname);
                 if (qname.equals("broken.vigil.test.")) {
                     answer.getHeader().setRcode(Rcode.SERVFAIL);
-                } else if (records == null && !Set.of("vigil.test.", "empty.vigil.test.").contains(qname)) {
+                } else if (records == null
+                        && !Set.of("vigil.test.", "empty.vigil.test.").contains(qname)) {
                     answer.getHeader().setRcode(Rcode.NXDOMAIN);
                 } else if (records != null) {
                     for (Record r : records) {
                         if (r.getType() == q.getType() || r.getType() == Type.CNAME) {
                             answer.addRecord(r, Section.ANSWER);
                             if (r instanceof CNAMERecord c && q.getType() != Type.CNAME) {
-                                List<Record> target = zone.get(c.getTarget().toString().toLowerCase(java.util.Locale.ROOT));
+                                List<Record> target =
+                                        zone.get(c.getTarget().toString().toLowerCase(java.util.Locale.ROOT));
                                 if (target != null) {
-                                    target.stream().filter(t -> t.getType() == q.getType())
+                                    target.stream()
+                                            .filter(t -> t.getType() == q.getType())
                                             .forEach(t -> answer.addRecord(t, Section.ANSWER));
                                 }
                             }

@@ -22,8 +22,7 @@ import reactor.netty.http.server.HttpServerResponse;
  */
 final class TestHttpServer implements AutoCloseable {
     /** One request as the server saw it; header names lower-case. */
-    record Seen(String method, String path, Map<String, String> headers, String body) {
-    }
+    record Seen(String method, String path, Map<String, String> headers, String body) {}
 
     final List<Seen> seen = new CopyOnWriteArrayList<>();
     private final DisposableServer server;
@@ -48,35 +47,50 @@ final class TestHttpServer implements AutoCloseable {
 
     private TestHttpServer(HttpServer base, String scheme) {
         this.scheme = scheme;
-        server = base.host("127.0.0.1").port(0)
+        server = base.host("127.0.0.1")
+                .port(0)
                 .route(r -> r.route(req -> true, this::handle))
                 .bindNow();
     }
 
     private org.reactivestreams.Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
-        return req.receive().aggregate().asString(StandardCharsets.UTF_8).defaultIfEmpty("").flatMap(body -> {
-            Map<String, String> headers = new TreeMap<>();
-            req.requestHeaders().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + ", " + b));
-            String path = req.uri().replaceFirst("\\?.*", "");
-            seen.add(new Seen(req.method().name(), path, headers, body));
-            return switch (path) {
-                case "/echo" -> Mono.from(res.header("X-Version", "1.4.2").addHeader("Cache-Control", "no-store")
-                        .addHeader("Cache-Control", "private").header("Content-Type", "application/json")
-                        .sendString(Mono.just("{\"status\":\"ok\"}")));
-                case "/secure" -> ("Bearer " + token).equals(headers.get("authorization"))
-                        ? Mono.from(res.sendString(Mono.just("welcome")))
-                        : Mono.from(res.status(401).header("WWW-Authenticate", "Bearer").send());
-                case "/build" -> Mono.from(res.header("X-Build", "a".repeat(200)).addHeader("X-Build", "a".repeat(200))
-                        .sendString(Mono.just("ok")));
-                case "/text" -> Mono.from(res.header("Content-Type", "text/plain")
-                        .sendString(Mono.just("db: ok, cache: ERROR connection refused")));
-                case "/see-other" -> Mono.from(res.status(303).header("Location", "/echo").send());
-                case "/temporary" -> Mono.from(res.status(307).header("Location", "/secure").send());
-                case "/away" -> Mono.from(res.status(302).header("Location", awayUrl).send());
-                case "/slow" -> Mono.delay(Duration.ofSeconds(20)).then(Mono.from(res.send()));
-                default -> Mono.from(res.status(404).send());
-            };
-        });
+        return req.receive()
+                .aggregate()
+                .asString(StandardCharsets.UTF_8)
+                .defaultIfEmpty("")
+                .flatMap(body -> {
+                    Map<String, String> headers = new TreeMap<>();
+                    req.requestHeaders()
+                            .forEach(e -> headers.merge(
+                                    e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + ", " + b));
+                    String path = req.uri().replaceFirst("\\?.*", "");
+                    seen.add(new Seen(req.method().name(), path, headers, body));
+                    return switch (path) {
+                        case "/echo" -> Mono.from(res.header("X-Version", "1.4.2")
+                                .addHeader("Cache-Control", "no-store")
+                                .addHeader("Cache-Control", "private")
+                                .header("Content-Type", "application/json")
+                                .sendString(Mono.just("{\"status\":\"ok\"}")));
+                        case "/secure" -> ("Bearer " + token).equals(headers.get("authorization"))
+                                ? Mono.from(res.sendString(Mono.just("welcome")))
+                                : Mono.from(res.status(401)
+                                        .header("WWW-Authenticate", "Bearer")
+                                        .send());
+                        case "/build" -> Mono.from(res.header("X-Build", "a".repeat(200))
+                                .addHeader("X-Build", "a".repeat(200))
+                                .sendString(Mono.just("ok")));
+                        case "/text" -> Mono.from(res.header("Content-Type", "text/plain")
+                                .sendString(Mono.just("db: ok, cache: ERROR connection refused")));
+                        case "/see-other" -> Mono.from(
+                                res.status(303).header("Location", "/echo").send());
+                        case "/temporary" -> Mono.from(
+                                res.status(307).header("Location", "/secure").send());
+                        case "/away" -> Mono.from(
+                                res.status(302).header("Location", awayUrl).send());
+                        case "/slow" -> Mono.delay(Duration.ofSeconds(20)).then(Mono.from(res.send()));
+                        default -> Mono.from(res.status(404).send());
+                    };
+                });
     }
 
     String url(String path) {

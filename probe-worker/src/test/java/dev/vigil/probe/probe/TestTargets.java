@@ -40,8 +40,7 @@ final class TestTargets implements AutoCloseable {
     }
 
     private HttpServer routes(HttpServer s) {
-        return s.host("127.0.0.1").port(0).route(r -> r
-                .get("/ok", (req, res) -> {
+        return s.host("127.0.0.1").port(0).route(r -> r.get("/ok", (req, res) -> {
                     requestHeaders.put("/ok", headers(req.requestHeaders()));
                     return json(res, "{\"status\":\"ok\",\"version\":\"1.2.3\"}");
                 })
@@ -49,11 +48,10 @@ final class TestTargets implements AutoCloseable {
                 .get("/error", (req, res) -> res.status(500).sendString(Mono.just("boom")))
                 .get("/slow", (req, res) -> {
                     res.withConnection(c -> c.onDispose(slowConnectionClosed::countDown));
-                    return Mono.delay(Duration.ofSeconds(20))
-                            .then(Mono.defer(() -> {
-                                slowResponsesSent.incrementAndGet();
-                                return Mono.from(json(res, "{\"status\":\"ok\"}"));
-                            }));
+                    return Mono.delay(Duration.ofSeconds(20)).then(Mono.defer(() -> {
+                        slowResponsesSent.incrementAndGet();
+                        return Mono.from(json(res, "{\"status\":\"ok\"}"));
+                    }));
                 })
                 .get("/redirect/{n}", (req, res) -> {
                     int n = Integer.parseInt(req.param("n"));
@@ -61,10 +59,14 @@ final class TestTargets implements AutoCloseable {
                         requestHeaders.put("/redirect/0", headers(req.requestHeaders()));
                         return json(res, "{\"status\":\"ok\"}");
                     }
-                    return res.status(302).header("Location", "/redirect/" + (n - 1) + "?token=secret")
-                            .header("Set-Cookie", "session=abc; Path=/").send();
+                    return res.status(302)
+                            .header("Location", "/redirect/" + (n - 1) + "?token=secret")
+                            .header("Set-Cookie", "session=abc; Path=/")
+                            .send();
                 })
-                .get("/to-private", (req, res) -> res.status(302).header("Location", "http://10.0.0.1/admin").send())
+                .get("/to-private", (req, res) -> res.status(302)
+                        .header("Location", "http://10.0.0.1/admin")
+                        .send())
                 .get("/big", (req, res) -> {
                     res.withConnection(c -> c.onDispose(bigConnectionClosed::countDown));
                     byte[] chunk = new byte[8192];
@@ -83,7 +85,8 @@ final class TestTargets implements AutoCloseable {
     }
 
     private static org.reactivestreams.Publisher<Void> json(HttpServerResponse res, String body) {
-        return res.header("Content-Type", "application/json").sendByteArray(Mono.just(body.getBytes(StandardCharsets.UTF_8)));
+        return res.header("Content-Type", "application/json")
+                .sendByteArray(Mono.just(body.getBytes(StandardCharsets.UTF_8)));
     }
 
     String url(String path) {

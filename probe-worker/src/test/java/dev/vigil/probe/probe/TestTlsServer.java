@@ -16,18 +16,22 @@ final class TestTlsServer implements AutoCloseable {
     final List<String> serverNames = new CopyOnWriteArrayList<>();
     /** Connections whose handshake completed. */
     final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+
     private final DisposableServer server;
 
     TestTlsServer(KeyManagerFactory kmf) throws Exception {
         var ctx = SslContextBuilder.forServer(kmf).build();
-        server = TcpServer.create().host("127.0.0.1").port(0)
+        server = TcpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .secure(spec -> spec.sslContext(ctx))
                 .doOnConnection(conn -> {
                     // Emitted once the handshake is done.
                     SslHandler ssl = conn.channel().pipeline().get(SslHandler.class);
                     if (ssl != null && ssl.engine().getSession() instanceof ExtendedSSLSession session) {
-                        session.getRequestedServerNames().forEach(n -> serverNames.add(
-                                n instanceof SNIHostName h ? h.getAsciiName() : n.toString()));
+                        session.getRequestedServerNames()
+                                .forEach(n ->
+                                        serverNames.add(n instanceof SNIHostName h ? h.getAsciiName() : n.toString()));
                     }
                     connections.incrementAndGet();
                 })

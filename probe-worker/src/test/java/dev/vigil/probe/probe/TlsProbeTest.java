@@ -27,17 +27,21 @@ import reactor.core.publisher.Mono;
 class TlsProbeTest {
     private static TestCertificates certs;
     /** localhost and other.vigil.test name the loopback address; nothing else resolves. */
-    private static final HostResolver NAMES = host -> Set.of("localhost", "other.vigil.test").contains(host)
-            ? Mono.just(List.of(InetAddress.getLoopbackAddress()))
-            : Mono.error(new UnknownHostException(host));
+    private static final HostResolver NAMES =
+            host -> Set.of("localhost", "other.vigil.test").contains(host)
+                    ? Mono.just(List.of(InetAddress.getLoopbackAddress()))
+                    : Mono.error(new UnknownHostException(host));
+
     private static final TargetGuard LOOPBACK_ALLOWED = new TargetGuard(List.of(Cidr.parse("127.0.0.0/8")), NAMES);
     private static TlsProbe trustingCa;
 
     @BeforeAll
     static void certificates() throws Exception {
-        certs = TestCertificates.generate(Path.of(System.getProperty("java.io.tmpdir"),
+        certs = TestCertificates.generate(Path.of(
+                System.getProperty("java.io.tmpdir"),
                 "vigil-tls-probe-test-certs-" + ProcessHandle.current().pid()));
-        trustingCa = new TlsProbe(LOOPBACK_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
+        trustingCa = new TlsProbe(
+                LOOPBACK_ALLOWED, ProbeSettings.of("us-east", "w-1", "0.1.0").withTrust(certs.caTrust));
     }
 
     private static ProbeResult run(TlsProbe p, MonitorDefinition m) {
@@ -86,7 +90,8 @@ class TlsProbeTest {
             assertThat(r.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
             assertThat(r.errorKind()).isEqualTo(ErrorKind.TLS);
             assertThat(r.detail()).isEqualTo("certificate expired");
-            assertThat(r.tlsDaysLeft()).isBetween(-TestCertificates.EXPIRED_DAYS_AGO - 1, -TestCertificates.EXPIRED_DAYS_AGO + 1);
+            assertThat(r.tlsDaysLeft())
+                    .isBetween(-TestCertificates.EXPIRED_DAYS_AGO - 1, -TestCertificates.EXPIRED_DAYS_AGO + 1);
         }
     }
 
@@ -124,7 +129,8 @@ class TlsProbeTest {
     @Test
     void aServerThatDoesNotSpeakTlsIsATlsFailure() {
         try (var server = new TestTcpServer(s -> {
-            s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream()
+                    .write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
             s.getOutputStream().flush();
             TestTcpServer.holdOpen(s);
         })) {

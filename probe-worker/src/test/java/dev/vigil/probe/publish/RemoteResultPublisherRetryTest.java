@@ -21,20 +21,41 @@ import reactor.netty.http.server.HttpServer;
 class RemoteResultPublisherRetryTest {
     private static final byte[] SECRET = "remote-publisher-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
 
-    record Arrival(long nanos, String requestId) {
-    }
+    record Arrival(long nanos, String requestId) {}
 
     private static ProbeResult result() {
-        return new ProbeResult(1, "api", "us-east", "w-1", 0L, 5L, Outcome.NETWORK_FAILURE, ErrorKind.TIMEOUT,
-                null, null, 2500, 0L, 0, null, null, null, null, null, null, "r-1");
+        return new ProbeResult(
+                1,
+                "api",
+                "us-east",
+                "w-1",
+                0L,
+                5L,
+                Outcome.NETWORK_FAILURE,
+                ErrorKind.TIMEOUT,
+                null,
+                null,
+                2500,
+                0L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "r-1");
     }
 
     /** Answers the statuses in order (the last one for ever), with {@code Retry-After: 2} on a 503. */
     private static DisposableServer ingest(List<Arrival> arrivals, int... statuses) {
         AtomicInteger n = new AtomicInteger();
-        return HttpServer.create().host("127.0.0.1").port(0)
+        return HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .route(r -> r.post("/v1/probe-results", (req, res) -> {
-                    arrivals.add(new Arrival(System.nanoTime(), req.requestHeaders().get(RequestSigner.HEADER_REQUEST_ID)));
+                    arrivals.add(
+                            new Arrival(System.nanoTime(), req.requestHeaders().get(RequestSigner.HEADER_REQUEST_ID)));
                     int status = statuses[Math.min(n.getAndIncrement(), statuses.length - 1)];
                     if (status == 503) {
                         res.header("Retry-After", "2");
@@ -48,14 +69,22 @@ class RemoteResultPublisherRetryTest {
     void a503IsRetriedNoSoonerThanItsRetryAfterWithTheSameRequestId() {
         List<Arrival> arrivals = new CopyOnWriteArrayList<>();
         DisposableServer server = ingest(arrivals, 503, 202);
-        var publisher = new RemoteResultPublisher("http://127.0.0.1:" + server.port(), "key", "us-east", SECRET, 1,
-                Duration.ofMillis(50), System::currentTimeMillis, ResultPublisher.Listener.NONE);
+        var publisher = new RemoteResultPublisher(
+                "http://127.0.0.1:" + server.port(),
+                "key",
+                "us-east",
+                SECRET,
+                1,
+                Duration.ofMillis(50),
+                System::currentTimeMillis,
+                ResultPublisher.Listener.NONE);
         try {
             publisher.publish(result());
             await().atMost(Duration.ofSeconds(20)).until(() -> publisher.acknowledged() == 1);
             assertThat(arrivals).hasSize(2);
             // the backoff alone would have retried within 500 ms: the wait is ingest's Retry-After
-            assertThat(Duration.ofNanos(arrivals.get(1).nanos() - arrivals.get(0).nanos()))
+            assertThat(Duration.ofNanos(
+                            arrivals.get(1).nanos() - arrivals.get(0).nanos()))
                     .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
             assertThat(arrivals.get(1).requestId()).isEqualTo(arrivals.get(0).requestId());
             assertThat(publisher.failed()).isZero();
@@ -69,8 +98,15 @@ class RemoteResultPublisherRetryTest {
     void aRefusalIsTheAnswerAndIsNotRetried() {
         List<Arrival> arrivals = new CopyOnWriteArrayList<>();
         DisposableServer server = ingest(arrivals, 400);
-        var publisher = new RemoteResultPublisher("http://127.0.0.1:" + server.port(), "key", "us-east", SECRET, 1,
-                Duration.ofMillis(50), System::currentTimeMillis, ResultPublisher.Listener.NONE);
+        var publisher = new RemoteResultPublisher(
+                "http://127.0.0.1:" + server.port(),
+                "key",
+                "us-east",
+                SECRET,
+                1,
+                Duration.ofMillis(50),
+                System::currentTimeMillis,
+                ResultPublisher.Listener.NONE);
         try {
             publisher.publish(result());
             await().atMost(Duration.ofSeconds(20)).until(() -> publisher.failed() == 1);

@@ -43,7 +43,10 @@ class TargetGuardTest {
     private final TargetGuard guard = new TargetGuard(List.of(Cidr.parse("10.20.0.0/16")), FAKE);
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             http://example.com/health                    | allowed  |
             https://example.com:8443/x?y=1               | allowed  |
             HTTPS://EXAMPLE.COM/                         | allowed  |
@@ -148,7 +151,10 @@ class TargetGuardTest {
     }
 
     @ParameterizedTest(name = "{0}:{1} -> {2}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(
+            delimiter = '|',
+            textBlock =
+                    """
             example.com          | 5432  | allowed    |
             EXAMPLE.COM.         | 443   | allowed    |
             93.184.216.34        | 25    | allowed    |
@@ -181,20 +187,23 @@ class TargetGuardTest {
                 assertThat(a.socketAddress().isUnresolved()).isFalse();
             }
             case "refused" -> assertThat(((Target.Refused) target).reason()).containsIgnoringCase(reasonFragment);
-            case "unresolved" -> assertThat(((Target.Unresolved) target).reason()).contains(reasonFragment);
+            case "unresolved" -> assertThat(((Target.Unresolved) target).reason())
+                    .contains(reasonFragment);
             default -> throw new IllegalArgumentException(expected);
         }
     }
 
     @Test
     void anEndpointConnectsToTheCheckedAddressUnderItsName() {
-        var a = (Target.Allowed) guard.checkEndpoint("tls", "Example.com.", 8443).block();
+        var a = (Target.Allowed)
+                guard.checkEndpoint("tls", "Example.com.", 8443).block();
         assertThat(a.secure()).isTrue();
         assertThat(a.host()).isEqualTo("example.com");
         assertThat(a.socketAddress().getHostString()).isEqualTo("example.com");
         assertThat(a.socketAddress().getAddress().getHostAddress()).isEqualTo("93.184.216.34");
         assertThat(a.uri().toString()).isEqualTo("tls://example.com:8443");
-        var v6 = (Target.Allowed) guard.checkEndpoint("tcp", "2606:4700:4700::1111", 53).block();
+        var v6 = (Target.Allowed)
+                guard.checkEndpoint("tcp", "2606:4700:4700::1111", 53).block();
         assertThat(v6.uri().toString()).isEqualTo("tcp://[2606:4700:4700::1111]:53");
         int before = LOOKUPS.get();
         guard.checkEndpoint("dns", "169.254.169.254", 53).block();
@@ -203,7 +212,8 @@ class TargetGuardTest {
 
     @Test
     void connectsToTheAddressItCheckedWithTheOriginalNameForTls() {
-        var allowed = (Target.Allowed) guard.check("https://example.com:8443/a/b?c=d#frag").block();
+        var allowed = (Target.Allowed)
+                guard.check("https://example.com:8443/a/b?c=d#frag").block();
         var sa = allowed.socketAddress();
         assertThat(sa.isUnresolved()).isFalse();
         assertThat(sa.getAddress().getHostAddress()).isEqualTo("93.184.216.34");

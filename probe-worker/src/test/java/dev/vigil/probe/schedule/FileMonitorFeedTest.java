@@ -35,7 +35,9 @@ class FileMonitorFeedTest {
     @Test
     void loadsAndFollowsChangesToTheFile() throws Exception {
         Path file = dir.resolve("monitors.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 monitors:
                   - id: api
                     url: https://api.example.com/health
@@ -49,7 +51,9 @@ class FileMonitorFeedTest {
             assertThat(seen).containsOnlyKeys("api", "web");
             assertThat(seen.get("api").expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
             assertThat(seen.get("web").intervalSeconds()).isEqualTo(30);
-            Files.writeString(file, """
+            Files.writeString(
+                    file,
+                    """
                     monitors:
                       - id: web
                         url: https://www.example.com/v2
@@ -64,7 +68,9 @@ class FileMonitorFeedTest {
     @Test
     void badFilesNameEveryProblem() throws Exception {
         Path file = dir.resolve("bad.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 monitors:
                   - id: Bad_Id
                     url: https://x.example/

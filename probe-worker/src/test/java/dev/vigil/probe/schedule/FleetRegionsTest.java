@@ -17,8 +17,22 @@ class FleetRegionsTest {
     Path dir;
 
     static MonitorDefinition monitor(String id, Boolean enabled, String... regions) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, 60, 2000, List.of(regions),
-                null, null, null, null, null, null, enabled);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                60,
+                2000,
+                List.of(regions),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                enabled);
     }
 
     @Test
@@ -27,17 +41,42 @@ class FleetRegionsTest {
         fleet.upsert(monitor("api", null, "us-east", "eu-west"));
         fleet.upsert(monitor("web", true, "eu-west", "ap-south"));
         fleet.upsert(monitor("off", false, "us-east", "sa-east"));
-        fleet.upsert(new MonitorDefinition(1, "nightly", null, null, null, 60, null, null, null, null, null,
-                null, null, null, null, CheckType.HEARTBEAT, null, null, null, null, null, null));
-        assertThat(fleet.regionsNamed()).containsExactly(Map.entry("ap-south", 1), Map.entry("eu-west", 2),
-                Map.entry("us-east", 1));
+        fleet.upsert(new MonitorDefinition(
+                1,
+                "nightly",
+                null,
+                null,
+                null,
+                60,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
+        assertThat(fleet.regionsNamed())
+                .containsExactly(Map.entry("ap-south", 1), Map.entry("eu-west", 2), Map.entry("us-east", 1));
         assertThat(fleet.monitors()).isEqualTo(2);
 
         // a change of regions moves the counts, the same definition again changes nothing
         fleet.upsert(monitor("api", null, "us-east", "asia-east"));
         fleet.upsert(monitor("api", null, "us-east", "asia-east"));
-        assertThat(fleet.regionsNamed()).containsExactly(Map.entry("ap-south", 1), Map.entry("asia-east", 1),
-                Map.entry("eu-west", 1), Map.entry("us-east", 1));
+        assertThat(fleet.regionsNamed())
+                .containsExactly(
+                        Map.entry("ap-south", 1),
+                        Map.entry("asia-east", 1),
+                        Map.entry("eu-west", 1),
+                        Map.entry("us-east", 1));
 
         // disabling and removing (a tombstone) take a monitor out; a region no monitor names disappears
         fleet.upsert(monitor("web", false, "eu-west", "ap-south"));
@@ -56,16 +95,21 @@ class FleetRegionsTest {
         }
         fleet.upsert(monitor("extra", null, "r-" + (FleetRegions.MAX_REGIONS + 5), "r-0"));
         Map<String, Integer> named = fleet.regionsNamed();
-        assertThat(named).hasSize(FleetRegions.MAX_REGIONS)
-                .containsEntry("r-0", 2).containsEntry("r-" + (FleetRegions.MAX_REGIONS + 5), 2);
+        assertThat(named)
+                .hasSize(FleetRegions.MAX_REGIONS)
+                .containsEntry("r-0", 2)
+                .containsEntry("r-" + (FleetRegions.MAX_REGIONS + 5), 2);
         assertThat(new dev.vigil.schemas.contract.WorkerHeartbeat(1, "w-1", "us-east", 0L, 0, 0, "0.1.0", 0L, 0L, named)
-                .regionsNamed()).isEqualTo(named);
+                        .regionsNamed())
+                .isEqualTo(named);
     }
 
     @Test
     void theFeedHandsEveryDefinitionToTheSchedulerAndTheFleetView() throws Exception {
         Path file = dir.resolve("monitors.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 monitors:
                   - id: api
                     url: https://api.example.com/health
@@ -75,13 +119,19 @@ class FleetRegionsTest {
                     regions: [eu-west, ap-south]
                 """);
         var clock = reactor.test.scheduler.VirtualTimeScheduler.create();
-        var scheduler = new ProbeScheduler("us-east", "w-1", clock, (m, ws) -> reactor.core.publisher.Mono.empty(),
-                r -> { }, 4, ScheduleListener.NONE);
+        var scheduler = new ProbeScheduler(
+                "us-east",
+                "w-1",
+                clock,
+                (m, ws) -> reactor.core.publisher.Mono.empty(),
+                r -> {},
+                4,
+                ScheduleListener.NONE);
         var fleet = new FleetRegions();
         try (var feed = new FileMonitorFeed(file, MonitorSink.both(scheduler, fleet)).start(Duration.ofMinutes(1))) {
             assertThat(scheduler.monitorsAssigned()).isEqualTo(1);
-            assertThat(fleet.regionsNamed()).containsExactly(Map.entry("ap-south", 1), Map.entry("eu-west", 1),
-                    Map.entry("us-east", 1));
+            assertThat(fleet.regionsNamed())
+                    .containsExactly(Map.entry("ap-south", 1), Map.entry("eu-west", 1), Map.entry("us-east", 1));
         } finally {
             clock.dispose();
         }

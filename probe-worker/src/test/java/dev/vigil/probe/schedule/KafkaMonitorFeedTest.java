@@ -79,7 +79,8 @@ class KafkaMonitorFeedTest {
     void retriableBrokerErrorsAtStartAreRetriedAndTheMonitorsStillLoad() {
         FlakyBrokerConsumer consumer = new FlakyBrokerConsumer(2, 1);
         Node node = new Node(1, "127.0.0.1", 9092);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[]{node}, new Node[]{node})));
+        consumer.updatePartitions(
+                TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[] {node}, new Node[] {node})));
         consumer.updateBeginningOffsets(Map.of(P0, 0L));
         consumer.updateEndOffsets(Map.of(P0, 1L));
         MonitorDefinition def = ProbeSchedulerTest.monitor("api", 60);
@@ -99,15 +100,17 @@ class KafkaMonitorFeedTest {
     void aRecordWrittenBeforeTheHttpsRuleThatWouldSendASecretOverPlainHttpIsNeverProbed() {
         MockConsumer<String, byte[]> consumer = new MockConsumer<>("earliest");
         Node node = new Node(1, "127.0.0.1", 9092);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[]{node}, new Node[]{node})));
+        consumer.updatePartitions(
+                TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, new Node[] {node}, new Node[] {node})));
         consumer.updateBeginningOffsets(Map.of(P0, 0L));
         consumer.updateEndOffsets(Map.of(P0, 2L));
         byte[] old = ("{\"schemaVersion\":1,\"id\":\"legacy\",\"url\":\"http://legacy.example.com/health\","
-                + "\"regions\":[\"eu-west\"],\"headers\":{\"Authorization\":{\"secretEnv\":\"HEALTH_TOKEN\"}}}")
+                        + "\"regions\":[\"eu-west\"],\"headers\":{\"Authorization\":{\"secretEnv\":\"HEALTH_TOKEN\"}}}")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
         consumer.schedulePollTask(() -> {
             consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0L, "legacy", old));
-            consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 1L, "api", Json.bytes(ProbeSchedulerTest.monitor("api", 60))));
+            consumer.addRecord(
+                    new ConsumerRecord<>(TOPIC, 0, 1L, "api", Json.bytes(ProbeSchedulerTest.monitor("api", 60))));
         });
         Recorder sink = new Recorder();
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
@@ -115,7 +118,8 @@ class KafkaMonitorFeedTest {
             Awaitility.await().atMost(30, TimeUnit.SECONDS).until(feed::ready);
             assertThat(sink.upserts).containsExactly("api");
             assertThat(dead).singleElement().satisfies(d -> assertThat(Json.string(d))
-                    .contains("headers.Authorization").contains("only sent over https"));
+                    .contains("headers.Authorization")
+                    .contains("only sent over https"));
         }
     }
 }

@@ -28,27 +28,54 @@ class ProbeSchedulerTest {
     private final VirtualTimeScheduler clock = VirtualTimeScheduler.create();
     /** The scheduler's clock: virtual time, plus a jump that makes a timer fire late (a stalled timer thread). */
     private final JumpyClock timer = new JumpyClock(clock);
+
     private final List<Probe> probes = Collections.synchronizedList(new ArrayList<>());
     private final List<ProbeResult> results = Collections.synchronizedList(new ArrayList<>());
     private final Map<SkipReason, Long> skips = new ConcurrentHashMap<>();
     private Function<MonitorDefinition, Duration> duration = m -> Duration.ofMillis(500);
 
     /** One probe start as the fake prober saw it. */
-    record Probe(String id, String url, long windowStart, long startedAt) {
-    }
+    record Probe(String id, String url, long windowStart, long startedAt) {}
 
     private ProbeScheduler scheduler(int concurrency) {
-        return new ProbeScheduler("us-east", "w-1", timer, (m, ws) -> {
-            long now = timer.now(java.util.concurrent.TimeUnit.MILLISECONDS);
-            probes.add(new Probe(m.id(), m.url(), ws, now));
-            return Mono.delay(duration.apply(m), clock).map(x -> new ProbeResult(1, m.id(), "us-east", "w-1", ws, now,
-                    Outcome.SUCCESS, null, 200, 1, 1, 0L, 0, null, null, null, null, null, null, "r-" + ws));
-        }, results::add, concurrency, new ScheduleListener() {
-            @Override
-            public void skipped(SkipReason reason, long windows) {
-                skips.merge(reason, windows, Long::sum);
-            }
-        });
+        return new ProbeScheduler(
+                "us-east",
+                "w-1",
+                timer,
+                (m, ws) -> {
+                    long now = timer.now(java.util.concurrent.TimeUnit.MILLISECONDS);
+                    probes.add(new Probe(m.id(), m.url(), ws, now));
+                    return Mono.delay(duration.apply(m), clock)
+                            .map(x -> new ProbeResult(
+                                    1,
+                                    m.id(),
+                                    "us-east",
+                                    "w-1",
+                                    ws,
+                                    now,
+                                    Outcome.SUCCESS,
+                                    null,
+                                    200,
+                                    1,
+                                    1,
+                                    0L,
+                                    0,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    "r-" + ws));
+                },
+                results::add,
+                concurrency,
+                new ScheduleListener() {
+                    @Override
+                    public void skipped(SkipReason reason, long windows) {
+                        skips.merge(reason, windows, Long::sum);
+                    }
+                });
     }
 
     /** The offset of {@link #monitor}'s probes in each window. */
@@ -61,9 +88,22 @@ class ProbeSchedulerTest {
     }
 
     static MonitorDefinition monitor(String id, int intervalSeconds, String... regions) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, intervalSeconds,
-                timeoutMs(intervalSeconds), List.of(regions.length == 0 ? new String[]{"us-east"} : regions),
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                intervalSeconds,
+                timeoutMs(intervalSeconds),
+                List.of(regions.length == 0 ? new String[] {"us-east"} : regions),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     @AfterEach
@@ -115,16 +155,21 @@ class ProbeSchedulerTest {
                 assertThat(p.startedAt()).isEqualTo(at);
             } else {
                 joined.add(p);
-                // late: started after the worker did, by the join deadline, so the result makes the monitor's own deadline
-                assertThat(p.startedAt()).isBetween(startedAt, ProbeScheduler.lateJoinDeadline(p.id(), 0, interval, timeout) - 1);
+                // late: started after the worker did, by the join deadline, so the result makes the monitor's own
+                // deadline
+                assertThat(p.startedAt())
+                        .isBetween(startedAt, ProbeScheduler.lateJoinDeadline(p.id(), 0, interval, timeout) - 1);
                 assertThat(p.startedAt() + timeout + Windows.DEFAULT_GRACE_MS / 2)
-                        .isLessThanOrEqualTo(Windows.collectionDeadline(p.id(), 0, interval, timeout, Windows.DEFAULT_GRACE_MS));
+                        .isLessThanOrEqualTo(
+                                Windows.collectionDeadline(p.id(), 0, interval, timeout, Windows.DEFAULT_GRACE_MS));
             }
         }
         // the monitors whose start had passed by less than half the grace joined; the others wait for window 1
-        long expectedJoiners = java.util.stream.IntStream.range(0, n).mapToObj(i -> "late-" + i)
+        long expectedJoiners = java.util.stream.IntStream.range(0, n)
+                .mapToObj(i -> "late-" + i)
                 .map(id -> Windows.scheduledAt(id, 0, interval, timeout))
-                .filter(at -> at < startedAt && at > startedAt - Windows.DEFAULT_GRACE_MS / 2).count();
+                .filter(at -> at < startedAt && at > startedAt - Windows.DEFAULT_GRACE_MS / 2)
+                .count();
         assertThat(expectedJoiners).isGreaterThan(20);
         assertThat(joined).hasSize((int) expectedJoiners);
         // spread over the time left, not all at the worker's start
@@ -184,19 +229,24 @@ class ProbeSchedulerTest {
         assertThat(s.skippedWindows()).isEqualTo(4);
         assertThat(skips).containsEntry(SkipReason.OVERRUN, 4L);
         // each skipped window is published as a skipped result, never as silence
-        assertThat(results.stream().filter(ProbeResult::skipped)).allSatisfy(r -> {
-            assertThat(r.skipReason()).isEqualTo(SkipReason.OVERRUN);
-            assertThat(r.outcome()).isEqualTo(Outcome.SKIPPED);
-            assertThat(r.monitorId()).isEqualTo("slow");
-            assertThat(r.region()).isEqualTo("us-east");
-            assertThat(r.workerId()).isEqualTo("w-1");
-            assertThat(r.startedAt()).isEqualTo(r.windowStart() + offset("slow", 10));
-        }).extracting(ProbeResult::windowStart).containsExactly(10_000L, 20_000L, 40_000L, 50_000L);
+        assertThat(results.stream().filter(ProbeResult::skipped))
+                .allSatisfy(r -> {
+                    assertThat(r.skipReason()).isEqualTo(SkipReason.OVERRUN);
+                    assertThat(r.outcome()).isEqualTo(Outcome.SKIPPED);
+                    assertThat(r.monitorId()).isEqualTo("slow");
+                    assertThat(r.region()).isEqualTo("us-east");
+                    assertThat(r.workerId()).isEqualTo("w-1");
+                    assertThat(r.startedAt()).isEqualTo(r.windowStart() + offset("slow", 10));
+                })
+                .extracting(ProbeResult::windowStart)
+                .containsExactly(10_000L, 20_000L, 40_000L, 50_000L);
         assertThat(s.probesStarted()).isEqualTo(2);
         // Nothing was queued: once the probe is fast again, exactly one probe per window follows.
         duration = m -> Duration.ofMillis(100);
         advance(Duration.ofSeconds(40));
-        assertThat(probes).extracting(Probe::windowStart).containsExactly(0L, 30_000L, 60_000L, 70_000L, 80_000L, 90_000L);
+        assertThat(probes)
+                .extracting(Probe::windowStart)
+                .containsExactly(0L, 30_000L, 60_000L, 70_000L, 80_000L, 90_000L);
     }
 
     @Test
@@ -233,8 +283,22 @@ class ProbeSchedulerTest {
         s.upsert(original);
         s.upsert(original);
         // A real change: 10 s interval and a new URL.
-        var changed = new MonitorDefinition(1, "api", null, "https://example.com/v2", null, 10, 2000,
-                List.of("us-east"), null, null, null, null, null, null, null);
+        var changed = new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://example.com/v2",
+                null,
+                10,
+                2000,
+                List.of("us-east"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         s.upsert(changed);
         s.upsert(changed);
         advance(Duration.ofSeconds(60));
@@ -244,9 +308,11 @@ class ProbeSchedulerTest {
             assertThat(p.windowStart() % 10_000).isZero();
             assertThat(p.startedAt()).isEqualTo(p.windowStart() + Windows.offsetMs("api", 10_000, 2000));
         });
-        Map<Long, Long> perWindow = probes.stream().collect(Collectors.groupingBy(Probe::windowStart, Collectors.counting()));
+        Map<Long, Long> perWindow =
+                probes.stream().collect(Collectors.groupingBy(Probe::windowStart, Collectors.counting()));
         assertThat(perWindow.values()).containsOnly(1L);
-        assertThat(after).extracting(Probe::windowStart)
+        assertThat(after)
+                .extracting(Probe::windowStart)
                 .containsExactly(120_000L, 130_000L, 140_000L, 150_000L, 160_000L, 170_000L);
         assertThat(s.monitorsAssigned()).isEqualTo(1);
     }
@@ -268,15 +334,32 @@ class ProbeSchedulerTest {
         // And it can come back.
         s.upsert(monitor("a", 10));
         advance(Duration.ofSeconds(20));
-        assertThat(probes.subList(before, probes.size())).extracting(Probe::id).containsOnly("a").hasSizeBetween(1, 2);
+        assertThat(probes.subList(before, probes.size()))
+                .extracting(Probe::id)
+                .containsOnly("a")
+                .hasSizeBetween(1, 2);
     }
 
     @Test
     void disabledMonitorsAreNotScheduled() {
         var s = scheduler(256);
         var m = monitor("off", 10);
-        s.upsert(new MonitorDefinition(1, "off", null, m.url(), null, 10, 2000, List.of("us-east"), null, null, null,
-                null, null, null, false));
+        s.upsert(new MonitorDefinition(
+                1,
+                "off",
+                null,
+                m.url(),
+                null,
+                10,
+                2000,
+                List.of("us-east"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false));
         advance(Duration.ofSeconds(60));
         assertThat(probes).isEmpty();
         assertThat(s.monitorsAssigned()).isZero();
@@ -300,12 +383,40 @@ class ProbeSchedulerTest {
 
     @Test
     void heartbeatMonitorsAreNeverScheduledEvenInTheirOwnRegion() {
-        var heartbeat = new MonitorDefinition(1, "nightly", null, null, null, 60, null, null, null, null, null,
-                null, null, null, null, dev.vigil.schemas.contract.CheckType.HEARTBEAT, null, null, null, null, null, null);
-        var push = new ProbeScheduler(MonitorDefinition.PUSH_REGION, "w-push", clock, (m, ws) -> {
-            probes.add(new Probe(m.id(), m.target(), ws, 0));
-            return Mono.empty();
-        }, results::add, 16, ScheduleListener.NONE);
+        var heartbeat = new MonitorDefinition(
+                1,
+                "nightly",
+                null,
+                null,
+                null,
+                60,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                dev.vigil.schemas.contract.CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+        var push = new ProbeScheduler(
+                MonitorDefinition.PUSH_REGION,
+                "w-push",
+                clock,
+                (m, ws) -> {
+                    probes.add(new Probe(m.id(), m.target(), ws, 0));
+                    return Mono.empty();
+                },
+                results::add,
+                16,
+                ScheduleListener.NONE);
         push.upsert(heartbeat);
         var s = scheduler(16);
         s.upsert(heartbeat);
@@ -318,10 +429,17 @@ class ProbeSchedulerTest {
 
     @Test
     void aProbeThatYieldsNoResultPublishesNothingAndFreesItsPermit() {
-        var s = new ProbeScheduler("us-east", "w-1", clock, (m, ws) -> {
-            probes.add(new Probe(m.id(), m.url(), ws, 0));
-            return Mono.empty();
-        }, results::add, 1, ScheduleListener.NONE);
+        var s = new ProbeScheduler(
+                "us-east",
+                "w-1",
+                clock,
+                (m, ws) -> {
+                    probes.add(new Probe(m.id(), m.url(), ws, 0));
+                    return Mono.empty();
+                },
+                results::add,
+                1,
+                ScheduleListener.NONE);
         s.upsert(monitor("a", 10));
         advance(Duration.ofSeconds(35));
         // With one permit, every window still ran: an empty probe hands its permit back like any other.
@@ -349,7 +467,8 @@ class ProbeSchedulerTest {
                     assertThat(r.monitorId()).isEqualTo("stalled");
                     assertThat(r.startedAt()).isEqualTo(110_000 + offset);
                 })
-                .extracting(ProbeResult::windowStart).containsExactly(80_000L, 90_000L, 100_000L);
+                .extracting(ProbeResult::windowStart)
+                .containsExactly(80_000L, 90_000L, 100_000L);
         assertThat(s.skippedWindows()).isGreaterThanOrEqualTo(9);
     }
 
@@ -364,8 +483,10 @@ class ProbeSchedulerTest {
         long at = 30_000;
         advance(Duration.ofMillis(at));
         List<String> probed = probes.stream().map(Probe::id).toList();
-        List<String> toCome = java.util.stream.IntStream.range(0, n).mapToObj(i -> "d-" + i)
-                .filter(id -> offset(id, 60) > at).toList();
+        List<String> toCome = java.util.stream.IntStream.range(0, n)
+                .mapToObj(i -> "d-" + i)
+                .filter(id -> offset(id, 60) > at)
+                .toList();
         assertThat(probed).isNotEmpty();
         assertThat(toCome).isNotEmpty().hasSize(n - probed.size());
         int before = results.size();
@@ -378,14 +499,17 @@ class ProbeSchedulerTest {
         });
         assertThat(shutdown).extracting(ProbeResult::monitorId).containsExactlyInAnyOrderElementsOf(toCome);
         assertThat(skips).containsEntry(SkipReason.SHUTTING_DOWN, (long) toCome.size());
-        assertThat(s.skippedWindows()).as("a worker that is leaving is not a worker skipping probes").isZero();
+        assertThat(s.skippedWindows())
+                .as("a worker that is leaving is not a worker skipping probes")
+                .isZero();
         advance(Duration.ofSeconds(2));
         assertThat(drained).isDone();
         // nothing more: no probes and no second round of skips on close
         s.close();
         advance(Duration.ofMinutes(2));
         assertThat(probes).hasSize(probed.size());
-        assertThat(results.stream().filter(r -> r.skipReason() == SkipReason.SHUTTING_DOWN)).hasSize(toCome.size());
+        assertThat(results.stream().filter(r -> r.skipReason() == SkipReason.SHUTTING_DOWN))
+                .hasSize(toCome.size());
     }
 
     @Test
@@ -394,19 +518,24 @@ class ProbeSchedulerTest {
         var s = scheduler(256);
         s.upsert(monitor("slow", 10));
         // a monitor whose probe is still to come in its window when the worker drains
-        String later = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "later-" + i)
-                .filter(id -> offset(id, 60) > 30_000).findFirst().orElseThrow();
+        String later = java.util.stream.IntStream.range(0, 100)
+                .mapToObj(i -> "later-" + i)
+                .filter(id -> offset(id, 60) > 30_000)
+                .findFirst()
+                .orElseThrow();
         s.upsert(monitor(later, 60));
         advance(Duration.ofSeconds(25));
         s.drain(Duration.ofMinutes(1));
-        List<ProbeResult> skipped = results.stream().filter(ProbeResult::skipped).toList();
+        List<ProbeResult> skipped =
+                results.stream().filter(ProbeResult::skipped).toList();
         assertThat(skipped).extracting(ProbeResult::skipReason).contains(SkipReason.OVERRUN, SkipReason.SHUTTING_DOWN);
         for (ProbeResult r : skipped) {
             assertThat(PrivacyGuard.inspect(r)).isEmpty();
             assertThat(r.errorKind()).isNull();
             assertThat(r.checkType()).isEqualTo(dev.vigil.schemas.contract.CheckType.HTTP);
             // as a remote worker posts it and ingest reads it back
-            assertThat(Json.convert(Json.tree(Json.bytes(r)), ProbeResult.class)).isEqualTo(r);
+            assertThat(Json.convert(Json.tree(Json.bytes(r)), ProbeResult.class))
+                    .isEqualTo(r);
         }
     }
 

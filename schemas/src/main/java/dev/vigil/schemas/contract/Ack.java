@@ -6,8 +6,15 @@ package dev.vigil.schemas.contract;
  * incident) and only while the incident is no more severe than when it was acknowledged: an escalation is new
  * information, pages, and ends the acknowledgement.
  */
-public record Ack(Integer schemaVersion, String fingerprint, String incidentId, String by, Long at, Long until,
-                  String comment, Severity severity) {
+public record Ack(
+        Integer schemaVersion,
+        String fingerprint,
+        String incidentId,
+        String by,
+        Long at,
+        Long until,
+        String comment,
+        Severity severity) {
     public Ack {
         schemaVersion = schemaVersion == null ? 1 : Require.schemaVersion(schemaVersion);
         Require.matches("fingerprint", fingerprint, Require.FINGERPRINT, "<rule-or-service>/<subject>");
@@ -26,7 +33,10 @@ public record Ack(Integer schemaVersion, String fingerprint, String incidentId, 
      * {@code current}: the same incident, not past {@code until}, and no more severe than when acknowledged.
      */
     public boolean holdsFor(String incidentId, Severity current, long now) {
-        return incidentId != null && current != null && incidentId.equals(this.incidentId)
-                && (until == null || now < until) && !current.isHigherThan(severity);
+        return incidentId != null
+                && current != null
+                && incidentId.equals(this.incidentId)
+                && (until == null || now < until)
+                && !current.isHigherThan(severity);
     }
 }

@@ -33,7 +33,10 @@ public record AlertEvent(
 
     public AlertEvent {
         schemaVersion = Require.schemaVersion(schemaVersion);
-        Require.matches("fingerprint", fingerprint, Require.FINGERPRINT,
+        Require.matches(
+                "fingerprint",
+                fingerprint,
+                Require.FINGERPRINT,
                 "<rule-or-service>/<subject> (e.g. monitor/checkout-api)");
         Require.present("state", state);
         Require.present("source", source);
@@ -42,7 +45,9 @@ public record AlertEvent(
         if (lastSeen < firstSeen) {
             throw new ContractViolation("lastSeen", "must not be before firstSeen");
         }
-        incidentId = incidentId == null ? incidentIdFor(fingerprint, firstSeen) : Require.text("incidentId", incidentId, 256);
+        incidentId = incidentId == null
+                ? incidentIdFor(fingerprint, firstSeen)
+                : Require.text("incidentId", incidentId, 256);
         if (eventId == null) {
             if (source != AlertSource.APP) {
                 throw new ContractViolation("eventId", "is required for events from source " + source);
@@ -84,8 +89,26 @@ public record AlertEvent(
 
     /** This event with {@code silenced} set: recorded, not paged (a resolution still reaches the channels paged). */
     public AlertEvent withSilenced() {
-        return silenced ? this : new AlertEvent(schemaVersion, eventId, fingerprint, incidentId, state, severity, service,
-                componentType, summary, links, attributes, occurrences, firstSeen, lastSeen, source, true, channels);
+        return silenced
+                ? this
+                : new AlertEvent(
+                        schemaVersion,
+                        eventId,
+                        fingerprint,
+                        incidentId,
+                        state,
+                        severity,
+                        service,
+                        componentType,
+                        summary,
+                        links,
+                        attributes,
+                        occurrences,
+                        firstSeen,
+                        lastSeen,
+                        source,
+                        true,
+                        channels);
     }
 
     /** Not a wire field: without {@link JsonIgnore} Jackson would write it as {@code "resolution"}. */

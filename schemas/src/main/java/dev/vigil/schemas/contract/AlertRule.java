@@ -29,8 +29,8 @@ public record AlertRule(
         if (!ANY_APP.equals(appId)) {
             Require.slug("appId", appId);
         }
-        Require.matches("metricName", metricName, Require.METRIC_NAME,
-                "1-64 characters [a-z0-9_] starting with a letter");
+        Require.matches(
+                "metricName", metricName, Require.METRIC_NAME, "1-64 characters [a-z0-9_] starting with a letter");
         filter = Require.list("filter", filter, 16);
         for (int i = 0; i < filter.size(); i++) {
             Require.matches("filter[" + i + "]", filter.get(i), FILTER, "a status value or a class such as 5xx");

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 
 /** Where an alert event came from. */
 public enum AlertSource implements WireEnum {
-    PROBE, METRIC, HEARTBEAT, APP;
+    PROBE,
+    METRIC,
+    HEARTBEAT,
+    APP;
 
     @JsonCreator
     public static AlertSource fromWire(String value) {

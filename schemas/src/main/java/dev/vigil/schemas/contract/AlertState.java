@@ -7,7 +7,11 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  * short notice and reminders stop until the acknowledgement ends (an escalation still pages).
  */
 public enum AlertState implements WireEnum {
-    OPENED, REMINDER, ESCALATED, RESOLVED, ACKNOWLEDGED;
+    OPENED,
+    REMINDER,
+    ESCALATED,
+    RESOLVED,
+    ACKNOWLEDGED;
 
     @JsonCreator
     public static AlertState fromWire(String value) {

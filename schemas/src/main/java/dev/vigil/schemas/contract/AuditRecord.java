@@ -7,8 +7,15 @@ import java.util.Map;
  * token's name), what ({@code action} such as {@code silence.created}, on {@code target}), when ({@code at}, epoch
  * ms), from which address, and a few bounded details (never a secret: tokens and keys are not audited values).
  */
-public record AuditRecord(Integer schemaVersion, String id, Long at, String actor, String action, String target,
-                          String remoteAddress, Map<String, String> details) {
+public record AuditRecord(
+        Integer schemaVersion,
+        String id,
+        Long at,
+        String actor,
+        String action,
+        String target,
+        String remoteAddress,
+        Map<String, String> details) {
     public AuditRecord {
         schemaVersion = schemaVersion == null ? 1 : Require.schemaVersion(schemaVersion);
         Require.text("id", id, 64);

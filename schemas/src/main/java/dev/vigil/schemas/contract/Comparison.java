@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 
 /** How a metric rule compares its aggregate with the threshold. */
 public enum Comparison implements WireEnum {
-    GT, GTE, LT, LTE;
+    GT,
+    GTE,
+    LT,
+    LTE;
 
     @JsonCreator
     public static Comparison fromWire(String value) {

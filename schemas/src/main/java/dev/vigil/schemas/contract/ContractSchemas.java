@@ -17,6 +17,7 @@ public final class ContractSchemas {
     public static final String RESOURCE_DIR = "vigil/schemas/v1/";
     /** Base of every schema's {@code $id}. */
     public static final String ID_BASE = "https://vigil.dev/schemas/v1/";
+
     public static final String SUFFIX = ".schema.json";
 
     /** One contract: its record class and its schema's file name stem (e.g. {@code probe-result}). */
@@ -52,8 +53,7 @@ public final class ContractSchemas {
             new Contract(DeadLetter.class, "dead-letter"),
             new Contract(RegionStatus.class, "region-status"));
 
-    private ContractSchemas() {
-    }
+    private ContractSchemas() {}
 
     /** Every top-level contract, in a fixed order (docs/design.md#topics-and-stores). */
     public static List<Contract> all() {

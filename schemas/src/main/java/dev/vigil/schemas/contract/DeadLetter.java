@@ -60,13 +60,34 @@ public record DeadLetter(
     }
 
     /** Envelope for an unprocessable record read from a topic. */
-    public static DeadLetter poison(String source, String reason, Throwable error, String topic, int partition,
-                                    long offset, byte[] key, byte[] value, long failedAt) {
+    public static DeadLetter poison(
+            String source,
+            String reason,
+            Throwable error,
+            String topic,
+            int partition,
+            long offset,
+            byte[] key,
+            byte[] value,
+            long failedAt) {
         Payload p = Payload.of(value);
         Payload k = Payload.of(key);
-        return new DeadLetter(1, source, reason, error == null ? null : error.getClass().getName(), topic, partition,
-                offset, k.text == null ? null : truncate(k.text, 1024), p.text, p.encoding, p.truncated,
-                null, null, null, failedAt);
+        return new DeadLetter(
+                1,
+                source,
+                reason,
+                error == null ? null : error.getClass().getName(),
+                topic,
+                partition,
+                offset,
+                k.text == null ? null : truncate(k.text, 1024),
+                p.text,
+                p.encoding,
+                p.truncated,
+                null,
+                null,
+                null,
+                failedAt);
     }
 
     /** Exception messages span lines and grow without bound; an envelope must still be built. */
@@ -84,7 +105,8 @@ public record DeadLetter(
             if (bytes == null) {
                 return new Payload(null, null, false);
             }
-            var decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+            var decoder = java.nio.charset.StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                     .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
             String text;

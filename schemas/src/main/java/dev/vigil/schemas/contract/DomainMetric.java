@@ -26,11 +26,12 @@ public record DomainMetric(
     public DomainMetric {
         schemaVersion = Require.schemaVersion(schemaVersion);
         Require.slug("appId", appId);
-        Require.matches("metricName", metricName, Require.METRIC_NAME,
-                "1-64 characters [a-z0-9_] starting with a letter");
+        Require.matches(
+                "metricName", metricName, Require.METRIC_NAME, "1-64 characters [a-z0-9_] starting with a letter");
         Require.optionalText("status", status, 32);
         Require.optionalText("pathname", pathname, 512);
-        if (pathname != null && (!pathname.startsWith("/") || pathname.indexOf('?') >= 0 || pathname.indexOf('#') >= 0)) {
+        if (pathname != null
+                && (!pathname.startsWith("/") || pathname.indexOf('?') >= 0 || pathname.indexOf('#') >= 0)) {
             throw new ContractViolation("pathname", "must be a path starting with / without query string or fragment");
         }
         value = value == null ? 1.0 : Require.finite("value", value);
@@ -51,8 +52,11 @@ public record DomainMetric(
         if (status == null) {
             return "none";
         }
-        if (status.length() == 3 && status.charAt(0) >= '1' && status.charAt(0) <= '5'
-                && Character.isDigit(status.charAt(1)) && Character.isDigit(status.charAt(2))) {
+        if (status.length() == 3
+                && status.charAt(0) >= '1'
+                && status.charAt(0) <= '5'
+                && Character.isDigit(status.charAt(1))
+                && Character.isDigit(status.charAt(2))) {
             return status.charAt(0) + "xx";
         }
         return status;

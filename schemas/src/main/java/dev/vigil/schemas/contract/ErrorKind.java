@@ -7,7 +7,16 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  * grace; {@code reported_failure}: the job itself reported a failure ({@code /fail}).
  */
 public enum ErrorKind implements WireEnum {
-    DNS, CONNECT_REFUSED, CONNECT_TIMEOUT, TLS, TIMEOUT, REDIRECT_LIMIT, BLOCKED_TARGET, RESET, OTHER, MISSED_HEARTBEAT,
+    DNS,
+    CONNECT_REFUSED,
+    CONNECT_TIMEOUT,
+    TLS,
+    TIMEOUT,
+    REDIRECT_LIMIT,
+    BLOCKED_TARGET,
+    RESET,
+    OTHER,
+    MISSED_HEARTBEAT,
     REPORTED_FAILURE;
 
     @JsonCreator

@@ -59,8 +59,8 @@ public record HeaderValue(String value, String secretEnv) {
         }
         if (json instanceof Map<?, ?> m && (m.isEmpty() || m.size() == 1 && m.containsKey("secretEnv"))) {
             if (!(m.get("secretEnv") instanceof String env)) {
-                throw new ContractViolation("secretEnv", m.get("secretEnv") == null ? "is required"
-                        : "must be a string");
+                throw new ContractViolation(
+                        "secretEnv", m.get("secretEnv") == null ? "is required" : "must be a string");
             }
             return secret(env);
         }

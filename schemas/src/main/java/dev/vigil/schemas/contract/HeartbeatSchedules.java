@@ -45,23 +45,28 @@ public final class HeartbeatSchedules {
      * pattern.
      */
     static final Pattern SHAPE = Pattern.compile("[0-9A-Za-z*/,-]+([\\t ]+[0-9A-Za-z*/,-]+){4}");
+
     public static final int MAX_LENGTH = 120;
     /** Where validation looks for a fire time: a cron that never fires ({@code 0 0 31 2 *}) has no windows. */
     private static final ZonedDateTime REFERENCE = ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
     /** Parsed schedules: ingest places every ping, the topology every window; parsing is the expensive part. */
     private static final Map<String, ExecutionTime> CACHE = new ConcurrentHashMap<>();
+
     private static final int CACHE_LIMIT = 4096;
     /** Daylight-saving gaps in a row that a search steps over before it gives up (one is the most seen). */
     private static final int MAX_GAPS = 16;
 
-    private HeartbeatSchedules() {
-    }
+    private HeartbeatSchedules() {}
 
     /** Refuses {@code expression} (already trimmed) unless it is a five-field UNIX cron expression that fires. */
     static void validate(String field, String expression) {
-        if (expression.isEmpty() || expression.length() > MAX_LENGTH || !SHAPE.matcher(expression).matches()) {
-            throw new ContractViolation(field, "must be a five-field cron expression (minute hour day-of-month month "
-                    + "day-of-week, e.g. \"0 2 * * *\"), at most " + MAX_LENGTH + " characters");
+        if (expression.isEmpty()
+                || expression.length() > MAX_LENGTH
+                || !SHAPE.matcher(expression).matches()) {
+            throw new ContractViolation(
+                    field,
+                    "must be a five-field cron expression (minute hour day-of-month month "
+                            + "day-of-week, e.g. \"0 2 * * *\"), at most " + MAX_LENGTH + " characters");
         }
         ExecutionTime times;
         try {
@@ -70,9 +75,11 @@ public final class HeartbeatSchedules {
             times = ExecutionTime.forCron(cron);
         } catch (RuntimeException e) {
             // IllegalArgumentException for most mistakes, but cron-utils throws others for some inputs
-            throw new ContractViolation(field, "is not a five-field cron expression (minute hour day-of-month month "
-                    + "day-of-week, e.g. \"0 2 * * *\"): " + (e instanceof IllegalArgumentException ? e.getMessage()
-                    : "it cannot be parsed"));
+            throw new ContractViolation(
+                    field,
+                    "is not a five-field cron expression (minute hour day-of-month month "
+                            + "day-of-week, e.g. \"0 2 * * *\"): "
+                            + (e instanceof IllegalArgumentException ? e.getMessage() : "it cannot be parsed"));
         }
         if (times.nextExecution(REFERENCE).isEmpty()) {
             throw new ContractViolation(field, "never fires (e.g. 31 February)");
@@ -147,8 +154,9 @@ public final class HeartbeatSchedules {
     }
 
     private static LocalDateTime wallClock(Optional<ZonedDateTime> fire, String schedule, LocalDateTime around) {
-        return fire.orElseThrow(() -> new IllegalStateException("cron " + schedule + " has no fire time around "
-                + around)).toLocalDateTime();
+        return fire.orElseThrow(
+                        () -> new IllegalStateException("cron " + schedule + " has no fire time around " + around))
+                .toLocalDateTime();
     }
 
     /** The instant of a wall-clock fire time that exists in the zone: its first occurrence (the earlier offset). */
@@ -169,6 +177,5 @@ public final class HeartbeatSchedules {
     }
 
     /** One heartbeat window, {@code [start, end)} epoch ms. */
-    public record Window(long start, long end) {
-    }
+    public record Window(long start, long end) {}
 }

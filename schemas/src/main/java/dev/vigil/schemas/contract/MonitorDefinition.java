@@ -54,15 +54,27 @@ public record MonitorDefinition(
      * results itself), so it is never a blind region, nor a region an operator's monitor may name.
      */
     public static final String DRILL_REGION = "drill";
+
     public static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
     public static final int MAX_BODY_CHARS = 65_536;
     /** A heartbeat may be expected as rarely as once a week (a weekly job); probes at most once an hour. */
     public static final int MAX_HEARTBEAT_INTERVAL_SECONDS = 7 * 24 * 3600;
     /** Header names a probe sets itself, or that would smuggle a second request: refused in {@code headers}. */
-    private static final Set<String> RESERVED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
-            "connection", "upgrade", "te", "trailer", "keep-alive", "proxy-connection", "expect");
+    private static final Set<String> RESERVED_HEADERS = Set.of(
+            "host",
+            "content-length",
+            "transfer-encoding",
+            "connection",
+            "upgrade",
+            "te",
+            "trailer",
+            "keep-alive",
+            "proxy-connection",
+            "expect");
+
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
-    static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]{2,45}]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|[0-9A-Fa-f:.]{2,45})");
+    static final Pattern HOST = Pattern.compile(
+            "(\\[[0-9A-Fa-f:.]{2,45}]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|[0-9A-Fa-f:.]{2,45})");
 
     public static final int DEFAULT_INTERVAL_SECONDS = 60;
     public static final int DEFAULT_TIMEOUT_MS = 2500;
@@ -89,13 +101,23 @@ public record MonitorDefinition(
                     throw new ContractViolation("body", "must be at most 65536 characters");
                 }
                 if (method.equals("GET") || method.equals("HEAD")) {
-                    throw new ContractViolation("body", "a " + method + " request sends no body (a body needs POST, PUT, "
-                            + "PATCH, DELETE or OPTIONS)");
+                    throw new ContractViolation(
+                            "body",
+                            "a " + method + " request sends no body (a body needs POST, PUT, "
+                                    + "PATCH, DELETE or OPTIONS)");
                 }
             }
             refuse(type, "tcp", tcp, "dns", dns, "tls", tls, "heartbeat", heartbeat);
         } else {
-            refuse(type, "url", url, "method", method, "body", body, "headers",
+            refuse(
+                    type,
+                    "url",
+                    url,
+                    "method",
+                    method,
+                    "body",
+                    body,
+                    "headers",
                     headers == null || headers.isEmpty() ? null : headers);
             headers = Map.of();
             switch (type) {
@@ -122,7 +144,10 @@ public record MonitorDefinition(
             }
         }
         intervalSeconds = intervalSeconds == null ? DEFAULT_INTERVAL_SECONDS : intervalSeconds;
-        Require.range("intervalSeconds", intervalSeconds, 10,
+        Require.range(
+                "intervalSeconds",
+                intervalSeconds,
+                10,
                 type == CheckType.HEARTBEAT ? MAX_HEARTBEAT_INTERVAL_SECONDS : 3600);
         timeoutMs = timeoutMs == null ? DEFAULT_TIMEOUT_MS : timeoutMs;
         Require.range("timeoutMs", timeoutMs, 1000, 30000);
@@ -131,8 +156,9 @@ public record MonitorDefinition(
         }
         if (type == CheckType.HEARTBEAT) {
             if (regions != null && !regions.isEmpty() && !regions.equals(List.of(PUSH_REGION))) {
-                throw new ContractViolation("regions", "a heartbeat monitor is pushed to, not probed: name no regions "
-                        + "(or exactly [push])");
+                throw new ContractViolation(
+                        "regions",
+                        "a heartbeat monitor is pushed to, not probed: name no regions " + "(or exactly [push])");
             }
             regions = List.of(PUSH_REGION);
         }
@@ -143,8 +169,10 @@ public record MonitorDefinition(
         for (int i = 0; i < regions.size(); i++) {
             Require.slug("regions[" + i + "]", regions.get(i));
             if (type != CheckType.HEARTBEAT && PUSH_REGION.equals(regions.get(i))) {
-                throw new ContractViolation("regions[" + i + "]", "push is the region of heartbeat monitors; "
-                        + "a " + type.wire() + " monitor is probed from real regions");
+                throw new ContractViolation(
+                        "regions[" + i + "]",
+                        "push is the region of heartbeat monitors; " + "a " + type.wire()
+                                + " monitor is probed from real regions");
             }
         }
         if (new HashSet<>(regions).size() != regions.size()) {
@@ -161,12 +189,45 @@ public record MonitorDefinition(
     }
 
     /** An http monitor as before check types existed (GET, no headers, no body). */
-    public MonitorDefinition(Integer schemaVersion, String id, String name, String url, String method,
-                             Integer intervalSeconds, Integer timeoutMs, List<String> regions, Expect expect,
-                             Integer tlsExpiryWarnDays, Severity severity, String service, String component,
-                             Map<String, String> links, Boolean enabled) {
-        this(schemaVersion, id, name, url, method, intervalSeconds, timeoutMs, regions, expect, tlsExpiryWarnDays,
-                severity, service, component, links, enabled, null, null, null, null, null, null, null);
+    public MonitorDefinition(
+            Integer schemaVersion,
+            String id,
+            String name,
+            String url,
+            String method,
+            Integer intervalSeconds,
+            Integer timeoutMs,
+            List<String> regions,
+            Expect expect,
+            Integer tlsExpiryWarnDays,
+            Severity severity,
+            String service,
+            String component,
+            Map<String, String> links,
+            Boolean enabled) {
+        this(
+                schemaVersion,
+                id,
+                name,
+                url,
+                method,
+                intervalSeconds,
+                timeoutMs,
+                regions,
+                expect,
+                tlsExpiryWarnDays,
+                severity,
+                service,
+                component,
+                links,
+                enabled,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     /** What the monitor checks, for people: the URL, {@code tcp://host:port}, {@code dns:A/name}, … */
@@ -174,10 +235,14 @@ public record MonitorDefinition(
         return switch (type) {
             case HTTP -> url;
             case TCP -> "tcp://" + tcp.host() + ":" + tcp.port();
-            case DNS -> "dns:" + dns.recordType() + "/" + dns.query() + (dns.resolver() == null ? "" : "@" + dns.resolver());
+            case DNS -> "dns:" + dns.recordType() + "/" + dns.query()
+                    + (dns.resolver() == null ? "" : "@" + dns.resolver());
             case TLS -> "tls://" + tls.host() + ":" + tls.port();
-            case HEARTBEAT -> "heartbeat (" + (heartbeat.schedule() == null ? "every " + intervalSeconds + " s"
-                    : "cron " + heartbeat.schedule() + " " + heartbeat.zone()) + ", grace " + heartbeat.graceSeconds() + " s)";
+            case HEARTBEAT -> "heartbeat ("
+                    + (heartbeat.schedule() == null
+                            ? "every " + intervalSeconds + " s"
+                            : "cron " + heartbeat.schedule() + " " + heartbeat.zone())
+                    + ", grace " + heartbeat.graceSeconds() + " s)";
         };
     }
 
@@ -224,31 +289,39 @@ public record MonitorDefinition(
         }
         for (var e : headers.entrySet()) {
             if (e.getValue().isSecret()) {
-                throw new ContractViolation("headers." + e.getKey(), "reads " + e.getValue().secretEnv()
-                        + " from the probe worker's environment, and secrets are only sent over https: the url must "
-                        + "start with https:// (over plain http anyone on the path could read it)");
+                throw new ContractViolation(
+                        "headers." + e.getKey(),
+                        "reads " + e.getValue().secretEnv()
+                                + " from the probe worker's environment, and secrets are only sent over https: the url must "
+                                + "start with https:// (over plain http anyone on the path could read it)");
             }
         }
     }
 
     /** Only {@code maxResponseMs} applies to the non-http types; the default status codes are the same as none. */
     private static void refuseHttpExpectations(CheckType type, Expect expect) {
-        String field = !expect.statusCodes().equals(Expect.DEFAULT_STATUS_CODES) ? "statusCodes"
-                : expect.json() != null ? "json"
-                : expect.bodyContains() != null ? "bodyContains"
-                : expect.bodyNotContains() != null ? "bodyNotContains"
-                : !expect.headers().isEmpty() ? "headers"
-                : null;
+        String field = !expect.statusCodes().equals(Expect.DEFAULT_STATUS_CODES)
+                ? "statusCodes"
+                : expect.json() != null
+                        ? "json"
+                        : expect.bodyContains() != null
+                                ? "bodyContains"
+                                : expect.bodyNotContains() != null
+                                        ? "bodyNotContains"
+                                        : !expect.headers().isEmpty() ? "headers" : null;
         if (field != null) {
-            throw new ContractViolation("expect." + field, "does not apply to a " + type.wire()
-                    + " monitor (only expect.maxResponseMs does; status, JSON, body and header expectations are for http)");
+            throw new ContractViolation(
+                    "expect." + field,
+                    "does not apply to a " + type.wire()
+                            + " monitor (only expect.maxResponseMs does; status, JSON, body and header expectations are for http)");
         }
     }
 
     private static void refuse(CheckType type, Object... namesAndValues) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i + 1] != null) {
-                throw new ContractViolation((String) namesAndValues[i], "does not apply to a " + type.wire() + " monitor");
+                throw new ContractViolation(
+                        (String) namesAndValues[i], "does not apply to a " + type.wire() + " monitor");
             }
         }
     }
@@ -285,8 +358,13 @@ public record MonitorDefinition(
      * the exact value, or {@code re:} and a regular expression in RE2 syntax the whole value must match), and a response-time
      * bound. The other types use only {@code maxResponseMs}.
      */
-    public record Expect(List<String> statusCodes, JsonAssertion json, String bodyContains, Integer maxResponseMs,
-                         String bodyNotContains, @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers) {
+    public record Expect(
+            List<String> statusCodes,
+            JsonAssertion json,
+            String bodyContains,
+            Integer maxResponseMs,
+            String bodyNotContains,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> headers) {
         private static final Pattern STATUS_RANGE = Pattern.compile("[1-5][0-9]{2}(-[1-5][0-9]{2})?");
         public static final List<String> DEFAULT_STATUS_CODES = List.of("200-399");
         /** The prefix of a header expectation that is a regular expression. */
@@ -301,9 +379,10 @@ public record MonitorDefinition(
             }
             for (int i = 0; i < statusCodes.size(); i++) {
                 String field = "statusCodes[" + i + "]";
-                String range = Require.matches(field, statusCodes.get(i), STATUS_RANGE,
-                        "a status code or range such as 200 or 200-399");
-                if (range.length() == 7 && Integer.parseInt(range.substring(0, 3)) > Integer.parseInt(range.substring(4))) {
+                String range = Require.matches(
+                        field, statusCodes.get(i), STATUS_RANGE, "a status code or range such as 200 or 200-399");
+                if (range.length() == 7
+                        && Integer.parseInt(range.substring(0, 3)) > Integer.parseInt(range.substring(4))) {
                     throw new ContractViolation(field, "must be a range whose start is not after its end");
                 }
             }
@@ -418,18 +497,24 @@ public record MonitorDefinition(
      * {@code [ipv6]:port} or a bare {@code ipv6}, port 1-65535; absent: the system's resolvers). The answer must contain every value of
      * {@code expect} (compared case-insensitively, without a trailing dot), or, without one, be non-empty.
      */
-    public record Dns(String query, String recordType, String resolver,
-                      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> expect) {
+    public record Dns(
+            String query,
+            String recordType,
+            String resolver,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> expect) {
         public static final Set<String> RECORD_TYPES = Set.of("A", "AAAA", "CNAME", "MX", "TXT", "NS");
         private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9_.-]{0,251}[A-Za-z0-9.])?");
         private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
         private static final String IPV4 = OCTET + "(\\." + OCTET + "){3}";
         /** The shape of an IPv6 literal (hex groups and colons, optionally ending in an IPv4 address). */
-        private static final String IPV6 = "(([0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}|([0-9A-Fa-f]{0,4}:){2,6}" + IPV4 + ")";
-        private static final String PORT = "(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})";
+        private static final String IPV6 =
+                "(([0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}|([0-9A-Fa-f]{0,4}:){2,6}" + IPV4 + ")";
+
+        private static final String PORT =
+                "(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})";
         /** {@code ipv4[:port]}, {@code [ipv6][:port]} or a bare {@code ipv6}; the port 1-65535. */
-        static final Pattern RESOLVER = Pattern.compile(
-                IPV4 + "(:" + PORT + ")?|\\[" + IPV6 + "](:" + PORT + ")?|" + IPV6);
+        static final Pattern RESOLVER =
+                Pattern.compile(IPV4 + "(:" + PORT + ")?|\\[" + IPV6 + "](:" + PORT + ")?|" + IPV6);
 
         public Dns {
             Require.matches("query", query, NAME, "a DNS name such as example.com");
@@ -438,8 +523,11 @@ public record MonitorDefinition(
                 throw new ContractViolation("recordType", "must be one of A, AAAA, CNAME, MX, TXT, NS");
             }
             if (resolver != null) {
-                Require.matches("resolver", resolver, RESOLVER, "an IP address, optionally with :port "
-                        + "(e.g. 9.9.9.9 or [2620:fe::fe]:53)");
+                Require.matches(
+                        "resolver",
+                        resolver,
+                        RESOLVER,
+                        "an IP address, optionally with :port " + "(e.g. 9.9.9.9 or [2620:fe::fe]:53)");
             }
             expect = Require.list("expect", expect, 16);
             for (int i = 0; i < expect.size(); i++) {

@@ -22,7 +22,7 @@ public record MonitorStatus(
         List<String> missingRegions,
         Long decidedAt,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        Map<String, SkipReason> skipped) {
+                Map<String, SkipReason> skipped) {
 
     public MonitorStatus {
         schemaVersion = Require.schemaVersion(schemaVersion);
@@ -63,8 +63,15 @@ public record MonitorStatus(
     }
 
     /** A verdict in which no missing region said why it was skipped. */
-    public MonitorStatus(Integer schemaVersion, String monitorId, Long windowStart, Status status, Boolean complete,
-                         Map<String, RegionResult> regions, List<String> missingRegions, Long decidedAt) {
+    public MonitorStatus(
+            Integer schemaVersion,
+            String monitorId,
+            Long windowStart,
+            Status status,
+            Boolean complete,
+            Map<String, RegionResult> regions,
+            List<String> missingRegions,
+            Long decidedAt) {
         this(schemaVersion, monitorId, windowStart, status, complete, regions, missingRegions, decidedAt, null);
     }
 
@@ -83,8 +90,14 @@ public record MonitorStatus(
      * One region's result within a verdict. The phase timings ({@code dnsMs}, {@code connectMs}, {@code tlsMs}) are
      * optional: present when the probe measured them, absent in verdicts written before they were carried.
      */
-    public record RegionResult(Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
-                               Integer dnsMs, Integer connectMs, Integer tlsMs) {
+    public record RegionResult(
+            Outcome outcome,
+            ErrorKind errorKind,
+            Integer httpStatus,
+            Integer responseMs,
+            Integer dnsMs,
+            Integer connectMs,
+            Integer tlsMs) {
         public RegionResult {
             Require.present("outcome", outcome);
             if (outcome == Outcome.SKIPPED) {
@@ -111,8 +124,8 @@ public record MonitorStatus(
         }
 
         public static RegionResult of(ProbeResult r) {
-            return new RegionResult(r.outcome(), r.errorKind(), r.httpStatus(), r.responseMs(), r.dnsMs(),
-                    r.connectMs(), r.tlsMs());
+            return new RegionResult(
+                    r.outcome(), r.errorKind(), r.httpStatus(), r.responseMs(), r.dnsMs(), r.connectMs(), r.tlsMs());
         }
     }
 }

@@ -7,7 +7,11 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  * its own ({@link SkipReason}), and verdicts count it as a missing region, never as a failure.
  */
 public enum Outcome implements WireEnum {
-    SUCCESS, HTTP_FAILURE, NETWORK_FAILURE, ASSERTION_FAILURE, SKIPPED;
+    SUCCESS,
+    HTTP_FAILURE,
+    NETWORK_FAILURE,
+    ASSERTION_FAILURE,
+    SKIPPED;
 
     /** True for an outcome that says something about the target: anything but {@link #SKIPPED}. */
     public boolean isTargetEvidence() {

@@ -34,7 +34,7 @@ public record ProbeResult(
         String requestId,
         CheckType checkType,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        java.util.List<String> dnsAnswers,
+                java.util.List<String> dnsAnswers,
         SkipReason skipReason) {
 
     public ProbeResult {
@@ -69,8 +69,10 @@ public record ProbeResult(
             throw new ContractViolation("httpStatus", "is required when outcome is " + outcome);
         }
         if (!http && outcome == Outcome.HTTP_FAILURE) {
-            throw new ContractViolation("outcome", "http_failure is for http checks; a " + checkType.wire()
-                    + " check fails with network_failure or assertion_failure");
+            throw new ContractViolation(
+                    "outcome",
+                    "http_failure is for http checks; a " + checkType.wire()
+                            + " check fails with network_failure or assertion_failure");
         }
         nonNegative("responseMs", responseMs);
         nonNegative("totalMs", totalMs);
@@ -95,35 +97,140 @@ public record ProbeResult(
     }
 
     /** A probe's result (anything but a skip). */
-    public ProbeResult(Integer schemaVersion, String monitorId, String region, String workerId, Long windowStart,
-                       Long startedAt, Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
-                       Integer totalMs, Long bytesRead, Integer redirects, String finalUrl, Integer tlsDaysLeft,
-                       Integer dnsMs, Integer connectMs, Integer tlsMs, String detail, String requestId,
-                       CheckType checkType, java.util.List<String> dnsAnswers) {
-        this(schemaVersion, monitorId, region, workerId, windowStart, startedAt, outcome, errorKind, httpStatus,
-                responseMs, totalMs, bytesRead, redirects, finalUrl, tlsDaysLeft, dnsMs, connectMs, tlsMs, detail,
-                requestId, checkType, dnsAnswers, null);
+    public ProbeResult(
+            Integer schemaVersion,
+            String monitorId,
+            String region,
+            String workerId,
+            Long windowStart,
+            Long startedAt,
+            Outcome outcome,
+            ErrorKind errorKind,
+            Integer httpStatus,
+            Integer responseMs,
+            Integer totalMs,
+            Long bytesRead,
+            Integer redirects,
+            String finalUrl,
+            Integer tlsDaysLeft,
+            Integer dnsMs,
+            Integer connectMs,
+            Integer tlsMs,
+            String detail,
+            String requestId,
+            CheckType checkType,
+            java.util.List<String> dnsAnswers) {
+        this(
+                schemaVersion,
+                monitorId,
+                region,
+                workerId,
+                windowStart,
+                startedAt,
+                outcome,
+                errorKind,
+                httpStatus,
+                responseMs,
+                totalMs,
+                bytesRead,
+                redirects,
+                finalUrl,
+                tlsDaysLeft,
+                dnsMs,
+                connectMs,
+                tlsMs,
+                detail,
+                requestId,
+                checkType,
+                dnsAnswers,
+                null);
     }
 
     /**
      * The result a worker publishes instead of silence when it could not probe {@code monitorId}'s window for a
      * reason of its own.
      */
-    public static ProbeResult skipped(String monitorId, String region, String workerId, long windowStart, long at,
-                                      CheckType checkType, SkipReason reason, String requestId) {
-        return new ProbeResult(1, monitorId, region, workerId, windowStart, Math.max(windowStart, at),
-                Outcome.SKIPPED, null, null, null, null, null, null, null, null, null, null, null,
-                "not probed: " + reason.wire(), requestId, checkType, null, reason);
+    public static ProbeResult skipped(
+            String monitorId,
+            String region,
+            String workerId,
+            long windowStart,
+            long at,
+            CheckType checkType,
+            SkipReason reason,
+            String requestId) {
+        return new ProbeResult(
+                1,
+                monitorId,
+                region,
+                workerId,
+                windowStart,
+                Math.max(windowStart, at),
+                Outcome.SKIPPED,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "not probed: " + reason.wire(),
+                requestId,
+                checkType,
+                null,
+                reason);
     }
 
     /** An http result, as before check types existed. */
-    public ProbeResult(Integer schemaVersion, String monitorId, String region, String workerId, Long windowStart,
-                       Long startedAt, Outcome outcome, ErrorKind errorKind, Integer httpStatus, Integer responseMs,
-                       Integer totalMs, Long bytesRead, Integer redirects, String finalUrl, Integer tlsDaysLeft,
-                       Integer dnsMs, Integer connectMs, Integer tlsMs, String detail, String requestId) {
-        this(schemaVersion, monitorId, region, workerId, windowStart, startedAt, outcome, errorKind, httpStatus,
-                responseMs, totalMs, bytesRead, redirects, finalUrl, tlsDaysLeft, dnsMs, connectMs, tlsMs, detail,
-                requestId, null, null, null);
+    public ProbeResult(
+            Integer schemaVersion,
+            String monitorId,
+            String region,
+            String workerId,
+            Long windowStart,
+            Long startedAt,
+            Outcome outcome,
+            ErrorKind errorKind,
+            Integer httpStatus,
+            Integer responseMs,
+            Integer totalMs,
+            Long bytesRead,
+            Integer redirects,
+            String finalUrl,
+            Integer tlsDaysLeft,
+            Integer dnsMs,
+            Integer connectMs,
+            Integer tlsMs,
+            String detail,
+            String requestId) {
+        this(
+                schemaVersion,
+                monitorId,
+                region,
+                workerId,
+                windowStart,
+                startedAt,
+                outcome,
+                errorKind,
+                httpStatus,
+                responseMs,
+                totalMs,
+                bytesRead,
+                redirects,
+                finalUrl,
+                tlsDaysLeft,
+                dnsMs,
+                connectMs,
+                tlsMs,
+                detail,
+                requestId,
+                null,
+                null,
+                null);
     }
 
     private static void nonNegative(String field, Integer value) {

@@ -8,13 +8,13 @@ import java.util.regex.Pattern;
 public final class Require {
     /** Monitor ids, app ids, region names, worker ids. */
     public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
     public static final Pattern METRIC_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
     /** {@code <rule-or-service>/<subject>}, e.g. {@code monitor/api} or {@code worker/us-east/w-1}. */
     public static final Pattern FINGERPRINT =
             Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}(/[A-Za-z0-9._:-]{1,128}){1,4}");
 
-    private Require() {
-    }
+    private Require() {}
 
     public static <T> T present(String field, T value) {
         if (value == null) {
@@ -101,8 +101,13 @@ public final class Require {
             }
             for (int i = start; i < stop; i++) {
                 char c = value.charAt(i);
-                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                        || c == '.' || c == '_' || c == ':' || c == '-')) {
+                if (!((c >= 'a' && c <= 'z')
+                        || (c >= 'A' && c <= 'Z')
+                        || (c >= '0' && c <= '9')
+                        || c == '.'
+                        || c == '_'
+                        || c == ':'
+                        || c == '-')) {
                     return false;
                 }
             }
@@ -163,8 +168,8 @@ public final class Require {
     }
 
     /** A bounded, immutable, key-sorted string map; null becomes empty. */
-    public static Map<String, String> stringMap(String field, Map<String, String> map, int maxEntries,
-                                                int maxKeyLength, int maxValueLength) {
+    public static Map<String, String> stringMap(
+            String field, Map<String, String> map, int maxEntries, int maxKeyLength, int maxValueLength) {
         if (map == null) {
             return Map.of();
         }

@@ -72,8 +72,8 @@ public enum Severity {
         }
 
         @Override
-        public Severity deserialize(com.fasterxml.jackson.core.JsonParser p,
-                                    com.fasterxml.jackson.databind.DeserializationContext ctxt)
+        public Severity deserialize(
+                com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.databind.DeserializationContext ctxt)
                 throws java.io.IOException {
             return parseStrict(p.getValueAsString());
         }

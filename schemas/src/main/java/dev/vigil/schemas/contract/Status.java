@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 
 /** A monitor's verdict for one window. */
 public enum Status implements WireEnum {
-    UP, DEGRADED, DOWN, UNKNOWN;
+    UP,
+    DEGRADED,
+    DOWN,
+    UNKNOWN;
 
     @JsonCreator
     public static Status fromWire(String value) {

@@ -20,10 +20,10 @@ public final class UserRegex {
     public static final int MAX_INPUT_CHARS = 8192;
     /** Compiled patterns by source; bounded because monitors come and go, and cleared rather than evicted one by one. */
     private static final int MAX_CACHED = 1024;
+
     private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
 
-    private UserRegex() {
-    }
+    private UserRegex() {}
 
     /**
      * Checks that {@code regex} is a pattern RE2 runs.
@@ -34,9 +34,11 @@ public final class UserRegex {
         try {
             compile(regex);
         } catch (PatternSyntaxException e) {
-            throw new ContractViolation(field, "is not a regular expression Vigil can run: " + e.getDescription()
-                    + " (patterns use RE2 syntax, which has no backreferences or lookaround, so a match always takes "
-                    + "linear time)");
+            throw new ContractViolation(
+                    field,
+                    "is not a regular expression Vigil can run: " + e.getDescription()
+                            + " (patterns use RE2 syntax, which has no backreferences or lookaround, so a match always takes "
+                            + "linear time)");
         }
     }
 

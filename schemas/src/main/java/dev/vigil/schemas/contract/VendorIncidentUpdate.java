@@ -14,8 +14,14 @@ import java.util.regex.Pattern;
  *           is dropped at ingest: it would reach every channel and the audit log); null when unknown or dropped
  * @param at when the person acted (the vendor's time, epoch ms)
  */
-public record VendorIncidentUpdate(Integer schemaVersion, String vendor, String vendorIncidentId, Action action,
-                                   String by, Long at, Long receivedAt) {
+public record VendorIncidentUpdate(
+        Integer schemaVersion,
+        String vendor,
+        String vendorIncidentId,
+        Action action,
+        String by,
+        Long at,
+        Long receivedAt) {
     /** Vendor incident ids: JSON:API ids and the like, never free text. */
     public static final Pattern VENDOR_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
@@ -36,7 +42,8 @@ public record VendorIncidentUpdate(Integer schemaVersion, String vendor, String 
 
     /** What the person did. */
     public enum Action implements WireEnum {
-        ACKNOWLEDGED, RESOLVED;
+        ACKNOWLEDGED,
+        RESOLVED;
 
         @JsonCreator
         public static Action fromWire(String value) {

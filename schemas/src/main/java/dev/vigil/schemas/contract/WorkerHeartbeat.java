@@ -19,7 +19,7 @@ public record WorkerHeartbeat(
         Long probesStarted,
         Long probesSkipped,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-        java.util.Map<String, Integer> regionsNamed) {
+                java.util.Map<String, Integer> regionsNamed) {
 
     public WorkerHeartbeat {
         schemaVersion = Require.schemaVersion(schemaVersion);
@@ -44,16 +44,27 @@ public record WorkerHeartbeat(
             var sorted = new java.util.TreeMap<String, Integer>();
             for (var e : regionsNamed.entrySet()) {
                 Require.slug("regionsNamed", e.getKey());
-                sorted.put(e.getKey(), Require.range("regionsNamed." + e.getKey(),
-                        Require.present("regionsNamed." + e.getKey(), e.getValue()), 0, Integer.MAX_VALUE));
+                sorted.put(
+                        e.getKey(),
+                        Require.range(
+                                "regionsNamed." + e.getKey(),
+                                Require.present("regionsNamed." + e.getKey(), e.getValue()),
+                                0,
+                                Integer.MAX_VALUE));
             }
             regionsNamed = java.util.Collections.unmodifiableMap(sorted);
         }
     }
 
     /** A heartbeat without the self-watch counts (as before they existed). */
-    public WorkerHeartbeat(Integer schemaVersion, String workerId, String region, Long sentAt, Integer inFlight,
-                           Integer monitorsAssigned, String version) {
+    public WorkerHeartbeat(
+            Integer schemaVersion,
+            String workerId,
+            String region,
+            Long sentAt,
+            Integer inFlight,
+            Integer monitorsAssigned,
+            String version) {
         this(schemaVersion, workerId, region, sentAt, inFlight, monitorsAssigned, version, null, null, null);
     }
 }

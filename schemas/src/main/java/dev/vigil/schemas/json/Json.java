@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.vigil.schemas.contract.ContractViolation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,15 +33,15 @@ public final class Json {
             .build());
 
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(64)
-                .maxStringLength(1 << 20)
-                .maxNumberLength(64)
-                .build());
+        MAPPER.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(64)
+                        .maxStringLength(1 << 20)
+                        .maxNumberLength(64)
+                        .build());
     }
 
-    private Json() {
-    }
+    private Json() {}
 
     /**
      * The wire is typed exactly as the JSON Schemas say: no "60" for 60, no 2500.7 truncated to 2500, no 0
@@ -52,7 +52,8 @@ public final class Json {
         mapper.configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
         mapper.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
         for (CoercionInputShape shape : new CoercionInputShape[] {
-                CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean}) {
+            CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean
+        }) {
             mapper.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
         }
         return mapper;
@@ -135,8 +136,8 @@ public final class Json {
             if (cause instanceof ContractViolation cv) {
                 // The path points at the object whose constructor failed; the violation names the field inside it,
                 // or "$" for the value as a whole (a header value that is neither a string nor {secretEnv}).
-                String field = prefix.isEmpty() ? cv.field()
-                        : cv.field().equals("$") ? prefix : prefix + "." + cv.field();
+                String field =
+                        prefix.isEmpty() ? cv.field() : cv.field().equals("$") ? prefix : prefix + "." + cv.field();
                 return new ContractViolation(field, cv.problem());
             }
             if (mapping instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException vi

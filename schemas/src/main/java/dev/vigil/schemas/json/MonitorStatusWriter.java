@@ -18,8 +18,7 @@ import java.util.Map;
  * Jackson's streaming generator from the shared mapper's factory, so escaping is the mapper's own.
  */
 public final class MonitorStatusWriter {
-    private MonitorStatusWriter() {
-    }
+    private MonitorStatusWriter() {}
 
     public static byte[] write(MonitorStatus s) {
         byte[] plain = writePlain(s);
@@ -44,17 +43,27 @@ public final class MonitorStatusWriter {
                 return null;
             }
         }
-        StringBuilder b = new StringBuilder(160 + 80 * s.regions().size() + 16 * s.missingRegions().size());
-        b.append("{\"schemaVersion\":").append(s.schemaVersion().intValue())
-                .append(",\"monitorId\":\"").append(s.monitorId())
-                .append("\",\"windowStart\":").append(s.windowStart().longValue())
-                .append(",\"status\":\"").append(s.status().wire())
-                .append("\",\"complete\":").append(s.complete().booleanValue())
+        StringBuilder b = new StringBuilder(
+                160 + 80 * s.regions().size() + 16 * s.missingRegions().size());
+        b.append("{\"schemaVersion\":")
+                .append(s.schemaVersion().intValue())
+                .append(",\"monitorId\":\"")
+                .append(s.monitorId())
+                .append("\",\"windowStart\":")
+                .append(s.windowStart().longValue())
+                .append(",\"status\":\"")
+                .append(s.status().wire())
+                .append("\",\"complete\":")
+                .append(s.complete().booleanValue())
                 .append(",\"regions\":{");
         boolean first = true;
         for (Map.Entry<String, RegionResult> e : s.regions().entrySet()) {
             RegionResult r = e.getValue();
-            b.append(first ? "\"" : ",\"").append(e.getKey()).append("\":{\"outcome\":\"").append(r.outcome().wire()).append('"');
+            b.append(first ? "\"" : ",\"")
+                    .append(e.getKey())
+                    .append("\":{\"outcome\":\"")
+                    .append(r.outcome().wire())
+                    .append('"');
             if (r.errorKind() != null) {
                 b.append(",\"errorKind\":\"").append(r.errorKind().wire()).append('"');
             }
@@ -87,7 +96,11 @@ public final class MonitorStatusWriter {
             b.append(",\"skipped\":{");
             first = true;
             for (Map.Entry<String, SkipReason> e : s.skipped().entrySet()) {
-                b.append(first ? "\"" : ",\"").append(e.getKey()).append("\":\"").append(e.getValue().wire()).append('"');
+                b.append(first ? "\"" : ",\"")
+                        .append(e.getKey())
+                        .append("\":\"")
+                        .append(e.getValue().wire())
+                        .append('"');
                 first = false;
             }
             b.append('}');
@@ -107,7 +120,8 @@ public final class MonitorStatusWriter {
     }
 
     private static byte[] writeWithGenerator(MonitorStatus s) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(96 + 64 * s.regions().size());
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream(96 + 64 * s.regions().size());
         try (JsonGenerator g = Json.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeNumberField("schemaVersion", s.schemaVersion());

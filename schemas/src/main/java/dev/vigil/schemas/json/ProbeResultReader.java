@@ -66,17 +66,21 @@ public final class ProbeResultReader {
 
     /** The record's components in declaration order, with their kinds. */
     private static final String[] NAMES = {
-            "schemaVersion", "monitorId", "region", "workerId", "windowStart", "startedAt", "outcome", "errorKind",
-            "httpStatus", "responseMs", "totalMs", "bytesRead", "redirects", "finalUrl", "tlsDaysLeft", "dnsMs",
-            "connectMs", "tlsMs", "detail", "requestId", "checkType", "dnsAnswers", "skipReason"};
+        "schemaVersion", "monitorId", "region", "workerId", "windowStart", "startedAt", "outcome", "errorKind",
+        "httpStatus", "responseMs", "totalMs", "bytesRead", "redirects", "finalUrl", "tlsDaysLeft", "dnsMs",
+        "connectMs", "tlsMs", "detail", "requestId", "checkType", "dnsAnswers", "skipReason"
+    };
+
     private static final int[] KINDS = {
-            INT, TEXT, TEXT, TEXT, LONG, LONG, OUTCOME, ERROR_KIND,
-            INT, INT, INT, LONG, INT, TEXT, INT, INT,
-            INT, INT, TEXT, TEXT, CHECK_TYPE, TEXT_LIST, SKIP_REASON};
+        INT, TEXT, TEXT, TEXT, LONG, LONG, OUTCOME, ERROR_KIND,
+        INT, INT, INT, LONG, INT, TEXT, INT, INT,
+        INT, INT, TEXT, TEXT, CHECK_TYPE, TEXT_LIST, SKIP_REASON
+    };
     private static final byte[][] NAME_BYTES = ascii(NAMES);
 
     /** Each name and its closing quote as two little-endian words with masks, for the sixteen-byte key match. */
     private static final long[] KEY_LO = new long[NAMES.length];
+
     private static final long[] KEY_LO_MASK = new long[NAMES.length];
     private static final long[] KEY_HI = new long[NAMES.length];
     private static final long[] KEY_HI_MASK = new long[NAMES.length];
@@ -89,7 +93,8 @@ public final class ProbeResultReader {
         }
         for (int i = 0; i < NAMES.length; i++) {
             if (!NAMES[i].equals(ProbeResult.class.getRecordComponents()[i].getName())) {
-                throw new IllegalStateException("component " + i + " is " + ProbeResult.class.getRecordComponents()[i]);
+                throw new IllegalStateException(
+                        "component " + i + " is " + ProbeResult.class.getRecordComponents()[i]);
             }
             byte[] quoted = (NAMES[i] + '"').getBytes(StandardCharsets.US_ASCII);
             if (quoted.length > 2 * Long.BYTES) {
@@ -135,8 +140,7 @@ public final class ProbeResultReader {
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
     private static final byte[] NULL = {'n', 'u', 'l', 'l'};
 
-    private ProbeResultReader() {
-    }
+    private ProbeResultReader() {}
 
     /** The decoded record, or null when the mapper must decide (see the class comment); never throws. */
     public static ProbeResult readOrNull(byte[] bytes) {
@@ -256,10 +260,29 @@ public final class ProbeResultReader {
 
     @SuppressWarnings("unchecked")
     private static ProbeResult build(Object[] v) {
-        return new ProbeResult((Integer) v[0], (String) v[1], (String) v[2], (String) v[3], (Long) v[4],
-                (Long) v[5], (Outcome) v[6], (ErrorKind) v[7], (Integer) v[8], (Integer) v[9], (Integer) v[10],
-                (Long) v[11], (Integer) v[12], (String) v[13], (Integer) v[14], (Integer) v[15], (Integer) v[16],
-                (Integer) v[17], (String) v[18], (String) v[19], (CheckType) v[20], (List<String>) v[21],
+        return new ProbeResult(
+                (Integer) v[0],
+                (String) v[1],
+                (String) v[2],
+                (String) v[3],
+                (Long) v[4],
+                (Long) v[5],
+                (Outcome) v[6],
+                (ErrorKind) v[7],
+                (Integer) v[8],
+                (Integer) v[9],
+                (Integer) v[10],
+                (Long) v[11],
+                (Integer) v[12],
+                (String) v[13],
+                (Integer) v[14],
+                (Integer) v[15],
+                (Integer) v[16],
+                (Integer) v[17],
+                (String) v[18],
+                (String) v[19],
+                (CheckType) v[20],
+                (List<String>) v[21],
                 (SkipReason) v[22]);
     }
 
@@ -470,8 +493,7 @@ public final class ProbeResultReader {
         return p;
     }
 
-    private static final VarHandle LONGS =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
 
@@ -505,13 +527,13 @@ public final class ProbeResultReader {
      * byte match here answers what {@code fromWire} answers; {@code fromWire} refuses any other string, and those
      * are deferred.
      */
-    private static <E extends Enum<E> & WireEnum> byte[][] wires(
-            E[] constants, Function<String, E> fromWire) {
+    private static <E extends Enum<E> & WireEnum> byte[][] wires(E[] constants, Function<String, E> fromWire) {
         byte[][] out = new byte[constants.length][];
         for (int i = 0; i < constants.length; i++) {
             String wire = constants[i].wire();
             if (!wire.chars().allMatch(c -> c >= 0x20 && c < 0x7F) || fromWire.apply(wire) != constants[i]) {
-                throw new IllegalStateException(constants[i] + " is not printable ASCII or does not round-trip through fromWire");
+                throw new IllegalStateException(
+                        constants[i] + " is not printable ASCII or does not round-trip through fromWire");
             }
             out[i] = wire.getBytes(StandardCharsets.US_ASCII);
         }

@@ -13,19 +13,18 @@ import dev.vigil.schemas.contract.WorkerHeartbeat;
 /** One serde per contract. Serdes are stateless and thread-safe; share them. */
 public final class VigilSerdes {
     private static final JsonSerde<MonitorDefinition> MONITOR_DEFINITION = new JsonSerde<>(MonitorDefinition.class);
-    private static final JsonSerde<ProbeResult> PROBE_RESULT = new JsonSerde<>(ProbeResult.class,
-            ProbeResultReader::readOrNull);
+    private static final JsonSerde<ProbeResult> PROBE_RESULT =
+            new JsonSerde<>(ProbeResult.class, ProbeResultReader::readOrNull);
     private static final JsonSerde<WorkerHeartbeat> WORKER_HEARTBEAT = new JsonSerde<>(WorkerHeartbeat.class);
     private static final JsonSerde<DomainMetric> DOMAIN_METRIC = new JsonSerde<>(DomainMetric.class);
-    private static final JsonSerde<MonitorStatus> MONITOR_STATUS = new JsonSerde<>(MonitorStatus.class, null,
-            MonitorStatusWriter::write);
+    private static final JsonSerde<MonitorStatus> MONITOR_STATUS =
+            new JsonSerde<>(MonitorStatus.class, null, MonitorStatusWriter::write);
     private static final JsonSerde<AlertRule> ALERT_RULE = new JsonSerde<>(AlertRule.class);
     private static final JsonSerde<AlertEvent> ALERT_EVENT = new JsonSerde<>(AlertEvent.class);
     private static final JsonSerde<DeadLetter> DEAD_LETTER = new JsonSerde<>(DeadLetter.class);
     private static final JsonSerde<RegionStatus> REGION_STATUS = new JsonSerde<>(RegionStatus.class);
 
-    private VigilSerdes() {
-    }
+    private VigilSerdes() {}
 
     public static JsonSerde<MonitorDefinition> monitorDefinition() {
         return MONITOR_DEFINITION;

@@ -43,10 +43,12 @@ import java.util.regex.Pattern;
 public record Schedule(List<String> days, String at, Integer durationMinutes, String zone) {
     /** The wire names of the days, in {@link java.time.DayOfWeek} order (Monday first). */
     public static final List<String> DAY_NAMES = List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
+
     public static final int MAX_DURATION_MINUTES = 24 * 60;
     static final Pattern AT = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]");
     /** Region ids known to this JDK; read once (the JDK copies the set on every call). */
     private static final Set<String> ZONES = Set.copyOf(ZoneId.getAvailableZoneIds());
+
     private static final long MINUTE_MS = 60_000L;
 
     public Schedule {

@@ -47,7 +47,10 @@ public record Silence(
         schemaVersion = schemaVersion == null ? 1 : Require.schemaVersion(schemaVersion);
         Require.slug("id", id);
         if (fingerprint != null) {
-            Require.matches("fingerprint", fingerprint, FINGERPRINT_GLOB,
+            Require.matches(
+                    "fingerprint",
+                    fingerprint,
+                    FINGERPRINT_GLOB,
                     "a fingerprint or a glob such as monitor/checkout-* (characters [A-Za-z0-9._:/-] and *)");
         }
         Require.optionalText("service", service, 100);
@@ -56,7 +59,8 @@ public record Silence(
         }
         attributes = Require.stringMap("attributes", attributes, 16, 64, 256);
         if (fingerprint == null && service == null && attributes.isEmpty()) {
-            throw new ContractViolation("fingerprint",
+            throw new ContractViolation(
+                    "fingerprint",
                     "a silence needs at least one matcher (fingerprint, service or attributes); use \"*\" to silence everything");
         }
         Require.atLeast("startsAt", Require.present("startsAt", startsAt), 0);
@@ -74,15 +78,58 @@ public record Silence(
     }
 
     /** A one-off silence (no schedule). */
-    public Silence(Integer schemaVersion, String id, String fingerprint, String service, Map<String, String> attributes,
-                   Long startsAt, Long endsAt, String author, String reason, Long createdAt, String comment) {
-        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, comment, null);
+    public Silence(
+            Integer schemaVersion,
+            String id,
+            String fingerprint,
+            String service,
+            Map<String, String> attributes,
+            Long startsAt,
+            Long endsAt,
+            String author,
+            String reason,
+            Long createdAt,
+            String comment) {
+        this(
+                schemaVersion,
+                id,
+                fingerprint,
+                service,
+                attributes,
+                startsAt,
+                endsAt,
+                author,
+                reason,
+                createdAt,
+                comment,
+                null);
     }
 
     /** A one-off silence without a comment. */
-    public Silence(Integer schemaVersion, String id, String fingerprint, String service, Map<String, String> attributes,
-                   Long startsAt, Long endsAt, String author, String reason, Long createdAt) {
-        this(schemaVersion, id, fingerprint, service, attributes, startsAt, endsAt, author, reason, createdAt, null, null);
+    public Silence(
+            Integer schemaVersion,
+            String id,
+            String fingerprint,
+            String service,
+            Map<String, String> attributes,
+            Long startsAt,
+            Long endsAt,
+            String author,
+            String reason,
+            Long createdAt) {
+        this(
+                schemaVersion,
+                id,
+                fingerprint,
+                service,
+                attributes,
+                startsAt,
+                endsAt,
+                author,
+                reason,
+                createdAt,
+                null,
+                null);
     }
 
     /**
@@ -132,9 +179,19 @@ public record Silence(
         if (at <= startsAt) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(
-                new Silence(schemaVersion, id, fingerprint, service, attributes, startsAt, at, author, reason, createdAt, comment,
-                        schedule));
+        return java.util.Optional.of(new Silence(
+                schemaVersion,
+                id,
+                fingerprint,
+                service,
+                attributes,
+                startsAt,
+                at,
+                author,
+                reason,
+                createdAt,
+                comment,
+                schedule));
     }
 
     /** True when the matchers select an event with these fields (time is not considered). */

@@ -27,10 +27,10 @@ public final class Topics {
 
     /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
     public static final int DEFAULT_PARTITIONS = 6;
+
     public static final short DEFAULT_REPLICATION = 3;
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** A topic's name, partition count and cleanup policy. */
     public record TopicSpec(String name, int partitions, boolean compacted) {

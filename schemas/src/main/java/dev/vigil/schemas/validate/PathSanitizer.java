@@ -31,8 +31,7 @@ public final class PathSanitizer {
     private static final Pattern ABSOLUTE_URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
     private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
 
-    private PathSanitizer() {
-    }
+    private PathSanitizer() {}
 
     public static String sanitize(String pathname) {
         if (pathname == null) {

@@ -11,8 +11,7 @@ final class PercentDecoding {
      */
     static final int MAX_ROUNDS = 8;
 
-    private PercentDecoding() {
-    }
+    private PercentDecoding() {}
 
     /**
      * The value with its {@code %XX} escapes decoded as UTF-8 until nothing changes (an escape of an escape is

@@ -19,63 +19,93 @@ import java.util.regex.Pattern;
 final class PiiDetector {
     // --- credentials -----------------------------------------------------------------------------------
 
-    private static final Pattern BEARER = Pattern.compile(
-            "(?<![a-z0-9])bearer\\s+([a-z0-9._~+/-]+=*)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern BASIC = Pattern.compile(
-            "(?<![a-z0-9])basic\\s+([a-z0-9+/]{4,}={0,2})(?![a-z0-9+/=])", Pattern.CASE_INSENSITIVE);
-    private static final Pattern JWT = Pattern.compile(
-            "(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*");
+    private static final Pattern BEARER =
+            Pattern.compile("(?<![a-z0-9])bearer\\s+([a-z0-9._~+/-]+=*)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BASIC =
+            Pattern.compile("(?<![a-z0-9])basic\\s+([a-z0-9+/]{4,}={0,2})(?![a-z0-9+/=])", Pattern.CASE_INSENSITIVE);
+    private static final Pattern JWT =
+            Pattern.compile("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{2,}\\.[A-Za-z0-9_-]*");
     /** Vendor tokens recognisable by their prefix alone. */
     private static final Pattern PREFIXED_API_KEY = Pattern.compile("(?<![A-Za-z0-9])(?:"
-            + "(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"   // Stripe secret / restricted keys
-            + "|whsec_[A-Za-z0-9+/=]{24,}"                 // Stripe webhook secrets
-            + "|gh[pousr]_[A-Za-z0-9]{36,}"                // GitHub tokens
-            + "|github_pat_[A-Za-z0-9_]{40,}"              // GitHub fine-grained tokens
-            + "|xox[baprs]-[A-Za-z0-9-]{10,}"              // Slack tokens
-            + "|xapp-\\d-[A-Za-z0-9-]{10,}"                // Slack app tokens
-            + "|glpat-[A-Za-z0-9_-]{20,}"                  // GitLab personal access tokens
-            + "|npm_[A-Za-z0-9]{36,}"                      // npm tokens
-            + "|AIza[A-Za-z0-9_-]{35}"                     // Google API keys
-            + "|(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"  // AWS access key ids
+            + "(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}" // Stripe secret / restricted keys
+            + "|whsec_[A-Za-z0-9+/=]{24,}" // Stripe webhook secrets
+            + "|gh[pousr]_[A-Za-z0-9]{36,}" // GitHub tokens
+            + "|github_pat_[A-Za-z0-9_]{40,}" // GitHub fine-grained tokens
+            + "|xox[baprs]-[A-Za-z0-9-]{10,}" // Slack tokens
+            + "|xapp-\\d-[A-Za-z0-9-]{10,}" // Slack app tokens
+            + "|glpat-[A-Za-z0-9_-]{20,}" // GitLab personal access tokens
+            + "|npm_[A-Za-z0-9]{36,}" // npm tokens
+            + "|AIza[A-Za-z0-9_-]{35}" // Google API keys
+            + "|(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])" // AWS access key ids
             + "|SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}" // SendGrid
             + ")");
     /** A literal every {@link #PREFIXED_API_KEY} match contains: most values skip that regex. */
     private static final String[] VENDOR_PREFIXES = {
-        "sk_", "rk_", "whsec_", "gh", "github_pat_", "xox", "xapp-", "glpat-", "npm_", "AIza", "AKIA", "ASIA", "SG."};
+        "sk_", "rk_", "whsec_", "gh", "github_pat_", "xox", "xapp-", "glpat-", "npm_", "AIza", "AKIA", "ASIA", "SG."
+    };
     /** OpenAI/Anthropic style {@code sk-...}; only with mixed case and digits, so {@code sk-prod-gateway} is a name. */
     private static final Pattern SK_DASH_KEY = Pattern.compile("(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{20,}");
-    private static final Pattern TOKEN_AFTER_KEY = Pattern.compile("(?<![a-z0-9])(?:"
-            + "api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|id[_-]?token|refresh[_-]?token"
-            + "|bearer[_-]?token|client[_-]?secret|secret[_-]?key|private[_-]?key|session[_-]?(?:id|token|key)"
-            + "|sessionid|jsessionid|phpsessid|sid|token|signature|sig|authorization|credentials?"
-            + ")[\"']?\\s*[=:]\\s*[\"']?([^\\s\"'&,;<>]+)", Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern TOKEN_AFTER_KEY = Pattern.compile(
+            "(?<![a-z0-9])(?:"
+                    + "api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|id[_-]?token|refresh[_-]?token"
+                    + "|bearer[_-]?token|client[_-]?secret|secret[_-]?key|private[_-]?key|session[_-]?(?:id|token|key)"
+                    + "|sessionid|jsessionid|phpsessid|sid|token|signature|sig|authorization|credentials?"
+                    + ")[\"']?\\s*[=:]\\s*[\"']?([^\\s\"'&,;<>]+)",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern PASSWORD_AFTER_KEY = Pattern.compile(
             "(?<![a-z0-9])(password|passwd|passphrase|pass|pwd|secret)[\"']?\\s*[=:]\\s*[\"']?([^\\s\"'&,;]*)",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern URL_CREDENTIALS = Pattern.compile(
-            "(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\\s/?#@:]*:[^\\s/?#@]+@", Pattern.CASE_INSENSITIVE);
+    private static final Pattern URL_CREDENTIALS =
+            Pattern.compile("(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\\s/?#@:]*:[^\\s/?#@]+@", Pattern.CASE_INSENSITIVE);
     /** Values after a password key that describe the password rather than being one. */
     private static final Set<String> NOT_A_SECRET = Set.of(
-            "true", "false", "null", "nil", "none", "undefined", "empty", "blank", "missing", "required",
-            "invalid", "incorrect", "wrong", "expired", "changed", "reset", "set", "unset", "ok", "yes", "no",
-            "n/a", "redacted", "hidden", "masked", "omitted", "removed", "filtered");
+            "true",
+            "false",
+            "null",
+            "nil",
+            "none",
+            "undefined",
+            "empty",
+            "blank",
+            "missing",
+            "required",
+            "invalid",
+            "incorrect",
+            "wrong",
+            "expired",
+            "changed",
+            "reset",
+            "set",
+            "unset",
+            "ok",
+            "yes",
+            "no",
+            "n/a",
+            "redacted",
+            "hidden",
+            "masked",
+            "omitted",
+            "removed",
+            "filtered");
+
     private static final int MIN_SECRET_LENGTH = 16;
 
     // --- personal data ---------------------------------------------------------------------------------
 
-    private static final Pattern EMAIL = Pattern.compile(
-            "(?<![\\p{L}\\p{N}._%+-])[\\p{L}\\p{N}._%+-]{1,64}"
-                    + "@(?:[\\p{L}\\p{N}-]{1,63}\\.)+\\p{L}{2,24}(?![\\p{L}\\p{N}])");
+    private static final Pattern EMAIL = Pattern.compile("(?<![\\p{L}\\p{N}._%+-])[\\p{L}\\p{N}._%+-]{1,64}"
+            + "@(?:[\\p{L}\\p{N}-]{1,63}\\.)+\\p{L}{2,24}(?![\\p{L}\\p{N}])");
     /** 13-19 digits, optionally grouped by single spaces or dashes, starting with an issuer digit 2-6. */
-    private static final Pattern CARD = Pattern.compile(
-            "(?<![\\w.+-])(?<!\\d[ -])[2-6]\\d(?:[ -]?\\d){11,17}(?![A-Za-z0-9_])");
+    private static final Pattern CARD =
+            Pattern.compile("(?<![\\w.+-])(?<!\\d[ -])[2-6]\\d(?:[ -]?\\d){11,17}(?![A-Za-z0-9_])");
+
     private static final Pattern CARD_SEPARATOR = Pattern.compile("[ -]");
     /** {@code +CC ...}: a plus, then digits with optional separators and brackets. */
-    private static final Pattern PHONE_INTERNATIONAL = Pattern.compile(
-            "(?<![\\w.+-])\\+[1-9][\\d ().-]{5,22}\\d(?!\\w)");
+    private static final Pattern PHONE_INTERNATIONAL =
+            Pattern.compile("(?<![\\w.+-])\\+[1-9][\\d ().-]{5,22}\\d(?!\\w)");
     /** North American {@code (415) 555-2671}, {@code 415-555-2671}, {@code 1 415 555 2671}. */
-    private static final Pattern PHONE_NANP = Pattern.compile(
-            "(?<![\\w.+-])(?:1[ .-])?(?:\\([2-9]\\d{2}\\)[ .-]?|[2-9]\\d{2}[ .-])"
+    private static final Pattern PHONE_NANP =
+            Pattern.compile("(?<![\\w.+-])(?:1[ .-])?(?:\\([2-9]\\d{2}\\)[ .-]?|[2-9]\\d{2}[ .-])"
                     + "[2-9]\\d{2}[ .-]\\d{4}(?!\\w|[.-]\\d)");
     /** National numbers with a trunk 0: {@code 020 7946 0958}, {@code 07700 900123}, {@code 01 23 45 67 89}. */
     private static final Pattern PHONE_TRUNK = Pattern.compile(
@@ -83,9 +113,11 @@ final class PiiDetector {
     /** {@code 30.11.2026}, {@code 2026-11-30}: a date next to other numbers is not a phone number. */
     private static final Pattern DATE = Pattern.compile(
             "(?<!\\d)(?:\\d{1,2}[./-]\\d{1,2}[./-](?:19|20)\\d{2}|(?:19|20)\\d{2}[./-]\\d{1,2}[./-]\\d{1,2})(?!\\d)");
+
     private static final Pattern PHONE_AFTER_KEY = Pattern.compile(
             "(?<![a-z0-9])(?:phone|telephone|tel|mobile|cell|msisdn|fax|whatsapp)(?:[_-]?(?:number|num|no))?"
-                    + "[\"']?\\s*[=:]\\s*[\"']?(\\+?[\\d(][\\d ().-]{4,}\\d)", Pattern.CASE_INSENSITIVE);
+                    + "[\"']?\\s*[=:]\\s*[\"']?(\\+?[\\d(][\\d ().-]{4,}\\d)",
+            Pattern.CASE_INSENSITIVE);
 
     // --- query strings ---------------------------------------------------------------------------------
 
@@ -97,13 +129,13 @@ final class PiiDetector {
      * A form-encoded body or a query without its {@code ?} ({@code user=ann&ref=x}). Pairs whose values are all numbers
      * ({@code ratio=0.05&count=30}, a rule's description) carry no personal data and pass.
      */
-    private static final Pattern FORM_PARAMETERS = Pattern.compile(
-            "[^\\s?#=&/]{1,128}=[^\\s&]{0,512}&[^\\s?#=&/]{1,128}=");
+    private static final Pattern FORM_PARAMETERS =
+            Pattern.compile("[^\\s?#=&/]{1,128}=[^\\s&]{0,512}&[^\\s?#=&/]{1,128}=");
+
     private static final Pattern FORM_PAIR = Pattern.compile("[^\\s?#=&/]{1,128}=([^\\s&]{0,512})");
     private static final Pattern NUMBER = Pattern.compile("[+-]?\\d{1,18}(?:\\.\\d{1,18})?%?");
 
-    private PiiDetector() {
-    }
+    private PiiDetector() {}
 
     /** The first kind of forbidden data in {@code value}, or null when it is clean. */
     static Kind detect(String value) {
@@ -139,7 +171,9 @@ final class PiiDetector {
             return Kind.API_KEY;
         }
         if (keyed && hasPasswordAfterKey(v)
-                || shape.whitespace && shape.length >= 10 && ValueShape.containsWord(v, "basic")
+                || shape.whitespace
+                        && shape.length >= 10
+                        && ValueShape.containsWord(v, "basic")
                         && hasBasicCredentials(v)
                 || shape.at && v.contains("://") && URL_CREDENTIALS.matcher(v).find()) {
             return Kind.PASSWORD;
@@ -245,7 +279,9 @@ final class PiiDetector {
     private static boolean isPlaceholder(String value) {
         char first = value.charAt(0);
         char last = value.charAt(value.length() - 1);
-        if (first == '<' && last == '>' || first == '[' && last == ']' || first == '{' && last == '}'
+        if (first == '<' && last == '>'
+                || first == '[' && last == ']'
+                || first == '{' && last == '}'
                 || first == '$' && value.length() > 1 && value.charAt(1) == '{' && last == '}') {
             return true;
         }
@@ -277,7 +313,9 @@ final class PiiDetector {
      */
     private static boolean isCardGrouping(String match) {
         String[] groups = CARD_SEPARATOR.split(match);
-        if (groups.length == 3 && groups[0].length() == 4 && groups[1].length() == 6
+        if (groups.length == 3
+                && groups[0].length() == 4
+                && groups[1].length() == 6
                 && (groups[2].length() == 4 || groups[2].length() == 5)) {
             return true;
         }
@@ -294,8 +332,12 @@ final class PiiDetector {
         if (digits.length() != 14 && digits.length() != 17) {
             return false;
         }
-        return inRange(digits, 0, 4, 1970, 2099) && inRange(digits, 4, 6, 1, 12) && inRange(digits, 6, 8, 1, 31)
-                && inRange(digits, 8, 10, 0, 23) && inRange(digits, 10, 12, 0, 59) && inRange(digits, 12, 14, 0, 59);
+        return inRange(digits, 0, 4, 1970, 2099)
+                && inRange(digits, 4, 6, 1, 12)
+                && inRange(digits, 6, 8, 1, 31)
+                && inRange(digits, 8, 10, 0, 23)
+                && inRange(digits, 10, 12, 0, 59)
+                && inRange(digits, 12, 14, 0, 59);
     }
 
     private static boolean inRange(String digits, int from, int to, int min, int max) {
@@ -314,8 +356,8 @@ final class PiiDetector {
         return false;
     }
 
-    private static boolean matchesPhone(Pattern pattern, String v, int minDigits, int maxDigits,
-                                        boolean international) {
+    private static boolean matchesPhone(
+            Pattern pattern, String v, int minDigits, int maxDigits, boolean international) {
         Matcher m = pattern.matcher(v);
         while (m.find()) {
             String match = m.group();
@@ -331,14 +373,17 @@ final class PiiDetector {
 
     private static boolean hasQueryString(String v) {
         int question = v.indexOf('?');
-        if (question >= 0 && question + 1 < v.length() && !Character.isWhitespace(v.charAt(question + 1))
+        if (question >= 0
+                && question + 1 < v.length()
+                && !Character.isWhitespace(v.charAt(question + 1))
                 && (v.charAt(0) == '/' || v.contains("://"))) {
             return true; // a path or URL with anything after its '?'
         }
         if (QUERY_PARAMETER.matcher(v).find()) {
             return true;
         }
-        if ((v.charAt(0) == '/' || v.contains("://")) && FRAGMENT_PARAMETER.matcher(v).find()) {
+        if ((v.charAt(0) == '/' || v.contains("://"))
+                && FRAGMENT_PARAMETER.matcher(v).find()) {
             return true;
         }
         return v.indexOf('&') >= 0 && FORM_PARAMETERS.matcher(v).find() && !allNumericPairs(v);

@@ -45,8 +45,7 @@ import java.util.regex.Pattern;
  */
 public final class PrivacyGuard {
 
-    private PrivacyGuard() {
-    }
+    private PrivacyGuard() {}
 
     /** The violation in one field, if its value carries forbidden data. A null value is clean. */
     public static Optional<PrivacyViolation> check(String field, String value) {
@@ -204,12 +203,12 @@ public final class PrivacyGuard {
      */
     private static final class Disguises {
         /** 4111.1111.1111.1111 or 4111/1111/1111/1111: a whole run of digit groups, never part of a longer one. */
-        private static final Pattern GROUPED_DIGITS = Pattern.compile(
-                "(?<![\\w.+-])(?<!\\d[./])\\d{1,19}(?:[./]\\d{1,19}){1,7}(?!\\w|[./]\\d)");
+        private static final Pattern GROUPED_DIGITS =
+                Pattern.compile("(?<![\\w.+-])(?<!\\d[./])\\d{1,19}(?:[./]\\d{1,19}){1,7}(?!\\w|[./]\\d)");
+
         private static final int MIN_CARD_DIGITS = 13;
 
-        private Disguises() {
-        }
+        private Disguises() {}
 
         static Kind detect(String value) {
             Kind kind = detectLiteral(value);
@@ -321,7 +320,9 @@ public final class PrivacyGuard {
         }
 
         private static boolean isCardGrouping(String[] groups) {
-            if (groups.length == 3 && groups[0].length() == 4 && groups[1].length() == 6
+            if (groups.length == 3
+                    && groups[0].length() == 4
+                    && groups[1].length() == 6
                     && (groups[2].length() == 4 || groups[2].length() == 5)) {
                 return true;
             }

@@ -32,8 +32,7 @@ public final class Redaction {
     /** What a redacted value reads as. */
     public static final String MARKER = "REDACTED";
 
-    private Redaction() {
-    }
+    private Redaction() {}
 
     /** {@code url} without user info and with every query and fragment value replaced by {@link #MARKER}. */
     public static String redactUrl(String url) {
@@ -96,11 +95,29 @@ public final class Redaction {
         if (tcp != null && tcp.send() != null) {
             tcp = new MonitorDefinition.Tcp(tcp.host(), tcp.port(), MARKER, tcp.expect());
         }
-        return new MonitorDefinition(monitor.schemaVersion(), monitor.id(), monitor.name(), redactUrl(monitor.url()),
-                monitor.method(), monitor.intervalSeconds(), monitor.timeoutMs(), monitor.regions(), monitor.expect(),
-                monitor.tlsExpiryWarnDays(), monitor.severity(), monitor.service(), monitor.component(), links,
-                monitor.enabled(), monitor.type(), headers, monitor.body() == null ? null : MARKER, tcp, monitor.dns(),
-                monitor.tls(), monitor.heartbeat());
+        return new MonitorDefinition(
+                monitor.schemaVersion(),
+                monitor.id(),
+                monitor.name(),
+                redactUrl(monitor.url()),
+                monitor.method(),
+                monitor.intervalSeconds(),
+                monitor.timeoutMs(),
+                monitor.regions(),
+                monitor.expect(),
+                monitor.tlsExpiryWarnDays(),
+                monitor.severity(),
+                monitor.service(),
+                monitor.component(),
+                links,
+                monitor.enabled(),
+                monitor.type(),
+                headers,
+                monitor.body() == null ? null : MARKER,
+                tcp,
+                monitor.dns(),
+                monitor.tls(),
+                monitor.heartbeat());
     }
 
     /** scheme://user:pass@host/path becomes scheme://host/path; the last {@code @} of the authority ends user info. */

@@ -8,9 +8,31 @@ package dev.vigil.schemas.validate;
 final class ValueShape {
     /** Last words of every key the key=value detectors know (api_key, id_token, session_id, phone_no, ...). */
     private static final String[] KEY_ENDINGS = {
-        "key", "token", "secret", "id", "sig", "signature", "authorization", "credential", "credentials",
-        "password", "passwd", "passphrase", "pass", "pwd",
-        "phone", "tel", "mobile", "cell", "msisdn", "fax", "whatsapp", "number", "num", "no"};
+        "key",
+        "token",
+        "secret",
+        "id",
+        "sig",
+        "signature",
+        "authorization",
+        "credential",
+        "credentials",
+        "password",
+        "passwd",
+        "passphrase",
+        "pass",
+        "pwd",
+        "phone",
+        "tel",
+        "mobile",
+        "cell",
+        "msisdn",
+        "fax",
+        "whatsapp",
+        "number",
+        "num",
+        "no"
+    };
 
     final int length;
     final int digits;
@@ -143,7 +165,12 @@ final class ValueShape {
     }
 
     private static boolean isGlue(char c) {
-        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
-                || c == '.' || c == '-' || c == '+';
+        return c >= '0' && c <= '9'
+                || c >= 'a' && c <= 'z'
+                || c >= 'A' && c <= 'Z'
+                || c == '_'
+                || c == '.'
+                || c == '-'
+                || c == '+';
     }
 }

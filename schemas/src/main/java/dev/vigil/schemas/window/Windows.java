@@ -21,8 +21,7 @@ import java.nio.charset.StandardCharsets;
 public final class Windows {
     public static final long DEFAULT_GRACE_MS = 5_000;
 
-    private Windows() {
-    }
+    private Windows() {}
 
     public static long windowStart(long epochMs, long intervalMs) {
         requirePositive(intervalMs);
@@ -56,8 +55,8 @@ public final class Windows {
      * The wall-clock time at which the verdict of {@code monitorId}'s window starting at {@code windowStart} is
      * decided with what it has: the probe's scheduled start plus its timeout plus the pipeline's grace.
      */
-    public static long collectionDeadline(String monitorId, long windowStart, long intervalMs, long timeoutMs,
-                                          long graceMs) {
+    public static long collectionDeadline(
+            String monitorId, long windowStart, long intervalMs, long timeoutMs, long graceMs) {
         requireNotNegative(timeoutMs, graceMs);
         return scheduledAt(monitorId, windowStart, intervalMs, timeoutMs) + timeoutMs + graceMs;
     }

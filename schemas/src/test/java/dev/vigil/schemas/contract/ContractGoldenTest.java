@@ -101,14 +101,21 @@ class ContractGoldenTest {
                 continue;
             }
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".json"))
+                        .sorted()
+                        .toList()) {
                     String field = null;
                     if (!kind.equals("valid")) {
-                        Path expect = f.resolveSibling(f.getFileName().toString().replaceFirst("\\.json$", ".expect"));
-                        assertThat(expect).as("every %s example declares its field in a .expect file", kind).exists();
+                        Path expect =
+                                f.resolveSibling(f.getFileName().toString().replaceFirst("\\.json$", ".expect"));
+                        assertThat(expect)
+                                .as("every %s example declares its field in a .expect file", kind)
+                                .exists();
                         field = Files.readAllLines(expect, StandardCharsets.UTF_8).stream()
-                                .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
-                                .findFirst().orElseThrow(() -> new AssertionError("empty " + expect));
+                                .map(String::strip)
+                                .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                                .findFirst()
+                                .orElseThrow(() -> new AssertionError("empty " + expect));
                     }
                     out.add(new Example(kind, c, f, field));
                 }
@@ -126,7 +133,9 @@ class ContractGoldenTest {
     void validExamplePassesTheSchemaAndReadsIntoTheRecord(Example e) {
         JsonNode tree = e.tree();
         Set<ValidationMessage> messages = ContractSchemaValidator.validate(e.type(), tree);
-        assertThat(messages).as("schema errors:\n  %s", ContractSchemaValidator.describe(messages)).isEmpty();
+        assertThat(messages)
+                .as("schema errors:\n  %s", ContractSchemaValidator.describe(messages))
+                .isEmpty();
 
         Record record = Json.read(e.bytes(), e.type());
         byte[] written = Json.bytes(record);
@@ -134,11 +143,16 @@ class ContractGoldenTest {
 
         JsonNode writtenTree = tree(written);
         Set<ValidationMessage> writtenMessages = ContractSchemaValidator.validate(e.type(), writtenTree);
-        assertThat(writtenMessages).as("what the record writes must pass the schema:\n  %s",
-                ContractSchemaValidator.describe(writtenMessages)).isEmpty();
+        assertThat(writtenMessages)
+                .as(
+                        "what the record writes must pass the schema:\n  %s",
+                        ContractSchemaValidator.describe(writtenMessages))
+                .isEmpty();
         assertThat(nulls(writtenTree)).as("nulls are omitted on write").isEmpty();
         if (e.canonical()) {
-            assertThat(writtenTree).as("canonical JSON -> record -> JSON is lossless").isEqualTo(tree);
+            assertThat(writtenTree)
+                    .as("canonical JSON -> record -> JSON is lossless")
+                    .isEqualTo(tree);
         }
     }
 
@@ -151,10 +165,11 @@ class ContractGoldenTest {
                 .as("fields the schema names:\n  %s", ContractSchemaValidator.describe(messages))
                 .containsExactly(e.expectedField());
 
-        ContractViolation violation = catchThrowableOfType(ContractViolation.class,
-                () -> Json.read(e.bytes(), e.type()));
+        ContractViolation violation =
+                catchThrowableOfType(ContractViolation.class, () -> Json.read(e.bytes(), e.type()));
         assertThat(violation).as("the record must reject it").isNotNull();
-        assertThat(violation.field()).as("field the record names (%s)", violation.getMessage())
+        assertThat(violation.field())
+                .as("field the record names (%s)", violation.getMessage())
                 .isEqualTo(e.expectedField());
     }
 
@@ -166,10 +181,14 @@ class ContractGoldenTest {
     @MethodSource("recordOnly")
     void ruleOnlyTheRecordCanCheckIsDocumentedAndEnforcedByTheRecord(Example e) {
         Set<ValidationMessage> messages = ContractSchemaValidator.validate(e.type(), e.tree());
-        assertThat(messages).as("expected a gap the schema cannot express; the schema now says:\n  %s",
-                ContractSchemaValidator.describe(messages)).isEmpty();
+        assertThat(messages)
+                .as(
+                        "expected a gap the schema cannot express; the schema now says:\n  %s",
+                        ContractSchemaValidator.describe(messages))
+                .isEmpty();
         assertThatThrownBy(() -> Json.read(e.bytes(), e.type()))
-                .isInstanceOfSatisfying(ContractViolation.class,
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
                         v -> assertThat(v.field()).as(v.getMessage()).isEqualTo(e.expectedField()));
     }
 
@@ -179,7 +198,8 @@ class ContractGoldenTest {
         Path valid = GOLDEN.resolve("valid").resolve(c.name());
         assertThat(valid.resolve("canonical.json")).exists();
         assertThat(valid.resolve("minimal.json")).exists();
-        assertThat(examples("invalid").filter(e -> e.contract().equals(c)).count()).isGreaterThanOrEqualTo(4);
+        assertThat(examples("invalid").filter(e -> e.contract().equals(c)).count())
+                .isGreaterThanOrEqualTo(4);
     }
 
     /**
@@ -192,8 +212,8 @@ class ContractGoldenTest {
     void schemaAndRecordAgreeOnEveryOneFieldMutation(Example e) {
         List<String> disagreements = new ArrayList<>();
         forEachMutation(e.tree(), (label, mutated) -> {
-            Set<String> schemaFields = ContractSchemaValidator.fields(
-                    ContractSchemaValidator.validate(e.type(), mutated));
+            Set<String> schemaFields =
+                    ContractSchemaValidator.fields(ContractSchemaValidator.validate(e.type(), mutated));
             String recordField;
             try {
                 Json.convert(mutated, e.type());
@@ -224,12 +244,15 @@ class ContractGoldenTest {
 
         assertThat(c.resourcePath()).isEqualTo("vigil/schemas/v1/" + c.name() + ".schema.json");
         assertThat(schema.path("$schema").asText()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
-        assertThat(schema.path("$id").asText()).isEqualTo(c.id().toString())
+        assertThat(schema.path("$id").asText())
+                .isEqualTo(c.id().toString())
                 .isEqualTo("https://vigil.dev/schemas/v1/" + c.name() + ".schema.json");
         assertThat(schema.path("title").asText()).isEqualTo(c.type().getSimpleName());
         assertThat(schema.path("description").asText()).isNotBlank();
         assertThat(schema.path("type").asText()).isEqualTo("object");
-        assertThat(schema.path("additionalProperties").asBoolean(false)).as("unknown fields are allowed").isTrue();
+        assertThat(schema.path("additionalProperties").asBoolean(false))
+                .as("unknown fields are allowed")
+                .isTrue();
         assertThat(textValues(schema.path("required"))).contains("schemaVersion");
         JsonNode version = schema.path("properties").path("schemaVersion");
         assertThat(version.path("type").asText()).isEqualTo("integer");
@@ -248,29 +271,40 @@ class ContractGoldenTest {
         JsonNode defs = schema.path("$defs");
         if (c.type() == MonitorDefinition.class) {
             assertSameFields(MonitorDefinition.Expect.class, defs.path("expect").path("properties"));
-            assertSameFields(MonitorDefinition.JsonAssertion.class, defs.path("jsonAssertion").path("properties"));
+            assertSameFields(
+                    MonitorDefinition.JsonAssertion.class,
+                    defs.path("jsonAssertion").path("properties"));
             assertSameFields(MonitorDefinition.Tcp.class, defs.path("tcp").path("properties"));
             assertSameFields(MonitorDefinition.Dns.class, defs.path("dns").path("properties"));
             assertSameFields(MonitorDefinition.Tls.class, defs.path("tls").path("properties"));
-            assertSameFields(MonitorDefinition.Heartbeat.class, defs.path("heartbeat").path("properties"));
+            assertSameFields(
+                    MonitorDefinition.Heartbeat.class, defs.path("heartbeat").path("properties"));
             // a header value is a string or {secretEnv}: only secretEnv is a member on the wire
             assertThat(defs.path("headerValue").path("properties").size()).isEqualTo(1);
-            assertThat(defs.path("headerValue").path("properties").path("secretEnv").path("description").asText())
+            assertThat(defs.path("headerValue")
+                            .path("properties")
+                            .path("secretEnv")
+                            .path("description")
+                            .asText())
                     .isNotBlank();
         }
         if (c.type() == MonitorStatus.class) {
-            assertSameFields(MonitorStatus.RegionResult.class, defs.path("regionResult").path("properties"));
+            assertSameFields(
+                    MonitorStatus.RegionResult.class, defs.path("regionResult").path("properties"));
         }
     }
 
     private static void assertSameFields(Class<?> type, JsonNode properties) {
-        Set<String> components = Arrays.stream(type.getRecordComponents()).map(rc -> rc.getName())
+        Set<String> components = Arrays.stream(type.getRecordComponents())
+                .map(rc -> rc.getName())
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> schemaFields = new TreeSet<>();
         properties.fieldNames().forEachRemaining(schemaFields::add);
         assertThat(schemaFields).as(type.getSimpleName()).isEqualTo(components);
-        properties.fields().forEachRemaining(f -> assertThat(f.getValue().path("description").asText())
-                .as("%s.%s has a description", type.getSimpleName(), f.getKey()).isNotBlank());
+        properties.fields().forEachRemaining(f -> assertThat(
+                        f.getValue().path("description").asText())
+                .as("%s.%s has a description", type.getSimpleName(), f.getKey())
+                .isNotBlank());
     }
 
     @Test
@@ -283,7 +317,8 @@ class ContractGoldenTest {
         assertThat(ContractSchemaValidator.EcmaDollarRegexFactory.translate("^[^$]a\\$b$"))
                 .isEqualTo("^[^$]a\\$b\\z");
         JsonNode doc = tree(("{\"schemaVersion\":1,\"workerId\":\"w\",\"region\":\"us-east\\n\",\"sentAt\":0,"
-                + "\"inFlight\":0,\"monitorsAssigned\":0,\"version\":\"1\"}").getBytes(StandardCharsets.UTF_8));
+                        + "\"inFlight\":0,\"monitorsAssigned\":0,\"version\":\"1\"}")
+                .getBytes(StandardCharsets.UTF_8));
         assertThat(ContractSchemaValidator.fields(ContractSchemaValidator.validate(WorkerHeartbeat.class, doc)))
                 .containsExactly("region");
     }
@@ -291,7 +326,8 @@ class ContractGoldenTest {
     /** The shared mapper does not coerce scalars: what the schema's types refuse, the record refuses too. */
     @Test
     void recordsRefuseCoercedScalarsLikeTheSchema() {
-        String base = "{\"schemaVersion\":1,\"id\":\"api\",\"url\":\"https://api.example.com/\",\"regions\":[\"us-east\"]";
+        String base =
+                "{\"schemaVersion\":1,\"id\":\"api\",\"url\":\"https://api.example.com/\",\"regions\":[\"us-east\"]";
         Map<String, String> coerced = Map.of(
                 "intervalSeconds", base + ",\"intervalSeconds\":\"60\"}",
                 "timeoutMs", base + ",\"timeoutMs\":2500.7}",
@@ -302,7 +338,8 @@ class ContractGoldenTest {
             assertThat(ContractSchemaValidator.fields(ContractSchemaValidator.validate(MonitorDefinition.class, tree)))
                     .containsExactly(field);
             assertThatThrownBy(() -> Json.read(json, MonitorDefinition.class))
-                    .isInstanceOfSatisfying(ContractViolation.class, e -> assertThat(e.field()).isEqualTo(field));
+                    .isInstanceOfSatisfying(
+                            ContractViolation.class, e -> assertThat(e.field()).isEqualTo(field));
         });
     }
 
@@ -317,10 +354,14 @@ class ContractGoldenTest {
         assertThat(m.type()).isEqualTo(CheckType.HTTP);
         assertThat(m.headers()).isEmpty();
         assertThat(m.body()).isNull();
-        assertThat(Json.toTree(m).path("type").asText()).as("the effective type is written").isEqualTo("http");
+        assertThat(Json.toTree(m).path("type").asText())
+                .as("the effective type is written")
+                .isEqualTo("http");
         assertThat(Json.toTree(m).has("headers")).as("no headers: omitted").isFalse();
         assertThat(m.expect().statusCodes()).containsExactly("200-399");
-        assertThat(m.expect().json()).as("no JSON assertion for a non-health URL").isNull();
+        assertThat(m.expect().json())
+                .as("no JSON assertion for a non-health URL")
+                .isNull();
         assertThat(m.severity()).isEqualTo(Severity.CRITICAL);
         assertThat(m.tlsExpiryWarnDays()).isEqualTo(14);
         assertThat(m.name()).isEqualTo(m.id());
@@ -335,12 +376,27 @@ class ContractGoldenTest {
         assertThat(health.expect().json().anyOf()).containsExactly("ok", "healthy");
 
         MonitorDefinition nulls = read("monitor-definition", "nulls-are-absent", MonitorDefinition.class);
-        assertThat(nulls).isEqualTo(new MonitorDefinition(1, "status-page", null, "https://status.example.com/", null,
-                null, null, List.of("us-east"), null, null, null, null, null, null, null));
+        assertThat(nulls)
+                .isEqualTo(new MonitorDefinition(
+                        1,
+                        "status-page",
+                        null,
+                        "https://status.example.com/",
+                        null,
+                        null,
+                        null,
+                        List.of("us-east"),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null));
         assertThat(nulls.intervalSeconds()).isEqualTo(60);
 
-        MonitorDefinition alias = read("monitor-definition", "severity-alias-and-tightest-timeout",
-                MonitorDefinition.class);
+        MonitorDefinition alias =
+                read("monitor-definition", "severity-alias-and-tightest-timeout", MonitorDefinition.class);
         assertThat(alias.severity()).isEqualTo(Severity.WARNING);
         assertThat(alias.expect().statusCodes()).as("empty means the default").containsExactly("200-399");
     }
@@ -348,7 +404,8 @@ class ContractGoldenTest {
     @Test
     void alertEventDefaultsAndSeverityAliases() {
         AlertEvent app = read("alert-event", "minimal", AlertEvent.class);
-        assertThat(app.eventId()).isEqualTo("shop/payment-failures/opened")
+        assertThat(app.eventId())
+                .isEqualTo("shop/payment-failures/opened")
                 .isEqualTo(AlertEvent.appEventId(app.fingerprint(), AlertState.OPENED));
         assertThat(app.incidentId()).isEqualTo("shop/payment-failures@1700000040000");
         assertThat(app.severity()).isEqualTo(Severity.INFO);
@@ -357,15 +414,20 @@ class ContractGoldenTest {
         assertThat(app.links()).isEmpty();
         assertThat(app.channels()).isEmpty();
 
-        assertThat(read("alert-event", "app-severity-p1", AlertEvent.class).severity()).isEqualTo(Severity.CRITICAL);
+        assertThat(read("alert-event", "app-severity-p1", AlertEvent.class).severity())
+                .isEqualTo(Severity.CRITICAL);
         AlertEvent p7 = read("alert-event", "app-severity-unknown", AlertEvent.class);
-        assertThat(p7.severity()).as("unknown severity is info: never dropped, never pages").isEqualTo(Severity.INFO);
+        assertThat(p7.severity())
+                .as("unknown severity is info: never dropped, never pages")
+                .isEqualTo(Severity.INFO);
         assertThat(Json.toTree(p7).path("severity").asText()).isEqualTo("info");
 
         AlertEvent topology = read("alert-event", "canonical", AlertEvent.class);
         assertThat(topology.eventId())
                 .isEqualTo(AlertEvent.topologyEventId(topology.incidentId(), AlertState.REMINDER, 2));
-        assertThat(Json.toTree(topology).has("resolution")).as("isResolution() is not a wire field").isFalse();
+        assertThat(Json.toTree(topology).has("resolution"))
+                .as("isResolution() is not a wire field")
+                .isFalse();
     }
 
     @Test
@@ -389,7 +451,8 @@ class ContractGoldenTest {
         assertThat(rule.filter()).isEmpty();
         assertThat(rule.severity()).isEqualTo(Severity.WARNING);
         assertThat(rule.appliesTo("any-app")).isTrue();
-        assertThat(read("alert-rule", "latency-p99", AlertRule.class).severity()).isEqualTo(Severity.WARNING);
+        assertThat(read("alert-rule", "latency-p99", AlertRule.class).severity())
+                .isEqualTo(Severity.WARNING);
 
         MonitorStatus status = read("monitor-status", "minimal", MonitorStatus.class);
         assertThat(status.regions()).isEmpty();
@@ -398,15 +461,16 @@ class ContractGoldenTest {
         DeadLetter dl = read("dead-letter", "payload-encoding-defaulted", DeadLetter.class);
         assertThat(dl.payloadEncoding()).isEqualTo(DeadLetter.UTF8);
         assertThat(dl.payloadTruncated()).isFalse();
-        assertThat(read("dead-letter", "minimal", DeadLetter.class).payloadEncoding()).isNull();
+        assertThat(read("dead-letter", "minimal", DeadLetter.class).payloadEncoding())
+                .isNull();
     }
 
     // ------------------------------------------------------------------------------------------ helpers
 
     private static <T> T read(String contract, String stem, Class<T> type) {
         try {
-            return Json.read(Files.readAllBytes(GOLDEN.resolve("valid").resolve(contract).resolve(stem + ".json")),
-                    type);
+            return Json.read(
+                    Files.readAllBytes(GOLDEN.resolve("valid").resolve(contract).resolve(stem + ".json")), type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

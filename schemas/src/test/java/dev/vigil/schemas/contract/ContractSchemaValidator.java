@@ -38,8 +38,7 @@ final class ContractSchemaValidator {
             .build();
     private static final Map<Class<?>, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
 
-    private ContractSchemaValidator() {
-    }
+    private ContractSchemaValidator() {}
 
     static JsonSchema schema(Class<?> type) {
         return SCHEMAS.computeIfAbsent(type, t -> load(ContractSchemas.of(t)));
@@ -90,8 +89,10 @@ final class ContractSchemaValidator {
     }
 
     static String describe(Set<ValidationMessage> messages) {
-        List<String> lines = messages.stream().map(m -> field(m) + " <- " + m.getType() + " " + m.getMessage())
-                .sorted().toList();
+        List<String> lines = messages.stream()
+                .map(m -> field(m) + " <- " + m.getType() + " " + m.getMessage())
+                .sorted()
+                .toList();
         return String.join("\n  ", lines);
     }
 

@@ -23,7 +23,9 @@ class HeaderValueTest {
         assertThat(v.secretEnv()).isNull();
         assertThat(v.isSecret()).isFalse();
         assertThat(Json.string(v)).isEqualTo("\"application/json\"");
-        assertThat(Json.string(HeaderValue.plain(""))).as("an empty value is a legal header").isEqualTo("\"\"");
+        assertThat(Json.string(HeaderValue.plain("")))
+                .as("an empty value is a legal header")
+                .isEqualTo("\"\"");
         assertThat(HeaderValue.plain("a\tb").value()).as("tab is allowed").isEqualTo("a\tb");
     }
 
@@ -40,20 +42,22 @@ class HeaderValueTest {
 
     @Test
     void aMapOfHeadersRoundTripsWithBothForms() throws Exception {
-        Map<String, HeaderValue> headers = Map.of("Authorization", HeaderValue.secret("API_TOKEN"),
-                "Accept", HeaderValue.plain("application/json"));
+        Map<String, HeaderValue> headers = Map.of(
+                "Authorization", HeaderValue.secret("API_TOKEN"), "Accept", HeaderValue.plain("application/json"));
         String json = Json.string(headers);
         assertThat(json).isEqualTo("{\"Accept\":\"application/json\",\"Authorization\":{\"secretEnv\":\"API_TOKEN\"}}");
-        assertThat(Json.mapper().readValue(json, new TypeReference<Map<String, HeaderValue>>() { }))
+        assertThat(Json.mapper().readValue(json, new TypeReference<Map<String, HeaderValue>>() {}))
                 .isEqualTo(headers);
     }
 
     @Test
     void bothOrNeitherIsRefused() {
         assertThatThrownBy(() -> new HeaderValue("Bearer x", "API_TOKEN"))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("$"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("$"));
         assertThatThrownBy(() -> new HeaderValue(null, null))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("$"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("$"));
         // on the wire: an object with anything but secretEnv, or without it
         assertRefused("{\"value\": \"Bearer x\", \"secretEnv\": \"API_TOKEN\"}", "$");
         assertRefused("{\"value\": \"Bearer x\"}", "$");
@@ -69,7 +73,8 @@ class HeaderValueTest {
     @ValueSource(strings = {"1TOKEN", "API-TOKEN", "API TOKEN", "", "$API", "ÄPI"})
     void aSecretEnvMustBeAnEnvironmentVariableName(String env) {
         assertThatThrownBy(() -> HeaderValue.secret(env))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("secretEnv"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("secretEnv"));
         assertRefused("{\"secretEnv\": " + Json.string(env) + "}", "secretEnv");
     }
 
@@ -84,16 +89,19 @@ class HeaderValueTest {
     @ValueSource(strings = {"a\rb", "a\nX-Injected: 1", "\u0000", "a\u001fb", "a\u007fb"})
     void controlCharactersInAValueAreRefused(String value) {
         assertThatThrownBy(() -> HeaderValue.plain(value))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("value"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("value"));
         // the string is the value itself on the wire, so the violation names the header, not a member of it
         assertRefused(Json.string(value), "$");
     }
 
     @Test
     void aValueIsAtMost1024Characters() {
-        assertThat(HeaderValue.plain("x".repeat(HeaderValue.MAX_VALUE_CHARS)).value()).hasSize(1024);
+        assertThat(HeaderValue.plain("x".repeat(HeaderValue.MAX_VALUE_CHARS)).value())
+                .hasSize(1024);
         assertThatThrownBy(() -> HeaderValue.plain("x".repeat(1025)))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("value"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("value"));
     }
 
     @Test
@@ -102,26 +110,53 @@ class HeaderValueTest {
         assertThat(secret.toString()).isEqualTo("${HEALTH_TOKEN}");
         assertThat(HeaderValue.plain("application/json").toString()).isEqualTo("application/json");
         // a monitor's toString shows the variable's name only; the secret is never in the record to begin with
-        MonitorDefinition m = new MonitorDefinition(1, "api", null, "https://api.example.com/", "POST", null, null,
-                List.of("eu-west"), null, null, null, null, null, null, null, CheckType.HTTP,
-                Map.of("Authorization", secret), "{}", null, null, null, null);
+        MonitorDefinition m = new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://api.example.com/",
+                "POST",
+                null,
+                null,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                CheckType.HTTP,
+                Map.of("Authorization", secret),
+                "{}",
+                null,
+                null,
+                null,
+                null);
         assertThat(m.toString()).contains("Authorization=${HEALTH_TOKEN}").doesNotContain(SECRET);
         assertThat(Json.string(m)).contains("\"Authorization\":{\"secretEnv\":\"HEALTH_TOKEN\"}");
     }
 
     @Test
     void violationsNeverEchoTheValue() {
-        assertThatThrownBy(() -> HeaderValue.plain(SECRET + "\n")).isInstanceOf(ContractViolation.class)
-                .message().doesNotContain(SECRET);
+        assertThatThrownBy(() -> HeaderValue.plain(SECRET + "\n"))
+                .isInstanceOf(ContractViolation.class)
+                .message()
+                .doesNotContain(SECRET);
         assertThatThrownBy(() -> Json.read(Json.string(SECRET + "\n"), HeaderValue.class))
-                .isInstanceOf(ContractViolation.class).message().doesNotContain(SECRET);
+                .isInstanceOf(ContractViolation.class)
+                .message()
+                .doesNotContain(SECRET);
         assertThatThrownBy(() -> Json.read("{\"secretEnv\": \"" + SECRET + "\"}", HeaderValue.class))
-                .isInstanceOf(ContractViolation.class).message().doesNotContain(SECRET);
+                .isInstanceOf(ContractViolation.class)
+                .message()
+                .doesNotContain(SECRET);
     }
 
     private static void assertRefused(String json, String field) {
         assertThatThrownBy(() -> Json.read(json, HeaderValue.class))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).as(v.getMessage())
-                        .isEqualTo(field));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
+                        v -> assertThat(v.field()).as(v.getMessage()).isEqualTo(field));
     }
 }

@@ -36,7 +36,8 @@ class HeartbeatSchedulesTest {
         assertThat(w.end()).isEqualTo(w.start() + 300_000);
         assertThat(HeartbeatSchedules.windowAt(m, 0)).isEqualTo(new Window(0, 300_000));
         assertThat(HeartbeatSchedules.windowAt(m, 299_999)).isEqualTo(new Window(0, 300_000));
-        assertThat(HeartbeatSchedules.windowAt(m, 300_000)).as("a boundary starts a window")
+        assertThat(HeartbeatSchedules.windowAt(m, 300_000))
+                .as("a boundary starts a window")
                 .isEqualTo(new Window(300_000, 600_000));
         assertThat(HeartbeatSchedules.next(m, w)).isEqualTo(new Window(w.end(), w.end() + 300_000));
     }
@@ -46,12 +47,27 @@ class HeartbeatSchedulesTest {
         MonitorDefinition weekly = interval(MonitorDefinition.MAX_HEARTBEAT_INTERVAL_SECONDS);
         long week = 7 * 24 * HOUR;
         // the epoch was a Thursday: weekly windows start on Thursdays 00:00 UTC
-        Window w = HeartbeatSchedules.windowAt(weekly, Instant.parse("2026-03-29T12:00:00Z").toEpochMilli());
+        Window w = HeartbeatSchedules.windowAt(
+                weekly, Instant.parse("2026-03-29T12:00:00Z").toEpochMilli());
         assertThat(Instant.ofEpochMilli(w.start())).isEqualTo(Instant.parse("2026-03-26T00:00:00Z"));
         assertThat(w.end() - w.start()).isEqualTo(week);
 
-        MonitorDefinition http = new MonitorDefinition(1, "api", null, "https://api.example.com/", null, 30, null,
-                List.of("eu-west"), null, null, null, null, null, null, null);
+        MonitorDefinition http = new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://api.example.com/",
+                null,
+                30,
+                null,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         assertThat(HeartbeatSchedules.windowAt(http, 95_000)).isEqualTo(new Window(90_000, 120_000));
     }
 
@@ -61,7 +77,8 @@ class HeartbeatSchedulesTest {
     void aTimeInsideACronWindowGetsTheWindowFromTheLastFireTimeToTheNext() {
         Window w = HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-10T15:45:00+01:00"));
         assertThat(w).isEqualTo(window("2026-03-10T02:00+01:00", "2026-03-11T02:00+01:00"));
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-11T01:59:59.999+01:00"))).isEqualTo(w);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-11T01:59:59.999+01:00")))
+                .isEqualTo(w);
     }
 
     @Test
@@ -79,14 +96,20 @@ class HeartbeatSchedulesTest {
         // 29 March 2026: 02:00 CET is followed by 03:00 CEST, so 02:00 does not exist and the job has no fire time
         Window before = window("2026-03-28T02:00+01:00", "2026-03-30T02:00+02:00");
         assertThat(before.end() - before.start()).isEqualTo(47 * HOUR);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-28T02:00+01:00"))).isEqualTo(before);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-29T01:59+01:00"))).isEqualTo(before);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-29T03:00+02:00"))).isEqualTo(before);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-30T01:59:59.999+02:00"))).isEqualTo(before);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-28T02:00+01:00")))
+                .isEqualTo(before);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-29T01:59+01:00")))
+                .isEqualTo(before);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-29T03:00+02:00")))
+                .isEqualTo(before);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-03-30T01:59:59.999+02:00")))
+                .isEqualTo(before);
 
         Window after = HeartbeatSchedules.next(NIGHTLY, before);
         assertThat(after).isEqualTo(window("2026-03-30T02:00+02:00", "2026-03-31T02:00+02:00"));
-        assertThat(Instant.ofEpochMilli(after.start())).as("02:00 CEST").isEqualTo(Instant.parse("2026-03-30T00:00:00Z"));
+        assertThat(Instant.ofEpochMilli(after.start()))
+                .as("02:00 CEST")
+                .isEqualTo(Instant.parse("2026-03-30T00:00:00Z"));
         assertThat(HeartbeatSchedules.windowAt(NIGHTLY, after.start())).isEqualTo(after);
     }
 
@@ -95,18 +118,23 @@ class HeartbeatSchedulesTest {
         // 25 October 2026: 02:00-03:00 happens twice, 00:00-01:00 UTC (CEST) and 01:00-02:00 UTC (CET)
         Window day = window("2026-10-25T02:00+02:00", "2026-10-26T02:00+01:00");
         assertThat(day.end() - day.start()).isEqualTo(25 * HOUR);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:00+02:00"))).isEqualTo(day);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:30+02:00"))).isEqualTo(day);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:00+02:00")))
+                .isEqualTo(day);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:30+02:00")))
+                .isEqualTo(day);
         // The second 02:00 (CET) is not a fire time: it must not start a window overlapping `day`.
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:00+01:00"))).isEqualTo(day);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:30+01:00"))).isEqualTo(day);
-        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-26T01:59:59.999+01:00"))).isEqualTo(day);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:00+01:00")))
+                .isEqualTo(day);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-25T02:30+01:00")))
+                .isEqualTo(day);
+        assertThat(HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-26T01:59:59.999+01:00")))
+                .isEqualTo(day);
 
         Window previous = HeartbeatSchedules.windowAt(NIGHTLY, millis("2026-10-24T12:00+02:00"));
         assertThat(previous).isEqualTo(window("2026-10-24T02:00+02:00", "2026-10-25T02:00+02:00"));
         assertThat(HeartbeatSchedules.next(NIGHTLY, previous)).isEqualTo(day);
-        assertThat(HeartbeatSchedules.next(NIGHTLY, day)).isEqualTo(window("2026-10-26T02:00+01:00",
-                "2026-10-27T02:00+01:00"));
+        assertThat(HeartbeatSchedules.next(NIGHTLY, day))
+                .isEqualTo(window("2026-10-26T02:00+01:00", "2026-10-27T02:00+01:00"));
     }
 
     @Test
@@ -115,9 +143,12 @@ class HeartbeatSchedulesTest {
         // autumn: 02:00 and 02:30 fire in the first pass (CEST); the next fire time is 03:00 CET, 90 minutes later
         Window overlap = window("2026-10-25T02:30+02:00", "2026-10-25T03:00+01:00");
         assertThat(overlap.end() - overlap.start()).isEqualTo(90 * MINUTE);
-        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:40+02:00"))).isEqualTo(overlap);
-        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:00+01:00"))).isEqualTo(overlap);
-        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:59:59.999+01:00"))).isEqualTo(overlap);
+        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:40+02:00")))
+                .isEqualTo(overlap);
+        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:00+01:00")))
+                .isEqualTo(overlap);
+        assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:59:59.999+01:00")))
+                .isEqualTo(overlap);
         assertThat(HeartbeatSchedules.windowAt(halfHourly, millis("2026-10-25T02:10+02:00")))
                 .isEqualTo(window("2026-10-25T02:00+02:00", "2026-10-25T02:30+02:00"));
         assertThat(HeartbeatSchedules.next(halfHourly, overlap))
@@ -133,8 +164,17 @@ class HeartbeatSchedulesTest {
      * sequence {@code next} steps through: windows are contiguous and never overlap.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"0 2 * * *", "30 2 * * *", "0 3 * * *", "0 1 * * *", "*/30 * * * *", "15 2 * * 0",
-            "0 2,3 * * *", "0 0 * * *"})
+    @ValueSource(
+            strings = {
+                "0 2 * * *",
+                "30 2 * * *",
+                "0 3 * * *",
+                "0 1 * * *",
+                "*/30 * * * *",
+                "15 2 * * 0",
+                "0 2,3 * * *",
+                "0 0 * * *"
+            })
     void windowsAcrossBothChangesAreContiguousAndEveryInstantIsInTheOneThatContainsIt(String schedule) {
         MonitorDefinition m = cron(schedule, "Europe/Paris");
         for (String from : new String[] {"2026-03-25T00:00+01:00", "2026-10-21T00:00+02:00"}) {
@@ -145,7 +185,9 @@ class HeartbeatSchedulesTest {
             windows.add(w);
             while (w.end() <= stop) {
                 Window n = HeartbeatSchedules.next(m, w);
-                assertThat(n.start()).as("%s: next starts where %s ends", schedule, w).isEqualTo(w.end());
+                assertThat(n.start())
+                        .as("%s: next starts where %s ends", schedule, w)
+                        .isEqualTo(w.end());
                 assertThat(n.end()).isGreaterThan(n.start());
                 windows.add(n);
                 w = n;
@@ -154,7 +196,9 @@ class HeartbeatSchedulesTest {
                 Window at = HeartbeatSchedules.windowAt(m, t);
                 assertThat(at.start()).isLessThanOrEqualTo(t);
                 assertThat(at.end()).isGreaterThan(t);
-                assertThat(windows).as("%s at %s", schedule, Instant.ofEpochMilli(t)).contains(at);
+                assertThat(windows)
+                        .as("%s at %s", schedule, Instant.ofEpochMilli(t))
+                        .contains(at);
             }
         }
     }
@@ -163,60 +207,138 @@ class HeartbeatSchedulesTest {
     void theZoneDefaultsToUtc() {
         MonitorDefinition utc = cron("0 2 * * *", null);
         assertThat(utc.heartbeat().zone()).isEqualTo("UTC");
-        assertThat(HeartbeatSchedules.windowAt(utc, Instant.parse("2026-03-29T12:00:00Z").toEpochMilli()))
-                .isEqualTo(new Window(Instant.parse("2026-03-29T02:00:00Z").toEpochMilli(),
+        assertThat(HeartbeatSchedules.windowAt(
+                        utc, Instant.parse("2026-03-29T12:00:00Z").toEpochMilli()))
+                .isEqualTo(new Window(
+                        Instant.parse("2026-03-29T02:00:00Z").toEpochMilli(),
                         Instant.parse("2026-03-30T02:00:00Z").toEpochMilli()));
     }
 
     @Test
     void aScheduleThatFiresOnceEveryFourYearsStillHasWindows() {
         MonitorDefinition leap = cron("0 0 29 2 *", "UTC");
-        Window w = HeartbeatSchedules.windowAt(leap, Instant.parse("2026-06-01T00:00:00Z").toEpochMilli());
-        assertThat(w).isEqualTo(new Window(Instant.parse("2024-02-29T00:00:00Z").toEpochMilli(),
-                Instant.parse("2028-02-29T00:00:00Z").toEpochMilli()));
+        Window w = HeartbeatSchedules.windowAt(
+                leap, Instant.parse("2026-06-01T00:00:00Z").toEpochMilli());
+        assertThat(w)
+                .isEqualTo(new Window(
+                        Instant.parse("2024-02-29T00:00:00Z").toEpochMilli(),
+                        Instant.parse("2028-02-29T00:00:00Z").toEpochMilli()));
     }
 
     // ------------------------------------------------------------------------------------------ validation
 
     @ParameterizedTest
-    @ValueSource(strings = {"0 2 * * *", "*/5 * * * *", "0 2 * * MON-FRI", "0 2 1,15 * *", "0 0 29 2 *",
-            "0\t2 * * *", "0  2 * * *", "0 2 * jan sun", "0 9-17/2 * * 1-5"})
+    @ValueSource(
+            strings = {
+                "0 2 * * *",
+                "*/5 * * * *",
+                "0 2 * * MON-FRI",
+                "0 2 1,15 * *",
+                "0 0 29 2 *",
+                "0\t2 * * *",
+                "0  2 * * *",
+                "0 2 * jan sun",
+                "0 9-17/2 * * 1-5"
+            })
     void acceptsFiveFieldUnixCronExpressions(String schedule) {
-        assertThat(new MonitorDefinition.Heartbeat(schedule, null, null, null).schedule()).isEqualTo(schedule);
+        assertThat(new MonitorDefinition.Heartbeat(schedule, null, null, null).schedule())
+                .isEqualTo(schedule);
         assertThat(new MonitorDefinition.Heartbeat("  " + schedule + " \n", null, null, null).schedule())
-                .as("read trimmed").isEqualTo(schedule);
+                .as("read trimmed")
+                .isEqualTo(schedule);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "   ", "0 2 * *", "0 2 * * * *", "@daily", "61 2 * * *", "0 24 * * *",
-            "0 2 ? * *", "0 2 L * *", "0 2 * * 1#2", "every day at 2", "0 2 * * \u0661", "+0 2 * * *",
-            "0\n2 * * *", "0 0 31 2 *", "0 0 30 2 *", "0 0 31 4 *"})
+    @ValueSource(
+            strings = {
+                "",
+                "   ",
+                "0 2 * *",
+                "0 2 * * * *",
+                "@daily",
+                "61 2 * * *",
+                "0 24 * * *",
+                "0 2 ? * *",
+                "0 2 L * *",
+                "0 2 * * 1#2",
+                "every day at 2",
+                "0 2 * * \u0661",
+                "+0 2 * * *",
+                "0\n2 * * *",
+                "0 0 31 2 *",
+                "0 0 30 2 *",
+                "0 0 31 4 *"
+            })
     void refusesAnythingElseNamingTheSchedule(String schedule) {
         assertThatThrownBy(() -> new MonitorDefinition.Heartbeat(schedule, null, null, null))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("schedule"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("schedule"));
     }
 
     @Test
     void refusesASchedulePastTheLengthLimit() {
         String longest = "1,".repeat(55) + "12 2 * * *";
         assertThat(longest).hasSize(HeartbeatSchedules.MAX_LENGTH);
-        assertThat(new MonitorDefinition.Heartbeat(longest, null, null, null).schedule()).isEqualTo(longest);
+        assertThat(new MonitorDefinition.Heartbeat(longest, null, null, null).schedule())
+                .isEqualTo(longest);
         String tooLong = "1,".repeat(56) + "2 2 * * *";
         assertThat(tooLong).hasSize(HeartbeatSchedules.MAX_LENGTH + 1);
         assertThatThrownBy(() -> new MonitorDefinition.Heartbeat(tooLong, null, null, null))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).isEqualTo("schedule"));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, v -> assertThat(v.field()).isEqualTo("schedule"));
     }
 
     // ------------------------------------------------------------------------------------------ helpers
 
     private static MonitorDefinition interval(int seconds) {
-        return new MonitorDefinition(1, "queue-drain", null, null, null, seconds, null, null, null, null, null, null,
-                null, null, null, CheckType.HEARTBEAT, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                "queue-drain",
+                null,
+                null,
+                null,
+                seconds,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static MonitorDefinition cron(String schedule, String zone) {
-        return new MonitorDefinition(1, "nightly-backup", null, null, null, null, null, null, null, null, null, null,
-                null, null, null, CheckType.HEARTBEAT, null, null, null, null, null,
+        return new MonitorDefinition(
+                1,
+                "nightly-backup",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat(schedule, zone, null, null));
     }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the two to the same verdict on many more values than the golden examples.
  */
 class MonitorDefinitionTypesTest {
-    private static final String HTTP = "{\"schemaVersion\":1,\"id\":\"api\",\"url\":\"https://api.example.com/\","
-            + "\"regions\":[\"eu-west\"]";
+    private static final String HTTP =
+            "{\"schemaVersion\":1,\"id\":\"api\",\"url\":\"https://api.example.com/\"," + "\"regions\":[\"eu-west\"]";
     private static final String TCP = "{\"schemaVersion\":1,\"id\":\"db\",\"type\":\"tcp\",\"regions\":[\"eu-west\"],"
             + "\"tcp\":{\"host\":\"db.example.com\",\"port\":5432}";
     private static final String DNS = "{\"schemaVersion\":1,\"id\":\"apex\",\"type\":\"dns\",\"regions\":[\"eu-west\"],"
@@ -37,8 +37,22 @@ class MonitorDefinitionTypesTest {
 
     @Test
     void theFifteenArgumentConstructorStillGivesAnHttpGetMonitor() {
-        MonitorDefinition m = new MonitorDefinition(1, "api", "API", "https://api.example.com/health", null, 30, 2000,
-                List.of("eu-west", "us-east"), null, null, null, null, null, null, null);
+        MonitorDefinition m = new MonitorDefinition(
+                1,
+                "api",
+                "API",
+                "https://api.example.com/health",
+                null,
+                30,
+                2000,
+                List.of("eu-west", "us-east"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         assertThat(m.type()).isEqualTo(CheckType.HTTP);
         assertThat(m.method()).isEqualTo("GET");
         assertThat(m.headers()).isEmpty();
@@ -49,9 +63,30 @@ class MonitorDefinitionTypesTest {
         assertThat(m.heartbeat()).isNull();
         assertThat(m.isProbed()).isTrue();
         assertThat(m.expect().json()).as("health defaults as before").isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
-        assertThat(m).isEqualTo(new MonitorDefinition(1, "api", "API", "https://api.example.com/health", "GET", 30,
-                2000, List.of("eu-west", "us-east"), null, null, null, null, null, null, null, CheckType.HTTP, Map.of(),
-                null, null, null, null, null));
+        assertThat(m)
+                .isEqualTo(new MonitorDefinition(
+                        1,
+                        "api",
+                        "API",
+                        "https://api.example.com/health",
+                        "GET",
+                        30,
+                        2000,
+                        List.of("eu-west", "us-east"),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        CheckType.HTTP,
+                        Map.of(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null));
         assertThat(Json.read(Json.bytes(m), MonitorDefinition.class)).isEqualTo(m);
     }
 
@@ -64,18 +99,27 @@ class MonitorDefinitionTypesTest {
                 + "\"headers\":{\"Content-Type\":\"re:application/json.*\",\"X-Api\":\"2\"}}}");
         assertThat(m.method()).isEqualTo("POST");
         assertThat(m.body()).isEqualTo("{}");
-        assertThat(m.headers()).containsExactly(Map.entry("Authorization", HeaderValue.secret("API_TOKEN")),
-                Map.entry("X-B", HeaderValue.plain("2")));
+        assertThat(m.headers())
+                .containsExactly(
+                        Map.entry("Authorization", HeaderValue.secret("API_TOKEN")),
+                        Map.entry("X-B", HeaderValue.plain("2")));
         assertThat(m.expect().bodyNotContains()).isEqualTo("error");
         assertThat(m.expect().statusCodes()).containsExactly("200-399");
-        assertThat(MonitorDefinition.Expect.headerMatches(m.expect().headers().get("Content-Type"),
-                "application/json; charset=utf-8")).isTrue();
+        assertThat(MonitorDefinition.Expect.headerMatches(
+                        m.expect().headers().get("Content-Type"), "application/json; charset=utf-8"))
+                .isTrue();
         assertThat(MonitorDefinition.Expect.headerMatches(m.expect().headers().get("Content-Type"), "text/html"))
                 .isFalse();
         assertThat(MonitorDefinition.Expect.headerMatches("2", "2")).isTrue();
-        assertThat(MonitorDefinition.Expect.headerMatches("2", "20")).as("exact, not a prefix").isFalse();
-        assertThat(MonitorDefinition.Expect.headerMatches("re:2", "20")).as("the whole value").isFalse();
-        assertThat(MonitorDefinition.Expect.headerMatches("2", null)).as("absent").isFalse();
+        assertThat(MonitorDefinition.Expect.headerMatches("2", "20"))
+                .as("exact, not a prefix")
+                .isFalse();
+        assertThat(MonitorDefinition.Expect.headerMatches("re:2", "20"))
+                .as("the whole value")
+                .isFalse();
+        assertThat(MonitorDefinition.Expect.headerMatches("2", null))
+                .as("absent")
+                .isFalse();
     }
 
     @ParameterizedTest
@@ -102,10 +146,11 @@ class MonitorDefinitionTypesTest {
                 Arguments.of(HTTP + ",\"headers\":{\"X-Token\":null}}", "headers.X-Token"),
                 Arguments.of(HTTP + ",\"headers\":{\"X-Token\":\"a\\nb\"}}", "headers.X-Token"),
                 Arguments.of(HTTP + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"A-B\"}}}", "headers.X-Token.secretEnv"),
-                Arguments.of(HTTP + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"A\",\"value\":\"b\"}}}",
-                        "headers.X-Token"),
+                Arguments.of(
+                        HTTP + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"A\",\"value\":\"b\"}}}", "headers.X-Token"),
                 Arguments.of(HTTP + ",\"headers\":" + manyHeaders(33) + "}", "headers"),
-                Arguments.of(HTTP.replace("https://", "http://") + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"TOKEN\"}}}",
+                Arguments.of(
+                        HTTP.replace("https://", "http://") + ",\"headers\":{\"X-Token\":{\"secretEnv\":\"TOKEN\"}}}",
                         "headers.X-Token"),
                 Arguments.of(HTTP + ",\"tcp\":{\"host\":\"db\",\"port\":1}}", "tcp"),
                 Arguments.of(HTTP + ",\"dns\":{\"query\":\"example.com\"}}", "dns"),
@@ -129,14 +174,16 @@ class MonitorDefinitionTypesTest {
     @Test
     void aBodyOfExactly65536CharactersIsAccepted() {
         String body = "x".repeat(MonitorDefinition.MAX_BODY_CHARS);
-        assertThat(read(HTTP + ",\"method\":\"PUT\",\"body\":\"" + body + "\"}").body()).hasSize(65_536);
-        assertThat(read(HTTP + ",\"headers\":" + manyHeaders(32) + "}").headers()).hasSize(32);
+        assertThat(read(HTTP + ",\"method\":\"PUT\",\"body\":\"" + body + "\"}").body())
+                .hasSize(65_536);
+        assertThat(read(HTTP + ",\"headers\":" + manyHeaders(32) + "}").headers())
+                .hasSize(32);
     }
 
     @Test
     void nestedRecordsNameTheirOwnFieldsWhenBuiltInJava() {
-        assertField(() -> new MonitorDefinition.Expect(null, null, null, null, null, Map.of("X-A", "re:(")),
-                "headers.X-A");
+        assertField(
+                () -> new MonitorDefinition.Expect(null, null, null, null, null, Map.of("X-A", "re:(")), "headers.X-A");
         assertField(() -> new MonitorDefinition.Tcp("db", 0, null, null), "port");
         assertField(() -> new MonitorDefinition.Dns("example.com", "SRV", null, null), "recordType");
         assertField(() -> new MonitorDefinition.Tls("example.com", 65_536), "port");
@@ -156,10 +203,12 @@ class MonitorDefinitionTypesTest {
         assertThat(m.headers()).isEmpty();
         assertThat(m.expect().maxResponseMs()).isEqualTo(800);
         assertThat(m.isProbed()).isTrue();
-        assertThat(read(TCP + ",\"expect\":{\"statusCodes\":[]}}").expect()).as("empty means the default")
+        assertThat(read(TCP + ",\"expect\":{\"statusCodes\":[]}}").expect())
+                .as("empty means the default")
                 .isEqualTo(read(TCP + "}").expect());
         // line-based protocols need their line endings
-        assertThat(read(TCP.replace("5432}", "6379,\"send\":\"PING\\r\\n\",\"expect\":\"+PONG\\r\\n\"}") + "}").tcp())
+        assertThat(read(TCP.replace("5432}", "6379,\"send\":\"PING\\r\\n\",\"expect\":\"+PONG\\r\\n\"}") + "}")
+                        .tcp())
                 .isEqualTo(new MonitorDefinition.Tcp("db.example.com", 6379, "PING\r\n", "+PONG\r\n"));
     }
 
@@ -205,49 +254,87 @@ class MonitorDefinitionTypesTest {
         MonitorDefinition m = read(DNS + "}");
         assertThat(m.dns()).isEqualTo(new MonitorDefinition.Dns("example.com", "A", null, List.of()));
         assertThat(m.name()).as("the query is not the display name").isEqualTo("apex");
-        MonitorDefinition mx = read(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"mx\","
-                + "\"resolver\":\"9.9.9.9:53\",\"expect\":[\"mx1.example.com\"]") + "}");
-        assertThat(mx.dns().recordType()).as("read case-insensitively, written upper case").isEqualTo("MX");
+        MonitorDefinition mx = read(DNS.replace(
+                        "\"example.com\"",
+                        "\"example.com\",\"recordType\":\"mx\","
+                                + "\"resolver\":\"9.9.9.9:53\",\"expect\":[\"mx1.example.com\"]")
+                + "}");
+        assertThat(mx.dns().recordType())
+                .as("read case-insensitively, written upper case")
+                .isEqualTo("MX");
         assertThat(mx.dns().resolver()).isEqualTo("9.9.9.9:53");
         assertThat(mx.dns().expect()).containsExactly("mx1.example.com");
         for (String type : MonitorDefinition.Dns.RECORD_TYPES) {
             assertThat(new MonitorDefinition.Dns("example.com", type.toLowerCase(java.util.Locale.ROOT), null, null)
-                    .recordType()).isEqualTo(type);
+                            .recordType())
+                    .isEqualTo(type);
         }
         assertField(() -> new MonitorDefinition.Dns("example.com", "N\u017F", null, null), "recordType");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"9.9.9.9", "9.9.9.9:53", "255.255.255.255:65535", "10.0.0.1:1", "[2620:fe::fe]",
-            "[2620:fe::fe]:53", "2620:fe::fe", "::1", "[::ffff:10.0.0.1]:5353"})
+    @ValueSource(
+            strings = {
+                "9.9.9.9",
+                "9.9.9.9:53",
+                "255.255.255.255:65535",
+                "10.0.0.1:1",
+                "[2620:fe::fe]",
+                "[2620:fe::fe]:53",
+                "2620:fe::fe",
+                "::1",
+                "[::ffff:10.0.0.1]:5353"
+            })
     void resolversAreIpAddressesWithAnOptionalPort(String resolver) {
-        assertThat(new MonitorDefinition.Dns("example.com", null, resolver, null).resolver()).isEqualTo(resolver);
+        assertThat(new MonitorDefinition.Dns("example.com", null, resolver, null).resolver())
+                .isEqualTo(resolver);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dns.example.com", "9.9.9.9:99999", "9.9.9.9:0", "9.9.9.9:", "256.1.1.1", "1.2.3",
-            "1111111", "ff", "[2620:fe::fe]:70000", "9.9.9.9 ", "", "[9.9.9.9]"})
+    @ValueSource(
+            strings = {
+                "dns.example.com",
+                "9.9.9.9:99999",
+                "9.9.9.9:0",
+                "9.9.9.9:",
+                "256.1.1.1",
+                "1.2.3",
+                "1111111",
+                "ff",
+                "[2620:fe::fe]:70000",
+                "9.9.9.9 ",
+                "",
+                "[9.9.9.9]"
+            })
     void anythingElseIsRefusedAsAResolver(String resolver) {
         assertField(() -> new MonitorDefinition.Dns("example.com", null, resolver, null), "resolver");
-        assertViolation(DNS.replace("\"example.com\"", "\"example.com\",\"resolver\":" + Json.string(resolver))
-                + "}", "dns.resolver");
+        assertViolation(
+                DNS.replace("\"example.com\"", "\"example.com\",\"resolver\":" + Json.string(resolver)) + "}",
+                "dns.resolver");
     }
 
     static Stream<Arguments> dnsViolations() {
         return Stream.of(
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"SRV\"") + "}",
+                Arguments.of(
+                        DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"SRV\"") + "}",
                         "dns.recordType"),
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"\"") + "}",
-                        "dns.recordType"),
+                Arguments.of(
+                        DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"\"") + "}", "dns.recordType"),
                 Arguments.of(DNS.replace("\"query\":\"example.com\"", "\"recordType\":\"A\"") + "}", "dns.query"),
                 Arguments.of(DNS.replace("example.com", "exa mple.com") + "}", "dns.query"),
                 Arguments.of(DNS.replace("example.com", "-example.com") + "}", "dns.query"),
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"expect\":[\"a\",null]") + "}",
+                Arguments.of(
+                        DNS.replace("\"example.com\"", "\"example.com\",\"expect\":[\"a\",null]") + "}",
                         "dns.expect[1]"),
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"expect\":[\" \"]") + "}",
-                        "dns.expect[0]"),
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"expect\":"
-                        + Json.string(java.util.Collections.nCopies(17, "a"))) + "}", "dns.expect"),
+                Arguments.of(
+                        DNS.replace("\"example.com\"", "\"example.com\",\"expect\":[\" \"]") + "}", "dns.expect[0]"),
+                Arguments.of(
+                        DNS.replace(
+                                        "\"example.com\"",
+                                        "\"example.com\",\"expect\":"
+                                                + Json.string(java.util.Collections.nCopies(17, "a")))
+                                + "}",
+                        "dns.expect"),
                 Arguments.of(DNS.replace(",\"dns\":{\"query\":\"example.com\"}", "") + "}", "dns"),
                 Arguments.of(DNS + ",\"tcp\":{\"host\":\"db\",\"port\":1}}", "tcp"),
                 Arguments.of(DNS + ",\"expect\":{\"bodyContains\":\"x\"}}", "expect.bodyContains"),
@@ -266,7 +353,9 @@ class MonitorDefinitionTypesTest {
     void aTlsMonitorDefaultsToPort443() {
         MonitorDefinition m = read(TLS + "}");
         assertThat(m.tls()).isEqualTo(new MonitorDefinition.Tls("example.com", 443));
-        assertThat(read(TLS.replace("\"example.com\"", "\"example.com\",\"port\":8443") + "}").tls().port())
+        assertThat(read(TLS.replace("\"example.com\"", "\"example.com\",\"port\":8443") + "}")
+                        .tls()
+                        .port())
                 .isEqualTo(8443);
         assertViolation(TLS.replace("\"example.com\"", "\"example.com\",\"port\":0") + "}", "tls.port");
         assertViolation(TLS.replace("\"example.com\"", "\"example.com\",\"port\":65536") + "}", "tls.port");
@@ -291,7 +380,8 @@ class MonitorDefinitionTypesTest {
         assertThat(read(HEARTBEAT + ",\"regions\":[]}")).isEqualTo(m);
         assertThat(read(HEARTBEAT + ",\"regions\":null}")).isEqualTo(m);
         assertThat(read(HEARTBEAT + ",\"regions\":[\"push\"]}")).isEqualTo(m);
-        assertThat(read(HEARTBEAT + ",\"intervalSeconds\":604800}").intervalSeconds()).isEqualTo(604_800);
+        assertThat(read(HEARTBEAT + ",\"intervalSeconds\":604800}").intervalSeconds())
+                .isEqualTo(604_800);
         assertThat(m.heartbeat().withTokenSha256("ab".repeat(32)))
                 .isEqualTo(new MonitorDefinition.Heartbeat(null, "UTC", 60, "ab".repeat(32)));
     }
@@ -335,32 +425,50 @@ class MonitorDefinitionTypesTest {
         assertThat(read(HTTP + "}").target()).isEqualTo("https://api.example.com/");
         assertThat(read(TCP + "}").target()).isEqualTo("tcp://db.example.com:5432");
         assertThat(read(DNS + "}").target()).isEqualTo("dns:A/example.com");
-        assertThat(read(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"MX\","
-                + "\"resolver\":\"[2620:fe::fe]:53\"") + "}").target()).isEqualTo("dns:MX/example.com@[2620:fe::fe]:53");
+        assertThat(read(DNS.replace(
+                                        "\"example.com\"",
+                                        "\"example.com\",\"recordType\":\"MX\"," + "\"resolver\":\"[2620:fe::fe]:53\"")
+                                + "}")
+                        .target())
+                .isEqualTo("dns:MX/example.com@[2620:fe::fe]:53");
         assertThat(read(TLS + "}").target()).isEqualTo("tls://example.com:443");
         assertThat(read(HEARTBEAT + ",\"intervalSeconds\":3600}").target())
                 .isEqualTo("heartbeat (every 3600 s, grace 60 s)");
         assertThat(read(HEARTBEAT + ",\"heartbeat\":{\"schedule\":\"0 2 * * *\",\"zone\":\"Europe/Paris\","
-                + "\"graceSeconds\":600}}").target()).isEqualTo("heartbeat (cron 0 2 * * * Europe/Paris, grace 600 s)");
+                                + "\"graceSeconds\":600}}")
+                        .target())
+                .isEqualTo("heartbeat (cron 0 2 * * * Europe/Paris, grace 600 s)");
     }
 
     // ------------------------------------------------------------------------------------------ JSON round trip
 
     static Stream<Arguments> everyType() {
         return Stream.of(
-                Arguments.of(HTTP + ",\"method\":\"PATCH\",\"body\":\"a=1\",\"headers\":{\"Authorization\":"
-                        + "{\"secretEnv\":\"TOKEN\"},\"Accept\":\"*/*\"},\"expect\":{\"headers\":{\"ETag\":\"re:W/.*\"},"
-                        + "\"bodyNotContains\":\"x\"}}", Set.of("url", "method", "body", "headers"),
+                Arguments.of(
+                        HTTP + ",\"method\":\"PATCH\",\"body\":\"a=1\",\"headers\":{\"Authorization\":"
+                                + "{\"secretEnv\":\"TOKEN\"},\"Accept\":\"*/*\"},\"expect\":{\"headers\":{\"ETag\":\"re:W/.*\"},"
+                                + "\"bodyNotContains\":\"x\"}}",
+                        Set.of("url", "method", "body", "headers"),
                         Set.of("tcp", "dns", "tls", "heartbeat")),
-                Arguments.of(TCP.replace("5432}", "5432,\"send\":\"PING\",\"expect\":\"+PONG\"}") + "}", Set.of("tcp"),
+                Arguments.of(
+                        TCP.replace("5432}", "5432,\"send\":\"PING\",\"expect\":\"+PONG\"}") + "}",
+                        Set.of("tcp"),
                         Set.of("url", "method", "headers", "body", "dns", "tls", "heartbeat")),
-                Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":\"aaaa\","
-                        + "\"expect\":[\"2001:db8::1\"]") + "}", Set.of("dns"),
+                Arguments.of(
+                        DNS.replace(
+                                        "\"example.com\"",
+                                        "\"example.com\",\"recordType\":\"aaaa\"," + "\"expect\":[\"2001:db8::1\"]")
+                                + "}",
+                        Set.of("dns"),
                         Set.of("url", "method", "headers", "body", "tcp", "tls", "heartbeat")),
-                Arguments.of(TLS + "}", Set.of("tls"), Set.of("url", "method", "headers", "body", "tcp", "dns",
-                        "heartbeat")),
-                Arguments.of(HEARTBEAT + ",\"heartbeat\":{\"schedule\":\" 0 2 * * * \",\"zone\":\"Europe/Paris\","
-                        + "\"tokenSha256\":\"" + "ab".repeat(32) + "\"}}", Set.of("heartbeat"),
+                Arguments.of(
+                        TLS + "}",
+                        Set.of("tls"),
+                        Set.of("url", "method", "headers", "body", "tcp", "dns", "heartbeat")),
+                Arguments.of(
+                        HEARTBEAT + ",\"heartbeat\":{\"schedule\":\" 0 2 * * * \",\"zone\":\"Europe/Paris\","
+                                + "\"tokenSha256\":\"" + "ab".repeat(32) + "\"}}",
+                        Set.of("heartbeat"),
                         Set.of("url", "method", "headers", "body", "tcp", "dns", "tls")));
     }
 
@@ -375,11 +483,16 @@ class MonitorDefinitionTypesTest {
         assertThat(tree.has("probed")).as("isProbed() is not a wire field").isFalse();
         present.forEach(f -> assertThat(tree.has(f)).as(f).isTrue());
         absent.forEach(f -> assertThat(tree.has(f)).as(f).isFalse());
-        assertThat(ContractSchemaValidator.validate(MonitorDefinition.class, tree)).as("what the record writes passes "
-                + "the schema").isEmpty();
-        assertThat(Json.bytes(Json.read(written, MonitorDefinition.class))).as("deterministic").isEqualTo(written);
+        assertThat(ContractSchemaValidator.validate(MonitorDefinition.class, tree))
+                .as("what the record writes passes " + "the schema")
+                .isEmpty();
+        assertThat(Json.bytes(Json.read(written, MonitorDefinition.class)))
+                .as("deterministic")
+                .isEqualTo(written);
         if (m.type() == CheckType.HEARTBEAT) {
-            assertThat(tree.path("heartbeat").path("schedule").asText()).as("trimmed").isEqualTo("0 2 * * *");
+            assertThat(tree.path("heartbeat").path("schedule").asText())
+                    .as("trimmed")
+                    .isEqualTo("0 2 * * *");
             assertThat(tree.path("heartbeat").path("graceSeconds").asInt()).isEqualTo(60);
             assertThat(tree.path("regions").toString()).isEqualTo("[\"push\"]");
         }
@@ -404,76 +517,204 @@ class MonitorDefinitionTypesTest {
      */
     static Stream<Arguments> schemaAndRecordAgree() {
         Stream.Builder<Arguments> out = Stream.builder();
-        for (String v : new String[] {"db", "db.example.com", "10.0.0.1", "[::1]", "::1", "a", "a-b", "-a", "a-",
-                "a..b", "a_b", "a b", "", "xn--bcher-kva.example", "[10.0.0.1]", "1.2.3.4.5", "db\n"}) {
+        for (String v : new String[] {
+            "db",
+            "db.example.com",
+            "10.0.0.1",
+            "[::1]",
+            "::1",
+            "a",
+            "a-b",
+            "-a",
+            "a-",
+            "a..b",
+            "a_b",
+            "a b",
+            "",
+            "xn--bcher-kva.example",
+            "[10.0.0.1]",
+            "1.2.3.4.5",
+            "db\n"
+        }) {
             out.add(Arguments.of(TCP.replace("\"db.example.com\"", Json.string(v)) + "}", "tcp.host", true));
             out.add(Arguments.of(TLS.replace("\"example.com\"", Json.string(v)) + "}", "tls.host", true));
         }
-        for (String v : new String[] {"9.9.9.9", "9.9.9.9:53", "9.9.9.9:65535", "9.9.9.9:65536", "9.9.9.9:0",
-                "09.9.9.9", "1.2.3.4:053", "[2620:fe::fe]:53", "[2620:fe::fe]:0", "2620:fe::fe", "::", "[::]",
-                "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9", "[::ffff:1.2.3.4]", "::ffff:1.2.3.4", "256.0.0.1", "a.b.c.d"}) {
-            out.add(Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"resolver\":" + Json.string(v))
-                    + "}", "dns.resolver", true));
-        }
-        for (String v : new String[] {"A", "a", "Aaaa", "cname", "Mx", "txt", "nS", "SRV", "PTR", "AA", "", " A",
-                "N\u017F", "\u0130"}) {
-            out.add(Arguments.of(DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":" + Json.string(v))
-                    + "}", "dns.recordType", true));
-        }
-        for (String v : new String[] {"example.com", "example.com.", "_dmarc.example.com", "a", "-a", "a-", "a..b",
-                "a b", "", "ex\u00e4mple.com", "1.2.3.4"}) {
-            out.add(Arguments.of(DNS.replace("\"example.com\"", Json.string(v)) + "}", "dns.query", true));
-        }
-        for (String v : new String[] {"0 2 * * *", " 0 2 * * * ", "0\t2 * * *", "*/15 9-17 * * MON-FRI", "0 2 * *",
-                "0 2 * * * *", "", "   ", "@daily", "0 2 ? * *", "+1 2 * * *", "0 2 * * \u0661",
-                "0\n2 * * *", "0 2 * * 1#2"}) {
-            out.add(Arguments.of(HEARTBEAT + ",\"heartbeat\":{\"schedule\":" + Json.string(v) + "}}",
-                    "heartbeat.schedule", true));
-        }
-        for (String v : new String[] {"61 2 * * *", "0 2 L * *", "0 2 31 2 *", "0 2 * * SUN-SAT", "0 2 * 13 *"}) {
-            out.add(Arguments.of(HEARTBEAT + ",\"heartbeat\":{\"schedule\":" + Json.string(v) + "}}",
-                    "heartbeat.schedule", false));
-        }
-        for (String v : new String[] {"UTC", "Z", "Europe/Paris", "America/Argentina/Buenos_Aires", "Etc/GMT-14",
-                "+01:00", "-0530", "UTC+01:00", "GMT+1", "Paris, France", "", "Europe Paris", "/Europe", "1UTC"}) {
-            out.add(Arguments.of(HEARTBEAT + ",\"heartbeat\":{\"zone\":" + Json.string(v) + "}}", "heartbeat.zone",
+        for (String v : new String[] {
+            "9.9.9.9",
+            "9.9.9.9:53",
+            "9.9.9.9:65535",
+            "9.9.9.9:65536",
+            "9.9.9.9:0",
+            "09.9.9.9",
+            "1.2.3.4:053",
+            "[2620:fe::fe]:53",
+            "[2620:fe::fe]:0",
+            "2620:fe::fe",
+            "::",
+            "[::]",
+            "1:2:3:4:5:6:7:8",
+            "1:2:3:4:5:6:7:8:9",
+            "[::ffff:1.2.3.4]",
+            "::ffff:1.2.3.4",
+            "256.0.0.1",
+            "a.b.c.d"
+        }) {
+            out.add(Arguments.of(
+                    DNS.replace("\"example.com\"", "\"example.com\",\"resolver\":" + Json.string(v)) + "}",
+                    "dns.resolver",
                     true));
         }
-        for (String v : new String[] {"Europe/Atlantis", "Mars/Base", "UTC+1:00", "+25:00"}) {
-            out.add(Arguments.of(HEARTBEAT + ",\"heartbeat\":{\"zone\":" + Json.string(v) + "}}", "heartbeat.zone",
-                    false));
+        for (String v : new String[] {
+            "A", "a", "Aaaa", "cname", "Mx", "txt", "nS", "SRV", "PTR", "AA", "", " A", "N\u017F", "\u0130"
+        }) {
+            out.add(Arguments.of(
+                    DNS.replace("\"example.com\"", "\"example.com\",\"recordType\":" + Json.string(v)) + "}",
+                    "dns.recordType",
+                    true));
         }
-        for (String v : new String[] {"X-Token", "x", "!#$%&'*+.^_`|~-", "X Token", "X:Token", "X\u00e9", "Host",
-                "hOsT", "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "TE", "Trailer", "Keep-Alive",
-                "Proxy-Connection", "Expect", "Hosts", "X-Host", "X".repeat(64), "X".repeat(65)}) {
+        for (String v : new String[] {
+            "example.com",
+            "example.com.",
+            "_dmarc.example.com",
+            "a",
+            "-a",
+            "a-",
+            "a..b",
+            "a b",
+            "",
+            "ex\u00e4mple.com",
+            "1.2.3.4"
+        }) {
+            out.add(Arguments.of(DNS.replace("\"example.com\"", Json.string(v)) + "}", "dns.query", true));
+        }
+        for (String v : new String[] {
+            "0 2 * * *",
+            " 0 2 * * * ",
+            "0\t2 * * *",
+            "*/15 9-17 * * MON-FRI",
+            "0 2 * *",
+            "0 2 * * * *",
+            "",
+            "   ",
+            "@daily",
+            "0 2 ? * *",
+            "+1 2 * * *",
+            "0 2 * * \u0661",
+            "0\n2 * * *",
+            "0 2 * * 1#2"
+        }) {
+            out.add(Arguments.of(
+                    HEARTBEAT + ",\"heartbeat\":{\"schedule\":" + Json.string(v) + "}}", "heartbeat.schedule", true));
+        }
+        for (String v : new String[] {"61 2 * * *", "0 2 L * *", "0 2 31 2 *", "0 2 * * SUN-SAT", "0 2 * 13 *"}) {
+            out.add(Arguments.of(
+                    HEARTBEAT + ",\"heartbeat\":{\"schedule\":" + Json.string(v) + "}}", "heartbeat.schedule", false));
+        }
+        for (String v : new String[] {
+            "UTC",
+            "Z",
+            "Europe/Paris",
+            "America/Argentina/Buenos_Aires",
+            "Etc/GMT-14",
+            "+01:00",
+            "-0530",
+            "UTC+01:00",
+            "GMT+1",
+            "Paris, France",
+            "",
+            "Europe Paris",
+            "/Europe",
+            "1UTC"
+        }) {
+            out.add(Arguments.of(
+                    HEARTBEAT + ",\"heartbeat\":{\"zone\":" + Json.string(v) + "}}", "heartbeat.zone", true));
+        }
+        for (String v : new String[] {"Europe/Atlantis", "Mars/Base", "UTC+1:00", "+25:00"}) {
+            out.add(Arguments.of(
+                    HEARTBEAT + ",\"heartbeat\":{\"zone\":" + Json.string(v) + "}}", "heartbeat.zone", false));
+        }
+        for (String v : new String[] {
+            "X-Token",
+            "x",
+            "!#$%&'*+.^_`|~-",
+            "X Token",
+            "X:Token",
+            "X\u00e9",
+            "Host",
+            "hOsT",
+            "Content-Length",
+            "Transfer-Encoding",
+            "Connection",
+            "Upgrade",
+            "TE",
+            "Trailer",
+            "Keep-Alive",
+            "Proxy-Connection",
+            "Expect",
+            "Hosts",
+            "X-Host",
+            "X".repeat(64),
+            "X".repeat(65)
+        }) {
             String field = "headers." + v;
             out.add(Arguments.of(HTTP + ",\"headers\":{" + Json.string(v) + ":\"1\"}}", field, true));
         }
-        for (String v : new String[] {"ok", "", "a\tb", "a\u007fb", "a\u0000b", "a\rb", "x".repeat(1024),
-                "x".repeat(1025)}) {
+        for (String v :
+                new String[] {"ok", "", "a\tb", "a\u007fb", "a\u0000b", "a\rb", "x".repeat(1024), "x".repeat(1025)}) {
             out.add(Arguments.of(HTTP + ",\"headers\":{\"X-A\":" + Json.string(v) + "}}", "headers.X-A", true));
         }
         for (String v : new String[] {"A", "_", "a_1", "1A", "A-B", "", "A".repeat(128), "A".repeat(129)}) {
-            out.add(Arguments.of(HTTP + ",\"headers\":{\"X-A\":{\"secretEnv\":" + Json.string(v) + "}}}",
-                    "headers.X-A.secretEnv", true));
+            out.add(Arguments.of(
+                    HTTP + ",\"headers\":{\"X-A\":{\"secretEnv\":" + Json.string(v) + "}}}",
+                    "headers.X-A.secretEnv",
+                    true));
         }
         // null is the same as absent, for the other types' fields too; an empty map is no headers
-        for (String member : new String[] {"\"url\":null", "\"method\":null", "\"body\":null", "\"headers\":null",
-                "\"headers\":{}", "\"dns\":null", "\"tls\":null", "\"heartbeat\":null", "\"type\":null",
-                "\"expect\":{\"statusCodes\":null,\"json\":null,\"bodyContains\":null,\"headers\":{}}",
-                "\"url\":\"\"", "\"method\":\"GET\"", "\"headers\":{\"X-A\":\"1\"}", "\"body\":\"\"",
-                "\"expect\":{\"statusCodes\":[\"200-399\"]}", "\"expect\":{\"statusCodes\":[\"200-399\",\"200-399\"]}",
-                "\"expect\":{\"headers\":null}"}) {
+        for (String member : new String[] {
+            "\"url\":null",
+            "\"method\":null",
+            "\"body\":null",
+            "\"headers\":null",
+            "\"headers\":{}",
+            "\"dns\":null",
+            "\"tls\":null",
+            "\"heartbeat\":null",
+            "\"type\":null",
+            "\"expect\":{\"statusCodes\":null,\"json\":null,\"bodyContains\":null,\"headers\":{}}",
+            "\"url\":\"\"",
+            "\"method\":\"GET\"",
+            "\"headers\":{\"X-A\":\"1\"}",
+            "\"body\":\"\"",
+            "\"expect\":{\"statusCodes\":[\"200-399\"]}",
+            "\"expect\":{\"statusCodes\":[\"200-399\",\"200-399\"]}",
+            "\"expect\":{\"headers\":null}"
+        }) {
             out.add(Arguments.of(TCP + "," + member + "}", member, true));
-            out.add(Arguments.of(HEARTBEAT + "," + member.replace("\"dns\"", "\"tcp\"").replace("\"heartbeat\":null",
-                    "\"tls\":null") + "}", member, true));
+            out.add(Arguments.of(
+                    HEARTBEAT + "," + member.replace("\"dns\"", "\"tcp\"").replace("\"heartbeat\":null", "\"tls\":null")
+                            + "}",
+                    member,
+                    true));
         }
-        for (String member : new String[] {"\"url\":null", "\"tcp\":null", "\"heartbeat\":null", "\"body\":null",
-                "\"method\":null", "\"type\":null", "\"type\":\"http\"", "\"regions\":null", "\"headers\":null",
-                "\"expect\":{\"headers\":{}}", "\"method\":\"DELETE\",\"body\":\"\""}) {
-            out.add(Arguments.of(HTTP.replace(",\"url\":\"https://api.example.com/\"", "").replace(
-                    ",\"regions\":[\"eu-west\"]", "") + ",\"url\":\"https://api.example.com/\",\"regions\":[\"eu-west\"],"
-                    + member + "}", member, true));
+        for (String member : new String[] {
+            "\"url\":null",
+            "\"tcp\":null",
+            "\"heartbeat\":null",
+            "\"body\":null",
+            "\"method\":null",
+            "\"type\":null",
+            "\"type\":\"http\"",
+            "\"regions\":null",
+            "\"headers\":null",
+            "\"expect\":{\"headers\":{}}",
+            "\"method\":\"DELETE\",\"body\":\"\""
+        }) {
+            out.add(Arguments.of(
+                    HTTP.replace(",\"url\":\"https://api.example.com/\"", "").replace(",\"regions\":[\"eu-west\"]", "")
+                            + ",\"url\":\"https://api.example.com/\",\"regions\":[\"eu-west\"],"
+                            + member + "}",
+                    member,
+                    true));
         }
         return out.build();
     }
@@ -482,8 +723,8 @@ class MonitorDefinitionTypesTest {
     @MethodSource
     void schemaAndRecordAgree(String json, String field, boolean schemaCanTell) {
         JsonNode tree = Json.tree(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        Set<String> schemaFields = ContractSchemaValidator.fields(ContractSchemaValidator.validate(
-                MonitorDefinition.class, tree));
+        Set<String> schemaFields =
+                ContractSchemaValidator.fields(ContractSchemaValidator.validate(MonitorDefinition.class, tree));
         String recordField;
         try {
             Json.convert(tree, MonitorDefinition.class);
@@ -492,13 +733,22 @@ class MonitorDefinitionTypesTest {
             recordField = v.field();
         }
         if (schemaCanTell) {
-            assertThat(schemaFields).as("schema fields").isEqualTo(recordField == null ? Set.of() : Set.of(recordField));
-            if (field.startsWith("headers.") || field.startsWith("tcp.") || field.startsWith("tls.")
-                    || field.startsWith("dns.") || field.startsWith("heartbeat.")) {
-                assertThat(recordField).as("the record names the field, or accepts").isIn(null, field);
+            assertThat(schemaFields)
+                    .as("schema fields")
+                    .isEqualTo(recordField == null ? Set.of() : Set.of(recordField));
+            if (field.startsWith("headers.")
+                    || field.startsWith("tcp.")
+                    || field.startsWith("tls.")
+                    || field.startsWith("dns.")
+                    || field.startsWith("heartbeat.")) {
+                assertThat(recordField)
+                        .as("the record names the field, or accepts")
+                        .isIn(null, field);
             }
         } else {
-            assertThat(schemaFields).as("a rule the schema documents but cannot check").isEmpty();
+            assertThat(schemaFields)
+                    .as("a rule the schema documents but cannot check")
+                    .isEmpty();
             assertThat(recordField).isEqualTo(field);
         }
     }
@@ -508,15 +758,21 @@ class MonitorDefinitionTypesTest {
      * first it meets, the schema all of them, the record's among them.
      */
     @ParameterizedTest
-    @ValueSource(strings = {TCP + ",\"dns\":{}}", HEARTBEAT + ",\"tcp\":{}}", HTTP + ",\"tls\":{}}",
-            TCP + ",\"expect\":{\"json\":{}}}"})
+    @ValueSource(
+            strings = {
+                TCP + ",\"dns\":{}}",
+                HEARTBEAT + ",\"tcp\":{}}",
+                HTTP + ",\"tls\":{}}",
+                TCP + ",\"expect\":{\"json\":{}}}"
+            })
     void aDocumentBreakingTwoRulesIsRefusedByBothTheSchemaNamingTheRecordsFieldAmongOthers(String json) {
         JsonNode tree = Json.tree(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        Set<String> schemaFields = ContractSchemaValidator.fields(ContractSchemaValidator.validate(
-                MonitorDefinition.class, tree));
+        Set<String> schemaFields =
+                ContractSchemaValidator.fields(ContractSchemaValidator.validate(MonitorDefinition.class, tree));
         assertThatThrownBy(() -> Json.convert(tree, MonitorDefinition.class))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(schemaFields).hasSizeGreaterThan(1)
-                        .contains(v.field()));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
+                        v -> assertThat(schemaFields).hasSizeGreaterThan(1).contains(v.field()));
     }
 
     // ------------------------------------------------------------------------------------------ helpers
@@ -532,19 +788,22 @@ class MonitorDefinitionTypesTest {
     private static MonitorDefinition read(String json) {
         MonitorDefinition m = Json.read(json, MonitorDefinition.class);
         ObjectNode tree = (ObjectNode) Json.tree(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        assertThat(ContractSchemaValidator.validate(MonitorDefinition.class, tree)).as("the schema accepts %s", json)
+        assertThat(ContractSchemaValidator.validate(MonitorDefinition.class, tree))
+                .as("the schema accepts %s", json)
                 .isEmpty();
         return m;
     }
 
     private static void assertViolation(String json, String field) {
         assertThatThrownBy(() -> Json.read(json, MonitorDefinition.class))
-                .isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field()).as(v.getMessage())
-                        .isEqualTo(field));
+                .isInstanceOfSatisfying(
+                        ContractViolation.class,
+                        v -> assertThat(v.field()).as(v.getMessage()).isEqualTo(field));
     }
 
     private static void assertField(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(ContractViolation.class,
-                v -> assertThat(v.field()).as(v.getMessage()).isEqualTo(field));
+        assertThatThrownBy(call).isInstanceOfSatisfying(ContractViolation.class, v -> assertThat(v.field())
+                .as(v.getMessage())
+                .isEqualTo(field));
     }
 }

@@ -15,12 +15,49 @@ class RequireTest {
 
     @Test
     void loopsAgreeWithThePatternsOnEdgeCases() {
-        List<String> cases = List.of("", "a", "0", "-", "_", "a-", "a_", "-a", "_a", "0a", "A", "aB", "a b", "é",
-                "api", "api-v2", "http_request", "x".repeat(62), "x".repeat(63), "x".repeat(64), "x".repeat(65),
-                "9".repeat(63), "9".repeat(64), "a\n", "a.b",
-                "monitor/api", "worker/us-east/w-1", "a/b/c/d/e", "a/b/c/d/e/f", "/api", "monitor/", "monitor//x",
-                "Monitor/api", ".x/y", "x./Y:Z", "m/" + "y".repeat(128), "m/" + "y".repeat(129), "x".repeat(64) + "/a",
-                "x".repeat(65) + "/a", "rule.5xx-ratio/checkout:http_request", "m/a b", "m/é");
+        List<String> cases = List.of(
+                "",
+                "a",
+                "0",
+                "-",
+                "_",
+                "a-",
+                "a_",
+                "-a",
+                "_a",
+                "0a",
+                "A",
+                "aB",
+                "a b",
+                "é",
+                "api",
+                "api-v2",
+                "http_request",
+                "x".repeat(62),
+                "x".repeat(63),
+                "x".repeat(64),
+                "x".repeat(65),
+                "9".repeat(63),
+                "9".repeat(64),
+                "a\n",
+                "a.b",
+                "monitor/api",
+                "worker/us-east/w-1",
+                "a/b/c/d/e",
+                "a/b/c/d/e/f",
+                "/api",
+                "monitor/",
+                "monitor//x",
+                "Monitor/api",
+                ".x/y",
+                "x./Y:Z",
+                "m/" + "y".repeat(128),
+                "m/" + "y".repeat(129),
+                "x".repeat(64) + "/a",
+                "x".repeat(65) + "/a",
+                "rule.5xx-ratio/checkout:http_request",
+                "m/a b",
+                "m/é");
         for (String value : cases) {
             assertAgrees(value);
         }
@@ -36,8 +73,10 @@ class RequireTest {
             for (int j = 0; j < length; j++) {
                 // mostly valid characters, so long accepted values are generated too
                 int pick = random.nextInt(20);
-                sb.append(pick < 15 ? "abcxyz0189".charAt(random.nextInt(10))
-                        : pick < 16 ? '/' : ALPHABET.charAt(random.nextInt(ALPHABET.length())));
+                sb.append(
+                        pick < 15
+                                ? "abcxyz0189".charAt(random.nextInt(10))
+                                : pick < 16 ? '/' : ALPHABET.charAt(random.nextInt(ALPHABET.length())));
             }
             values.add(sb.toString());
         }
@@ -57,7 +96,8 @@ class RequireTest {
     void refusalNamesTheFieldAndTheRule() {
         assertThatThrownBy(() -> Require.slug("monitorId", "Not_A_Slug"))
                 .isInstanceOf(ContractViolation.class)
-                .hasMessageContaining("monitorId").hasMessageContaining("slug");
+                .hasMessageContaining("monitorId")
+                .hasMessageContaining("slug");
         assertThat(Require.slug("monitorId", "api-7")).isEqualTo("api-7");
     }
 
@@ -66,7 +106,9 @@ class RequireTest {
         List<Pattern> accepting = new ArrayList<>();
         for (Pattern p : List.of(Require.SLUG, Require.METRIC_NAME, Require.FINGERPRINT)) {
             boolean regex = p.matcher(value).matches();
-            assertThat(Require.matchesPattern(value, p)).as("%s on '%s'", p, value).isEqualTo(regex);
+            assertThat(Require.matchesPattern(value, p))
+                    .as("%s on '%s'", p, value)
+                    .isEqualTo(regex);
             if (regex) {
                 accepting.add(p);
             }

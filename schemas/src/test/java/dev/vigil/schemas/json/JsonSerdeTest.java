@@ -39,6 +39,7 @@ class JsonSerdeTest {
     private static final String TOPIC = "vigil.test";
     /** Stands for a secret or personal value that must never reach an exception message or a log. */
     private static final String SECRET = "S3CR3T-hunter2";
+
     private static final Path GOLDEN = goldenRoot();
 
     private static final Map<Class<?>, JsonSerde<?>> SERDES = Map.of(
@@ -90,7 +91,8 @@ class JsonSerdeTest {
         assertThat(serde.serialize(TOPIC, null)).isNull();
         assertThat(serde.deserialize(TOPIC, null)).isNull();
         assertThat(serde.serializer().serialize(TOPIC, null)).isNull();
-        assertThat(serde.deserializer().deserialize(TOPIC, new RecordHeaders(), (byte[]) null)).isNull();
+        assertThat(serde.deserializer().deserialize(TOPIC, new RecordHeaders(), (byte[]) null))
+                .isNull();
     }
 
     /** Every invalid golden example, read from a topic, is a poison record naming the type and the field. */
@@ -101,7 +103,9 @@ class JsonSerdeTest {
         List<Path> files = golden("invalid", c);
         assertThat(files).hasSizeGreaterThanOrEqualTo(4);
         for (Path file : files) {
-            String field = Files.readAllLines(expectFile(file), StandardCharsets.UTF_8).get(0).strip();
+            String field = Files.readAllLines(expectFile(file), StandardCharsets.UTF_8)
+                    .get(0)
+                    .strip();
             byte[] bytes = Files.readAllBytes(file);
             JsonSerde.PoisonRecordException poison = poison(serde, bytes);
             assertThat(poison.field()).as(file.toString()).isEqualTo(field);
@@ -119,7 +123,8 @@ class JsonSerdeTest {
         var binary = poison(VigilSerdes.probeResult(), new byte[] {(byte) 0xC3, 0x28, 0x00, (byte) 0xFF});
         assertThat(binary.field()).isEqualTo("$");
 
-        var trailing = poison(VigilSerdes.workerHeartbeat(),
+        var trailing = poison(
+                VigilSerdes.workerHeartbeat(),
                 (Json.string(heartbeat()) + " \"" + SECRET + "\"").getBytes(StandardCharsets.UTF_8));
         assertThat(trailing.field()).isEqualTo("$");
         assertNoEcho(trailing);
@@ -140,7 +145,11 @@ class JsonSerdeTest {
         assertNoEcho(poison);
 
         ObjectNode nested = (ObjectNode) Json.toTree(monitor());
-        ((ObjectNode) nested.get("expect")).putArray("statusCodes").add("200").addObject().put("code", SECRET);
+        ((ObjectNode) nested.get("expect"))
+                .putArray("statusCodes")
+                .add("200")
+                .addObject()
+                .put("code", SECRET);
         var nestedPoison = poison(VigilSerdes.monitorDefinition(), bytes(nested));
         assertThat(nestedPoison.field()).isEqualTo("expect.statusCodes[1]");
         assertThat(nestedPoison.getMessage()).contains("MonitorDefinition");
@@ -155,8 +164,15 @@ class JsonSerdeTest {
         assertThat(poison.field()).isEqualTo("requestId");
         assertThat(poison.getMessage()).isEqualTo("invalid ProbeResult: requestId: is required");
 
-        ObjectNode status = (ObjectNode) Json.toTree(new MonitorStatus(1, "api", 0L, dev.vigil.schemas.contract.Status.UP,
-                true, Map.of("us-east", new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 12)), null, 5L));
+        ObjectNode status = (ObjectNode) Json.toTree(new MonitorStatus(
+                1,
+                "api",
+                0L,
+                dev.vigil.schemas.contract.Status.UP,
+                true,
+                Map.of("us-east", new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 12)),
+                null,
+                5L));
         ((ObjectNode) status.get("regions").get("us-east")).remove("outcome");
         var nested = poison(VigilSerdes.monitorStatus(), bytes(status));
         assertThat(nested.field()).isEqualTo("regions.us-east.outcome");
@@ -183,17 +199,18 @@ class JsonSerdeTest {
         badSeverity.put("severity", SECRET);
         poisons.add(poison(VigilSerdes.monitorDefinition(), bytes(badSeverity)));
 
-        ObjectNode longLabel = (ObjectNode) Json.toTree(new DomainMetric(1, "shop", "http_request", "200", "/", null,
-                null, Map.of("k", "v"), 1L));
+        ObjectNode longLabel = (ObjectNode)
+                Json.toTree(new DomainMetric(1, "shop", "http_request", "200", "/", null, null, Map.of("k", "v"), 1L));
         ((ObjectNode) longLabel.get("labels")).put("k", SECRET.repeat(20));
         poisons.add(poison(VigilSerdes.domainMetric(), bytes(longLabel)));
 
-        ObjectNode query = (ObjectNode) Json.toTree(new DomainMetric(1, "shop", "http_request", "200", "/", null,
-                null, null, 1L));
+        ObjectNode query =
+                (ObjectNode) Json.toTree(new DomainMetric(1, "shop", "http_request", "200", "/", null, null, null, 1L));
         query.put("pathname", "/login?password=" + SECRET);
         poisons.add(poison(VigilSerdes.domainMetric(), bytes(query)));
 
-        assertThat(poisons).extracting(JsonSerde.PoisonRecordException::field)
+        assertThat(poisons)
+                .extracting(JsonSerde.PoisonRecordException::field)
                 .containsExactly("outcome", "monitorId", "url", "severity", "labels.k", "pathname");
         poisons.forEach(JsonSerdeTest::assertNoEcho);
     }
@@ -231,8 +248,12 @@ class JsonSerdeTest {
         regions.put("us-west", new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 5));
         regions.put("ap-south", new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 7));
         regions.put("eu-west", new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 204, 6));
-        String status = new String(VigilSerdes.monitorStatus().serialize(TOPIC,
-                new MonitorStatus(1, "api", 0L, dev.vigil.schemas.contract.Status.UP, true, regions, null, 9L)),
+        String status = new String(
+                VigilSerdes.monitorStatus()
+                        .serialize(
+                                TOPIC,
+                                new MonitorStatus(
+                                        1, "api", 0L, dev.vigil.schemas.contract.Status.UP, true, regions, null, 9L)),
                 StandardCharsets.UTF_8);
         assertThat(status.indexOf("\"ap-south\"")).isLessThan(status.indexOf("\"eu-west\""));
         assertThat(status.indexOf("\"eu-west\"")).isLessThan(status.indexOf("\"us-west\""));
@@ -248,8 +269,7 @@ class JsonSerdeTest {
     // ------------------------------------------------------------------------------------------ helpers
 
     private static <T> JsonSerde.PoisonRecordException poison(JsonSerde<T> serde, byte[] bytes) {
-        var poison = catchThrowableOfType(JsonSerde.PoisonRecordException.class,
-                () -> serde.deserialize(TOPIC, bytes));
+        var poison = catchThrowableOfType(JsonSerde.PoisonRecordException.class, () -> serde.deserialize(TOPIC, bytes));
         assertThat(poison).as("expected a poison record").isNotNull();
         assertThat(poison.getMessage()).contains(serde.type().getSimpleName()).contains(poison.field());
         return poison;
@@ -267,13 +287,46 @@ class JsonSerdeTest {
     }
 
     private static MonitorDefinition monitor() {
-        return new MonitorDefinition(1, "api", null, "https://api.example.com/health", null, null, null,
-                List.of("us-east"), null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://api.example.com/health",
+                null,
+                null,
+                null,
+                List.of("us-east"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static ObjectNode probeTree() {
-        return (ObjectNode) Json.toTree(new ProbeResult(1, "api", "us-east", "w-1", 60_000L, 60_010L, Outcome.SUCCESS,
-                null, 200, 12, 15, 100L, 0, "https://api.example.com/health", 30, 1, 2, 3, null, "req-1"));
+        return (ObjectNode) Json.toTree(new ProbeResult(
+                1,
+                "api",
+                "us-east",
+                "w-1",
+                60_000L,
+                60_010L,
+                Outcome.SUCCESS,
+                null,
+                200,
+                12,
+                15,
+                100L,
+                0,
+                "https://api.example.com/health",
+                30,
+                1,
+                2,
+                3,
+                null,
+                "req-1"));
     }
 
     private static byte[] bytes(JsonNode node) {

@@ -24,7 +24,9 @@ class MonitorStatusWriterTest {
         for (int i = 0; i < 20_000; i++) {
             MonitorStatus s = randomStatus(random);
             byte[] expected = Json.bytes(s);
-            assertThat(MonitorStatusWriter.write(s)).as("case %d: %s", i, new String(expected)).isEqualTo(expected);
+            assertThat(MonitorStatusWriter.write(s))
+                    .as("case %d: %s", i, new String(expected))
+                    .isEqualTo(expected);
             assertThat(VigilSerdes.monitorStatus().serialize("t", s)).isEqualTo(expected);
             assertThat(VigilSerdes.monitorStatus().deserialize("t", expected)).isEqualTo(s);
         }
@@ -33,8 +35,15 @@ class MonitorStatusWriterTest {
     @Test
     void escapesTextAsTheMapperDoes() {
         // missing region names are only length-checked by the record: quotes, control characters, non-ASCII
-        var s = new MonitorStatus(1, "shop", 60_000L, Status.UNKNOWN, false, Map.of(),
-                List.of("q\"uote", "back\\slash", "tab\tnew\nline", "\u0001", "é", "\u2028", "😀"), 1L);
+        var s = new MonitorStatus(
+                1,
+                "shop",
+                60_000L,
+                Status.UNKNOWN,
+                false,
+                Map.of(),
+                List.of("q\"uote", "back\\slash", "tab\tnew\nline", "\u0001", "é", "\u2028", "😀"),
+                1L);
         assertThat(MonitorStatusWriter.write(s)).isEqualTo(Json.bytes(s));
     }
 
@@ -45,11 +54,11 @@ class MonitorStatusWriterTest {
             switch (random.nextInt(4)) {
                 case 0 -> regions.put(region, randomResult(random));
                 case 1 -> missing.add(region);
-                default -> {
-                }
+                default -> {}
             }
         }
-        Status status = regions.isEmpty() ? Status.UNKNOWN
+        Status status = regions.isEmpty()
+                ? Status.UNKNOWN
                 : Status.values()[random.nextInt(3)]; // up, degraded or down when a region reported
         boolean complete = missing.isEmpty() && random.nextBoolean();
         long windowStart = random.nextBoolean() ? random.nextLong(Long.MAX_VALUE) : 60_000L * random.nextInt(1 << 20);
@@ -59,14 +68,23 @@ class MonitorStatusWriterTest {
                 skipped.put(region, SkipReason.values()[random.nextInt(SkipReason.values().length)]);
             }
         }
-        return new MonitorStatus(1, "m" + random.nextInt(100_000), windowStart, status, complete, regions, missing,
-                random.nextLong(Long.MAX_VALUE), skipped);
+        return new MonitorStatus(
+                1,
+                "m" + random.nextInt(100_000),
+                windowStart,
+                status,
+                complete,
+                regions,
+                missing,
+                random.nextLong(Long.MAX_VALUE),
+                skipped);
     }
 
     private static RegionResult randomResult(Random random) {
         Outcome outcome = Outcome.values()[random.nextInt(Outcome.SKIPPED.ordinal())]; // a skip is a missing region
         ErrorKind kind = outcome == Outcome.NETWORK_FAILURE || random.nextInt(5) == 0
-                ? ErrorKind.values()[random.nextInt(ErrorKind.values().length)] : null;
+                ? ErrorKind.values()[random.nextInt(ErrorKind.values().length)]
+                : null;
         Integer http = random.nextBoolean() ? 100 + random.nextInt(500) : null;
         Integer ms = random.nextBoolean() ? random.nextInt(Integer.MAX_VALUE) : null;
         return new RegionResult(outcome, kind, http, ms, phase(random), phase(random), phase(random));

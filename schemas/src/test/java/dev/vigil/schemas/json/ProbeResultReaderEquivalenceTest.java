@@ -68,7 +68,8 @@ class ProbeResultReaderEquivalenceTest {
         assertThat(valid).hasSizeGreaterThanOrEqualTo(10);
         for (Path file : valid) {
             byte[] bytes = Files.readAllBytes(file);
-            assertThat(outcome(() -> Json.read(bytes, ProbeResult.class))).as(file.toString())
+            assertThat(outcome(() -> Json.read(bytes, ProbeResult.class)))
+                    .as(file.toString())
                     .isInstanceOf(ProbeResult.class);
             check(file.toString(), bytes, false, tally);
         }
@@ -79,14 +80,20 @@ class ProbeResultReaderEquivalenceTest {
             byte[] bytes = Files.readAllBytes(file);
             check(file.toString(), bytes, false, tally);
             String expected = Files.readAllLines(Path.of(file.toString().replaceAll("\\.json$", ".expect"))).stream()
-                    .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).findFirst().orElseThrow();
-            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes))).as(file.toString())
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes)))
+                    .as(file.toString())
                     .isInstanceOfSatisfying(Failure.class, f -> {
                         assertThat(f.type()).isEqualTo(JsonSerde.PoisonRecordException.class);
                         assertThat(f.field()).isEqualTo(expected);
                     });
         }
-        assertThat(tally.answered).as("valid golden examples the reader answers").isEqualTo(valid.size() - 2);
+        assertThat(tally.answered)
+                .as("valid golden examples the reader answers")
+                .isEqualTo(valid.size() - 2);
         assertThat(tally.cases).isEqualTo(valid.size() + refused.size());
     }
 
@@ -96,7 +103,9 @@ class ProbeResultReaderEquivalenceTest {
         Tally tally = new Tally();
         try (Stream<Path> files = Files.walk(GOLDEN)) {
             for (Path file : files.filter(p -> p.toString().endsWith(".json"))
-                    .filter(p -> !p.getParent().getFileName().toString().equals("probe-result")).sorted().toList()) {
+                    .filter(p -> !p.getParent().getFileName().toString().equals("probe-result"))
+                    .sorted()
+                    .toList()) {
                 check(file.toString(), Files.readAllBytes(file), false, tally);
             }
         }
@@ -113,7 +122,8 @@ class ProbeResultReaderEquivalenceTest {
             }
         }
         // a cut keeps the document whole only when it drops trailing whitespace after the closing brace
-        assertThat(tally.accepted).isLessThanOrEqualTo(golden("valid", "probe-result").size());
+        assertThat(tally.accepted)
+                .isLessThanOrEqualTo(golden("valid", "probe-result").size());
         assertThat(tally.cases).isGreaterThan(3_000);
     }
 
@@ -133,12 +143,14 @@ class ProbeResultReaderEquivalenceTest {
                 Gen gen = new Gen(rnd);
                 byte[] variant = gen.reEncode(Json.tree(bytes));
                 String label = "golden variant " + file.getFileName() + " #" + i + " (seed 20261202)";
-                assertThat(outcome(() -> Json.read(variant, ProbeResult.class))).as("%s\n  document: %s", label,
-                        printable(variant)).isEqualTo(golden);
+                assertThat(outcome(() -> Json.read(variant, ProbeResult.class)))
+                        .as("%s\n  document: %s", label, printable(variant))
+                        .isEqualTo(golden);
                 check(label, variant, gen.subset, tally);
             }
         }
-        System.out.printf("ProbeResultReader equivalence, golden variants: %d cases, reader answered %d%n",
+        System.out.printf(
+                "ProbeResultReader equivalence, golden variants: %d cases, reader answered %d%n",
                 tally.cases, tally.answered);
         assertThat(tally.answered).isGreaterThan(tally.cases / 4);
     }
@@ -146,26 +158,113 @@ class ProbeResultReaderEquivalenceTest {
     // ---- every component with every edge value
 
     private static final String[] EDGE_VALUES = {
-            "0", "-0", "1", "-1", "9", "10", "11", "99", "100", "599", "600", "36500", "-36500", "36501", "-36501",
-            "2147483647", "-2147483648", "2147483648", "-2147483649", "4294967296", "9223372036854775807",
-            "-9223372036854775808", "9223372036854775808", "-9223372036854775809", "1000000000000000000",
-            "9999999999999999999", "-9999999999999999999", "10000000000000000000", "99999999999999999999",
-            "1700000040000", "01", "-01", "00", "1.0", "1e2", "1E2", "-0.0", "0.5", ".5", "+1", "- 1", "NaN",
-            "Infinity", "0x10",
-            "\"\"", "\" \"", "\"\t\"", "\"x\"", "\"checkout-api\"", "\"push\"", "\"Push\"", "\"success\"",
-            "\"http_failure\"", "\"network_failure\"", "\"assertion_failure\"", "\"dns\"", "\"tcp\"", "\"http\"",
-            "\"tls\"", "\"heartbeat\"", "\"other\"", "\"missed_heartbeat\"", "\"reported_failure\"", "\"SUCCESS\"",
-            "\"succ\\u0065ss\"", "\"a\\\"b\"", "\"\u00e9\"", "\"a\tb\"", "\"a\\tb\"", "\"https://a.example/x\"",
-            "\"https://a.example/?q\"", "\"12\"", "\"-1\"", "\"" + "r".repeat(64) + "\"", "\"" + "r".repeat(65) + "\"",
-            "\"" + "w".repeat(128) + "\"", "\"" + "w".repeat(129) + "\"", "\"" + "d".repeat(300) + "\"",
-            "\"" + "d".repeat(301) + "\"", "\"" + "a".repeat(63) + "\"", "\"" + "a".repeat(64) + "\"",
-            "\"https://a.example/" + "p".repeat(2_048 - 18) + "\"",
-            "\"https://a.example/" + "p".repeat(2_049 - 18) + "\"",
-            "null", "true", "false", "nul", "nulll", "True",
-            "[]", "[ ]", "[\"a\"]", "[\"a\",\"b\"]", "[ \"a\" , \"b\" ]", "[null]", "[1]", "[\"\"]", "[\" \"]",
-            "[\"a\",]", "[[\"a\"]]", "[\"" + "n".repeat(255) + "\"]", "[\"" + "n".repeat(256) + "\"]",
-            Json.string(Collections.nCopies(16, "a")), Json.string(Collections.nCopies(17, "a")), "{}",
-            "{\"a\":1}"};
+        "0",
+        "-0",
+        "1",
+        "-1",
+        "9",
+        "10",
+        "11",
+        "99",
+        "100",
+        "599",
+        "600",
+        "36500",
+        "-36500",
+        "36501",
+        "-36501",
+        "2147483647",
+        "-2147483648",
+        "2147483648",
+        "-2147483649",
+        "4294967296",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1000000000000000000",
+        "9999999999999999999",
+        "-9999999999999999999",
+        "10000000000000000000",
+        "99999999999999999999",
+        "1700000040000",
+        "01",
+        "-01",
+        "00",
+        "1.0",
+        "1e2",
+        "1E2",
+        "-0.0",
+        "0.5",
+        ".5",
+        "+1",
+        "- 1",
+        "NaN",
+        "Infinity",
+        "0x10",
+        "\"\"",
+        "\" \"",
+        "\"\t\"",
+        "\"x\"",
+        "\"checkout-api\"",
+        "\"push\"",
+        "\"Push\"",
+        "\"success\"",
+        "\"http_failure\"",
+        "\"network_failure\"",
+        "\"assertion_failure\"",
+        "\"dns\"",
+        "\"tcp\"",
+        "\"http\"",
+        "\"tls\"",
+        "\"heartbeat\"",
+        "\"other\"",
+        "\"missed_heartbeat\"",
+        "\"reported_failure\"",
+        "\"SUCCESS\"",
+        "\"succ\\u0065ss\"",
+        "\"a\\\"b\"",
+        "\"\u00e9\"",
+        "\"a\tb\"",
+        "\"a\\tb\"",
+        "\"https://a.example/x\"",
+        "\"https://a.example/?q\"",
+        "\"12\"",
+        "\"-1\"",
+        "\"" + "r".repeat(64) + "\"",
+        "\"" + "r".repeat(65) + "\"",
+        "\"" + "w".repeat(128) + "\"",
+        "\"" + "w".repeat(129) + "\"",
+        "\"" + "d".repeat(300) + "\"",
+        "\"" + "d".repeat(301) + "\"",
+        "\"" + "a".repeat(63) + "\"",
+        "\"" + "a".repeat(64) + "\"",
+        "\"https://a.example/" + "p".repeat(2_048 - 18) + "\"",
+        "\"https://a.example/" + "p".repeat(2_049 - 18) + "\"",
+        "null",
+        "true",
+        "false",
+        "nul",
+        "nulll",
+        "True",
+        "[]",
+        "[ ]",
+        "[\"a\"]",
+        "[\"a\",\"b\"]",
+        "[ \"a\" , \"b\" ]",
+        "[null]",
+        "[1]",
+        "[\"\"]",
+        "[\" \"]",
+        "[\"a\",]",
+        "[[\"a\"]]",
+        "[\"" + "n".repeat(255) + "\"]",
+        "[\"" + "n".repeat(256) + "\"]",
+        Json.string(Collections.nCopies(16, "a")),
+        Json.string(Collections.nCopies(17, "a")),
+        "{}",
+        "{\"a\":1}"
+    };
 
     /**
      * Every component set to every edge value (numbers at and past the int and long limits and the record's ranges,
@@ -177,9 +276,13 @@ class ProbeResultReaderEquivalenceTest {
     void everyComponentWithEveryEdgeValueAgrees() throws IOException {
         Tally tally = new Tally();
         List<String[]> minimal = members(golden("valid", "probe-result").stream()
-                .filter(p -> p.getFileName().toString().equals("minimal.json")).findFirst().orElseThrow());
+                .filter(p -> p.getFileName().toString().equals("minimal.json"))
+                .findFirst()
+                .orElseThrow());
         List<String[]> every = members(golden("valid", "probe-result").stream()
-                .filter(p -> p.getFileName().toString().equals("canonical.json")).findFirst().orElseThrow());
+                .filter(p -> p.getFileName().toString().equals("canonical.json"))
+                .findFirst()
+                .orElseThrow());
         every.add(new String[] {"checkType", "\"http\""});
         every.add(new String[] {"dnsAnswers", "[]"});
         every.add(new String[] {"skipReason", "null"});
@@ -201,17 +304,25 @@ class ProbeResultReaderEquivalenceTest {
                         members.add(where == 0 && at >= 0 ? at : where == 1 ? 0 : members.size(), member);
                         StringBuilder sb = new StringBuilder("{");
                         for (String[] m : members) {
-                            sb.append(sb.length() > 1 ? "," : "").append('"').append(m[0]).append("\":").append(m[1]);
+                            sb.append(sb.length() > 1 ? "," : "")
+                                    .append('"')
+                                    .append(m[0])
+                                    .append("\":")
+                                    .append(m[1]);
                         }
                         byte[] bytes = sb.append('}').toString().getBytes(StandardCharsets.UTF_8);
-                        check(component.getName() + "=" + value + " at " + where + " of " + base.size(), bytes,
-                                false, tally);
+                        check(
+                                component.getName() + "=" + value + " at " + where + " of " + base.size(),
+                                bytes,
+                                false,
+                                tally);
                     }
                 }
             }
         }
-        System.out.printf("ProbeResultReader equivalence, edge values: %d cases, Jackson accepted %d, reader answered"
-                + " %d%n", tally.cases, tally.accepted, tally.answered);
+        System.out.printf(
+                "ProbeResultReader equivalence, edge values: %d cases, Jackson accepted %d, reader answered" + " %d%n",
+                tally.cases, tally.accepted, tally.answered);
         assertThat(tally.answered).isGreaterThan(tally.cases / 10);
     }
 
@@ -223,7 +334,8 @@ class ProbeResultReaderEquivalenceTest {
     void aComponentRepeatedAfterEveryComponentIsRefusedByTheMapperAndDeferredByTheReader() throws IOException {
         Path canonical = GOLDEN.resolve("valid").resolve("probe-result").resolve("canonical.json");
         String every = Files.readString(canonical).strip();
-        every = every.substring(0, every.length() - 1) + ",\"checkType\":\"http\",\"dnsAnswers\":[],\"skipReason\":null";
+        every = every.substring(0, every.length() - 1)
+                + ",\"checkType\":\"http\",\"dnsAnswers\":[],\"skipReason\":null";
         byte[] early = (every.replace("\"detail\":", "\"detail\":\"first\",\"detail\":") + "}")
                 .getBytes(StandardCharsets.UTF_8);
         byte[] late = (every + ",\"detail\":\"again\"}").getBytes(StandardCharsets.UTF_8);
@@ -238,7 +350,8 @@ class ProbeResultReaderEquivalenceTest {
 
     private static List<String[]> members(Path file) throws IOException {
         List<String[]> out = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> it = Json.tree(Files.readAllBytes(file)).fields();
+        Iterator<Map.Entry<String, JsonNode>> it =
+                Json.tree(Files.readAllBytes(file)).fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             out.add(new String[] {e.getKey(), e.getValue().toString()});
@@ -258,9 +371,10 @@ class ProbeResultReaderEquivalenceTest {
             byte[] bytes = gen.document();
             check("seed " + seed + " case " + i + " " + gen.notes, bytes, gen.subset, tally);
         }
-        System.out.printf("ProbeResultReader equivalence, seed %d: %d cases, Jackson accepted %d, reader answered %d,"
-                + " inside the subset and accepted %d%n", seed, tally.cases, tally.accepted, tally.answered,
-                tally.subsetAccepted);
+        System.out.printf(
+                "ProbeResultReader equivalence, seed %d: %d cases, Jackson accepted %d, reader answered %d,"
+                        + " inside the subset and accepted %d%n",
+                seed, tally.cases, tally.accepted, tally.answered, tally.subsetAccepted);
         // the fuzzer exercises both sides: valid documents the reader answers, and documents Jackson refuses
         assertThat(tally.answered).isGreaterThan(CASES_PER_SEED / 10);
         assertThat(tally.accepted - tally.answered).isGreaterThan(CASES_PER_SEED / 20);
@@ -287,20 +401,26 @@ class ProbeResultReaderEquivalenceTest {
             throw new AssertionError(doc + "\n  the reader threw; it must answer or defer", e);
         }
         if (jackson instanceof Failure failure) {
-            assertThat(fast).as("%s\n  Jackson rejects it (%s) but the reader answered", doc, failure).isNull();
+            assertThat(fast)
+                    .as("%s\n  Jackson rejects it (%s) but the reader answered", doc, failure)
+                    .isNull();
         } else if (fast != null) {
-            assertThat(fast).as("%s\n  the reader's record differs from Jackson's", doc).isEqualTo(jackson);
+            assertThat(fast)
+                    .as("%s\n  the reader's record differs from Jackson's", doc)
+                    .isEqualTo(jackson);
         }
         Object withReader = outcome(() -> SERDE.deserialize(TOPIC, bytes));
         Object withoutReader = outcome(() -> MAPPER_ONLY.deserialize(TOPIC, bytes));
-        assertThat(withReader).as("%s\n  the serde with the reader differs from the serde without it", doc)
+        assertThat(withReader)
+                .as("%s\n  the serde with the reader differs from the serde without it", doc)
                 .isEqualTo(withoutReader);
         if (jackson instanceof Failure) {
-            assertThat(withReader).as(doc).isInstanceOfSatisfying(Failure.class,
-                    f -> assertThat(f.type()).isEqualTo(JsonSerde.PoisonRecordException.class));
+            assertThat(withReader).as(doc).isInstanceOfSatisfying(Failure.class, f -> assertThat(f.type())
+                    .isEqualTo(JsonSerde.PoisonRecordException.class));
         }
         if (inSubset && jackson instanceof ProbeResult) {
-            assertThat(fast).as("%s\n  inside the reader's subset and accepted by Jackson, but deferred", doc)
+            assertThat(fast)
+                    .as("%s\n  inside the reader's subset and accepted by Jackson, but deferred", doc)
                     .isNotNull();
             tally.subsetAccepted++;
         }
@@ -313,8 +433,7 @@ class ProbeResultReaderEquivalenceTest {
         }
     }
 
-    record Failure(Class<?> type, String message, String field) {
-    }
+    record Failure(Class<?> type, String message, String field) {}
 
     /** The value ("null" for null), or the failure's class, message and field. */
     private static Object outcome(Supplier<?> read) {
@@ -351,15 +470,59 @@ class ProbeResultReaderEquivalenceTest {
     private static final String PLAIN;
     /** Controls (the record refuses all but the tab): one special string in six has some. */
     private static final String[] CONTROLS = {"\n", "\r", "\b", "\f", "\u0000", "\u0001", "\u001f"};
-    private static final String[] SPECIAL = {"\"", "\\", "/", "\t", "\u007f", "\u0080", "\u00a0", "é", "ü", "ß", "✓",
-            "\u2028", "\u2029", "\uFEFF", "\uFFFD", "😀", "𝄞", "中文", "'", "<", "&", "?", "#", " ", "\\u0041"};
-    private static final String[] UNKNOWN_KEYS = {"httpVersion", "phases", "x", "", "HttpStatus", "succeeded",
-            "schema_version", "monitorid", "MonitorId", "monitorId ", " region", "regions", "dnsMs2", "dnsAnswer",
-            "checktype", "outcome_", "detail\t", "é", "k:1", "{", "\"", "\\", "null"};
-    private static final String[] TRAILING = {"x", "}", "]", ",", "{}", "[]", "null", "1", "\"a\"", "/* c */",
-            "// c", "\u0000", "\f", "\u00a0", "#", ":", "{\"a\":1}", "tru"};
-    private static final String[] LEADING = {"\uFEFF", "[", "x", "/* c */", "// c\n", "\f", "\u00a0", "\u0000",
-            ",", "{", "\"", "1"};
+
+    private static final String[] SPECIAL = {
+        "\"", "\\", "/", "\t", "\u007f", "\u0080", "\u00a0", "é", "ü", "ß", "✓", "\u2028", "\u2029", "\uFEFF", "\uFFFD",
+        "😀", "𝄞", "中文", "'", "<", "&", "?", "#", " ", "\\u0041"
+    };
+    private static final String[] UNKNOWN_KEYS = {
+        "httpVersion",
+        "phases",
+        "x",
+        "",
+        "HttpStatus",
+        "succeeded",
+        "schema_version",
+        "monitorid",
+        "MonitorId",
+        "monitorId ",
+        " region",
+        "regions",
+        "dnsMs2",
+        "dnsAnswer",
+        "checktype",
+        "outcome_",
+        "detail\t",
+        "é",
+        "k:1",
+        "{",
+        "\"",
+        "\\",
+        "null"
+    };
+    private static final String[] TRAILING = {
+        "x",
+        "}",
+        "]",
+        ",",
+        "{}",
+        "[]",
+        "null",
+        "1",
+        "\"a\"",
+        "/* c */",
+        "// c",
+        "\u0000",
+        "\f",
+        "\u00a0",
+        "#",
+        ":",
+        "{\"a\":1}",
+        "tru"
+    };
+    private static final String[] LEADING = {
+        "\uFEFF", "[", "x", "/* c */", "// c\n", "\f", "\u00a0", "\u0000", ",", "{", "\"", "1"
+    };
 
     static {
         StringBuilder sb = new StringBuilder();
@@ -483,12 +646,19 @@ class ProbeResultReaderEquivalenceTest {
         /** Field values, mostly consistent with the record's rules, sometimes at or past their edges. */
         Object[] record() {
             Object[] v = new Object[COMPONENTS.length];
-            v[0] = edgy() ? pick(0, -1, Integer.MIN_VALUE) : pick(1, 1, 1, 2, 3, Integer.MAX_VALUE,
-                    1 + rnd.nextInt(1_000));
+            v[0] = edgy()
+                    ? pick(0, -1, Integer.MIN_VALUE)
+                    : pick(1, 1, 1, 2, 3, Integer.MAX_VALUE, 1 + rnd.nextInt(1_000));
             v[1] = slug();
             v[2] = oneIn(8) ? "push" : slug();
             v[3] = text(1, 128);
-            long window = pickLong(0, 1, W, W + rnd.nextInt(1 << 30), Long.MAX_VALUE - 100_000, Long.MAX_VALUE,
+            long window = pickLong(
+                    0,
+                    1,
+                    W,
+                    W + rnd.nextInt(1 << 30),
+                    Long.MAX_VALUE - 100_000,
+                    Long.MAX_VALUE,
                     rnd.nextLong() & Long.MAX_VALUE);
             long started = window > Long.MAX_VALUE - 100_000 ? Long.MAX_VALUE : window + pick(0, 1, 120, 59_999);
             v[4] = edgy() ? pickLong(-1, Long.MIN_VALUE) : window;
@@ -500,21 +670,37 @@ class ProbeResultReaderEquivalenceTest {
                 outcome = Outcome.ASSERTION_FAILURE;
             }
             v[6] = outcome;
-            v[7] = outcome == Outcome.SUCCESS ? (edgy() ? pick(ErrorKind.values()) : null)
-                    : outcome == Outcome.NETWORK_FAILURE ? (edgy() ? null : pick(ErrorKind.values()))
-                    : oneIn(2) ? null : pick(ErrorKind.values());
+            v[7] = outcome == Outcome.SUCCESS
+                    ? (edgy() ? pick(ErrorKind.values()) : null)
+                    : outcome == Outcome.NETWORK_FAILURE
+                            ? (edgy() ? null : pick(ErrorKind.values()))
+                            : oneIn(2) ? null : pick(ErrorKind.values());
             boolean statusRequired = http && (outcome == Outcome.SUCCESS || outcome == Outcome.HTTP_FAILURE);
-            v[8] = edgy() ? (Object) pick(99, 600, 0, -1, Integer.MAX_VALUE, Integer.MIN_VALUE)
-                    : statusRequired || oneIn(4) ? pick(100, 200, 204, 301, 404, 503, 599, 100 + rnd.nextInt(500))
-                    : null;
+            v[8] = edgy()
+                    ? (Object) pick(99, 600, 0, -1, Integer.MAX_VALUE, Integer.MIN_VALUE)
+                    : statusRequired || oneIn(4)
+                            ? pick(100, 200, 204, 301, 404, 503, 599, 100 + rnd.nextInt(500))
+                            : null;
             v[9] = duration();
             v[10] = duration();
-            v[11] = oneIn(2) ? null : edgy() ? pickLong(-1, Long.MIN_VALUE)
-                    : pickLong(0, 1, 4_096, Integer.MAX_VALUE + 1L, Long.MAX_VALUE, rnd.nextLong() & Long.MAX_VALUE);
+            v[11] = oneIn(2)
+                    ? null
+                    : edgy()
+                            ? pickLong(-1, Long.MIN_VALUE)
+                            : pickLong(
+                                    0,
+                                    1,
+                                    4_096,
+                                    Integer.MAX_VALUE + 1L,
+                                    Long.MAX_VALUE,
+                                    rnd.nextLong() & Long.MAX_VALUE);
             v[12] = oneIn(2) ? null : edgy() ? pick(-1, 11, Integer.MAX_VALUE) : rnd.nextInt(11);
             v[13] = oneIn(2) ? null : url();
-            v[14] = oneIn(2) ? null : edgy() ? pick(-36_501, 36_501, Integer.MIN_VALUE, Integer.MAX_VALUE)
-                    : pick(-36_500, 36_500, 0, -1, 87, rnd.nextInt(73_001) - 36_500);
+            v[14] = oneIn(2)
+                    ? null
+                    : edgy()
+                            ? pick(-36_501, 36_501, Integer.MIN_VALUE, Integer.MAX_VALUE)
+                            : pick(-36_500, 36_500, 0, -1, 87, rnd.nextInt(73_001) - 36_500);
             v[15] = duration();
             v[16] = duration();
             v[17] = duration();
@@ -522,7 +708,8 @@ class ProbeResultReaderEquivalenceTest {
             v[19] = text(1, 64);
             v[20] = checkType;
             v[21] = oneIn(2) ? null : answers();
-            v[22] = outcome == Outcome.SKIPPED ? (edgy() ? null : pick(SkipReason.values()))
+            v[22] = outcome == Outcome.SKIPPED
+                    ? (edgy() ? null : pick(SkipReason.values()))
                     : edgy() ? pick(SkipReason.values()) : null;
             if (outcome == Outcome.SKIPPED && !edgy()) {
                 v[7] = null;
@@ -532,8 +719,11 @@ class ProbeResultReaderEquivalenceTest {
         }
 
         Integer duration() {
-            return oneIn(2) ? null : edgy() ? pick(-1, Integer.MIN_VALUE)
-                    : pick(0, 1, 42, 2_500, Integer.MAX_VALUE, rnd.nextInt(Integer.MAX_VALUE));
+            return oneIn(2)
+                    ? null
+                    : edgy()
+                            ? pick(-1, Integer.MIN_VALUE)
+                            : pick(0, 1, 42, 2_500, Integer.MAX_VALUE, rnd.nextInt(Integer.MAX_VALUE));
         }
 
         /** A slug, its longest, or (rarely) one past the rule. */
@@ -553,13 +743,14 @@ class ProbeResultReaderEquivalenceTest {
 
         /** Text of {@code min..max} characters, sometimes at or past {@code max}, blank, or with special characters. */
         String text(int min, int max) {
-            int length = switch (rnd.nextInt(20)) {
-                case 0 -> max;
-                case 1 -> edgy() ? max + 1 : max;
-                case 2 -> min;
-                case 3, 4 -> min + rnd.nextInt(max - min + 1);
-                default -> Math.max(min, 1 + rnd.nextInt(Math.min(max, 24)));
-            };
+            int length =
+                    switch (rnd.nextInt(20)) {
+                        case 0 -> max;
+                        case 1 -> edgy() ? max + 1 : max;
+                        case 2 -> min;
+                        case 3, 4 -> min + rnd.nextInt(max - min + 1);
+                        default -> Math.max(min, 1 + rnd.nextInt(Math.min(max, 24)));
+                    };
             if (edgy()) {
                 return " ".repeat(length);
             }
@@ -580,7 +771,8 @@ class ProbeResultReaderEquivalenceTest {
             if (edgy()) {
                 return "https://a.example/" + "p".repeat(2_049 - 18);
             }
-            String url = "https://" + slug() + ".example/" + text(0, 40).replace("?", "").replace("#", "");
+            String url = "https://" + slug() + ".example/"
+                    + text(0, 40).replace("?", "").replace("#", "");
             return edgy() ? url + pick(new String[] {"?q=1", "#top", "?", "#"}) : url;
         }
 
@@ -637,14 +829,15 @@ class ProbeResultReaderEquivalenceTest {
                     sb.append(escape ? u(c) : "\\" + c);
                 } else if (c < 0x20) {
                     subset = false;
-                    String named = switch (c) {
-                        case '\b' -> "\\b";
-                        case '\f' -> "\\f";
-                        case '\n' -> "\\n";
-                        case '\r' -> "\\r";
-                        case '\t' -> "\\t";
-                        default -> u(c);
-                    };
+                    String named =
+                            switch (c) {
+                                case '\b' -> "\\b";
+                                case '\f' -> "\\f";
+                                case '\n' -> "\\n";
+                                case '\r' -> "\\r";
+                                case '\t' -> "\\t";
+                                default -> u(c);
+                            };
                     sb.append(escape ? u(c) : named);
                 } else if (c < 0x7F) {
                     if (escape) {
@@ -730,12 +923,18 @@ class ProbeResultReaderEquivalenceTest {
                     subset = false;
                     StringBuilder sb = new StringBuilder("{");
                     for (int n = rnd.nextInt(4); n > 0; n--) {
-                        sb.append(sb.length() > 1 ? "," : "").append(ws()).append(str(pick(UNKNOWN_KEYS)))
-                                .append(ws()).append(':').append(ws()).append(unknownValue(depth + 1));
+                        sb.append(sb.length() > 1 ? "," : "")
+                                .append(ws())
+                                .append(str(pick(UNKNOWN_KEYS)))
+                                .append(ws())
+                                .append(':')
+                                .append(ws())
+                                .append(unknownValue(depth + 1));
                     }
                     yield sb.append(ws()).append('}').toString();
                 }
-                case 11 -> depth == 0 && oneIn(10) ? str("z".repeat(ProbeResultReader.MAX_STRING + 1))
+                case 11 -> depth == 0 && oneIn(10)
+                        ? str("z".repeat(ProbeResultReader.MAX_STRING + 1))
                         : str(text(0, 60));
                 default -> {
                     // a known field's value under an unknown key (an array there is outside the subset)
@@ -770,11 +969,12 @@ class ProbeResultReaderEquivalenceTest {
                 case 1, 2 -> {
                     subset = false;
                     Object[] other = record();
-                    String value = switch (rnd.nextInt(3)) {
-                        case 0 -> m.value();
-                        case 1 -> encode(other[indexOf(m.component())]);
-                        default -> wrongValue(m.component());
-                    };
+                    String value =
+                            switch (rnd.nextInt(3)) {
+                                case 0 -> m.value();
+                                case 1 -> encode(other[indexOf(m.component())]);
+                                default -> wrongValue(m.component());
+                            };
                     notes.add("repeated " + m.component() + " as " + value);
                     members.add(rnd.nextInt(members.size() + 1), new Member(m.component(), m.key(), value));
                 }
@@ -786,18 +986,19 @@ class ProbeResultReaderEquivalenceTest {
                 }
                 case 5 -> {
                     subset = false;
-                    String key = switch (rnd.nextInt(4)) {
-                        case 0 -> {
-                            StringBuilder sb = new StringBuilder("\"");
-                            for (char c : m.component().toCharArray()) {
-                                sb.append(oneIn(2) ? u(c) : String.valueOf(c));
-                            }
-                            yield sb.append('"').toString();
-                        }
-                        case 1 -> "\"" + m.component().toUpperCase(java.util.Locale.ROOT) + "\"";
-                        case 2 -> "'" + m.component() + "'";
-                        default -> m.component();
-                    };
+                    String key =
+                            switch (rnd.nextInt(4)) {
+                                case 0 -> {
+                                    StringBuilder sb = new StringBuilder("\"");
+                                    for (char c : m.component().toCharArray()) {
+                                        sb.append(oneIn(2) ? u(c) : String.valueOf(c));
+                                    }
+                                    yield sb.append('"').toString();
+                                }
+                                case 1 -> "\"" + m.component().toUpperCase(java.util.Locale.ROOT) + "\"";
+                                case 2 -> "'" + m.component() + "'";
+                                default -> m.component();
+                            };
                     notes.add("re-keyed " + m.component() + " as " + key);
                     members.set(at, new Member(m.component(), key, m.value()));
                 }
@@ -815,23 +1016,109 @@ class ProbeResultReaderEquivalenceTest {
             Class<?> type = COMPONENTS[indexOf(component)].getType();
             String[] candidates;
             if (type == Integer.class) {
-                candidates = new String[] {"\"12\"", "12.0", "1e2", "1.5", "true", "false", "{}", "[1]", "[]", "01",
-                        "+1", "-", "0x1", "NaN", "Infinity", "-Infinity", "2147483648", "-2147483649",
-                        "99999999999999999999", "1 2", "--1", "-01", ".5", "1.", "\"\"", "[null]", "nul"};
+                candidates = new String[] {
+                    "\"12\"",
+                    "12.0",
+                    "1e2",
+                    "1.5",
+                    "true",
+                    "false",
+                    "{}",
+                    "[1]",
+                    "[]",
+                    "01",
+                    "+1",
+                    "-",
+                    "0x1",
+                    "NaN",
+                    "Infinity",
+                    "-Infinity",
+                    "2147483648",
+                    "-2147483649",
+                    "99999999999999999999",
+                    "1 2",
+                    "--1",
+                    "-01",
+                    ".5",
+                    "1.",
+                    "\"\"",
+                    "[null]",
+                    "nul"
+                };
             } else if (type == Long.class) {
-                candidates = new String[] {"\"1700000040000\"", "1.7e12", "1700000040000.0", "true", "{}", "[1]",
-                        "9223372036854775808", "-9223372036854775809", "99999999999999999999", "00", "+0", "-",
-                        "NaN", "1_000", "0.0"};
+                candidates = new String[] {
+                    "\"1700000040000\"",
+                    "1.7e12",
+                    "1700000040000.0",
+                    "true",
+                    "{}",
+                    "[1]",
+                    "9223372036854775808",
+                    "-9223372036854775809",
+                    "99999999999999999999",
+                    "00",
+                    "+0",
+                    "-",
+                    "NaN",
+                    "1_000",
+                    "0.0"
+                };
             } else if (type == String.class) {
-                candidates = new String[] {"12", "-1", "1.5", "true", "false", "{}", "[]", "[\"a\"]", "{\"a\":1}",
-                        "'a'", "a", "\"a", "\"a\"\"b\"", "\"a\" \"b\"", "nul", "nulls"};
+                candidates = new String[] {
+                    "12",
+                    "-1",
+                    "1.5",
+                    "true",
+                    "false",
+                    "{}",
+                    "[]",
+                    "[\"a\"]",
+                    "{\"a\":1}",
+                    "'a'",
+                    "a",
+                    "\"a",
+                    "\"a\"\"b\"",
+                    "\"a\" \"b\"",
+                    "nul",
+                    "nulls"
+                };
             } else if (type == List.class) {
-                candidates = new String[] {"\"a\"", "1", "true", "{}", "[1]", "[null]", "[\"a\",null]", "[[\"a\"]]",
-                        "[\"a\",]", "[,]", "[\"a\" \"b\"]", "[\"a\"", "[true]", "[\"a\"]]", "[{}]", "[1.5]"};
+                candidates = new String[] {
+                    "\"a\"",
+                    "1",
+                    "true",
+                    "{}",
+                    "[1]",
+                    "[null]",
+                    "[\"a\",null]",
+                    "[[\"a\"]]",
+                    "[\"a\",]",
+                    "[,]",
+                    "[\"a\" \"b\"]",
+                    "[\"a\"",
+                    "[true]",
+                    "[\"a\"]]",
+                    "[{}]",
+                    "[1.5]"
+                };
             } else {
-                candidates = new String[] {"\"SUCCESS\"", "\"Success\"", "\"success \"", "\" dns\"", "\"\"", "1",
-                        "true", "{}", "[]", "[\"success\"]", "\"http_failure\"", "\"connect_refused\"", "\"tcp\"",
-                        "\"unknown\"", "\"succ\\u0065ss\""};
+                candidates = new String[] {
+                    "\"SUCCESS\"",
+                    "\"Success\"",
+                    "\"success \"",
+                    "\" dns\"",
+                    "\"\"",
+                    "1",
+                    "true",
+                    "{}",
+                    "[]",
+                    "[\"success\"]",
+                    "\"http_failure\"",
+                    "\"connect_refused\"",
+                    "\"tcp\"",
+                    "\"unknown\"",
+                    "\"succ\\u0065ss\""
+                };
             }
             return pick(candidates);
         }
@@ -895,9 +1182,20 @@ class ProbeResultReaderEquivalenceTest {
                     return out;
                 }
                 case 12 -> {
-                    byte[][] bad = {{0x01}, {0x09}, {0x0A}, {0x1F}, {0x7F}, {(byte) 0x80}, {(byte) 0xC3},
-                            {(byte) 0xFF}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
-                            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}};
+                    byte[][] bad = {
+                        {0x01},
+                        {0x09},
+                        {0x0A},
+                        {0x1F},
+                        {0x7F},
+                        {(byte) 0x80},
+                        {(byte) 0xC3},
+                        {(byte) 0xFF},
+                        {(byte) 0xC0, (byte) 0xAF},
+                        {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                        {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+                        {(byte) 0xE2, (byte) 0x82}
+                    };
                     byte[] insert = bad[rnd.nextInt(bad.length)];
                     List<Integer> quotes = new ArrayList<>();
                     for (int i = 0; i < bytes.length; i++) {
@@ -915,12 +1213,13 @@ class ProbeResultReaderEquivalenceTest {
                 }
                 default -> {
                     String text = new String(bytes, StandardCharsets.UTF_8);
-                    String wrapped = switch (rnd.nextInt(4)) {
-                        case 0 -> "[" + text + "]";
-                        case 1 -> "{\"wrapped\":" + text + "}";
-                        case 2 -> text + text;
-                        default -> text + ws() + "," + ws() + text;
-                    };
+                    String wrapped =
+                            switch (rnd.nextInt(4)) {
+                                case 0 -> "[" + text + "]";
+                                case 1 -> "{\"wrapped\":" + text + "}";
+                                case 2 -> text + text;
+                                default -> text + ws() + "," + ws() + text;
+                            };
                     notes.add("wrapped");
                     return wrapped.getBytes(StandardCharsets.UTF_8);
                 }
@@ -974,8 +1273,13 @@ class ProbeResultReaderEquivalenceTest {
                 Iterator<Map.Entry<String, JsonNode>> it = node.fields();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
-                    sb.append(sb.length() > 1 ? "," : "").append(ws()).append(str(e.getKey())).append(ws())
-                            .append(':').append(ws()).append(node(e.getValue(), false));
+                    sb.append(sb.length() > 1 ? "," : "")
+                            .append(ws())
+                            .append(str(e.getKey()))
+                            .append(ws())
+                            .append(':')
+                            .append(ws())
+                            .append(node(e.getValue(), false));
                 }
                 return sb.append(ws()).append('}').toString();
             }
@@ -984,8 +1288,7 @@ class ProbeResultReaderEquivalenceTest {
     }
 
     /** One member as written: the record component it sets (null: unknown), its key and value as JSON text. */
-    private record Member(String component, String key, String value) {
-    }
+    private record Member(String component, String key, String value) {}
 
     private static int indexOf(String component) {
         for (int i = 0; i < COMPONENTS.length; i++) {

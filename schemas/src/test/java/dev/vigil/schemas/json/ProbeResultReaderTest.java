@@ -38,6 +38,7 @@ class ProbeResultReaderTest {
     private static final Path GOLDEN = goldenRoot().resolve("golden");
     /** The serde as it was before the fast reader: mapper only. */
     private static final JsonSerde<ProbeResult> MAPPER_ONLY = new JsonSerde<>(ProbeResult.class);
+
     private static final JsonSerde<ProbeResult> SERDE = VigilSerdes.probeResult();
     private static final long W = 1_700_000_040_000L;
 
@@ -80,7 +81,9 @@ class ProbeResultReaderTest {
             Object before = outcome(() -> MAPPER_ONLY.deserialize(TOPIC, bytes));
             assertThat(before).as(file.toString()).isInstanceOf(Failure.class);
             assertThat(((Failure) before).type()).isEqualTo(JsonSerde.PoisonRecordException.class);
-            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes))).as(file.toString()).isEqualTo(before);
+            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes)))
+                    .as(file.toString())
+                    .isEqualTo(before);
         }
     }
 
@@ -119,77 +122,478 @@ class ProbeResultReaderTest {
 
     static List<ProbeResult> realistic() {
         List<ProbeResult> out = new ArrayList<>();
-        out.add(new ProbeResult(1, "checkout-api", "us-east", "worker-us-east-1", W, W + 120, Outcome.SUCCESS, null,
-                200, 180, 211, 4_096L, 0, "https://checkout.example.com/health", 87, 4, 11, 23, null,
+        out.add(new ProbeResult(
+                1,
+                "checkout-api",
+                "us-east",
+                "worker-us-east-1",
+                W,
+                W + 120,
+                Outcome.SUCCESS,
+                null,
+                200,
+                180,
+                211,
+                4_096L,
+                0,
+                "https://checkout.example.com/health",
+                87,
+                4,
+                11,
+                23,
+                null,
                 "0f8e2a4c-5b1d-4e7a-9c3f-1a2b3c4d5e6f"));
-        out.add(new ProbeResult(1, "homepage", "eu-west", "w1", W, W, Outcome.SUCCESS, null, 204, null, null, null,
-                null, null, null, null, null, null, null, "r-1"));
-        out.add(new ProbeResult(1, "shop", "ap-south", "w-2", W, W + 59_000, Outcome.HTTP_FAILURE, null, 503, 2400,
-                2450, 512L, 3, "https://shop.example.com/x/y", 0, 0, 0, 0, "status 503 is not in 200-299",
+        out.add(new ProbeResult(
+                1,
+                "homepage",
+                "eu-west",
+                "w1",
+                W,
+                W,
+                Outcome.SUCCESS,
+                null,
+                204,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "r-1"));
+        out.add(new ProbeResult(
+                1,
+                "shop",
+                "ap-south",
+                "w-2",
+                W,
+                W + 59_000,
+                Outcome.HTTP_FAILURE,
+                null,
+                503,
+                2400,
+                2450,
+                512L,
+                3,
+                "https://shop.example.com/x/y",
+                0,
+                0,
+                0,
+                0,
+                "status 503 is not in 200-299",
                 "req-2"));
-        out.add(new ProbeResult(1, "shop", "ap-south", "w-2", W, W + 1, Outcome.HTTP_FAILURE, ErrorKind.OTHER, 404,
-                10, 12, 0L, 10, "http://shop.example.com/", -36500, null, null, null,
-                "\"quoted\" \\ back\tslash, ünïcødé ✓ 😀", "req-3"));
+        out.add(new ProbeResult(
+                1,
+                "shop",
+                "ap-south",
+                "w-2",
+                W,
+                W + 1,
+                Outcome.HTTP_FAILURE,
+                ErrorKind.OTHER,
+                404,
+                10,
+                12,
+                0L,
+                10,
+                "http://shop.example.com/",
+                -36500,
+                null,
+                null,
+                null,
+                "\"quoted\" \\ back\tslash, ünïcødé ✓ 😀",
+                "req-3"));
         for (ErrorKind kind : ErrorKind.values()) {
-            out.add(new ProbeResult(1, "api-" + kind.wire().replace('_', '-'), "us-west", "worker-us-west-3", W,
-                    W + 7, Outcome.NETWORK_FAILURE, kind, null, null, 2500, 0L, 0, null,
-                    kind == ErrorKind.TLS ? -3 : null, kind == ErrorKind.DNS ? null : 2,
-                    kind == ErrorKind.CONNECT_REFUSED ? 1 : null, null, kind.wire() + " after 2500 ms",
+            out.add(new ProbeResult(
+                    1,
+                    "api-" + kind.wire().replace('_', '-'),
+                    "us-west",
+                    "worker-us-west-3",
+                    W,
+                    W + 7,
+                    Outcome.NETWORK_FAILURE,
+                    kind,
+                    null,
+                    null,
+                    2500,
+                    0L,
+                    0,
+                    null,
+                    kind == ErrorKind.TLS ? -3 : null,
+                    kind == ErrorKind.DNS ? null : 2,
+                    kind == ErrorKind.CONNECT_REFUSED ? 1 : null,
+                    null,
+                    kind.wire() + " after 2500 ms",
                     "req-" + kind.ordinal()));
         }
-        out.add(new ProbeResult(1, "status", "eu-central", "w9", W, W + 5, Outcome.ASSERTION_FAILURE, null, 200, 40,
-                45, 128L, 1, "https://status.example.com/status", 36500, 1, 2, 3, "/status was \"degraded\"",
+        out.add(new ProbeResult(
+                1,
+                "status",
+                "eu-central",
+                "w9",
+                W,
+                W + 5,
+                Outcome.ASSERTION_FAILURE,
+                null,
+                200,
+                40,
+                45,
+                128L,
+                1,
+                "https://status.example.com/status",
+                36500,
+                1,
+                2,
+                3,
+                "/status was \"degraded\"",
                 "req-a"));
-        out.add(new ProbeResult(1, "status", "eu-central", "w9", W, W + 5, Outcome.ASSERTION_FAILURE, null, null,
-                null, null, null, null, null, 1, null, null, null, null, "req-b"));
-        out.add(new ProbeResult(7, "big", "us-east", "w" + "x".repeat(120), Long.MAX_VALUE - 10, Long.MAX_VALUE,
-                Outcome.SUCCESS, null, 599, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, 10,
-                "https://" + "a".repeat(2000) + ".example", 0, Integer.MAX_VALUE, 0, Integer.MAX_VALUE,
-                "d".repeat(300), "r".repeat(64)));
-        out.add(new ProbeResult(Integer.MAX_VALUE, "0", "0-0", " w ", 0L, 0L, Outcome.SUCCESS, null, 100, 0, 0, 0L,
-                0, "", -1, 0, 0, 0, "", "x"));
+        out.add(new ProbeResult(
+                1,
+                "status",
+                "eu-central",
+                "w9",
+                W,
+                W + 5,
+                Outcome.ASSERTION_FAILURE,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                1,
+                null,
+                null,
+                null,
+                null,
+                "req-b"));
+        out.add(new ProbeResult(
+                7,
+                "big",
+                "us-east",
+                "w" + "x".repeat(120),
+                Long.MAX_VALUE - 10,
+                Long.MAX_VALUE,
+                Outcome.SUCCESS,
+                null,
+                599,
+                Integer.MAX_VALUE,
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                10,
+                "https://" + "a".repeat(2000) + ".example",
+                0,
+                Integer.MAX_VALUE,
+                0,
+                Integer.MAX_VALUE,
+                "d".repeat(300),
+                "r".repeat(64)));
+        out.add(new ProbeResult(
+                Integer.MAX_VALUE,
+                "0",
+                "0-0",
+                " w ",
+                0L,
+                0L,
+                Outcome.SUCCESS,
+                null,
+                100,
+                0,
+                0,
+                0L,
+                0,
+                "",
+                -1,
+                0,
+                0,
+                0,
+                "",
+                "x"));
         // docs/monitors.md#check-types: the other check types
-        out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.SUCCESS, null, null, 42, 42, 0L,
-                0, null, null, null, 40, null, null, "r-tcp", CheckType.TCP, null));
-        out.add(new ProbeResult(1, "mail-relay", "eu-west", "w1", W, W + 15, Outcome.ASSERTION_FAILURE, null, null,
-                42, 42, 0L, 0, null, null, null, 40, null, "banner did not contain 250", "r-tcp-2", CheckType.TCP,
+        out.add(new ProbeResult(
+                1,
+                "mail-relay",
+                "eu-west",
+                "w1",
+                W,
+                W + 15,
+                Outcome.SUCCESS,
+                null,
+                null,
+                42,
+                42,
+                0L,
+                0,
+                null,
+                null,
+                null,
+                40,
+                null,
+                null,
+                "r-tcp",
+                CheckType.TCP,
                 null));
-        out.add(new ProbeResult(1, "mx-records", "ap-south", "w3", W, W + 2, Outcome.SUCCESS, null, null, 18, null,
-                null, null, null, null, 18, null, null, null, "r-dns", CheckType.DNS,
+        out.add(new ProbeResult(
+                1,
+                "mail-relay",
+                "eu-west",
+                "w1",
+                W,
+                W + 15,
+                Outcome.ASSERTION_FAILURE,
+                null,
+                null,
+                42,
+                42,
+                0L,
+                0,
+                null,
+                null,
+                null,
+                40,
+                null,
+                "banner did not contain 250",
+                "r-tcp-2",
+                CheckType.TCP,
+                null));
+        out.add(new ProbeResult(
+                1,
+                "mx-records",
+                "ap-south",
+                "w3",
+                W,
+                W + 2,
+                Outcome.SUCCESS,
+                null,
+                null,
+                18,
+                null,
+                null,
+                null,
+                null,
+                null,
+                18,
+                null,
+                null,
+                null,
+                "r-dns",
+                CheckType.DNS,
                 List.of("mx1.example.com", "mx2.example.com", "10 mx3.example.com")));
-        out.add(new ProbeResult(1, "mx-records", "ap-south", "w3", W, W + 2, Outcome.NETWORK_FAILURE, ErrorKind.DNS,
-                null, null, null, null, null, null, null, 2500, null, null, "no answer", "r-dns-2", CheckType.DNS,
+        out.add(new ProbeResult(
+                1,
+                "mx-records",
+                "ap-south",
+                "w3",
+                W,
+                W + 2,
+                Outcome.NETWORK_FAILURE,
+                ErrorKind.DNS,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                2500,
+                null,
+                null,
+                "no answer",
+                "r-dns-2",
+                CheckType.DNS,
                 List.of()));
-        out.add(new ProbeResult(1, "admin-tls", "us-east", "w2", W, W + 1, Outcome.SUCCESS, null, null, 90, 90, null,
-                null, null, 41, 3, 20, 60, null, "r-tls", CheckType.TLS, null));
-        out.add(new ProbeResult(1, "nightly-backup", "push", "ingest-1", W, W + 300_000, Outcome.SUCCESS, null, null,
-                null, null, null, null, null, null, null, null, null, null, "hb-1", CheckType.HEARTBEAT, null));
-        out.add(new ProbeResult(1, "nightly-backup", "push", "streams-1", W, W + 86_400_000, Outcome.NETWORK_FAILURE,
-                ErrorKind.MISSED_HEARTBEAT, null, null, null, null, null, null, null, null, null, null,
-                "no ping by the end of the window plus 60 s", "missed-1", CheckType.HEARTBEAT, null));
-        out.add(new ProbeResult(1, "nightly-backup", "push", "ingest-1", W, W + 9, Outcome.ASSERTION_FAILURE,
-                ErrorKind.REPORTED_FAILURE, null, null, null, null, null, null, null, null, null, null, null, "hb-2",
-                CheckType.HEARTBEAT, null));
-        out.add(new ProbeResult(1, "homepage", "eu-west", "w1", W, W, Outcome.SUCCESS, null, 200, 5, 6, 10L, 0,
-                null, null, null, null, null, null, "r-http", CheckType.HTTP, null));
+        out.add(new ProbeResult(
+                1,
+                "admin-tls",
+                "us-east",
+                "w2",
+                W,
+                W + 1,
+                Outcome.SUCCESS,
+                null,
+                null,
+                90,
+                90,
+                null,
+                null,
+                null,
+                41,
+                3,
+                20,
+                60,
+                null,
+                "r-tls",
+                CheckType.TLS,
+                null));
+        out.add(new ProbeResult(
+                1,
+                "nightly-backup",
+                "push",
+                "ingest-1",
+                W,
+                W + 300_000,
+                Outcome.SUCCESS,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "hb-1",
+                CheckType.HEARTBEAT,
+                null));
+        out.add(new ProbeResult(
+                1,
+                "nightly-backup",
+                "push",
+                "streams-1",
+                W,
+                W + 86_400_000,
+                Outcome.NETWORK_FAILURE,
+                ErrorKind.MISSED_HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "no ping by the end of the window plus 60 s",
+                "missed-1",
+                CheckType.HEARTBEAT,
+                null));
+        out.add(new ProbeResult(
+                1,
+                "nightly-backup",
+                "push",
+                "ingest-1",
+                W,
+                W + 9,
+                Outcome.ASSERTION_FAILURE,
+                ErrorKind.REPORTED_FAILURE,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "hb-2",
+                CheckType.HEARTBEAT,
+                null));
+        out.add(new ProbeResult(
+                1,
+                "homepage",
+                "eu-west",
+                "w1",
+                W,
+                W,
+                Outcome.SUCCESS,
+                null,
+                200,
+                5,
+                6,
+                10L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                "r-http",
+                CheckType.HTTP,
+                null));
         return out;
     }
 
     // ---- 3. mutation fuzz
 
     private static final String[] OTHER_VALUES = {
-            "\"12\"", "12.0", "1e3", "true", "false", "null", "{}", "[]", "99999999999", "-1", "0", "-0",
-            "99999999999999999999", "2147483648", "-2147483649", "9223372036854775808", "\"\"", "\"success\"",
-            "\"network_failure\"", "\"SUCCESS\"", "\"dns\"", "\"x\"", "{\"a\":1}", "[1,2]", "1.5", "-1.0E2",
-            "\"2024\"", "503", "1700000040000", "\" \"", "\"a\\u0000b\"", "\"checkout-api\"", "01", "+1", "NaN",
-            "\"tcp\"", "\"heartbeat\"", "\"http\"", "[\"a\"]", "[\"mx1.example.com\",\"mx2.example.com\"]", "[null]",
-            "[\"a\",1]", "[\"\"]", "[ \"a\" , \"b\" ]", "\"push\"", "\"missed_heartbeat\"", "\"reported_failure\""};
+        "\"12\"",
+        "12.0",
+        "1e3",
+        "true",
+        "false",
+        "null",
+        "{}",
+        "[]",
+        "99999999999",
+        "-1",
+        "0",
+        "-0",
+        "99999999999999999999",
+        "2147483648",
+        "-2147483649",
+        "9223372036854775808",
+        "\"\"",
+        "\"success\"",
+        "\"network_failure\"",
+        "\"SUCCESS\"",
+        "\"dns\"",
+        "\"x\"",
+        "{\"a\":1}",
+        "[1,2]",
+        "1.5",
+        "-1.0E2",
+        "\"2024\"",
+        "503",
+        "1700000040000",
+        "\" \"",
+        "\"a\\u0000b\"",
+        "\"checkout-api\"",
+        "01",
+        "+1",
+        "NaN",
+        "\"tcp\"",
+        "\"heartbeat\"",
+        "\"http\"",
+        "[\"a\"]",
+        "[\"mx1.example.com\",\"mx2.example.com\"]",
+        "[null]",
+        "[\"a\",1]",
+        "[\"\"]",
+        "[ \"a\" , \"b\" ]",
+        "\"push\"",
+        "\"missed_heartbeat\"",
+        "\"reported_failure\""
+    };
     private static final String[] UNKNOWN_VALUES = {
-            "1", "\"h2\"", "true", "null", "{\"ttfb\":5}", "[1,\"a\",null,{\"b\":[]}]", "1.5", "1e400",
-            "123456789012345678901234567890", "{\"x\":{\"y\":[[[1]]]}}", "\"" + "z".repeat(300) + "\"", "[",
-            "{\"a\":}", "-7"};
-    private static final String[] TRAILING = {" ", "\n", " x", "{}", "null", ",", "]", "}", "1", "\"a\"", "/* c */",
-            "\u0000"};
+        "1",
+        "\"h2\"",
+        "true",
+        "null",
+        "{\"ttfb\":5}",
+        "[1,\"a\",null,{\"b\":[]}]",
+        "1.5",
+        "1e400",
+        "123456789012345678901234567890",
+        "{\"x\":{\"y\":[[[1]]]}}",
+        "\"" + "z".repeat(300) + "\"",
+        "[",
+        "{\"a\":}",
+        "-7"
+    };
+    private static final String[] TRAILING = {
+        " ", "\n", " x", "{}", "null", ",", "]", "}", "1", "\"a\"", "/* c */", "\u0000"
+    };
 
     @Test
     void mutatedEncodingsAreEitherLeftToTheMapperOrEqualToIt() throws IOException {
@@ -220,10 +624,12 @@ class ProbeResultReaderTest {
             if (!(mapper instanceof Failure)) {
                 mapperAccepted++;
             }
-            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes))).as(label)
+            assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes)))
+                    .as(label)
                     .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, bytes)));
         }
-        System.out.printf("ProbeResultReader fuzz: %d cases, mapper accepted %d, fast path answered %d%n",
+        System.out.printf(
+                "ProbeResultReader fuzz: %d cases, mapper accepted %d, fast path answered %d%n",
                 cases, mapperAccepted, answered);
         assertThat(answered).isPositive().isGreaterThan(cases / 10);
         assertThat(mapperAccepted).isGreaterThanOrEqualTo(answered).isLessThan(cases);
@@ -268,9 +674,12 @@ class ProbeResultReaderTest {
                         members.get(rnd.nextInt(members.size()))[1] = pick(rnd, OTHER_VALUES);
                     }
                 }
-                case 5 -> members.add(rnd.nextInt(members.size() + 1),
-                        new String[] {pick(rnd, new String[] {"httpVersion", "phases", "x", "", "HttpStatus",
-                                "succeeded", "schema_version", "monitorid"}), pick(rnd, UNKNOWN_VALUES)});
+                case 5 -> members.add(rnd.nextInt(members.size() + 1), new String[] {
+                    pick(rnd, new String[] {
+                        "httpVersion", "phases", "x", "", "HttpStatus", "succeeded", "schema_version", "monitorid"
+                    }),
+                    pick(rnd, UNKNOWN_VALUES)
+                });
                 case 6 -> Collections.shuffle(members, rnd);
                 case 7 -> whitespace = true;
                 case 8 -> suffix = pick(rnd, TRAILING);
@@ -278,9 +687,15 @@ class ProbeResultReaderTest {
                 case 10 -> byteFlips = 1 + rnd.nextInt(3);
                 default -> {
                     switch (rnd.nextInt(4)) {
-                        case 0 -> { prefix = "["; suffix = "]"; }
+                        case 0 -> {
+                            prefix = "[";
+                            suffix = "]";
+                        }
                         case 1 -> prefix = "\uFEFF";
-                        case 2 -> { prefix = "{\"wrapped\":"; suffix = "}"; }
+                        case 2 -> {
+                            prefix = "{\"wrapped\":";
+                            suffix = "}";
+                        }
                         default -> prefix = " \t\r\n";
                     }
                 }
@@ -292,7 +707,11 @@ class ProbeResultReaderTest {
                 sb.append(',');
             }
             String gap = whitespace ? pick(rnd, new String[] {"", " ", "\n  ", "\t"}) : "";
-            sb.append(gap).append(Json.string(members.get(i)[0])).append(gap).append(':').append(gap)
+            sb.append(gap)
+                    .append(Json.string(members.get(i)[0]))
+                    .append(gap)
+                    .append(':')
+                    .append(gap)
                     .append(members.get(i)[1]);
         }
         sb.append(whitespace ? "\n}" : "}").append(suffix);
@@ -313,13 +732,31 @@ class ProbeResultReaderTest {
     // ---- targeted shapes
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "\"httpStatus\":\"200\"", "\"httpStatus\":200.0", "\"httpStatus\":2e2", "\"httpStatus\":true",
-            "\"httpStatus\":{}", "\"httpStatus\":[200]", "\"httpStatus\":2147483648", "\"windowStart\":1.7e12",
-            "\"windowStart\":9223372036854775808", "\"windowStart\":\"1700000040000\"", "\"monitorId\":12",
-            "\"monitorId\":true", "\"outcome\":\"SUCCESS\"", "\"outcome\":1", "\"errorKind\":\"nope\"",
-            "\"x\":1.5", "\"x\":[1e400]", "\"x\":123456789012345678901234567890", "\"httpStatus\":700",
-            "\"requestId\":null", "\"requestId\":\"r-1\"", "\"startedAt\":1"})
+    @ValueSource(
+            strings = {
+                "\"httpStatus\":\"200\"",
+                "\"httpStatus\":200.0",
+                "\"httpStatus\":2e2",
+                "\"httpStatus\":true",
+                "\"httpStatus\":{}",
+                "\"httpStatus\":[200]",
+                "\"httpStatus\":2147483648",
+                "\"windowStart\":1.7e12",
+                "\"windowStart\":9223372036854775808",
+                "\"windowStart\":\"1700000040000\"",
+                "\"monitorId\":12",
+                "\"monitorId\":true",
+                "\"outcome\":\"SUCCESS\"",
+                "\"outcome\":1",
+                "\"errorKind\":\"nope\"",
+                "\"x\":1.5",
+                "\"x\":[1e400]",
+                "\"x\":123456789012345678901234567890",
+                "\"httpStatus\":700",
+                "\"requestId\":null",
+                "\"requestId\":\"r-1\"",
+                "\"startedAt\":1"
+            })
     void leavesToTheMapperWhatItCannotBeSureOf(String member) {
         byte[] bytes = minimalWith(member);
         assertThat(ProbeResultReader.readOrNull(bytes)).as(member).isNull();
@@ -327,9 +764,19 @@ class ProbeResultReaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "{\"schemaVersion\":1}", "[]", "null", "\"a\"", "1", "", "  ", "{", "not json",
-            "{\"schemaVersion\":1,\"monitorId\":\"homepage\"}{}"})
+    @ValueSource(
+            strings = {
+                "{\"schemaVersion\":1}",
+                "[]",
+                "null",
+                "\"a\"",
+                "1",
+                "",
+                "  ",
+                "{",
+                "not json",
+                "{\"schemaVersion\":1,\"monitorId\":\"homepage\"}{}"
+            })
     void leavesToTheMapperWhatIsNotOneProbeResultObject(String json) {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         assertThat(ProbeResultReader.readOrNull(bytes)).isNull();
@@ -357,8 +804,9 @@ class ProbeResultReaderTest {
     @Test
     void readsTheCheckTypeAndTheDnsAnswers() {
         byte[] tcp = ("{\"schemaVersion\":1,\"monitorId\":\"mail-relay\",\"region\":\"eu-west\",\"workerId\":\"w1\","
-                + "\"windowStart\":1700000040000,\"startedAt\":1700000040000,\"outcome\":\"success\","
-                + "\"requestId\":\"r-1\",\"checkType\":\"tcp\"}").getBytes(StandardCharsets.UTF_8);
+                        + "\"windowStart\":1700000040000,\"startedAt\":1700000040000,\"outcome\":\"success\","
+                        + "\"requestId\":\"r-1\",\"checkType\":\"tcp\"}")
+                .getBytes(StandardCharsets.UTF_8);
         ProbeResult fast = ProbeResultReader.readOrNull(tcp);
         assertThat(fast).isNotNull().isEqualTo(Json.read(tcp, ProbeResult.class));
         assertThat(fast.checkType()).isEqualTo(CheckType.TCP);
@@ -369,16 +817,20 @@ class ProbeResultReaderTest {
         assertThat(answers).isNotNull().isEqualTo(Json.read(dns, ProbeResult.class));
         assertThat(answers.checkType()).isEqualTo(CheckType.DNS);
         assertThat(answers.dnsAnswers()).containsExactly("192.0.2.1", "192.0.2.2");
-        assertThat(ProbeResultReader.readOrNull(minimalWith(null)).checkType()).as("absent: null, read as http")
+        assertThat(ProbeResultReader.readOrNull(minimalWith(null)).checkType())
+                .as("absent: null, read as http")
                 .isNull();
 
         // http_failure is refused for a non-http result: left to the mapper, which names the field
         byte[] tcpHttpFailure = new String(minimalWith("\"checkType\":\"tcp\""), StandardCharsets.UTF_8)
-                .replace("\"success\"", "\"http_failure\"").getBytes(StandardCharsets.UTF_8);
+                .replace("\"success\"", "\"http_failure\"")
+                .getBytes(StandardCharsets.UTF_8);
         assertThat(ProbeResultReader.readOrNull(tcpHttpFailure)).isNull();
-        assertThat(outcome(() -> SERDE.deserialize(TOPIC, tcpHttpFailure))).isEqualTo(new Failure(
-                JsonSerde.PoisonRecordException.class, "invalid ProbeResult: outcome: http_failure is for http checks; "
-                + "a tcp check fails with network_failure or assertion_failure"));
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, tcpHttpFailure)))
+                .isEqualTo(new Failure(
+                        JsonSerde.PoisonRecordException.class,
+                        "invalid ProbeResult: outcome: http_failure is for http checks; "
+                                + "a tcp check fails with network_failure or assertion_failure"));
         assertThat(outcome(() -> SERDE.deserialize(TOPIC, tcpHttpFailure)))
                 .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, tcpHttpFailure)));
     }
@@ -416,15 +868,18 @@ class ProbeResultReaderTest {
     void theSerdeTriesItsFastReaderFirstAndFallsBackToTheMapperOnNull() {
         ProbeResult sentinel = realistic().get(0);
         byte[] minimal = minimalWith(null);
-        assertThat(new JsonSerde<>(ProbeResult.class, b -> sentinel).deserialize(TOPIC, minimal)).isSameAs(sentinel);
+        assertThat(new JsonSerde<>(ProbeResult.class, b -> sentinel).deserialize(TOPIC, minimal))
+                .isSameAs(sentinel);
         JsonSerde<ProbeResult> never = new JsonSerde<>(ProbeResult.class, b -> null);
         assertThat(never.deserialize(TOPIC, minimal)).isEqualTo(Json.read(minimal, ProbeResult.class));
         assertThat(never.deserialize(TOPIC, null)).isNull();
         byte[] bad = minimalWith("\"httpStatus\":\"200\"");
         assertThat(outcome(() -> never.deserialize(TOPIC, bad)))
-                .isEqualTo(new Failure(JsonSerde.PoisonRecordException.class,
+                .isEqualTo(new Failure(
+                        JsonSerde.PoisonRecordException.class,
                         "invalid ProbeResult: httpStatus: has the wrong type or format"));
-        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bad))).isEqualTo(outcome(() -> never.deserialize(TOPIC, bad)));
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bad)))
+                .isEqualTo(outcome(() -> never.deserialize(TOPIC, bad)));
     }
 
     // ---- the byte-level scanner's subset
@@ -446,18 +901,45 @@ class ProbeResultReaderTest {
                 printable.append(c);
             }
         }
-        return Stream.of("\"detail\":\"" + printable + "\"", "\"" + printable + "\":\"" + printable + "\"",
-                "\"detail\":\"\"", "\"finalUrl\":\"https://a.example/b\"", "\"errorKind\":null", "\"detail\":null",
-                "\"responseMs\":0", "\"responseMs\":-0", "\"responseMs\":2147483647", "\"tlsDaysLeft\":-36500",
-                "\"bytesRead\":9223372036854775807", "\"bytesRead\":2147483648", "\"x\":9223372036854775807",
-                "\"x\":-9223372036854775808", "\"x\":2147483648", "\"x\":-2147483649", "\"x\":-0", "\"x\":0",
-                "\"x\":true", "\"x\":false", "\"x\":null", "\"x\":\"\"", "\"x\":1,\"x\":2",
-                " \"x\" \t:\r\n 1 \n", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY - 2) + "\":1",
+        return Stream.of(
+                "\"detail\":\"" + printable + "\"",
+                "\"" + printable + "\":\"" + printable + "\"",
+                "\"detail\":\"\"",
+                "\"finalUrl\":\"https://a.example/b\"",
+                "\"errorKind\":null",
+                "\"detail\":null",
+                "\"responseMs\":0",
+                "\"responseMs\":-0",
+                "\"responseMs\":2147483647",
+                "\"tlsDaysLeft\":-36500",
+                "\"bytesRead\":9223372036854775807",
+                "\"bytesRead\":2147483648",
+                "\"x\":9223372036854775807",
+                "\"x\":-9223372036854775808",
+                "\"x\":2147483648",
+                "\"x\":-2147483649",
+                "\"x\":-0",
+                "\"x\":0",
+                "\"x\":true",
+                "\"x\":false",
+                "\"x\":null",
+                "\"x\":\"\"",
+                "\"x\":1,\"x\":2",
+                " \"x\" \t:\r\n 1 \n",
+                "\"k" + "k".repeat(ProbeResultReader.MAX_KEY - 2) + "\":1",
                 // docs/monitors.md#check-types
-                "\"checkType\":\"http\"", "\"checkType\":\"tcp\"", "\"checkType\":\"heartbeat\"", "\"checkType\":null",
-                "\"dnsAnswers\":null", "\"dnsAnswers\":[]", "\"dnsAnswers\":[ ]", "\"dnsAnswers\":[\"a\"]",
-                "\"dnsAnswers\":[\"mx1.example.com\",\"10 mx2.example.com\"]", "\"dnsAnswers\" : [ \"a\" ,\n\"b\"\t]",
-                "\"dnsAnswers\":[\"" + printable + "\"]", "\"checkType\":\"dns\",\"dnsAnswers\":[\"192.0.2.1\"]",
+                "\"checkType\":\"http\"",
+                "\"checkType\":\"tcp\"",
+                "\"checkType\":\"heartbeat\"",
+                "\"checkType\":null",
+                "\"dnsAnswers\":null",
+                "\"dnsAnswers\":[]",
+                "\"dnsAnswers\":[ ]",
+                "\"dnsAnswers\":[\"a\"]",
+                "\"dnsAnswers\":[\"mx1.example.com\",\"10 mx2.example.com\"]",
+                "\"dnsAnswers\" : [ \"a\" ,\n\"b\"\t]",
+                "\"dnsAnswers\":[\"" + printable + "\"]",
+                "\"checkType\":\"dns\",\"dnsAnswers\":[\"192.0.2.1\"]",
                 "\"errorKind\":null,\"checkType\":\"tls\"");
     }
 
@@ -467,49 +949,133 @@ class ProbeResultReaderTest {
     void defersMembersOutsideTheSubset(String member) {
         byte[] bytes = minimalWith(member);
         assertThat(ProbeResultReader.readOrNull(bytes)).as(member).isNull();
-        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes))).as(member)
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes)))
+                .as(member)
                 .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, bytes)));
     }
 
     static Stream<String> membersOutsideTheSubset() {
         return Stream.of(
                 // escapes in values and keys
-                "\"detail\":\"a\\\"b\"", "\"detail\":\"a\\\\b\"", "\"detail\":\"\\u00e9\"", "\"detail\":\"a\\nb\"",
-                "\"detail\":\"\\/\"", "\"de\\u0074ail\":\"x\"", "\"x\\\"y\":1", "\"x\\\\\":1", "\"x\\n\":1",
+                "\"detail\":\"a\\\"b\"",
+                "\"detail\":\"a\\\\b\"",
+                "\"detail\":\"\\u00e9\"",
+                "\"detail\":\"a\\nb\"",
+                "\"detail\":\"\\/\"",
+                "\"de\\u0074ail\":\"x\"",
+                "\"x\\\"y\":1",
+                "\"x\\\\\":1",
+                "\"x\\n\":1",
                 "\"schemaVersion\\u0000\":1",
                 // raw non-ASCII and control characters
-                "\"detail\":\"\u00e9\"", "\"detail\":\"\uD83D\uDE00\"", "\"\u00e9\":1", "\"x\":\"\u00e9\"",
-                "\"detail\":\"a\u0001b\"", "\"detail\":\"a\tb\"", "\"detail\":\"a\nb\"", "\"detail\":\"\u007f\"",
+                "\"detail\":\"\u00e9\"",
+                "\"detail\":\"\uD83D\uDE00\"",
+                "\"\u00e9\":1",
+                "\"x\":\"\u00e9\"",
+                "\"detail\":\"a\u0001b\"",
+                "\"detail\":\"a\tb\"",
+                "\"detail\":\"a\nb\"",
+                "\"detail\":\"\u007f\"",
                 "\"x\u0000\":1",
                 // numbers
-                "\"responseMs\":012", "\"responseMs\":00", "\"responseMs\":-", "\"responseMs\":-01",
-                "\"responseMs\":1.", "\"responseMs\":1.0", "\"responseMs\":1e5", "\"responseMs\":1E5",
-                "\"responseMs\":0e0", "\"responseMs\":+1", "\"responseMs\":2147483648", "\"responseMs\":-2147483649",
-                "\"responseMs\":-2147483648", "\"responseMs\":-1", "\"tlsDaysLeft\":-2147483648",
-                "\"bytesRead\":9223372036854775808", "\"windowStart\":-9223372036854775809",
-                "\"x\":9223372036854775808", "\"x\":-9223372036854775809", "\"x\":" + "9".repeat(70),
-                "\"x\":" + "1".repeat(20), "\"x\":-", "\"x\":--1", "\"x\":0x10", "\"x\":.5", "\"x\":Infinity",
-                "\"x\":-Infinity", "\"x\":1.5", "\"x\":1e400",
+                "\"responseMs\":012",
+                "\"responseMs\":00",
+                "\"responseMs\":-",
+                "\"responseMs\":-01",
+                "\"responseMs\":1.",
+                "\"responseMs\":1.0",
+                "\"responseMs\":1e5",
+                "\"responseMs\":1E5",
+                "\"responseMs\":0e0",
+                "\"responseMs\":+1",
+                "\"responseMs\":2147483648",
+                "\"responseMs\":-2147483649",
+                "\"responseMs\":-2147483648",
+                "\"responseMs\":-1",
+                "\"tlsDaysLeft\":-2147483648",
+                "\"bytesRead\":9223372036854775808",
+                "\"windowStart\":-9223372036854775809",
+                "\"x\":9223372036854775808",
+                "\"x\":-9223372036854775809",
+                "\"x\":" + "9".repeat(70),
+                "\"x\":" + "1".repeat(20),
+                "\"x\":-",
+                "\"x\":--1",
+                "\"x\":0x10",
+                "\"x\":.5",
+                "\"x\":Infinity",
+                "\"x\":-Infinity",
+                "\"x\":1.5",
+                "\"x\":1e400",
                 // literals
-                "\"x\":tru", "\"x\":nul", "\"x\":fals", "\"x\":NaN", "\"x\":True", "\"x\":NULL", "\"x\":nulll",
-                "\"x\":truex", "\"detail\":true", "\"responseMs\":false", "\"outcome\":null", "\"errorKind\":true",
-                "\"errorKind\":\"DNS\"", "\"errorKind\":\"dns \"", "\"detail\":1", "\"responseMs\":\"1\"",
+                "\"x\":tru",
+                "\"x\":nul",
+                "\"x\":fals",
+                "\"x\":NaN",
+                "\"x\":True",
+                "\"x\":NULL",
+                "\"x\":nulll",
+                "\"x\":truex",
+                "\"detail\":true",
+                "\"responseMs\":false",
+                "\"outcome\":null",
+                "\"errorKind\":true",
+                "\"errorKind\":\"DNS\"",
+                "\"errorKind\":\"dns \"",
+                "\"detail\":1",
+                "\"responseMs\":\"1\"",
                 // structure
-                "\"x\":{}", "\"x\":[]", "\"x\":{\"a\":1}", "\"x\":[1]", "\"detail\":{}", "\"detail\":[]", "\"x\"",
-                "\"x\":", "\"x\" 1", "'x':1", "\"x\":'a'", "x:1", "\"x\":1,", "\"x\":1 \"y\":2", "\"x\"::1",
-                "\"x\":1:2", "/* c */\"x\":1", "// c\n\"x\":1", "\"x\":1 /* c */", "\"x\":1\f",
-                "\"x\":\u00a01", "\"x\":\"a", "\"x\":\"a\"\"b\"",
+                "\"x\":{}",
+                "\"x\":[]",
+                "\"x\":{\"a\":1}",
+                "\"x\":[1]",
+                "\"detail\":{}",
+                "\"detail\":[]",
+                "\"x\"",
+                "\"x\":",
+                "\"x\" 1",
+                "'x':1",
+                "\"x\":'a'",
+                "x:1",
+                "\"x\":1,",
+                "\"x\":1 \"y\":2",
+                "\"x\"::1",
+                "\"x\":1:2",
+                "/* c */\"x\":1",
+                "// c\n\"x\":1",
+                "\"x\":1 /* c */",
+                "\"x\":1\f",
+                "\"x\":\u00a01",
+                "\"x\":\"a",
+                "\"x\":\"a\"\"b\"",
                 // a repeated known field, a key longer than the scanner looks at
-                "\"region\":\"eu-west\"", "\"k" + "k".repeat(ProbeResultReader.MAX_KEY) + "\":1",
+                "\"region\":\"eu-west\"",
+                "\"k" + "k".repeat(ProbeResultReader.MAX_KEY) + "\":1",
                 // check types and DNS answers outside the subset, or refused
-                "\"checkType\":\"TCP\"", "\"checkType\":\"smtp\"", "\"checkType\":1", "\"checkType\":[]",
-                "\"checkType\":\"tcp\",\"checkType\":\"dns\"", "\"checkType\":\"tc\\u0070\"",
-                "\"dnsAnswers\":[null]", "\"dnsAnswers\":[\"a\",null]", "\"dnsAnswers\":[1]", "\"dnsAnswers\":\"a\"",
-                "\"dnsAnswers\":{}", "\"dnsAnswers\":[\"a\",]", "\"dnsAnswers\":[,]", "\"dnsAnswers\":[\"a\" \"b\"]",
-                "\"dnsAnswers\":[\"a\"", "\"dnsAnswers\":[[\"a\"]]", "\"dnsAnswers\":[\"a\\\"b\"]",
-                "\"dnsAnswers\":[\"\u00e9\"]", "\"dnsAnswers\":[\"\"]", "\"dnsAnswers\":[\" \"]",
-                "\"dnsAnswers\":" + Json.string(Collections.nCopies(17, "a")), "\"dnsAnswers\":[\"a\"],\"dnsAnswers\":[]",
-                "\"dnsAnswers\":[true]", "\"dnsAnswers\":[\"a\"]]");
+                "\"checkType\":\"TCP\"",
+                "\"checkType\":\"smtp\"",
+                "\"checkType\":1",
+                "\"checkType\":[]",
+                "\"checkType\":\"tcp\",\"checkType\":\"dns\"",
+                "\"checkType\":\"tc\\u0070\"",
+                "\"dnsAnswers\":[null]",
+                "\"dnsAnswers\":[\"a\",null]",
+                "\"dnsAnswers\":[1]",
+                "\"dnsAnswers\":\"a\"",
+                "\"dnsAnswers\":{}",
+                "\"dnsAnswers\":[\"a\",]",
+                "\"dnsAnswers\":[,]",
+                "\"dnsAnswers\":[\"a\" \"b\"]",
+                "\"dnsAnswers\":[\"a\"",
+                "\"dnsAnswers\":[[\"a\"]]",
+                "\"dnsAnswers\":[\"a\\\"b\"]",
+                "\"dnsAnswers\":[\"\u00e9\"]",
+                "\"dnsAnswers\":[\"\"]",
+                "\"dnsAnswers\":[\" \"]",
+                "\"dnsAnswers\":" + Json.string(Collections.nCopies(17, "a")),
+                "\"dnsAnswers\":[\"a\"],\"dnsAnswers\":[]",
+                "\"dnsAnswers\":[true]",
+                "\"dnsAnswers\":[\"a\"]]");
     }
 
     @ParameterizedTest
@@ -517,7 +1083,8 @@ class ProbeResultReaderTest {
     void defersDocumentsOutsideTheSubset(byte[] bytes) {
         String label = new String(bytes, StandardCharsets.ISO_8859_1);
         assertThat(ProbeResultReader.readOrNull(bytes)).as(label).isNull();
-        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes))).as(label)
+        assertThat(outcome(() -> SERDE.deserialize(TOPIC, bytes)))
+                .as(label)
                 .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, bytes)));
     }
 
@@ -531,21 +1098,39 @@ class ProbeResultReaderTest {
         out.add(concat(minimal, new byte[] {'\f'}));
         out.add(concat(new byte[] {(byte) 0xC2, (byte) 0xA0}, minimal));
         out.add(concat(minimal, new byte[] {0}));
-        for (String json : new String[] {"{}", " { } ", "{,}", "{\"x\":1}", "{\"x\":1}{", "[" + text + "]",
-                text.replace('"', '\''), text.replace(",", ",,"), text.replace("}", ",}"),
-                text.replace(",\"region\"", "\"region\""), text.replace("\"region\":", "\"region\""),
-                text.replace("{", "{\"wrapped\":{") + "}", text + text, text + "}"}) {
+        for (String json : new String[] {
+            "{}",
+            " { } ",
+            "{,}",
+            "{\"x\":1}",
+            "{\"x\":1}{",
+            "[" + text + "]",
+            text.replace('"', '\''),
+            text.replace(",", ",,"),
+            text.replace("}", ",}"),
+            text.replace(",\"region\"", "\"region\""),
+            text.replace("\"region\":", "\"region\""),
+            text.replace("{", "{\"wrapped\":{") + "}",
+            text + text,
+            text + "}"
+        }) {
             out.add(json.getBytes(StandardCharsets.UTF_8));
         }
         // invalid UTF-8 inside a value and a key: a lone continuation byte, a truncated sequence, 0xFF, an
         // overlong encoding of '/'
-        byte[][] invalid = {{(byte) 0x80}, {(byte) 0xC3}, {(byte) 0xFF}, {(byte) 0xC0, (byte) 0xAF},
-                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}};
+        byte[][] invalid = {
+            {(byte) 0x80},
+            {(byte) 0xC3},
+            {(byte) 0xFF},
+            {(byte) 0xC0, (byte) 0xAF},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}
+        };
         for (byte[] bad : invalid) {
-            out.add(minimalWith("\"detail\":\"a" + new String(bad, StandardCharsets.ISO_8859_1) + "b\"",
+            out.add(minimalWith(
+                    "\"detail\":\"a" + new String(bad, StandardCharsets.ISO_8859_1) + "b\"",
                     StandardCharsets.ISO_8859_1));
-            out.add(minimalWith("\"x" + new String(bad, StandardCharsets.ISO_8859_1) + "\":1",
-                    StandardCharsets.ISO_8859_1));
+            out.add(minimalWith(
+                    "\"x" + new String(bad, StandardCharsets.ISO_8859_1) + "\":1", StandardCharsets.ISO_8859_1));
         }
         return out.stream();
     }
@@ -554,7 +1139,8 @@ class ProbeResultReaderTest {
     void aDocumentCutAtAnyByteIsLeftToTheMapperWhichRefusesIt() throws IOException {
         List<byte[]> docs = new ArrayList<>();
         docs.add(Json.bytes(realistic().get(0)));
-        docs.add(Files.readAllBytes(GOLDEN.resolve("valid").resolve("probe-result").resolve("canonical.json")));
+        docs.add(Files.readAllBytes(
+                GOLDEN.resolve("valid").resolve("probe-result").resolve("canonical.json")));
         int cuts = 0;
         for (byte[] doc : docs) {
             assertThat(ProbeResultReader.readOrNull(doc)).isNotNull();
@@ -563,7 +1149,8 @@ class ProbeResultReaderTest {
                 byte[] cut = Arrays.copyOf(doc, length);
                 String label = "cut at " + length + ": " + new String(cut, StandardCharsets.ISO_8859_1);
                 assertThat(ProbeResultReader.readOrNull(cut)).as(label).isNull();
-                assertThat(outcome(() -> SERDE.deserialize(TOPIC, cut))).as(label)
+                assertThat(outcome(() -> SERDE.deserialize(TOPIC, cut)))
+                        .as(label)
                         .isEqualTo(outcome(() -> MAPPER_ONLY.deserialize(TOPIC, cut)))
                         .isInstanceOf(Failure.class);
                 cuts++;
@@ -576,9 +1163,40 @@ class ProbeResultReaderTest {
     @Test
     void singleByteEditsAtEveryOffsetAreEitherLeftToTheMapperOrEqualToIt() {
         byte[] doc = Json.bytes(realistic().get(0));
-        byte[] interesting = {'"', '\\', ',', ':', '{', '}', '[', ']', ' ', '\t', '\n', '\f', 0, 0x1F, 0x7F,
-                (byte) 0x80, (byte) 0xC3, (byte) 0xFF, '0', '1', '9', '-', '+', '.', 'e', 'E', 'n', 't', 'a', 'A',
-                '/', '\''};
+        byte[] interesting = {
+            '"',
+            '\\',
+            ',',
+            ':',
+            '{',
+            '}',
+            '[',
+            ']',
+            ' ',
+            '\t',
+            '\n',
+            '\f',
+            0,
+            0x1F,
+            0x7F,
+            (byte) 0x80,
+            (byte) 0xC3,
+            (byte) 0xFF,
+            '0',
+            '1',
+            '9',
+            '-',
+            '+',
+            '.',
+            'e',
+            'E',
+            'n',
+            't',
+            'a',
+            'A',
+            '/',
+            '\''
+        };
         int cases = 0;
         int answered = 0;
         for (int at = 0; at < doc.length; at++) {
@@ -603,7 +1221,8 @@ class ProbeResultReaderTest {
                 if (fast != null) {
                     answered++;
                     assertThat(outcome(() -> Json.read(edit, ProbeResult.class)))
-                            .as(new String(edit, StandardCharsets.ISO_8859_1)).isEqualTo(fast);
+                            .as(new String(edit, StandardCharsets.ISO_8859_1))
+                            .isEqualTo(fast);
                 }
             }
         }
@@ -619,7 +1238,8 @@ class ProbeResultReaderTest {
             for (int value = 0; value < 256; value++) {
                 byte[] word = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
                 word[position] = (byte) value;
-                assertThat(ProbeResultReader.plainWord(littleEndian(word))).as("byte %d at %d", value, position)
+                assertThat(ProbeResultReader.plainWord(littleEndian(word)))
+                        .as("byte %d at %d", value, position)
                         .isEqualTo(plain(word));
                 checked++;
             }
@@ -638,7 +1258,9 @@ class ProbeResultReaderTest {
     }
 
     private static long littleEndian(byte[] word) {
-        return java.nio.ByteBuffer.wrap(word).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        return java.nio.ByteBuffer.wrap(word)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .getLong();
     }
 
     private static boolean plain(byte[] word) {
@@ -684,12 +1306,13 @@ class ProbeResultReaderTest {
     private static void assertConsistent(String label, byte[] bytes) {
         ProbeResult fast = ProbeResultReader.readOrNull(bytes);
         if (fast != null) {
-            assertThat(outcome(() -> Json.read(bytes, ProbeResult.class))).as(label).isEqualTo(fast);
+            assertThat(outcome(() -> Json.read(bytes, ProbeResult.class)))
+                    .as(label)
+                    .isEqualTo(fast);
         }
     }
 
-    record Failure(Class<?> type, String message) {
-    }
+    record Failure(Class<?> type, String message) {}
 
     /** The value, or the failure's class and message (ContractViolation and poison alike). */
     private static Object outcome(Supplier<?> read) {

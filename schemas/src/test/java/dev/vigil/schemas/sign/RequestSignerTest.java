@@ -15,18 +15,27 @@ class RequestSignerTest {
     void signatureVerifies() {
         String sig = signer.sign(1_764_531_314_123L, "req-1", "us-east", BODY);
         assertThat(sig).startsWith("v1=").hasSize(3 + 64);
-        assertThat(signer.verify(1_764_531_314_123L, "req-1", "us-east", BODY, sig)).isTrue();
+        assertThat(signer.verify(1_764_531_314_123L, "req-1", "us-east", BODY, sig))
+                .isTrue();
     }
 
     @Test
     void everyCanonicalFieldIsBound() {
         String sig = signer.sign(1000, "req-1", "us-east", BODY);
-        assertThat(signer.verify(1001, "req-1", "us-east", BODY, sig)).as("timestamp").isFalse();
-        assertThat(signer.verify(1000, "req-2", "us-east", BODY, sig)).as("request id").isFalse();
-        assertThat(signer.verify(1000, "req-1", "eu-west", BODY, sig)).as("region").isFalse();
+        assertThat(signer.verify(1001, "req-1", "us-east", BODY, sig))
+                .as("timestamp")
+                .isFalse();
+        assertThat(signer.verify(1000, "req-2", "us-east", BODY, sig))
+                .as("request id")
+                .isFalse();
+        assertThat(signer.verify(1000, "req-1", "eu-west", BODY, sig))
+                .as("region")
+                .isFalse();
         byte[] tampered = BODY.clone();
         tampered[3] ^= 1;
-        assertThat(signer.verify(1000, "req-1", "us-east", tampered, sig)).as("body").isFalse();
+        assertThat(signer.verify(1000, "req-1", "us-east", tampered, sig))
+                .as("body")
+                .isFalse();
         RequestSigner other = new RequestSigner("fedcba9876543210fedcba9876543210".getBytes(StandardCharsets.UTF_8));
         assertThat(other.verify(1000, "req-1", "us-east", BODY, sig)).as("key").isFalse();
     }
@@ -36,15 +45,18 @@ class RequestSignerTest {
         assertThat(signer.verify(1000, "r", "us-east", BODY, null)).isFalse();
         assertThat(signer.verify(1000, "r", "us-east", BODY, "")).isFalse();
         assertThat(signer.verify(1000, "r", "us-east", BODY, "v1=zz")).isFalse();
-        assertThat(signer.verify(1000, "r", "us-east", BODY, "v2=" + "0".repeat(64))).isFalse();
-        assertThat(signer.verify(1000, "r", "us-east", BODY, "v1=" + "0".repeat(10))).isFalse();
+        assertThat(signer.verify(1000, "r", "us-east", BODY, "v2=" + "0".repeat(64)))
+                .isFalse();
+        assertThat(signer.verify(1000, "r", "us-east", BODY, "v1=" + "0".repeat(10)))
+                .isFalse();
     }
 
     @Test
     void canonicalFormIsStable() {
         // A change here breaks every remote worker in the field: it must be deliberate.
-        assertThat(RequestSigner.canonicalForm(42, "req", "us-east", new byte[0])).isEqualTo(
-                "vigil-v1\n42\nreq\nus-east\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assertThat(RequestSigner.canonicalForm(42, "req", "us-east", new byte[0]))
+                .isEqualTo(
+                        "vigil-v1\n42\nreq\nus-east\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 
     @Test

@@ -30,8 +30,19 @@ class RecurringSilenceTest {
     }
 
     static Silence series(Schedule schedule, String startsAt, String endsAt) {
-        return new Silence(1, "maint", "monitor/db-*", null, null, t(startsAt), t(endsAt), "ops", "weekly db maintenance",
-                t(startsAt) - 1000, null, schedule);
+        return new Silence(
+                1,
+                "maint",
+                "monitor/db-*",
+                null,
+                null,
+                t(startsAt),
+                t(endsAt),
+                "ops",
+                "weekly db maintenance",
+                t(startsAt) - 1000,
+                null,
+                schedule);
     }
 
     @Test
@@ -42,10 +53,14 @@ class RecurringSilenceTest {
         assertThat(s.activeAt(t("2026-11-30T02:00:00Z"))).isTrue();
         assertThat(s.activeAt(t("2026-11-30T02:59:59.999Z"))).isTrue();
         assertThat(s.activeAt(t("2026-11-30T03:00:00Z"))).isFalse();
-        assertThat(s.activeAt(t("2026-12-01T02:30:00Z"))).as("tuesday is not listed").isFalse();
+        assertThat(s.activeAt(t("2026-12-01T02:30:00Z")))
+                .as("tuesday is not listed")
+                .isFalse();
         assertThat(s.activeAt(t("2026-12-02T02:30:00Z"))).as("wednesday").isTrue();
         assertThat(s.activeAt(t("2026-12-07T02:30:00Z"))).as("next monday").isTrue();
-        assertThat(s.expiredAt(t("2026-12-01T02:30:00Z"))).as("between occurrences the series goes on").isFalse();
+        assertThat(s.expiredAt(t("2026-12-01T02:30:00Z")))
+                .as("between occurrences the series goes on")
+                .isFalse();
     }
 
     @Test
@@ -56,7 +71,9 @@ class RecurringSilenceTest {
         assertThat(s.activeAt(t("2026-12-05T23:30:00Z"))).isTrue();
         assertThat(s.activeAt(t("2026-12-06T00:59:59.999Z"))).isTrue();
         assertThat(s.activeAt(t("2026-12-06T01:00:00Z"))).isFalse();
-        assertThat(s.activeAt(t("2026-12-06T23:30:00Z"))).as("sunday's own evening").isFalse();
+        assertThat(s.activeAt(t("2026-12-06T23:30:00Z")))
+                .as("sunday's own evening")
+                .isFalse();
     }
 
     @Test
@@ -88,7 +105,8 @@ class RecurringSilenceTest {
         Silence never = series(schedule("sun", "02:00", 60, "UTC"), "2026-11-30T00:00:00Z", "2026-12-05T00:00:00Z");
         assertThat(never.nextActiveAt(t("2026-11-30T00:00:00Z"))).isEmpty();
         // a one-off silence: from now on when started, else at its start
-        Silence once = SilenceTest.silence("once", "*", null, null, t("2026-12-01T00:00:00Z"), t("2026-12-02T00:00:00Z"));
+        Silence once =
+                SilenceTest.silence("once", "*", null, null, t("2026-12-01T00:00:00Z"), t("2026-12-02T00:00:00Z"));
         assertThat(once.nextActiveAt(t("2026-11-30T00:00:00Z"))).hasValue(t("2026-12-01T00:00:00Z"));
         assertThat(once.nextActiveAt(t("2026-12-01T05:00:00Z"))).hasValue(t("2026-12-01T05:00:00Z"));
         assertThat(once.nextActiveAt(t("2026-12-02T00:00:00Z"))).isEmpty();
@@ -125,7 +143,9 @@ class RecurringSilenceTest {
         assertThat(s.activeAt(t("2026-10-24T23:29:59.999Z"))).isFalse();
         assertThat(s.activeAt(t("2026-10-24T23:30:00Z"))).isTrue();
         assertThat(s.activeAt(t("2026-10-25T01:29:59.999Z"))).isTrue();
-        assertThat(s.activeAt(t("2026-10-25T01:30:00Z"))).as("not until 03:30 on the wall").isFalse();
+        assertThat(s.activeAt(t("2026-10-25T01:30:00Z")))
+                .as("not until 03:30 on the wall")
+                .isFalse();
         // the week after, winter time: 01:30 CET = 00:30Z
         assertThat(s.activeAt(t("2026-11-01T00:30:00Z"))).isTrue();
         assertThat(s.activeAt(t("2026-11-01T02:30:00Z"))).isFalse();
@@ -136,7 +156,9 @@ class RecurringSilenceTest {
         assertThat(overlap.occurrenceStart(LocalDate.parse("2026-10-25"))).isEqualTo(t("2026-10-25T00:30:00Z"));
         assertThat(o.activeAt(t("2026-10-25T00:45:00Z"))).isTrue();
         assertThat(o.activeAt(t("2026-10-25T01:00:00Z"))).isFalse();
-        assertThat(o.activeAt(t("2026-10-25T01:45:00Z"))).as("02:45 CET, the second time round").isFalse();
+        assertThat(o.activeAt(t("2026-10-25T01:45:00Z")))
+                .as("02:45 CET, the second time round")
+                .isFalse();
     }
 
     @Test
@@ -144,11 +166,19 @@ class RecurringSilenceTest {
         // Pacific/Auckland: Monday 09:00 is Sunday evening in UTC (NZDT +13 in January, NZST +12 in July)
         Schedule mondayMornings = schedule("mon", "09:00", 30, "Pacific/Auckland");
         Silence s = series(mondayMornings, "2027-01-01T00:00:00Z", "2027-12-31T00:00:00Z");
-        assertThat(s.activeAt(t("2027-01-17T20:10:00Z"))).as("sunday in UTC, monday in Auckland").isTrue();
-        assertThat(s.activeAt(t("2027-01-18T20:10:00Z"))).as("monday in UTC, tuesday in Auckland").isFalse();
+        assertThat(s.activeAt(t("2027-01-17T20:10:00Z")))
+                .as("sunday in UTC, monday in Auckland")
+                .isTrue();
+        assertThat(s.activeAt(t("2027-01-18T20:10:00Z")))
+                .as("monday in UTC, tuesday in Auckland")
+                .isFalse();
         assertThat(s.activeAt(t("2027-01-18T09:10:00Z"))).as("09:10 UTC monday").isFalse();
-        assertThat(s.activeAt(t("2027-07-18T20:10:00Z"))).as("winter: 08:10 NZST").isFalse();
-        assertThat(s.activeAt(t("2027-07-18T21:10:00Z"))).as("winter: 09:10 NZST").isTrue();
+        assertThat(s.activeAt(t("2027-07-18T20:10:00Z")))
+                .as("winter: 08:10 NZST")
+                .isFalse();
+        assertThat(s.activeAt(t("2027-07-18T21:10:00Z")))
+                .as("winter: 09:10 NZST")
+                .isTrue();
         // its own spring-forward gap (Sunday 2026-09-27, 02:00 NZST -> 03:00 NZDT at 14:00Z)
         Schedule gap = schedule("sun", "02:30", 60, "Pacific/Auckland");
         assertThat(gap.occurrenceStart(LocalDate.parse("2026-09-27"))).isEqualTo(t("2026-09-26T14:00:00Z"));
@@ -158,10 +188,15 @@ class RecurringSilenceTest {
     void matcherUsesTheSchedule() {
         Silence s = series(schedule("mon", "02:00", 60, "UTC"), "2026-11-30T00:00:00Z", "2026-12-31T00:00:00Z");
         SilenceMatcher m = new SilenceMatcher(List.of(s));
-        assertThat(m.isSilenced("monitor/db-main", null, Map.of(), t("2026-11-30T02:10:00Z"))).isTrue();
-        assertThat(m.isSilenced("monitor/db-main", null, Map.of(), t("2026-11-30T03:10:00Z"))).isFalse();
-        assertThat(m.isSilenced("monitor/web", null, Map.of(), t("2026-11-30T02:10:00Z"))).isFalse();
-        assertThat(m.current(t("2026-11-30T03:10:00Z"))).as("between occurrences it is still current").containsExactly(s);
+        assertThat(m.isSilenced("monitor/db-main", null, Map.of(), t("2026-11-30T02:10:00Z")))
+                .isTrue();
+        assertThat(m.isSilenced("monitor/db-main", null, Map.of(), t("2026-11-30T03:10:00Z")))
+                .isFalse();
+        assertThat(m.isSilenced("monitor/web", null, Map.of(), t("2026-11-30T02:10:00Z")))
+                .isFalse();
+        assertThat(m.current(t("2026-11-30T03:10:00Z")))
+                .as("between occurrences it is still current")
+                .containsExactly(s);
     }
 
     @Test
@@ -172,7 +207,9 @@ class RecurringSilenceTest {
         assertThat(ended.activeAt(t("2026-11-30T02:09:59.999Z"))).isTrue();
         assertThat(ended.activeAt(t("2026-11-30T02:10:00Z"))).isFalse();
         assertThat(ended.activeAt(t("2026-12-07T02:10:00Z"))).isFalse();
-        assertThat(s.expire(t("2026-11-29T00:00:00Z"))).as("not started: deleted").isEmpty();
+        assertThat(s.expire(t("2026-11-29T00:00:00Z")))
+                .as("not started: deleted")
+                .isEmpty();
     }
 
     @Test
@@ -188,14 +225,20 @@ class RecurringSilenceTest {
                 Arguments.of("unknown day", (Runnable) () -> schedule("mon,tues", "02:00", 60, "UTC"), "days[1]"),
                 Arguments.of("upper-case day", (Runnable) () -> schedule("Mon", "02:00", 60, "UTC"), "days[0]"),
                 Arguments.of("repeated day", (Runnable) () -> schedule("mon,tue,mon", "02:00", 60, "UTC"), "days[2]"),
-                Arguments.of("null day", (Runnable) () -> new Schedule(Arrays.asList("mon", null), "02:00", 60, "UTC"), "days[1]"),
+                Arguments.of(
+                        "null day",
+                        (Runnable) () -> new Schedule(Arrays.asList("mon", null), "02:00", 60, "UTC"),
+                        "days[1]"),
                 Arguments.of("one-digit hour", (Runnable) () -> schedule("mon", "2:00", 60, "UTC"), "at"),
                 Arguments.of("24:00", (Runnable) () -> schedule("mon", "24:00", 60, "UTC"), "at"),
                 Arguments.of("seconds", (Runnable) () -> schedule("mon", "02:00:00", 60, "UTC"), "at"),
                 Arguments.of("no at", (Runnable) () -> new Schedule(List.of("mon"), null, 60, "UTC"), "at"),
                 Arguments.of("zero minutes", (Runnable) () -> schedule("mon", "02:00", 0, "UTC"), "durationMinutes"),
                 Arguments.of("over a day", (Runnable) () -> schedule("mon", "02:00", 1441, "UTC"), "durationMinutes"),
-                Arguments.of("no duration", (Runnable) () -> new Schedule(List.of("mon"), "02:00", null, "UTC"), "durationMinutes"),
+                Arguments.of(
+                        "no duration",
+                        (Runnable) () -> new Schedule(List.of("mon"), "02:00", null, "UTC"),
+                        "durationMinutes"),
                 Arguments.of("unknown zone", (Runnable) () -> schedule("mon", "02:00", 60, "Europe/Atlantis"), "zone"),
                 Arguments.of("fixed offset", (Runnable) () -> schedule("mon", "02:00", 60, "+02:00"), "zone"),
                 Arguments.of("lower-case zone", (Runnable) () -> schedule("mon", "02:00", 60, "europe/paris"), "zone"),
@@ -205,47 +248,59 @@ class RecurringSilenceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidSchedules")
     void invalidSchedulesAreRefusedNamingTheField(String name, Runnable make, String field) {
-        assertThatThrownBy(make::run).isInstanceOf(ContractViolation.class)
+        assertThatThrownBy(make::run)
+                .isInstanceOf(ContractViolation.class)
                 .satisfies(e -> assertThat(((ContractViolation) e).field()).isEqualTo(field));
     }
 
     @Test
     void utcAndTheLongestDurationAreAllowed() {
-        assertThat(schedule("mon,tue,wed,thu,fri,sat,sun", "00:00", 1440, "UTC").durationMinutes()).isEqualTo(1440);
+        assertThat(schedule("mon,tue,wed,thu,fri,sat,sun", "00:00", 1440, "UTC").durationMinutes())
+                .isEqualTo(1440);
         assertThat(schedule("mon", "23:59", 1, "Etc/UTC").zone()).isEqualTo("Etc/UTC");
     }
 
     @Test
     void scheduleRoundTripsAndOldRecordsWithoutOneStillRead() {
-        Silence s = series(schedule("tue,mon", "02:00", 90, "Europe/Paris"), "2026-11-30T00:00:00Z", "2026-12-31T00:00:00Z");
+        Silence s = series(
+                schedule("tue,mon", "02:00", 90, "Europe/Paris"), "2026-11-30T00:00:00Z", "2026-12-31T00:00:00Z");
         byte[] bytes = Json.bytes(s);
         assertThat(Json.read(bytes, Silence.class)).isEqualTo(s);
         JsonNode written = Json.tree(bytes).path("schedule");
         List<String> names = new java.util.ArrayList<>();
         written.fieldNames().forEachRemaining(names::add);
-        assertThat(names).as("only the four fields go on the wire").containsExactlyInAnyOrder("days", "at", "durationMinutes", "zone");
+        assertThat(names)
+                .as("only the four fields go on the wire")
+                .containsExactlyInAnyOrder("days", "at", "durationMinutes", "zone");
         assertThat(written.path("days").toString()).isEqualTo("[\"mon\",\"tue\"]");
         assertThat(written.path("at").asText()).isEqualTo("02:00");
         assertThat(written.path("durationMinutes").asInt()).isEqualTo(90);
         assertThat(written.path("zone").asText()).isEqualTo("Europe/Paris");
 
         // a record as written before schedules existed
-        String old = "{\"schemaVersion\":1,\"id\":\"maint-1\",\"fingerprint\":\"monitor/checkout-*\",\"startsAt\":1767225600000,"
-                + "\"endsAt\":1767229200000,\"author\":\"ops\",\"reason\":\"deploy window\",\"createdAt\":1767225599000}";
+        String old =
+                "{\"schemaVersion\":1,\"id\":\"maint-1\",\"fingerprint\":\"monitor/checkout-*\",\"startsAt\":1767225600000,"
+                        + "\"endsAt\":1767229200000,\"author\":\"ops\",\"reason\":\"deploy window\",\"createdAt\":1767225599000}";
         Silence read = Json.read(old, Silence.class);
         assertThat(read.schedule()).isNull();
         assertThat(read.activeAt(1767225600000L)).isTrue();
-        assertThat(Json.tree(Json.bytes(read)).has("schedule")).as("nulls are not written").isFalse();
+        assertThat(Json.tree(Json.bytes(read)).has("schedule"))
+                .as("nulls are not written")
+                .isFalse();
     }
 
     @Test
     void aBadScheduleOnTheWireNamesItsPath() {
-        String bad = "{\"id\":\"s\",\"fingerprint\":\"*\",\"startsAt\":1,\"endsAt\":2,\"author\":\"a\",\"reason\":\"r\",\"createdAt\":1,"
-                + "\"schedule\":{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"Mars/Olympus\"}}";
-        assertThatThrownBy(() -> Json.read(bad, Silence.class)).isInstanceOfSatisfying(ContractViolation.class,
-                e -> assertThat(e.field()).isEqualTo("schedule.zone"));
-        String textMinutes = bad.replace("\"durationMinutes\":60", "\"durationMinutes\":\"60\"").replace("Mars/Olympus", "UTC");
-        assertThatThrownBy(() -> Json.read(textMinutes, Silence.class)).isInstanceOfSatisfying(ContractViolation.class,
-                e -> assertThat(e.field()).isEqualTo("schedule.durationMinutes"));
+        String bad =
+                "{\"id\":\"s\",\"fingerprint\":\"*\",\"startsAt\":1,\"endsAt\":2,\"author\":\"a\",\"reason\":\"r\",\"createdAt\":1,"
+                        + "\"schedule\":{\"days\":[\"mon\"],\"at\":\"02:00\",\"durationMinutes\":60,\"zone\":\"Mars/Olympus\"}}";
+        assertThatThrownBy(() -> Json.read(bad, Silence.class))
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, e -> assertThat(e.field()).isEqualTo("schedule.zone"));
+        String textMinutes = bad.replace("\"durationMinutes\":60", "\"durationMinutes\":\"60\"")
+                .replace("Mars/Olympus", "UTC");
+        assertThatThrownBy(() -> Json.read(textMinutes, Silence.class))
+                .isInstanceOfSatisfying(
+                        ContractViolation.class, e -> assertThat(e.field()).isEqualTo("schedule.durationMinutes"));
     }
 }

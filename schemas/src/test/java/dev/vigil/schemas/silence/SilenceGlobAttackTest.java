@@ -22,13 +22,17 @@ class SilenceGlobAttackTest {
         t.join(10_000);
         assertThat(t.isAlive()).as("the match is still running").isFalse();
         assertThat(result.get()).isFalse();
-        assertThat(Silence.globMatches(glob, "monitor/" + "a".repeat(600) + "b")).isTrue();
+        assertThat(Silence.globMatches(glob, "monitor/" + "a".repeat(600) + "b"))
+                .isTrue();
     }
 
     @Test
     void globCharactersAreLiteralNotRegex() {
-        assertThat(Silence.globMatches("monitor/a.c", "monitor/abc")).as("a dot is a dot").isFalse();
-        assertThat(Silence.globMatches("monitor/checkout-*", "monitor/checkout-api")).isTrue();
+        assertThat(Silence.globMatches("monitor/a.c", "monitor/abc"))
+                .as("a dot is a dot")
+                .isFalse();
+        assertThat(Silence.globMatches("monitor/checkout-*", "monitor/checkout-api"))
+                .isTrue();
         assertThat(Silence.globMatches("*", "worker/us-east/w-1")).isTrue();
     }
 }

@@ -69,7 +69,10 @@ class PathSanitizerTest {
     @MethodSource("paths")
     void resultIsAlwaysAValidCleanPathname(String input, String ignored) {
         String path = PathSanitizer.sanitize(input);
-        assertThat(path).startsWith("/").doesNotContain("?", "#", "//").hasSizeLessThanOrEqualTo(PathSanitizer.MAX_LENGTH);
+        assertThat(path)
+                .startsWith("/")
+                .doesNotContain("?", "#", "//")
+                .hasSizeLessThanOrEqualTo(PathSanitizer.MAX_LENGTH);
         assertThat(PrivacyGuard.check("pathname", path)).isEmpty();
         assertThat(PathSanitizer.sanitize(path)).isEqualTo(path);
         var metric = new DomainMetric(1, "bakery", DomainMetric.HTTP_REQUEST, "200", path, null, null, Map.of(), 0L);

@@ -37,10 +37,11 @@ class PrivacyGuardNestedEncodingTest {
     @ParameterizedTest(name = "{0}-fold {1}")
     @MethodSource("nestedEncodings")
     void everyLayerIsDecodedBeforeTheChecks(int folds, String plain, Kind kind) {
-        assertThat(PrivacyGuard.check("v", plain)).as("plain").hasValueSatisfying(v -> assertThat(v.kind()).isEqualTo(kind));
+        assertThat(PrivacyGuard.check("v", plain)).as("plain").hasValueSatisfying(v -> assertThat(v.kind())
+                .isEqualTo(kind));
         String encoded = encode(plain, folds);
-        assertThat(PrivacyGuard.check("pathname", encoded)).as(encoded)
-                .hasValueSatisfying(v -> assertThat(v.kind()).isEqualTo(kind));
+        assertThat(PrivacyGuard.check("pathname", encoded)).as(encoded).hasValueSatisfying(v -> assertThat(v.kind())
+                .isEqualTo(kind));
     }
 
     @ParameterizedTest(name = "{0} folds past the bound")
@@ -55,8 +56,15 @@ class PrivacyGuardNestedEncodingTest {
 
     @Test
     void ordinaryEncodedValuesStillPass() {
-        for (String value : new String[] {"/files/report%202024.pdf", "100%25", "50% done", "%zz%", "/a%2Fb%252Fc",
-                "/caf%C3%A9/menu", encode("/docs/getting started", 3)}) {
+        for (String value : new String[] {
+            "/files/report%202024.pdf",
+            "100%25",
+            "50% done",
+            "%zz%",
+            "/a%2Fb%252Fc",
+            "/caf%C3%A9/menu",
+            encode("/docs/getting started", 3)
+        }) {
             assertThat(PrivacyGuard.check("pathname", value)).as(value).isEmpty();
         }
     }
@@ -65,7 +73,8 @@ class PrivacyGuardNestedEncodingTest {
     void theDecoderStopsAtTheFixedPoint() {
         assertThat(PercentDecoding.decode(encode("a@b", 5))).isEqualTo("a@b");
         assertThat(PercentDecoding.decode("100%25")).isEqualTo("100%");
-        assertThat(PercentDecoding.decode(encode("a@b", PercentDecoding.MAX_ROUNDS + 1))).isNull();
+        assertThat(PercentDecoding.decode(encode("a@b", PercentDecoding.MAX_ROUNDS + 1)))
+                .isNull();
     }
 
     /** Every byte that is not a letter or digit as {@code %XX}, {@code folds} times over. */

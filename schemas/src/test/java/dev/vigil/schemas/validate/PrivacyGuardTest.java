@@ -231,12 +231,14 @@ class PrivacyGuardTest {
 
     @Test
     void metricViolationsNameTheNestedLabel() {
-        DomainMetric metric = metric("/users/alice%40example.com",
+        DomainMetric metric = metric(
+                "/users/alice%40example.com",
                 Map.of("user", "alice@example.com", "phone", "+44 20 7946 0958", "region", "eu-west"));
-        assertThat(PrivacyGuard.inspect(metric)).containsExactly(
-                new PrivacyViolation("pathname", Kind.EMAIL),
-                new PrivacyViolation("labels.phone", Kind.PHONE_NUMBER),
-                new PrivacyViolation("labels.user", Kind.EMAIL));
+        assertThat(PrivacyGuard.inspect(metric))
+                .containsExactly(
+                        new PrivacyViolation("pathname", Kind.EMAIL),
+                        new PrivacyViolation("labels.phone", Kind.PHONE_NUMBER),
+                        new PrivacyViolation("labels.user", Kind.EMAIL));
         assertThatThrownBy(() -> PrivacyGuard.requireClean(metric))
                 .isInstanceOf(ContractViolation.class)
                 .hasMessage("pathname: contains an e-mail address");
@@ -252,27 +254,36 @@ class PrivacyGuardTest {
 
     @Test
     void alertViolationsNameAttributesLinksAndSummary() {
-        AlertEvent event = alert("Login failing for alice@example.com",
-                Map.of("dashboard", "https://grafana.example.com/d/abc/checkout?orgId=1&from=now-1h",
-                        "runbook", "https://wiki.example.com/runbooks/checkout"),
+        AlertEvent event = alert(
+                "Login failing for alice@example.com",
+                Map.of(
+                        "dashboard",
+                        "https://grafana.example.com/d/abc/checkout?orgId=1&from=now-1h",
+                        "runbook",
+                        "https://wiki.example.com/runbooks/checkout"),
                 Map.of("x", "Bearer abc123def456ghi789", "region", "eu-west"));
-        assertThat(PrivacyGuard.inspect(event)).containsExactly(
-                new PrivacyViolation("summary", Kind.EMAIL),
-                new PrivacyViolation("links.dashboard", Kind.QUERY_STRING),
-                new PrivacyViolation("attributes.x", Kind.BEARER_TOKEN));
+        assertThat(PrivacyGuard.inspect(event))
+                .containsExactly(
+                        new PrivacyViolation("summary", Kind.EMAIL),
+                        new PrivacyViolation("links.dashboard", Kind.QUERY_STRING),
+                        new PrivacyViolation("attributes.x", Kind.BEARER_TOKEN));
     }
 
     @Test
     void linksMayCarryAPathButNotCredentials() {
-        AlertEvent clean = alert("Checkout is down",
-                Map.of("dashboard", "https://grafana.example.com/d/abc123/checkout",
-                        "history", "https://vigil.example.com/monitors/checkout-api/history"),
+        AlertEvent clean = alert(
+                "Checkout is down",
+                Map.of(
+                        "dashboard",
+                        "https://grafana.example.com/d/abc123/checkout",
+                        "history",
+                        "https://vigil.example.com/monitors/checkout-api/history"),
                 Map.of("region", "eu-west"));
         assertThat(PrivacyGuard.inspect(clean)).isEmpty();
         PrivacyGuard.requireClean(clean);
 
-        AlertEvent withCredentials = alert("Checkout is down",
-                Map.of("dashboard", "https://admin:s3cret@grafana.example.com/d/abc123"), Map.of());
+        AlertEvent withCredentials = alert(
+                "Checkout is down", Map.of("dashboard", "https://admin:s3cret@grafana.example.com/d/abc123"), Map.of());
         assertThatThrownBy(() -> PrivacyGuard.requireClean(withCredentials))
                 .isInstanceOf(ContractViolation.class)
                 .hasMessage("links.dashboard: contains a password");
@@ -280,30 +291,65 @@ class PrivacyGuardTest {
 
     @Test
     void probeResultFieldsAreChecked() {
-        assertThat(PrivacyGuard.inspect(probe("https://checkout.example.com/health", null))).isEmpty();
-        ProbeResult leaky = probe("https://checkout.example.com/users/bob@example.com",
-                "auth failed: password=hunter2");
-        assertThat(PrivacyGuard.inspect(leaky)).containsExactly(
-                new PrivacyViolation("finalUrl", Kind.EMAIL),
-                new PrivacyViolation("detail", Kind.PASSWORD));
+        assertThat(PrivacyGuard.inspect(probe("https://checkout.example.com/health", null)))
+                .isEmpty();
+        ProbeResult leaky =
+                probe("https://checkout.example.com/users/bob@example.com", "auth failed: password=hunter2");
+        assertThat(PrivacyGuard.inspect(leaky))
+                .containsExactly(
+                        new PrivacyViolation("finalUrl", Kind.EMAIL), new PrivacyViolation("detail", Kind.PASSWORD));
         assertThatThrownBy(() -> PrivacyGuard.requireClean(leaky))
                 .isInstanceOf(ContractViolation.class)
                 .hasMessage("finalUrl: contains an e-mail address");
     }
 
     private static DomainMetric metric(String pathname, Map<String, String> labels) {
-        return new DomainMetric(1, "bakery", DomainMetric.HTTP_REQUEST, "200", pathname, null, 14.2, labels,
-                1_764_531_314_000L);
+        return new DomainMetric(
+                1, "bakery", DomainMetric.HTTP_REQUEST, "200", pathname, null, 14.2, labels, 1_764_531_314_000L);
     }
 
     private static AlertEvent alert(String summary, Map<String, String> links, Map<String, String> attributes) {
-        return new AlertEvent(1, null, "monitor/checkout-api", null, AlertState.OPENED, Severity.CRITICAL,
-                "checkout", "api", summary, links, attributes, null, 1_764_531_314_000L, 1_764_531_314_000L,
-                AlertSource.APP, null, List.of("ops"));
+        return new AlertEvent(
+                1,
+                null,
+                "monitor/checkout-api",
+                null,
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "checkout",
+                "api",
+                summary,
+                links,
+                attributes,
+                null,
+                1_764_531_314_000L,
+                1_764_531_314_000L,
+                AlertSource.APP,
+                null,
+                List.of("ops"));
     }
 
     private static ProbeResult probe(String finalUrl, String detail) {
-        return new ProbeResult(1, "checkout-api", "eu-west", "w-1", 1_764_531_300_000L, 1_764_531_301_000L,
-                Outcome.SUCCESS, null, 200, 120, 135, null, null, finalUrl, 30, 3, 10, 20, detail, UUID);
+        return new ProbeResult(
+                1,
+                "checkout-api",
+                "eu-west",
+                "w-1",
+                1_764_531_300_000L,
+                1_764_531_301_000L,
+                Outcome.SUCCESS,
+                null,
+                200,
+                120,
+                135,
+                null,
+                null,
+                finalUrl,
+                30,
+                3,
+                10,
+                20,
+                detail,
+                UUID);
     }
 }

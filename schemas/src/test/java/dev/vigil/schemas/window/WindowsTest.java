@@ -5,26 +5,33 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class WindowsTest {
     @ParameterizedTest
     @CsvSource({
-            "0, 10000, 0",
-            "9999, 10000, 0",
-            "10000, 10000, 10000",
-            "1764531314123, 60000, 1764531300000",
-            "1764531314123, 300000, 1764531300000",
-            "-1, 10000, -10000"})
+        "0, 10000, 0",
+        "9999, 10000, 0",
+        "10000, 10000, 10000",
+        "1764531314123, 60000, 1764531300000",
+        "1764531314123, 300000, 1764531300000",
+        "-1, 10000, -10000"
+    })
     void windowStartIsTheBoundaryAtOrBefore(long t, long interval, long expected) {
         assertThat(Windows.windowStart(t, interval)).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @CsvSource({"10000, 2500, 7500", "60000, 2500, 57500", "300000, 30000, 270000", "3600000, 5000, 3595000",
-            "10000, 10000, 0", "10000, 12000, 0"})
+    @CsvSource({
+        "10000, 2500, 7500",
+        "60000, 2500, 57500",
+        "300000, 30000, 270000",
+        "3600000, 5000, 3595000",
+        "10000, 10000, 0",
+        "10000, 12000, 0"
+    })
     void spreadIsTheIntervalLessTheTimeoutNeverNegative(long interval, long timeout, long expected) {
         assertThat(Windows.spreadMs(interval, timeout)).isEqualTo(expected);
     }
@@ -65,7 +72,9 @@ class WindowsTest {
         for (int count : perSecond) {
             peak = Math.max(peak, count);
         }
-        assertThat(peak).as("busiest second against a mean of %.0f starts/s", mean).isLessThanOrEqualTo((int) (2 * mean));
+        assertThat(peak)
+                .as("busiest second against a mean of %.0f starts/s", mean)
+                .isLessThanOrEqualTo((int) (2 * mean));
         // every whole second of the spread has starts: no idle stretch and no burst at the window's start
         for (int s = 0; s < Windows.spreadMs(interval, timeout) / 1000; s++) {
             assertThat(perSecond[s]).as("second %d", s).isGreaterThan((int) (mean / 2));
@@ -90,7 +99,7 @@ class WindowsTest {
     @Test
     void collectionDeadlineIsTheMonitorsOwnScheduledStartPlusTimeoutAndGrace() {
         long ws = 600_000;
-        for (String id : new String[]{"api", "web", "checkout", "a"}) {
+        for (String id : new String[] {"api", "web", "checkout", "a"}) {
             long at = Windows.scheduledAt(id, ws, 60_000, 2_500);
             assertThat(Windows.collectionDeadline(id, ws, 60_000, 2_500, 5_000)).isEqualTo(at + 2_500 + 5_000);
             assertThat(Windows.collectionDeadline(id, ws, 60_000, 2_500, 5_000))
@@ -111,8 +120,10 @@ class WindowsTest {
             latest = Math.max(latest, Windows.collectionDeadline("m-" + i, 0, 10_000, 1_000, 0));
         }
         // The maximum over many ids reaches it, and none exceeds it.
-        assertThat(latest).isBetween(Windows.latestCollectionDeadline(0, 10_000, 1_000, 0) - 20,
-                Windows.latestCollectionDeadline(0, 10_000, 1_000, 0));
+        assertThat(latest)
+                .isBetween(
+                        Windows.latestCollectionDeadline(0, 10_000, 1_000, 0) - 20,
+                        Windows.latestCollectionDeadline(0, 10_000, 1_000, 0));
     }
 
     @Test
@@ -126,7 +137,8 @@ class WindowsTest {
     @Test
     void rejectsNonPositiveIntervals() {
         assertThatThrownBy(() -> Windows.windowStart(1, 0)).hasMessageContaining("interval must be positive");
-        assertThatThrownBy(() -> Windows.collectionDeadline("api", 0, 10_000, -1, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Windows.collectionDeadline("api", 0, 10_000, -1, 0))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Windows.spreadMs(0, 1_000)).hasMessageContaining("interval must be positive");
     }
 }

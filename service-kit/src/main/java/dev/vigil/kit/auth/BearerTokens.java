@@ -32,10 +32,12 @@ public final class BearerTokens {
         java.util.Set<String> hashes = new java.util.HashSet<>();
         for (TokenSpec t : tokens) {
             if (INSTANCE_NAME.equals(t.name())) {
-                throw new IllegalArgumentException("token name " + INSTANCE_NAME + " is reserved for the instances' own credential");
+                throw new IllegalArgumentException(
+                        "token name " + INSTANCE_NAME + " is reserved for the instances' own credential");
             }
             if (!hashes.add(t.sha256())) {
-                throw new IllegalArgumentException("token " + t.name() + " has the same hash as another token: every token must be distinct");
+                throw new IllegalArgumentException(
+                        "token " + t.name() + " has the same hash as another token: every token must be distinct");
             }
             List<String> problems = t.problems("token " + t.name());
             if (!problems.isEmpty()) {
@@ -48,9 +50,11 @@ public final class BearerTokens {
         }
         if (instanceToken != null) {
             if (hashes.contains(hash(instanceToken))) {
-                throw new IllegalArgumentException("the instance credential equals a configured token: use a distinct secret");
+                throw new IllegalArgumentException(
+                        "the instance credential equals a configured token: use a distinct secret");
             }
-            entries.add(Map.entry(hash(instanceToken), new Principal(INSTANCE_NAME, java.util.Set.of(Scope.READ), true)));
+            entries.add(
+                    Map.entry(hash(instanceToken), new Principal(INSTANCE_NAME, java.util.Set.of(Scope.READ), true)));
         }
         return new BearerTokens(HashedCredentials.of(entries));
     }

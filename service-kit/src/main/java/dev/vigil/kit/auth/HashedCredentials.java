@@ -19,8 +19,7 @@ public final class HashedCredentials<T> {
     private static final HexFormat HEX = HexFormat.of();
     private static final int MAX_LENGTH = 512;
 
-    private record Entry<T>(byte[] hash, T subject) {
-    }
+    private record Entry<T>(byte[] hash, T subject) {}
 
     private final List<Entry<T>> entries;
 

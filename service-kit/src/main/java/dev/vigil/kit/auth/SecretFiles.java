@@ -19,8 +19,7 @@ import java.util.Set;
  * through a symbolic link (a link planted in the data directory cannot redirect the write or the read).
  */
 public final class SecretFiles {
-    private SecretFiles() {
-    }
+    private SecretFiles() {}
 
     /**
      * The secret in {@code file} if it exists (a regular file, not a link), else {@code fresh} written there with
@@ -46,17 +45,22 @@ public final class SecretFiles {
             return Optional.empty();
         }
         if (Files.isSymbolicLink(file) || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(file + " is not a regular file (a symbolic link or other); refusing to read a secret through it");
+            throw new IOException(
+                    file + " is not a regular file (a symbolic link or other); refusing to read a secret through it");
         }
         if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            var attrs = Files.readAttributes(file, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            var attrs = Files.readAttributes(
+                    file, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             var loose = java.util.EnumSet.copyOf(attrs.permissions());
-            loose.retainAll(java.util.EnumSet.of(java.nio.file.attribute.PosixFilePermission.GROUP_READ,
-                    java.nio.file.attribute.PosixFilePermission.GROUP_WRITE, java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
+            loose.retainAll(java.util.EnumSet.of(
+                    java.nio.file.attribute.PosixFilePermission.GROUP_READ,
+                    java.nio.file.attribute.PosixFilePermission.GROUP_WRITE,
+                    java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
                     java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE));
             if (!loose.isEmpty()) {
                 throw new IOException(file + " can be read or written by other users (mode "
-                        + PosixFilePermissions.toString(attrs.permissions()) + "); a secret file must be private: chmod 600 " + file);
+                        + PosixFilePermissions.toString(attrs.permissions())
+                        + "); a secret file must be private: chmod 600 " + file);
             }
             String me = System.getProperty("user.name");
             if (me != null && !attrs.owner().getName().equals(me)) {
@@ -64,7 +68,8 @@ public final class SecretFiles {
                         + "; refusing to trust a secret another user may have planted");
             }
         }
-        try (SeekableByteChannel ch = Files.newByteChannel(file, Set.<OpenOption>of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+        try (SeekableByteChannel ch =
+                Files.newByteChannel(file, Set.<OpenOption>of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
             ByteBuffer buf = ByteBuffer.allocate((int) Math.min(ch.size(), 64 * 1024));
             while (buf.hasRemaining() && ch.read(buf) > 0) {
                 // read it all
@@ -79,10 +84,14 @@ public final class SecretFiles {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        Set<OpenOption> options =
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
         try (SeekableByteChannel ch = posix
-                ? Files.newByteChannel(file, options, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+                ? Files.newByteChannel(
+                        file,
+                        options,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                 : Files.newByteChannel(file, options)) {
             ch.write(ByteBuffer.wrap((secret + "\n").getBytes(StandardCharsets.UTF_8)));
         }

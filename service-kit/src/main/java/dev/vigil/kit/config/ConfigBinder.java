@@ -43,14 +43,14 @@ final class ConfigBinder {
     /** Stands for a value that could not be bound; its problems are already recorded. */
     private static final Object FAILED = new Object();
 
-    static final ObjectMapper MAPPER = Json.mapper().copy()
+    static final ObjectMapper MAPPER = Json.mapper()
+            .copy()
             .enable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .registerModule(new SimpleModule("vigil-config").addSerializer(Duration.class, new DurationWriter()));
 
     private static final Map<Class<?>, Boolean> PLAIN = new ConcurrentHashMap<>();
 
-    private ConfigBinder() {
-    }
+    private ConfigBinder() {}
 
     /** The tree of a configuration record, durations as text: the defaults every file and variable overlays. */
     static ObjectNode toTree(Object config) {
@@ -83,9 +83,11 @@ final class ConfigBinder {
         }
         Type element = elementType(type);
         if (element != null && structured(element)) {
-            return raw.isArray() ? array(node, raw(element), element, path, problems)
-                    : Map.class.isAssignableFrom(raw) ? map(node, element, path, problems)
-                    : list(node, element, path, problems);
+            return raw.isArray()
+                    ? array(node, raw(element), element, path, problems)
+                    : Map.class.isAssignableFrom(raw)
+                            ? map(node, element, path, problems)
+                            : list(node, element, path, problems);
         }
         try {
             return MAPPER.treeToValue(node, MAPPER.constructType(type));
@@ -129,7 +131,8 @@ final class ConfigBinder {
                 value = null;
             }
             args[i] = value == null && components[i].getType().isPrimitive()
-                    ? Array.get(Array.newInstance(components[i].getType(), 1), 0) : value;
+                    ? Array.get(Array.newInstance(components[i].getType(), 1), 0)
+                    : value;
         }
         try {
             Object value = canonical(type, components).newInstance(args);
@@ -183,7 +186,8 @@ final class ConfigBinder {
         return out == null ? FAILED : out;
     }
 
-    private static Object array(JsonNode node, Class<?> elementClass, Type elementType, String path, Problems problems) {
+    private static Object array(
+            JsonNode node, Class<?> elementClass, Type elementType, String path, Problems problems) {
         List<Object> out = elements(node, elementType, path, problems);
         if (out == null) {
             return FAILED;
@@ -221,8 +225,8 @@ final class ConfigBinder {
     }
 
     private static Constructor<?> canonical(Class<?> type, RecordComponent[] components) throws NoSuchMethodException {
-        Constructor<?> c = type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType)
-                .toArray(Class<?>[]::new));
+        Constructor<?> c = type.getDeclaredConstructor(
+                Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
         c.setAccessible(true);
         return c;
     }
@@ -232,11 +236,16 @@ final class ConfigBinder {
         if (!type.isRecord()) {
             return false;
         }
-        return PLAIN.computeIfAbsent(type, t -> !jackson(t.getAnnotations())
-                && Arrays.stream(t.getRecordComponents()).noneMatch(rc -> jackson(rc.getAnnotations())
-                        || jackson(rc.getAccessor().getAnnotations()))
-                && Arrays.stream(t.getDeclaredConstructors()).noneMatch(c -> jackson(c.getAnnotations())
-                        || Arrays.stream(c.getParameterAnnotations()).anyMatch(ConfigBinder::jackson)));
+        return PLAIN.computeIfAbsent(
+                type,
+                t -> !jackson(t.getAnnotations())
+                        && Arrays.stream(t.getRecordComponents())
+                                .noneMatch(rc -> jackson(rc.getAnnotations())
+                                        || jackson(rc.getAccessor().getAnnotations()))
+                        && Arrays.stream(t.getDeclaredConstructors())
+                                .noneMatch(c -> jackson(c.getAnnotations())
+                                        || Arrays.stream(c.getParameterAnnotations())
+                                                .anyMatch(ConfigBinder::jackson)));
     }
 
     private static boolean jackson(Annotation[] annotations) {

@@ -38,11 +38,10 @@ import org.slf4j.LoggerFactory;
 public final class ConfigLoader {
     public static final String ENV_PREFIX = "VIGIL_";
     private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory()).disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** A loaded configuration and the warnings about deprecated keys it was read with. */
     public record Result<T>(T config, List<String> warnings) {
@@ -127,7 +126,8 @@ public final class ConfigLoader {
         Problems problems = new Problems();
         T value = ConfigBinder.bind(tree, type, problems);
         if (!problems.isEmpty()) {
-            throw new ConfigException(problems.list().stream().map(p -> source + ": " + p).toList());
+            throw new ConfigException(
+                    problems.list().stream().map(p -> source + ": " + p).toList());
         }
         return value;
     }
@@ -143,8 +143,12 @@ public final class ConfigLoader {
     }
 
     /** Moves each deprecated key of the file to its new key; the new key wins when both are written. */
-    private static void moveDeprecated(ObjectNode file, List<DeprecatedKey> deprecated, String source,
-                                       List<String> warnings, Map<String, String> setBy) {
+    private static void moveDeprecated(
+            ObjectNode file,
+            List<DeprecatedKey> deprecated,
+            String source,
+            List<String> warnings,
+            Map<String, String> setBy) {
         for (DeprecatedKey d : deprecated) {
             String[] oldPath = d.oldKey().split("\\.");
             ObjectNode oldParent = parent(file, oldPath, false);
@@ -161,8 +165,9 @@ public final class ConfigLoader {
                 continue;
             }
             if (newParent != null) {
-                newParent.set(last(newPath), value.isValueNode() && d.unit() != null
-                        ? TextNode.valueOf(d.convert(value.asText())) : value);
+                newParent.set(
+                        last(newPath),
+                        value.isValueNode() && d.unit() != null ? TextNode.valueOf(d.convert(value.asText())) : value);
                 setBy.put(d.newKey(), d.oldKey());
             }
             // no parent: a section on the new key's path is not a mapping, which the binding reports
@@ -171,8 +176,8 @@ public final class ConfigLoader {
     }
 
     /** Deprecated variables as their new names; a variable of the new name wins when both are set. */
-    private static Map<String, String> deprecatedEnv(Map<String, String> env, List<DeprecatedKey> deprecated,
-                                                     List<String> warnings, Map<String, String> setBy) {
+    private static Map<String, String> deprecatedEnv(
+            Map<String, String> env, List<DeprecatedKey> deprecated, List<String> warnings, Map<String, String> setBy) {
         Map<String, String> out = new LinkedHashMap<>(env);
         for (DeprecatedKey d : deprecated) {
             String oldName = envName(d.oldKey());
@@ -260,7 +265,8 @@ public final class ConfigLoader {
                 node.set(e.getKey(), child.isArray() ? list(value) : TextNode.valueOf(value));
                 return true;
             }
-            if (child.isObject() && name.startsWith(form + "_")
+            if (child.isObject()
+                    && name.startsWith(form + "_")
                     && override((ObjectNode) child, name.substring(form.length() + 1), value)) {
                 return true;
             }
@@ -280,7 +286,8 @@ public final class ConfigLoader {
 
     /** {@code kafka.sendTimeout} → {@code VIGIL_KAFKA_SEND_TIMEOUT}. */
     static String envName(String keyPath) {
-        return ENV_PREFIX + Arrays.stream(keyPath.split("\\.")).map(ConfigLoader::envForm).collect(Collectors.joining("_"));
+        return ENV_PREFIX
+                + Arrays.stream(keyPath.split("\\.")).map(ConfigLoader::envForm).collect(Collectors.joining("_"));
     }
 
     /** {@code bootstrapServers} → {@code BOOTSTRAP_SERVERS}; {@code dead-letter} → {@code DEAD_LETTER}. */
@@ -288,7 +295,9 @@ public final class ConfigLoader {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (Character.isUpperCase(c) && i > 0 && Character.isLetterOrDigit(key.charAt(i - 1))
+            if (Character.isUpperCase(c)
+                    && i > 0
+                    && Character.isLetterOrDigit(key.charAt(i - 1))
                     && !Character.isUpperCase(key.charAt(i - 1))) {
                 sb.append('_');
             }

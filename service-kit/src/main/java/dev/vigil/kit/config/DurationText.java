@@ -17,8 +17,7 @@ public final class DurationText {
     private static final long[] UNIT_MILLIS = {86_400_000L, 3_600_000L, 60_000L, 1_000L, 1L};
     private static final String[] UNIT_NAMES = {"d", "h", "m", "s", "ms"};
 
-    private DurationText() {
-    }
+    private DurationText() {}
 
     /**
      * @return the duration, zero included (whether zero is allowed is the setting's range to say)

@@ -125,7 +125,9 @@ public final class Problems {
     /** A Kafka topic name; {@code dflt} when absent. */
     public String topic(String key, String value, String dflt) {
         String v = value == null ? dflt : value;
-        check(v != null && TOPIC.matcher(v).matches(), key,
+        check(
+                v != null && TOPIC.matcher(v).matches(),
+                key,
                 "must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)");
         return v;
     }
@@ -145,7 +147,9 @@ public final class Problems {
     /** A duration between {@code min} and {@code max} (both included); {@code dflt} when absent. */
     public Duration duration(String key, Duration value, Duration dflt, Duration min, Duration max) {
         Duration v = value == null ? dflt : value;
-        check(v.compareTo(min) >= 0 && v.compareTo(max) <= 0, key,
+        check(
+                v.compareTo(min) >= 0 && v.compareTo(max) <= 0,
+                key,
                 "must be between " + DurationText.format(min) + " and " + DurationText.format(max));
         return v;
     }

@@ -22,10 +22,10 @@ public final class FlatJson {
      * A plain mapper, not the contracts' one: a problem body keeps its members in the order RFC 9457 lists them, and
      * a null member is written (the contracts' mapper sorts keys and leaves nulls out).
      */
-    private static final ObjectWriter WRITER = JsonMapper.builder().build().writer().with(new LineSeparatorEscapes());
+    private static final ObjectWriter WRITER =
+            JsonMapper.builder().build().writer().with(new LineSeparatorEscapes());
 
-    private FlatJson() {
-    }
+    private FlatJson() {}
 
     /** {@code members} as one JSON object, in the map's iteration order. */
     public static byte[] object(Map<String, ?> members) {
@@ -39,8 +39,13 @@ public final class FlatJson {
     }
 
     private static Object flat(Object value) {
-        if (value == null || value instanceof Boolean || value instanceof Integer || value instanceof Long
-                || value instanceof Short || value instanceof Byte || value instanceof BigInteger
+        if (value == null
+                || value instanceof Boolean
+                || value instanceof Integer
+                || value instanceof Long
+                || value instanceof Short
+                || value instanceof Byte
+                || value instanceof BigInteger
                 || value instanceof BigDecimal) {
             return value;
         }

@@ -33,7 +33,12 @@ final class GuardHandler extends ChannelDuplexHandler {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
             // bytes while a body is still arriving (also one whose request was already answered) are not a new head
-            if (open == 0 && !inHead && !bodyOpen && !refusing && msg instanceof io.netty.buffer.ByteBuf b && b.isReadable()) {
+            if (open == 0
+                    && !inHead
+                    && !bodyOpen
+                    && !refusing
+                    && msg instanceof io.netty.buffer.ByteBuf b
+                    && b.isReadable()) {
                 inHead = true;
                 armHeadDeadline(self); // answers must go out through the codec, so from the guard's own position
             }
@@ -45,6 +50,7 @@ final class GuardHandler extends ChannelDuplexHandler {
     private boolean inHead;
     /** A request head was read and its body's last chunk not yet. */
     private boolean bodyOpen;
+
     private ChannelHandlerContext self;
     private final ServerLimits limits;
     private final BodyBudget budget;
@@ -52,6 +58,7 @@ final class GuardHandler extends ChannelDuplexHandler {
     private ScheduledFuture<?> headDeadline;
     /** Requests read whose answer has not been written completely (HTTP/1.1 pipelining keeps this above 1). */
     private int open;
+
     private long held;
     private boolean refusing;
 
@@ -78,12 +85,16 @@ final class GuardHandler extends ChannelDuplexHandler {
     /** A fresh connection that never sends a byte is closed after the head timeout, without an answer. */
     private void armSilentClose(ChannelHandlerContext ctx) {
         cancelHeadDeadline();
-        headDeadline = ctx.executor().schedule(() -> {
-            if (open == 0 && !inHead && ctx.channel().isActive()) {
-                refusals.count("idle_connection");
-                ctx.close();
-            }
-        }, limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        headDeadline = ctx.executor()
+                .schedule(
+                        () -> {
+                            if (open == 0 && !inHead && ctx.channel().isActive()) {
+                                refusals.count("idle_connection");
+                                ctx.close();
+                            }
+                        },
+                        limits.headerTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -97,20 +108,38 @@ final class GuardHandler extends ChannelDuplexHandler {
             inHead = false;
             String host = req.headers().get(HttpHeaderNames.HOST);
             if (!limits.hostAllowed(host)) {
-                refuse(ctx, msg, HttpResponseStatus.MISDIRECTED_REQUEST, "host-not-allowed", "Host not allowed",
-                        "this server answers only requests addressed to " + String.join(", ",
-                                new java.util.TreeSet<>(limits.allowedHosts())), "host");
+                refuse(
+                        ctx,
+                        msg,
+                        HttpResponseStatus.MISDIRECTED_REQUEST,
+                        "host-not-allowed",
+                        "Host not allowed",
+                        "this server answers only requests addressed to "
+                                + String.join(", ", new java.util.TreeSet<>(limits.allowedHosts())),
+                        "host");
                 return;
             }
             long declared = HttpUtil.getContentLength(req, -1L);
             if (declared > budget.limit()) {
-                refuse(ctx, msg, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "payload-too-large", "Payload too large",
-                        "the request body may be at most " + budget.limit() + " bytes", "budget");
+                refuse(
+                        ctx,
+                        msg,
+                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "payload-too-large",
+                        "Payload too large",
+                        "the request body may be at most " + budget.limit() + " bytes",
+                        "budget");
                 return;
             }
             if (declared > 0 && !budget.fits(declared)) {
-                refuse(ctx, msg, HttpResponseStatus.SERVICE_UNAVAILABLE, "busy", "Server busy",
-                        "the server holds as many request bodies as it may; retry shortly", "budget");
+                refuse(
+                        ctx,
+                        msg,
+                        HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "busy",
+                        "Server busy",
+                        "the server holds as many request bodies as it may; retry shortly",
+                        "budget");
                 return;
             }
             open++;
@@ -171,14 +200,23 @@ final class GuardHandler extends ChannelDuplexHandler {
 
     private void armHeadDeadline(ChannelHandlerContext ctx) {
         cancelHeadDeadline();
-        headDeadline = ctx.executor().schedule(() -> {
-            if (inHead && ctx.channel().isActive() && !refusing) {
-                refusing = true;
-                refusals.count("header_timeout");
-                respond(ctx, HttpResponseStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout",
-                        "the request head was not received within " + limits.headerTimeout().toSeconds() + " s");
-            }
-        }, limits.headerTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        headDeadline = ctx.executor()
+                .schedule(
+                        () -> {
+                            if (inHead && ctx.channel().isActive() && !refusing) {
+                                refusing = true;
+                                refusals.count("header_timeout");
+                                respond(
+                                        ctx,
+                                        HttpResponseStatus.REQUEST_TIMEOUT,
+                                        "request-timeout",
+                                        "Request timeout",
+                                        "the request head was not received within "
+                                                + limits.headerTimeout().toSeconds() + " s");
+                            }
+                        },
+                        limits.headerTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
     }
 
     private void cancelHeadDeadline() {
@@ -188,8 +226,14 @@ final class GuardHandler extends ChannelDuplexHandler {
         }
     }
 
-    private void refuse(ChannelHandlerContext ctx, Object msg, HttpResponseStatus status, String type, String title,
-                        String detail, String reason) {
+    private void refuse(
+            ChannelHandlerContext ctx,
+            Object msg,
+            HttpResponseStatus status,
+            String type,
+            String title,
+            String detail,
+            String reason) {
         ReferenceCountUtil.release(msg);
         refusing = true;
         refusals.count(reason);
@@ -197,11 +241,12 @@ final class GuardHandler extends ChannelDuplexHandler {
     }
 
     /** Writes a problem answer and closes: the rest of a refused request is never read. */
-    private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String type, String title,
-                                String detail) {
+    private static void respond(
+            ChannelHandlerContext ctx, HttpResponseStatus status, String type, String title, String detail) {
         byte[] body = new Problem(status.code(), type, title, detail, null).bytes();
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
-        res.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.CONTENT_TYPE)
+        res.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, Problem.CONTENT_TYPE)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         if (status.code() == 503) {

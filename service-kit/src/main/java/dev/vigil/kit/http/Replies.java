@@ -17,8 +17,7 @@ import reactor.netty.http.server.HttpServerResponse;
  * briefly while they are computed (a Prometheus scrape, a state-store read, a readiness probe of a broker).
  */
 public final class Replies {
-    private Replies() {
-    }
+    private Replies() {}
 
     /** {@code answer} (computing and writing a response) subscribed on {@code boundedElastic}, never on the event loop. */
     public static <T> Mono<T> offEventLoop(Mono<T> answer) {

@@ -18,8 +18,7 @@ import reactor.netty.http.server.HttpServer;
  * {@code header_timeout}, {@code idle_connection}) and {@code vigil.http.body.in.flight.bytes{server}}.
  */
 public final class ServerGuard {
-    private ServerGuard() {
-    }
+    private ServerGuard() {}
 
     /** Counts refusals by reason. */
     static final class Refusals {
@@ -34,8 +33,11 @@ public final class ServerGuard {
 
         void count(String reason) {
             counters.computeIfAbsent(reason, r -> Counter.builder("vigil.http.refused")
-                    .description("requests refused at the server's edge, before any handler")
-                    .tag("server", server).tag("reason", r).register(registry)).increment();
+                            .description("requests refused at the server's edge, before any handler")
+                            .tag("server", server)
+                            .tag("reason", r)
+                            .register(registry))
+                    .increment();
         }
     }
 
@@ -45,16 +47,17 @@ public final class ServerGuard {
         BodyBudget budget = new BodyBudget(limits.maxInFlightBodyBytes());
         Gauge.builder("vigil.http.body.in.flight.bytes", budget, BodyBudget::used)
                 .description("request body bytes held until their requests are answered")
-                .tag("server", name).register(meters);
+                .tag("server", name)
+                .register(meters);
         Refusals refusals = new Refusals(meters, name);
-        return server
-                .idleTimeout(limits.idleTimeout())
+        return server.idleTimeout(limits.idleTimeout())
                 .readTimeout(limits.requestTimeout())
                 .requestTimeout(limits.requestTimeout())
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
                         GuardHandler guard = new GuardHandler(limits, budget, refusals);
-                        channel.pipeline().addBefore(NettyPipeline.HttpCodec, HANDLER_NAME + ".firstBytes", guard.firstBytes);
+                        channel.pipeline()
+                                .addBefore(NettyPipeline.HttpCodec, HANDLER_NAME + ".firstBytes", guard.firstBytes);
                         channel.pipeline().addAfter(NettyPipeline.HttpCodec, HANDLER_NAME, guard);
                     }
                 });

@@ -18,8 +18,12 @@ import java.util.stream.Collectors;
  *                             accepts any. Loopback-bound servers default to the loopback names, which defeats DNS
  *                             rebinding: a browser tricked into calling 127.0.0.1 still sends the attacker's name
  */
-public record ServerLimits(Duration headerTimeout, Duration requestTimeout, Duration idleTimeout,
-                           long maxInFlightBodyBytes, Set<String> allowedHosts) {
+public record ServerLimits(
+        Duration headerTimeout,
+        Duration requestTimeout,
+        Duration idleTimeout,
+        long maxInFlightBodyBytes,
+        Set<String> allowedHosts) {
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -34,15 +38,22 @@ public record ServerLimits(Duration headerTimeout, Duration requestTimeout, Dura
         if (maxInFlightBodyBytes < 1) {
             throw new IllegalArgumentException("maxInFlightBodyBytes must be at least 1");
         }
-        allowedHosts = allowedHosts == null ? Set.of()
-                : allowedHosts.stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).filter(h -> !h.isEmpty())
+        allowedHosts = allowedHosts == null
+                ? Set.of()
+                : allowedHosts.stream()
+                        .map(h -> h.trim().toLowerCase(Locale.ROOT))
+                        .filter(h -> !h.isEmpty())
                         .collect(Collectors.toUnmodifiableSet());
     }
 
     /** The defaults for a server bound to {@code bindHost}: loopback names only when it is a loopback address. */
     public static ServerLimits defaults(String bindHost) {
-        return new ServerLimits(DEFAULT_HEADER_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_IDLE_TIMEOUT,
-                DEFAULT_MAX_IN_FLIGHT_BODY_BYTES, defaultAllowedHosts(bindHost, Set.of()));
+        return new ServerLimits(
+                DEFAULT_HEADER_TIMEOUT,
+                DEFAULT_REQUEST_TIMEOUT,
+                DEFAULT_IDLE_TIMEOUT,
+                DEFAULT_MAX_IN_FLIGHT_BODY_BYTES,
+                defaultAllowedHosts(bindHost, Set.of()));
     }
 
     /** Loopback binds accept the loopback names plus {@code extra}; other binds accept {@code extra} (empty: any). */
@@ -63,7 +74,10 @@ public record ServerLimits(Duration headerTimeout, Duration requestTimeout, Dura
             return false;
         }
         String h = bindHost.trim().toLowerCase(Locale.ROOT);
-        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]")
+        return h.equals("localhost")
+                || h.startsWith("127.")
+                || h.equals("::1")
+                || h.equals("[::1]")
                 || h.equals("0:0:0:0:0:0:0:1");
     }
 

@@ -11,8 +11,7 @@ import java.time.format.DateTimeParseException;
  * the same request later); every other status is the answer. With it, the one reading of {@code Retry-After}.
  */
 public final class TransientStatus {
-    private TransientStatus() {
-    }
+    private TransientStatus() {}
 
     public static boolean isTransient(int status) {
         return status == 408 || status == 429 || status >= 500;

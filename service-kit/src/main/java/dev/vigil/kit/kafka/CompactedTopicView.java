@@ -62,27 +62,22 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     /** Called on the view's thread, in record order. */
     public interface Listener<V> {
         /** {@code key} now has {@code value} (new or changed). */
-        default void upserted(String key, V value) {
-        }
+        default void upserted(String key, V value) {}
 
         /** A tombstone for {@code key}. */
-        default void removed(String key) {
-        }
+        default void removed(String key) {}
 
         /** A value that could not be decoded was skipped (the key keeps its previous value). */
-        default void skipped(ConsumerRecord<String, byte[]> record, RuntimeException cause) {
-        }
+        default void skipped(ConsumerRecord<String, byte[]> record, RuntimeException cause) {}
 
         /**
          * After a poll that changed the values, with a live view of them (to rebuild a snapshot; empty when the view
          * keeps no values).
          */
-        default void changed(Collection<V> values) {
-        }
+        default void changed(Collection<V> values) {}
 
         /** Once, when the view first caught up. */
-        default void caughtUp() {
-        }
+        default void caughtUp() {}
     }
 
     /**
@@ -93,10 +88,20 @@ public final class CompactedTopicView<V> implements AutoCloseable {
      * @param pause           the wait before retrying after a broker error or while the topic does not exist
      * @param metadataRefresh how often the view looks for partitions added to the topic
      */
-    public record Options(String name, MissingTopic missingTopic, boolean keepValues, Duration poll, Duration pause,
-                          Duration metadataRefresh) {
+    public record Options(
+            String name,
+            MissingTopic missingTopic,
+            boolean keepValues,
+            Duration poll,
+            Duration pause,
+            Duration metadataRefresh) {
         public static Options of(String name, MissingTopic missingTopic, boolean keepValues) {
-            return new Options(name, missingTopic, keepValues, Duration.ofMillis(500), Duration.ofSeconds(1),
+            return new Options(
+                    name,
+                    missingTopic,
+                    keepValues,
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(1),
                     Duration.ofMinutes(1));
         }
     }
@@ -122,8 +127,8 @@ public final class CompactedTopicView<V> implements AutoCloseable {
      * The consumer settings of a view: the connection settings a service was given ({@code connection}: security,
      * client DNS lookup …; producer-only keys are left out) with the view's own on top.
      */
-    public static Map<String, Object> consumerProperties(String bootstrapServers, String clientId,
-                                                         Map<String, ?> connection) {
+    public static Map<String, Object> consumerProperties(
+            String bootstrapServers, String clientId, Map<String, ?> connection) {
         Map<String, Object> p = new HashMap<>();
         connection.forEach((k, v) -> {
             if (ConsumerConfig.configNames().contains(k)) {
@@ -143,11 +148,18 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     }
 
     /** A view over a consumer of its own made from {@link #consumerProperties}. */
-    public static <V> CompactedTopicView<V> of(Map<String, Object> consumerProperties, String topic,
-                                               Function<ConsumerRecord<String, byte[]>, V> decode,
-                                               Listener<V> listener, Options options) {
-        return new CompactedTopicView<>(new KafkaConsumer<>(consumerProperties, new StringDeserializer(),
-                new ByteArrayDeserializer()), topic, decode, listener, options);
+    public static <V> CompactedTopicView<V> of(
+            Map<String, Object> consumerProperties,
+            String topic,
+            Function<ConsumerRecord<String, byte[]>, V> decode,
+            Listener<V> listener,
+            Options options) {
+        return new CompactedTopicView<>(
+                new KafkaConsumer<>(consumerProperties, new StringDeserializer(), new ByteArrayDeserializer()),
+                topic,
+                decode,
+                listener,
+                options);
     }
 
     /**
@@ -155,9 +167,12 @@ public final class CompactedTopicView<V> implements AutoCloseable {
      *
      * @param decode the value of a record that is not a tombstone; null to ignore the record, an exception to skip it
      */
-    public CompactedTopicView(Consumer<String, byte[]> consumer, String topic,
-                              Function<ConsumerRecord<String, byte[]>, V> decode, Listener<V> listener,
-                              Options options) {
+    public CompactedTopicView(
+            Consumer<String, byte[]> consumer,
+            String topic,
+            Function<ConsumerRecord<String, byte[]>, V> decode,
+            Listener<V> listener,
+            Options options) {
         this.consumer = consumer;
         this.topic = topic;
         this.decode = decode;
@@ -212,8 +227,12 @@ public final class CompactedTopicView<V> implements AutoCloseable {
                 } catch (WakeupException e) {
                     // close() asked us to stop
                 } catch (KafkaException e) {
-                    LOG.warn("{}: reading {} failed ({}: {}); retrying", options.name(), topic,
-                            e.getClass().getSimpleName(), e.getMessage());
+                    LOG.warn(
+                            "{}: reading {} failed ({}: {}); retrying",
+                            options.name(),
+                            topic,
+                            e.getClass().getSimpleName(),
+                            e.getMessage());
                     pause();
                 }
             }
@@ -245,7 +264,8 @@ public final class CompactedTopicView<V> implements AutoCloseable {
             if (catchUpTo.isEmpty()) {
                 markCaughtUp();
             }
-        } else if (System.currentTimeMillis() - lookedForPartitionsAt >= options.metadataRefresh().toMillis()) {
+        } else if (System.currentTimeMillis() - lookedForPartitionsAt
+                >= options.metadataRefresh().toMillis()) {
             addNewPartitions();
         }
     }
@@ -301,7 +321,10 @@ public final class CompactedTopicView<V> implements AutoCloseable {
     private void markCaughtUp() {
         lookedForPartitionsAt = System.currentTimeMillis();
         caughtUp.countDown();
-        LOG.info("{}: {} read up to where it ended at the start ({} partition(s))", options.name(), topic,
+        LOG.info(
+                "{}: {} read up to where it ended at the start ({} partition(s))",
+                options.name(),
+                topic,
                 assigned.size());
         listener.caughtUp();
     }

@@ -21,8 +21,7 @@ public final class StaticMembership {
     /** A third of the session, as Kafka recommends, so one lost heartbeat never ends a session. */
     public static final int HEARTBEAT_INTERVAL_MS = 2_000;
 
-    private StaticMembership() {
-    }
+    private StaticMembership() {}
 
     /**
      * The consumer settings for {@code groupInstanceId} (Kafka's own key names), or none when it is empty (dynamic
@@ -32,8 +31,12 @@ public final class StaticMembership {
         if (groupInstanceId == null || groupInstanceId.isBlank()) {
             return Map.of();
         }
-        return Map.of("group.instance.id", groupInstanceId,
-                "session.timeout.ms", SESSION_TIMEOUT_MS,
-                "heartbeat.interval.ms", HEARTBEAT_INTERVAL_MS);
+        return Map.of(
+                "group.instance.id",
+                groupInstanceId,
+                "session.timeout.ms",
+                SESSION_TIMEOUT_MS,
+                "heartbeat.interval.ms",
+                HEARTBEAT_INTERVAL_MS);
     }
 }

@@ -42,7 +42,8 @@ public final class JsonLogEncoder extends EncoderBase<ILoggingEvent> {
         var out = new ByteArrayOutputStream(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.writeStartObject();
-            g.writeStringField("time", Instant.ofEpochMilli(event.getTimeStamp()).toString());
+            g.writeStringField(
+                    "time", Instant.ofEpochMilli(event.getTimeStamp()).toString());
             g.writeStringField("severity", severity(event.getLevel()));
             g.writeStringField("message", redact(event.getFormattedMessage()));
             g.writeStringField("logger", event.getLoggerName());

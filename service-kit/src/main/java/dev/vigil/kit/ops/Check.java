@@ -12,8 +12,7 @@ import java.util.TreeMap;
  */
 public record Check(String reason, Map<String, Object> details) {
     public Check {
-        details = details == null || details.isEmpty() ? Map.of()
-                : Collections.unmodifiableMap(new TreeMap<>(details));
+        details = details == null || details.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(details));
     }
 
     public static Check up() {

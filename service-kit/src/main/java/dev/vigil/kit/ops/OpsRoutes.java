@@ -50,6 +50,7 @@ public final class OpsRoutes implements Consumer<HttpServerRoutes> {
     public static final List<String> PATHS = List.of(HEALTH, READY, METRICS);
     /** The Prometheus text exposition format, as Micrometer's {@code scrape()} writes it. */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
     static final String JSON = "application/json";
     static final String ALLOW = "GET, HEAD";
 
@@ -98,28 +99,43 @@ public final class OpsRoutes implements Consumer<HttpServerRoutes> {
     public void accept(HttpServerRoutes routes) {
         endpoint(routes, HEALTH, (req, res) -> check(res, HEALTH, health, "ok", "unhealthy", "Unhealthy"));
         endpoint(routes, READY, (req, res) -> check(res, READY, readiness, "ready", "not-ready", "Not ready"));
-        endpoint(routes, METRICS, (req, res) -> Replies.offEventLoop(Mono.fromCallable(scrape::get)
-                .flatMap(text -> Replies.write(res, 200, PROMETHEUS_TEXT, text.getBytes(StandardCharsets.UTF_8)))
-                .onErrorResume(e -> {
-                    LOG.warn("the Prometheus scrape failed", e);
-                    return write(res, Problem.of(500, "metrics-unavailable", "Metrics unavailable",
-                            "the metrics could not be collected; see the service's log").at(METRICS), Map.of());
-                })));
+        endpoint(
+                routes,
+                METRICS,
+                (req, res) -> Replies.offEventLoop(Mono.fromCallable(scrape::get)
+                        .flatMap(
+                                text -> Replies.write(res, 200, PROMETHEUS_TEXT, text.getBytes(StandardCharsets.UTF_8)))
+                        .onErrorResume(e -> {
+                            LOG.warn("the Prometheus scrape failed", e);
+                            return write(
+                                    res,
+                                    Problem.of(
+                                                    500,
+                                                    "metrics-unavailable",
+                                                    "Metrics unavailable",
+                                                    "the metrics could not be collected; see the service's log")
+                                            .at(METRICS),
+                                    Map.of());
+                        })));
         routes.route(req -> PATHS.contains(rawPath(req)), (req, res) -> {
             res.header(HttpHeaderNames.ALLOW, ALLOW);
             String path = rawPath(req);
-            return Replies.problem(res, Problem.of(405, "method-not-allowed", "Method not allowed",
-                    path + " answers " + ALLOW + " only").at(path));
+            return Replies.problem(
+                    res,
+                    Problem.of(405, "method-not-allowed", "Method not allowed", path + " answers " + ALLOW + " only")
+                            .at(path));
         });
     }
 
-    private static void endpoint(HttpServerRoutes routes, String path,
-                                 BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
+    private static void endpoint(
+            HttpServerRoutes routes,
+            String path,
+            BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
         routes.get(path, handler).head(path, handler);
     }
 
-    private Mono<Void> check(HttpServerResponse res, String path, Supplier<Check> check, String passing, String type,
-                             String title) {
+    private Mono<Void> check(
+            HttpServerResponse res, String path, Supplier<Check> check, String passing, String type, String title) {
         return Replies.offEventLoop(Mono.fromCallable(() -> run(check, path)).flatMap(c -> {
             if (c.passing()) {
                 Map<String, Object> body = new LinkedHashMap<>();

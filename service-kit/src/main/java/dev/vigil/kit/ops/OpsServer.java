@@ -32,11 +32,18 @@ public final class OpsServer implements AutoCloseable {
      * @throws RuntimeException when the address cannot be bound
      */
     public static OpsServer start(String host, int port, String name, MeterRegistry registry, OpsRoutes routes) {
-        DisposableServer server = ServerGuard.apply(HttpServer.create().host(host).port(port),
-                        ServerLimits.defaults(host), name, registry)
-                .route(routes.andThen(r -> r.route(req -> true, (req, res) -> Replies.problem(res,
-                        Problem.of(404, "not-found", "Not found", "no such endpoint; try /health, /ready or /metrics")
-                                .at(OpsRoutes.rawPath(req))))))
+        DisposableServer server = ServerGuard.apply(
+                        HttpServer.create().host(host).port(port), ServerLimits.defaults(host), name, registry)
+                .route(routes.andThen(r -> r.route(
+                        req -> true,
+                        (req, res) -> Replies.problem(
+                                res,
+                                Problem.of(
+                                                404,
+                                                "not-found",
+                                                "Not found",
+                                                "no such endpoint; try /health, /ready or /metrics")
+                                        .at(OpsRoutes.rawPath(req))))))
                 .bindNow(BIND_TIMEOUT);
         return new OpsServer(server);
     }

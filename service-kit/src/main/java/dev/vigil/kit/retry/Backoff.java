@@ -42,7 +42,8 @@ public final class Backoff {
 
     /** Full jitter from a thread-local random source. */
     public static Backoff jittered(Duration base, double multiplier, Duration cap) {
-        return new Backoff(base, multiplier, cap, () -> ThreadLocalRandom.current().nextDouble());
+        return new Backoff(
+                base, multiplier, cap, () -> ThreadLocalRandom.current().nextDouble());
     }
 
     /** The ceiling of the wait after failed attempt {@code attempt} (1 for the first failure). */
@@ -53,7 +54,8 @@ public final class Backoff {
 
     /** The wait after failed attempt {@code attempt}: jittered below the ceiling, at least {@code retryAfter}. */
     public Duration delay(int attempt, Duration retryAfter) {
-        Duration d = Duration.ofMillis((long) (random.getAsDouble() * ceiling(attempt).toMillis()));
+        Duration d = Duration.ofMillis(
+                (long) (random.getAsDouble() * ceiling(attempt).toMillis()));
         return retryAfter != null && retryAfter.compareTo(d) > 0 ? retryAfter : d;
     }
 
@@ -66,8 +68,7 @@ public final class Backoff {
      * A Reactor {@code retryWhen} spec that retries without end, waiting {@link #delay(int)} before each retry on
      * {@code timer} and telling {@code beforeRetry} the failure and the retry's number (1 for the first).
      */
-    public Retry forever(Scheduler timer,
-                                            ObjIntConsumer<Throwable> beforeRetry) {
+    public Retry forever(Scheduler timer, ObjIntConsumer<Throwable> beforeRetry) {
         return Retry.from(signals -> signals.concatMap(signal -> {
             int retry = (int) Math.min(Integer.MAX_VALUE, signal.totalRetries() + 1);
             beforeRetry.accept(signal.failure(), retry);

@@ -16,11 +16,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Templates {
     /** The five characters that matter in element content and quoted attribute values; nothing else is touched. */
-    public static final Mustache.Escaper HTML_ESCAPER = Escapers.simple(new String[][] {
-        {"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
+    public static final Mustache.Escaper HTML_ESCAPER = Escapers.simple(
+            new String[][] {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#39;"}});
 
-    private Templates() {
-    }
+    private Templates() {}
 
     /** An HTML (or SVG) template at {@code resource} (a class-path path), every value escaped. */
     public static Template html(String resource) {

@@ -29,8 +29,8 @@ class ConfigLoaderTest {
         Kafka {
             Problems p = new Problems();
             p.check(partitions != null && partitions >= 1, "partitions", "must be at least 1");
-            sendTimeout = p.duration("sendTimeout", sendTimeout, Duration.ofSeconds(5), Duration.ofMillis(200),
-                    Duration.ofMinutes(2));
+            sendTimeout = p.duration(
+                    "sendTimeout", sendTimeout, Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofMinutes(2));
             topics = topics == null ? new Topics(null, null) : topics;
             p.throwIfAny();
         }
@@ -54,8 +54,8 @@ class ConfigLoaderTest {
             Problems p = new Problems();
             p.check(region != null && !region.isBlank(), "region", "is required");
             http = http == null ? new Http(null, null) : http;
-            drainTimeout = p.duration("drainTimeout", drainTimeout, Duration.ofSeconds(30), Duration.ZERO,
-                    Duration.ofMinutes(10));
+            drainTimeout = p.duration(
+                    "drainTimeout", drainTimeout, Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10));
             if (regions != null && region != null && !regions.isEmpty() && !regions.contains(region)) {
                 p.add("region", "must be one of the configured regions");
             }
@@ -67,9 +67,11 @@ class ConfigLoaderTest {
         }
     }
 
-    static final Service DEFAULTS = new Service("us-east", List.of("us-east", "eu-west", "asia-east"),
-            new Kafka("localhost:9092", 6));
-    static final ConfigSpec<Service> SPEC = ConfigSpec.of(Service.class, () -> DEFAULTS,
+    static final Service DEFAULTS =
+            new Service("us-east", List.of("us-east", "eu-west", "asia-east"), new Kafka("localhost:9092", 6));
+    static final ConfigSpec<Service> SPEC = ConfigSpec.of(
+            Service.class,
+            () -> DEFAULTS,
             DeprecatedKey.renamed("port", "http.port"),
             DeprecatedKey.renamed("kafka.alertsTopic", "kafka.topics.alerts"),
             DeprecatedKey.millis("kafka.sendTimeoutMs", "kafka.sendTimeout"),
@@ -96,9 +98,18 @@ class ConfigLoaderTest {
     void defaultsThenFileThenEnvironment() throws Exception {
         Path file = dir.resolve("vigil-test.yaml");
         Files.writeString(file, "region: eu-west\nkafka:\n  partitions: 12\n");
-        Service s = ConfigLoader.load(SPEC, file,
-                Map.of("VIGIL_KAFKA_BOOTSTRAP_SERVERS", "broker:29092", "VIGIL_REGIONS", "eu-west, us-east",
-                        "VIGIL_SOMETHING_ELSE", "ignored", "PATH", "/bin"));
+        Service s = ConfigLoader.load(
+                SPEC,
+                file,
+                Map.of(
+                        "VIGIL_KAFKA_BOOTSTRAP_SERVERS",
+                        "broker:29092",
+                        "VIGIL_REGIONS",
+                        "eu-west, us-east",
+                        "VIGIL_SOMETHING_ELSE",
+                        "ignored",
+                        "PATH",
+                        "/bin"));
         assertThat(s.region()).isEqualTo("eu-west");
         assertThat(s.kafka().partitions()).isEqualTo(12);
         assertThat(s.kafka().bootstrapServers()).isEqualTo("broker:29092");
@@ -127,8 +138,7 @@ class ConfigLoaderTest {
     void wrongTypeNamesTheKey() throws Exception {
         Path file = dir.resolve("vigil-test.yaml");
         Files.writeString(file, "kafka:\n  partitions: many\n");
-        assertThatThrownBy(() -> ConfigLoader.load(SPEC, file, Map.of()))
-                .hasMessageContaining("kafka.partitions");
+        assertThatThrownBy(() -> ConfigLoader.load(SPEC, file, Map.of())).hasMessageContaining("kafka.partitions");
     }
 
     @Test
@@ -136,7 +146,8 @@ class ConfigLoaderTest {
         Path file = dir.resolve("vigil-test.yaml");
         Files.writeString(file, "region: eu-west\nkafka: [unclosed\n");
         assertThatThrownBy(() -> ConfigLoader.load(SPEC, file, Map.of()))
-                .hasMessageContaining("not valid YAML").hasMessageContaining("line");
+                .hasMessageContaining("not valid YAML")
+                .hasMessageContaining("line");
     }
 
     @Test
@@ -158,7 +169,8 @@ class ConfigLoaderTest {
     @Test
     void everyProblemOfTheFileIsReportedAtOnceWithItsKeyPath() throws Exception {
         String f = dir.resolve("vigil-test.yaml").toString();
-        assertThat(problems("""
+        assertThat(problems(
+                        """
                 region: mars
                 http:
                   port: 70000
@@ -168,33 +180,38 @@ class ConfigLoaderTest {
                   topics:
                     alerts: "not a topic"
                 drainTimeout: 1h
-                """, Map.of())).containsExactlyInAnyOrder(
-                f + ": kafka.partitions: must be at least 1",
-                f + ": kafka.sendTimeout: " + DurationText.EXPECTED,
-                f + ": kafka.topics.alerts: must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)",
-                f + ": http.port: must be between 0 and 65535",
-                f + ": region: must be one of the configured regions",
-                f + ": drainTimeout: must be between 0s and 10m");
+                """,
+                        Map.of()))
+                .containsExactlyInAnyOrder(
+                        f + ": kafka.partitions: must be at least 1",
+                        f + ": kafka.sendTimeout: " + DurationText.EXPECTED,
+                        f
+                                + ": kafka.topics.alerts: must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)",
+                        f + ": http.port: must be between 0 and 65535",
+                        f + ": region: must be one of the configured regions",
+                        f + ": drainTimeout: must be between 0s and 10m");
     }
 
     @Test
     void problemsOfOneRecordAreAllReported() throws Exception {
-        assertThat(problems("http:\n  host: \"\"\n  port: -1\n", Map.of())).hasSize(2)
+        assertThat(problems("http:\n  host: \"\"\n  port: -1\n", Map.of()))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).endsWith("http.host: must not be blank"))
                 .anySatisfy(p -> assertThat(p).endsWith("http.port: must be between 0 and 65535"));
     }
 
     @Test
     void aDeprecatedKeyGivesTheSameConfigurationAndOneWarningNamingBothKeys() throws Exception {
-        Service current = ConfigLoader.load(SPEC, file("http:\n  port: 9000\nkafka:\n  topics:\n    alerts: acme.alerts\n"),
-                Map.of());
-        ConfigLoader.Result<Service> old = ConfigLoader.read(SPEC, file("port: 9000\nkafka:\n  alertsTopic: acme.alerts\n"),
-                Map.of());
+        Service current = ConfigLoader.load(
+                SPEC, file("http:\n  port: 9000\nkafka:\n  topics:\n    alerts: acme.alerts\n"), Map.of());
+        ConfigLoader.Result<Service> old =
+                ConfigLoader.read(SPEC, file("port: 9000\nkafka:\n  alertsTopic: acme.alerts\n"), Map.of());
         assertThat(old.config()).isEqualTo(current);
         String f = dir.resolve("vigil-test.yaml").toString();
-        assertThat(old.warnings()).containsExactly(
-                f + ": port is deprecated, use http.port",
-                f + ": kafka.alertsTopic is deprecated, use kafka.topics.alerts");
+        assertThat(old.warnings())
+                .containsExactly(
+                        f + ": port is deprecated, use http.port",
+                        f + ": kafka.alertsTopic is deprecated, use kafka.topics.alerts");
         assertThat(String.join("\n", old.warnings())).doesNotContain("9000").doesNotContain("acme.alerts");
     }
 
@@ -204,31 +221,50 @@ class ConfigLoaderTest {
         assertThat(r.config().kafka().sendTimeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(r.config().drainTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(r.warnings()).hasSize(2).allSatisfy(w -> assertThat(w).contains("with the unit in the value"));
-        assertThat(r.config()).isEqualTo(ConfigLoader.load(SPEC, file("kafka:\n  sendTimeout: 1500ms\ndrainTimeout: 45s\n"),
-                Map.of()));
+        assertThat(r.config())
+                .isEqualTo(
+                        ConfigLoader.load(SPEC, file("kafka:\n  sendTimeout: 1500ms\ndrainTimeout: 45s\n"), Map.of()));
     }
 
     @Test
     void whenTheOldAndTheNewKeyAreBothWrittenTheNewOneWins() throws Exception {
         var r = ConfigLoader.read(SPEC, file("port: 1\nhttp:\n  port: 2\n"), Map.of());
         assertThat(r.config().http().port()).isEqualTo(2);
-        assertThat(r.warnings()).singleElement().asString().endsWith("port is deprecated and ignored: http.port is set too");
+        assertThat(r.warnings())
+                .singleElement()
+                .asString()
+                .endsWith("port is deprecated and ignored: http.port is set too");
     }
 
     @Test
     void aProblemOfADeprecatedKeysValueNamesBothKeys() throws Exception {
-        assertThat(problems("kafka:\n  sendTimeoutMs: 10\n", Map.of())).singleElement().asString()
+        assertThat(problems("kafka:\n  sendTimeoutMs: 10\n", Map.of()))
+                .singleElement()
+                .asString()
                 .endsWith(": kafka.sendTimeout (set by deprecated kafka.sendTimeoutMs): must be between 200ms and 2m");
-        assertThat(problems("port: 70000\n", Map.of("VIGIL_KAFKA_SEND_TIMEOUT_MS", "-1"))).containsExactly(
-                dir.resolve("vigil-test.yaml") + ": kafka.sendTimeout (set by deprecated VIGIL_KAFKA_SEND_TIMEOUT_MS): "
-                        + DurationText.EXPECTED,
-                dir.resolve("vigil-test.yaml") + ": http.port (set by deprecated port): must be between 0 and 65535");
+        assertThat(problems("port: 70000\n", Map.of("VIGIL_KAFKA_SEND_TIMEOUT_MS", "-1")))
+                .containsExactly(
+                        dir.resolve("vigil-test.yaml")
+                                + ": kafka.sendTimeout (set by deprecated VIGIL_KAFKA_SEND_TIMEOUT_MS): "
+                                + DurationText.EXPECTED,
+                        dir.resolve("vigil-test.yaml")
+                                + ": http.port (set by deprecated port): must be between 0 and 65535");
     }
 
     @Test
     void newStyleKeysAreOverriddenByTheirVariables() {
-        Service s = ConfigLoader.load(SPEC, null, Map.of("VIGIL_HTTP_PORT", "9090", "VIGIL_KAFKA_SEND_TIMEOUT", "750ms",
-                "VIGIL_KAFKA_TOPICS_ALERTS", "env.alerts", "VIGIL_DRAIN_TIMEOUT", "2m"));
+        Service s = ConfigLoader.load(
+                SPEC,
+                null,
+                Map.of(
+                        "VIGIL_HTTP_PORT",
+                        "9090",
+                        "VIGIL_KAFKA_SEND_TIMEOUT",
+                        "750ms",
+                        "VIGIL_KAFKA_TOPICS_ALERTS",
+                        "env.alerts",
+                        "VIGIL_DRAIN_TIMEOUT",
+                        "2m"));
         assertThat(s.http().port()).isEqualTo(9090);
         assertThat(s.kafka().sendTimeout()).isEqualTo(Duration.ofMillis(750));
         assertThat(s.kafka().topics().alerts()).isEqualTo("env.alerts");
@@ -240,10 +276,11 @@ class ConfigLoaderTest {
         var r = ConfigLoader.read(SPEC, null, Map.of("VIGIL_PORT", "9191", "VIGIL_KAFKA_SEND_TIMEOUT_MS", "900"));
         assertThat(r.config().http().port()).isEqualTo(9191);
         assertThat(r.config().kafka().sendTimeout()).isEqualTo(Duration.ofMillis(900));
-        assertThat(r.warnings()).containsExactlyInAnyOrder(
-                "VIGIL_PORT is deprecated, use VIGIL_HTTP_PORT (http.port)",
-                "VIGIL_KAFKA_SEND_TIMEOUT_MS is deprecated, use VIGIL_KAFKA_SEND_TIMEOUT (kafka.sendTimeout)"
-                        + " with the unit in the value, e.g. 30s, 5m or 1500ms");
+        assertThat(r.warnings())
+                .containsExactlyInAnyOrder(
+                        "VIGIL_PORT is deprecated, use VIGIL_HTTP_PORT (http.port)",
+                        "VIGIL_KAFKA_SEND_TIMEOUT_MS is deprecated, use VIGIL_KAFKA_SEND_TIMEOUT (kafka.sendTimeout)"
+                                + " with the unit in the value, e.g. 30s, 5m or 1500ms");
         var both = ConfigLoader.read(SPEC, null, Map.of("VIGIL_PORT", "1", "VIGIL_HTTP_PORT", "2"));
         assertThat(both.config().http().port()).isEqualTo(2);
         assertThat(both.warnings()).containsExactly("VIGIL_PORT is deprecated and ignored: VIGIL_HTTP_PORT is set too");
@@ -256,7 +293,8 @@ class ConfigLoaderTest {
                 .containsExactly(f + ": kafka.sendTimeout: " + DurationText.EXPECTED);
         assertThat(problems("drainTimeout: 3 minutes\n", Map.of()))
                 .containsExactly(f + ": drainTimeout: " + DurationText.EXPECTED);
-        assertThat(problems("drainTimeout: PT-5S\n", Map.of())).containsExactly(f + ": drainTimeout: must not be negative");
+        assertThat(problems("drainTimeout: PT-5S\n", Map.of()))
+                .containsExactly(f + ": drainTimeout: must not be negative");
         assertThatThrownBy(() -> ConfigLoader.load(SPEC, null, Map.of("VIGIL_KAFKA_SEND_TIMEOUT", "fast")))
                 .hasMessageContaining("configuration: kafka.sendTimeout: " + DurationText.EXPECTED);
     }
@@ -272,11 +310,15 @@ class ConfigLoaderTest {
         } finally {
             logger.detachAppender(appender);
         }
-        assertThat(appender.list).hasSize(2).allSatisfy(e -> assertThat(e.getLevel().toString()).isEqualTo("WARN"));
-        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-                dir.resolve("vigil-test.yaml") + ": port is deprecated, use http.port",
-                dir.resolve("vigil-test.yaml") + ": kafka.sendTimeoutMs is deprecated, use kafka.sendTimeout"
-                        + " with the unit in the value, e.g. 30s, 5m or 1500ms");
+        assertThat(appender.list)
+                .hasSize(2)
+                .allSatisfy(e -> assertThat(e.getLevel().toString()).isEqualTo("WARN"));
+        assertThat(appender.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(
+                        dir.resolve("vigil-test.yaml") + ": port is deprecated, use http.port",
+                        dir.resolve("vigil-test.yaml") + ": kafka.sendTimeoutMs is deprecated, use kafka.sendTimeout"
+                                + " with the unit in the value, e.g. 30s, 5m or 1500ms");
     }
 
     @Test
@@ -291,25 +333,34 @@ class ConfigLoaderTest {
         } finally {
             logger.detachAppender(appender);
         }
-        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+        assertThat(appender.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
                 .containsExactly(dir.resolve("vigil-test.yaml") + ": port is deprecated, use http.port");
     }
 
     @Test
     void bindReportsEveryEntryOfAList() throws Exception {
-        var tree = ConfigLoader.readYaml(file("pages:\n- {host: a, port: 1}\n- {host: \"\", port: 2}\n- {host: c, port: 99999}\n"))
+        var tree = ConfigLoader.readYaml(
+                        file("pages:\n- {host: a, port: 1}\n- {host: \"\", port: 2}\n- {host: c, port: 99999}\n"))
                 .path("pages");
         assertThatThrownBy(() -> ConfigLoader.bind(tree, Http[].class, "pages.yaml"))
-                .isInstanceOfSatisfying(ConfigLoader.ConfigException.class, e -> assertThat(e.problems()).containsExactly(
-                        "pages.yaml: [1].host: must not be blank", "pages.yaml: [2].port: must be between 0 and 65535"));
-        assertThat(ConfigLoader.bind(ConfigLoader.readYaml(file("pages:\n- {host: a, port: 1}\n")).path("pages"), Http[].class, "x"))
+                .isInstanceOfSatisfying(ConfigLoader.ConfigException.class, e -> assertThat(e.problems())
+                        .containsExactly(
+                                "pages.yaml: [1].host: must not be blank",
+                                "pages.yaml: [2].port: must be between 0 and 65535"));
+        assertThat(ConfigLoader.bind(
+                        ConfigLoader.readYaml(file("pages:\n- {host: a, port: 1}\n"))
+                                .path("pages"),
+                        Http[].class,
+                        "x"))
                 .containsExactly(new Http("a", 1));
     }
 
     @Test
     void aRecordBuiltByHandListsItsProblems() {
         assertThatThrownBy(() -> new Http(" ", 70000))
-                .isInstanceOfSatisfying(InvalidConfig.class, e -> assertThat(e.problems()).extracting(Problems.Problem::key)
+                .isInstanceOfSatisfying(InvalidConfig.class, e -> assertThat(e.problems())
+                        .extracting(Problems.Problem::key)
                         .containsExactly("host", "port"))
                 .hasMessage("host: must not be blank; port: must be between 0 and 65535");
     }

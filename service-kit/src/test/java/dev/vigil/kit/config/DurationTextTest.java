@@ -21,8 +21,10 @@ class DurationTextTest {
     @Test
     void refusesBareNumbersUnknownUnitsAndNegativesWithoutRepeatingTheText() {
         for (String bad : new String[] {"5000", "10 s", "1w", "soon", "", "1.5s", "-5s"}) {
-            assertThatThrownBy(() -> DurationText.parse(bad)).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessage(DurationText.EXPECTED);
+            assertThatThrownBy(() -> DurationText.parse(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(DurationText.EXPECTED);
         }
         assertThatThrownBy(() -> DurationText.parse("PT-1S")).hasMessage("must not be negative");
         assertThatThrownBy(() -> DurationText.parse(null)).hasMessage(DurationText.EXPECTED);

@@ -31,12 +31,16 @@ class RepliesKeepAliveTest {
 
     @Test
     void connectionKeepsAnsweringAfterRequestsHeldBackBehindASlowOne() throws Exception {
-        server = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r
-                        .get("/slow", (req, res) -> Mono.delay(Duration.ofMillis(150)).then(json(res, "slow")))
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> r.get("/slow", (req, res) -> Mono.delay(Duration.ofMillis(150))
+                                .then(json(res, "slow")))
                         .get("/quick", (req, res) -> json(res, "quick"))
-                        .route(req -> true, (req, res) -> Replies.problem(res,
-                                Problem.of(404, "not-found", "Not found", "no such endpoint"))))
+                        .route(
+                                req -> true,
+                                (req, res) -> Replies.problem(
+                                        res, Problem.of(404, "not-found", "Not found", "no such endpoint"))))
                 .bindNow(Duration.ofSeconds(10));
         try (RawHttpConnection conn = new RawHttpConnection(server.port(), 5_000)) {
             conn.send(get("/slow"), get("/quick"), get("/quick"));
@@ -45,7 +49,9 @@ class RepliesKeepAliveTest {
             assertThat(conn.read().body()).contains("\"quick\"");
             for (int i = 0; i < 3; i++) {
                 conn.send(get("/quick"));
-                assertThat(conn.read().body()).as("request %d after the pipelined ones", i + 1).contains("\"quick\"");
+                assertThat(conn.read().body())
+                        .as("request %d after the pipelined ones", i + 1)
+                        .contains("\"quick\"");
             }
             conn.send(get("/slow"), get("/no-such-endpoint"), get("/quick"));
             assertThat(conn.read().status()).isEqualTo(200);

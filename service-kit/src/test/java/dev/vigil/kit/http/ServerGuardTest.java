@@ -23,23 +23,30 @@ class ServerGuardTest {
 
     private void start(ServerLimits limits) {
         server = ServerGuard.apply(HttpServer.create().host("127.0.0.1").port(0), limits, "test", registry)
-                .route(r -> r
-                        .get("/ok", (req, res) -> {
+                .route(r -> r.get("/ok", (req, res) -> {
                             handled.incrementAndGet();
                             return res.header("Content-Type", "text/plain").sendString(Mono.just("ok"));
                         })
                         .post("/echo", (req, res) -> {
                             handled.incrementAndGet();
-                            return req.receive().aggregate().asString().defaultIfEmpty("")
+                            return req.receive()
+                                    .aggregate()
+                                    .asString()
+                                    .defaultIfEmpty("")
                                     .flatMap(body -> res.header("Content-Type", "text/plain")
-                                            .sendString(Mono.just("got " + body.length())).then());
+                                            .sendString(Mono.just("got " + body.length()))
+                                            .then());
                         })
                         .post("/slow", (req, res) -> {
                             handled.incrementAndGet();
-                            return req.receive().aggregate().asString()
+                            return req.receive()
+                                    .aggregate()
+                                    .asString()
                                     .flatMap(body -> Mono.fromCallable(() -> releaseSlow.await(10, TimeUnit.SECONDS))
                                             .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic()))
-                                    .flatMap(x -> res.header("Content-Type", "text/plain").sendString(Mono.just("slow")).then());
+                                    .flatMap(x -> res.header("Content-Type", "text/plain")
+                                            .sendString(Mono.just("slow"))
+                                            .then());
                         }))
                 .bindNow();
     }
@@ -78,7 +85,11 @@ class ServerGuardTest {
                 assertThat(c.read().status()).as(host).isEqualTo(200);
             }
         }
-        assertThat(registry.get("vigil.http.refused").tag("reason", "host").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("vigil.http.refused")
+                        .tag("reason", "host")
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -95,7 +106,11 @@ class ServerGuardTest {
             assertThat(c.closedByServer()).isTrue();
         }
         assertThat(handled.get()).isZero();
-        assertThat(registry.get("vigil.http.refused").tag("reason", "idle_connection").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("vigil.http.refused")
+                        .tag("reason", "idle_connection")
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     @Test
@@ -137,18 +152,24 @@ class ServerGuardTest {
         }
         assertThat(handled.get()).isZero();
         try (RawHttpConnection slow = new RawHttpConnection(server.port(), 10000);
-             RawHttpConnection other = new RawHttpConnection(server.port(), 5000)) {
+                RawHttpConnection other = new RawHttpConnection(server.port(), 5000)) {
             slow.send(RawHttpConnection.post("/slow", "text/plain", "y".repeat(800)));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> handled.get() == 1);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                    .until(() -> registry.get("vigil.http.body.in.flight.bytes").gauge().value() == 800.0);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> registry.get("vigil.http.body.in.flight.bytes")
+                                    .gauge()
+                                    .value()
+                            == 800.0);
             other.send(RawHttpConnection.post("/echo", "text/plain", "z".repeat(300)));
             assertThat(other.read().status()).isEqualTo(503);
             releaseSlow.countDown();
             assertThat(slow.read().status()).isEqualTo(200);
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                .until(() -> registry.get("vigil.http.body.in.flight.bytes").gauge().value() == 0.0);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() ->
+                        registry.get("vigil.http.body.in.flight.bytes").gauge().value() == 0.0);
         try (RawHttpConnection c = new RawHttpConnection(server.port(), 5000)) {
             c.send(RawHttpConnection.post("/echo", "text/plain", "z".repeat(300)));
             RawHttpConnection.Response r = c.read();
@@ -159,14 +180,19 @@ class ServerGuardTest {
 
     @Test
     void aBodySentAfterItsRequestWasAnsweredHoldsNoBudgetAndIsNoNewHead() throws Exception {
-        server = ServerGuard.apply(HttpServer.create().host("127.0.0.1").port(0), limits().withMaxInFlightBodyBytes(1000),
-                "test", registry)
-                .route(r -> r.post("/refuse", (req, res) -> res.status(401).header("Content-Type", "text/plain")
+        server = ServerGuard.apply(
+                        HttpServer.create().host("127.0.0.1").port(0),
+                        limits().withMaxInFlightBodyBytes(1000),
+                        "test",
+                        registry)
+                .route(r -> r.post("/refuse", (req, res) -> res.status(401)
+                        .header("Content-Type", "text/plain")
                         .sendString(Mono.just("no"))))
                 .bindNow();
         for (int round = 0; round < 3; round++) {
             try (RawHttpConnection c = new RawHttpConnection(server.port(), 1500)) {
-                c.sendPartial("POST /refuse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 900\r\n\r\n");
+                c.sendPartial(
+                        "POST /refuse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 900\r\n\r\n");
                 assertThat(c.read().status()).isEqualTo(401);
                 c.sendPartial("b".repeat(900)); // the body of the refused request, after its answer
                 // no unrequested 408 for those bytes (the connection is closed or idle, never answered again)
@@ -179,7 +205,8 @@ class ServerGuardTest {
             }
         }
         assertThat(registry.get("vigil.http.body.in.flight.bytes").gauge().value())
-                .as("three refused 900-byte bodies leave nothing held").isZero();
+                .as("three refused 900-byte bodies leave nothing held")
+                .isZero();
     }
 
     @Test
@@ -192,7 +219,8 @@ class ServerGuardTest {
         assertThat(l.hostAllowed("localhost:80x")).isFalse();
         assertThat(l.hostAllowed("127.0.0.1")).isFalse();
         assertThat(l.hostAllowed(null)).isFalse();
-        assertThat(ServerLimits.defaults("0.0.0.0").hostAllowed("anything.example")).isTrue();
+        assertThat(ServerLimits.defaults("0.0.0.0").hostAllowed("anything.example"))
+                .isTrue();
         assertThat(ServerLimits.defaults("127.0.0.1").hostAllowed("[::1]:8081")).isTrue();
         assertThat(ServerLimits.defaults("127.0.0.1").hostAllowed("[::1")).isFalse();
     }

@@ -25,8 +25,10 @@ class TransientStatusTest {
     void retryAfterInSecondsOrAsADate() {
         assertThat(TransientStatus.retryAfter("2", clock)).isEqualTo(Duration.ofSeconds(2));
         assertThat(TransientStatus.retryAfter("0.5", clock)).isEqualTo(Duration.ofMillis(500));
-        assertThat(TransientStatus.retryAfter("Thu, 01 Jan 2026 00:00:30 GMT", clock)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(TransientStatus.retryAfter("Wed, 31 Dec 2025 23:00:00 GMT", clock)).isEqualTo(Duration.ZERO);
+        assertThat(TransientStatus.retryAfter("Thu, 01 Jan 2026 00:00:30 GMT", clock))
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(TransientStatus.retryAfter("Wed, 31 Dec 2025 23:00:00 GMT", clock))
+                .isEqualTo(Duration.ZERO);
         assertThat(TransientStatus.retryAfter("soon", clock)).isNull();
         assertThat(TransientStatus.retryAfter("-3", clock)).isNull();
         assertThat(TransientStatus.retryAfter("90000", clock)).isNull();

@@ -60,14 +60,14 @@ class CompactedTopicViewTest {
     private static void partitions(MockConsumer<String, byte[]> c, int count) {
         List<PartitionInfo> infos = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            infos.add(new PartitionInfo(TOPIC, i, NODE, new Node[]{NODE}, new Node[]{NODE}));
+            infos.add(new PartitionInfo(TOPIC, i, NODE, new Node[] {NODE}, new Node[] {NODE}));
         }
         c.updatePartitions(TOPIC, infos);
     }
 
     private static ConsumerRecord<String, byte[]> record(int partition, long offset, String key, String value) {
-        return new ConsumerRecord<>(TOPIC, partition, offset, key,
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+        return new ConsumerRecord<>(
+                TOPIC, partition, offset, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Values are text; "bad" breaks the contract. */
@@ -104,8 +104,8 @@ class CompactedTopicViewTest {
     }
 
     private static CompactedTopicView.Options options(CompactedTopicView.MissingTopic missing, boolean keep) {
-        return new CompactedTopicView.Options("test-view", missing, keep, Duration.ofMillis(20), Duration.ofMillis(20),
-                Duration.ofMillis(50));
+        return new CompactedTopicView.Options(
+                "test-view", missing, keep, Duration.ofMillis(20), Duration.ofMillis(20), Duration.ofMillis(50));
     }
 
     @Test
@@ -123,8 +123,13 @@ class CompactedTopicViewTest {
         });
         c.schedulePollTask(() -> c.addRecord(record(0, 2, "a", null)));
         Heard heard = new Heard();
-        try (var view = new CompactedTopicView<>(c, TOPIC, CompactedTopicViewTest::decode, heard,
-                options(CompactedTopicView.MissingTopic.WAIT, true)).start()) {
+        try (var view = new CompactedTopicView<>(
+                        c,
+                        TOPIC,
+                        CompactedTopicViewTest::decode,
+                        heard,
+                        options(CompactedTopicView.MissingTopic.WAIT, true))
+                .start()) {
             Awaitility.await().atMost(10, TimeUnit.SECONDS).until(view::isCaughtUp);
             assertThat(heard.events).containsExactly("a=1", "b=1", "c=1", "a removed", "caught up");
             assertThat(view.get("a")).isNull();
@@ -145,8 +150,13 @@ class CompactedTopicViewTest {
             c.addRecord(record(0, 2, null, "no key"));
         });
         Heard heard = new Heard();
-        try (var view = new CompactedTopicView<>(c, TOPIC, CompactedTopicViewTest::decode, heard,
-                options(CompactedTopicView.MissingTopic.WAIT, true)).start()) {
+        try (var view = new CompactedTopicView<>(
+                        c,
+                        TOPIC,
+                        CompactedTopicViewTest::decode,
+                        heard,
+                        options(CompactedTopicView.MissingTopic.WAIT, true))
+                .start()) {
             Awaitility.await().atMost(10, TimeUnit.SECONDS).until(view::isCaughtUp);
             assertThat(view.get("mute")).isEqualTo("everything");
             assertThat(view.skipped()).isEqualTo(1);
@@ -162,8 +172,13 @@ class CompactedTopicViewTest {
         c.updateEndOffsets(Map.of(P0, 1L));
         c.schedulePollTask(() -> c.addRecord(record(0, 0, "a", "1")));
         Heard heard = new Heard();
-        try (var view = new CompactedTopicView<>(c, TOPIC, CompactedTopicViewTest::decode, heard,
-                options(CompactedTopicView.MissingTopic.WAIT, false)).start()) {
+        try (var view = new CompactedTopicView<>(
+                        c,
+                        TOPIC,
+                        CompactedTopicViewTest::decode,
+                        heard,
+                        options(CompactedTopicView.MissingTopic.WAIT, false))
+                .start()) {
             Awaitility.await().atMost(10, TimeUnit.SECONDS).until(view::isCaughtUp);
             assertThat(heard.events).containsExactly("a=1", "caught up");
             assertThat(view.size()).as("the listener keeps the copy").isZero();
@@ -176,12 +191,24 @@ class CompactedTopicViewTest {
         waiting.topicExists = false;
         FlakyConsumer empty = new FlakyConsumer(0, 0);
         empty.topicExists = false;
-        try (var wait = new CompactedTopicView<>(waiting, TOPIC, CompactedTopicViewTest::decode, new Heard(),
-                options(CompactedTopicView.MissingTopic.WAIT, true)).start();
-             var nothing = new CompactedTopicView<>(empty, TOPIC, CompactedTopicViewTest::decode, new Heard(),
-                     options(CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)).start()) {
+        try (var wait = new CompactedTopicView<>(
+                                waiting,
+                                TOPIC,
+                                CompactedTopicViewTest::decode,
+                                new Heard(),
+                                options(CompactedTopicView.MissingTopic.WAIT, true))
+                        .start();
+                var nothing = new CompactedTopicView<>(
+                                empty,
+                                TOPIC,
+                                CompactedTopicViewTest::decode,
+                                new Heard(),
+                                options(CompactedTopicView.MissingTopic.HOLDS_NOTHING, true))
+                        .start()) {
             assertThat(nothing.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
-            assertThat(wait.awaitCaughtUp(Duration.ofMillis(300))).as("not before the topic exists").isFalse();
+            assertThat(wait.awaitCaughtUp(Duration.ofMillis(300)))
+                    .as("not before the topic exists")
+                    .isFalse();
 
             // the topic appears: both read it from its beginning
             for (FlakyConsumer c : List.of(waiting, empty)) {
@@ -192,8 +219,9 @@ class CompactedTopicViewTest {
                 c.topicExists = true;
             }
             assertThat(wait.awaitCaughtUp(Duration.ofSeconds(10))).isTrue();
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> "1".equals(wait.get("a"))
-                    && "1".equals(nothing.get("a")));
+            Awaitility.await()
+                    .atMost(10, TimeUnit.SECONDS)
+                    .until(() -> "1".equals(wait.get("a")) && "1".equals(nothing.get("a")));
         }
     }
 
@@ -204,11 +232,17 @@ class CompactedTopicViewTest {
         c.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
         c.updateEndOffsets(Map.of(P0, 0L));
         Heard heard = new Heard();
-        try (var view = new CompactedTopicView<>(c, TOPIC, CompactedTopicViewTest::decode, heard,
-                options(CompactedTopicView.MissingTopic.WAIT, true)).start()) {
+        try (var view = new CompactedTopicView<>(
+                        c,
+                        TOPIC,
+                        CompactedTopicViewTest::decode,
+                        heard,
+                        options(CompactedTopicView.MissingTopic.WAIT, true))
+                .start()) {
             Awaitility.await().atMost(10, TimeUnit.SECONDS).until(view::isCaughtUp);
             partitions(c, 2);
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> c.assignment().contains(P1));
+            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> c.assignment()
+                    .contains(P1));
             c.schedulePollTask(() -> c.addRecord(record(1, 0, "late", "1")));
             Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> "1".equals(view.get("late")));
         }

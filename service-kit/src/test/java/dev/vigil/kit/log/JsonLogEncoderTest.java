@@ -19,6 +19,7 @@ class JsonLogEncoderTest {
         c.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
         return c;
     }
+
     private final Logger logger = context.getLogger("dev.vigil.test");
     private final JsonLogEncoder encoder = new JsonLogEncoder();
 
@@ -45,21 +46,30 @@ class JsonLogEncoderTest {
     void stackTraceIsOneField() {
         JsonNode line = encode(Level.ERROR, "failed", new IllegalStateException("boom"));
         assertThat(line.get("severity").asText()).isEqualTo("ERROR");
-        assertThat(line.get("stack").asText()).contains("IllegalStateException: boom").contains("\tat ");
+        assertThat(line.get("stack").asText())
+                .contains("IllegalStateException: boom")
+                .contains("\tat ");
     }
 
     @Test
     void redactsCredentials() {
-        JsonNode line = encode(Level.INFO,
-                "calling with Authorization: Bearer abc.def.ghi and password=hunter2, api_key: \"k-123\"", null);
+        JsonNode line = encode(
+                Level.INFO,
+                "calling with Authorization: Bearer abc.def.ghi and password=hunter2, api_key: \"k-123\"",
+                null);
         String message = line.get("message").asText();
-        assertThat(message).doesNotContain("abc.def.ghi").doesNotContain("hunter2").doesNotContain("k-123")
-                .contains("[redacted]").contains("calling with");
+        assertThat(message)
+                .doesNotContain("abc.def.ghi")
+                .doesNotContain("hunter2")
+                .doesNotContain("k-123")
+                .contains("[redacted]")
+                .contains("calling with");
     }
 
     @Test
     void leavesOrdinaryTextAlone() {
-        assertThat(JsonLogEncoder.redact("token count is 42 for /menu/2024")).isEqualTo("token count is 42 for /menu/2024");
+        assertThat(JsonLogEncoder.redact("token count is 42 for /menu/2024"))
+                .isEqualTo("token count is 42 for /menu/2024");
         assertThat(JsonLogEncoder.severity(Level.DEBUG)).isEqualTo("DEBUG");
         assertThat(JsonLogEncoder.severity(Level.TRACE)).isEqualTo("DEBUG");
     }

@@ -24,8 +24,10 @@ final class HttpAnswers {
     }
 
     Answer send(HttpMethod method, String path) {
-        return client.request(method).uri(path)
-                .responseSingle((res, body) -> body.asString().defaultIfEmpty("")
+        return client.request(method)
+                .uri(path)
+                .responseSingle((res, body) -> body.asString()
+                        .defaultIfEmpty("")
                         .map(text -> new Answer(res.status().code(), res.responseHeaders(), text)))
                 .block(Duration.ofSeconds(10));
     }

@@ -20,13 +20,19 @@ class OpsRoutesMountTest {
     @BeforeEach
     void start() {
         OpsRoutes ops = OpsRoutes.of(() -> "# api metrics\n").readiness(() -> Check.down("the broker is unreachable"));
-        server = HttpServer.create().host("127.0.0.1").port(0)
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .route(r -> {
-                    r.get("/v1/things/{id}", (req, res) -> Replies.send(res, 200, "application/json",
-                            ("{\"id\":\"" + req.param("id") + "\"}").getBytes()));
+                    r.get(
+                            "/v1/things/{id}",
+                            (req, res) -> Replies.send(
+                                    res, 200, "application/json", ("{\"id\":\"" + req.param("id") + "\"}").getBytes()));
                     ops.accept(r);
-                    r.route(req -> true, (req, res) -> Replies.problem(res,
-                            Problem.of(404, "not-found", "Not found", "the API's own catch-all")));
+                    r.route(
+                            req -> true,
+                            (req, res) -> Replies.problem(
+                                    res, Problem.of(404, "not-found", "Not found", "the API's own catch-all")));
                 })
                 .bindNow(Duration.ofSeconds(10));
         http = new HttpAnswers(server.port());

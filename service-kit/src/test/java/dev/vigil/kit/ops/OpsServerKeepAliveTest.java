@@ -15,7 +15,7 @@ class OpsServerKeepAliveTest {
     @Test
     void everyPipelinedRequestIsAnsweredAndTheConnectionStaysRead() throws Exception {
         try (var server = OpsServer.start("127.0.0.1", 0, "test", null, OpsRoutes.of(() -> "# metrics\n"));
-             RawHttpConnection conn = new RawHttpConnection(server.port(), 5_000)) {
+                RawHttpConnection conn = new RawHttpConnection(server.port(), 5_000)) {
             for (int round = 0; round < 20; round++) {
                 conn.send(get("/health"), get("/metrics"), get("/ready"), get("/nope"));
                 assertThat(conn.read().status()).isEqualTo(200);

@@ -49,8 +49,9 @@ class OpsServerTest {
         var failing = http.get("/health");
         assertThat(failing.status()).isEqualTo(503);
         assertThat(failing.header("Content-Type")).isEqualTo("application/problem+json");
-        assertThat(failing.body()).isEqualTo("{\"type\":\"https://vigil.dev/problems/unhealthy\",\"title\":\"Unhealthy\","
-                + "\"status\":503,\"detail\":\"the stream threads are dead\",\"instance\":\"/health\"}");
+        assertThat(failing.body())
+                .isEqualTo("{\"type\":\"https://vigil.dev/problems/unhealthy\",\"title\":\"Unhealthy\","
+                        + "\"status\":503,\"detail\":\"the stream threads are dead\",\"instance\":\"/health\"}");
         assertThat(failing.header("Retry-After")).as("none unless configured").isNull();
 
         health.set(Check.up());
@@ -72,15 +73,19 @@ class OpsServerTest {
         assertThat(notReady.header("Content-Type")).isEqualTo("application/problem+json");
         assertThat(notReady.header("Retry-After")).isEqualTo("2");
         // the details are extension members; one named like a standard member ("instance") cannot replace it
-        assertThat(notReady.body()).isEqualTo("{\"type\":\"https://vigil.dev/problems/not-ready\",\"title\":\"Not ready\","
-                + "\"status\":503,\"detail\":\"no partition is assigned yet\",\"instance\":\"/ready\",\"inFlight\":0}");
+        assertThat(notReady.body())
+                .isEqualTo(
+                        "{\"type\":\"https://vigil.dev/problems/not-ready\",\"title\":\"Not ready\","
+                                + "\"status\":503,\"detail\":\"no partition is assigned yet\",\"instance\":\"/ready\",\"inFlight\":0}");
     }
 
     @Test
     void aCheckThatThrowsOrGivesNothingIsFailing() {
-        start(OpsRoutes.of(registry).readiness(() -> {
-            throw new IllegalStateException("boom");
-        }).health(() -> null));
+        start(OpsRoutes.of(registry)
+                .readiness(() -> {
+                    throw new IllegalStateException("boom");
+                })
+                .health(() -> null));
         var ready = http.get("/ready");
         assertThat(ready.status()).isEqualTo(503);
         assertThat(ready.body()).contains("\"detail\":\"the /ready check failed: IllegalStateException\"");
@@ -94,7 +99,9 @@ class OpsServerTest {
         var metrics = http.get("/metrics");
         assertThat(metrics.status()).isEqualTo(200);
         assertThat(metrics.header("Content-Type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
-        assertThat(metrics.body()).contains("# TYPE vigil_kit_test_hits_total counter").contains("vigil_kit_test_hits_total 3.0");
+        assertThat(metrics.body())
+                .contains("# TYPE vigil_kit_test_hits_total counter")
+                .contains("vigil_kit_test_hits_total 3.0");
         // the edge guard's own meters land in the same registry
         assertThat(metrics.body()).contains("vigil_http_body_in_flight_bytes{server=\"test\"}");
     }
@@ -107,7 +114,8 @@ class OpsServerTest {
         var metrics = http.get("/metrics");
         assertThat(metrics.status()).isEqualTo(500);
         assertThat(metrics.header("Content-Type")).isEqualTo("application/problem+json");
-        assertThat(metrics.body()).contains("\"type\":\"https://vigil.dev/problems/metrics-unavailable\"")
+        assertThat(metrics.body())
+                .contains("\"type\":\"https://vigil.dev/problems/metrics-unavailable\"")
                 .doesNotContain("registry closed");
     }
 
@@ -117,15 +125,18 @@ class OpsServerTest {
         var missing = http.get("/nope?x=1");
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.header("Content-Type")).isEqualTo("application/problem+json");
-        assertThat(missing.body()).isEqualTo("{\"type\":\"https://vigil.dev/problems/not-found\",\"title\":\"Not found\","
-                + "\"status\":404,\"detail\":\"no such endpoint; try /health, /ready or /metrics\",\"instance\":\"/nope\"}");
+        assertThat(missing.body())
+                .isEqualTo(
+                        "{\"type\":\"https://vigil.dev/problems/not-found\",\"title\":\"Not found\","
+                                + "\"status\":404,\"detail\":\"no such endpoint; try /health, /ready or /metrics\",\"instance\":\"/nope\"}");
         assertThat(http.get("/health/").status()).as("paths match exactly").isEqualTo(404);
     }
 
     @Test
     void anotherMethodOnAnOpsPathIs405WithAllow() {
         start();
-        for (HttpMethod method : new HttpMethod[] {HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH}) {
+        for (HttpMethod method :
+                new HttpMethod[] {HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.PATCH}) {
             var refused = http.send(method, "/ready");
             assertThat(refused.status()).as(method.name()).isEqualTo(405);
             assertThat(refused.header("Allow")).isEqualTo("GET, HEAD");

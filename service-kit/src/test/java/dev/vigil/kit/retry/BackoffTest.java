@@ -38,8 +38,10 @@ class BackoffTest {
 
     @Test
     void aDeadlineIsPassedOnlyBeyondIt() {
-        assertThat(Backoff.exceeds(Duration.ofSeconds(50), Duration.ofSeconds(10), Duration.ofMinutes(1))).isFalse();
-        assertThat(Backoff.exceeds(Duration.ofSeconds(50), Duration.ofSeconds(11), Duration.ofMinutes(1))).isTrue();
+        assertThat(Backoff.exceeds(Duration.ofSeconds(50), Duration.ofSeconds(10), Duration.ofMinutes(1)))
+                .isFalse();
+        assertThat(Backoff.exceeds(Duration.ofSeconds(50), Duration.ofSeconds(11), Duration.ofMinutes(1)))
+                .isTrue();
     }
 
     @Test

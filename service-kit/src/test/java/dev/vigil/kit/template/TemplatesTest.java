@@ -9,15 +9,15 @@ import org.junit.jupiter.api.Test;
 
 /** The one template engine: HTML templates escape every value, text templates none, a missing name is an error. */
 class TemplatesTest {
-    record Model(String title, String body) {
-    }
+    record Model(String title, String body) {}
 
     @Test
     void anHtmlTemplateEscapesEveryValueInContentAndAttributes() {
         String html = Templates.html("templates/probe.html.mustache")
                 .execute(new Model("\"><script>alert(1)</script>", "a & b <i>'x'</i> = `y`"));
-        assertThat(html).isEqualTo("<p title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\">"
-                + "a &amp; b &lt;i&gt;&#39;x&#39;&lt;/i&gt; = `y`</p>");
+        assertThat(html)
+                .isEqualTo("<p title=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\">"
+                        + "a &amp; b &lt;i&gt;&#39;x&#39;&lt;/i&gt; = `y`</p>");
     }
 
     @Test

@@ -24,18 +24,25 @@ import picocli.CommandLine.Option;
  * {@code vigil check-dashboard}: every metric a Grafana dashboard's PromQL queries must exist in the scrapes of the
  * running services, or in a Prometheus server. See {@link DashboardScrapeCheck}.
  */
-@Command(name = "check-dashboard", mixinStandardHelpOptions = true,
-        description = {"Check that every metric a Grafana dashboard queries exists: in the /metrics of running services "
-                + "(--scrape, one per service instance) or in a Prometheus server that scrapes them (--prometheus).",
-                "Prints one MISSING line per panel query and metric no source has.",
-                "Exit codes: 0 every metric exists; 1 a metric is missing; 2 bad arguments, dashboard or allow-list; "
-                        + "3 a source could not be read (unreachable, not HTTP 200, or not the expected format): "
-                        + "nothing was checked, retrying may help."})
+@Command(
+        name = "check-dashboard",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Check that every metric a Grafana dashboard queries exists: in the /metrics of running services "
+                    + "(--scrape, one per service instance) or in a Prometheus server that scrapes them (--prometheus).",
+            "Prints one MISSING line per panel query and metric no source has.",
+            "Exit codes: 0 every metric exists; 1 a metric is missing; 2 bad arguments, dashboard or allow-list; "
+                    + "3 a source could not be read (unreachable, not HTTP 200, or not the expected format): "
+                    + "nothing was checked, retrying may help."
+        })
 public final class CheckDashboardCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--dashboard", paramLabel = "FILE", defaultValue = "docker/grafana/dashboards/vigil.json",
+    @Option(
+            names = "--dashboard",
+            paramLabel = "FILE",
+            defaultValue = "docker/grafana/dashboards/vigil.json",
             description = "The dashboard JSON (default: ${DEFAULT-VALUE}, relative to the working directory).")
     Path dashboard;
 
@@ -43,27 +50,43 @@ public final class CheckDashboardCommand implements Callable<Integer> {
     Sources sources;
 
     static final class Sources {
-        @Option(names = "--scrape", paramLabel = "URL", split = ",", required = true,
-                description = "A service's metrics URL (repeatable, or comma-separated); a URL without a path gets /metrics. "
-                        + "The union of every scrape is checked; up and scrape_* (written by Prometheus) are not looked for.")
+        @Option(
+                names = "--scrape",
+                paramLabel = "URL",
+                split = ",",
+                required = true,
+                description =
+                        "A service's metrics URL (repeatable, or comma-separated); a URL without a path gets /metrics. "
+                                + "The union of every scrape is checked; up and scrape_* (written by Prometheus) are not looked for.")
         List<String> scrape;
 
-        @Option(names = "--prometheus", paramLabel = "URL", required = true,
+        @Option(
+                names = "--prometheus",
+                paramLabel = "URL",
+                required = true,
                 description = "A Prometheus server's base URL, e.g. http://127.0.0.1:9090: the names of "
                         + "/api/v1/label/__name__/values are checked, up and scrape_* included.")
         String prometheus;
     }
 
-    @Option(names = "--since", paramLabel = "DURATION", defaultValue = "15m",
+    @Option(
+            names = "--since",
+            paramLabel = "DURATION",
+            defaultValue = "15m",
             description = "With --prometheus: count the series with samples in this last stretch of time (the API's "
                     + "start parameter; default ${DEFAULT-VALUE}).")
     String since;
 
-    @Option(names = "--allow-missing", paramLabel = "METRIC=REASON",
+    @Option(
+            names = "--allow-missing",
+            paramLabel = "METRIC=REASON",
             description = "A metric that may be missing, and why (repeatable); it must be one the dashboard queries.")
     Map<String, String> allowMissing = new LinkedHashMap<>();
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "How long each request may take (default: ${DEFAULT-VALUE}).")
     String timeout;
 
@@ -82,7 +105,8 @@ public final class CheckDashboardCommand implements Callable<Integer> {
             requestTimeout = duration("--timeout", timeout);
             window = duration("--since", since);
             if (mode == Mode.PROMETHEUS) {
-                urls.add(SeriesNames.prometheusUrl(sources.prometheus, Instant.now().minus(window)));
+                urls.add(SeriesNames.prometheusUrl(
+                        sources.prometheus, Instant.now().minus(window)));
             } else {
                 for (String s : sources.scrape) {
                     if (!s.isBlank()) {

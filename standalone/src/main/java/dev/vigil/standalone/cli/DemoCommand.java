@@ -7,9 +7,9 @@ import dev.vigil.standalone.demo.DemoScenario;
 import dev.vigil.standalone.demo.DemoTargets;
 import dev.vigil.standalone.launch.StandaloneLauncher;
 import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.streams.config.StreamsServiceConfig.Group;
 import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
-import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.io.PrintWriter;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -24,23 +24,32 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vigil demo}: the standalone stack plus local targets that fail and recover on a script. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run Vigil in one JVM with local demo targets monitored every 10 s from three regions:",
-                "within a few minutes you see pages opened, a reminder, an escalation and resolutions on this",
-                "console, with no account anywhere. Query http://127.0.0.1:8081/v1/status while it runs."})
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run Vigil in one JVM with local demo targets monitored every 10 s from three regions:",
+            "within a few minutes you see pages opened, a reminder, an escalation and resolutions on this",
+            "console, with no account anywhere. Query http://127.0.0.1:8081/v1/status while it runs."
+        })
 public final class DemoCommand extends StandaloneCommand {
     /** The default 15-minute reminder would outlast the demo: reminders come every minute here (and the demo says so). */
     public static final Duration DEMO_REMINDER_INTERVAL = Duration.ofMinutes(1);
 
-    @Option(names = "--targets-port", defaultValue = "8090",
+    @Option(
+            names = "--targets-port",
+            defaultValue = "8090",
             description = "Port of the local demo targets (default: ${DEFAULT-VALUE}).")
     int targetsPort;
 
     /** An IPv4 or IPv6 literal: only those are inspected, never resolved (a name could resolve anywhere). */
     /** The public status page the demo serves at /status/demo: what a customer of the demo's services would see. */
-    static final StatusPage STATUS_PAGE = new StatusPage("demo", "Demo Shop status",
+    static final StatusPage STATUS_PAGE = new StatusPage(
+            "demo",
+            "Demo Shop status",
             "The public face of the demo: the services a customer uses, without a URL or error detail.",
-            List.of(new Group("Storefront", List.of("demo-healthy", "demo-outage", "demo-slow")),
+            List.of(
+                    new Group("Storefront", List.of("demo-healthy", "demo-outage", "demo-slow")),
                     new Group("Backend", List.of("demo-escalating", "demo-tcp", "demo-heartbeat"))));
 
     private static final Pattern IP_LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
@@ -57,7 +66,9 @@ public final class DemoCommand extends StandaloneCommand {
         if (pages.stream().noneMatch(p -> p.id().equals(STATUS_PAGE.id()))) {
             pages.add(STATUS_PAGE);
         }
-        return options.withAllowList(allow).withReminderInterval(DEMO_REMINDER_INTERVAL).withStatusPages(pages);
+        return options.withAllowList(allow)
+                .withReminderInterval(DEMO_REMINDER_INTERVAL)
+                .withStatusPages(pages);
     }
 
     /**
@@ -138,14 +149,21 @@ public final class DemoCommand extends StandaloneCommand {
     AutoCloseable afterStart(StandaloneLauncher launcher, PrintWriter out) {
         DemoTargets targets = this.targets;
         DemoHeartbeat heartbeat = new DemoHeartbeat();
-        List<MonitorDefinition> monitors = new ArrayList<>(targets.monitors(launcher.options().regions()));
+        List<MonitorDefinition> monitors =
+                new ArrayList<>(targets.monitors(launcher.options().regions()));
         monitors.add(targets.tcpMonitor(launcher.options().regions()));
         monitors.add(heartbeat.monitor());
-        new MonitorCatalog(launcher.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        new MonitorCatalog(launcher.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(monitors, List.of());
         heartbeat.start("http://" + ingestHost(launcher.options().host()) + ":" + launcher.ingestPort());
-        out.printf("%ndemo targets on http://%s:%d, %d monitors published (every 10 s from %s)%n",
-                targetsHost(launcher.options().host()), targets.port(), monitors.size(), launcher.options().regions());
-        out.printf("what happens (times from now):%n"
+        out.printf(
+                "%ndemo targets on http://%s:%d, %d monitors published (every 10 s from %s)%n",
+                targetsHost(launcher.options().host()),
+                targets.port(),
+                monitors.size(),
+                launcher.options().regions());
+        out.printf(
+                "what happens (times from now):%n"
                         + "  demo-healthy      stays up%n"
                         + "  demo-status-down  answers {\"status\":\"down\"}: paged within ~30 s%n"
                         + "  demo-slow         answers after %d ms, over its 1000 ms limit: paged%n"
@@ -159,12 +177,19 @@ public final class DemoCommand extends StandaloneCommand {
                         + " the missed heartbeat (a %ds window plus %ds grace) pages%n"
                         + "once demo-outage has paged, take it on (its reminders stop; the resolution still comes):%n"
                         + "  ./vigil ack monitor/demo-outage --comment 'on it'%n",
-                DemoScenario.SLOW_DELAY.toMillis(), DemoScenario.OUTAGE_START.toSeconds(),
-                DEMO_REMINDER_INTERVAL.toMinutes(), DemoScenario.OUTAGE_END.toSeconds(),
-                DemoScenario.FIRST_FAILING_REGION, DemoScenario.DEGRADE_START.toSeconds(),
-                DemoScenario.ESCALATE_START.toSeconds(), DemoScenario.ESCALATE_END.toSeconds(),
-                DemoScenario.FLAP_END.toSeconds(), DemoHeartbeat.PING_EVERY.toSeconds(),
-                DemoHeartbeat.STOPS_AT.toSeconds(), DemoHeartbeat.INTERVAL.toSeconds(), DemoHeartbeat.GRACE.toSeconds());
+                DemoScenario.SLOW_DELAY.toMillis(),
+                DemoScenario.OUTAGE_START.toSeconds(),
+                DEMO_REMINDER_INTERVAL.toMinutes(),
+                DemoScenario.OUTAGE_END.toSeconds(),
+                DemoScenario.FIRST_FAILING_REGION,
+                DemoScenario.DEGRADE_START.toSeconds(),
+                DemoScenario.ESCALATE_START.toSeconds(),
+                DemoScenario.ESCALATE_END.toSeconds(),
+                DemoScenario.FLAP_END.toSeconds(),
+                DemoHeartbeat.PING_EVERY.toSeconds(),
+                DemoHeartbeat.STOPS_AT.toSeconds(),
+                DemoHeartbeat.INTERVAL.toSeconds(),
+                DemoHeartbeat.GRACE.toSeconds());
         return () -> {
             heartbeat.close();
             targets.close();

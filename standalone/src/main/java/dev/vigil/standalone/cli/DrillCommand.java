@@ -1,8 +1,8 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresUrl;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.standalone.drill.Drill;
 import dev.vigil.standalone.launch.StandaloneOptions;
@@ -16,40 +16,61 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vigil drill}: a synthetic outage that travels the real paging path, timed hop by hop. */
-@Command(name = "drill", mixinStandardHelpOptions = true,
-        description = {"Inject a synthetic outage for a drill monitor (named drill-*) and watch the page travel:",
-                "probe result -> verdict -> alert -> delivery on every routed channel, then the resolution.",
-                "--cleanup removes every drill record: monitor, status, alert, notifier claims and records."})
+@Command(
+        name = "drill",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Inject a synthetic outage for a drill monitor (named drill-*) and watch the page travel:",
+            "probe result -> verdict -> alert -> delivery on every routed channel, then the resolution.",
+            "--cleanup removes every drill record: monitor, status, alert, notifier claims and records."
+        })
 public final class DrillCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--monitor", required = true, paramLabel = "ID", description = "Drill monitor id, e.g. drill-paging.")
+    @Option(
+            names = "--monitor",
+            required = true,
+            paramLabel = "ID",
+            description = "Drill monitor id, e.g. drill-paging.")
     String monitorId;
 
     @Option(names = "--cleanup", description = "Remove the drill's records instead of running it.")
     boolean cleanup;
 
-    @Option(names = "--severity", defaultValue = "critical",
+    @Option(
+            names = "--severity",
+            defaultValue = "critical",
             description = "Severity of the drill's page (default: ${DEFAULT-VALUE}): it is routed like a real one.")
     String severity;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
             defaultValue = "${env:VIGIL_KAFKA_BOOTSTRAP_SERVERS:-localhost:9092}",
             description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}).")
     String bootstrapServers;
 
-    @Option(names = "--db-url", paramLabel = "URL",
-            defaultValue = "${env:VIGIL_DB_URL:-postgresql://postgres@127.0.0.1:" + StandaloneOptions.POSTGRES_PORT + "/postgres}",
-            description = "The notifier's PostgreSQL, to time deliveries and clean claims (default: the standalone one, ${DEFAULT-VALUE}; 'none' to skip).")
+    @Option(
+            names = "--db-url",
+            paramLabel = "URL",
+            defaultValue = "${env:VIGIL_DB_URL:-postgresql://postgres@127.0.0.1:" + StandaloneOptions.POSTGRES_PORT
+                    + "/postgres}",
+            description =
+                    "The notifier's PostgreSQL, to time deliveries and clean claims (default: the standalone one, ${DEFAULT-VALUE}; 'none' to skip).")
     String dbUrl;
 
-    @Option(names = "--data-dir", defaultValue = "${env:VIGIL_DATA_DIR:-.vigil}", paramLabel = "DIR",
+    @Option(
+            names = "--data-dir",
+            defaultValue = "${env:VIGIL_DATA_DIR:-.vigil}",
+            paramLabel = "DIR",
             description = "The standalone's data directory: a loopback --db-url without a password uses the embedded"
                     + " PostgreSQL's generated one from there (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
-    @Option(names = "--timeout", defaultValue = "PT90S",
+    @Option(
+            names = "--timeout",
+            defaultValue = "PT90S",
             description = "How long to wait for each hop (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
@@ -94,5 +115,4 @@ public final class DrillCommand implements Callable<Integer> {
                 .map(password -> new PostgresUrl(url.host(), url.port(), url.database(), url.user(), password))
                 .orElse(url);
     }
-
 }

@@ -5,16 +5,16 @@ import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.standalone.launch.Canary;
 import dev.vigil.standalone.launch.StandaloneOptions;
+import dev.vigil.standalone.monitors.CompactedTopic;
 import dev.vigil.standalone.monitors.HeartbeatTokens;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorDiff;
 import dev.vigil.standalone.monitors.MonitorsFile;
-import dev.vigil.standalone.monitors.CompactedTopic;
 import dev.vigil.standalone.monitors.RegionCheck;
-import dev.vigil.schemas.json.VigilSerdes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,12 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code vigil monitors ...}: manage the monitor catalogue on the {@code vigil.monitors} topic. */
-@Command(name = "monitors", mixinStandardHelpOptions = true,
+@Command(
+        name = "monitors",
+        mixinStandardHelpOptions = true,
         description = "Manage monitor definitions.",
         subcommands = {MonitorsCommand.Apply.class})
 public final class MonitorsCommand implements Runnable {
@@ -40,40 +42,59 @@ public final class MonitorsCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "apply", mixinStandardHelpOptions = true,
-            description = {"Validate a monitors file, show what changes, and publish it.",
-                    "Monitors absent from the file are kept unless --prune is given.",
-                    "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
-                            + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
-                            + "--rotate-heartbeat-token issues a new one."})
+    @Command(
+            name = "apply",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Validate a monitors file, show what changes, and publish it.",
+                "Monitors absent from the file are kept unless --prune is given.",
+                "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
+                        + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
+                        + "--rotate-heartbeat-token issues a new one."
+            })
     static final class Apply implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE",
+        @Option(
+                names = {"-f", "--file"},
+                required = true,
+                paramLabel = "FILE",
                 description = "YAML file with a top-level 'monitors:' list.")
         Path file;
 
-        @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+        @Option(
+                names = "--bootstrap-servers",
+                paramLabel = "HOST:PORT",
                 defaultValue = "${env:VIGIL_KAFKA_BOOTSTRAP_SERVERS:-localhost:9092}",
                 description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env VIGIL_KAFKA_BOOTSTRAP_SERVERS).")
         String bootstrapServers;
 
-        @Option(names = "--topic", defaultValue = Topics.MONITORS,
+        @Option(
+                names = "--topic",
+                defaultValue = Topics.MONITORS,
                 description = "Monitors topic (default: ${DEFAULT-VALUE}).")
         String topic;
 
-        @Option(names = "--regions", split = ",", paramLabel = "REGION",
+        @Option(
+                names = "--regions",
+                split = ",",
+                paramLabel = "REGION",
                 defaultValue = "${env:VIGIL_REGIONS:-}",
                 description = "Regions this deployment runs; monitors naming others are refused (default: any).")
         List<String> regions;
 
-        @Option(names = "--allow-region", split = ",", paramLabel = "REGION",
+        @Option(
+                names = "--allow-region",
+                split = ",",
+                paramLabel = "REGION",
                 description = "Accept monitors naming this region although no probe worker has served it yet (a region "
                         + "being rolled out); repeatable or comma-separated. Without it such monitors are refused.")
         List<String> allowRegions;
 
-        @Option(names = "--regions-topic", defaultValue = Topics.REGIONS,
+        @Option(
+                names = "--regions-topic",
+                defaultValue = Topics.REGIONS,
                 description = "Where the regions the probe workers serve are (default: ${DEFAULT-VALUE}).")
         String regionsTopic;
 
@@ -83,17 +104,26 @@ public final class MonitorsCommand implements Runnable {
         @Option(names = "--dry-run", description = "Validate and show the diff; publish nothing.")
         boolean dryRun;
 
-        @Option(names = "--timeout", defaultValue = "PT30S",
+        @Option(
+                names = "--timeout",
+                defaultValue = "PT30S",
                 description = "How long to wait for Kafka (ISO-8601 duration, default: ${DEFAULT-VALUE}).")
         Duration timeout;
 
-        @Option(names = "--ingest-url", paramLabel = "URL", defaultValue = "${env:VIGIL_INGEST_URL}",
-                description = "Ingest's base URL, for the ping URLs of new heartbeat tokens (default: $VIGIL_INGEST_URL, "
-                        + "else the standalone's http://127.0.0.1:" + StandaloneOptions.INGEST_PORT + " when "
-                        + "--bootstrap-servers is on loopback; otherwise only the path is printed).")
+        @Option(
+                names = "--ingest-url",
+                paramLabel = "URL",
+                defaultValue = "${env:VIGIL_INGEST_URL}",
+                description =
+                        "Ingest's base URL, for the ping URLs of new heartbeat tokens (default: $VIGIL_INGEST_URL, "
+                                + "else the standalone's http://127.0.0.1:" + StandaloneOptions.INGEST_PORT + " when "
+                                + "--bootstrap-servers is on loopback; otherwise only the path is printed).")
         String ingestUrl;
 
-        @Option(names = "--rotate-heartbeat-token", paramLabel = "ID", split = ",",
+        @Option(
+                names = "--rotate-heartbeat-token",
+                paramLabel = "ID",
+                split = ",",
                 description = "Issue a new ping token for these heartbeat monitors (the old one stops working once "
                         + "ingest has the new hash).")
         List<String> rotate;
@@ -127,8 +157,8 @@ public final class MonitorsCommand implements Runnable {
             Map<String, MonitorDefinition> current = catalog.current(err::println);
             HeartbeatTokens.Prepared prepared;
             try {
-                prepared = HeartbeatTokens.prepare(current, desired, rotate == null ? Set.of() : Set.copyOf(rotate),
-                        BearerTokens::generate);
+                prepared = HeartbeatTokens.prepare(
+                        current, desired, rotate == null ? Set.of() : Set.copyOf(rotate), BearerTokens::generate);
             } catch (IllegalArgumentException e) {
                 err.println("error: " + e.getMessage() + "; nothing was published");
                 return ExitCode.CONFIG.code();
@@ -145,15 +175,23 @@ public final class MonitorsCommand implements Runnable {
             diff.changed().forEach(c -> publishing.add(c.next()));
             Map<String, dev.vigil.schemas.contract.RegionStatus> known;
             try {
-                known = CompactedTopic.read(bootstrapServers, regionsTopic, timeout, VigilSerdes.regionStatus(),
-                        "vigil-cli-regions", err::println);
+                known = CompactedTopic.read(
+                        bootstrapServers,
+                        regionsTopic,
+                        timeout,
+                        VigilSerdes.regionStatus(),
+                        "vigil-cli-regions",
+                        err::println);
             } catch (RuntimeException e) {
                 err.println("error: cannot read " + regionsTopic + ": " + e.getMessage() + "; nothing was published");
                 return ExitCode.CONFIG.code();
             }
             Set<String> rollingOut = new java.util.TreeSet<>();
             if (allowRegions != null) {
-                allowRegions.stream().map(String::strip).filter(r -> !r.isEmpty()).forEach(rollingOut::add);
+                allowRegions.stream()
+                        .map(String::strip)
+                        .filter(r -> !r.isEmpty())
+                        .forEach(rollingOut::add);
             }
             List<RegionCheck.Refusal> refused = RegionCheck.refusals(publishing, known, rollingOut);
             if (!refused.isEmpty()) {
@@ -163,10 +201,17 @@ public final class MonitorsCommand implements Runnable {
                 return ExitCode.CONFIG.code();
             }
             diff.added().forEach(m -> out.printf("  + %s (new: %s)%n", m.id(), describe(m)));
-            diff.changed().forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
-            diff.removed().forEach(id -> out.printf(prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
-            out.printf("%d to add, %d to change, %d unchanged, %d to delete%n", diff.added().size(),
-                    diff.changed().size(), diff.unchanged().size(), prune ? diff.removed().size() : 0);
+            diff.changed()
+                    .forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
+            diff.removed()
+                    .forEach(id -> out.printf(
+                            prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
+            out.printf(
+                    "%d to add, %d to change, %d unchanged, %d to delete%n",
+                    diff.added().size(),
+                    diff.changed().size(),
+                    diff.unchanged().size(),
+                    prune ? diff.removed().size() : 0);
             if (dryRun) {
                 RegionCheck.checksPerDay(prepared.monitors()).forEach(out::println);
                 prepared.issued().forEach(t -> out.printf("  (a ping token for %s would be issued)%n", t.monitorId()));
@@ -180,13 +225,32 @@ public final class MonitorsCommand implements Runnable {
             List<MonitorDefinition> upserts = new java.util.ArrayList<>(diff.added());
             diff.changed().forEach(c -> upserts.add(c.next()));
             List<String> deletes = prune ? diff.removed() : List.of();
-            catalog.publish(upserts, deletes, Topics.AUDIT, new AuditRecord(1, java.util.UUID.randomUUID().toString(),
-                    System.currentTimeMillis(), "cli:" + System.getProperty("user.name", "unknown"), "monitors.applied",
-                    "monitors", localHost(), java.util.Map.of("added", String.valueOf(diff.added().size()),
-                            "changed", String.valueOf(diff.changed().size()), "deleted", String.valueOf(deletes.size()),
-                            "heartbeatTokens", String.valueOf(prepared.issued().size()),
-                            "file", String.valueOf(file.getFileName()))));
-            out.printf("published %d change(s) to %s%n", upserts.size() + (prune ? diff.removed().size() : 0), topic);
+            catalog.publish(
+                    upserts,
+                    deletes,
+                    Topics.AUDIT,
+                    new AuditRecord(
+                            1,
+                            java.util.UUID.randomUUID().toString(),
+                            System.currentTimeMillis(),
+                            "cli:" + System.getProperty("user.name", "unknown"),
+                            "monitors.applied",
+                            "monitors",
+                            localHost(),
+                            java.util.Map.of(
+                                    "added",
+                                    String.valueOf(diff.added().size()),
+                                    "changed",
+                                    String.valueOf(diff.changed().size()),
+                                    "deleted",
+                                    String.valueOf(deletes.size()),
+                                    "heartbeatTokens",
+                                    String.valueOf(prepared.issued().size()),
+                                    "file",
+                                    String.valueOf(file.getFileName()))));
+            out.printf(
+                    "published %d change(s) to %s%n",
+                    upserts.size() + (prune ? diff.removed().size() : 0), topic);
             // only now that the hash is on the topic: a failed publish issued nothing (the next apply makes a new one)
             for (HeartbeatTokens.Issued t : prepared.issued()) {
                 out.println(HeartbeatTokens.pingInstructions(t, ingestBase));
@@ -211,8 +275,8 @@ public final class MonitorsCommand implements Runnable {
         if (option != null && !option.isBlank()) {
             String url = option.strip();
             if (!(url.startsWith("http://") || url.startsWith("https://")) || url.contains("?") || url.contains("#")) {
-                throw new IllegalArgumentException("--ingest-url must be an http(s) base URL without query, e.g. "
-                        + "https://ingest.example.com");
+                throw new IllegalArgumentException(
+                        "--ingest-url must be an http(s) base URL without query, e.g. " + "https://ingest.example.com");
             }
             return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         }

@@ -30,13 +30,12 @@ final class QueryClient {
     QueryClient(String baseUrl, Duration timeout, String token) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.timeout = timeout;
-        this.http = HttpClient.create().responseTimeout(timeout)
-                .headers(h -> {
-                    h.add("Accept", "application/json");
-                    if (token != null) {
-                        h.add("Authorization", "Bearer " + token);
-                    }
-                });
+        this.http = HttpClient.create().responseTimeout(timeout).headers(h -> {
+            h.add("Accept", "application/json");
+            if (token != null) {
+                h.add("Authorization", "Bearer " + token);
+            }
+        });
     }
 
     /** A response: status, parsed JSON body (null when the body is not JSON) and its Retry-After (null: none). */
@@ -52,7 +51,8 @@ final class QueryClient {
         /** The problem detail of an error response, or the status alone. */
         String problem() {
             if (body != null && body.hasNonNull("detail")) {
-                return status + " " + body.path("title").asText("") + ": " + body.get("detail").asText();
+                return status + " " + body.path("title").asText("") + ": "
+                        + body.get("detail").asText();
             }
             return "HTTP " + status;
         }
@@ -89,14 +89,16 @@ final class QueryClient {
     Reply post(String path, Object body) {
         byte[] bytes = Json.bytes(body);
         return exchange(http.headers(h -> h.add("Content-Type", "application/json"))
-                .post().uri(baseUrl + path).send(ByteBufFlux.fromString(Mono.just(new String(bytes, StandardCharsets.UTF_8)))));
+                .post()
+                .uri(baseUrl + path)
+                .send(ByteBufFlux.fromString(Mono.just(new String(bytes, StandardCharsets.UTF_8)))));
     }
 
     private Reply exchange(HttpClient.ResponseReceiver<?> request) {
         try {
             Reply reply = request.responseSingle((res, content) -> {
-                        Duration retryAfter = TransientStatus.retryAfter(res.responseHeaders().get("Retry-After"),
-                                Clock.systemUTC());
+                        Duration retryAfter =
+                                TransientStatus.retryAfter(res.responseHeaders().get("Retry-After"), Clock.systemUTC());
                         return content.asByteArray()
                                 .map(bytes -> new Reply(res.status().code(), parse(bytes), retryAfter))
                                 .defaultIfEmpty(new Reply(res.status().code(), null, retryAfter));
@@ -107,11 +109,15 @@ final class QueryClient {
             }
             return reply;
         } catch (RuntimeException e) {
-            if (e instanceof IllegalStateException ise && ise.getMessage() != null && ise.getMessage().startsWith("no answer")) {
+            if (e instanceof IllegalStateException ise
+                    && ise.getMessage() != null
+                    && ise.getMessage().startsWith("no answer")) {
                 throw ise;
             }
-            throw new IllegalStateException("cannot reach the query API at " + baseUrl + " (" + rootMessage(e)
-                    + "); is Vigil running? set --url or VIGIL_QUERY_URL", e);
+            throw new IllegalStateException(
+                    "cannot reach the query API at " + baseUrl + " (" + rootMessage(e)
+                            + "); is Vigil running? set --url or VIGIL_QUERY_URL",
+                    e);
         }
     }
 

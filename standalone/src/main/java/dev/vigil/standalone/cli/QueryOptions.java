@@ -1,8 +1,8 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.kit.auth.SecretFiles;
+import dev.vigil.kit.main.ExitCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,18 +12,26 @@ import picocli.CommandLine.Option;
 
 /** Options shared by the commands that read the query API. */
 final class QueryOptions {
-    @Option(names = "--url", defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
+    @Option(
+            names = "--url",
+            defaultValue = "${env:VIGIL_QUERY_URL:-http://127.0.0.1:8081}",
             description = "Query API base URL; any instance answers (default: ${DEFAULT-VALUE}).")
     String url;
 
     @Option(names = "--json", description = "Print the API's JSON as is.")
     boolean json;
 
-    @Option(names = "--token", defaultValue = "${env:VIGIL_TOKEN}", paramLabel = "TOKEN",
+    @Option(
+            names = "--token",
+            defaultValue = "${env:VIGIL_TOKEN}",
+            paramLabel = "TOKEN",
             description = "Query API token (default: $VIGIL_TOKEN, else the token file).")
     String token;
 
-    @Option(names = "--token-file", paramLabel = "FILE", defaultValue = "${env:VIGIL_TOKEN_FILE}",
+    @Option(
+            names = "--token-file",
+            paramLabel = "FILE",
+            defaultValue = "${env:VIGIL_TOKEN_FILE}",
             description = "File holding the token (default: $VIGIL_TOKEN_FILE, else, for a loopback --url only, the "
                     + "admin token vigil standalone and demo create in $VIGIL_DATA_DIR or .vigil: config/admin-token).")
     Path tokenFile;
@@ -75,8 +83,10 @@ final class QueryOptions {
         if (!reply.ok()) {
             spec.commandLine().getErr().println("error: " + reply.problem());
             if (reply.status() == 401) {
-                spec.commandLine().getErr().println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token "
-                        + "file (vigil standalone writes " + standaloneTokenFile() + ")");
+                spec.commandLine()
+                        .getErr()
+                        .println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token "
+                                + "file (vigil standalone writes " + standaloneTokenFile() + ")");
             }
             return ExitCode.ERROR.code();
         }

@@ -14,24 +14,26 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * One service per process, as the containers run them: {@code vigil ingest|streams|notifier|probe-worker
  * --config FILE}. Each runs until the JVM is asked to stop (SIGTERM, Ctrl-C), then shuts down cleanly.
  */
 final class ServiceCommands {
-    private ServiceCommands() {
-    }
+    private ServiceCommands() {}
 
     /** Shared options and the run-until-stopped loop. */
     abstract static class ServiceCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = {"-c", "--config"}, paramLabel = "FILE", defaultValue = "${env:VIGIL_CONFIG}",
+        @Option(
+                names = {"-c", "--config"},
+                paramLabel = "FILE",
+                defaultValue = "${env:VIGIL_CONFIG}",
                 description = "The service's YAML file (default: env VIGIL_CONFIG; built-in defaults if neither). "
                         + "Every key can be overridden with a VIGIL_* environment variable.")
         Path config;
@@ -51,31 +53,38 @@ final class ServiceCommands {
                 return ExitCode.STARTUP.code();
             }
             CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    running.close();
-                } catch (Exception e) {
-                    System.err.println("vigil " + spec.name() + ": error during shutdown: " + e.getMessage());
-                } finally {
-                    stopped.countDown();
-                }
-            }, "vigil-" + spec.name() + "-shutdown"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                try {
+                                    running.close();
+                                } catch (Exception e) {
+                                    System.err.println(
+                                            "vigil " + spec.name() + ": error during shutdown: " + e.getMessage());
+                                } finally {
+                                    stopped.countDown();
+                                }
+                            },
+                            "vigil-" + spec.name() + "-shutdown"));
             stopped.await();
             return ExitCode.OK.code();
         }
     }
 
-    @Command(name = "ingest", mixinStandardHelpOptions = true,
+    @Command(
+            name = "ingest",
+            mixinStandardHelpOptions = true,
             description = "Run the ingest HTTP service (metrics, remote probe results, alert events).")
     static final class Ingest extends ServiceCommand {
         @Override
         AutoCloseable start(Path config, Map<String, String> env) {
-            return IngestServer.start(IngestConfig.load(config, env), env,
-                    java.time.Clock.systemUTC());
+            return IngestServer.start(IngestConfig.load(config, env), env, java.time.Clock.systemUTC());
         }
     }
 
-    @Command(name = "streams", mixinStandardHelpOptions = true,
+    @Command(
+            name = "streams",
+            mixinStandardHelpOptions = true,
             description = "Run the Kafka Streams topology and its query API.")
     static final class Streams extends ServiceCommand {
         @Override
@@ -84,7 +93,9 @@ final class ServiceCommands {
         }
     }
 
-    @Command(name = "notifier", mixinStandardHelpOptions = true,
+    @Command(
+            name = "notifier",
+            mixinStandardHelpOptions = true,
             description = "Run the notifier: alert events to BetterStack, Slack, Discord, webhooks and logs.")
     static final class Notifier extends ServiceCommand {
         @Override
@@ -93,7 +104,9 @@ final class ServiceCommands {
         }
     }
 
-    @Command(name = "probe-worker", mixinStandardHelpOptions = true,
+    @Command(
+            name = "probe-worker",
+            mixinStandardHelpOptions = true,
             description = "Run a probe worker for one region (VIGIL_REGION, VIGIL_WORKER_ID).")
     static final class Probe extends ServiceCommand {
         @Override

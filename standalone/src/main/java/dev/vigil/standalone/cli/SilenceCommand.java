@@ -1,7 +1,7 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.main.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
@@ -26,7 +26,9 @@ import picocli.CommandLine.Parameters;
  * maintenance window is {@code add --every mon,thu --at 02:00 --for 1h --zone Europe/Paris [--until ISO]}: the series
  * starts now (or at --starts-at) and ends at --until, by default after the 366-day maximum of a silence.
  */
-@Command(name = "silence", mixinStandardHelpOptions = true,
+@Command(
+        name = "silence",
+        mixinStandardHelpOptions = true,
         description = "Create, list and expire silences (alerts they match are recorded, not paged).",
         subcommands = {SilenceCommand.Add.class, SilenceCommand.List.class, SilenceCommand.Expire.class})
 public final class SilenceCommand implements Runnable {
@@ -38,11 +40,15 @@ public final class SilenceCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "add", mixinStandardHelpOptions = true,
-            description = {"Silence the alerts matching every given matcher, from now (or --starts-at) for --duration or until --ends-at.",
-                    "With --every, a weekly maintenance window instead: on those days at --at local time in --zone for --for, "
-                            + "from now (or --starts-at) until --until (default: 366 days, the longest a silence may last). "
-                            + "An occurrence already under way when the series starts is not included."})
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Silence the alerts matching every given matcher, from now (or --starts-at) for --duration or until --ends-at.",
+                "With --every, a weekly maintenance window instead: on those days at --at local time in --zone for --for, "
+                        + "from now (or --starts-at) until --until (default: 366 days, the longest a silence may last). "
+                        + "An occurrence already under way when the series starts is not included."
+            })
     static final class Add implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -50,46 +56,72 @@ public final class SilenceCommand implements Runnable {
         @CommandLine.Mixin
         QueryOptions query;
 
-        @Option(names = "--fingerprint", paramLabel = "GLOB",
-                description = "Alert fingerprint or glob, e.g. monitor/checkout-api, monitor/checkout-*, worker/us-east/*.")
+        @Option(
+                names = "--fingerprint",
+                paramLabel = "GLOB",
+                description =
+                        "Alert fingerprint or glob, e.g. monitor/checkout-api, monitor/checkout-*, worker/us-east/*.")
         String fingerprint;
 
         @Option(names = "--service", paramLabel = "S", description = "The alert's service, exactly.")
         String service;
 
-        @Option(names = "--attribute", paramLabel = "KEY=VALUE", description = "An attribute that must match exactly (repeatable).")
+        @Option(
+                names = "--attribute",
+                paramLabel = "KEY=VALUE",
+                description = "An attribute that must match exactly (repeatable).")
         Map<String, String> attributes = new LinkedHashMap<>();
 
-        @Option(names = "--duration", paramLabel = "DURATION", description = "How long: 90m, 2h, 1d, 1h30m or ISO-8601 (PT2H).")
+        @Option(
+                names = "--duration",
+                paramLabel = "DURATION",
+                description = "How long: 90m, 2h, 1d, 1h30m or ISO-8601 (PT2H).")
         String duration;
 
-        @Option(names = "--ends-at", paramLabel = "ISO", description = "When it ends, an ISO-8601 instant such as 2026-12-01T06:00:00Z.")
+        @Option(
+                names = "--ends-at",
+                paramLabel = "ISO",
+                description = "When it ends, an ISO-8601 instant such as 2026-12-01T06:00:00Z.")
         String endsAt;
 
         @Option(names = "--starts-at", paramLabel = "ISO", description = "When it starts (default: now).")
         String startsAt;
 
-        @Option(names = "--every", paramLabel = "DAYS",
+        @Option(
+                names = "--every",
+                paramLabel = "DAYS",
                 description = "Recur weekly on these days, e.g. mon,thu or mon,tue,wed,thu,fri (a maintenance window).")
         String every;
 
-        @Option(names = "--at", paramLabel = "HH:MM", description = "With --every: the local start time, e.g. 02:00 (24-hour).")
+        @Option(
+                names = "--at",
+                paramLabel = "HH:MM",
+                description = "With --every: the local start time, e.g. 02:00 (24-hour).")
         String at;
 
-        @Option(names = "--for", paramLabel = "DURATION", description = "With --every: how long each occurrence lasts, "
-                + "e.g. 30m, 1h, 1h30m (at most 24h).")
+        @Option(
+                names = "--for",
+                paramLabel = "DURATION",
+                description = "With --every: how long each occurrence lasts, " + "e.g. 30m, 1h, 1h30m (at most 24h).")
         String forDuration;
 
-        @Option(names = "--zone", paramLabel = "ZONE", description = "With --every: the IANA time zone of --at and the days, "
-                + "e.g. Europe/Paris or UTC.")
+        @Option(
+                names = "--zone",
+                paramLabel = "ZONE",
+                description = "With --every: the IANA time zone of --at and the days, " + "e.g. Europe/Paris or UTC.")
         String zone;
 
-        @Option(names = "--until", paramLabel = "ISO", description = "With --every: when the series ends, an ISO-8601 instant "
-                + "(default: 366 days after its start).")
+        @Option(
+                names = "--until",
+                paramLabel = "ISO",
+                description = "With --every: when the series ends, an ISO-8601 instant "
+                        + "(default: 366 days after its start).")
         String until;
 
-        @Option(names = "--author", description = "Free text kept as the silence's comment; the author recorded is "
-                + "the name of the token used.")
+        @Option(
+                names = "--author",
+                description = "Free text kept as the silence's comment; the author recorded is "
+                        + "the name of the token used.")
         String author;
 
         @Option(names = "--reason", required = true, description = "Why (shown with every silenced alert).")
@@ -99,7 +131,8 @@ public final class SilenceCommand implements Runnable {
         public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
             if (fingerprint == null && service == null && attributes.isEmpty()) {
-                err.println("error: give at least one matcher: --fingerprint, --service or --attribute (--fingerprint '*' silences everything)");
+                err.println(
+                        "error: give at least one matcher: --fingerprint, --service or --attribute (--fingerprint '*' silences everything)");
                 return ExitCode.CONFIG.code();
             }
             if (every == null && (at != null || forDuration != null || zone != null || until != null)) {
@@ -108,12 +141,14 @@ public final class SilenceCommand implements Runnable {
             }
             if (every != null) {
                 if (duration != null || endsAt != null) {
-                    err.println("error: with --every, the series ends at --until (default: after 366 days); "
-                            + "--duration and --ends-at are for one-off silences (the length of each occurrence is --for)");
+                    err.println(
+                            "error: with --every, the series ends at --until (default: after 366 days); "
+                                    + "--duration and --ends-at are for one-off silences (the length of each occurrence is --for)");
                     return ExitCode.CONFIG.code();
                 }
                 if (at == null || forDuration == null || zone == null) {
-                    err.println("error: with --every, give --at, --for and --zone (e.g. --at 02:00 --for 1h --zone Europe/Paris)");
+                    err.println(
+                            "error: with --every, give --at, --for and --zone (e.g. --at 02:00 --for 1h --zone Europe/Paris)");
                     return ExitCode.CONFIG.code();
                 }
             } else if ((duration == null) == (endsAt == null)) {
@@ -156,8 +191,13 @@ public final class SilenceCommand implements Runnable {
             body.put("reason", reason);
             PrintWriter out = spec.commandLine().getOut();
             return query.answer(spec, query.client().post("/v1/silences", body), s -> {
-                out.printf("silence %s created (%s): %s, %s until %s%s%n", s.path("id").asText(), s.path("state").asText(),
-                        matchers(s), time(s.path("startsAt")), time(s.path("endsAt")),
+                out.printf(
+                        "silence %s created (%s): %s, %s until %s%s%n",
+                        s.path("id").asText(),
+                        s.path("state").asText(),
+                        matchers(s),
+                        time(s.path("startsAt")),
+                        time(s.path("endsAt")),
                         s.hasNonNull("schedule") ? ", every " + schedule(s.path("schedule")) : "");
             });
         }
@@ -179,12 +219,13 @@ public final class SilenceCommand implements Runnable {
             try {
                 checked = new Schedule(days, at.trim(), (int) length, zone.trim());
             } catch (ContractViolation e) {
-                String option = switch (e.field().replaceAll("\\[.*", "")) {
-                    case "days" -> "--every";
-                    case "at" -> "--at";
-                    case "durationMinutes" -> "--for";
-                    default -> "--zone";
-                };
+                String option =
+                        switch (e.field().replaceAll("\\[.*", "")) {
+                            case "days" -> "--every";
+                            case "at" -> "--at";
+                            case "durationMinutes" -> "--for";
+                            default -> "--zone";
+                        };
                 throw new IllegalArgumentException(option + ": " + e.problem());
             }
             Map<String, Object> schedule = new LinkedHashMap<>();
@@ -210,12 +251,14 @@ public final class SilenceCommand implements Runnable {
                 } else if (t.matches("(\\d+D)?(\\d+H)?(\\d+M)?") && !t.isEmpty()) {
                     int day = t.indexOf('D');
                     String rest = day < 0 ? t : t.substring(day + 1);
-                    d = Duration.parse((day < 0 ? "P" : "P" + t.substring(0, day + 1)) + (rest.isEmpty() ? "" : "T" + rest));
+                    d = Duration.parse(
+                            (day < 0 ? "P" : "P" + t.substring(0, day + 1)) + (rest.isEmpty() ? "" : "T" + rest));
                 } else {
                     throw new DateTimeParseException("", t, 0);
                 }
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(option + " must look like 90m, 2h, 1d, 1h30m or PT2H, not '" + text + "'");
+                throw new IllegalArgumentException(
+                        option + " must look like 90m, 2h, 1d, 1h30m or PT2H, not '" + text + "'");
             }
             if (d.isNegative() || d.isZero() || d.toSeconds() % 60 != 0) {
                 throw new IllegalArgumentException(option + " must be a positive whole number of minutes");
@@ -227,8 +270,8 @@ public final class SilenceCommand implements Runnable {
             try {
                 return Instant.parse(text.trim()).toString();
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(option + " must be an ISO-8601 instant such as 2026-12-01T06:00:00Z, not '"
-                        + text + "'");
+                throw new IllegalArgumentException(
+                        option + " must be an ISO-8601 instant such as 2026-12-01T06:00:00Z, not '" + text + "'");
             }
         }
     }
@@ -241,30 +284,51 @@ public final class SilenceCommand implements Runnable {
         @CommandLine.Mixin
         QueryOptions query;
 
-        @Option(names = "--state", defaultValue = "active",
+        @Option(
+                names = "--state",
+                defaultValue = "active",
                 description = "active, pending, expired or all (default: ${DEFAULT-VALUE}).")
         String state;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            return query.answer(spec, query.client().get("/v1/silences?state=" + URLEncoder.encode(state, StandardCharsets.UTF_8)), body -> {
-                JsonNode silences = body.path("silences");
-                // SCHEDULE is blank for a one-off silence; for a series, STARTS and ENDS bound the whole series
-                out.printf("%-36s %-8s %-20s %-20s %-36s %-18s %-40s %s%n", "ID", "STATE", "STARTS (UTC)", "ENDS (UTC)",
-                        "SCHEDULE", "AUTHOR", "MATCHERS", "REASON");
-                for (JsonNode s : silences) {
-                    out.printf("%-36s %-8s %-20s %-20s %-36s %-18s %-40s %s%n", s.path("id").asText(), s.path("state").asText("?"),
-                            time(s.path("startsAt")), time(s.path("endsAt")),
-                            s.hasNonNull("schedule") ? schedule(s.path("schedule")) : "", s.path("author").asText(), matchers(s),
-                            s.path("reason").asText());
-                }
-                out.printf("%d silence(s) in state %s%n", silences.size(), state);
-            });
+            return query.answer(
+                    spec,
+                    query.client().get("/v1/silences?state=" + URLEncoder.encode(state, StandardCharsets.UTF_8)),
+                    body -> {
+                        JsonNode silences = body.path("silences");
+                        // SCHEDULE is blank for a one-off silence; for a series, STARTS and ENDS bound the whole series
+                        out.printf(
+                                "%-36s %-8s %-20s %-20s %-36s %-18s %-40s %s%n",
+                                "ID",
+                                "STATE",
+                                "STARTS (UTC)",
+                                "ENDS (UTC)",
+                                "SCHEDULE",
+                                "AUTHOR",
+                                "MATCHERS",
+                                "REASON");
+                        for (JsonNode s : silences) {
+                            out.printf(
+                                    "%-36s %-8s %-20s %-20s %-36s %-18s %-40s %s%n",
+                                    s.path("id").asText(),
+                                    s.path("state").asText("?"),
+                                    time(s.path("startsAt")),
+                                    time(s.path("endsAt")),
+                                    s.hasNonNull("schedule") ? schedule(s.path("schedule")) : "",
+                                    s.path("author").asText(),
+                                    matchers(s),
+                                    s.path("reason").asText());
+                        }
+                        out.printf("%d silence(s) in state %s%n", silences.size(), state);
+                    });
         }
     }
 
-    @Command(name = "expire", mixinStandardHelpOptions = true,
+    @Command(
+            name = "expire",
+            mixinStandardHelpOptions = true,
             description = "End a silence now (one that has not started yet is deleted).")
     static final class Expire implements Callable<Integer> {
         @CommandLine.Spec
@@ -279,13 +343,14 @@ public final class SilenceCommand implements Runnable {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            return query.answer(spec, query.client().delete("/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8)), s -> {
-                if ("deleted".equals(s.path("state").asText())) {
-                    out.printf("silence %s deleted (it had not started)%n", id);
-                } else {
-                    out.printf("silence %s expired at %s%n", id, time(s.path("endsAt")));
-                }
-            });
+            return query.answer(
+                    spec, query.client().delete("/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8)), s -> {
+                        if ("deleted".equals(s.path("state").asText())) {
+                            out.printf("silence %s deleted (it had not started)%n", id);
+                        } else {
+                            out.printf("silence %s expired at %s%n", id, time(s.path("endsAt")));
+                        }
+                    });
         }
     }
 
@@ -297,7 +362,9 @@ public final class SilenceCommand implements Runnable {
         if (s.hasNonNull("service")) {
             parts.add("service=" + s.get("service").asText());
         }
-        s.path("attributes").fields().forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
+        s.path("attributes")
+                .fields()
+                .forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
         return String.join(",", parts);
     }
 
@@ -306,13 +373,15 @@ public final class SilenceCommand implements Runnable {
         java.util.List<String> days = new ArrayList<>();
         schedule.path("days").forEach(d -> days.add(d.asText()));
         long minutes = schedule.path("durationMinutes").asLong();
-        String length = (minutes >= 60 ? minutes / 60 + "h" : "") + (minutes % 60 != 0 || minutes < 60 ? minutes % 60 + "m" : "");
+        String length = (minutes >= 60 ? minutes / 60 + "h" : "")
+                + (minutes % 60 != 0 || minutes < 60 ? minutes % 60 + "m" : "");
         return String.join(",", days) + " " + schedule.path("at").asText() + " for " + length + " ("
                 + schedule.path("zone").asText() + ")";
     }
 
     static String time(JsonNode epochMs) {
         return epochMs.canConvertToLong() && !epochMs.isMissingNode() && !epochMs.isNull()
-                ? Instant.ofEpochMilli(epochMs.asLong()).toString().substring(0, 19) : "-";
+                ? Instant.ofEpochMilli(epochMs.asLong()).toString().substring(0, 19)
+                : "-";
     }
 }

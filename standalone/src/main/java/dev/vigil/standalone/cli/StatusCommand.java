@@ -15,7 +15,9 @@ import picocli.CommandLine.Command;
  * {@code vigil status}: every monitor's latest verdict (and open alert) from the query API, asked a page at a time
  * ({@link #PAGE_SIZE}) so that a fleet of any size is many small answers; printed as one list, as before paging.
  */
-@Command(name = "status", mixinStandardHelpOptions = true,
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
         description = "Show every monitor's latest status and alert, from any query API instance.")
 public final class StatusCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -32,24 +34,39 @@ public final class StatusCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         return query.answer(spec, fetch(query.client()), body -> {
             JsonNode monitors = body.path("monitors");
-            out.printf("%-32s %-9s %-9s %-20s %-9s %s%n", "MONITOR", "TYPE", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
+            out.printf(
+                    "%-32s %-9s %-9s %-20s %-9s %s%n", "MONITOR", "TYPE", "STATUS", "WINDOW (UTC)", "REGIONS", "ALERT");
             for (JsonNode m : monitors) {
                 JsonNode alert = m.path("alert");
-                String alertText = alert.isMissingNode() || alert.isNull() ? "-"
-                        : alert.path("state").asText("?") + " " + alert.path("severity").asText("");
+                String alertText = alert.isMissingNode() || alert.isNull()
+                        ? "-"
+                        : alert.path("state").asText("?") + " "
+                                + alert.path("severity").asText("");
                 String by = alert.path("acknowledgedBy").asText("");
-                out.printf("%-32s %-9s %-9s %-20s %-9s %s%n",
+                out.printf(
+                        "%-32s %-9s %-9s %-20s %-9s %s%n",
                         m.path("monitorId").asText(),
                         m.path("type").asText("http"),
                         m.path("status").asText("pending"),
-                        m.hasNonNull("windowStart") ? Instant.ofEpochMilli(m.get("windowStart").asLong()).toString().substring(0, 19) : "-",
-                        m.path("missingRegions").size() == 0 ? (m.has("status") ? "all" : "-") : "missing " + m.path("missingRegions").size(),
+                        m.hasNonNull("windowStart")
+                                ? Instant.ofEpochMilli(m.get("windowStart").asLong())
+                                        .toString()
+                                        .substring(0, 19)
+                                : "-",
+                        m.path("missingRegions").size() == 0
+                                ? (m.has("status") ? "all" : "-")
+                                : "missing " + m.path("missingRegions").size(),
                         (alertText.strip() + (by.isEmpty() ? "" : " (acknowledged by " + by + ")")));
             }
             JsonNode counts = body.path("counts");
-            out.printf("%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n", monitors.size(),
-                    counts.path("up").asLong(), counts.path("degraded").asLong(), counts.path("down").asLong(),
-                    counts.path("unknown").asLong(), counts.path("pending").asLong());
+            out.printf(
+                    "%d monitors: %d up, %d degraded, %d down, %d unknown, %d pending%n",
+                    monitors.size(),
+                    counts.path("up").asLong(),
+                    counts.path("degraded").asLong(),
+                    counts.path("down").asLong(),
+                    counts.path("unknown").asLong(),
+                    counts.path("pending").asLong());
         });
     }
 
@@ -76,15 +93,19 @@ public final class StatusCommand implements Callable<Integer> {
                 ArrayNode monitors = whole.withArray("monitors");
                 page.path("monitors").forEach(monitors::add);
                 ObjectNode counts = whole.withObject("counts");
-                page.path("counts").properties().forEach(
-                        c -> counts.put(c.getKey(), counts.path(c.getKey()).asLong() + c.getValue().asLong()));
+                page.path("counts")
+                        .properties()
+                        .forEach(c -> counts.put(
+                                c.getKey(),
+                                counts.path(c.getKey()).asLong() + c.getValue().asLong()));
             }
             if (next == null || !next.isTextual()) {
                 return new QueryClient.Reply(reply.status(), whole);
             }
             if (next.asText().equals(cursor)) {
                 // a server that does not move on would be asked for ever
-                throw new IllegalStateException("the query API answered the same page cursor twice; the list is incomplete");
+                throw new IllegalStateException(
+                        "the query API answered the same page cursor twice; the list is incomplete");
             }
             cursor = next.asText();
         }

@@ -5,12 +5,29 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code vigil} command line. */
-@Command(name = "vigil",
+@Command(
+        name = "vigil",
         mixinStandardHelpOptions = true,
         versionProvider = VigilCommand.Version.class,
         description = "Vigil: uptime monitoring and alerting on Kafka.",
-        subcommands = {StandaloneCommand.class, DemoCommand.class, MonitorsCommand.class, StatusCommand.class, AlertsCommand.class, AckCommand.Ack.class, AckCommand.Unack.class, SilenceCommand.class, DrillCommand.class, dev.vigil.standalone.cluster.ClusterCommand.class, CheckDashboardCommand.class, ServiceCommands.Ingest.class, ServiceCommands.Streams.class,
-                ServiceCommands.Notifier.class, ServiceCommands.Probe.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            StandaloneCommand.class,
+            DemoCommand.class,
+            MonitorsCommand.class,
+            StatusCommand.class,
+            AlertsCommand.class,
+            AckCommand.Ack.class,
+            AckCommand.Unack.class,
+            SilenceCommand.class,
+            DrillCommand.class,
+            dev.vigil.standalone.cluster.ClusterCommand.class,
+            CheckDashboardCommand.class,
+            ServiceCommands.Ingest.class,
+            ServiceCommands.Streams.class,
+            ServiceCommands.Notifier.class,
+            ServiceCommands.Probe.class,
+            CommandLine.HelpCommand.class
+        })
 public final class VigilCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -21,11 +38,10 @@ public final class VigilCommand implements Runnable {
 
     /** The configured command line, for tests and for {@link #main}. */
     public static CommandLine commandLine() {
-        return new CommandLine(new VigilCommand())
-                .setExecutionExceptionHandler((ex, cmd, parsed) -> {
-                    cmd.getErr().println(cmd.getColorScheme().errorText("error: " + ex.getMessage()));
-                    return ExitCode.ERROR.code();
-                });
+        return new CommandLine(new VigilCommand()).setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            cmd.getErr().println(cmd.getColorScheme().errorText("error: " + ex.getMessage()));
+            return ExitCode.ERROR.code();
+        });
     }
 
     @Override

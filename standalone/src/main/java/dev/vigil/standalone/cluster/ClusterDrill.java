@@ -48,32 +48,63 @@ public final class ClusterDrill {
      * @param rollEveryInstance the rolling step restarts every instance of every service and every broker; else one
      *                          instance of each service (the second: the drills before killed the first ones)
      */
-    public record Plan(int flapping, int steady, Duration outagePeriod, Duration outageLength, Duration brokerDown,
-                       Duration postgresDown, boolean rollEveryInstance, Duration settle) {
+    public record Plan(
+            int flapping,
+            int steady,
+            Duration outagePeriod,
+            Duration outageLength,
+            Duration brokerDown,
+            Duration postgresDown,
+            boolean rollEveryInstance,
+            Duration settle) {
         public static Plan ci() {
             // the broker stays down 15 s and the drills are 5 s apart: with 10 s and 2 s a broker's return had not
             // settled (its followers still failing to fetch from it) when the Streams drill began, and the survivor's
             // rebalance took 10 s instead of well under one
-            return new Plan(2, 2, Duration.ofSeconds(100), Duration.ofSeconds(40), Duration.ofSeconds(15),
-                    Duration.ofSeconds(30), false, Duration.ofSeconds(5));
+            return new Plan(
+                    2,
+                    2,
+                    Duration.ofSeconds(100),
+                    Duration.ofSeconds(40),
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(30),
+                    false,
+                    Duration.ofSeconds(5));
         }
 
         public static Plan full() {
-            return new Plan(6, 6, Duration.ofSeconds(120), Duration.ofSeconds(50), Duration.ofSeconds(60),
-                    Duration.ofSeconds(30), true, Duration.ofSeconds(30));
+            return new Plan(
+                    6,
+                    6,
+                    Duration.ofSeconds(120),
+                    Duration.ofSeconds(50),
+                    Duration.ofSeconds(60),
+                    Duration.ofSeconds(30),
+                    true,
+                    Duration.ofSeconds(30));
         }
     }
 
     /** One drill's figures, in the order they ran. */
-    public record Step(String name, double seconds, Map<String, String> figures) {
-    }
+    public record Step(String name, double seconds, Map<String, String> figures) {}
 
     /** What the drills showed; {@link #passed()} is the verdict a test asserts. */
-    public record Report(List<Step> steps, int expectedPages, int deliveredPages, List<String> lost, int duplicates,
-                         List<String> duplicatedEventIds, Set<String> allowedResends, int ingestAccepted,
-                         List<String> ingestMissing, Map<String, String> scenario, List<String> scenarioProblems) {
+    public record Report(
+            List<Step> steps,
+            int expectedPages,
+            int deliveredPages,
+            List<String> lost,
+            int duplicates,
+            List<String> duplicatedEventIds,
+            Set<String> allowedResends,
+            int ingestAccepted,
+            List<String> ingestMissing,
+            Map<String, String> scenario,
+            List<String> scenarioProblems) {
         public boolean passed() {
-            return lost.isEmpty() && ingestMissing.isEmpty() && scenarioProblems.isEmpty()
+            return lost.isEmpty()
+                    && ingestMissing.isEmpty()
+                    && scenarioProblems.isEmpty()
                     && allowedResends.containsAll(duplicatedEventIds)
                     && duplicatedEventIds.stream().distinct().count() == duplicatedEventIds.size();
         }
@@ -83,14 +114,17 @@ public final class ClusterDrill {
             for (Step s : steps) {
                 sb.append(String.format("drill %-9s %6.1f s  %s%n", s.name(), s.seconds(), s.figures()));
             }
-            sb.append(String.format("pages: expected %d, delivered %d, lost %d %s, duplicates %d %s (allowed: the"
-                            + " pages in flight when a notifier was killed: %s)%n", expectedPages, deliveredPages,
-                    lost.size(), lost, duplicates, duplicatedEventIds, allowedResends));
-            sb.append(String.format("ingest: %d events accepted, %d missing from %s %s%n", ingestAccepted,
-                    ingestMissing.size(), ALERTS_TOPIC, ingestMissing));
+            sb.append(String.format(
+                    "pages: expected %d, delivered %d, lost %d %s, duplicates %d %s (allowed: the"
+                            + " pages in flight when a notifier was killed: %s)%n",
+                    expectedPages, deliveredPages, lost.size(), lost, duplicates, duplicatedEventIds, allowedResends));
+            sb.append(String.format(
+                    "ingest: %d events accepted, %d missing from %s %s%n",
+                    ingestAccepted, ingestMissing.size(), ALERTS_TOPIC, ingestMissing));
             sb.append("scenario: ").append(scenario).append(System.lineSeparator());
             sb.append("scenario problems: ").append(scenarioProblems).append(System.lineSeparator());
-            sb.append(passed() ? "RESULT cluster-drill passed" : "RESULT cluster-drill FAILED").append(System.lineSeparator());
+            sb.append(passed() ? "RESULT cluster-drill passed" : "RESULT cluster-drill FAILED")
+                    .append(System.lineSeparator());
             return sb.toString();
         }
     }
@@ -99,11 +133,13 @@ public final class ClusterDrill {
     private final ClusterLayout layout;
     private final Plan plan;
     private final PrintWriter out;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<Step> steps = new ArrayList<>();
     private final Set<String> allowedResends = ConcurrentHashMap.newKeySet();
     /** When this run began: on a data dir kept from an earlier run, vigil.alerts holds that run's events too. */
     private volatile Instant started = Instant.EPOCH;
+
     private final List<String> monitors = new ArrayList<>();
     private final List<String> flapping = new ArrayList<>();
     /**
@@ -124,9 +160,11 @@ public final class ClusterDrill {
     public Report run() {
         started = Instant.now();
         try (VendorSink sink = new VendorSink(layout.sinkPort());
-             DrillTargets targets = new DrillTargets(layout.targetsPort())) {
+                DrillTargets targets = new DrillTargets(layout.targetsPort())) {
             Path routing = layout.config().resolve("routing-drill.yaml");
-            LocalCluster.write(routing, """
+            LocalCluster.write(
+                    routing,
+                    """
                     # generated by vigil cluster drill: every page to the drill's vendor sink
                     channels:
                       oncall:
@@ -137,7 +175,8 @@ public final class ClusterDrill {
                       critical: [oncall]
                       warning: [oncall]
                       info: [oncall]
-                    """.formatted(sink.url("oncall"), LocalCluster.WEBHOOK_SECRET_ENV));
+                    """
+                            .formatted(sink.url("oncall"), LocalCluster.WEBHOOK_SECRET_ENV));
             // the notifiers read their routing at start: a cluster left running pages elsewhere
             cluster.down();
             Instant t0 = Instant.now();
@@ -152,8 +191,12 @@ public final class ClusterDrill {
             scenarioStartMs = scheduleStart.toEpochMilli();
             Instant scheduleEnd = scheduleStart.plus(Duration.ofHours(2));
             for (int i = 0; i < flapping.size(); i++) {
-                targets.schedule(flapping.get(i), scheduleStart.plusSeconds(15L * i), plan.outagePeriod(),
-                        plan.outageLength(), scheduleEnd);
+                targets.schedule(
+                        flapping.get(i),
+                        scheduleStart.plusSeconds(15L * i),
+                        plan.outagePeriod(),
+                        plan.outageLength(),
+                        scheduleEnd);
             }
             AppPoster poster = new AppPoster();
             Thread posterThread = new Thread(poster, "drill-app-poster");
@@ -176,10 +219,22 @@ public final class ClusterDrill {
             joinQuietly(posterThread);
             Instant q = Instant.now();
             Report report = settle(sink, targets, poster);
-            record(new Step("settle", LocalCluster.seconds(q), Map.of("stream_threads_replaced", "" + streamThreadsReplaced())));
-            return new Report(List.copyOf(steps), report.expectedPages(), report.deliveredPages(), report.lost(),
-                    report.duplicates(), report.duplicatedEventIds(), Set.copyOf(allowedResends),
-                    report.ingestAccepted(), report.ingestMissing(), report.scenario(), report.scenarioProblems());
+            record(new Step(
+                    "settle",
+                    LocalCluster.seconds(q),
+                    Map.of("stream_threads_replaced", "" + streamThreadsReplaced())));
+            return new Report(
+                    List.copyOf(steps),
+                    report.expectedPages(),
+                    report.deliveredPages(),
+                    report.lost(),
+                    report.duplicates(),
+                    report.duplicatedEventIds(),
+                    Set.copyOf(allowedResends),
+                    report.ingestAccepted(),
+                    report.ingestMissing(),
+                    report.scenario(),
+                    report.scenarioProblems());
         }
     }
 
@@ -192,7 +247,8 @@ public final class ClusterDrill {
         for (int i = 1; i <= layout.streams(); i++) {
             Path log = cluster.processes().log(LocalCluster.streams(i));
             try (var lines = java.nio.file.Files.lines(log)) {
-                n += lines.filter(l -> l.contains("stream thread failed on a transient error; replacing it")).count();
+                n += lines.filter(l -> l.contains("stream thread failed on a transient error; replacing it"))
+                        .count();
             } catch (IOException | java.io.UncheckedIOException e) {
                 // no log, no count: the figure is information, not a verdict
             }
@@ -220,22 +276,46 @@ public final class ClusterDrill {
             if (i <= plan.flapping()) {
                 flapping.add(id);
             }
-            yaml.append("  - id: ").append(id).append('\n')
-                    .append("    name: Cluster drill ").append(id).append('\n')
-                    .append("    url: ").append(targets.url(id)).append('\n')
+            yaml.append("  - id: ")
+                    .append(id)
+                    .append('\n')
+                    .append("    name: Cluster drill ")
+                    .append(id)
+                    .append('\n')
+                    .append("    url: ")
+                    .append(targets.url(id))
+                    .append('\n')
                     .append("    intervalSeconds: 10\n    timeoutMs: 2000\n")
-                    .append("    regions: [").append(String.join(", ", layout.regions())).append("]\n")
+                    .append("    regions: [")
+                    .append(String.join(", ", layout.regions()))
+                    .append("]\n")
                     .append("    severity: critical\n    service: drill\n    component: cluster\n");
         }
         Path file = layout.config().resolve("monitors-drill.yaml");
         LocalCluster.write(file, yaml.toString());
         String java = ProcessHandle.current().info().command().orElse("java");
-        cluster.runToCompletion("monitors-apply", List.of(java, "-Xmx256m", "-cp", cluster.classpath(),
-                "dev.vigil.standalone.cli.VigilCommand", "monitors", "apply", "-f", file.toString(),
-                "--bootstrap-servers", layout.bootstrapServers(), "--regions", String.join(",", layout.regions()),
-                // its workers start with the cluster: the regions may not be on vigil.regions yet when it applies
-                "--allow-region", String.join(",", layout.regions())),
-                Map.of(), Duration.ofMinutes(2));
+        cluster.runToCompletion(
+                "monitors-apply",
+                List.of(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        cluster.classpath(),
+                        "dev.vigil.standalone.cli.VigilCommand",
+                        "monitors",
+                        "apply",
+                        "-f",
+                        file.toString(),
+                        "--bootstrap-servers",
+                        layout.bootstrapServers(),
+                        "--regions",
+                        String.join(",", layout.regions()),
+                        // its workers start with the cluster: the regions may not be on vigil.regions yet when it
+                        // applies
+                        "--allow-region",
+                        String.join(",", layout.regions())),
+                Map.of(),
+                Duration.ofMinutes(2));
     }
 
     /** The monitors {@code /v1/status} of a Streams instance lists with a decided state, or -1 when it fails. */
@@ -248,15 +328,17 @@ public final class ClusterDrill {
      * One whole answer of {@code /v1/status}: how many of the drill's monitors have a decided state, each one's
      * {@code decidedAt}, and whether rows came from a standby copy.
      */
-    record StatusSnapshot(int decided, Map<String, Long> decidedAt, boolean fromStandby) {
-    }
+    record StatusSnapshot(int decided, Map<String, Long> decidedAt, boolean fromStandby) {}
 
     /** {@code /v1/status} of a Streams instance, or null when it does not answer 200. */
     private StatusSnapshot status(int instance) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status"))
-                    .header("Authorization", "Bearer " + cluster.adminToken())
-                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status"))
+                            .header("Authorization", "Bearer " + cluster.adminToken())
+                            .timeout(Duration.ofSeconds(3))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return null;
             }
@@ -270,8 +352,12 @@ public final class ClusterDrill {
                     decidedAt.put(id, m.path("decidedAt").asLong(-1));
                 }
             }
-            return new StatusSnapshot(decided, decidedAt,
-                    r.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER).isPresent());
+            return new StatusSnapshot(
+                    decided,
+                    decidedAt,
+                    r.headers()
+                            .firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)
+                            .isPresent());
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
@@ -299,7 +385,8 @@ public final class ClusterDrill {
         private final AtomicInteger failedOver = new AtomicInteger();
         private volatile Instant lastPost = Instant.now();
         private int sequence;
-        // App event ids are fingerprint + state (docs/design.md#alert-state-machine), folded for an hour: a drill run again on the same data dir
+        // App event ids are fingerprint + state (docs/design.md#alert-state-machine), folded for an hour: a drill run
+        // again on the same data dir
         // must not post the fingerprints of the last one, or the notifiers rightly fold its pages
         private final String run = Long.toString(System.currentTimeMillis() / 1000, 36);
 
@@ -330,17 +417,21 @@ public final class ClusterDrill {
 
         private void post(int n, String state) {
             long now = System.currentTimeMillis();
-            String body = "{\"schemaVersion\":1,\"fingerprint\":\"app/cluster-drill-" + run + "-" + n + "\",\"state\":\"" + state
+            String body = "{\"schemaVersion\":1,\"fingerprint\":\"app/cluster-drill-" + run + "-" + n
+                    + "\",\"state\":\"" + state
                     + "\",\"severity\":\"warning\",\"service\":\"drill\",\"summary\":\"Cluster drill app alert " + n
                     + "\",\"firstSeen\":" + now + ",\"lastSeen\":" + now + "}";
             for (int attempt = 0; attempt < layout.ingests() * 2; attempt++) {
                 int instance = 1 + (n + attempt) % layout.ingests();
                 try {
-                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.ingestUrl(instance) + "/v1/alerts"))
-                            .header("Authorization", "Bearer " + cluster.ingestKey())
-                            .header("Content-Type", "application/json")
-                            .timeout(Duration.ofSeconds(10))
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> r = http.send(
+                            HttpRequest.newBuilder(URI.create(layout.ingestUrl(instance) + "/v1/alerts"))
+                                    .header("Authorization", "Bearer " + cluster.ingestKey())
+                                    .header("Content-Type", "application/json")
+                                    .timeout(Duration.ofSeconds(10))
+                                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() == 202) {
                         for (JsonNode a : JSON.readTree(r.body()).path("assigned")) {
                             accepted.add(a.path("eventId").asText());
@@ -367,7 +458,9 @@ public final class ClusterDrill {
         Instant t = Instant.now();
         int leader;
         try (Admin admin = cluster.admin()) {
-            TopicDescription d = admin.describeTopics(List.of(ALERTS_TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS)
+            TopicDescription d = admin.describeTopics(List.of(ALERTS_TOPIC))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
                     .get(ALERTS_TOPIC);
             leader = d.partitions().get(0).leader().id();
         } catch (Exception e) {
@@ -380,8 +473,10 @@ public final class ClusterDrill {
         LocalCluster.sleep(plan.brokerDown().toMillis());
         cluster.start(name);
         double isr = awaitFullIsr(Duration.ofMinutes(3));
-        record(new Step("broker", LocalCluster.seconds(t), Map.of("killed", name,
-                "down_s", fmt(plan.brokerDown().toSeconds()), "back_in_isr_s", fmt(isr))));
+        record(new Step(
+                "broker",
+                LocalCluster.seconds(t),
+                Map.of("killed", name, "down_s", fmt(plan.brokerDown().toSeconds()), "back_in_isr_s", fmt(isr))));
     }
 
     private static double secondsSince(Instant later, Instant earlier) {
@@ -396,10 +491,12 @@ public final class ClusterDrill {
             while (true) {
                 try {
                     Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
-                            .filter(n -> n.startsWith("vigil.")).collect(Collectors.toSet());
-                    boolean full = admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
-                            .flatMap(d -> d.partitions().stream())
-                            .allMatch(p -> p.isr().size() == layout.brokers());
+                            .filter(n -> n.startsWith("vigil."))
+                            .collect(Collectors.toSet());
+                    boolean full =
+                            admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
+                                    .flatMap(d -> d.partitions().stream())
+                                    .allMatch(p -> p.isr().size() == layout.brokers());
                     if (full) {
                         return LocalCluster.seconds(t);
                     }
@@ -418,8 +515,8 @@ public final class ClusterDrill {
         Instant t = Instant.now();
         String victim = LocalCluster.streams(1);
         List<String> ofVictim = localMonitors(1);
-        out.println("drill streams: kill -9 " + victim + " (active for " + ofVictim.size() + " of the drill's monitors),"
-                + " querying streams-2 every 100 ms");
+        out.println("drill streams: kill -9 " + victim + " (active for " + ofVictim.size()
+                + " of the drill's monitors)," + " querying streams-2 every 100 ms");
         out.flush();
         cluster.kill9(victim);
         Instant killed = Instant.now();
@@ -450,7 +547,8 @@ public final class ClusterDrill {
                 if (wholeAgainSince == null) {
                     wholeAgainSince = now;
                 }
-                if (secondsSince(now, killed) > 20 && secondsSince(now, wholeAgainSince) > 10
+                if (secondsSince(now, killed) > 20
+                        && secondsSince(now, wholeAgainSince) > 10
                         && firstDecidedAfterKill.keySet().containsAll(monitors)) {
                     break;
                 }
@@ -472,10 +570,22 @@ public final class ClusterDrill {
         figures.put("queries", "" + answers);
         figures.put("not_whole", "" + notWhole);
         figures.put("answered_from_standby", "" + fromStandby);
-        figures.put("first_verdict_of_killed_s", fmt(secondsAfter(killed, ofVictim.stream()
-                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE)).min().orElse(Long.MAX_VALUE))));
-        figures.put("every_monitor_decided_again_s", fmt(secondsAfter(killed, monitors.stream()
-                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE)).max().orElse(Long.MAX_VALUE))));
+        figures.put(
+                "first_verdict_of_killed_s",
+                fmt(secondsAfter(
+                        killed,
+                        ofVictim.stream()
+                                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE))
+                                .min()
+                                .orElse(Long.MAX_VALUE))));
+        figures.put(
+                "every_monitor_decided_again_s",
+                fmt(secondsAfter(
+                        killed,
+                        monitors.stream()
+                                .mapToLong(id -> firstDecidedAfterKill.getOrDefault(id, Long.MAX_VALUE))
+                                .max()
+                                .orElse(Long.MAX_VALUE))));
         figures.put("restart_ready_s", fmt(LocalCluster.seconds(restart)));
         record(new Step("streams", LocalCluster.seconds(t), figures));
     }
@@ -488,9 +598,12 @@ public final class ClusterDrill {
     /** The drill's monitors a Streams instance is active for ({@code /v1/status?scope=local}); empty if it fails. */
     private List<String> localMonitors(int instance) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status?scope=local"))
-                    .header("Authorization", "Bearer " + cluster.adminToken())
-                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status?scope=local"))
+                            .header("Authorization", "Bearer " + cluster.adminToken())
+                            .timeout(Duration.ofSeconds(3))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             List<String> ids = new ArrayList<>();
             if (r.statusCode() == 200) {
                 for (JsonNode m : JSON.readTree(r.body()).path("monitors")) {
@@ -527,14 +640,19 @@ public final class ClusterDrill {
                 hookFailure.set(e);
             }
         });
-        out.println("drill notifier: " + survivor + " stopped; kill -9 " + victim + " when its next page reaches the vendor");
+        out.println("drill notifier: " + survivor + " stopped; kill -9 " + victim
+                + " when its next page reaches the vendor");
         out.flush();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (inFlight.get() == null && hookFailure.get() == null && Instant.now().isBefore(deadline)) {
+        while (inFlight.get() == null
+                && hookFailure.get() == null
+                && Instant.now().isBefore(deadline)) {
             LocalCluster.sleep(100);
         }
         if (hookFailure.get() != null) {
-            throw new IllegalStateException("killing " + victim + " at the vendor failed: " + hookFailure.get().getMessage(),
+            throw new IllegalStateException(
+                    "killing " + victim + " at the vendor failed: "
+                            + hookFailure.get().getMessage(),
                     hookFailure.get());
         }
         if (inFlight.get() == null) {
@@ -558,14 +676,34 @@ public final class ClusterDrill {
         double ready = LocalCluster.seconds(killed);
         // the page in flight is sent again after its claim's lease; wait for it so the count below is final
         Instant until = Instant.now().plus(Duration.ofSeconds(60));
-        while (Instant.now().isBefore(until) && sink.pages().stream().filter(p -> p.eventId().equals(inFlight.get())).count() < 2) {
+        while (Instant.now().isBefore(until)
+                && sink.pages().stream()
+                                .filter(p -> p.eventId().equals(inFlight.get()))
+                                .count()
+                        < 2) {
             LocalCluster.sleep(500);
         }
-        long copies = sink.pages().stream().filter(p -> p.eventId().equals(inFlight.get())).count();
-        record(new Step("notifier", LocalCluster.seconds(t), Map.of("killed", victim, "in_flight", inFlight.get(),
-                "copies_of_in_flight", "" + copies, "unsettled_at_kill", "" + unsettledAtKill,
-                "unsettled_owners", "" + unsettledOwners, "pages_during", "" + (sink.pages().size() - before),
-                "both_ready_s", fmt(ready))));
+        long copies = sink.pages().stream()
+                .filter(p -> p.eventId().equals(inFlight.get()))
+                .count();
+        record(new Step(
+                "notifier",
+                LocalCluster.seconds(t),
+                Map.of(
+                        "killed",
+                        victim,
+                        "in_flight",
+                        inFlight.get(),
+                        "copies_of_in_flight",
+                        "" + copies,
+                        "unsettled_at_kill",
+                        "" + unsettledAtKill,
+                        "unsettled_owners",
+                        "" + unsettledOwners,
+                        "pages_during",
+                        "" + (sink.pages().size() - before),
+                        "both_ready_s",
+                        fmt(ready))));
     }
 
     private void postgresDrill() {
@@ -576,12 +714,16 @@ public final class ClusterDrill {
         LocalCluster.sleep(plan.postgresDown().toMillis());
         cluster.start(LocalCluster.POSTGRES);
         cluster.postgres().awaitReady(Duration.ofMinutes(2), postgresPasswordOf());
-        record(new Step("postgres", LocalCluster.seconds(t), Map.of("down_s", fmt(plan.postgresDown().toSeconds()))));
+        record(new Step(
+                "postgres",
+                LocalCluster.seconds(t),
+                Map.of("down_s", fmt(plan.postgresDown().toSeconds()))));
     }
 
     private String postgresPasswordOf() {
         try {
-            return dev.vigil.kit.auth.SecretFiles.read(layout.config().resolve("postgres-password")).orElseThrow();
+            return dev.vigil.kit.auth.SecretFiles.read(layout.config().resolve("postgres-password"))
+                    .orElseThrow();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -595,7 +737,10 @@ public final class ClusterDrill {
             order.addAll(cluster.brokerNames());
             order.addAll(cluster.serviceNames());
         } else {
-            order.addAll(List.of(LocalCluster.streams(2), LocalCluster.notifier(2), LocalCluster.ingest(2),
+            order.addAll(List.of(
+                    LocalCluster.streams(2),
+                    LocalCluster.notifier(2),
+                    LocalCluster.ingest(2),
                     LocalCluster.probe(layout.regions().get(layout.regions().size() - 1))));
         }
         for (String name : order) {
@@ -624,12 +769,18 @@ public final class ClusterDrill {
         while (true) {
             Map<String, JsonNode> read = readAlerts();
             onTopic = read;
-            expected = read.values().stream().filter(e -> !e.path("silenced").asBoolean(false))
-                    .map(e -> e.path("eventId").asText()).collect(Collectors.toSet());
-            Set<String> delivered = sink.pages().stream().map(VendorSink.Page::eventId).collect(Collectors.toSet());
-            boolean allResolved = flapping.stream().allMatch(id -> lastState(onTopic(read, id)).equals("resolved")
-                    || onTopic(read, id).isEmpty());
-            if (allResolved && delivered.containsAll(expected) && Instant.now().isAfter(poster.lastPost().plusSeconds(5))) {
+            expected = read.values().stream()
+                    .filter(e -> !e.path("silenced").asBoolean(false))
+                    .map(e -> e.path("eventId").asText())
+                    .collect(Collectors.toSet());
+            Set<String> delivered =
+                    sink.pages().stream().map(VendorSink.Page::eventId).collect(Collectors.toSet());
+            boolean allResolved = flapping.stream()
+                    .allMatch(id -> lastState(onTopic(read, id)).equals("resolved")
+                            || onTopic(read, id).isEmpty());
+            if (allResolved
+                    && delivered.containsAll(expected)
+                    && Instant.now().isAfter(poster.lastPost().plusSeconds(5))) {
                 break;
             }
             if (Instant.now().isAfter(deadline)) {
@@ -637,9 +788,10 @@ public final class ClusterDrill {
             }
             LocalCluster.sleep(2000);
         }
-        Map<String, Long> copies = sink.pages().stream().collect(Collectors.groupingBy(VendorSink.Page::eventId,
-                TreeMap::new, Collectors.counting()));
-        List<String> lost = expected.stream().filter(id -> !copies.containsKey(id)).sorted().toList();
+        Map<String, Long> copies = sink.pages().stream()
+                .collect(Collectors.groupingBy(VendorSink.Page::eventId, TreeMap::new, Collectors.counting()));
+        List<String> lost =
+                expected.stream().filter(id -> !copies.containsKey(id)).sorted().toList();
         List<String> duplicated = new ArrayList<>();
         int duplicates = 0;
         for (var e : copies.entrySet()) {
@@ -649,21 +801,29 @@ public final class ClusterDrill {
             }
         }
         Map<String, JsonNode> topic = onTopic;
-        List<String> ingestMissing = poster.accepted.stream().filter(id -> !topic.containsKey(id)).sorted().toList();
+        List<String> ingestMissing = poster.accepted.stream()
+                .filter(id -> !topic.containsKey(id))
+                .sorted()
+                .toList();
 
         Map<String, String> scenario = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         List<String> warmup = new ArrayList<>();
         for (String id : monitors) {
-            onTopic.values().stream().filter(e -> e.path("fingerprint").asText().equals("monitor/" + id))
+            onTopic.values().stream()
+                    .filter(e -> e.path("fingerprint").asText().equals("monitor/" + id))
                     .filter(e -> e.path("state").asText().equals("opened") && !inScenario(e))
                     .forEach(e -> warmup.add(e.path("incidentId").asText()));
         }
         scenario.put("warmup_incidents", warmup.isEmpty() ? "none" : String.join(",", warmup));
         for (String id : flapping) {
             List<JsonNode> events = onTopic(onTopic, id);
-            long opened = events.stream().filter(e -> e.path("state").asText().equals("opened")).count();
-            long resolved = events.stream().filter(e -> e.path("state").asText().equals("resolved")).count();
+            long opened = events.stream()
+                    .filter(e -> e.path("state").asText().equals("opened"))
+                    .count();
+            long resolved = events.stream()
+                    .filter(e -> e.path("state").asText().equals("resolved"))
+                    .count();
             int outages = targets.outages(id).size();
             scenario.put(id, "outages=" + outages + " opened=" + opened + " resolved=" + resolved);
             if (opened != outages || resolved != outages) {
@@ -674,7 +834,8 @@ public final class ClusterDrill {
                 String state = e.path("state").asText();
                 if ((state.equals("opened") && !previous.equals("resolved"))
                         || (state.equals("resolved") && previous.equals("resolved"))) {
-                    problems.add(id + ": " + state + " after " + previous + " (" + e.path("eventId").asText() + ")");
+                    problems.add(id + ": " + state + " after " + previous + " ("
+                            + e.path("eventId").asText() + ")");
                 }
                 if (state.equals("opened") || state.equals("resolved")) {
                     previous = state;
@@ -683,13 +844,26 @@ public final class ClusterDrill {
         }
         for (String id : monitors) {
             if (!flapping.contains(id) && !onTopic(onTopic, id).isEmpty()) {
-                problems.add(id + ": never failed but has alert events " + onTopic(onTopic, id).size());
+                problems.add(id + ": never failed but has alert events "
+                        + onTopic(onTopic, id).size());
             }
         }
-        scenario.put("app", "accepted=" + poster.accepted.size() + " refused_attempts=" + poster.refused.get()
-                + " failed_over=" + poster.failedOver.get());
-        return new Report(List.of(), expected.size(), copies.size(), lost, duplicates, duplicated, Set.of(),
-                poster.accepted.size(), ingestMissing, scenario, problems);
+        scenario.put(
+                "app",
+                "accepted=" + poster.accepted.size() + " refused_attempts=" + poster.refused.get() + " failed_over="
+                        + poster.failedOver.get());
+        return new Report(
+                List.of(),
+                expected.size(),
+                copies.size(),
+                lost,
+                duplicates,
+                duplicated,
+                Set.of(),
+                poster.accepted.size(),
+                ingestMissing,
+                scenario,
+                problems);
     }
 
     /** The events of a monitor's incidents that opened once the scenario had begun. */
@@ -724,10 +898,11 @@ public final class ClusterDrill {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<String, JsonNode> events = new LinkedHashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> parts = consumer.partitionsFor(ALERTS_TOPIC).stream()
-                    .map(p -> new TopicPartition(ALERTS_TOPIC, p.partition())).toList();
+                    .map(p -> new TopicPartition(ALERTS_TOPIC, p.partition()))
+                    .toList();
             consumer.assign(parts);
             Map<TopicPartition, Long> end = consumer.endOffsets(parts);
             // this run's events only: each partition from its first record stamped at or after the start
@@ -735,7 +910,8 @@ public final class ClusterDrill {
             parts.forEach(p -> at.put(p, started.toEpochMilli()));
             consumer.offsetsForTimes(at).forEach((p, o) -> consumer.seek(p, o == null ? end.get(p) : o.offset()));
             Instant deadline = Instant.now().plusSeconds(60);
-            while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && Instant.now().isBefore(deadline)) {
+            while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && Instant.now().isBefore(deadline)) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     try {
                         JsonNode n = JSON.readTree(r.value());

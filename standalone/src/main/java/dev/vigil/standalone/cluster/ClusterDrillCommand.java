@@ -20,19 +20,27 @@ import picocli.CommandLine.Option;
  * one's pages), so a data dir that already holds a cluster is refused. A run that passes removes its data dir unless
  * {@code --keep}; a failed one keeps it for its logs.
  */
-@Command(name = "drill", mixinStandardHelpOptions = true,
-        description = {"Failover drills on the local cluster while monitors fail and recover and an app posts alerts:",
-                "kill -9 the leader of a vigil.alerts partition, a Streams instance, a notifier between the vendor's",
-                "receipt and its own record; stop PostgreSQL 30 s; restart every service one by one. Then every",
-                "event on vigil.alerts must have reached the vendor sink exactly once (the pages the killed notifier",
-                "had claimed and not yet recorded may come twice: the documented resend after the claim's lease)."})
+@Command(
+        name = "drill",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Failover drills on the local cluster while monitors fail and recover and an app posts alerts:",
+            "kill -9 the leader of a vigil.alerts partition, a Streams instance, a notifier between the vendor's",
+            "receipt and its own record; stop PostgreSQL 30 s; restart every service one by one. Then every",
+            "event on vigil.alerts must have reached the vendor sink exactly once (the pages the killed notifier",
+            "had claimed and not yet recorded may come twice: the documented resend after the claim's lease)."
+        })
 final class ClusterDrillCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
     @Mixin
     ClusterCommand.Where where;
 
-    @Option(names = "--short", description = "The short variant CI runs (2 flapping monitors; the rolling step restarts one instance of each service).")
+    @Option(
+            names = "--short",
+            description =
+                    "The short variant CI runs (2 flapping monitors; the rolling step restarts one instance of each service).")
     boolean shortVariant;
 
     @Option(names = "--keep", description = "Leave the cluster running afterwards.")
@@ -43,25 +51,30 @@ final class ClusterDrillCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path dir = where.dataDir().toAbsolutePath().normalize();
         if (!isEmpty(dir)) {
-            spec.commandLine().getErr().println("vigil cluster drill: " + dir + " already holds a cluster (from `vigil"
-                    + " cluster up` or an earlier drill, whose logs are under logs/), and the drill counts pages on a"
-                    + " fresh one: stop it (`vigil cluster down --data-dir " + dir + "`) and remove the directory, or"
-                    + " pass --data-dir with a new one");
+            spec.commandLine()
+                    .getErr()
+                    .println("vigil cluster drill: " + dir + " already holds a cluster (from `vigil"
+                            + " cluster up` or an earlier drill, whose logs are under logs/), and the drill counts pages on a"
+                            + " fresh one: stop it (`vigil cluster down --data-dir " + dir
+                            + "`) and remove the directory, or"
+                            + " pass --data-dir with a new one");
             return ExitCode.CONFIG.code();
         }
         LocalCluster cluster = where.cluster(out);
         boolean passed = false;
         try {
-            ClusterDrill.Report report = new ClusterDrill(cluster, shortVariant ? ClusterDrill.Plan.ci()
-                    : ClusterDrill.Plan.full(), out).run();
+            ClusterDrill.Report report = new ClusterDrill(
+                            cluster, shortVariant ? ClusterDrill.Plan.ci() : ClusterDrill.Plan.full(), out)
+                    .run();
             out.print(report.text());
             out.flush();
             passed = report.passed();
             return passed ? ExitCode.OK.code() : ExitCode.ERROR.code();
         } catch (RuntimeException e) {
             out.flush();
-            spec.commandLine().getErr().println("vigil cluster drill: " + e.getMessage() + " (logs: " + dir.resolve("logs")
-                    + ")");
+            spec.commandLine()
+                    .getErr()
+                    .println("vigil cluster drill: " + e.getMessage() + " (logs: " + dir.resolve("logs") + ")");
             return ExitCode.ERROR.code();
         } finally {
             if (!keep) {

@@ -12,8 +12,8 @@ import java.util.stream.IntStream;
  * notifiers +41.., ingest +51.., probe workers +61.. (one per region), Prometheus +70, the drill's vendor sink and
  * targets +80 and +81.
  */
-public record ClusterLayout(Path dataDir, int basePort, int brokers, int streams, int notifiers, int ingests,
-                            List<String> regions) {
+public record ClusterLayout(
+        Path dataDir, int basePort, int brokers, int streams, int notifiers, int ingests, List<String> regions) {
     public static final int DEFAULT_BASE_PORT = 19000;
     public static final List<String> DEFAULT_REGIONS = List.of("us-east", "eu-west", "asia-east");
 
@@ -24,10 +24,17 @@ public record ClusterLayout(Path dataDir, int basePort, int brokers, int streams
             throw new IllegalArgumentException("base port must be within 1024..65000, was " + basePort);
         }
         if (brokers != 3) {
-            throw new IllegalArgumentException("the cluster has 3 brokers (replication factor 3, min.insync.replicas 2)");
+            throw new IllegalArgumentException(
+                    "the cluster has 3 brokers (replication factor 3, min.insync.replicas 2)");
         }
-        if (streams < 1 || streams > 9 || notifiers < 1 || notifiers > 9 || ingests < 1 || ingests > 9
-                || regions.isEmpty() || regions.size() > 9) {
+        if (streams < 1
+                || streams > 9
+                || notifiers < 1
+                || notifiers > 9
+                || ingests < 1
+                || ingests > 9
+                || regions.isEmpty()
+                || regions.size() > 9) {
             throw new IllegalArgumentException("1..9 instances of each service and 1..9 regions");
         }
     }
@@ -77,12 +84,19 @@ public record ClusterLayout(Path dataDir, int basePort, int brokers, int streams
     }
 
     public String bootstrapServers() {
-        return String.join(",", IntStream.rangeClosed(1, brokers).mapToObj(n -> "127.0.0.1:" + brokerPort(n)).toList());
+        return String.join(
+                ",",
+                IntStream.rangeClosed(1, brokers)
+                        .mapToObj(n -> "127.0.0.1:" + brokerPort(n))
+                        .toList());
     }
 
     public String quorumVoters() {
-        return String.join(",", IntStream.rangeClosed(1, brokers)
-                .mapToObj(n -> n + "@127.0.0.1:" + controllerPort(n)).toList());
+        return String.join(
+                ",",
+                IntStream.rangeClosed(1, brokers)
+                        .mapToObj(n -> n + "@127.0.0.1:" + controllerPort(n))
+                        .toList());
     }
 
     public Path logs() {

@@ -77,17 +77,32 @@ final class ClusterPostgres {
         if (processes.running(LocalCluster.POSTGRES).isPresent()) {
             return;
         }
-        Path bin = debianBin().orElseThrow(() -> new IllegalStateException(
-                "no PostgreSQL server found under /usr/lib/postgresql: install Debian's postgresql package"
-                        + " (apt-get install postgresql)"));
+        Path bin = debianBin()
+                .orElseThrow(() -> new IllegalStateException(
+                        "no PostgreSQL server found under /usr/lib/postgresql: install Debian's postgresql package"
+                                + " (apt-get install postgresql)"));
         Path data = layout.postgresDir();
         if (!Files.isRegularFile(data.resolve("PG_VERSION"))) {
             initdb(bin, data);
         }
-        processes.start(new ProcessSpec(LocalCluster.POSTGRES, asServerUser(List.of(bin.resolve("postgres").toString(),
-                "-D", data.toString(), "-p", Integer.toString(layout.postgresPort()),
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + data,
-                "-c", "max_connections=100", "-c", "fsync=on")), Map.of(), "INT"));
+        processes.start(new ProcessSpec(
+                LocalCluster.POSTGRES,
+                asServerUser(List.of(
+                        bin.resolve("postgres").toString(),
+                        "-D",
+                        data.toString(),
+                        "-p",
+                        Integer.toString(layout.postgresPort()),
+                        "-c",
+                        "listen_addresses=127.0.0.1",
+                        "-c",
+                        "unix_socket_directories=" + data,
+                        "-c",
+                        "max_connections=100",
+                        "-c",
+                        "fsync=on")),
+                Map.of(),
+                "INT"));
     }
 
     private void initdb(Path bin, Path data) {
@@ -104,15 +119,28 @@ final class ClusterPostgres {
             }
             Files.setPosixFilePermissions(pw, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             try {
-                runner.run("postgres-initdb", asServerUser(List.of(bin.resolve("initdb").toString(), "-D", data.toString(),
-                        "-U", USER, "--pwfile=" + pw, "--auth=scram-sha-256", "-E", "UTF8", "--no-instructions")),
-                        Map.of(), Duration.ofMinutes(2));
+                runner.run(
+                        "postgres-initdb",
+                        asServerUser(List.of(
+                                bin.resolve("initdb").toString(),
+                                "-D",
+                                data.toString(),
+                                "-U",
+                                USER,
+                                "--pwfile=" + pw,
+                                "--auth=scram-sha-256",
+                                "-E",
+                                "UTF8",
+                                "--no-instructions")),
+                        Map.of(),
+                        Duration.ofMinutes(2));
             } finally {
                 Files.deleteIfExists(pw);
             }
             out.println("cluster: PostgreSQL data directory created at " + data);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the PostgreSQL data directory " + data + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot prepare the PostgreSQL data directory " + data + ": " + e.getMessage(), e);
         }
     }
 
@@ -134,7 +162,8 @@ final class ClusterPostgres {
 
     private String password() {
         try {
-            return dev.vigil.kit.auth.SecretFiles.read(layout.config().resolve("postgres-password")).orElseThrow();
+            return dev.vigil.kit.auth.SecretFiles.read(layout.config().resolve("postgres-password"))
+                    .orElseThrow();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -151,7 +180,7 @@ final class ClusterPostgres {
      */
     java.util.Map<String, String> unsettledClaims(String password) {
         try (Connection c = DriverManager.getConnection(jdbcUrl("vigil"), USER, password);
-             Statement s = c.createStatement()) {
+                Statement s = c.createStatement()) {
             var rs = s.executeQuery("SELECT event_id, owner FROM claims WHERE status = 'claimed'");
             java.util.Map<String, String> claims = new java.util.TreeMap<>();
             while (rs.next()) {
@@ -168,7 +197,7 @@ final class ClusterPostgres {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
             try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password);
-                 Statement s = c.createStatement()) {
+                    Statement s = c.createStatement()) {
                 var rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = 'vigil'");
                 if (!rs.next()) {
                     s.execute("CREATE DATABASE vigil");

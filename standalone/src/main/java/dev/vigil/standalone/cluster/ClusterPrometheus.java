@@ -47,6 +47,7 @@ public final class ClusterPrometheus {
     public static final Path DEBIAN_BINARY = Path.of("/usr/bin/prometheus");
     /** The one metric a stack that has just started may lack, and why: see docker/README.md. */
     public static final String CONSUMER_LAG = "kafka_consumer_fetch_manager_records_lag";
+
     public static final String CONSUMER_LAG_REASON = "per partition: the Kafka client makes it after a consumer's"
             + " first fetch, and KafkaClientMetrics binds new client metrics every 60 s";
 
@@ -72,15 +73,17 @@ public final class ClusterPrometheus {
     private final PrintWriter out;
     /** The alert rules for Vigil's own metrics to copy beside prometheus.yml and load (null: none). */
     private Path rules;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
      * @param dir    where prometheus.yml and data/ go
      * @param jobs   the jobs to scrape (the job {@code prometheus}, Prometheus itself, is added)
      * @param binary the prometheus binary; empty: not installed, {@link #start} skips
      */
-    ClusterPrometheus(Path dir, int port, List<Job> jobs, ProcessTable processes, Optional<Path> binary,
-                      PrintWriter out) {
+    ClusterPrometheus(
+            Path dir, int port, List<Job> jobs, ProcessTable processes, Optional<Path> binary, PrintWriter out) {
         this.dir = dir.toAbsolutePath().normalize();
         this.port = port;
         this.jobs = List.copyOf(jobs);
@@ -90,28 +93,41 @@ public final class ClusterPrometheus {
     }
 
     /** The Prometheus of a cluster: every service instance of {@code layout} a target. */
-    static ClusterPrometheus forCluster(ClusterLayout layout, ProcessTable processes, Optional<Path> binary,
-                                        PrintWriter out) {
-        return new ClusterPrometheus(layout.dataDir().resolve("prometheus"), layout.prometheusPort(), jobs(layout),
-                processes, binary, out);
+    static ClusterPrometheus forCluster(
+            ClusterLayout layout, ProcessTable processes, Optional<Path> binary, PrintWriter out) {
+        return new ClusterPrometheus(
+                layout.dataDir().resolve("prometheus"), layout.prometheusPort(), jobs(layout), processes, binary, out);
     }
 
     /** The scrape jobs of a cluster: one per service kind, one static target per instance (its HTTP port). */
     static List<Job> jobs(ClusterLayout layout) {
         List<Job> jobs = new ArrayList<>();
-        jobs.add(new Job("vigil-streams", IntStream.rangeClosed(1, layout.streams())
-                .mapToObj(i -> target(layout.streamsPort(i), "streams", LocalCluster.streams(i))).toList()));
-        jobs.add(new Job("vigil-notifier", IntStream.rangeClosed(1, layout.notifiers())
-                .mapToObj(i -> target(layout.notifierPort(i), "notifier", LocalCluster.notifier(i))).toList()));
-        jobs.add(new Job("vigil-ingest", IntStream.rangeClosed(1, layout.ingests())
-                .mapToObj(i -> target(layout.ingestPort(i), "ingest", LocalCluster.ingest(i))).toList()));
+        jobs.add(new Job(
+                "vigil-streams",
+                IntStream.rangeClosed(1, layout.streams())
+                        .mapToObj(i -> target(layout.streamsPort(i), "streams", LocalCluster.streams(i)))
+                        .toList()));
+        jobs.add(new Job(
+                "vigil-notifier",
+                IntStream.rangeClosed(1, layout.notifiers())
+                        .mapToObj(i -> target(layout.notifierPort(i), "notifier", LocalCluster.notifier(i)))
+                        .toList()));
+        jobs.add(new Job(
+                "vigil-ingest",
+                IntStream.rangeClosed(1, layout.ingests())
+                        .mapToObj(i -> target(layout.ingestPort(i), "ingest", LocalCluster.ingest(i)))
+                        .toList()));
         // the worker's meters carry no region tag: the region is the target's (the dashboard groups by it)
-        jobs.add(new Job("vigil-probe-worker", layout.regions().stream().map(r -> {
-            Target t = target(layout.probePort(r), "probe-worker", LocalCluster.probe(r));
-            Map<String, String> labels = new TreeMap<>(t.labels());
-            labels.put("region", r);
-            return new Target(t.address(), labels);
-        }).toList()));
+        jobs.add(new Job(
+                "vigil-probe-worker",
+                layout.regions().stream()
+                        .map(r -> {
+                            Target t = target(layout.probePort(r), "probe-worker", LocalCluster.probe(r));
+                            Map<String, String> labels = new TreeMap<>(t.labels());
+                            labels.put("region", r);
+                            return new Target(t.address(), labels);
+                        })
+                        .toList()));
         return List.copyOf(jobs);
     }
 
@@ -151,7 +167,9 @@ public final class ClusterPrometheus {
      * {@code vigil-rules.yml} and the config names it in {@code rule_files}. A file that does not exist is left out.
      */
     public ClusterPrometheus withRules(Path file) {
-        this.rules = file != null && Files.isRegularFile(file) ? file.toAbsolutePath().normalize() : null;
+        this.rules = file != null && Files.isRegularFile(file)
+                ? file.toAbsolutePath().normalize()
+                : null;
         return this;
     }
 
@@ -178,8 +196,9 @@ public final class ClusterPrometheus {
     /** Every job scraped, Prometheus's own included. */
     List<Job> allJobs() {
         List<Job> all = new ArrayList<>(jobs);
-        all.add(new Job("prometheus", List.of(new Target("127.0.0.1:" + port, Map.of("service", "prometheus",
-                "process", NAME)))));
+        all.add(new Job(
+                "prometheus",
+                List.of(new Target("127.0.0.1:" + port, Map.of("service", "prometheus", "process", NAME)))));
         return all;
     }
 
@@ -194,12 +213,16 @@ public final class ClusterPrometheus {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("job_name", job.name());
             j.put("metrics_path", "/metrics");
-            j.put("static_configs", job.targets().stream().map(t -> {
-                Map<String, Object> c = new LinkedHashMap<>();
-                c.put("targets", List.of(t.address()));
-                c.put("labels", new TreeMap<>(t.labels()));
-                return c;
-            }).toList());
+            j.put(
+                    "static_configs",
+                    job.targets().stream()
+                            .map(t -> {
+                                Map<String, Object> c = new LinkedHashMap<>();
+                                c.put("targets", List.of(t.address()));
+                                c.put("labels", new TreeMap<>(t.labels()));
+                                return c;
+                            })
+                            .toList());
             scrapeConfigs.add(j);
         }
         Map<String, Object> root = new LinkedHashMap<>();
@@ -211,8 +234,9 @@ public final class ClusterPrometheus {
         try {
             return "# generated by vigil cluster up: every Vigil service's /metrics (the compose stack's jobs, see\n"
                     + "# docker/prometheus/prometheus.yml); the brokers expose no Prometheus metrics and are not scraped\n"
-                    + new YAMLMapper().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .writeValueAsString(root);
+                    + new YAMLMapper()
+                            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                            .writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -221,8 +245,14 @@ public final class ClusterPrometheus {
     /** The process: Debian's binary with the config, the TSDB under the data dir, on loopback only. */
     ProcessSpec spec() {
         Path bin = binary.orElseThrow(() -> new IllegalStateException(notInstalled()));
-        return new ProcessSpec(NAME, List.of(bin.toString(), "--config.file=" + configFile(),
-                "--storage.tsdb.path=" + dataDir(), "--web.listen-address=127.0.0.1:" + port), Map.of());
+        return new ProcessSpec(
+                NAME,
+                List.of(
+                        bin.toString(),
+                        "--config.file=" + configFile(),
+                        "--storage.tsdb.path=" + dataDir(),
+                        "--web.listen-address=127.0.0.1:" + port),
+                Map.of());
     }
 
     static String notInstalled() {
@@ -263,22 +293,28 @@ public final class ClusterPrometheus {
     }
 
     /** What {@code /api/v1/targets} says of one target. */
-    public record TargetHealth(String job, String scrapeUrl, String health, String lastError) {
-    }
+    public record TargetHealth(String job, String scrapeUrl, String health, String lastError) {}
 
     /** The active targets and their health, empty while Prometheus does not answer. */
     List<TargetHealth> targets() {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url() + "/api/v1/targets?state=active"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(url() + "/api/v1/targets?state=active"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return List.of();
             }
             JsonNode json = new ObjectMapper().readTree(r.body());
             List<TargetHealth> targets = new ArrayList<>();
-            json.path("data").path("activeTargets").forEach(t -> targets.add(new TargetHealth(
-                    t.path("labels").path("job").asText(), t.path("scrapeUrl").asText(), t.path("health").asText(),
-                    t.path("lastError").asText())));
+            json.path("data")
+                    .path("activeTargets")
+                    .forEach(t -> targets.add(new TargetHealth(
+                            t.path("labels").path("job").asText(),
+                            t.path("scrapeUrl").asText(),
+                            t.path("health").asText(),
+                            t.path("lastError").asText())));
             return targets;
         } catch (IOException e) {
             return List.of();
@@ -303,10 +339,12 @@ public final class ClusterPrometheus {
                 throw new IllegalStateException("prometheus exited; see " + processes.log(NAME));
             }
             List<TargetHealth> targets = targets();
-            List<TargetHealth> notUp = targets.stream().filter(t -> !"up".equals(t.health())).toList();
+            List<TargetHealth> notUp =
+                    targets.stream().filter(t -> !"up".equals(t.health())).toList();
             if (targets.size() == expected && notUp.isEmpty()) {
-                out.printf("prometheus: every target up (%d, scraped every %d s) after %.1f s%n", expected,
-                        SCRAPE_INTERVAL.toSeconds(), LocalCluster.seconds(t0));
+                out.printf(
+                        "prometheus: every target up (%d, scraped every %d s) after %.1f s%n",
+                        expected, SCRAPE_INTERVAL.toSeconds(), LocalCluster.seconds(t0));
                 out.flush();
                 return;
             }
@@ -316,8 +354,13 @@ public final class ClusterPrometheus {
                 if (targets.size() != expected) {
                     why.append("; it lists ").append(targets.size()).append(" targets");
                 }
-                notUp.forEach(t -> why.append("; ").append(t.job()).append(' ').append(t.scrapeUrl()).append(": ")
-                        .append(t.health()).append(t.lastError().isEmpty() ? "" : " (" + t.lastError() + ")"));
+                notUp.forEach(t -> why.append("; ")
+                        .append(t.job())
+                        .append(' ')
+                        .append(t.scrapeUrl())
+                        .append(": ")
+                        .append(t.health())
+                        .append(t.lastError().isEmpty() ? "" : " (" + t.lastError() + ")"));
                 throw new IllegalStateException(why.toString());
             }
             LocalCluster.sleep(500);
@@ -330,7 +373,7 @@ public final class ClusterPrometheus {
      */
     public int checkDashboard(Path dashboard, Map<String, String> allowMissing, PrintWriter out, PrintWriter err) {
         URI names = SeriesNames.prometheusUrl(url(), Instant.now().minus(Duration.ofMinutes(15)));
-        return DashboardCheck.run(dashboard, Mode.PROMETHEUS, List.of(names), allowMissing, Duration.ofSeconds(10),
-                out, err);
+        return DashboardCheck.run(
+                dashboard, Mode.PROMETHEUS, List.of(names), allowMissing, Duration.ofSeconds(10), out, err);
     }
 }

@@ -60,20 +60,33 @@ public final class ClusterScale {
      * @param faultRegion    after the last step, kill that region's probe worker for {@code faultWindows} windows and
      *                       count what it pages; empty: no fault step
      */
-    public record Options(List<Integer> steps, int intervalSeconds, int warmupWindows, int measureWindows,
-                          int addresses, boolean restore, Optional<String> faultRegion, int faultWindows) {
+    public record Options(
+            List<Integer> steps,
+            int intervalSeconds,
+            int warmupWindows,
+            int measureWindows,
+            int addresses,
+            boolean restore,
+            Optional<String> faultRegion,
+            int faultWindows) {
         public Options {
             steps = List.copyOf(steps);
             if (intervalSeconds < 10 || warmupWindows < 0 || measureWindows < 1 || addresses < 1 || addresses > 250) {
-                throw new IllegalArgumentException("interval >= 10 s, warm-up >= 0, measured windows >= 1, 1..250 addresses");
+                throw new IllegalArgumentException(
+                        "interval >= 10 s, warm-up >= 0, measured windows >= 1, 1..250 addresses");
             }
             if (faultWindows < 1) {
                 throw new IllegalArgumentException("fault windows >= 1");
             }
         }
 
-        public Options(List<Integer> steps, int intervalSeconds, int warmupWindows, int measureWindows, int addresses,
-                       boolean restore) {
+        public Options(
+                List<Integer> steps,
+                int intervalSeconds,
+                int warmupWindows,
+                int measureWindows,
+                int addresses,
+                boolean restore) {
             this(steps, intervalSeconds, warmupWindows, measureWindows, addresses, restore, Optional.empty(), 3);
         }
     }
@@ -82,7 +95,8 @@ public final class ClusterScale {
     private final ClusterLayout layout;
     private final Options options;
     private final PrintWriter out;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final long intervalMs;
     private final Recorder recorder;
     private ScaleFigures.Step faultStep;
@@ -127,8 +141,8 @@ public final class ClusterScale {
                 out.println(ScaleFigures.resultLine("cluster-scale-fault", faultStep));
                 out.flush();
             }
-            out.println("growth (" + results.get(results.size() - 1).monitors() + "/" + results.get(0).monitors()
-                    + ", each figure at the last step over the first):");
+            out.println("growth (" + results.get(results.size() - 1).monitors() + "/"
+                    + results.get(0).monitors() + ", each figure at the last step over the first):");
             out.print(ScaleFigures.growthTable(results));
             out.flush();
             return results;
@@ -155,15 +169,16 @@ public final class ClusterScale {
         Map<String, String> notes = new LinkedHashMap<>();
         say("step %d: publishing monitors %d..%d", n, from + 1, n);
         Instant p = Instant.now();
-        List<MonitorDefinition> defs = ScaleFigures.monitors(from, n, layout.targetsPort(), options.addresses(),
-                layout.regions(), options.intervalSeconds());
+        List<MonitorDefinition> defs = ScaleFigures.monitors(
+                from, n, layout.targetsPort(), options.addresses(), layout.regions(), options.intervalSeconds());
         new MonitorCatalog(layout.bootstrapServers(), Topics.MONITORS, Duration.ofMinutes(2)).publish(defs, List.of());
         f.put("publish_s", round1(LocalCluster.seconds(p)));
         long publishedAt = System.currentTimeMillis();
         long w0 = Windows.windowStart(publishedAt, intervalMs) + (1L + options.warmupWindows()) * intervalMs;
         long end = w0 + options.measureWindows() * intervalMs;
-        say("step %d: published in %.1f s; measuring windows %s .. %s", n, f.get("publish_s"), Instant.ofEpochMilli(w0),
-                Instant.ofEpochMilli(end));
+        say(
+                "step %d: published in %.1f s; measuring windows %s .. %s",
+                n, f.get("publish_s"), Instant.ofEpochMilli(w0), Instant.ofEpochMilli(end));
         sleepUntil(w0);
         Map<String, Double> skipsBefore = probeCounters();
         Map<String, Long> cpuBefore = cpuTicks();
@@ -189,14 +204,25 @@ public final class ClusterScale {
         double cpuSeconds = (System.currentTimeMillis() - cpuAt) / 1000.0;
         long targetRequests = target.requests() - targetBefore;
         // every verdict of the measured windows is out by the last one's deadline
-        sleepUntil(Windows.latestCollectionDeadline(end - intervalMs, intervalMs, MonitorDefinition.DEFAULT_TIMEOUT_MS,
-                Windows.DEFAULT_GRACE_MS) + 15_000);
+        sleepUntil(Windows.latestCollectionDeadline(
+                        end - intervalMs, intervalMs, MonitorDefinition.DEFAULT_TIMEOUT_MS, Windows.DEFAULT_GRACE_MS)
+                + 15_000);
         Recorder.Figures v = recorder.figures(w0, end, n, layout.regions().size());
         Recorder.Pages pages = recorder.pages(w0, end);
         Recorder.Pages publishing = recorder.pages(Windows.windowStart(publishedAt, intervalMs), w0);
 
         f.put("target_requests_per_s", round1(targetRequests / cpuSeconds));
-        windowFigures(f, notes, v, pages, publishing, skipsBefore, skipsAfter, n, layout.regions().size(), options);
+        windowFigures(
+                f,
+                notes,
+                v,
+                pages,
+                publishing,
+                skipsBefore,
+                skipsAfter,
+                n,
+                layout.regions().size(),
+                options);
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         notes.put("status_page_samples", "" + pageMs.size());
@@ -206,8 +232,12 @@ public final class ClusterScale {
         Walk w3 = walk(1, StatusLimit.MAX);
         List<Long> walkPages = new ArrayList<>(w1.pageMs());
         walkPages.addAll(w2.pageMs());
-        f.put("walk1000_s", seconds(w1.totalMs() < 0 ? w2.totalMs() : w2.totalMs() < 0 ? w1.totalMs()
-                : Math.min(w1.totalMs(), w2.totalMs())));
+        f.put(
+                "walk1000_s",
+                seconds(
+                        w1.totalMs() < 0
+                                ? w2.totalMs()
+                                : w2.totalMs() < 0 ? w1.totalMs() : Math.min(w1.totalMs(), w2.totalMs())));
         f.put("walk1000_page_p50_ms", (double) ScaleFigures.percentile(walkPages, 50));
         f.put("walk1000_page_p99_ms", (double) ScaleFigures.percentile(walkPages, 99));
         f.put("walk10000_s", seconds(w3.totalMs()));
@@ -249,21 +279,35 @@ public final class ClusterScale {
      */
     private ScaleFigures.Step fault(int n, String region) {
         String victim = LocalCluster.probe(region);
-        return FaultStep.run(recorder, intervalMs, options.faultWindows(), n, region,
+        return FaultStep.run(
+                recorder,
+                intervalMs,
+                options.faultWindows(),
+                n,
+                region,
                 () -> cluster.kill9(victim),
                 () -> {
                     cluster.start(victim);
                     cluster.awaitReady(victim, Duration.ofMinutes(2));
-                }, this::say);
+                },
+                this::say);
     }
 
     /**
      * The figures both scale benchmarks take from the topics and the probe workers' counters over the measured windows,
      * under the same names: probes, skips, verdicts, the pages a healthy fleet opened and the verdict lag.
      */
-    static void windowFigures(Map<String, Double> f, Map<String, String> notes, Recorder.Figures v,
-                              Recorder.Pages pages, Recorder.Pages publishing, Map<String, Double> before,
-                              Map<String, Double> after, int n, int regions, Options options) {
+    static void windowFigures(
+            Map<String, Double> f,
+            Map<String, String> notes,
+            Recorder.Figures v,
+            Recorder.Pages pages,
+            Recorder.Pages publishing,
+            Map<String, Double> before,
+            Map<String, Double> after,
+            int n,
+            int regions,
+            Options options) {
         double seconds = options.measureWindows() * options.intervalSeconds();
         f.put("probes_per_s", round1(v.results() / seconds));
         f.put("probes_expected_per_s", round1((double) n * regions / options.intervalSeconds()));
@@ -284,8 +328,9 @@ public final class ClusterScale {
         // of new definitions) are where a healthy target is most likely to be paged
         f.put("alerts_opened_publishing", (double) publishing.availabilityOpened());
         f.put("self_alerts_opened_publishing", (double) publishing.selfOpened());
-        notes.put("self_alerts_publishing", publishing.selfFingerprints().isEmpty() ? "none"
-                : publishing.selfFingerprints());
+        notes.put(
+                "self_alerts_publishing",
+                publishing.selfFingerprints().isEmpty() ? "none" : publishing.selfFingerprints());
         f.put("verdict_lag_p50_ms", (double) ScaleFigures.percentile(v.lags(), 50));
         f.put("verdict_lag_p99_ms", (double) ScaleFigures.percentile(v.lags(), 99));
         f.put("verdict_lag_max_ms", (double) ScaleFigures.percentile(v.lags(), 100));
@@ -322,8 +367,9 @@ public final class ClusterScale {
             // window is listed as unknown, so "decided" is not the test)
             if (w.monitors() >= n) {
                 f.put("restore_answers_s", round1(LocalCluster.seconds(killed)));
-                say("step %d: %s ready after %.1f s, answered for all %d monitors after %.1f s", n, victim,
-                        f.get("restore_ready_s"), n, f.get("restore_answers_s"));
+                say(
+                        "step %d: %s ready after %.1f s, answered for all %d monitors after %.1f s",
+                        n, victim, f.get("restore_ready_s"), n, f.get("restore_answers_s"));
                 return;
             }
             LocalCluster.sleep(500);
@@ -335,8 +381,7 @@ public final class ClusterScale {
     // ---------------------------------------------------------------- the query API
 
     /** One walk of {@code /v1/status} in pages of {@code limit}: every page's latency, the whole, what it listed. */
-    record Walk(List<Long> pageMs, long totalMs, int monitors, int decided) {
-    }
+    record Walk(List<Long> pageMs, long totalMs, int monitors, int decided) {}
 
     Walk walk(int instance, int limit) {
         List<Long> pages = new ArrayList<>();
@@ -350,9 +395,12 @@ public final class ClusterScale {
             long t = System.nanoTime();
             JsonNode body;
             try {
-                HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(uri))
-                        .header("Authorization", "Bearer " + cluster.adminToken())
-                        .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> r = http.send(
+                        HttpRequest.newBuilder(URI.create(uri))
+                                .header("Authorization", "Bearer " + cluster.adminToken())
+                                .timeout(Duration.ofSeconds(30))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
                 if (r.statusCode() != 200) {
                     return new Walk(pages, -1, listed, decided);
                 }
@@ -386,9 +434,12 @@ public final class ClusterScale {
     private long firstPageMs(int instance) {
         long t = System.nanoTime();
         try {
-            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance)
-                            + "/v1/status?limit=1000")).header("Authorization", "Bearer " + cluster.adminToken())
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r = http.send(
+                    HttpRequest.newBuilder(URI.create(layout.streamsUrl(instance) + "/v1/status?limit=1000"))
+                            .header("Authorization", "Bearer " + cluster.adminToken())
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
             return r.statusCode() == 200 ? (System.nanoTime() - t) / 1_000_000 : -1;
         } catch (IOException e) {
             return -1;
@@ -412,7 +463,9 @@ public final class ClusterScale {
      * success), and each by its label ({@code skipped:overloaded}, {@code failed:timeout}, ...).
      */
     private Map<String, Double> probeCounters() {
-        return probeCounters(layout.regions().stream().map(r -> metrics(LocalCluster.probe(r))).toList());
+        return probeCounters(layout.regions().stream()
+                .map(r -> metrics(LocalCluster.probe(r)))
+                .toList());
     }
 
     /** {@link #probeCounters()} over the given {@code /metrics} texts of the probe workers. */
@@ -425,12 +478,14 @@ public final class ClusterScale {
                 String key = null;
                 if (line.startsWith("vigil_probe_skipped_windows_total{")) {
                     key = "skipped:" + label(line, "reason");
-                } else if (line.startsWith("vigil_probe_results_total{") && !line.contains("outcome=\"success\"")
+                } else if (line.startsWith("vigil_probe_results_total{")
+                        && !line.contains("outcome=\"success\"")
                         && !line.contains("outcome=\"skipped\"")) {
                     key = "failed:" + label(line, "error_kind");
                 }
                 if (key != null) {
-                    double v = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).strip());
+                    double v = Double.parseDouble(
+                            line.substring(line.lastIndexOf(' ') + 1).strip());
                     c.merge(key, v, Double::sum);
                     c.merge(key.substring(0, key.indexOf(':')), v, Double::sum);
                 }
@@ -455,7 +510,9 @@ public final class ClusterScale {
             if (e.getKey().startsWith(kind + ":")) {
                 double d = e.getValue() - before.getOrDefault(e.getKey(), 0.0);
                 if (d > 0) {
-                    sb.append(sb.length() == 0 ? "" : ",").append(e.getKey().substring(kind.length() + 1)).append(':')
+                    sb.append(sb.length() == 0 ? "" : ",")
+                            .append(e.getKey().substring(kind.length() + 1))
+                            .append(':')
                             .append(ScaleFigures.number(d));
                 }
             }
@@ -465,8 +522,11 @@ public final class ClusterScale {
 
     private String metrics(String name) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.port(name)
-                    + "/metrics")).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + cluster.port(name) + "/metrics"))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? r.body() : "";
         } catch (IOException e) {
             return "";
@@ -506,7 +566,9 @@ public final class ClusterScale {
 
     private static long jstatHeap(long pid) {
         try {
-            Process p = new ProcessBuilder("jstat", "-gc", Long.toString(pid)).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("jstat", "-gc", Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor(20, TimeUnit.SECONDS);
             return ScaleFigures.jstatHeapUsed(text);
@@ -524,7 +586,8 @@ public final class ClusterScale {
         if (sum < 0) {
             return -1;
         }
-        for (ProcessHandle h : ProcessHandle.of(pid).map(ph -> ph.descendants().toList()).orElse(List.of())) {
+        for (ProcessHandle h :
+                ProcessHandle.of(pid).map(ph -> ph.descendants().toList()).orElse(List.of())) {
             sum += Math.max(0, procValue(h.pid(), true));
         }
         return sum;
@@ -535,7 +598,8 @@ public final class ClusterScale {
         if (sum < 0) {
             return -1;
         }
-        for (ProcessHandle h : ProcessHandle.of(pid).map(ph -> ph.descendants().toList()).orElse(List.of())) {
+        for (ProcessHandle h :
+                ProcessHandle.of(pid).map(ph -> ph.descendants().toList()).orElse(List.of())) {
             sum += Math.max(0, procValue(h.pid(), false));
         }
         return sum;
@@ -624,6 +688,7 @@ public final class ClusterScale {
         private final Map<Long, Map<String, long[]>> results = new ConcurrentHashMap<>();
         /** window start → monitor id → {read at, decidedAt, complete 0/1, up 0/1, unknown 0/1}. */
         private final Map<Long, Map<String, long[]>> statuses = new ConcurrentHashMap<>();
+
         private final AtomicLong poison = new AtomicLong();
         /** Every event read on {@code vigil.alerts}, in the order read. */
         private final List<AlertSeen> alerts = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -632,8 +697,7 @@ public final class ClusterScale {
          * One event on {@code vigil.alerts}: when this process read it, its fingerprint and state, and when its
          * incident began ({@code firstSeen}: a monitor's window start, a self-alert's evaluation time).
          */
-        record AlertSeen(long readAt, String fingerprint, String state, long firstSeen) {
-        }
+        record AlertSeen(long readAt, String fingerprint, String state, long firstSeen) {}
 
         Recorder(String bootstrap, long intervalMs) {
             this.bootstrap = bootstrap;
@@ -652,45 +716,49 @@ public final class ClusterScale {
         }
 
         private Thread thread(String name, String topic, String isolation, Handler handler) {
-            Thread t = new Thread(() -> {
-                Map<String, Object> props = new HashMap<>();
-                props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-                props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-                props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-                props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-                props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-                props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
-                try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(),
-                        new ByteArrayDeserializer())) {
-                    List<TopicPartition> parts = c.partitionsFor(topic).stream()
-                            .map(pi -> new TopicPartition(topic, pi.partition())).toList();
-                    c.assign(parts);
-                    c.seekToEnd(parts);
-                    parts.forEach(c::position);
-                    long lastPrune = System.currentTimeMillis();
-                    while (running.get()) {
-                        var records = c.poll(Duration.ofMillis(200));
-                        long readAt = System.currentTimeMillis();
-                        for (ConsumerRecord<String, byte[]> r : records) {
-                            if (r.key() == null || r.value() == null
-                                    || !(r.key().startsWith(PREFIX) || topic.equals(Topics.ALERTS))) {
-                                continue;
+            Thread t = new Thread(
+                    () -> {
+                        Map<String, Object> props = new HashMap<>();
+                        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+                        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+                        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+                        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+                        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+                        props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
+                        try (KafkaConsumer<String, byte[]> c =
+                                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+                            List<TopicPartition> parts = c.partitionsFor(topic).stream()
+                                    .map(pi -> new TopicPartition(topic, pi.partition()))
+                                    .toList();
+                            c.assign(parts);
+                            c.seekToEnd(parts);
+                            parts.forEach(c::position);
+                            long lastPrune = System.currentTimeMillis();
+                            while (running.get()) {
+                                var records = c.poll(Duration.ofMillis(200));
+                                long readAt = System.currentTimeMillis();
+                                for (ConsumerRecord<String, byte[]> r : records) {
+                                    if (r.key() == null
+                                            || r.value() == null
+                                            || !(r.key().startsWith(PREFIX) || topic.equals(Topics.ALERTS))) {
+                                        continue;
+                                    }
+                                    try {
+                                        handler.handle(r, readAt);
+                                    } catch (IOException | RuntimeException e) {
+                                        poison.incrementAndGet();
+                                    }
+                                }
+                                if (readAt - lastPrune > intervalMs) {
+                                    prune(readAt);
+                                    lastPrune = readAt;
+                                }
                             }
-                            try {
-                                handler.handle(r, readAt);
-                            } catch (IOException | RuntimeException e) {
-                                poison.incrementAndGet();
-                            }
+                        } catch (org.apache.kafka.common.errors.InterruptException e) {
+                            // closing
                         }
-                        if (readAt - lastPrune > intervalMs) {
-                            prune(readAt);
-                            lastPrune = readAt;
-                        }
-                    }
-                } catch (org.apache.kafka.common.errors.InterruptException e) {
-                    // closing
-                }
-            }, name);
+                    },
+                    name);
             t.setDaemon(true);
             return t;
         }
@@ -722,14 +790,21 @@ public final class ClusterScale {
                 return;
             }
             String status = s.path("status").asText();
-            statuses.computeIfAbsent(ws, k -> new ConcurrentHashMap<>()).putIfAbsent(r.key(), new long[] {readAt,
-                    s.path("decidedAt").asLong(-1), s.path("complete").asBoolean() ? 1 : 0,
-                    "up".equals(status) ? 1 : 0, "unknown".equals(status) ? 1 : 0});
+            statuses.computeIfAbsent(ws, k -> new ConcurrentHashMap<>()).putIfAbsent(r.key(), new long[] {
+                readAt,
+                s.path("decidedAt").asLong(-1),
+                s.path("complete").asBoolean() ? 1 : 0,
+                "up".equals(status) ? 1 : 0,
+                "unknown".equals(status) ? 1 : 0
+            });
         }
 
         private void onAlert(ConsumerRecord<String, byte[]> r, long readAt) throws IOException {
             JsonNode e = JSON.readTree(r.value());
-            alerts.add(new AlertSeen(readAt, e.path("fingerprint").asText(r.key()), e.path("state").asText(),
+            alerts.add(new AlertSeen(
+                    readAt,
+                    e.path("fingerprint").asText(r.key()),
+                    e.path("state").asText(),
                     e.path("firstSeen").asLong(readAt)));
         }
 
@@ -738,9 +813,14 @@ public final class ClusterScale {
          * and no-data incidents of the benchmark's monitors opened, and Vigil's own alerts (its {@code vigil/}
          * self-alerts and {@code worker/} alerts) opened and resolved.
          */
-        record Pages(long availabilityOpened, long noDataOpened, long selfOpened, long selfResolved,
-                     String selfFingerprints, long firstSelfOpenedAt, long lastSelfResolvedAt) {
-        }
+        record Pages(
+                long availabilityOpened,
+                long noDataOpened,
+                long selfOpened,
+                long selfResolved,
+                String selfFingerprints,
+                long firstSelfOpenedAt,
+                long lastSelfResolvedAt) {}
 
         Pages pages(long from, long to) {
             long availability = 0;
@@ -775,8 +855,8 @@ public final class ClusterScale {
                     }
                 }
             }
-            return new Pages(availability, noData, selfOpened, selfResolved, String.join(",", self), firstSelf,
-                    lastResolved);
+            return new Pages(
+                    availability, noData, selfOpened, selfResolved, String.join(",", self), firstSelf, lastResolved);
         }
 
         /** The first value of a top-level numeric field of a JSON object; -1 when absent. */
@@ -815,8 +895,8 @@ public final class ClusterScale {
         }
 
         /** What the windows {@code [from, to)} showed for monitors 1..n. */
-        record Figures(long results, long verdicts, long incomplete, long notUp, List<Long> lags, List<Long> decideLags) {
-        }
+        record Figures(
+                long results, long verdicts, long incomplete, long notUp, List<Long> lags, List<Long> decideLags) {}
 
         Figures figures(long from, long to, int n, int regions) {
             long resultCount = 0;

@@ -15,17 +15,19 @@ import reactor.netty.http.server.HttpServer;
  * computed afterwards from the schedule alone.
  */
 final class DrillTargets implements AutoCloseable {
-    record Outage(String monitorId, Instant start, Instant end) {
-    }
+    record Outage(String monitorId, Instant start, Instant end) {}
 
     private final Map<String, List<Outage>> outages = new ConcurrentHashMap<>();
     private final DisposableServer server;
 
     DrillTargets(int port) {
-        server = HttpServer.create().host("127.0.0.1").port(port)
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(port)
                 .route(r -> r.get("/t/{id}", (req, res) -> {
                     boolean down = isDown(req.param("id"), Instant.now());
-                    return res.status(down ? 503 : 200).sendString(reactor.core.publisher.Mono.just(down ? "down" : "ok"));
+                    return res.status(down ? 503 : 200)
+                            .sendString(reactor.core.publisher.Mono.just(down ? "down" : "ok"));
                 }))
                 .bindNow();
     }

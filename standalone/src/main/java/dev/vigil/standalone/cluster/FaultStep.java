@@ -9,16 +9,22 @@ import java.util.Map;
  * self-alert, resolved after the worker's return, and no page about a monitor it merely stopped watching.
  */
 final class FaultStep {
-    private FaultStep() {
-    }
+    private FaultStep() {}
 
     /** A printf-style progress line. */
     interface Say {
         void say(String format, Object... args);
     }
 
-    static ScaleFigures.Step run(ClusterScale.Recorder recorder, long intervalMs, int windows, int monitors,
-                                 String region, Runnable stop, Runnable start, Say say) {
+    static ScaleFigures.Step run(
+            ClusterScale.Recorder recorder,
+            long intervalMs,
+            int windows,
+            int monitors,
+            String region,
+            Runnable stop,
+            Runnable start,
+            Say say) {
         Map<String, Double> f = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
         // a window that began before the worker went away can still be paged about because of it
@@ -30,8 +36,9 @@ final class FaultStep {
         ClusterScale.Recorder.Pages during = recorder.pages(begin, System.currentTimeMillis() + 1);
         start.run();
         long restartedAt = System.currentTimeMillis();
-        say.say("fault: %s's worker back after %.1f s; %d self-alert(s) opened meanwhile %s", region,
-                (restartedAt - stoppedAt) / 1000.0, during.selfOpened(), during.selfFingerprints());
+        say.say(
+                "fault: %s's worker back after %.1f s; %d self-alert(s) opened meanwhile %s",
+                region, (restartedAt - stoppedAt) / 1000.0, during.selfOpened(), during.selfFingerprints());
         long deadline = restartedAt + 4 * intervalMs;
         ClusterScale.Recorder.Pages after = recorder.pages(begin, System.currentTimeMillis() + 1);
         while (System.currentTimeMillis() < deadline
@@ -47,10 +54,16 @@ final class FaultStep {
         f.put("self_alerts_resolved", (double) after.selfResolved());
         f.put("alerts_opened", (double) after.availabilityOpened());
         f.put("nodata_opened", (double) after.noDataOpened());
-        f.put("self_alert_page_after_s", after.firstSelfOpenedAt() < 0 ? Double.NaN
-                : Math.round((after.firstSelfOpenedAt() - stoppedAt) / 100.0) / 10.0);
-        f.put("self_alert_resolved_after_return_s", after.lastSelfResolvedAt() < 0 ? Double.NaN
-                : Math.round((after.lastSelfResolvedAt() - restartedAt) / 100.0) / 10.0);
+        f.put(
+                "self_alert_page_after_s",
+                after.firstSelfOpenedAt() < 0
+                        ? Double.NaN
+                        : Math.round((after.firstSelfOpenedAt() - stoppedAt) / 100.0) / 10.0);
+        f.put(
+                "self_alert_resolved_after_return_s",
+                after.lastSelfResolvedAt() < 0
+                        ? Double.NaN
+                        : Math.round((after.lastSelfResolvedAt() - restartedAt) / 100.0) / 10.0);
         notes.put("region", region);
         notes.put("self_alerts", after.selfFingerprints().isEmpty() ? "none" : after.selfFingerprints());
         say.say("fault: %s %s", f, notes);

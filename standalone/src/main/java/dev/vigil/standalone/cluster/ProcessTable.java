@@ -37,8 +37,7 @@ public final class ProcessTable {
     }
 
     /** A process this table started and that is still the same process. */
-    public record Running(String name, long pid, Instant started) {
-    }
+    public record Running(String name, long pid, Instant started) {}
 
     public Running start(ProcessSpec spec) {
         if (!TrustedPaths.names(spec.command(), dataDir)) {
@@ -63,16 +62,22 @@ public final class ProcessTable {
             command.addAll(spec.command());
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log(spec.name()).toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+                    .redirectOutput(
+                            ProcessBuilder.Redirect.appendTo(log(spec.name()).toFile()))
+                    .redirectInput(
+                            ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
             builder.environment().putAll(spec.env());
-            Files.writeString(log(spec.name()), "=== " + Instant.now() + " start " + String.join(" ", spec.command())
-                    + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+            Files.writeString(
+                    log(spec.name()),
+                    "=== " + Instant.now() + " start " + String.join(" ", spec.command()) + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
             Process process = builder.start();
             Instant started = process.info().startInstant().orElse(Instant.now());
-            TrustedPaths.writePrivate(pidFile(spec.name()), process.pid() + " " + started.toEpochMilli() + " "
-                    + spec.stopSignal() + "\n");
+            TrustedPaths.writePrivate(
+                    pidFile(spec.name()),
+                    process.pid() + " " + started.toEpochMilli() + " " + spec.stopSignal() + "\n");
             return new Running(spec.name(), process.pid(), started);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + spec.name() + ": " + e.getMessage(), e);
@@ -103,7 +108,8 @@ public final class ProcessTable {
             Instant started = Instant.ofEpochMilli(Long.parseLong(parts[1]));
             return ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().startInstant()
+                    .filter(h -> h.info()
+                            .startInstant()
                             .map(s -> Duration.between(s, started).abs().compareTo(START_TIME_TOLERANCE) <= 0)
                             .orElse(false))
                     .filter(h -> TrustedPaths.startedFor(h, dataDir))
@@ -136,13 +142,15 @@ public final class ProcessTable {
 
     /** SIGKILL, as a crash: the pid file stays, so {@code status} shows the process as down. */
     public boolean kill9(String name) {
-        return running(name).map(r -> {
-            ProcessHandle.of(r.pid()).ifPresent(h -> {
-                h.destroyForcibly();
-                waitForExit(h, Duration.ofSeconds(10));
-            });
-            return true;
-        }).orElse(false);
+        return running(name)
+                .map(r -> {
+                    ProcessHandle.of(r.pid()).ifPresent(h -> {
+                        h.destroyForcibly();
+                        waitForExit(h, Duration.ofSeconds(10));
+                    });
+                    return true;
+                })
+                .orElse(false);
     }
 
     /**
@@ -172,20 +180,25 @@ public final class ProcessTable {
 
     /** Sends a signal such as STOP or CONT to a running process of this table. */
     public boolean signal(String name, String signal) {
-        return running(name).map(r -> {
-            signal(r.pid(), signal);
-            return true;
-        }).orElse(false);
+        return running(name)
+                .map(r -> {
+                    signal(r.pid(), signal);
+                    return true;
+                })
+                .orElse(false);
     }
 
     private String stopSignal(String name) {
-        String[] parts = TrustedPaths.readTrusted(pidFile(name)).orElse("").trim().split(" ");
+        String[] parts =
+                TrustedPaths.readTrusted(pidFile(name)).orElse("").trim().split(" ");
         return parts.length > 2 && List.of("TERM", "INT").contains(parts[2]) ? parts[2] : "TERM";
     }
 
     private static void signal(long pid, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(pid)).redirectErrorStream(true).start();
+            Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
             kill.getInputStream().readAllBytes();
             kill.waitFor(10, TimeUnit.SECONDS);
         } catch (IOException e) {

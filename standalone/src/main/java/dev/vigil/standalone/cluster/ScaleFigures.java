@@ -16,8 +16,7 @@ import java.util.Set;
  * {@code RESULT} line of a step and the growth table (each figure at the largest step over the smallest).
  */
 final class ScaleFigures {
-    private ScaleFigures() {
-    }
+    private ScaleFigures() {}
 
     // ---------------------------------------------------------------- monitors
 
@@ -41,13 +40,27 @@ final class ScaleFigures {
         }
         String id = monitorId(i);
         String host = "127.0.0." + (1 + i % addresses);
-        return new MonitorDefinition(1, id, "Scale " + id, "http://" + host + ":" + port + "/t/" + id, "GET",
-                intervalSeconds, null, regions, null, null, null, "scale-" + (i % 50), null, Map.of(), true);
+        return new MonitorDefinition(
+                1,
+                id,
+                "Scale " + id,
+                "http://" + host + ":" + port + "/t/" + id,
+                "GET",
+                intervalSeconds,
+                null,
+                regions,
+                null,
+                null,
+                null,
+                "scale-" + (i % 50),
+                null,
+                Map.of(),
+                true);
     }
 
     /** Monitors {@code from + 1 .. to}. */
-    static List<MonitorDefinition> monitors(int from, int to, int port, int addresses, List<String> regions,
-                                            int intervalSeconds) {
+    static List<MonitorDefinition> monitors(
+            int from, int to, int port, int addresses, List<String> regions, int intervalSeconds) {
         List<MonitorDefinition> list = new ArrayList<>(Math.max(0, to - from));
         for (int i = from + 1; i <= to; i++) {
             list.add(monitor(i, port, addresses, regions, intervalSeconds));
@@ -117,7 +130,8 @@ final class ScaleFigures {
 
     /** {@code RESULT <name> monitors=N key=value ...}. */
     static String resultLine(String name, Step step) {
-        StringBuilder sb = new StringBuilder("RESULT ").append(name).append(" monitors=").append(step.monitors());
+        StringBuilder sb =
+                new StringBuilder("RESULT ").append(name).append(" monitors=").append(step.monitors());
         step.figures().forEach((k, v) -> sb.append(' ').append(k).append('=').append(number(v)));
         step.notes().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v.replace(' ', '_')));
         return sb.toString();
@@ -168,9 +182,10 @@ final class ScaleFigures {
         sb.append(String.format(Locale.ROOT, " %12s%n", number(round(growth(first.monitors(), last.monitors())))));
         for (String k : keys) {
             sb.append(String.format(Locale.ROOT, "%-34s", k));
-            steps.forEach(s -> sb.append(String.format(Locale.ROOT, " %14s",
-                    number(s.figures().getOrDefault(k, Double.NaN)))));
-            double g = growth(first.figures().getOrDefault(k, Double.NaN), last.figures().getOrDefault(k, Double.NaN));
+            steps.forEach(s -> sb.append(
+                    String.format(Locale.ROOT, " %14s", number(s.figures().getOrDefault(k, Double.NaN)))));
+            double g = growth(
+                    first.figures().getOrDefault(k, Double.NaN), last.figures().getOrDefault(k, Double.NaN));
             sb.append(String.format(Locale.ROOT, " %12s%n", number(round(g))));
         }
         return sb.toString();
@@ -201,7 +216,8 @@ final class ScaleFigures {
         double sum = 0;
         for (String line : prometheusText.split("\n")) {
             if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
-                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).strip());
+                sum += Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1).strip());
             }
         }
         return sum;

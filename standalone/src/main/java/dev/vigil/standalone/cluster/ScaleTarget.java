@@ -22,7 +22,10 @@ final class ScaleTarget implements AutoCloseable {
         loops = LoopResources.create("scale-target", threads, true);
         try {
             for (int a = 1; a <= addresses; a++) {
-                servers.add(HttpServer.create().host("127.0.0." + a).port(port).runOn(loops)
+                servers.add(HttpServer.create()
+                        .host("127.0.0." + a)
+                        .port(port)
+                        .runOn(loops)
                         .handle((req, res) -> {
                             requests.increment();
                             return res.status(200).header("Content-Length", "0").send();

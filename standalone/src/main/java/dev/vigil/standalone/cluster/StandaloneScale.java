@@ -35,7 +35,8 @@ public final class StandaloneScale {
     private final ClusterScale.Options options;
     private final PrintWriter out;
     private final long intervalMs;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private ScaleFigures.Step faultStep;
 
     public StandaloneScale(Path dataDir, ClusterScale.Options options, PrintWriter out) {
@@ -54,12 +55,13 @@ public final class StandaloneScale {
     public List<ScaleFigures.Step> run() {
         List<ScaleFigures.Step> results = new ArrayList<>();
         int port = freePort();
-        StandaloneOptions stack = StandaloneOptions.defaults(dataDir).withFreePorts()
-                .withAllowList(List.of("127.0.0.0/8"));
+        StandaloneOptions stack =
+                StandaloneOptions.defaults(dataDir).withFreePorts().withAllowList(List.of("127.0.0.0/8"));
         Instant t0 = Instant.now();
         try (ScaleTarget target = new ScaleTarget(port, options.addresses(), 2);
-             StandaloneLauncher vigil = StandaloneLauncher.start(stack, System.getenv(), line -> { })) {
-            say("standalone up after %.1f s; probe workers %s; target on 127.0.0.1-%d:%d",
+                StandaloneLauncher vigil = StandaloneLauncher.start(stack, System.getenv(), line -> {})) {
+            say(
+                    "standalone up after %.1f s; probe workers %s; target on 127.0.0.1-%d:%d",
                     LocalCluster.seconds(t0), stack.regions(), options.addresses(), port);
             try (ClusterScale.Recorder recorder = new ClusterScale.Recorder(vigil.bootstrapServers(), intervalMs)) {
                 recorder.start();
@@ -81,28 +83,35 @@ public final class StandaloneScale {
                 }
                 if (options.faultRegion().isPresent()) {
                     String region = options.faultRegion().get();
-                    faultStep = FaultStep.run(recorder, intervalMs, options.faultWindows(), published, region,
-                            () -> vigil.stopProbeWorker(region), () -> vigil.startProbeWorker(region), this::say);
+                    faultStep = FaultStep.run(
+                            recorder,
+                            intervalMs,
+                            options.faultWindows(),
+                            published,
+                            region,
+                            () -> vigil.stopProbeWorker(region),
+                            () -> vigil.startProbeWorker(region),
+                            this::say);
                     out.println(ScaleFigures.resultLine("standalone-scale-fault", faultStep));
                     out.flush();
                 }
             }
         }
-        out.println("growth (" + results.get(results.size() - 1).monitors() + "/" + results.get(0).monitors()
-                + ", each figure at the last step over the first):");
+        out.println("growth (" + results.get(results.size() - 1).monitors() + "/"
+                + results.get(0).monitors() + ", each figure at the last step over the first):");
         out.print(ScaleFigures.growthTable(results));
         out.flush();
         return results;
     }
 
-    private ScaleFigures.Step step(StandaloneLauncher vigil, ClusterScale.Recorder recorder, int from, int n, int port,
-                                   List<String> regions) {
+    private ScaleFigures.Step step(
+            StandaloneLauncher vigil, ClusterScale.Recorder recorder, int from, int n, int port, List<String> regions) {
         Map<String, Double> f = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
         say("step %d: publishing monitors %d..%d", n, from + 1, n);
         Instant p = Instant.now();
-        List<MonitorDefinition> defs = ScaleFigures.monitors(from, n, port, options.addresses(), regions,
-                options.intervalSeconds());
+        List<MonitorDefinition> defs =
+                ScaleFigures.monitors(from, n, port, options.addresses(), regions, options.intervalSeconds());
         new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofMinutes(2)).publish(defs, List.of());
         f.put("publish_s", Math.round(LocalCluster.seconds(p) * 10) / 10.0);
         long publishedAt = System.currentTimeMillis();

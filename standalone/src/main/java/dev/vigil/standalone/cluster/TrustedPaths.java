@@ -36,8 +36,7 @@ public final class TrustedPaths {
     /** Under root PostgreSQL runs as the postgres user, which must traverse (not list, not write) the data dir. */
     private static final Set<PosixFilePermission> TRAVERSABLE_DIR = PosixFilePermissions.fromString("rwx--x--x");
 
-    private TrustedPaths() {
-    }
+    private TrustedPaths() {}
 
     /** A path the launcher will not use: who owns it, its mode, or a link; the message says which and how to fix it. */
     public static final class UntrustedPathException extends IllegalStateException {
@@ -128,7 +127,11 @@ public final class TrustedPaths {
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
             try {
-                Files.writeString(tmp, text, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING,
+                Files.writeString(
+                        tmp,
+                        text,
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.TRUNCATE_EXISTING,
                         LinkOption.NOFOLLOW_LINKS);
                 replace(tmp, file);
             } finally {

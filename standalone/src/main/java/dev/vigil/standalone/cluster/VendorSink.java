@@ -17,8 +17,7 @@ import reactor.netty.http.server.HttpServer;
  * killed between the vendor's receipt and its own record of the send.
  */
 final class VendorSink implements AutoCloseable {
-    record Page(String eventId, String fingerprint, String state, boolean silenced, Instant at) {
-    }
+    record Page(String eventId, String fingerprint, String state, boolean silenced, Instant at) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final List<Page> pages = new CopyOnWriteArrayList<>();
@@ -26,13 +25,20 @@ final class VendorSink implements AutoCloseable {
     private final DisposableServer server;
 
     VendorSink(int port) {
-        server = HttpServer.create().host("127.0.0.1").port(port)
-                .route(r -> r.post("/hooks/{channel}", (req, res) -> req.receive().aggregate().asByteArray()
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(port)
+                .route(r -> r.post("/hooks/{channel}", (req, res) -> req.receive()
+                        .aggregate()
+                        .asByteArray()
                         .map(this::record)
                         .flatMap(page -> {
                             Runnable hook = beforeReply.getAndSet(null);
-                            Mono<Void> before = hook == null ? Mono.empty()
-                                    : Mono.fromRunnable(hook).subscribeOn(Schedulers.boundedElastic()).then();
+                            Mono<Void> before = hook == null
+                                    ? Mono.empty()
+                                    : Mono.fromRunnable(hook)
+                                            .subscribeOn(Schedulers.boundedElastic())
+                                            .then();
                             return before.then(res.status(200).send());
                         })
                         .onErrorResume(e -> res.status(400).send())))
@@ -42,8 +48,12 @@ final class VendorSink implements AutoCloseable {
     private Page record(byte[] body) {
         try {
             JsonNode n = JSON.readTree(body);
-            Page page = new Page(n.path("eventId").asText(), n.path("fingerprint").asText(), n.path("state").asText(),
-                    n.path("silenced").asBoolean(false), Instant.now());
+            Page page = new Page(
+                    n.path("eventId").asText(),
+                    n.path("fingerprint").asText(),
+                    n.path("state").asText(),
+                    n.path("silenced").asBoolean(false),
+                    Instant.now());
             pages.add(page);
             return page;
         } catch (java.io.IOException e) {

@@ -18,8 +18,7 @@ import java.util.Map;
  * code (0 every metric exists, 1 one is missing, 2 a bad dashboard or allow-list, 3 a source could not be read).
  */
 public final class DashboardCheck {
-    private DashboardCheck() {
-    }
+    private DashboardCheck() {}
 
     /**
      * @param urls           the sources: scrape URLs ({@link SeriesNames#scrapeUrl}) or one Prometheus label-values
@@ -27,8 +26,14 @@ public final class DashboardCheck {
      * @param allowMissing   metric to the reason it may be missing
      * @param requestTimeout the bound of each request
      */
-    public static int run(Path dashboard, Mode mode, List<URI> urls, Map<String, String> allowMissing,
-                          Duration requestTimeout, PrintWriter out, PrintWriter err) {
+    public static int run(
+            Path dashboard,
+            Mode mode,
+            List<URI> urls,
+            Map<String, String> allowMissing,
+            Duration requestTimeout,
+            PrintWriter out,
+            PrintWriter err) {
         DashboardQueries queries;
         try {
             queries = DashboardQueries.read(dashboard);
@@ -39,16 +44,23 @@ public final class DashboardCheck {
             err.println("error: " + e.getMessage());
             return ExitCode.CONFIG.code();
         }
-        out.printf("dashboard %s ('%s'): %d queries, %d metrics%n", dashboard, queries.title(), queries.queries().size(),
+        out.printf(
+                "dashboard %s ('%s'): %d queries, %d metrics%n",
+                dashboard,
+                queries.title(),
+                queries.queries().size(),
                 queries.metrics().size());
 
         List<SeriesNames> read = new ArrayList<>();
         List<String> unavailable = new ArrayList<>();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(requestTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(requestTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
         for (URI url : urls) {
             try {
-                SeriesNames names = mode == Mode.PROMETHEUS ? SeriesNames.prometheus(http, url, requestTimeout)
+                SeriesNames names = mode == Mode.PROMETHEUS
+                        ? SeriesNames.prometheus(http, url, requestTimeout)
                         : SeriesNames.scrape(http, url, requestTimeout);
                 read.add(names);
                 out.printf("read      %s: %d series names%n", url, names.names().size());
@@ -58,7 +70,8 @@ public final class DashboardCheck {
         }
         if (!unavailable.isEmpty()) {
             unavailable.forEach(u -> err.println("error: cannot read " + u));
-            err.println("error: nothing was checked (" + unavailable.size() + " of " + urls.size() + " sources unreadable)");
+            err.println("error: nothing was checked (" + unavailable.size() + " of " + urls.size()
+                    + " sources unreadable)");
             return ExitCode.STARTUP.code();
         }
 

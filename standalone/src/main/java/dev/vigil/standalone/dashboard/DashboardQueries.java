@@ -36,10 +36,24 @@ public final class DashboardQueries {
     private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
     private static final Pattern IDENT = Pattern.compile("(?<![\\w:.\\[])([a-zA-Z_:][a-zA-Z0-9_:]*)");
     private static final Pattern SELECTOR = Pattern.compile("\\{([^}]*)}");
-    private static final Pattern GROUPING = Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
     private static final Set<String> PROMQL_WORDS = Set.of(
-            "by", "without", "on", "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "offset",
-            "inf", "nan", "Inf", "NaN");
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "inf",
+            "nan",
+            "Inf",
+            "NaN");
 
     private final String title;
     private final List<Query> queries;

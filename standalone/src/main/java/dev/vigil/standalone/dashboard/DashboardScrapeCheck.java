@@ -26,8 +26,12 @@ import java.util.TreeSet;
  */
 public final class DashboardScrapeCheck {
     /** Series Prometheus adds to every target it scrapes (no service exposes them). */
-    public static final Set<String> PROMETHEUS_SERIES = Set.of("up", "scrape_duration_seconds", "scrape_samples_scraped",
-            "scrape_samples_post_metric_relabeling", "scrape_series_added");
+    public static final Set<String> PROMETHEUS_SERIES = Set.of(
+            "up",
+            "scrape_duration_seconds",
+            "scrape_samples_scraped",
+            "scrape_samples_post_metric_relabeling",
+            "scrape_series_added");
 
     /** Where the names come from. */
     public enum Mode {
@@ -57,15 +61,18 @@ public final class DashboardScrapeCheck {
      * @param allowedMissing   the queried metrics missing but allowed, with the reason given
      * @param allowedPresent   allow-list entries whose metric is present after all (the entry may go)
      */
-    public record Result(List<Missing> missing, Set<String> present, Set<String> byPrometheus,
-                         Map<String, String> allowedMissing, Set<String> allowedPresent) {
+    public record Result(
+            List<Missing> missing,
+            Set<String> present,
+            Set<String> byPrometheus,
+            Map<String, String> allowedMissing,
+            Set<String> allowedPresent) {
         public boolean passed() {
             return missing.isEmpty();
         }
     }
 
-    private DashboardScrapeCheck() {
-    }
+    private DashboardScrapeCheck() {}
 
     /**
      * Checks {@code dashboard} against the union of {@code sources}.
@@ -73,12 +80,13 @@ public final class DashboardScrapeCheck {
      * @param allowMissing metric name to the reason it may be missing; every name must be one the dashboard queries
      * @throws IllegalArgumentException an allow-list entry without a reason or for a metric the dashboard does not query
      */
-    public static Result check(DashboardQueries dashboard, Collection<SeriesNames> sources, Mode mode,
-                               Map<String, String> allowMissing) {
+    public static Result check(
+            DashboardQueries dashboard, Collection<SeriesNames> sources, Mode mode, Map<String, String> allowMissing) {
         Set<String> queried = dashboard.metrics();
         for (Map.Entry<String, String> a : allowMissing.entrySet()) {
             if (!queried.contains(a.getKey())) {
-                throw new IllegalArgumentException("the allow-list names " + a.getKey() + ", which the dashboard does not query");
+                throw new IllegalArgumentException(
+                        "the allow-list names " + a.getKey() + ", which the dashboard does not query");
             }
             if (a.getValue() == null || a.getValue().isBlank()) {
                 throw new IllegalArgumentException("the allow-list entry for " + a.getKey() + " gives no reason");
@@ -87,7 +95,8 @@ public final class DashboardScrapeCheck {
         Set<String> available = new HashSet<>();
         sources.forEach(s -> available.addAll(s.names()));
 
-        String absentFrom = mode == Mode.PROMETHEUS ? "none of the series names Prometheus holds"
+        String absentFrom = mode == Mode.PROMETHEUS
+                ? "none of the series names Prometheus holds"
                 : sources.size() == 1 ? "the scrape" : "none of the " + sources.size() + " scrapes";
         List<Missing> missing = new ArrayList<>();
         Set<String> present = new TreeSet<>();
@@ -130,11 +139,19 @@ public final class DashboardScrapeCheck {
         }
         Set<String> missingNames = new TreeSet<>();
         result.missing().forEach(m -> missingNames.add(m.metric()));
-        lines.add(String.format("%s: %d queries, %d metrics: %d present, %d missing%s%s; %d sources read",
-                result.passed() ? "PASS" : "FAIL", dashboard.queries().size(), queried.size(), result.present().size(),
+        lines.add(String.format(
+                "%s: %d queries, %d metrics: %d present, %d missing%s%s; %d sources read",
+                result.passed() ? "PASS" : "FAIL",
+                dashboard.queries().size(),
+                queried.size(),
+                result.present().size(),
                 missingNames.size(),
-                result.allowedMissing().isEmpty() ? "" : ", " + result.allowedMissing().size() + " allowed missing",
-                result.byPrometheus().isEmpty() ? "" : ", " + result.byPrometheus().size() + " made by Prometheus",
+                result.allowedMissing().isEmpty()
+                        ? ""
+                        : ", " + result.allowedMissing().size() + " allowed missing",
+                result.byPrometheus().isEmpty()
+                        ? ""
+                        : ", " + result.byPrometheus().size() + " made by Prometheus",
                 sources.size()));
         return lines;
     }

@@ -46,10 +46,13 @@ public record SeriesNames(URI source, Set<String> names) {
     public static URI scrapeUrl(String arg) {
         URI u = URI.create(arg.strip());
         if (u.getScheme() == null || u.getHost() == null) {
-            throw new IllegalArgumentException("'" + arg + "' is not an http(s) URL with a host (e.g. http://127.0.0.1:8083/metrics)");
+            throw new IllegalArgumentException(
+                    "'" + arg + "' is not an http(s) URL with a host (e.g. http://127.0.0.1:8083/metrics)");
         }
         String path = u.getRawPath();
-        return path == null || path.isEmpty() || path.equals("/") ? URI.create(stripSlash(u.toString()) + "/metrics") : u;
+        return path == null || path.isEmpty() || path.equals("/")
+                ? URI.create(stripSlash(u.toString()) + "/metrics")
+                : u;
     }
 
     /**
@@ -59,7 +62,8 @@ public record SeriesNames(URI source, Set<String> names) {
     public static URI prometheusUrl(String base, Instant since) {
         URI u = URI.create(base.strip());
         if (u.getScheme() == null || u.getHost() == null) {
-            throw new IllegalArgumentException("'" + base + "' is not an http(s) URL with a host (e.g. http://127.0.0.1:9090)");
+            throw new IllegalArgumentException(
+                    "'" + base + "' is not an http(s) URL with a host (e.g. http://127.0.0.1:9090)");
         }
         String query = since == null ? "" : "?start=" + since.getEpochSecond();
         return URI.create(stripSlash(u.toString()) + VALUES_PATH + query);
@@ -84,8 +88,9 @@ public record SeriesNames(URI source, Set<String> names) {
             }
             String name = line.substring(0, end);
             if (!NAME.matcher(name).matches() || end == line.length()) {
-                throw new IllegalArgumentException("line " + (i + 1) + " is not a sample of the Prometheus text format: "
-                        + (line.length() > 80 ? line.substring(0, 80) + "..." : line));
+                throw new IllegalArgumentException(
+                        "line " + (i + 1) + " is not a sample of the Prometheus text format: "
+                                + (line.length() > 80 ? line.substring(0, 80) + "..." : line));
             }
             names.add(name);
         }
@@ -111,9 +116,12 @@ public record SeriesNames(URI source, Set<String> names) {
         } catch (IOException e) {
             throw new Unavailable(url + ": the answer is not JSON (is this a Prometheus server?)", e);
         }
-        if (json == null || !"success".equals(json.path("status").asText()) || !json.path("data").isArray()) {
-            throw new Unavailable(url + ": not a Prometheus API answer with status success and a data array: "
-                    + abbreviate(body), null);
+        if (json == null
+                || !"success".equals(json.path("status").asText())
+                || !json.path("data").isArray()) {
+            throw new Unavailable(
+                    url + ": not a Prometheus API answer with status success and a data array: " + abbreviate(body),
+                    null);
         }
         Set<String> names = new TreeSet<>();
         json.path("data").forEach(n -> names.add(n.asText()));
@@ -121,12 +129,17 @@ public record SeriesNames(URI source, Set<String> names) {
     }
 
     private static String get(HttpClient http, URI url, String accept, Duration timeout) throws Unavailable {
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(timeout).header("Accept", accept).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(url)
+                .timeout(timeout)
+                .header("Accept", accept)
+                .GET()
+                .build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new Unavailable(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw new Unavailable(
+                    url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Unavailable(url + ": interrupted", e);

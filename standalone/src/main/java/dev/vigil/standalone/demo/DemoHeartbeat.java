@@ -33,14 +33,35 @@ public final class DemoHeartbeat implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final AtomicInteger accepted = new AtomicInteger();
 
     /** The heartbeat monitor, with the hash of this job's token. */
     public MonitorDefinition monitor() {
-        return new MonitorDefinition(1, ID, "Demo: nightly job heartbeat", null, null, (int) INTERVAL.toSeconds(), 2500,
-                List.of(), null, null, null, "demo", ID, Map.of(), true, CheckType.HEARTBEAT, null, null, null, null,
-                null, new MonitorDefinition.Heartbeat(null, null, (int) GRACE.toSeconds(), BearerTokens.hash(token)));
+        return new MonitorDefinition(
+                1,
+                ID,
+                "Demo: nightly job heartbeat",
+                null,
+                null,
+                (int) INTERVAL.toSeconds(),
+                2500,
+                List.of(),
+                null,
+                null,
+                null,
+                "demo",
+                ID,
+                Map.of(),
+                true,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new MonitorDefinition.Heartbeat(null, null, (int) GRACE.toSeconds(), BearerTokens.hash(token)));
     }
 
     /** Starts pinging {@code ingestBase} ({@code http://host:port}) now, every {@link #PING_EVERY}, until {@link #STOPS_AT}. */
@@ -48,20 +69,27 @@ public final class DemoHeartbeat implements AutoCloseable {
         URI ping = URI.create(ingestBase + "/v1/heartbeat/" + ID);
         long pings = STOPS_AT.dividedBy(PING_EVERY);
         AtomicInteger sent = new AtomicInteger();
-        timer.scheduleAtFixedRate(() -> {
-            if (sent.incrementAndGet() > pings) {
-                timer.shutdown();
-                return;
-            }
-            HttpRequest request = HttpRequest.newBuilder(ping).timeout(Duration.ofSeconds(5))
-                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build();
-            http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
-                    .thenAccept(r -> {
-                        if (r.statusCode() / 100 == 2) {
-                            accepted.incrementAndGet();
-                        }
-                    });
-        }, 0, PING_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    if (sent.incrementAndGet() > pings) {
+                        timer.shutdown();
+                        return;
+                    }
+                    HttpRequest request = HttpRequest.newBuilder(ping)
+                            .timeout(Duration.ofSeconds(5))
+                            .header("Authorization", "Bearer " + token)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build();
+                    http.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                            .thenAccept(r -> {
+                                if (r.statusCode() / 100 == 2) {
+                                    accepted.incrementAndGet();
+                                }
+                            });
+                },
+                0,
+                PING_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
         return this;
     }
 

@@ -28,8 +28,7 @@ public final class DemoScenario {
     /** The region that fails first in the escalating scenario. */
     public static final String FIRST_FAILING_REGION = "eu-west";
 
-    private DemoScenario() {
-    }
+    private DemoScenario() {}
 
     /** A canned answer: status, JSON body and delay. */
     public record Answer(int status, String body, Duration delay) {
@@ -55,7 +54,8 @@ public final class DemoScenario {
                 yield degraded && FIRST_FAILING_REGION.equals(region) ? Answer.unavailable() : Answer.ok();
             }
             case "flapping" -> sinceStart.compareTo(FLAP_END) < 0 && (sinceStart.toSeconds() / 10) % 2 == 1
-                    ? Answer.unavailable() : Answer.ok();
+                    ? Answer.unavailable()
+                    : Answer.ok();
             case "slow" -> new Answer(200, "{\"status\":\"ok\"}", SLOW_DELAY);
             case "status-down" -> new Answer(200, "{\"status\":\"down\"}", Duration.ZERO);
             default -> null;

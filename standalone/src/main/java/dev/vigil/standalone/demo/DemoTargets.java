@@ -19,17 +19,19 @@ import reactor.netty.tcp.TcpServer;
  * banner — and the monitors that watch them.
  */
 public final class DemoTargets implements AutoCloseable {
-    public static final List<String> TARGETS = List.of("healthy", "outage", "escalating", "flapping", "slow", "status-down");
+    public static final List<String> TARGETS =
+            List.of("healthy", "outage", "escalating", "flapping", "slow", "status-down");
     /** What the demo TCP service says on connect; its monitor expects {@link #TCP_EXPECT} in it. */
     public static final String TCP_BANNER = "220 vigil-demo ESMTP ready\r\n";
+
     public static final String TCP_EXPECT = "ESMTP ready";
     private final DisposableServer server;
     private final DisposableServer tcp;
     private final Instant started;
     private final Map<String, DemoScenario.Answer> forced;
 
-    private DemoTargets(DisposableServer server, DisposableServer tcp, Instant started,
-                        Map<String, DemoScenario.Answer> forced) {
+    private DemoTargets(
+            DisposableServer server, DisposableServer tcp, Instant started, Map<String, DemoScenario.Answer> forced) {
         this.server = server;
         this.tcp = tcp;
         this.started = started;
@@ -46,8 +48,8 @@ public final class DemoTargets implements AutoCloseable {
                 .route(routes -> routes.get("/{target}/health", (req, res) -> {
                     String region = req.requestHeaders().get("X-Vigil-Region");
                     Duration since = Duration.between(started, clock.instant());
-                    DemoScenario.Answer answer = forced.getOrDefault(req.param("target"),
-                            DemoScenario.answer(req.param("target"), since, region));
+                    DemoScenario.Answer answer = forced.getOrDefault(
+                            req.param("target"), DemoScenario.answer(req.param("target"), since, region));
                     if (answer == null) {
                         return res.status(404).sendString(Mono.just("{\"status\":\"no such demo target\"}"));
                     }
@@ -55,11 +57,16 @@ public final class DemoTargets implements AutoCloseable {
                             .header("Content-Type", "application/json")
                             .sendByteArray(Mono.just(answer.body().getBytes(StandardCharsets.UTF_8)))
                             .then();
-                    return answer.delay().isZero() ? reply : Mono.delay(answer.delay()).then(reply);
+                    return answer.delay().isZero()
+                            ? reply
+                            : Mono.delay(answer.delay()).then(reply);
                 }))
                 .bindNow();
-        DisposableServer tcp = TcpServer.create().host(host).port(0)
-                .handle((in, out) -> out.sendString(Mono.just(TCP_BANNER)).then(in.receive().then()))
+        DisposableServer tcp = TcpServer.create()
+                .host(host)
+                .port(0)
+                .handle((in, out) ->
+                        out.sendString(Mono.just(TCP_BANNER)).then(in.receive().then()))
                 .bindNow();
         return new DemoTargets(server, tcp, started, forced);
     }
@@ -88,18 +95,54 @@ public final class DemoTargets implements AutoCloseable {
 
     /** The demo's HTTP monitors: 10 s interval, every region, each with the expectation its story needs. */
     public List<MonitorDefinition> monitors(List<String> regions) {
-        return TARGETS.stream().map(t -> new MonitorDefinition(1, "demo-" + t, "Demo: " + t, url(t), "GET", 10,
-                2500, regions, t.equals("slow")
-                        ? new MonitorDefinition.Expect(List.of("200-399"), MonitorDefinition.JsonAssertion.HEALTH, null, 1000)
-                        : null,
-                null, null, "demo", "demo-" + t, Map.of(), true)).toList();
+        return TARGETS.stream()
+                .map(t -> new MonitorDefinition(
+                        1,
+                        "demo-" + t,
+                        "Demo: " + t,
+                        url(t),
+                        "GET",
+                        10,
+                        2500,
+                        regions,
+                        t.equals("slow")
+                                ? new MonitorDefinition.Expect(
+                                        List.of("200-399"), MonitorDefinition.JsonAssertion.HEALTH, null, 1000)
+                                : null,
+                        null,
+                        null,
+                        "demo",
+                        "demo-" + t,
+                        Map.of(),
+                        true))
+                .toList();
     }
 
     /** The demo's TCP monitor: connects to the demo TCP service and expects its banner, every 10 s, every region. */
     public MonitorDefinition tcpMonitor(List<String> regions) {
-        return new MonitorDefinition(1, "demo-tcp", "Demo: tcp banner", null, null, 10, 2500, regions, null, null, null,
-                "demo", "demo-tcp", Map.of(), true, CheckType.TCP, null, null,
-                new MonitorDefinition.Tcp(tcp.host(), tcp.port(), null, TCP_EXPECT), null, null, null);
+        return new MonitorDefinition(
+                1,
+                "demo-tcp",
+                "Demo: tcp banner",
+                null,
+                null,
+                10,
+                2500,
+                regions,
+                null,
+                null,
+                null,
+                "demo",
+                "demo-tcp",
+                Map.of(),
+                true,
+                CheckType.TCP,
+                null,
+                null,
+                new MonitorDefinition.Tcp(tcp.host(), tcp.port(), null, TCP_EXPECT),
+                null,
+                null,
+                null);
     }
 
     @Override

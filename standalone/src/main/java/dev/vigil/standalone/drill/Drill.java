@@ -56,12 +56,10 @@ public final class Drill {
     private static final long INTERVAL_SECONDS = 10;
 
     /** One timed hop of the drill. */
-    public record Hop(String name, long atMs, String detail) {
-    }
+    public record Hop(String name, long atMs, String detail) {}
 
     /** What the drill saw, in order. */
-    public record Report(String monitorId, List<Hop> hops, String openedEventId, String resolvedEventId) {
-    }
+    public record Report(String monitorId, List<Hop> hops, String openedEventId, String resolvedEventId) {}
 
     private final String bootstrapServers;
     private final PostgresUrl database;
@@ -70,7 +68,8 @@ public final class Drill {
     private final Consumer<String> progress;
 
     /** @param database the notifier's database, or null to skip the delivery hops */
-    public Drill(String bootstrapServers, PostgresUrl database, Duration timeout, Clock clock, Consumer<String> progress) {
+    public Drill(
+            String bootstrapServers, PostgresUrl database, Duration timeout, Clock clock, Consumer<String> progress) {
         this.bootstrapServers = bootstrapServers;
         this.database = database;
         this.timeout = timeout;
@@ -86,15 +85,31 @@ public final class Drill {
     }
 
     public static MonitorDefinition definition(String monitorId, Severity severity) {
-        return new MonitorDefinition(1, monitorId, "Drill " + monitorId, "https://drill.invalid/", "GET",
-                (int) INTERVAL_SECONDS, 1000, List.of(REGION), null, null, severity, "drill", "drill", Map.of(), true);
+        return new MonitorDefinition(
+                1,
+                monitorId,
+                "Drill " + monitorId,
+                "https://drill.invalid/",
+                "GET",
+                (int) INTERVAL_SECONDS,
+                1000,
+                List.of(REGION),
+                null,
+                null,
+                severity,
+                "drill",
+                "drill",
+                Map.of(),
+                true);
     }
 
     public Report run(String monitorId, Severity severity) {
         requireDrillId(monitorId);
         List<Hop> hops = new ArrayList<>();
         String fingerprint = "monitor/" + monitorId;
-        try (var producer = producer(); var statuses = tail(Topics.MONITOR_STATUS); var alerts = tail(Topics.ALERTS)) {
+        try (var producer = producer();
+                var statuses = tail(Topics.MONITOR_STATUS);
+                var alerts = tail(Topics.ALERTS)) {
             send(producer, Topics.MONITORS, monitorId, Json.bytes(definition(monitorId, severity)));
             progress.accept("drill monitor " + monitorId + " published (region '" + REGION + "', no worker probes it)");
             // The topology must know the definition before a result counts: give it one window to read it.
@@ -108,7 +123,9 @@ public final class Drill {
             long windowStart = ws;
             await(statuses, monitorId, v -> verdictIs(v, windowStart, Status.DOWN), "a down verdict");
             hops.add(new Hop("verdict down on " + Topics.MONITOR_STATUS, clock.millis(), ""));
-            AlertEvent opened = Json.read(await(alerts, fingerprint, v -> alertIs(v, AlertState.OPENED), "an opened alert"), AlertEvent.class);
+            AlertEvent opened = Json.read(
+                    await(alerts, fingerprint, v -> alertIs(v, AlertState.OPENED), "an opened alert"),
+                    AlertEvent.class);
             hops.add(new Hop("alert opened on " + Topics.ALERTS, clock.millis(), opened.eventId()));
             deliveries(opened.eventId()).forEach(h -> hops.add(h));
 
@@ -118,7 +135,9 @@ public final class Drill {
                 send(producer, Topics.PROBE_RESULTS, monitorId, Json.bytes(result(monitorId, next, true)));
             }
             hops.add(new Hop("recovery injected (2 healthy windows)", clock.millis(), ""));
-            AlertEvent resolved = Json.read(await(alerts, fingerprint, v -> alertIs(v, AlertState.RESOLVED), "a resolved alert"), AlertEvent.class);
+            AlertEvent resolved = Json.read(
+                    await(alerts, fingerprint, v -> alertIs(v, AlertState.RESOLVED), "a resolved alert"),
+                    AlertEvent.class);
             hops.add(new Hop("alert resolved on " + Topics.ALERTS, clock.millis(), resolved.eventId()));
             deliveries(resolved.eventId()).forEach(h -> hops.add(h));
             return new Report(monitorId, hops, opened.eventId(), resolved.eventId());
@@ -138,11 +157,13 @@ public final class Drill {
         if (database != null) {
             String like = "monitor/" + monitorId + "@%";
             try (Connection c = connect()) {
-                removed.add(delete(c, "DELETE FROM delivery_attempts WHERE incident_id LIKE ? OR event_id LIKE ?", like) + " delivery records");
+                removed.add(delete(c, "DELETE FROM delivery_attempts WHERE incident_id LIKE ? OR event_id LIKE ?", like)
+                        + " delivery records");
                 removed.add(delete(c, "DELETE FROM claims WHERE event_id LIKE ?", like) + " claims");
                 removed.add(delete(c, "DELETE FROM incidents WHERE incident_id LIKE ?", like) + " incidents");
             } catch (SQLException e) {
-                throw new IllegalStateException("cannot clean the notifier's database at " + database + ": " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot clean the notifier's database at " + database + ": " + e.getMessage(), e);
             }
         }
         return removed;
@@ -165,9 +186,9 @@ public final class Drill {
         long deadline = clock.millis() + timeout.toMillis();
         // Every routed channel claims the event before sending: done when each claimed channel has an outcome.
         try (Connection c = connect();
-             PreparedStatement claims = c.prepareStatement("SELECT count(*) FROM claims WHERE event_id = ?");
-             PreparedStatement attempts = c.prepareStatement("SELECT DISTINCT ON (channel) channel, outcome "
-                     + "FROM delivery_attempts WHERE event_id = ? ORDER BY channel, id DESC")) {
+                PreparedStatement claims = c.prepareStatement("SELECT count(*) FROM claims WHERE event_id = ?");
+                PreparedStatement attempts = c.prepareStatement("SELECT DISTINCT ON (channel) channel, outcome "
+                        + "FROM delivery_attempts WHERE event_id = ? ORDER BY channel, id DESC")) {
             claims.setString(1, eventId);
             attempts.setString(1, eventId);
             while (clock.millis() < deadline) {
@@ -205,10 +226,27 @@ public final class Drill {
 
     private ProbeResult result(String monitorId, long windowStart, boolean healthy) {
         long now = Math.max(clock.millis(), windowStart);
-        return new ProbeResult(1, monitorId, REGION, "vigil-drill", windowStart, now,
-                healthy ? Outcome.SUCCESS : Outcome.NETWORK_FAILURE, healthy ? null : ErrorKind.OTHER,
-                healthy ? 200 : null, 1, 1, 0L, 0, null, null, null, null, null,
-                healthy ? null : "synthetic drill outage", "drill-" + UUID.randomUUID());
+        return new ProbeResult(
+                1,
+                monitorId,
+                REGION,
+                "vigil-drill",
+                windowStart,
+                now,
+                healthy ? Outcome.SUCCESS : Outcome.NETWORK_FAILURE,
+                healthy ? null : ErrorKind.OTHER,
+                healthy ? 200 : null,
+                1,
+                1,
+                0L,
+                0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                healthy ? null : "synthetic drill outage",
+                "drill-" + UUID.randomUUID());
     }
 
     private static boolean verdictIs(byte[] value, long windowStart, Status status) {
@@ -255,7 +293,8 @@ public final class Drill {
         try {
             producer.send(new ProducerRecord<>(topic, key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot write to " + topic + " at " + bootstrapServers + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot write to " + topic + " at " + bootstrapServers + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("drill interrupted", e);
@@ -271,7 +310,8 @@ public final class Drill {
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigil-drill-" + topic);
         var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> parts = consumer.partitionsFor(topic, timeout).stream()
-                .map(i -> new TopicPartition(topic, i.partition())).toList();
+                .map(i -> new TopicPartition(topic, i.partition()))
+                .toList();
         consumer.assign(parts);
         consumer.seekToEnd(parts);
         parts.forEach(consumer::position);

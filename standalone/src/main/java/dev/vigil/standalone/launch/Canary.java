@@ -15,12 +15,12 @@ import java.util.Map;
 public final class Canary {
     /** Streams' default canary monitor id ({@code alerting.canaryMonitorId}). */
     public static final String ID = "vigil-canary";
+
     public static final int INTERVAL_SECONDS = 10;
     public static final int TIMEOUT_MS = 2500;
     public static final Duration MAX_AGE = Duration.ofSeconds(3L * INTERVAL_SECONDS + 10);
 
-    private Canary() {
-    }
+    private Canary() {}
 
     /** The address this JVM's probes reach the query API at: its bind address, or loopback when bound to all. */
     static String host(String bindHost) {
@@ -42,8 +42,21 @@ public final class Canary {
     }
 
     static MonitorDefinition monitor(String bindHost, int queryPort, List<String> regions) {
-        return new MonitorDefinition(1, ID, "Vigil canary (end to end)",
-                "http://" + host(bindHost) + ":" + queryPort + "/health", "GET", INTERVAL_SECONDS, TIMEOUT_MS, regions,
-                null, null, null, "vigil", "canary", Map.of(), true);
+        return new MonitorDefinition(
+                1,
+                ID,
+                "Vigil canary (end to end)",
+                "http://" + host(bindHost) + ":" + queryPort + "/health",
+                "GET",
+                INTERVAL_SECONDS,
+                TIMEOUT_MS,
+                regions,
+                null,
+                null,
+                null,
+                "vigil",
+                "canary",
+                Map.of(),
+                true);
     }
 }

@@ -11,10 +11,10 @@ import dev.vigil.notifier.config.NotifierSettings;
 import dev.vigil.probe.ProbeWorker;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.streams.app.TokensFile;
 import dev.vigil.streams.config.StreamsServiceConfig;
-import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -56,11 +56,13 @@ public final class StandaloneLauncher implements AutoCloseable {
      * waits for its own broker (the default 9 s, the tests' 6 s, is that much longer blind).
      */
     static final int BROKER_SESSION_TIMEOUT_MS = 2000;
+
     static final int BROKER_HEARTBEAT_MS = 250;
     private GeneratedConfig.AdminToken adminToken;
     private GeneratedConfig.WebhookToken webhookToken;
     /** A YAML file of more query API tokens ({@code tokens: [{name, sha256, scopes}]}) next to the generated admin one. */
     public static final String TOKENS_FILE_ENV = "VIGIL_EXTRA_TOKENS_FILE";
+
     private int notifierPort;
     private final List<Integer> probePorts = new ArrayList<>();
     private final Map<String, ProbeSlot> probeSlots = new java.util.concurrent.ConcurrentHashMap<>();
@@ -105,8 +107,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         }
     }
 
-    private record Named(String name, AutoCloseable component) {
-    }
+    private record Named(String name, AutoCloseable component) {}
 
     private StandaloneLauncher(StandaloneOptions options) {
         this.options = options;
@@ -116,8 +117,8 @@ public final class StandaloneLauncher implements AutoCloseable {
      * Starts everything, reporting each step to {@code progress}. On any failure, whatever started is
      * stopped again and the failure is rethrown with the step that failed.
      */
-    public static StandaloneLauncher start(StandaloneOptions options, Map<String, String> processEnv,
-                                           Consumer<String> progress) {
+    public static StandaloneLauncher start(
+            StandaloneOptions options, Map<String, String> processEnv, Consumer<String> progress) {
         StandaloneLauncher launcher = new StandaloneLauncher(options);
         try {
             launcher.startAll(processEnv, progress);
@@ -133,8 +134,10 @@ public final class StandaloneLauncher implements AutoCloseable {
             String name = options.deadMan().urlEnv();
             String url = processEnv.get(name);
             if (url == null || url.isBlank()) {
-                throw new LaunchException("--deadman-url-env " + name + ": the variable " + name + " is not set (it"
-                        + " holds the external heartbeat URL); nothing was started", null);
+                throw new LaunchException(
+                        "--deadman-url-env " + name + ": the variable " + name + " is not set (it"
+                                + " holds the external heartbeat URL); nothing was started",
+                        null);
             }
         }
         Path dataDir = options.dataDir().toAbsolutePath();
@@ -142,7 +145,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         createDirectories(configDir);
         try {
             // the generated secrets live here: only their owner may list or enter it
-            java.nio.file.Files.setPosixFilePermissions(configDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            java.nio.file.Files.setPosixFilePermissions(
+                    configDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         } catch (UnsupportedOperationException | java.io.IOException e) {
             // not a POSIX file system: the secret files themselves are still created owner-only where possible
         }
@@ -180,8 +184,12 @@ public final class StandaloneLauncher implements AutoCloseable {
             throw e;
         }
         running.push(new Named("kafka", kafka));
-        kafka.createTopics(Topics.all().stream().map(s -> s.withPartitions(Math.min(s.partitions(), 6))).toList());
-        progress.accept(String.format("  kafka      %s (%d topics, %s)", kafka.bootstrapServers(), Topics.all().size(), since(t)));
+        kafka.createTopics(Topics.all().stream()
+                .map(s -> s.withPartitions(Math.min(s.partitions(), 6)))
+                .toList());
+        progress.accept(String.format(
+                "  kafka      %s (%d topics, %s)",
+                kafka.bootstrapServers(), Topics.all().size(), since(t)));
 
         try {
             postgres = pgStart.join();
@@ -191,8 +199,13 @@ public final class StandaloneLauncher implements AutoCloseable {
         }
         running.push(new Named("postgres", postgres));
         PostgresDatabase db = postgres.database();
-        progress.accept(String.format("  postgres   %s:%d/%s (%s, %s)", db.host(), db.port(), db.name(),
-                postgres.isEmbedded() ? "embedded" : "external, from " + EmbeddedPostgres.URL_ENV, since(t)));
+        progress.accept(String.format(
+                "  postgres   %s:%d/%s (%s, %s)",
+                db.host(),
+                db.port(),
+                db.name(),
+                postgres.isEmbedded() ? "embedded" : "external, from " + EmbeddedPostgres.URL_ENV,
+                since(t)));
 
         Map<String, String> common = baseEnv(processEnv);
         common.put("VIGIL_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
@@ -214,32 +227,51 @@ public final class StandaloneLauncher implements AutoCloseable {
         // the workers heartbeat every 10 s beside Streams: two missed heartbeats and a region without another worker
         // is blind, paged as Vigil's own gap within the demo's third window
         streamsEnv.put("VIGIL_WORKERS_HEALTHY", "20s");
-        streamsEnv.put("VIGIL_ALERTING_DEBOUNCE", Math.max(1, options.reminderInterval().toMinutes()) + "m");
+        streamsEnv.put(
+                "VIGIL_ALERTING_DEBOUNCE",
+                Math.max(1, options.reminderInterval().toMinutes()) + "m");
         adminToken = GeneratedConfig.adminToken(configDir);
         Path tokensYaml = configDir.resolve("vigil-streams-tokens.yaml");
         String extraTokens = processEnv.get(TOKENS_FILE_ENV);
-        write(tokensYaml, GeneratedConfig.streamsTokens(adminToken, extraTokens == null || extraTokens.isBlank()
-                ? List.of() : TokensFile.read(Path.of(extraTokens))));
+        write(
+                tokensYaml,
+                GeneratedConfig.streamsTokens(
+                        adminToken,
+                        extraTokens == null || extraTokens.isBlank()
+                                ? List.of()
+                                : TokensFile.read(Path.of(extraTokens))));
         streamsEnv.put("VIGIL_AUTH_TOKENS_FILE", tokensYaml.toString());
-        StreamsApp.Running streams = step(progress, "streams topology",
-                () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv).withStatusPages(options.statusPages())));
+        StreamsApp.Running streams = step(
+                progress,
+                "streams topology",
+                () -> StreamsApp.start(
+                        StreamsServiceConfig.load(null, streamsEnv).withStatusPages(options.statusPages())));
         running.push(new Named("streams", streams));
         queryPort = streams.httpPort();
-        progress.accept(String.format("  streams    query API and console http://%s:%d/ (%s); admin token in %s (sign in to the"
-                + " console with it; the vigil CLI reads it)", options.host(), queryPort, since(t), adminToken.file()));
+        progress.accept(String.format(
+                "  streams    query API and console http://%s:%d/ (%s); admin token in %s (sign in to the"
+                        + " console with it; the vigil CLI reads it)",
+                options.host(), queryPort, since(t), adminToken.file()));
         for (var page : options.statusPages()) {
-            progress.accept(String.format("  status     public page http://%s:%d/status/%s (%d monitors, no token)",
+            progress.accept(String.format(
+                    "  status     public page http://%s:%d/status/%s (%d monitors, no token)",
                     options.host(), queryPort, page.id(), page.monitorIds().size()));
         }
 
         t = System.nanoTime();
         Path notifierYaml = configDir.resolve("vigil-notifier.yaml");
-        write(notifierYaml, options.routingFile() == null ? GeneratedConfig.consoleRouting()
-                : "routingFile: " + GeneratedConfig.quote(options.routingFile().toAbsolutePath().toString()) + "\n");
+        write(
+                notifierYaml,
+                options.routingFile() == null
+                        ? GeneratedConfig.consoleRouting()
+                        : "routingFile: "
+                                + GeneratedConfig.quote(
+                                        options.routingFile().toAbsolutePath().toString()) + "\n");
         Map<String, String> notifierEnv = new HashMap<>(common);
         if (options.deadMan().enabled()) {
             // a VIGIL_* name is not passed on by baseEnv
-            notifierEnv.put(options.deadMan().urlEnv(), processEnv.get(options.deadMan().urlEnv()));
+            notifierEnv.put(
+                    options.deadMan().urlEnv(), processEnv.get(options.deadMan().urlEnv()));
             write(notifierYaml, Files.exists(notifierYaml) ? read(notifierYaml) + deadManYaml() : deadManYaml());
         }
         notifierEnv.put("VIGIL_DATABASE_URL", "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name());
@@ -250,12 +282,18 @@ public final class StandaloneLauncher implements AutoCloseable {
         notifierEnv.put("VIGIL_HTTP_HOST", options.host());
         notifierEnv.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", "standalone-notifier");
         notifierEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.notifierPort()));
-        NotifierService.Running notifier = step(progress, "notifier",
+        NotifierService.Running notifier = step(
+                progress,
+                "notifier",
                 () -> NotifierService.start(NotifierSettings.load(notifierYaml, notifierEnv), notifierEnv));
         running.push(new Named("notifier", notifier));
         notifierPort = notifier.httpPort();
-        progress.accept(String.format("  notifier   health http://%s:%d/health, routing %s (%s)", options.host(),
-                notifierPort, options.routingFile() == null ? "to this console" : options.routingFile(), since(t)));
+        progress.accept(String.format(
+                "  notifier   health http://%s:%d/health, routing %s (%s)",
+                options.host(),
+                notifierPort,
+                options.routingFile() == null ? "to this console" : options.routingFile(),
+                since(t)));
 
         t = System.nanoTime();
         GeneratedConfig.IngestKey key = GeneratedConfig.ingestKey(configDir);
@@ -266,32 +304,42 @@ public final class StandaloneLauncher implements AutoCloseable {
         ingestEnv.put(GeneratedConfig.BETTERSTACK_WEBHOOK_TOKEN_ENV, webhookToken.token());
         ingestEnv.put("VIGIL_HTTP_HOST", options.host());
         ingestEnv.put("VIGIL_HTTP_PORT", Integer.toString(options.ingestPort()));
-        IngestServer.Running ingest = step(progress, "ingest", () -> IngestServer.start(
-                IngestConfig.load(ingestYaml, ingestEnv), ingestEnv,
-                java.time.Clock.systemUTC()));
+        IngestServer.Running ingest = step(
+                progress,
+                "ingest",
+                () -> IngestServer.start(
+                        IngestConfig.load(ingestYaml, ingestEnv), ingestEnv, java.time.Clock.systemUTC()));
         running.push(new Named("ingest", ingest));
         ingestPort = ingest.port();
-        progress.accept(String.format("  ingest     http://%s:%d (app '%s', API key in %s) (%s)", options.host(),
-                ingestPort, key.appId(), key.file(), since(t)));
-        progress.accept(String.format("             BetterStack incident webhook: http://%s:%d/v1/integrations/betterstack/"
-                + "<the token in %s>", options.host(), ingestPort, webhookToken.file()));
+        progress.accept(String.format(
+                "  ingest     http://%s:%d (app '%s', API key in %s) (%s)",
+                options.host(), ingestPort, key.appId(), key.file(), since(t)));
+        progress.accept(String.format(
+                "             BetterStack incident webhook: http://%s:%d/v1/integrations/betterstack/"
+                        + "<the token in %s>",
+                options.host(), ingestPort, webhookToken.file()));
 
         if (options.deadMan().enabled()) {
             new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, java.time.Duration.ofSeconds(30))
                     .publish(List.of(Canary.monitor(options.host(), queryPort, options.regions())), List.of());
-            progress.accept(String.format("  dead-man   canary %s (every %d s from %s); the notifier pings the URL in $%s"
-                    + " every %d s while the canary passed within %d s", Canary.ID, Canary.INTERVAL_SECONDS,
-                    options.regions(), options.deadMan().urlEnv(), options.deadMan().pingInterval().toSeconds(),
+            progress.accept(String.format(
+                    "  dead-man   canary %s (every %d s from %s); the notifier pings the URL in $%s"
+                            + " every %d s while the canary passed within %d s",
+                    Canary.ID,
+                    Canary.INTERVAL_SECONDS,
+                    options.regions(),
+                    options.deadMan().urlEnv(),
+                    options.deadMan().pingInterval().toSeconds(),
                     Canary.MAX_AGE.toSeconds()));
         }
-
     }
 
     /**
      * The probe workers need only Kafka, so they start before Streams: after a crash they probe the window in
      * progress while Streams restores, and its first verdict does not wait for the next window.
      */
-    private void startProbeWorkers(Map<String, String> processEnv, Map<String, String> common, Consumer<String> progress) {
+    private void startProbeWorkers(
+            Map<String, String> processEnv, Map<String, String> common, Consumer<String> progress) {
         for (int i = 0; i < options.regions().size(); i++) {
             String region = options.regions().get(i);
             Map<String, String> probeEnv = new HashMap<>(common);
@@ -458,7 +506,8 @@ public final class StandaloneLauncher implements AutoCloseable {
     private ProbeSlot probeSlot(String region) {
         ProbeSlot slot = probeSlots.get(region);
         if (slot == null) {
-            throw new IllegalArgumentException("no probe worker for region " + region + "; regions: " + probeSlots.keySet());
+            throw new IllegalArgumentException(
+                    "no probe worker for region " + region + "; regions: " + probeSlots.keySet());
         }
         return slot;
     }

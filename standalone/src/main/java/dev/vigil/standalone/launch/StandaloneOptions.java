@@ -67,54 +67,190 @@ public record StandaloneOptions(
     }
 
     /** The shape without the dead-man's switch. */
-    public StandaloneOptions(Path dataDir, String host, int kafkaPort, int postgresPort, int ingestPort, int queryPort,
-                             int notifierPort, int probePortBase, List<String> regions, List<String> allowList,
-                             Path routingFile, Duration reminderInterval, List<StatusPage> statusPages) {
-        this(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort, probePortBase, regions,
-                allowList, routingFile, reminderInterval, statusPages, null);
+    public StandaloneOptions(
+            Path dataDir,
+            String host,
+            int kafkaPort,
+            int postgresPort,
+            int ingestPort,
+            int queryPort,
+            int notifierPort,
+            int probePortBase,
+            List<String> regions,
+            List<String> allowList,
+            Path routingFile,
+            Duration reminderInterval,
+            List<StatusPage> statusPages) {
+        this(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                routingFile,
+                reminderInterval,
+                statusPages,
+                null);
     }
 
     public StandaloneOptions withDeadMan(DeadMan d) {
-        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, reminderInterval, statusPages, d);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                routingFile,
+                reminderInterval,
+                statusPages,
+                d);
     }
 
     /** The shape without status pages. */
-    public StandaloneOptions(Path dataDir, String host, int kafkaPort, int postgresPort, int ingestPort, int queryPort,
-                             int notifierPort, int probePortBase, List<String> regions, List<String> allowList,
-                             Path routingFile, Duration reminderInterval) {
-        this(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort, probePortBase, regions,
-                allowList, routingFile, reminderInterval, null);
+    public StandaloneOptions(
+            Path dataDir,
+            String host,
+            int kafkaPort,
+            int postgresPort,
+            int ingestPort,
+            int queryPort,
+            int notifierPort,
+            int probePortBase,
+            List<String> regions,
+            List<String> allowList,
+            Path routingFile,
+            Duration reminderInterval) {
+        this(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                routingFile,
+                reminderInterval,
+                null);
     }
 
     public static StandaloneOptions defaults(Path dataDir) {
-        return new StandaloneOptions(dataDir, "127.0.0.1", KAFKA_PORT, POSTGRES_PORT, INGEST_PORT, QUERY_PORT,
-                NOTIFIER_PORT, PROBE_PORT_BASE, REGIONS, List.of(), null, null);
+        return new StandaloneOptions(
+                dataDir,
+                "127.0.0.1",
+                KAFKA_PORT,
+                POSTGRES_PORT,
+                INGEST_PORT,
+                QUERY_PORT,
+                NOTIFIER_PORT,
+                PROBE_PORT_BASE,
+                REGIONS,
+                List.of(),
+                null,
+                null);
     }
 
     /** Every port 0: for tests that run beside other tests. */
     public StandaloneOptions withFreePorts() {
-        return new StandaloneOptions(dataDir, host, 0, 0, 0, 0, 0, 0, regions, allowList, routingFile, reminderInterval, statusPages, deadMan);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                regions,
+                allowList,
+                routingFile,
+                reminderInterval,
+                statusPages,
+                deadMan);
     }
 
     public StandaloneOptions withAllowList(List<String> cidrs) {
-        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, cidrs, routingFile, reminderInterval, statusPages, deadMan);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                cidrs,
+                routingFile,
+                reminderInterval,
+                statusPages,
+                deadMan);
     }
 
     public StandaloneOptions withRouting(Path file) {
-        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, file, reminderInterval, statusPages, deadMan);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                file,
+                reminderInterval,
+                statusPages,
+                deadMan);
     }
 
     public StandaloneOptions withReminderInterval(Duration interval) {
-        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, interval, statusPages, deadMan);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                routingFile,
+                interval,
+                statusPages,
+                deadMan);
     }
 
     public StandaloneOptions withStatusPages(List<StatusPage> pages) {
-        return new StandaloneOptions(dataDir, host, kafkaPort, postgresPort, ingestPort, queryPort, notifierPort,
-                probePortBase, regions, allowList, routingFile, reminderInterval, pages, deadMan);
+        return new StandaloneOptions(
+                dataDir,
+                host,
+                kafkaPort,
+                postgresPort,
+                ingestPort,
+                queryPort,
+                notifierPort,
+                probePortBase,
+                regions,
+                allowList,
+                routingFile,
+                reminderInterval,
+                pages,
+                deadMan);
     }
 
     int probePort(int index) {

@@ -16,8 +16,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Reads a compacted topic whole, as the CLI needs it: from the beginning to its current end, committed records only. */
 public final class CompactedTopic {
-    private CompactedTopic() {
-    }
+    private CompactedTopic() {}
 
     /**
      * The topic's latest value per key (later records win, tombstones delete), read until caught up with the end
@@ -26,8 +25,13 @@ public final class CompactedTopic {
      *
      * @throws IllegalStateException the end was not reached in time
      */
-    public static <T> Map<String, T> read(String bootstrapServers, String topic, Duration timeout, JsonSerde<T> serde,
-                                          String clientId, Consumer<String> onPoison) {
+    public static <T> Map<String, T> read(
+            String bootstrapServers,
+            String topic,
+            Duration timeout,
+            JsonSerde<T> serde,
+            String clientId,
+            Consumer<String> onPoison) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -37,7 +41,8 @@ public final class CompactedTopic {
         Map<String, T> values = new TreeMap<>();
         try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             if (partitions.isEmpty()) {
                 return values;
             }
@@ -58,8 +63,8 @@ public final class CompactedTopic {
                     try {
                         values.put(r.key(), serde.deserialize(topic, r.value()));
                     } catch (JsonSerde.PoisonRecordException e) {
-                        onPoison.accept("skipping " + topic + "/" + r.partition() + "@" + r.offset()
-                                + " (key " + r.key() + "): " + e.getMessage());
+                        onPoison.accept("skipping " + topic + "/" + r.partition() + "@" + r.offset() + " (key "
+                                + r.key() + "): " + e.getMessage());
                     }
                 }
             }

@@ -24,8 +24,7 @@ import java.util.function.Supplier;
  * </ul>
  */
 public final class HeartbeatTokens {
-    private HeartbeatTokens() {
-    }
+    private HeartbeatTokens() {}
 
     /** A token generated for a monitor, to be shown once. */
     public record Issued(String monitorId, String token) {
@@ -56,8 +55,11 @@ public final class HeartbeatTokens {
      * @throws IllegalArgumentException when a monitor to rotate is not a heartbeat monitor of the file, or its
      *                                  {@code tokenSha256} is written in the file (change it there)
      */
-    public static Prepared prepare(Map<String, MonitorDefinition> current, List<MonitorDefinition> desired,
-                                   Set<String> rotate, Supplier<String> generator) {
+    public static Prepared prepare(
+            Map<String, MonitorDefinition> current,
+            List<MonitorDefinition> desired,
+            Set<String> rotate,
+            Supplier<String> generator) {
         Set<String> unknown = new TreeSet<>(rotate);
         List<MonitorDefinition> out = new ArrayList<>(desired.size());
         List<Issued> issued = new ArrayList<>();
@@ -86,21 +88,42 @@ public final class HeartbeatTokens {
             out.add(withTokenSha256(m, BearerTokens.hash(token)));
         }
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("--rotate-heartbeat-token " + String.join(", ", unknown)
-                    + ": not a heartbeat monitor of the file");
+            throw new IllegalArgumentException(
+                    "--rotate-heartbeat-token " + String.join(", ", unknown) + ": not a heartbeat monitor of the file");
         }
         return new Prepared(out, issued);
     }
 
     private static String publishedHash(MonitorDefinition published) {
-        return published == null || published.type() != CheckType.HEARTBEAT ? null : published.heartbeat().tokenSha256();
+        return published == null || published.type() != CheckType.HEARTBEAT
+                ? null
+                : published.heartbeat().tokenSha256();
     }
 
     /** The same definition with the hash of its ping token. */
     static MonitorDefinition withTokenSha256(MonitorDefinition m, String sha256) {
-        return new MonitorDefinition(m.schemaVersion(), m.id(), m.name(), m.url(), m.method(), m.intervalSeconds(),
-                m.timeoutMs(), m.regions(), m.expect(), m.tlsExpiryWarnDays(), m.severity(), m.service(), m.component(),
-                m.links(), m.enabled(), m.type(), m.headers(), m.body(), m.tcp(), m.dns(), m.tls(),
+        return new MonitorDefinition(
+                m.schemaVersion(),
+                m.id(),
+                m.name(),
+                m.url(),
+                m.method(),
+                m.intervalSeconds(),
+                m.timeoutMs(),
+                m.regions(),
+                m.expect(),
+                m.tlsExpiryWarnDays(),
+                m.severity(),
+                m.service(),
+                m.component(),
+                m.links(),
+                m.enabled(),
+                m.type(),
+                m.headers(),
+                m.body(),
+                m.tcp(),
+                m.dns(),
+                m.tls(),
                 m.heartbeat().withTokenSha256(sha256));
     }
 

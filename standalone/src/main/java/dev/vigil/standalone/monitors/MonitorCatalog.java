@@ -1,9 +1,9 @@
 package dev.vigil.standalone.monitors;
 
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.contract.AuditRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +36,8 @@ public final class MonitorCatalog {
      * Records that break the contract are reported to {@code onPoison} and skipped.
      */
     public Map<String, MonitorDefinition> current(Consumer<String> onPoison) {
-        return CompactedTopic.read(bootstrapServers, topic, timeout, VigilSerdes.monitorDefinition(),
-                "vigil-cli-monitors", onPoison);
+        return CompactedTopic.read(
+                bootstrapServers, topic, timeout, VigilSerdes.monitorDefinition(), "vigil-cli-monitors", onPoison);
     }
 
     /** Publishes upserts and tombstones, waiting until the broker acknowledged every one. */
@@ -69,15 +69,19 @@ public final class MonitorCatalog {
                 f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             }
             if (audit != null) {
-                try (var auditProducer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-                    auditProducer.send(new ProducerRecord<>(auditTopic, audit.target(), Json.bytes(audit)))
+                try (var auditProducer =
+                        new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+                    auditProducer
+                            .send(new ProducerRecord<>(auditTopic, audit.target(), Json.bytes(audit)))
                             .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 }
             }
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new IllegalStateException("publishing to " + topic + " failed: " + cause.getMessage()
-                    + "; nothing is lost by re-running the same apply", cause);
+            throw new IllegalStateException(
+                    "publishing to " + topic + " failed: " + cause.getMessage()
+                            + "; nothing is lost by re-running the same apply",
+                    cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while publishing to " + topic, e);

@@ -12,12 +12,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** What applying a monitors file changes, compared with what the topic holds now. */
-public record MonitorDiff(List<MonitorDefinition> added, List<Change> changed, List<String> unchanged,
-                          List<String> removed) {
+public record MonitorDiff(
+        List<MonitorDefinition> added, List<Change> changed, List<String> unchanged, List<String> removed) {
 
     /** A monitor whose definition differs, with the top-level fields that differ. */
-    public record Change(MonitorDefinition next, List<String> fields) {
-    }
+    public record Change(MonitorDefinition next, List<String> fields) {}
 
     public static MonitorDiff between(Map<String, MonitorDefinition> current, Collection<MonitorDefinition> desired) {
         List<MonitorDefinition> added = new ArrayList<>();
@@ -38,13 +37,18 @@ public record MonitorDiff(List<MonitorDefinition> added, List<Change> changed, L
                 }
             }
         }
-        List<String> removed = new TreeSet<>(current.keySet()).stream().filter(id -> !wanted.containsKey(id)).toList();
+        List<String> removed = new TreeSet<>(current.keySet())
+                .stream().filter(id -> !wanted.containsKey(id)).toList();
         return new MonitorDiff(List.copyOf(added), List.copyOf(changed), List.copyOf(unchanged), removed);
     }
 
     /** The same diff with {@code id} no longer among the monitors to remove (it is kept, whatever the file says). */
     public MonitorDiff keeping(String id) {
-        return new MonitorDiff(added, changed, unchanged, removed.stream().filter(r -> !r.equals(id)).toList());
+        return new MonitorDiff(
+                added,
+                changed,
+                unchanged,
+                removed.stream().filter(r -> !r.equals(id)).toList());
     }
 
     public boolean isEmpty(boolean prune) {
@@ -56,6 +60,8 @@ public record MonitorDiff(List<MonitorDefinition> added, List<Change> changed, L
         Iterator<String> it = a.fieldNames();
         it.forEachRemaining(names::add);
         b.fieldNames().forEachRemaining(names::add);
-        return names.stream().filter(n -> !java.util.Objects.equals(a.get(n), b.get(n))).toList();
+        return names.stream()
+                .filter(n -> !java.util.Objects.equals(a.get(n), b.get(n)))
+                .toList();
     }
 }

@@ -17,8 +17,7 @@ import java.util.Set;
  * the file is collected (not just the first) and named by position, id and field.
  */
 public final class MonitorsFile {
-    private MonitorsFile() {
-    }
+    private MonitorsFile() {}
 
     /**
      * @param allowedRegions the regions this deployment runs; empty to accept any region

@@ -18,12 +18,10 @@ import java.util.TreeSet;
 public final class RegionCheck {
     static final long SECONDS_PER_DAY = 86_400;
 
-    private RegionCheck() {
-    }
+    private RegionCheck() {}
 
     /** One monitor refused, with the regions of it no worker has served. */
-    public record Refusal(String monitorId, List<String> regions) {
-    }
+    public record Refusal(String monitorId, List<String> regions) {}
 
     /** The regions some worker has ever served. */
     public static Set<String> served(Map<String, RegionStatus> known) {
@@ -33,15 +31,16 @@ public final class RegionCheck {
     }
 
     /** The probed monitors of {@code monitors} naming a region neither served nor in {@code rollingOut}. */
-    public static List<Refusal> refusals(Collection<MonitorDefinition> monitors, Map<String, RegionStatus> known,
-                                         Set<String> rollingOut) {
+    public static List<Refusal> refusals(
+            Collection<MonitorDefinition> monitors, Map<String, RegionStatus> known, Set<String> rollingOut) {
         Set<String> served = served(known);
         List<Refusal> out = new ArrayList<>();
         for (MonitorDefinition m : monitors) {
             if (!m.isProbed()) {
                 continue;
             }
-            List<String> unknown = m.regions().stream().filter(r -> !served.contains(r) && !rollingOut.contains(r))
+            List<String> unknown = m.regions().stream()
+                    .filter(r -> !served.contains(r) && !rollingOut.contains(r))
                     .toList();
             if (!unknown.isEmpty()) {
                 out.add(new Refusal(m.id(), unknown));
@@ -96,11 +95,23 @@ public final class RegionCheck {
             long perDay = checksPerDay(m);
             total += perDay;
             probed++;
-            lines.add(String.format(Locale.ROOT, "  %s: %d region%s x 86,400 / %d s = %,d target checks/day", m.id(),
-                    m.regions().size(), m.regions().size() == 1 ? "" : "s", m.intervalSeconds(), perDay));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %s: %d region%s x 86,400 / %d s = %,d target checks/day",
+                    m.id(),
+                    m.regions().size(),
+                    m.regions().size() == 1 ? "" : "s",
+                    m.intervalSeconds(),
+                    perDay));
         }
-        lines.add(String.format(Locale.ROOT, "expected target checks per day: %,d (%d probed monitor%s)%s", total,
-                probed, probed == 1 ? "" : "s", pushed.isEmpty() ? ""
+        lines.add(String.format(
+                Locale.ROOT,
+                "expected target checks per day: %,d (%d probed monitor%s)%s",
+                total,
+                probed,
+                probed == 1 ? "" : "s",
+                pushed.isEmpty()
+                        ? ""
                         : "; heartbeat monitors are pinged by their jobs, not counted: " + String.join(", ", pushed)));
         return lines;
     }

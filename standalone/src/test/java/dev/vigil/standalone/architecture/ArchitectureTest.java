@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ArchitectureTest {
     /** The deployable services: none may reach into another. */
-    private static final List<String> SERVICES = List.of("dev.vigil.ingest..", "dev.vigil.notifier..",
-            "dev.vigil.probe..", "dev.vigil.streams..");
+    private static final List<String> SERVICES =
+            List.of("dev.vigil.ingest..", "dev.vigil.notifier..", "dev.vigil.probe..", "dev.vigil.streams..");
     /** What every service may use: the contracts, the service kit. */
     private static final List<String> SHARED = List.of("dev.vigil.schemas..", "dev.vigil.kit..");
 
@@ -46,16 +46,24 @@ class ArchitectureTest {
     @MethodSource("services")
     void aServiceDoesNotImportAnotherService(String service) {
         String[] others = SERVICES.stream().filter(s -> !s.equals(service)).toArray(String[]::new);
-        noClasses().that().resideInAPackage(service)
-                .should().dependOnClassesThat().resideInAnyPackage(others)
+        noClasses()
+                .that()
+                .resideInAPackage(service)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(others)
                 .because("each service is its own deployable; what they share lives in schemas or the service kit")
                 .check(vigil);
     }
 
     @Test
     void productionServicesNeverRunTheEmbeddedBrokerOrDatabase() {
-        noClasses().that().resideInAnyPackage(SERVICES.toArray(String[]::new))
-                .should().dependOnClassesThat().resideInAPackage("dev.vigil.embedded..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(SERVICES.toArray(String[]::new))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.vigil.embedded..")
                 .because("only the standalone launcher and the tests run the in-process broker and PostgreSQL")
                 .check(vigil);
     }
@@ -64,38 +72,55 @@ class ArchitectureTest {
     void theSharedModulesDependOnNoService() {
         String[] above = Stream.concat(SERVICES.stream(), Stream.of("dev.vigil.standalone..", "dev.vigil.embedded.."))
                 .toArray(String[]::new);
-        noClasses().that().resideInAnyPackage(SHARED.toArray(String[]::new))
-                .should().dependOnClassesThat().resideInAnyPackage(above)
+        noClasses()
+                .that()
+                .resideInAnyPackage(SHARED.toArray(String[]::new))
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(above)
                 .check(vigil);
     }
 
     @Test
     void theNotifierCoreImportsNoAdapter() {
-        noClasses().that().resideInAPackage("dev.vigil.notifier.core..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.vigil.notifier.channel..",
-                        "dev.vigil.notifier.claim..", "dev.vigil.notifier.consume..", "dev.vigil.notifier.http..")
+        noClasses()
+                .that()
+                .resideInAPackage("dev.vigil.notifier.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.vigil.notifier.channel..",
+                        "dev.vigil.notifier.claim..",
+                        "dev.vigil.notifier.consume..",
+                        "dev.vigil.notifier.http..")
                 .because("the core is the hexagon: vendors, PostgreSQL and Kafka sit behind its ports")
                 .check(vigil);
     }
 
     @Test
     void noKafkaStreamsInternals() {
-        ArchRule rule = noClasses().that().resideInAPackage("dev.vigil..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka.streams..internals..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage("dev.vigil..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.apache.kafka.streams..internals..")
                 .because("Kafka Streams' internals change without notice between releases");
         rule.check(vigil);
     }
 
     static Stream<String> modules() {
-        return Arrays.stream(new String[] {"ingest", "notifier", "probe", "streams", "schemas", "kit", "embedded",
-                "standalone"});
+        return Arrays.stream(
+                new String[] {"ingest", "notifier", "probe", "streams", "schemas", "kit", "embedded", "standalone"});
     }
 
     @ParameterizedTest
     @MethodSource("modules")
     void noPackageCyclesInsideAModule(String module) {
-        slices().matching("dev.vigil." + module + ".(*)..").namingSlices("$1")
-                .should().beFreeOfCycles()
+        slices().matching("dev.vigil." + module + ".(*)..")
+                .namingSlices("$1")
+                .should()
+                .beFreeOfCycles()
                 .as("the packages of dev.vigil." + module + " are free of cycles")
                 .check(vigil);
     }

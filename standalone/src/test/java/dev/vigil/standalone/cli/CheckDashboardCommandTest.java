@@ -22,7 +22,8 @@ import reactor.netty.http.server.HttpServer;
  */
 class CheckDashboardCommandTest {
     /** Two panels, one in a collapsed row; a Grafana variable, a label matcher and Prometheus's own {@code up}. */
-    private static final String DASHBOARD = """
+    private static final String DASHBOARD =
+            """
             {"title": "Test board", "panels": [
               {"type": "timeseries", "title": "Deliveries", "targets": [
                 {"refId": "A", "expr": "sum by (channel) (rate(vigil_notifier_deliveries_total{outcome=\\"delivered\\"}[$__rate_interval]))"},
@@ -30,13 +31,16 @@ class CheckDashboardCommandTest {
               {"type": "row", "title": "More", "collapsed": true, "panels": [
                 {"type": "stat", "title": "Services up", "targets": [{"refId": "A", "expr": "up{job=~\\"vigil-.*\\"}"}]}]}]}
             """;
-    private static final String NOTIFIER = """
+
+    private static final String NOTIFIER =
+            """
             # HELP vigil_notifier_deliveries_total \s
             # TYPE vigil_notifier_deliveries_total counter
             vigil_notifier_deliveries_total{channel="slack",outcome="delivered"} 0.0
             jvm_threads_live_threads 12.0
             """;
-    private static final String PROBE = """
+    private static final String PROBE =
+            """
             # TYPE vigil_probe_duration_seconds histogram
             vigil_probe_duration_seconds_bucket{outcome="success",type="http",le="0.001"} 0
             vigil_probe_duration_seconds_bucket{outcome="success",type="http",le="+Inf"} 0
@@ -46,11 +50,15 @@ class CheckDashboardCommandTest {
 
     @TempDir
     Path dir;
+
     Path dashboard;
     final List<String> prometheusQueries = new CopyOnWriteArrayList<>();
-    volatile String prometheusNames = "[\"up\", \"vigil_notifier_deliveries_total\", \"vigil_probe_duration_seconds_bucket\"]";
+    volatile String prometheusNames =
+            "[\"up\", \"vigil_notifier_deliveries_total\", \"vigil_probe_duration_seconds_bucket\"]";
 
-    private final DisposableServer stand = HttpServer.create().host("127.0.0.1").port(0)
+    private final DisposableServer stand = HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
             .route(r -> r.get("/notifier/metrics", (req, res) -> res.sendString(Mono.just(NOTIFIER)))
                     .get("/probe/metrics", (req, res) -> res.sendString(Mono.just(PROBE)))
                     .get("/html/metrics", (req, res) -> res.sendString(Mono.just("<html><body>hello</body></html>")))
@@ -78,8 +86,14 @@ class CheckDashboardCommandTest {
     }
 
     private CliRun scrape(String... more) {
-        List<String> args = new java.util.ArrayList<>(List.of("check-dashboard", "--dashboard", dashboard.toString(),
-                "--scrape", url("/notifier/metrics"), "--scrape", url("/probe/metrics")));
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "check-dashboard",
+                "--dashboard",
+                dashboard.toString(),
+                "--scrape",
+                url("/notifier/metrics"),
+                "--scrape",
+                url("/probe/metrics")));
         args.addAll(List.of(more));
         return CliRun.vigil(args.toArray(String[]::new));
     }
@@ -88,7 +102,8 @@ class CheckDashboardCommandTest {
     void passesWhenEveryQueriedMetricIsInSomeScrapeAndLeavesUpToPrometheus() {
         CliRun run = scrape();
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).contains("dashboard " + dashboard + " ('Test board'): 3 queries, 3 metrics")
+        assertThat(run.out())
+                .contains("dashboard " + dashboard + " ('Test board'): 3 queries, 3 metrics")
                 .contains("read      " + url("/notifier/metrics") + ": 2 series names")
                 .contains("read      " + url("/probe/metrics") + ": 3 series names")
                 .contains("note     up: written by Prometheus for each target, not looked for in a /metrics scrape")
@@ -98,28 +113,42 @@ class CheckDashboardCommandTest {
 
     @Test
     void aMetricInNoScrapeIsNamedWithItsPanelAndQueryAndFails() throws IOException {
-        Files.writeString(dashboard, DASHBOARD.replace("vigil_notifier_deliveries_total", "vigil_notifier_deliveries_sent_total"));
+        Files.writeString(
+                dashboard,
+                DASHBOARD.replace("vigil_notifier_deliveries_total", "vigil_notifier_deliveries_sent_total"));
         CliRun run = scrape();
         assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.out()).contains("MISSING  panel 'Deliveries' (A): vigil_notifier_deliveries_sent_total is in none of the 2 scrapes")
+        assertThat(run.out())
+                .contains(
+                        "MISSING  panel 'Deliveries' (A): vigil_notifier_deliveries_sent_total is in none of the 2 scrapes")
                 .contains("FAIL: 3 queries, 3 metrics: 1 present, 1 missing, 1 made by Prometheus; 2 sources read");
         assertThat(run.out().lines().filter(l -> l.startsWith("MISSING"))).hasSize(1);
     }
 
     @Test
     void aScrapeAloneLacksTheOtherServicesMetrics() {
-        CliRun run = CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString(), "--scrape", url("/notifier/metrics"));
+        CliRun run = CliRun.vigil(
+                "check-dashboard", "--dashboard", dashboard.toString(), "--scrape", url("/notifier/metrics"));
         assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.out()).contains("MISSING  panel 'Deliveries' (B): vigil_probe_duration_seconds_bucket is in the scrape");
+        assertThat(run.out())
+                .contains("MISSING  panel 'Deliveries' (B): vigil_probe_duration_seconds_bucket is in the scrape");
     }
 
     @Test
     void anAllowedMetricMayBeMissingWithItsReasonAndAnUnneededEntryIsReported() {
-        CliRun run = CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString(), "--scrape", url("/notifier/metrics"),
-                "--allow-missing", "vigil_probe_duration_seconds_bucket=no probe worker in this test",
-                "--allow-missing", "vigil_notifier_deliveries_total=just in case");
+        CliRun run = CliRun.vigil(
+                "check-dashboard",
+                "--dashboard",
+                dashboard.toString(),
+                "--scrape",
+                url("/notifier/metrics"),
+                "--allow-missing",
+                "vigil_probe_duration_seconds_bucket=no probe worker in this test",
+                "--allow-missing",
+                "vigil_notifier_deliveries_total=just in case");
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
-        assertThat(run.out()).contains("allowed  vigil_probe_duration_seconds_bucket is missing: no probe worker in this test")
+        assertThat(run.out())
+                .contains("allowed  vigil_probe_duration_seconds_bucket is missing: no probe worker in this test")
                 .contains("note     vigil_notifier_deliveries_total is allowed to be missing but is present")
                 .contains("PASS: 3 queries, 3 metrics: 1 present, 0 missing, 1 allowed missing, 1 made by Prometheus");
     }
@@ -128,7 +157,8 @@ class CheckDashboardCommandTest {
     void anAllowListEntryForAMetricTheDashboardDoesNotQueryOrWithoutAReasonIsRefused() {
         CliRun unknown = scrape("--allow-missing", "vigil_nothing_total=old panel");
         assertThat(unknown.exit()).isEqualTo(2);
-        assertThat(unknown.err()).contains("the allow-list names vigil_nothing_total, which the dashboard does not query");
+        assertThat(unknown.err())
+                .contains("the allow-list names vigil_nothing_total, which the dashboard does not query");
         CliRun noReason = scrape("--allow-missing", "vigil_notifier_deliveries_total= ");
         assertThat(noReason.exit()).isEqualTo(2);
         assertThat(noReason.err()).contains("the allow-list entry for vigil_notifier_deliveries_total gives no reason");
@@ -136,7 +166,8 @@ class CheckDashboardCommandTest {
 
     @Test
     void againstPrometheusUpIsCheckedToo() {
-        CliRun run = CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString(), "--prometheus", url(""), "--since", "5m");
+        CliRun run = CliRun.vigil(
+                "check-dashboard", "--dashboard", dashboard.toString(), "--prometheus", url(""), "--since", "5m");
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
         assertThat(run.out()).contains("PASS: 3 queries, 3 metrics: 3 present, 0 missing; 1 sources read");
         assertThat(prometheusQueries).singleElement().asString().matches("/api/v1/label/__name__/values\\?start=\\d+");
@@ -144,7 +175,8 @@ class CheckDashboardCommandTest {
         prometheusNames = "[\"vigil_notifier_deliveries_total\", \"vigil_probe_duration_seconds_bucket\"]";
         CliRun noUp = CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString(), "--prometheus", url("/"));
         assertThat(noUp.exit()).isEqualTo(1);
-        assertThat(noUp.out()).contains("MISSING  panel 'Services up' (A): up is in none of the series names Prometheus holds");
+        assertThat(noUp.out())
+                .contains("MISSING  panel 'Services up' (A): up is in none of the series names Prometheus holds");
     }
 
     @Test
@@ -156,10 +188,18 @@ class CheckDashboardCommandTest {
 
     @Test
     void anUnreadableSourceChecksNothingAndExitsThree() {
-        CliRun run = scrape("--scrape", url("/broken/metrics"), "--scrape", url("/html/metrics"), "--scrape", "http://127.0.0.1:1/metrics");
+        CliRun run = scrape(
+                "--scrape",
+                url("/broken/metrics"),
+                "--scrape",
+                url("/html/metrics"),
+                "--scrape",
+                "http://127.0.0.1:1/metrics");
         assertThat(run.exit()).isEqualTo(3);
-        assertThat(run.err()).contains("error: cannot read " + url("/broken/metrics") + ": HTTP 500 boom")
-                .contains("error: cannot read " + url("/html/metrics") + ": line 1 is not a sample of the Prometheus text format")
+        assertThat(run.err())
+                .contains("error: cannot read " + url("/broken/metrics") + ": HTTP 500 boom")
+                .contains("error: cannot read " + url("/html/metrics")
+                        + ": line 1 is not a sample of the Prometheus text format")
                 .contains("error: cannot read http://127.0.0.1:1/metrics: ")
                 .contains("error: nothing was checked (3 of 5 sources unreadable)");
         assertThat(run.out()).doesNotContain("PASS").doesNotContain("FAIL");
@@ -167,8 +207,12 @@ class CheckDashboardCommandTest {
 
     @Test
     void aDashboardThatCannotBeReadOrBadArgumentsExitTwo() throws IOException {
-        CliRun missingFile = CliRun.vigil("check-dashboard", "--dashboard", dir.resolve("nope.json").toString(),
-                "--scrape", url("/notifier/metrics"));
+        CliRun missingFile = CliRun.vigil(
+                "check-dashboard",
+                "--dashboard",
+                dir.resolve("nope.json").toString(),
+                "--scrape",
+                url("/notifier/metrics"));
         assertThat(missingFile.exit()).isEqualTo(2);
         assertThat(missingFile.err()).contains("error: cannot read the dashboard " + dir.resolve("nope.json"));
 
@@ -177,10 +221,14 @@ class CheckDashboardCommandTest {
         assertThat(notADashboard.exit()).isEqualTo(2);
         assertThat(notADashboard.err()).contains("not a Grafana dashboard: no \"panels\" array");
 
-        assertThat(CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString()).exit())
-                .as("neither --scrape nor --prometheus").isEqualTo(2);
-        assertThat(CliRun.vigil("check-dashboard", "--scrape", url("/a"), "--prometheus", url("")).exit())
-                .as("both --scrape and --prometheus").isEqualTo(2);
+        assertThat(CliRun.vigil("check-dashboard", "--dashboard", dashboard.toString())
+                        .exit())
+                .as("neither --scrape nor --prometheus")
+                .isEqualTo(2);
+        assertThat(CliRun.vigil("check-dashboard", "--scrape", url("/a"), "--prometheus", url(""))
+                        .exit())
+                .as("both --scrape and --prometheus")
+                .isEqualTo(2);
         CliRun sinceWithScrape = scrape("--since", "1h");
         assertThat(sinceWithScrape.exit()).isEqualTo(2);
         assertThat(sinceWithScrape.err()).contains("--since applies to --prometheus only");

@@ -15,8 +15,18 @@ class DemoAllowListTest {
     private static final List<String> WILDCARDS = List.of("0.0.0.0", "0.0.0.0/0", "0.0.0.0/32", "::/0", "::", "::/32");
 
     @ParameterizedTest(name = "--host {0}")
-    @ValueSource(strings = {"127.0.0.1", "0.0.0.0", "::", "[::]", "::1", "localhost", "192.168.1.20", "10.0.0.5",
-        "vigil.example.com"})
+    @ValueSource(
+            strings = {
+                "127.0.0.1",
+                "0.0.0.0",
+                "::",
+                "[::]",
+                "::1",
+                "localhost",
+                "192.168.1.20",
+                "10.0.0.5",
+                "vigil.example.com"
+            })
     void theDemoAllowsOnlyTheLoopbackAddressItsTargetsListenOn(String host) {
         List<String> allow = DemoCommand.allowList(List.of(), host);
         assertThat(allow).containsExactly("127.0.0.1/32").doesNotContainAnyElementsOf(WILDCARDS);
@@ -52,7 +62,8 @@ class DemoAllowListTest {
 
         DemoCommand open = new DemoCommand();
         new CommandLine(open).parseArgs("--allow", "0.0.0.0/0");
-        assertThatThrownBy(() -> open.adjust(open.options())).isInstanceOf(CommandLine.ParameterException.class)
+        assertThatThrownBy(() -> open.adjust(open.options()))
+                .isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("--allow 0.0.0.0/0");
     }
 }

@@ -22,7 +22,8 @@ class DrillCommandPasswordTest {
         storePassword();
         DrillCommand drill = parse("--data-dir", dataDir.toString());
 
-        PostgresUrl url = drill.withStandalonePassword(PostgresUrl.parse("postgresql://postgres@127.0.0.1:5433/postgres"));
+        PostgresUrl url =
+                drill.withStandalonePassword(PostgresUrl.parse("postgresql://postgres@127.0.0.1:5433/postgres"));
 
         assertThat(url.password()).isEqualTo(PASSWORD);
         assertThat(url.toString()).doesNotContain(PASSWORD);
@@ -34,16 +35,19 @@ class DrillCommandPasswordTest {
         DrillCommand drill = parse("--data-dir", dataDir.toString());
 
         assertThat(drill.withStandalonePassword(PostgresUrl.parse("postgresql://postgres@db.example.com:5432/postgres"))
-                .password()).isNull();
+                        .password())
+                .isNull();
         assertThat(drill.withStandalonePassword(PostgresUrl.parse("postgresql://postgres:mine@127.0.0.1:5433/postgres"))
-                .password()).isEqualTo("mine");
+                        .password())
+                .isEqualTo("mine");
     }
 
     @Test
     void withoutAStandaloneDataDirectoryTheUrlIsUnchanged() {
         DrillCommand drill = parse("--data-dir", dataDir.resolve("none").toString());
         assertThat(drill.withStandalonePassword(PostgresUrl.parse("postgresql://postgres@localhost:5433/postgres"))
-                .password()).isNull();
+                        .password())
+                .isNull();
     }
 
     private void storePassword() throws Exception {

@@ -36,14 +36,16 @@ class MonitorsApplyIT {
     private void publishRegions(String topic, String... regions) throws Exception {
         var serde = dev.vigil.schemas.json.VigilSerdes.regionStatus();
         Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all");
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(props,
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                props,
                 new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             long now = System.currentTimeMillis();
             for (String r : regions) {
                 var status = new dev.vigil.schemas.contract.RegionStatus(1, r, 1, 1, 0, now, null, now);
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, r,
-                        serde.serialize(topic, status))).get();
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                                topic, r, serde.serialize(topic, status)))
+                        .get();
             }
         }
     }
@@ -89,7 +91,9 @@ class MonitorsApplyIT {
     void aHeartbeatMonitorGetsItsPingTokenOnceKeepsItAndRotatesOnRequest() throws Exception {
         String topic = "it.heartbeat-monitors";
         kafka.createTopics(List.of(new Topics.TopicSpec(topic, 1, true)));
-        Path f = file("hb.yaml", """
+        Path f = file(
+                "hb.yaml",
+                """
                 monitors:
                   - id: nightly-backup
                     name: Nightly backup
@@ -102,18 +106,33 @@ class MonitorsApplyIT {
                     url: https://api.example.com/health
                     regions: [us-east]
                 """);
-        String[] common = {"monitors", "apply", "-f", f.toString(), "--bootstrap-servers", kafka.bootstrapServers(),
-                "--topic", topic, "--regions", "us-east"};
+        String[] common = {
+            "monitors",
+            "apply",
+            "-f",
+            f.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--topic",
+            topic,
+            "--regions",
+            "us-east"
+        };
 
         CliRun dry = CliRun.vigil(concat(common, "--dry-run"));
         assertThat(dry.exit()).as(dry.err()).isZero();
-        assertThat(dry.out()).contains("(a ping token for nightly-backup would be issued)").doesNotContain("vgl_");
+        assertThat(dry.out())
+                .contains("(a ping token for nightly-backup would be issued)")
+                .doesNotContain("vgl_");
         assertThat(topic(topic)).isEmpty();
 
         CliRun first = CliRun.vigil(concat(common, "--ingest-url", "https://ingest.example.com/"));
         assertThat(first.exit()).as(first.err()).isZero();
-        assertThat(first.out()).contains("+ nightly-backup (new: heartbeat (cron 0 2 * * * Europe/Paris, grace 600 s), "
-                + "pinged at /v1/heartbeat/nightly-backup)", "+ api (new: https://api.example.com/health every 60s from us-east)");
+        assertThat(first.out())
+                .contains(
+                        "+ nightly-backup (new: heartbeat (cron 0 2 * * * Europe/Paris, grace 600 s), "
+                                + "pinged at /v1/heartbeat/nightly-backup)",
+                        "+ api (new: https://api.example.com/health every 60s from us-east)");
         Map<String, String[]> issued = pingUrls(first.out());
         assertThat(issued).containsOnlyKeys("nightly-backup");
         assertThat(issued.get("nightly-backup")[0]).isEqualTo("https://ingest.example.com");
@@ -125,15 +144,19 @@ class MonitorsApplyIT {
         assertThat(first.err()).doesNotContain(token);
 
         CliRun again = CliRun.vigil(common);
-        assertThat(again.out()).contains("0 to add, 0 to change, 2 unchanged", "nothing to publish")
-                .doesNotContain("ping token").doesNotContain("vgl_");
+        assertThat(again.out())
+                .contains("0 to add, 0 to change, 2 unchanged", "nothing to publish")
+                .doesNotContain("ping token")
+                .doesNotContain("vgl_");
         assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(token));
 
         CliRun rotated = CliRun.vigil(concat(common, "--rotate-heartbeat-token", "nightly-backup"));
         assertThat(rotated.exit()).as(rotated.err()).isZero();
-        assertThat(rotated.out()).contains("~ nightly-backup (changed: heartbeat)", "0 to add, 1 to change, 1 unchanged");
+        assertThat(rotated.out())
+                .contains("~ nightly-backup (changed: heartbeat)", "0 to add, 1 to change, 1 unchanged");
         Map<String, String[]> reissued = pingUrls(rotated.out());
-        assertThat(reissued.get("nightly-backup")[0]).as("the standalone's ingest, Kafka being on loopback")
+        assertThat(reissued.get("nightly-backup")[0])
+                .as("the standalone's ingest, Kafka being on loopback")
                 .isEqualTo("http://127.0.0.1:8080");
         String newToken = reissued.get("nightly-backup")[1];
         assertThat(newToken).isNotEqualTo(token);
@@ -141,14 +164,18 @@ class MonitorsApplyIT {
 
         CliRun wrong = CliRun.vigil(concat(common, "--rotate-heartbeat-token", "api"));
         assertThat(wrong.exit()).isEqualTo(2);
-        assertThat(wrong.err()).contains("--rotate-heartbeat-token api: not a heartbeat monitor of the file",
-                "nothing was published");
+        assertThat(wrong.err())
+                .contains("--rotate-heartbeat-token api: not a heartbeat monitor of the file", "nothing was published");
         assertThat(topic(topic).get("nightly-backup").heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash(newToken));
 
-        var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
-                .read(0, System.currentTimeMillis() + 60_000, 100).records();
-        assertThat(audit).filteredOn(a -> "hb.yaml".equals(a.details().get("file")))
-                .extracting(a -> a.details().get("heartbeatTokens")).containsExactly("1", "1");
+        var audit = new dev.vigil.streams.audit.AuditLog(
+                        kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
+                .read(0, System.currentTimeMillis() + 60_000, 100)
+                .records();
+        assertThat(audit)
+                .filteredOn(a -> "hb.yaml".equals(a.details().get("file")))
+                .extracting(a -> a.details().get("heartbeatTokens"))
+                .containsExactly("1", "1");
     }
 
     private static String[] concat(String[] a, String... b) {
@@ -159,7 +186,9 @@ class MonitorsApplyIT {
 
     @Test
     void appliesDiffsAndPrunes() throws Exception {
-        Path v1 = file("v1.yaml", """
+        Path v1 = file(
+                "v1.yaml",
+                """
                 monitors:
                   - id: api
                     url: https://api.example.com/health
@@ -168,47 +197,79 @@ class MonitorsApplyIT {
                     url: https://shop.example.com/
                     regions: [us-east]
                 """);
-        CliRun first = CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun first =
+                CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out()).contains("+ api", "+ shop", "2 to add, 0 to change, 0 unchanged, 0 to delete");
         assertThat(topic()).containsOnlyKeys("api", "shop");
 
-        CliRun again = CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun again =
+                CliRun.vigil("monitors", "apply", "-f", v1.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(again.out()).contains("0 to add, 0 to change, 2 unchanged", "nothing to publish");
 
-        Path v2 = file("v2.yaml", """
+        Path v2 = file(
+                "v2.yaml",
+                """
                 monitors:
                   - id: api
                     url: https://api.example.com/health
                     intervalSeconds: 30
                     regions: [us-east, eu-west]
                 """);
-        CliRun keep = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun keep =
+                CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(keep.out()).contains("~ api (changed: intervalSeconds)", "? shop (not in file; kept");
         assertThat(topic()).containsOnlyKeys("api", "shop");
         assertThat(topic().get("api").intervalSeconds()).isEqualTo(30);
 
-        CliRun dry = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--dry-run",
-                "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun dry = CliRun.vigil(
+                "monitors",
+                "apply",
+                "-f",
+                v2.toString(),
+                "--prune",
+                "--dry-run",
+                "--bootstrap-servers",
+                kafka.bootstrapServers());
         assertThat(dry.out()).contains("- shop (deleted)", "dry run: nothing published");
         assertThat(topic()).containsKey("shop");
 
         // the dead-man's switch's canary, as vigil standalone registers it, is never pruned
-        new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(List.of(
-                new MonitorDefinition(1, "vigil-canary", null, "http://127.0.0.1:8081/health", null, 10, 2500,
-                        List.of("us-east"), null, null, null, null, null, null, null)), List.of());
-        CliRun prune = CliRun.vigil("monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
+        new MonitorCatalog(kafka.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(
+                        List.of(new MonitorDefinition(
+                                1,
+                                "vigil-canary",
+                                null,
+                                "http://127.0.0.1:8081/health",
+                                null,
+                                10,
+                                2500,
+                                List.of("us-east"),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null)),
+                        List.of());
+        CliRun prune = CliRun.vigil(
+                "monitors", "apply", "-f", v2.toString(), "--prune", "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(prune.exit()).isZero();
         assertThat(prune.out()).contains("= vigil-canary (the dead-man's switch's canary; kept)");
         assertThat(topic()).containsOnlyKeys("api", "vigil-canary");
 
         // every apply that published is on the audit log: who, what, how much
-        var audit = new dev.vigil.streams.audit.AuditLog(kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
-                .read(0, System.currentTimeMillis() + 60_000, 100).records();
-        assertThat(audit).filteredOn(a -> a.details().get("file").startsWith("v"))
-                .extracting(a -> a.action() + " " + a.details().get("added") + "/" + a.details().get("changed")
-                + "/" + a.details().get("deleted")).containsExactly("monitors.applied 2/0/0", "monitors.applied 0/1/0",
-                "monitors.applied 0/0/1");
+        var audit = new dev.vigil.streams.audit.AuditLog(
+                        kafka.bootstrapServers(), Topics.AUDIT, Map.of(), Duration.ofSeconds(10))
+                .read(0, System.currentTimeMillis() + 60_000, 100)
+                .records();
+        assertThat(audit)
+                .filteredOn(a -> a.details().get("file").startsWith("v"))
+                .extracting(a -> a.action() + " " + a.details().get("added") + "/"
+                        + a.details().get("changed") + "/" + a.details().get("deleted"))
+                .containsExactly("monitors.applied 2/0/0", "monitors.applied 0/1/0", "monitors.applied 0/0/1");
         assertThat(audit).allSatisfy(a -> {
             assertThat(a.actor()).startsWith("cli:");
             assertThat(a.target()).isEqualTo("monitors");
@@ -221,43 +282,75 @@ class MonitorsApplyIT {
      */
     @Test
     void aRegionNoWorkerServedIsRefusedUnlessRollingOutAndTheDryRunCountsChecks() throws Exception {
-        Path f = file("regions.yaml", """
+        Path f = file(
+                "regions.yaml",
+                """
                 monitors:
                   - id: edge
                     url: https://edge.example.com/health
                     regions: [us-east, ap-south]
                 """);
-        CliRun refused = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--bootstrap-servers",
-                kafka.bootstrapServers());
+        CliRun refused =
+                CliRun.vigil("monitors", "apply", "-f", f.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(refused.exit()).as(refused.out() + refused.err()).isEqualTo(2);
-        assertThat(refused.err()).contains("regions no probe worker has ever served; nothing was published",
-                "- edge: ap-south", "known regions: eu-west (1 live worker), us-east (1 live worker)",
-                "--allow-region ap-south");
+        assertThat(refused.err())
+                .contains(
+                        "regions no probe worker has ever served; nothing was published",
+                        "- edge: ap-south",
+                        "known regions: eu-west (1 live worker), us-east (1 live worker)",
+                        "--allow-region ap-south");
         assertThat(topic()).doesNotContainKey("edge");
 
-        CliRun dry = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--dry-run", "--allow-region", "ap-south",
-                "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun dry = CliRun.vigil(
+                "monitors",
+                "apply",
+                "-f",
+                f.toString(),
+                "--dry-run",
+                "--allow-region",
+                "ap-south",
+                "--bootstrap-servers",
+                kafka.bootstrapServers());
         assertThat(dry.exit()).as(dry.err()).isZero();
-        assertThat(dry.out()).contains("edge: 2 regions x 86,400 / 60 s = 2,880 target checks/day",
-                "expected target checks per day: 2,880 (1 probed monitor)", "dry run: nothing published");
+        assertThat(dry.out())
+                .contains(
+                        "edge: 2 regions x 86,400 / 60 s = 2,880 target checks/day",
+                        "expected target checks per day: 2,880 (1 probed monitor)",
+                        "dry run: nothing published");
         assertThat(topic()).doesNotContainKey("edge");
 
-        CliRun rollout = CliRun.vigil("monitors", "apply", "-f", f.toString(), "--allow-region", "ap-south",
-                "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun rollout = CliRun.vigil(
+                "monitors",
+                "apply",
+                "-f",
+                f.toString(),
+                "--allow-region",
+                "ap-south",
+                "--bootstrap-servers",
+                kafka.bootstrapServers());
         assertThat(rollout.exit()).as(rollout.err()).isZero();
         assertThat(topic().get("edge").regions()).containsExactly("us-east", "ap-south");
 
         // a cluster whose workers never reported: nothing is known, every probed monitor is refused
         String empty = "it.regions-empty";
         kafka.createTopics(List.of(new Topics.TopicSpec(empty, 1, true)));
-        Path g = file("fresh.yaml", """
+        Path g = file(
+                "fresh.yaml",
+                """
                 monitors:
                   - id: fresh
                     url: https://fresh.example.com/
                     regions: [us-east]
                 """);
-        CliRun fresh = CliRun.vigil("monitors", "apply", "-f", g.toString(), "--regions-topic", empty,
-                "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun fresh = CliRun.vigil(
+                "monitors",
+                "apply",
+                "-f",
+                g.toString(),
+                "--regions-topic",
+                empty,
+                "--bootstrap-servers",
+                kafka.bootstrapServers());
         assertThat(fresh.exit()).isEqualTo(2);
         assertThat(fresh.err()).contains("no probe worker has reported yet", "--allow-region us-east");
         assertThat(topic()).doesNotContainKey("fresh");
@@ -265,7 +358,9 @@ class MonitorsApplyIT {
 
     @Test
     void invalidFilePublishesNothingAndSaysWhy() throws Exception {
-        Path bad = file("bad.yaml", """
+        Path bad = file(
+                "bad.yaml",
+                """
                 monitors:
                   - id: ok-one
                     url: https://ok.example.com/
@@ -274,7 +369,8 @@ class MonitorsApplyIT {
                     url: https://bad.example.com/
                     regions: [us-east]
                 """);
-        CliRun run = CliRun.vigil("monitors", "apply", "-f", bad.toString(), "--bootstrap-servers", kafka.bootstrapServers());
+        CliRun run = CliRun.vigil(
+                "monitors", "apply", "-f", bad.toString(), "--bootstrap-servers", kafka.bootstrapServers());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("nothing was published", "monitors[1]", "id: must be a slug");
         assertThat(topic()).doesNotContainKey("ok-one");

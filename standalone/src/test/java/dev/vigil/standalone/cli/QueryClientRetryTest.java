@@ -13,16 +13,24 @@ import reactor.netty.http.server.HttpServer;
 
 /** Reads are asked again after a transient answer (the kit's rule and backoff); writes are sent once. */
 class QueryClientRetryTest {
-    private static final String PROBLEM = "{\"title\":\"Service unavailable\",\"status\":503,\"detail\":\"REBALANCING\"}";
+    private static final String PROBLEM =
+            "{\"title\":\"Service unavailable\",\"status\":503,\"detail\":\"REBALANCING\"}";
     private final AtomicInteger reads = new AtomicInteger();
     private final AtomicInteger writes = new AtomicInteger();
 
     /** Two 503s with Retry-After 0, then the answer; writes always 503. */
-    private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
-            .route(r -> r.get("/v1/status", (req, res) -> reads.incrementAndGet() <= 2
-                            ? res.status(503).header("Retry-After", "0").header("Content-Type", "application/problem+json")
-                                    .sendString(Mono.just(PROBLEM))
-                            : res.header("Content-Type", "application/json").sendString(Mono.just("{\"monitors\":[]}")))
+    private final DisposableServer api = HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .route(r -> r.get(
+                            "/v1/status",
+                            (req, res) -> reads.incrementAndGet() <= 2
+                                    ? res.status(503)
+                                            .header("Retry-After", "0")
+                                            .header("Content-Type", "application/problem+json")
+                                            .sendString(Mono.just(PROBLEM))
+                                    : res.header("Content-Type", "application/json")
+                                            .sendString(Mono.just("{\"monitors\":[]}")))
                     .get("/v1/missing", (req, res) -> {
                         reads.incrementAndGet();
                         return res.status(404).send();
@@ -61,6 +69,8 @@ class QueryClientRetryTest {
         QueryClient.Reply reply = client().post("/v1/alerts/ack", Map.of("fingerprint", "monitor/api"));
         assertThat(reply.status()).isEqualTo(503);
         assertThat(reply.retryAfter()).isEqualTo(Duration.ZERO);
-        assertThat(writes).as("an acknowledgement is not repeated behind the operator's back").hasValue(1);
+        assertThat(writes)
+                .as("an acknowledgement is not repeated behind the operator's back")
+                .hasValue(1);
     }
 }

@@ -11,7 +11,8 @@ import reactor.netty.http.server.HttpServer;
 
 /** {@code vigil status} and {@code vigil alerts} against a stand-in query API on loopback. */
 class QueryCommandsTest {
-    private static final String STATUS = """
+    private static final String STATUS =
+            """
             {"counts":{"up":1,"degraded":0,"down":1,"unknown":0,"pending":0},"instances":2,"monitors":[
               {"monitorId":"api","status":"down","windowStart":1796073010000,"complete":true,"missingRegions":[],
                "alert":{"state":"firing","severity":"critical","acknowledgedBy":"alice"}},
@@ -19,17 +20,27 @@ class QueryCommandsTest {
                "missingRegions":[],"alert":{"state":"firing","severity":"warning"}},
               {"monitorId":"web","status":"up","windowStart":1796073010000,"complete":false,"missingRegions":["eu-west"]}]}
             """;
-    private static final String ALERTS = """
+    private static final String ALERTS =
+            """
             {"state":"open","count":1,"alerts":[{"fingerprint":"monitor/api","phase":"firing","severity":"critical",
              "occurrences":3,"firstSeen":1796073010000,"summary":"api is down","silenced":true}]}
             """;
 
-    private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
-            .route(r -> r.get("/v1/status", (req, res) -> res.header("Content-Type", "application/json").sendString(Mono.just(STATUS)))
-                    .get("/v1/alerts", (req, res) -> req.uri().contains("state=bogus")
-                            ? res.status(400).header("Content-Type", "application/problem+json")
-                                    .sendString(Mono.just("{\"title\":\"Bad request\",\"status\":400,\"detail\":\"state must be one of open, all\"}"))
-                            : res.header("Content-Type", "application/json").sendString(Mono.just(ALERTS))))
+    private final DisposableServer api = HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
+            .route(r -> r.get("/v1/status", (req, res) -> res.header("Content-Type", "application/json")
+                            .sendString(Mono.just(STATUS)))
+                    .get(
+                            "/v1/alerts",
+                            (req, res) -> req.uri().contains("state=bogus")
+                                    ? res.status(400)
+                                            .header("Content-Type", "application/problem+json")
+                                            .sendString(
+                                                    Mono.just(
+                                                            "{\"title\":\"Bad request\",\"status\":400,\"detail\":\"state must be one of open, all\"}"))
+                                    : res.header("Content-Type", "application/json")
+                                            .sendString(Mono.just(ALERTS))))
             .bindNow();
 
     @AfterEach
@@ -45,7 +56,8 @@ class QueryCommandsTest {
     void statusPrintsOneLinePerMonitorWithItsAlert() {
         CliRun run = CliRun.vigil("status", "--url", url());
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).containsPattern("api\\s+http\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical "
+        assertThat(run.out())
+                .containsPattern("api\\s+http\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical "
                         + "\\(acknowledged by alice\\)")
                 .containsPattern("backup\\s+heartbeat\\s+down\\s+\\S+\\s+all\\s+firing warning")
                 .containsPattern("web\\s+http\\s+up\\s+\\S+\\s+missing 1\\s+-")
@@ -56,7 +68,8 @@ class QueryCommandsTest {
     void alertsPrintsStatesAndSilences() {
         CliRun run = CliRun.vigil("alerts", "--url", url());
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).containsPattern("monitor/api\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
+        assertThat(run.out())
+                .containsPattern("monitor/api\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
                 .contains("1 alert(s) in state open");
     }
 

@@ -26,10 +26,15 @@ class ServiceExitCodesTest {
     @Test
     void aServiceThatCannotStartExitsWith3() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Path config = Files.writeString(dir.resolve("ingest.yaml"),
-                    "http:\n  host: 127.0.0.1\n  port: " + taken.getLocalPort() + "\nkafka:\n  bootstrapServers: 127.0.0.1:1\n");
+            Path config = Files.writeString(
+                    dir.resolve("ingest.yaml"),
+                    "http:\n  host: 127.0.0.1\n  port: " + taken.getLocalPort()
+                            + "\nkafka:\n  bootstrapServers: 127.0.0.1:1\n");
             CliRun run = CliRun.vigil("ingest", "--config", config.toString());
-            assertThat(run.exit()).as(run.err()).isEqualTo(ExitCode.STARTUP.code()).isEqualTo(3);
+            assertThat(run.exit())
+                    .as(run.err())
+                    .isEqualTo(ExitCode.STARTUP.code())
+                    .isEqualTo(3);
             assertThat(run.err()).startsWith("vigil ingest failed to start: ");
         }
     }

@@ -24,26 +24,34 @@ import reactor.netty.http.server.HttpServer;
  */
 class StatusPagingCommandTest {
     private static final String[] ROWS = {
-            "{\"monitorId\":\"api\",\"status\":\"down\",\"windowStart\":1796073010000,\"complete\":true,\"missingRegions\":[],"
-                    + "\"alert\":{\"state\":\"firing\",\"severity\":\"critical\",\"acknowledgedBy\":\"alice\"}}",
-            "{\"monitorId\":\"backup\",\"type\":\"heartbeat\",\"status\":\"down\",\"windowStart\":1796073010000,"
-                    + "\"complete\":true,\"missingRegions\":[],\"alert\":{\"state\":\"firing\",\"severity\":\"warning\"}}",
-            "{\"monitorId\":\"db\",\"status\":\"degraded\",\"windowStart\":1796073010000,\"complete\":true,\"missingRegions\":[]}",
-            "{\"monitorId\":\"queue\",\"name\":\"queue\"}",
-            "{\"monitorId\":\"web\",\"status\":\"up\",\"windowStart\":1796073010000,\"complete\":false,\"missingRegions\":[\"eu-west\"]}"};
+        "{\"monitorId\":\"api\",\"status\":\"down\",\"windowStart\":1796073010000,\"complete\":true,\"missingRegions\":[],"
+                + "\"alert\":{\"state\":\"firing\",\"severity\":\"critical\",\"acknowledgedBy\":\"alice\"}}",
+        "{\"monitorId\":\"backup\",\"type\":\"heartbeat\",\"status\":\"down\",\"windowStart\":1796073010000,"
+                + "\"complete\":true,\"missingRegions\":[],\"alert\":{\"state\":\"firing\",\"severity\":\"warning\"}}",
+        "{\"monitorId\":\"db\",\"status\":\"degraded\",\"windowStart\":1796073010000,\"complete\":true,\"missingRegions\":[]}",
+        "{\"monitorId\":\"queue\",\"name\":\"queue\"}",
+        "{\"monitorId\":\"web\",\"status\":\"up\",\"windowStart\":1796073010000,\"complete\":false,\"missingRegions\":[\"eu-west\"]}"
+    };
     private static final String[] STATUS = {"down", "down", "degraded", "pending", "up"};
 
     private final List<Map<String, List<String>>> asked = new CopyOnWriteArrayList<>();
     private Function<Integer, String> pageBody = StatusPagingCommandTest::page;
-    private final DisposableServer api = HttpServer.create().host("127.0.0.1").port(0)
+    private final DisposableServer api = HttpServer.create()
+            .host("127.0.0.1")
+            .port(0)
             .route(r -> r.get("/v1/status", (req, res) -> {
                 Map<String, List<String>> query = new QueryStringDecoder(req.uri()).parameters();
                 asked.add(query);
-                int from = query.containsKey("cursor") ? position(query.get("cursor").get(0)) : 0;
+                int from = query.containsKey("cursor")
+                        ? position(query.get("cursor").get(0))
+                        : 0;
                 String body = pageBody.apply(from);
                 return body == null
-                        ? res.status(400).header("Content-Type", "application/problem+json").sendString(Mono.just(
-                                "{\"title\":\"Bad request\",\"status\":400,\"detail\":\"'cursor' is not a cursor this API gave out\"}"))
+                        ? res.status(400)
+                                .header("Content-Type", "application/problem+json")
+                                .sendString(
+                                        Mono.just(
+                                                "{\"title\":\"Bad request\",\"status\":400,\"detail\":\"'cursor' is not a cursor this API gave out\"}"))
                         : res.header("Content-Type", "application/json").sendString(Mono.just(body));
             }))
             .bindNow();
@@ -72,9 +80,14 @@ class StatusPagingCommandTest {
             rows.append(i > from ? "," : "").append(ROWS[i]);
         }
         String next = to < ROWS.length
-                ? ",\"next\":\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(
-                        Json.tree(ROWS[to - 1].getBytes(StandardCharsets.UTF_8)).path("monitorId").asText()
-                                .getBytes(StandardCharsets.US_ASCII)) + "\""
+                ? ",\"next\":\""
+                        + Base64.getUrlEncoder()
+                                .withoutPadding()
+                                .encodeToString(Json.tree(ROWS[to - 1].getBytes(StandardCharsets.UTF_8))
+                                        .path("monitorId")
+                                        .asText()
+                                        .getBytes(StandardCharsets.US_ASCII))
+                        + "\""
                 : "";
         return "{\"generatedAt\":" + (1796073070000L + from) + ",\"instances\":2,\"counts\":"
                 + new String(Json.bytes(counts), StandardCharsets.UTF_8) + next + ",\"monitors\":[" + rows + "]}";
@@ -94,21 +107,28 @@ class StatusPagingCommandTest {
         CliRun run = CliRun.vigil("status", "--url", url());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(asked).hasSize(3);
-        assertThat(asked).allSatisfy(q -> assertThat(q.get("limit")).containsExactly(String.valueOf(StatusCommand.PAGE_SIZE)));
+        assertThat(asked)
+                .allSatisfy(q -> assertThat(q.get("limit")).containsExactly(String.valueOf(StatusCommand.PAGE_SIZE)));
         assertThat(asked.get(0)).doesNotContainKey("cursor");
         assertThat(asked.get(1).get("cursor")).containsExactly("YmFja3Vw"); // "backup", the first page's last
         assertThat(asked.get(2).get("cursor")).containsExactly("cXVldWU"); // "queue"
         String out = run.out();
-        assertThat(out.lines().filter(l -> l.startsWith("MONITOR"))).as("one header").hasSize(1);
-        assertThat(out).containsPattern("api\\s+http\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical "
+        assertThat(out.lines().filter(l -> l.startsWith("MONITOR")))
+                .as("one header")
+                .hasSize(1);
+        assertThat(out)
+                .containsPattern("api\\s+http\\s+down\\s+2026-11-30T\\S+\\s+all\\s+firing critical "
                         + "\\(acknowledged by alice\\)")
                 .containsPattern("backup\\s+heartbeat\\s+down\\s+\\S+\\s+all\\s+firing warning")
                 .containsPattern("db\\s+http\\s+degraded\\s+\\S+\\s+all\\s+-")
                 .containsPattern("queue\\s+http\\s+pending\\s+-\\s+-\\s+-")
                 .containsPattern("web\\s+http\\s+up\\s+\\S+\\s+missing 1\\s+-")
                 .contains("5 monitors: 1 up, 1 degraded, 2 down, 0 unknown, 1 pending");
-        assertThat(out.indexOf("api ")).isLessThan(out.indexOf("backup ")).isLessThan(out.indexOf("db "))
-                .isLessThan(out.indexOf("queue ")).isLessThan(out.indexOf("web "));
+        assertThat(out.indexOf("api "))
+                .isLessThan(out.indexOf("backup "))
+                .isLessThan(out.indexOf("db "))
+                .isLessThan(out.indexOf("queue "))
+                .isLessThan(out.indexOf("web "));
     }
 
     @Test
@@ -124,9 +144,13 @@ class StatusPagingCommandTest {
             assertThat(body.path("monitors").get(i)).isEqualTo(Json.tree(ROWS[i].getBytes(StandardCharsets.UTF_8)));
         }
         Map<String, Long> counts = new java.util.LinkedHashMap<>();
-        body.path("counts").properties().forEach(c -> counts.put(c.getKey(), c.getValue().asLong()));
-        assertThat(counts).as("the pages' counts added up")
-                .containsExactlyInAnyOrderEntriesOf(Map.of("up", 1L, "degraded", 1L, "down", 2L, "unknown", 0L, "pending", 1L));
+        body.path("counts")
+                .properties()
+                .forEach(c -> counts.put(c.getKey(), c.getValue().asLong()));
+        assertThat(counts)
+                .as("the pages' counts added up")
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("up", 1L, "degraded", 1L, "down", 2L, "unknown", 0L, "pending", 1L));
         List<String> fields = new java.util.ArrayList<>();
         body.fieldNames().forEachRemaining(fields::add);
         assertThat(fields).containsExactly("generatedAt", "instances", "counts", "monitors");

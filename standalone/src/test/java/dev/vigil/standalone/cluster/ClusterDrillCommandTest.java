@@ -21,7 +21,8 @@ class ClusterDrillCommandTest {
         CliRun run = CliRun.vigil("cluster", "drill", "--short", "--data-dir", dir.toString(), "--base-port", "21000");
 
         assertThat(run.exit()).as(run.err()).isEqualTo(2);
-        assertThat(run.err()).contains(dir.toString() + " already holds a cluster")
+        assertThat(run.err())
+                .contains(dir.toString() + " already holds a cluster")
                 .contains("vigil cluster down --data-dir " + dir)
                 .contains("pass --data-dir with a new one");
         assertThat(run.out()).doesNotContain("cluster:");
@@ -34,7 +35,8 @@ class ClusterDrillCommandTest {
     @Test
     void anAbsentOrEmptyDirectoryIsFresh() throws Exception {
         assertThat(ClusterDrillCommand.isEmpty(dir.resolve("absent"))).isTrue();
-        assertThat(ClusterDrillCommand.isEmpty(Files.createDirectories(dir.resolve("empty")))).isTrue();
+        assertThat(ClusterDrillCommand.isEmpty(Files.createDirectories(dir.resolve("empty"))))
+                .isTrue();
         Files.writeString(dir.resolve("empty/x"), "");
         assertThat(ClusterDrillCommand.isEmpty(dir.resolve("empty"))).isFalse();
     }

@@ -53,13 +53,20 @@ class ClusterDrillIT {
             System.out.println(log);
             System.out.println(report.text());
             assertThat(report.lost()).as("pages lost\n%s", report.text()).isEmpty();
-            assertThat(report.ingestMissing()).as("accepted ingest events missing\n%s", report.text()).isEmpty();
+            assertThat(report.ingestMissing())
+                    .as("accepted ingest events missing\n%s", report.text())
+                    .isEmpty();
             // the page held at the vendor when the notifier died, and any other it had claimed and not recorded
-            assertThat(report.allowedResends()).as("the pages in flight when the notifier died").isNotEmpty();
-            assertThat(report.duplicatedEventIds()).as("duplicates beyond the resend after the lease\n%s", report.text())
+            assertThat(report.allowedResends())
+                    .as("the pages in flight when the notifier died")
+                    .isNotEmpty();
+            assertThat(report.duplicatedEventIds())
+                    .as("duplicates beyond the resend after the lease\n%s", report.text())
                     .allSatisfy(id -> assertThat(report.allowedResends()).contains(id))
                     .doesNotHaveDuplicates();
-            assertThat(report.scenarioProblems()).as("outages that did not page exactly once\n%s", report.text()).isEmpty();
+            assertThat(report.scenarioProblems())
+                    .as("outages that did not page exactly once\n%s", report.text())
+                    .isEmpty();
             assertThat(report.expectedPages()).as("pages the scenario made").isGreaterThan(20);
             assertThat(report.passed()).isTrue();
             passed = true;

@@ -42,6 +42,7 @@ class PrometheusCheckIT {
 
     @TempDir
     Path dir;
+
     private Path binary;
     private ProbeMetrics metrics;
     private OpsServer ops;
@@ -55,22 +56,30 @@ class PrometheusCheckIT {
         Optional<Path> found = ClusterPrometheus.locate();
         String ci = System.getenv("CI");
         if (found.isEmpty() && ci != null && !ci.isBlank() && !ci.equals("false")) {
-            throw new IllegalStateException("CI is set but prometheus is not installed: .ci/run installs Debian's"
-                    + " prometheus package");
+            throw new IllegalStateException(
+                    "CI is set but prometheus is not installed: .ci/run installs Debian's" + " prometheus package");
         }
-        Assumptions.assumeTrue(found.isPresent(), "prometheus not installed (no prometheus on the PATH, no "
-                + ClusterPrometheus.DEBIAN_BINARY + "): apt-get install prometheus");
+        Assumptions.assumeTrue(
+                found.isPresent(),
+                "prometheus not installed (no prometheus on the PATH, no " + ClusterPrometheus.DEBIAN_BINARY
+                        + "): apt-get install prometheus");
         binary = found.get();
 
         metrics = new ProbeMetrics();
         metrics.bindGauges(() -> 0, () -> 0);
         ops = OpsServer.start("127.0.0.1", 0, "probe", metrics.registry(), OpsRoutes.of(metrics.registry()));
         processes = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
-        prometheus = new ClusterPrometheus(dir.resolve("prometheus"), freePort(),
-                List.of(new ClusterPrometheus.Job("vigil-probe-worker", List.of(new ClusterPrometheus.Target(
-                        "127.0.0.1:" + ops.port(), Map.of("service", "probe-worker", "process", "probe-test",
-                        "region", "test-region"))))),
-                processes, Optional.of(binary), out);
+        prometheus = new ClusterPrometheus(
+                dir.resolve("prometheus"),
+                freePort(),
+                List.of(new ClusterPrometheus.Job(
+                        "vigil-probe-worker",
+                        List.of(new ClusterPrometheus.Target(
+                                "127.0.0.1:" + ops.port(),
+                                Map.of("service", "probe-worker", "process", "probe-test", "region", "test-region"))))),
+                processes,
+                Optional.of(binary),
+                out);
         assertThat(prometheus.start()).isTrue();
     }
 
@@ -95,44 +104,59 @@ class PrometheusCheckIT {
     @Test
     void theDashboardIsCheckedThroughARealPrometheus() throws Exception {
         StringWriter errors = new StringWriter();
-        int exit = ClusterCommand.checkDashboard(prometheus, DASHBOARD, Map.of(), Duration.ofSeconds(60), out,
-                new PrintWriter(errors, true));
+        int exit = ClusterCommand.checkDashboard(
+                prometheus, DASHBOARD, Map.of(), Duration.ofSeconds(60), out, new PrintWriter(errors, true));
         String report = printed.toString();
         assertThat(report).as(report + errors).contains("prometheus: every target up (2, scraped every 5 s)");
         assertThat(errors.toString()).as(report).isEmpty();
 
         // what the worker's /metrics has and the dashboard queries: each must have reached Prometheus
         Set<String> queried = DashboardQueries.read(DASHBOARD).metrics();
-        Set<String> exposed = SeriesNames.scrape(HttpClient.newHttpClient(),
-                URI.create("http://127.0.0.1:" + ops.port() + "/metrics"), Duration.ofSeconds(5)).names();
+        Set<String> exposed = SeriesNames.scrape(
+                        HttpClient.newHttpClient(),
+                        URI.create("http://127.0.0.1:" + ops.port() + "/metrics"),
+                        Duration.ofSeconds(5))
+                .names();
         Set<String> expectedPresent = new TreeSet<>(queried);
         expectedPresent.retainAll(exposed);
         expectedPresent.add("up");
-        assertThat(expectedPresent).contains("vigil_probe_published_total", "vigil_probe_skipped_windows_total",
-                "vigil_probe_schedule_lag_seconds_bucket", "vigil_probe_in_flight", "vigil_probe_monitors");
-        List<String> missing = report.lines().filter(l -> l.startsWith("MISSING")).toList();
+        assertThat(expectedPresent)
+                .contains(
+                        "vigil_probe_published_total",
+                        "vigil_probe_skipped_windows_total",
+                        "vigil_probe_schedule_lag_seconds_bucket",
+                        "vigil_probe_in_flight",
+                        "vigil_probe_monitors");
+        List<String> missing =
+                report.lines().filter(l -> l.startsWith("MISSING")).toList();
         for (String metric : expectedPresent) {
             assertThat(missing).as(report).noneMatch(l -> l.contains(": " + metric + " is in"));
         }
         // the other services are not scraped here: their metrics are missing, said the Prometheus way
-        assertThat(missing).as(report).anyMatch(l -> l.contains(
-                "vigil_notifier_deliveries_total is in none of the series names Prometheus holds"));
-        assertThat(report).containsPattern("read +http://127\\.0\\.0\\.1:\\d+/api/v1/label/__name__/values\\?start=\\d+");
+        assertThat(missing)
+                .as(report)
+                .anyMatch(l ->
+                        l.contains("vigil_notifier_deliveries_total is in none of the series names Prometheus holds"));
+        assertThat(report)
+                .containsPattern("read +http://127\\.0\\.0\\.1:\\d+/api/v1/label/__name__/values\\?start=\\d+");
         assertThat(report).contains("FAIL: ").contains("dashboard check: exit 1");
         assertThat(exit).isEqualTo(1);
     }
 
     @Test
     void aDashboardOfWhatIsScrapedPasses() throws Exception {
-        Path board = Files.writeString(dir.resolve("board.json"), """
+        Path board = Files.writeString(
+                dir.resolve("board.json"),
+                """
                 {"title": "Probe board", "panels": [
                   {"type": "stat", "title": "Up", "targets": [{"refId": "A", "expr": "up{job=~\\"vigil-.*\\"}"}]},
                   {"type": "timeseries", "title": "Published", "targets": [
                     {"refId": "A", "expr": "sum by (region) (rate(vigil_probe_published_total[$__rate_interval]))"}]}]}
                 """);
-        int exit = ClusterCommand.checkDashboard(prometheus, board, Map.of(), Duration.ofSeconds(60), out,
-                new PrintWriter(new StringWriter(), true));
-        assertThat(printed.toString()).as(printed.toString())
+        int exit = ClusterCommand.checkDashboard(
+                prometheus, board, Map.of(), Duration.ofSeconds(60), out, new PrintWriter(new StringWriter(), true));
+        assertThat(printed.toString())
+                .as(printed.toString())
                 .contains("PASS: 2 queries, 2 metrics: 2 present, 0 missing; 1 sources read")
                 .contains("dashboard check: exit 0");
         assertThat(exit).isZero();
@@ -140,14 +164,16 @@ class PrometheusCheckIT {
 
     @Test
     void prometheusAcceptsTheClustersConfig() throws Exception {
-        ClusterPrometheus cluster = ClusterPrometheus.forCluster(ClusterLayout.standard(dir.resolve("c"), 21000),
-                processes, Optional.of(binary), out).withRules(REPO.resolve(ClusterPrometheus.RULES));
+        ClusterPrometheus cluster = ClusterPrometheus.forCluster(
+                        ClusterLayout.standard(dir.resolve("c"), 21000), processes, Optional.of(binary), out)
+                .withRules(REPO.resolve(ClusterPrometheus.RULES));
         Path config = Files.writeString(dir.resolve("cluster-prometheus.yml"), cluster.config());
         Files.copy(REPO.resolve(ClusterPrometheus.RULES), dir.resolve("vigil-rules.yml"));
         Path promtool = binary.resolveSibling("promtool");
         Assumptions.assumeTrue(Files.isExecutable(promtool), "no promtool beside " + binary);
         Process check = new ProcessBuilder(promtool.toString(), "check", "config", config.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
         String said = new String(check.getInputStream().readAllBytes());
         assertThat(check.exitValue()).as(said).isZero();

@@ -37,10 +37,13 @@ class ScaleFiguresTest {
         assertThat(m.expect().acceptsStatus(200)).isTrue();
         assertThat(m.expect().json()).isNull();
         assertThat(m.enabled()).isTrue();
-        assertThat(defs).extracting(d -> d.url().substring(7, d.url().indexOf(':', 7))).contains("127.0.0.16", "127.0.0.1");
+        assertThat(defs)
+                .extracting(d -> d.url().substring(7, d.url().indexOf(':', 7)))
+                .contains("127.0.0.16", "127.0.0.1");
         // the wire form the API and `vigil monitors apply` publish, read back the same
         byte[] wire = VigilSerdes.monitorDefinition().serialize("vigil.monitors", m);
-        assertThat(VigilSerdes.monitorDefinition().deserialize("vigil.monitors", wire)).isEqualTo(m);
+        assertThat(VigilSerdes.monitorDefinition().deserialize("vigil.monitors", wire))
+                .isEqualTo(m);
     }
 
     @Test
@@ -82,8 +85,9 @@ class ScaleFiguresTest {
         b.put("heap_mib_streams-1", 300.0);
         ScaleFigures.Step s1 = new ScaleFigures.Step(10_000, a, Map.of("walk_listed", "10000/10000"));
         ScaleFigures.Step s2 = new ScaleFigures.Step(100_000, b, Map.of());
-        assertThat(ScaleFigures.resultLine(s1)).isEqualTo("RESULT cluster-scale monitors=10000 probes_per_s=500"
-                + " verdict_lag_p99_ms=120.5 skipped_windows=0 heap_mib_streams-1=- walk_listed=10000/10000");
+        assertThat(ScaleFigures.resultLine(s1))
+                .isEqualTo("RESULT cluster-scale monitors=10000 probes_per_s=500"
+                        + " verdict_lag_p99_ms=120.5 skipped_windows=0 heap_mib_streams-1=- walk_listed=10000/10000");
         String table = ScaleFigures.growthTable(List.of(s1, s2));
         assertThat(table.lines().toList()).hasSize(6);
         assertThat(table).containsPattern("monitors\\s+10000\\s+100000\\s+10\\n");
@@ -99,7 +103,8 @@ class ScaleFiguresTest {
 
     @Test
     void processFigures() {
-        String prom = """
+        String prom =
+                """
                 # HELP jvm_memory_used_bytes The amount of used memory
                 jvm_memory_used_bytes{area="heap",id="G1 Eden Space"} 1.048576E7
                 jvm_memory_used_bytes{area="heap",id="G1 Old Gen"} 2097152.0
@@ -110,11 +115,14 @@ class ScaleFiguresTest {
                 """;
         assertThat(ScaleFigures.heapUsed(prom)).isEqualTo(10_485_760L + 2_097_152L);
         assertThat(ScaleFigures.heapUsed("nothing")).isEqualTo(-1);
-        assertThat(ScaleFigures.counter(prom, "vigil_probe_skipped_windows_total")).isEqualTo(7.0);
-        assertThat(ScaleFigures.rss("Name:\tjava\nVmRSS:\t  123456 kB\nThreads: 4\n")).isEqualTo(123456L * 1024);
+        assertThat(ScaleFigures.counter(prom, "vigil_probe_skipped_windows_total"))
+                .isEqualTo(7.0);
+        assertThat(ScaleFigures.rss("Name:\tjava\nVmRSS:\t  123456 kB\nThreads: 4\n"))
+                .isEqualTo(123456L * 1024);
         assertThat(ScaleFigures.cpuTicks("4242 (java some) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 40"))
                 .isEqualTo(325);
-        String jstat = """
+        String jstat =
+                """
                  S0C    S1C    S0U    S1U      EC       EU        OC         OU       MC     MU    CCSC   CCSU   YGC     YGCT    FGC    FGCT     CGC    CGCT     GCT
                  0.0   4096.0  0.0   4096.0 65536.0  20480.0   131072.0    51200.0  50000.0 49000.0 6000.0 5500.0     10    0.100     0    0.000     2    0.010    0.110
                 """;
@@ -123,29 +131,51 @@ class ScaleFiguresTest {
 
     @Test
     void readsTheWindowOfAResultWithoutDecodingIt() throws Exception {
-        byte[] json = "{\"schemaVersion\":1,\"monitorId\":\"scale-0000001\",\"region\":\"us-east\",\"detail\":{\"windowStart\":5},\"windowStart\":1764892800000,\"startedAt\":1}"
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] json =
+                "{\"schemaVersion\":1,\"monitorId\":\"scale-0000001\",\"region\":\"us-east\",\"detail\":{\"windowStart\":5},\"windowStart\":1764892800000,\"startedAt\":1}"
+                        .getBytes(StandardCharsets.UTF_8);
         assertThat(ClusterScale.Recorder.longField(json, "windowStart")).isEqualTo(1_764_892_800_000L);
-        assertThat(ClusterScale.Recorder.longField("{\"a\":1}".getBytes(StandardCharsets.UTF_8), "windowStart")).isEqualTo(-1);
-        assertThat(ClusterScale.Recorder.longField("[1]".getBytes(StandardCharsets.UTF_8), "windowStart")).isEqualTo(-1);
+        assertThat(ClusterScale.Recorder.longField("{\"a\":1}".getBytes(StandardCharsets.UTF_8), "windowStart"))
+                .isEqualTo(-1);
+        assertThat(ClusterScale.Recorder.longField("[1]".getBytes(StandardCharsets.UTF_8), "windowStart"))
+                .isEqualTo(-1);
     }
 
     @Test
     void tellsASkippedResultFromAProbesResult() throws Exception {
-        byte[] skipped = dev.vigil.schemas.json.Json.bytes(dev.vigil.schemas.contract.ProbeResult.skipped("scale-0000001",
-                "us-east", "w-1", 1_764_892_800_000L, 1_764_892_800_001L, null,
-                dev.vigil.schemas.contract.SkipReason.OVERLOADED, "r-1"));
+        byte[] skipped = dev.vigil.schemas.json.Json.bytes(dev.vigil.schemas.contract.ProbeResult.skipped(
+                "scale-0000001",
+                "us-east",
+                "w-1",
+                1_764_892_800_000L,
+                1_764_892_800_001L,
+                null,
+                dev.vigil.schemas.contract.SkipReason.OVERLOADED,
+                "r-1"));
         assertThat(ClusterScale.Recorder.textField(skipped, "outcome")).isEqualTo("skipped");
-        assertThat(ClusterScale.Recorder.textField("{\"detail\":{\"outcome\":\"skipped\"},\"outcome\":\"success\"}"
-                .getBytes(StandardCharsets.UTF_8), "outcome")).isEqualTo("success");
-        assertThat(ClusterScale.Recorder.textField("{\"outcome\":1}".getBytes(StandardCharsets.UTF_8), "outcome")).isNull();
+        assertThat(ClusterScale.Recorder.textField(
+                        "{\"detail\":{\"outcome\":\"skipped\"},\"outcome\":\"success\"}"
+                                .getBytes(StandardCharsets.UTF_8),
+                        "outcome"))
+                .isEqualTo("success");
+        assertThat(ClusterScale.Recorder.textField("{\"outcome\":1}".getBytes(StandardCharsets.UTF_8), "outcome"))
+                .isNull();
     }
 
     @Test
     void countersByLabelShowWhatGrew() {
         Map<String, Double> before = Map.of("skipped", 5.0, "skipped:overloaded", 5.0, "skipped:late", 0.0);
-        Map<String, Double> after = new java.util.TreeMap<>(Map.of("skipped", 17.0, "skipped:overloaded", 15.0,
-                "skipped:late", 2.0, "skipped:overrun", 0.0, "failed:timeout", 4.0));
+        Map<String, Double> after = new java.util.TreeMap<>(Map.of(
+                "skipped",
+                17.0,
+                "skipped:overloaded",
+                15.0,
+                "skipped:late",
+                2.0,
+                "skipped:overrun",
+                0.0,
+                "failed:timeout",
+                4.0));
         assertThat(ClusterScale.byLabel(before, after, "skipped")).isEqualTo("late:2,overloaded:10");
         assertThat(ClusterScale.byLabel(before, after, "failed")).isEqualTo("timeout:4");
         assertThat(ClusterScale.byLabel(after, after, "skipped")).isEqualTo("none");

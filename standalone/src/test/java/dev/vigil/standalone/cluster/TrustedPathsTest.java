@@ -62,7 +62,8 @@ class TrustedPathsTest {
                 .isEqualTo(root() ? "rwx--x--x" : "rwx------");
         for (String sub : List.of("logs", "run", "config", "lib")) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(sub))))
-                    .as(sub).isEqualTo("rwx------");
+                    .as(sub)
+                    .isEqualTo("rwx------");
         }
     }
 
@@ -90,8 +91,7 @@ class TrustedPathsTest {
     void aSymlinkedDataDirIsRefused() throws Exception {
         Path real = Files.createDirectory(tmp.resolve("elsewhere"));
         Path link = Files.createSymbolicLink(tmp.resolve("cluster"), real);
-        assertThatThrownBy(() -> TrustedPaths.prepareDataDir(link))
-                .hasMessageContaining(link + " is a symbolic link");
+        assertThatThrownBy(() -> TrustedPaths.prepareDataDir(link)).hasMessageContaining(link + " is a symbolic link");
     }
 
     @Test
@@ -179,12 +179,15 @@ class TrustedPathsTest {
         TrustedPaths.prepareDataDir(dir);
         ProcessTable table = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
         // the directory as the shell's $0: every command the launcher runs names its data directory
-        ProcessTable.Running r = table.start(new ProcessSpec("probe-x", List.of("sh", "-c", "sleep 60",
-                dir.resolve("config/marker").toString()), Map.of()));
+        ProcessTable.Running r = table.start(new ProcessSpec(
+                "probe-x",
+                List.of("sh", "-c", "sleep 60", dir.resolve("config/marker").toString()),
+                Map.of()));
 
         assertThat(table.running("probe-x")).isPresent();
         assertThat(table.stop("probe-x", Duration.ofSeconds(10))).isTrue();
-        assertThat(ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
     }
 
     @Test
@@ -192,12 +195,15 @@ class TrustedPathsTest {
         Path dir = tmp.resolve("cluster");
         TrustedPaths.prepareDataDir(dir);
         ProcessTable table = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
-        ProcessTable.Running r = table.start(new ProcessSpec("probe-y", List.of("sh", "-c", "sleep 60",
-                dir.resolve("config/marker").toString()), Map.of()));
+        ProcessTable.Running r = table.start(new ProcessSpec(
+                "probe-y",
+                List.of("sh", "-c", "sleep 60", dir.resolve("config/marker").toString()),
+                Map.of()));
         try {
             Path pid = dir.resolve("run/probe-y.pid");
             Files.setPosixFilePermissions(pid, PosixFilePermissions.fromString("rw-rw-rw-"));
-            assertThatThrownBy(() -> table.running("probe-y")).hasMessageContaining(pid + " can be written by other users");
+            assertThatThrownBy(() -> table.running("probe-y"))
+                    .hasMessageContaining(pid + " can be written by other users");
             assertThatThrownBy(() -> table.stop("probe-y", Duration.ofSeconds(1)))
                     .hasMessageContaining(pid + " can be written by other users");
 
@@ -205,7 +211,8 @@ class TrustedPathsTest {
             Files.delete(pid);
             Files.createSymbolicLink(pid, planted);
             assertThatThrownBy(() -> table.running("probe-y")).hasMessageContaining(pid + " is a symbolic link");
-            assertThat(ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false)).isTrue();
+            assertThat(ProcessHandle.of(r.pid()).map(ProcessHandle::isAlive).orElse(false))
+                    .isTrue();
         } finally {
             ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
         }
@@ -237,11 +244,12 @@ class TrustedPathsTest {
         assertThat(TrustedPaths.readTrusted(routing)).contains("/etc/vigil/routing.yaml");
 
         Files.setPosixFilePermissions(routing, PosixFilePermissions.fromString("rw-rw-rw-"));
-        assertThatThrownBy(() -> TrustedPaths.readTrusted(routing)).hasMessageContaining("can be written by other users");
+        assertThatThrownBy(() -> TrustedPaths.readTrusted(routing))
+                .hasMessageContaining("can be written by other users");
 
         Files.delete(routing);
-        Files.createSymbolicLink(routing, Files.writeString(tmp.resolve("theirs"), "/tmp/evil.yaml",
-                StandardCharsets.UTF_8));
+        Files.createSymbolicLink(
+                routing, Files.writeString(tmp.resolve("theirs"), "/tmp/evil.yaml", StandardCharsets.UTF_8));
         assertThatThrownBy(() -> TrustedPaths.readTrusted(routing)).hasMessageContaining("is a symbolic link");
     }
 
@@ -252,7 +260,8 @@ class TrustedPathsTest {
         TrustedPaths.prepareDataDir(dir);
         Path routing = dir.resolve("config/routing.path");
         LocalCluster.write(routing, "/etc/vigil/routing.yaml");
-        Files.setOwner(routing, routing.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        Files.setOwner(
+                routing, routing.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
         assertThatThrownBy(() -> TrustedPaths.readTrusted(routing)).hasMessageContaining("belongs to nobody");
     }
 
@@ -261,8 +270,9 @@ class TrustedPathsTest {
         Path dir = Files.createDirectory(tmp.resolve("shared"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path jar = Files.writeString(tmp.resolve("vigil.jar"), "the real build");
-        assertThatThrownBy(() -> new LocalCluster(layout(dir), Path.of(".."), new PrintWriter(new StringWriter()),
-                jar.toString())).isInstanceOf(TrustedPaths.UntrustedPathException.class);
+        assertThatThrownBy(() -> new LocalCluster(
+                        layout(dir), Path.of(".."), new PrintWriter(new StringWriter()), jar.toString()))
+                .isInstanceOf(TrustedPaths.UntrustedPathException.class);
         assertThat(dir.resolve("lib")).doesNotExist();
     }
 }

@@ -42,8 +42,10 @@ class DemoScenarioTest {
     @Test
     void slowAndStatusDownAndUnknown() {
         assertThat(DemoScenario.answer("slow", Duration.ZERO, null).delay()).isEqualTo(DemoScenario.SLOW_DELAY);
-        assertThat(DemoScenario.answer("status-down", Duration.ZERO, null).body()).contains("\"down\"");
+        assertThat(DemoScenario.answer("status-down", Duration.ZERO, null).body())
+                .contains("\"down\"");
         assertThat(DemoScenario.answer("nope", Duration.ZERO, null)).isNull();
-        assertThat(DemoScenario.answer("healthy", Duration.ofHours(5), null).status()).isEqualTo(200);
+        assertThat(DemoScenario.answer("healthy", Duration.ofHours(5), null).status())
+                .isEqualTo(200);
     }
 }

@@ -46,8 +46,13 @@ class DemoTargetsTest {
     }
 
     private int get(String url, String region) {
-        return HttpClient.create().headers(h -> h.add("X-Vigil-Region", region))
-                .get().uri(url).response().map(r -> r.status().code()).block(Duration.ofSeconds(5));
+        return HttpClient.create()
+                .headers(h -> h.add("X-Vigil-Region", region))
+                .get()
+                .uri(url)
+                .response()
+                .map(r -> r.status().code())
+                .block(Duration.ofSeconds(5));
     }
 
     @Test
@@ -56,9 +61,11 @@ class DemoTargetsTest {
         clock.advance(DemoScenario.OUTAGE_START);
         assertThat(get(targets.url("outage"), "us-east")).isEqualTo(503);
         clock.advance(DemoScenario.DEGRADE_START.minus(DemoScenario.OUTAGE_START));
-        assertThat(get(targets.url("escalating"), DemoScenario.FIRST_FAILING_REGION)).isEqualTo(503);
+        assertThat(get(targets.url("escalating"), DemoScenario.FIRST_FAILING_REGION))
+                .isEqualTo(503);
         assertThat(get(targets.url("escalating"), "us-east")).isEqualTo(200);
-        assertThat(get("http://127.0.0.1:" + targets.port() + "/nope/health", "us-east")).isEqualTo(404);
+        assertThat(get("http://127.0.0.1:" + targets.port() + "/nope/health", "us-east"))
+                .isEqualTo(404);
     }
 
     @Test
@@ -67,7 +74,8 @@ class DemoTargetsTest {
             socket.setSoTimeout(5000);
             byte[] buf = new byte[256];
             int n = socket.getInputStream().read(buf);
-            assertThat(new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo(DemoTargets.TCP_BANNER);
+            assertThat(new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII))
+                    .isEqualTo(DemoTargets.TCP_BANNER);
         }
         MonitorDefinition tcp = targets.tcpMonitor(List.of("us-east", "eu-west"));
         assertThat(tcp.type()).isEqualTo(dev.vigil.schemas.contract.CheckType.TCP);
@@ -102,13 +110,14 @@ class DemoTargetsTest {
     @Test
     void monitorsCoverEveryTargetAtTenSeconds() {
         List<MonitorDefinition> monitors = targets.monitors(List.of("us-east", "eu-west", "asia-east"));
-        assertThat(monitors).hasSize(DemoTargets.TARGETS.size())
-                .allSatisfy(m -> {
-                    assertThat(m.intervalSeconds()).isEqualTo(10);
-                    assertThat(m.expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
-                    assertThat(m.url()).startsWith("http://127.0.0.1:" + targets.port());
-                });
-        assertThat(monitors).filteredOn(m -> m.id().equals("demo-slow"))
-                .singleElement().satisfies(m -> assertThat(m.expect().maxResponseMs()).isEqualTo(1000));
+        assertThat(monitors).hasSize(DemoTargets.TARGETS.size()).allSatisfy(m -> {
+            assertThat(m.intervalSeconds()).isEqualTo(10);
+            assertThat(m.expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
+            assertThat(m.url()).startsWith("http://127.0.0.1:" + targets.port());
+        });
+        assertThat(monitors)
+                .filteredOn(m -> m.id().equals("demo-slow"))
+                .singleElement()
+                .satisfies(m -> assertThat(m.expect().maxResponseMs()).isEqualTo(1000));
     }
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class DocLinksTest {
     /** {@code [text](target)} and {@code ![alt](target)}; the target ends at the first space or closing parenthesis. */
     private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+
     private static final Pattern HEADING = Pattern.compile("^(#{1,6})\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*:");
 
@@ -37,7 +38,8 @@ class DocLinksTest {
     private static Path repoRoot() {
         Path dir = Path.of("").toAbsolutePath();
         for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("README.md")) && Files.isDirectory(p.resolve("docs"))
+            if (Files.isRegularFile(p.resolve("README.md"))
+                    && Files.isDirectory(p.resolve("docs"))
                     && Files.isDirectory(p.resolve("standalone"))) {
                 return p;
             }
@@ -52,14 +54,18 @@ class DocLinksTest {
         List<String> blocks = codeBlocks(lines);
         assertThat(blocks).as("README.md code blocks").hasSizeGreaterThanOrEqualTo(2);
         assertThat(blocks.get(0)).as("the first code block: the demo").isEqualTo("./vigil demo");
-        assertThat(blocks.get(1)).as("the second code block: the test command .ci/run runs").isEqualTo("mvn -B verify");
+        assertThat(blocks.get(1))
+                .as("the second code block: the test command .ci/run runs")
+                .isEqualTo("mvn -B verify");
     }
 
     @Test
     void ciRunsTheReadmeTestCommand() throws IOException {
         String ci = Files.readString(ROOT.resolve(".ci/run"), StandardCharsets.UTF_8);
         List<String> blocks = codeBlocks(Files.readAllLines(ROOT.resolve("README.md"), StandardCharsets.UTF_8));
-        assertThat(ci.lines().map(String::strip)).as(".ci/run runs the README's test command").contains(blocks.get(1));
+        assertThat(ci.lines().map(String::strip))
+                .as(".ci/run runs the README's test command")
+                .contains(blocks.get(1));
     }
 
     @Test
@@ -103,18 +109,24 @@ class DocLinksTest {
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(ROOT)) {
             for (Path f : files.filter(Files::isRegularFile)
-                    .filter(f -> !ROOT.relativize(f).toString().contains("target") && !ROOT.relativize(f).startsWith(".git"))
-                    .filter(f -> f.toString().endsWith(".java") || f.toString().endsWith(".yaml")
-                            || f.toString().endsWith(".sh")).toList()) {
+                    .filter(f -> !ROOT.relativize(f).toString().contains("target")
+                            && !ROOT.relativize(f).startsWith(".git"))
+                    .filter(f -> f.toString().endsWith(".java")
+                            || f.toString().endsWith(".yaml")
+                            || f.toString().endsWith(".sh"))
+                    .toList()) {
                 List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < lines.size(); i++) {
                     if (citation.matcher(lines.get(i)).find()) {
-                        found.add(ROOT.relativize(f) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                        found.add(ROOT.relativize(f) + ":" + (i + 1) + ": "
+                                + lines.get(i).strip());
                     }
                 }
             }
         }
-        assertThat(found).as("comments citing SPEC; point at docs/design.md or another docs/ page").isEmpty();
+        assertThat(found)
+                .as("comments citing SPEC; point at docs/design.md or another docs/ page")
+                .isEmpty();
     }
 
     @Test
@@ -123,7 +135,8 @@ class DocLinksTest {
         assertThat(slug("Restart after kill -9")).isEqualTo("restart-after-kill--9");
         assertThat(slug("Vigil's own blind spots page as Vigil's, never as your service's"))
                 .isEqualTo("vigils-own-blind-spots-page-as-vigils-never-as-your-services");
-        assertThat(slug("Dead-man's switch (watching Vigil itself)")).isEqualTo("dead-mans-switch-watching-vigil-itself");
+        assertThat(slug("Dead-man's switch (watching Vigil itself)"))
+                .isEqualTo("dead-mans-switch-watching-vigil-itself");
     }
 
     private static List<Path> pages() throws IOException {
@@ -146,8 +159,11 @@ class DocLinksTest {
         int hash = target.indexOf('#');
         String file = hash < 0 ? target : target.substring(0, hash);
         String anchor = hash < 0 ? null : target.substring(hash + 1);
-        Path resolved = file.isEmpty() ? page
-                : page.getParent().resolve(URLDecoder.decode(file, StandardCharsets.UTF_8)).normalize();
+        Path resolved = file.isEmpty()
+                ? page
+                : page.getParent()
+                        .resolve(URLDecoder.decode(file, StandardCharsets.UTF_8))
+                        .normalize();
         if (!resolved.startsWith(ROOT)) {
             return "points outside the repository";
         }

@@ -27,18 +27,20 @@ class CanaryTest {
         assertThat(Canary.allowEntry("127.0.0.2")).isEqualTo("127.0.0.2/32");
         assertThat(Canary.monitor("127.0.0.2", 9, List.of("a")).target()).isEqualTo("http://127.0.0.2:9/health");
         // three intervals plus the deadline (timeout and grace)
-        assertThat(Canary.MAX_AGE).isGreaterThan(Duration.ofSeconds(3L * Canary.INTERVAL_SECONDS)
-                .plusMillis(Canary.TIMEOUT_MS));
+        assertThat(Canary.MAX_AGE)
+                .isGreaterThan(Duration.ofSeconds(3L * Canary.INTERVAL_SECONDS).plusMillis(Canary.TIMEOUT_MS));
     }
 
     @Test
     void theSwitchWithoutItsVariableStopsBeforeAnythingStarts() {
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+                .withFreePorts()
                 .withDeadMan(new StandaloneOptions.DeadMan("CANARY_TEST_UNSET_URL", null));
         assertThat(options.deadMan().pingInterval()).isEqualTo(Duration.ofMinutes(1));
-        assertThatThrownBy(() -> StandaloneLauncher.start(options, Map.of(), line -> { }))
+        assertThatThrownBy(() -> StandaloneLauncher.start(options, Map.of(), line -> {}))
                 .isInstanceOf(StandaloneLauncher.LaunchException.class)
-                .hasMessageContaining("CANARY_TEST_UNSET_URL is not set").hasMessageContaining("nothing was started");
+                .hasMessageContaining("CANARY_TEST_UNSET_URL is not set")
+                .hasMessageContaining("nothing was started");
         assertThat(Files.exists(dir.resolve("data").resolve("kafka"))).isFalse();
     }
 }

@@ -49,11 +49,16 @@ class CheckTypesStackIT {
     @BeforeAll
     static void start() throws Exception {
         sink = new WebhookSink();
-        banner = TcpServer.create().host("127.0.0.1").port(0)
-                .handle((in, out) -> out.sendString(Mono.just("+OK vigil test banner\r\n")).then(in.receive().then()))
+        banner = TcpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .handle((in, out) -> out.sendString(Mono.just("+OK vigil test banner\r\n"))
+                        .then(in.receive().then()))
                 .bindNow();
         Path routing = dir.resolve("routing.yaml");
-        Files.writeString(routing, """
+        Files.writeString(
+                routing,
+                """
                 channels:
                   oncall:
                     type: webhook
@@ -63,19 +68,62 @@ class CheckTypesStackIT {
                   critical: [oncall]
                   warning: [oncall]
                   info: [oncall]
-                """.formatted(sink.url("oncall")));
+                """
+                        .formatted(sink.url("oncall")));
         Map<String, String> env = new HashMap<>();
         env.put("CHECKS_WEBHOOK_SECRET", "check-types-webhook-signing-secret-32b");
         StackSupport.withExternalDb(env);
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
-                .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
-        vigil = StandaloneLauncher.start(options, env, line -> { });
-        MonitorDefinition heartbeat = new MonitorDefinition(1, HEARTBEAT, "nightly job", null, null, 10, 2500, null,
-                null, null, null, "jobs", null, Map.of(), true, CheckType.HEARTBEAT, null, null, null, null, null,
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+                .withFreePorts()
+                .withAllowList(List.of("127.0.0.1/32"))
+                .withRouting(routing);
+        vigil = StandaloneLauncher.start(options, env, line -> {});
+        MonitorDefinition heartbeat = new MonitorDefinition(
+                1,
+                HEARTBEAT,
+                "nightly job",
+                null,
+                null,
+                10,
+                2500,
+                null,
+                null,
+                null,
+                null,
+                "jobs",
+                null,
+                Map.of(),
+                true,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat(null, null, 2, BearerTokens.hash(TOKEN)));
-        MonitorDefinition tcp = new MonitorDefinition(1, TCP, "banner", null, null, 10, 2500, options.regions(), null,
-                null, null, "mail", null, Map.of(), true, CheckType.TCP, null, null,
-                new MonitorDefinition.Tcp("127.0.0.1", banner.port(), null, "+OK"), null, null, null);
+        MonitorDefinition tcp = new MonitorDefinition(
+                1,
+                TCP,
+                "banner",
+                null,
+                null,
+                10,
+                2500,
+                options.regions(),
+                null,
+                null,
+                null,
+                "mail",
+                null,
+                Map.of(),
+                true,
+                CheckType.TCP,
+                null,
+                null,
+                new MonitorDefinition.Tcp("127.0.0.1", banner.port(), null, "+OK"),
+                null,
+                null,
+                null);
         new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
                 .publish(List.of(heartbeat, tcp), List.of());
     }
@@ -86,15 +134,19 @@ class CheckTypesStackIT {
     }
 
     private static List<AlertEvent> delivered(String monitorId, AlertState state) {
-        return sink.deliveries().stream().map(WebhookSink.Delivery::event)
-                .filter(e -> e.fingerprint().equals("monitor/" + monitorId) && e.state() == state).toList();
+        return sink.deliveries().stream()
+                .map(WebhookSink.Delivery::event)
+                .filter(e -> e.fingerprint().equals("monitor/" + monitorId) && e.state() == state)
+                .toList();
     }
 
     private static int ping(String token) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.ingestPort()
-                        + "/v1/heartbeat/" + HEARTBEAT))
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody())
-                .timeout(Duration.ofSeconds(10)).build();
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + vigil.ingestPort() + "/v1/heartbeat/" + HEARTBEAT))
+                .header("Authorization", "Bearer " + token)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10))
+                .build();
         return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
@@ -110,17 +162,25 @@ class CheckTypesStackIT {
             Thread.sleep(3000);
         }
         assertThat(accepted).as("pings ingest accepted").isGreaterThan(5);
-        assertThat(ping("not-the-token-" + TOKEN.substring(0, 10))).as("a wrong token").isIn(401, 404);
-        assertThat(delivered(HEARTBEAT, AlertState.OPENED)).as("no page while the job pings").isEmpty();
+        assertThat(ping("not-the-token-" + TOKEN.substring(0, 10)))
+                .as("a wrong token")
+                .isIn(401, 404);
+        assertThat(delivered(HEARTBEAT, AlertState.OPENED))
+                .as("no page while the job pings")
+                .isEmpty();
 
         // the job goes silent: the missed heartbeat pages
-        await("the missed heartbeat pages").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+        await("the missed heartbeat pages")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(HEARTBEAT, AlertState.OPENED).isEmpty());
         AlertEvent opened = delivered(HEARTBEAT, AlertState.OPENED).get(0);
         assertThat(opened.summary().toLowerCase()).contains("heartbeat");
 
         // it pings again: resolved after the healthy windows
-        await("pinged again, it resolves").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(3))
+        await("pinged again, it resolves")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(3))
                 .until(() -> {
                     ping(TOKEN);
                     return !delivered(HEARTBEAT, AlertState.RESOLVED).isEmpty();
@@ -130,13 +190,22 @@ class CheckTypesStackIT {
 
     @Test
     void aTcpCheckPagesWhenItsServiceGoesAway() {
-        await("the banner check is up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.queryPort()
-                                + "/v1/monitors/" + TCP)).header("Authorization", "Bearer " + vigil.adminToken()).build(),
-                        HttpResponse.BodyHandlers.ofString()).body().contains("\"status\":\"up\""));
+        await("the banner check is up")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> HTTP.send(
+                                HttpRequest.newBuilder(URI.create(
+                                                "http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + TCP))
+                                        .header("Authorization", "Bearer " + vigil.adminToken())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body()
+                        .contains("\"status\":\"up\""));
         assertThat(delivered(TCP, AlertState.OPENED)).isEmpty();
         banner.disposeNow();
-        await("the TCP check pages").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+        await("the TCP check pages")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(TCP, AlertState.OPENED).isEmpty());
     }
 }

@@ -66,15 +66,35 @@ class ConsoleBrowserIT {
     static void start() {
         HeadlessChromium.assumeInstalled();
         Map<String, String> env = StackSupport.withExternalDb(new HashMap<>());
-        StatusPage page = new StatusPage("public", "Shop status", null,
+        StatusPage page = new StatusPage(
+                "public",
+                "Shop status",
+                null,
                 List.of(new Group("Storefront", List.of("demo-healthy", "demo-status-down"))));
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
-                .withAllowList(List.of("127.0.0.1/32")).withStatusPages(List.of(page));
-        vigil = StandaloneLauncher.start(options, env, line -> { });
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+                .withFreePorts()
+                .withAllowList(List.of("127.0.0.1/32"))
+                .withStatusPages(List.of(page));
+        vigil = StandaloneLauncher.start(options, env, line -> {});
         targets = StackSupport.targets(vigil, options, true, Set.of("demo-healthy", "demo-status-down", "demo-slow"));
-        MonitorDefinition hostile = new MonitorDefinition(1, "xss-name", XSS, targets.url("healthy"), "GET", 10, 2500,
-                options.regions(), null, null, null, "demo", "xss", Map.of(), true);
-        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(List.of(hostile), List.of());
+        MonitorDefinition hostile = new MonitorDefinition(
+                1,
+                "xss-name",
+                XSS,
+                targets.url("healthy"),
+                "GET",
+                10,
+                2500,
+                options.regions(),
+                null,
+                null,
+                null,
+                "demo",
+                "xss",
+                Map.of(),
+                true);
+        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(List.of(hostile), List.of());
         base = "http://127.0.0.1:" + vigil.queryPort();
         browser = HeadlessChromium.start(dir.resolve("profile"), 1400, 1000);
     }
@@ -88,11 +108,16 @@ class ConsoleBrowserIT {
     }
 
     private static WebElement waitFor(String css) {
-        return await(css).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions().until(() -> {
-                    List<WebElement> found = browser.findElements(By.cssSelector(css));
-                    return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
-                }, e -> e != null);
+        return await(css)
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            List<WebElement> found = browser.findElements(By.cssSelector(css));
+                            return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+                        },
+                        e -> e != null);
     }
 
     private static String text(String css) {
@@ -101,8 +126,11 @@ class ConsoleBrowserIT {
     }
 
     private static JsonNode api(String path) throws Exception {
-        HttpResponse<String> res = HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
-                .header("Authorization", "Bearer " + vigil.adminToken()).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse<String> res = HTTP.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Authorization", "Bearer " + vigil.adminToken())
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(res.statusCode()).as(path).isEqualTo(200);
         return Json.tree(res.body().getBytes(StandardCharsets.UTF_8));
@@ -117,7 +145,8 @@ class ConsoleBrowserIT {
     void withoutATokenTheConsoleAsksToSignInAndTheApiAnswers401() {
         browser.get(base + "/");
         waitFor("form#signin");
-        assertThat(browser.findElements(By.cssSelector("#app-shell")).stream().noneMatch(WebElement::isDisplayed)).isTrue();
+        assertThat(browser.findElements(By.cssSelector("#app-shell")).stream().noneMatch(WebElement::isDisplayed))
+                .isTrue();
         Object status = browser.executeAsyncScript(
                 "const done = arguments[0]; fetch('/v1/status').then(r => done(r.status), e => done(String(e)));");
         assertThat(status).isEqualTo(401L);
@@ -125,7 +154,8 @@ class ConsoleBrowserIT {
 
         browser.findElement(By.id("token")).sendKeys("vgl_not-a-real-token");
         browser.findElement(By.id("signin-submit")).click();
-        await("a wrong token is refused").atMost(Duration.ofSeconds(10)).until(() -> !text("#signin-error").isEmpty());
+        await("a wrong token is refused").atMost(Duration.ofSeconds(10)).until(() -> !text("#signin-error")
+                .isEmpty());
         assertThat(browser.getCurrentUrl()).doesNotContain("vgl_");
     }
 
@@ -138,41 +168,60 @@ class ConsoleBrowserIT {
         waitFor("#fleet");
         assertThat(text("#whoami")).isNotEmpty();
         assertThat(browser.getCurrentUrl()).doesNotContain(vigil.adminToken());
-        await("the grid shows demo-status-down down and demo-healthy up").atMost(VERDICTS)
-                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+        await("the grid shows demo-status-down down and demo-healthy up")
+                .atMost(VERDICTS)
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
                 .until(() -> text("[data-monitor=\"demo-status-down\"] .status").equals("down")
                         && text("[data-monitor=\"demo-healthy\"] .status").equals("up"));
         for (String id : List.of("demo-healthy", "demo-status-down", "demo-slow", "xss-name")) {
-            assertThat(browser.findElements(By.cssSelector("[data-monitor=\"" + id + "\"]"))).as(id).isNotEmpty();
+            assertThat(browser.findElements(By.cssSelector("[data-monitor=\"" + id + "\"]")))
+                    .as(id)
+                    .isNotEmpty();
         }
         List<WebElement> dots = browser.findElements(By.cssSelector("[data-monitor=\"demo-status-down\"] .region-dot"));
-        assertThat(dots).extracting(d -> d.getAttribute("data-region")).containsExactlyInAnyOrder("us-east", "eu-west", "asia-east");
+        assertThat(dots)
+                .extracting(d -> d.getAttribute("data-region"))
+                .containsExactlyInAnyOrder("us-east", "eu-west", "asia-east");
         HeadlessChromium.screenshot(browser, "02-fleet");
     }
 
     @Test
     @Order(3)
     void aHostileMonitorNameIsShownAsTextAndNeverRuns() {
-        await("the hostile row").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+        await("the hostile row")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
                 .until(() -> text("[data-monitor=\"xss-name\"] .monitor-name").equals(XSS));
-        assertThat(browser.findElements(By.cssSelector("[data-monitor=\"xss-name\"] img"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("[data-monitor=\"xss-name\"] img")))
+                .isEmpty();
         assertNoDialog();
     }
 
     @Test
     @Order(4)
     void aDownMonitorsDetailShowsItsRegionsChartAndUptime() {
-        browser.findElement(By.cssSelector("[data-monitor=\"demo-status-down\"] a.monitor-link")).click();
+        browser.findElement(By.cssSelector("[data-monitor=\"demo-status-down\"] a.monitor-link"))
+                .click();
         waitFor("#monitor-detail");
-        await("three regions and a drawn chart").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
-                browser.findElements(By.cssSelector(".region-result")).size() == 3
-                        && !browser.findElements(By.cssSelector("#rt-chart canvas")).isEmpty()
-                        && browser.findElements(By.cssSelector("#uptime-bar .uptime-day")).size() == 90);
+        await("three regions and a drawn chart")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() ->
+                        browser.findElements(By.cssSelector(".region-result")).size() == 3
+                                && !browser.findElements(By.cssSelector("#rt-chart canvas"))
+                                        .isEmpty()
+                                && browser.findElements(By.cssSelector("#uptime-bar .uptime-day"))
+                                                .size()
+                                        == 90);
         assertThat(text("#monitor-name")).contains("status-down");
-        assertThat(browser.findElements(By.cssSelector(".region-result"))).extracting(e -> e.getAttribute("data-region"))
+        assertThat(browser.findElements(By.cssSelector(".region-result")))
+                .extracting(e -> e.getAttribute("data-region"))
                 .containsExactlyInAnyOrder("us-east", "eu-west", "asia-east");
-        assertThat(text(".region-result[data-region=\"eu-west\"]")).containsIgnoringCase("assertion failure")
-                .as("the probe's phase timings reach the page").contains("connect");
+        assertThat(text(".region-result[data-region=\"eu-west\"]"))
+                .containsIgnoringCase("assertion failure")
+                .as("the probe's phase timings reach the page")
+                .contains("connect");
         HeadlessChromium.screenshot(browser, "03-monitor-detail");
     }
 
@@ -181,12 +230,18 @@ class ConsoleBrowserIT {
     void acknowledgingFromTheAlertsPageChangesWhatTheApiReports() throws Exception {
         browser.get(base + "/#/alerts");
         String row = "[data-fingerprint=\"monitor/demo-status-down\"]";
-        await("the open alert is listed").atMost(VERDICTS).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-                .until(() -> browser.findElement(By.cssSelector(row + " button.ack-button")).isDisplayed());
+        await("the open alert is listed")
+                .atMost(VERDICTS)
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> browser.findElement(By.cssSelector(row + " button.ack-button"))
+                        .isDisplayed());
         browser.findElement(By.cssSelector(row + " button.ack-button")).click();
         waitFor(row + " .ack-form input.ack-comment").sendKeys("looking at it from the browser");
         browser.findElement(By.cssSelector(row + " button.ack-confirm")).click();
-        await("the API reports the acknowledgement").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+        await("the API reports the acknowledgement")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     for (JsonNode a : api("/v1/alerts?state=open").path("alerts")) {
                         if (a.path("fingerprint").asText().equals("monitor/demo-status-down")) {
@@ -195,7 +250,9 @@ class ConsoleBrowserIT {
                     }
                     return false;
                 });
-        await("the page marks it acknowledged").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+        await("the page marks it acknowledged")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
                 .until(() -> text(row + " .ack-mark").contains("Acknowledged by"));
         HeadlessChromium.screenshot(browser, "04-alerts-acknowledged");
     }
@@ -206,7 +263,9 @@ class ConsoleBrowserIT {
         browser.get(base + "/#/silences");
         waitFor("form#silence-form");
         browser.findElement(By.id("silence-fingerprint")).sendKeys("monitor/demo-sl*");
-        await("the preview lists what the matcher matches").atMost(Duration.ofSeconds(20)).ignoreExceptions()
+        await("the preview lists what the matcher matches")
+                .atMost(Duration.ofSeconds(20))
+                .ignoreExceptions()
                 .until(() -> browser.findElements(By.cssSelector("#silence-preview li")).stream()
                         .anyMatch(li -> li.getText().contains("monitor/demo-slow")));
         assertThat(browser.findElements(By.cssSelector("#silence-preview li")))
@@ -216,22 +275,31 @@ class ConsoleBrowserIT {
         duration.sendKeys("30");
         browser.findElement(By.id("silence-reason")).sendKeys("browser test");
         browser.findElement(By.id("silence-submit")).click();
-        String id = await("the API lists the new silence").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> {
-                    for (JsonNode s : api("/v1/silences?state=active").path("silences")) {
-                        if (s.path("reason").asText().equals("browser test")) {
-                            return s.path("id").asText();
-                        }
-                    }
-                    return null;
-                }, v -> v != null);
+        String id = await("the API lists the new silence")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> {
+                            for (JsonNode s : api("/v1/silences?state=active").path("silences")) {
+                                if (s.path("reason").asText().equals("browser test")) {
+                                    return s.path("id").asText();
+                                }
+                            }
+                            return null;
+                        },
+                        v -> v != null);
         String row = "[data-silence-id=\"" + id + "\"]";
-        await("the new silence is listed").atMost(Duration.ofSeconds(30)).ignoreExceptions()
-                .until(() -> browser.findElement(By.cssSelector(row + " button.expire-button")).isDisplayed());
+        await("the new silence is listed")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> browser.findElement(By.cssSelector(row + " button.expire-button"))
+                        .isDisplayed());
         HeadlessChromium.screenshot(browser, "05-silences");
         browser.findElement(By.cssSelector(row + " button.expire-button")).click();
         acceptConfirmation();
-        await("the API reports it expired").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+        await("the API reports it expired")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     for (JsonNode s : api("/v1/silences?state=expired").path("silences")) {
                         if (s.path("id").asText().equals(id)) {
@@ -260,32 +328,54 @@ class ConsoleBrowserIT {
         String visible = browser.findElement(By.tagName("body")).getText();
         assertThat(visible).contains("Shop status").contains("Demo: healthy").contains("Demo: status-down");
         assertThat(visible).doesNotContain("Demo: slow").doesNotContain(XSS);
-        assertThat(page).doesNotContain(targets.url("healthy")).doesNotContain("127.0.0.1")
-                .doesNotContain("us-east").doesNotContain("assertion_failure");
-        assertThat(browser.findElements(By.cssSelector("[data-monitor]"))).extracting(e -> e.getAttribute("data-monitor"))
+        assertThat(page)
+                .doesNotContain(targets.url("healthy"))
+                .doesNotContain("127.0.0.1")
+                .doesNotContain("us-east")
+                .doesNotContain("assertion_failure");
+        assertThat(browser.findElements(By.cssSelector("[data-monitor]")))
+                .extracting(e -> e.getAttribute("data-monitor"))
                 .containsExactly("demo-healthy", "demo-status-down");
         HeadlessChromium.screenshot(browser, "06-status-page");
         // the page needs no token: a fresh request without one is answered
-        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status/public")).build(),
+        HttpResponse<String> anonymous = HTTP.send(
+                HttpRequest.newBuilder(URI.create(base + "/status/public")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(anonymous.statusCode()).isEqualTo(200);
-        assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(base + "/status/other")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        assertThat(HTTP.send(
+                                HttpRequest.newBuilder(URI.create(base + "/status/other"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     @Order(8)
     void theBadgeIsValidSvgWithTheRightText() throws Exception {
-        String svg = await("the badge says up").atMost(Duration.ofSeconds(30)).until(() -> HTTP.send(
-                HttpRequest.newBuilder(URI.create(base + "/badge/demo-healthy/status.svg")).build(),
-                HttpResponse.BodyHandlers.ofString()).body(), b -> b.contains(">up<"));
+        String svg = await("the badge says up")
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> HTTP.send(
+                                        HttpRequest.newBuilder(URI.create(base + "/badge/demo-healthy/status.svg"))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .body(),
+                        b -> b.contains(">up<"));
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
         f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
         Document doc = f.newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         assertThat(doc.getDocumentElement().getTagName()).isEqualTo("svg");
-        assertThat(doc.getDocumentElement().getTextContent()).contains("Demo: healthy").contains("up");
-        assertThat(HTTP.send(HttpRequest.newBuilder(URI.create(base + "/badge/demo-slow/status.svg")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode()).as("a monitor no page lists").isEqualTo(404);
+        assertThat(doc.getDocumentElement().getTextContent())
+                .contains("Demo: healthy")
+                .contains("up");
+        assertThat(HTTP.send(
+                                HttpRequest.newBuilder(URI.create(base + "/badge/demo-slow/status.svg"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .as("a monitor no page lists")
+                .isEqualTo(404);
         browser.get(base + "/badge/demo-healthy/uptime.svg?days=30");
         HeadlessChromium.screenshot(browser, "07-badge");
     }
@@ -309,7 +399,8 @@ class ConsoleBrowserIT {
         // (the API's documented "retry shortly"; the console retries with backoff)
         List<String> severe = new ArrayList<>();
         for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
-            if (e.getLevel().intValue() >= Level.SEVERE.intValue() && !e.getMessage().contains("status of 401")
+            if (e.getLevel().intValue() >= Level.SEVERE.intValue()
+                    && !e.getMessage().contains("status of 401")
                     && !e.getMessage().contains("status of 503")) {
                 severe.add(e.getMessage());
             }

@@ -46,7 +46,9 @@ class DeadMansSwitchIT {
 
     @BeforeAll
     static void start() throws Exception {
-        heartbeat = HttpServer.create().host("127.0.0.1").port(0)
+        heartbeat = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .route(r -> r.get("/ping/{uuid}", (req, res) -> {
                     pings.add(System.currentTimeMillis());
                     return res.status(200).sendString(Mono.just("OK"));
@@ -54,7 +56,9 @@ class DeadMansSwitchIT {
                 .bindNow();
         sink = new WebhookSink();
         Path routing = dir.resolve("routing.yaml");
-        Files.writeString(routing, """
+        Files.writeString(
+                routing,
+                """
                 channels:
                   team:
                     type: webhook
@@ -64,14 +68,28 @@ class DeadMansSwitchIT {
                   critical: [team]
                   warning: [team]
                   info: [team]
-                """.formatted(sink.url("team")));
+                """
+                        .formatted(sink.url("team")));
         Map<String, String> env = new HashMap<>();
         env.put("DEADMAN_IT_WEBHOOK_SECRET", "deadman-webhook-signing-secret-32-bytes");
         env.put(URL_ENV, "http://127.0.0.1:" + heartbeat.port() + "/ping/5f1c1e2a-0000-4000-8000-000000000001");
         StackSupport.withExternalDb(env);
-        StandaloneOptions options = new StandaloneOptions(dir.resolve("data"), "127.0.0.1", 0, 0, 0, 0, 0, 0,
-                List.of("us-east"), List.of(), routing, null, null, new StandaloneOptions.DeadMan(URL_ENV, PING));
-        vigil = StandaloneLauncher.start(options, env, line -> { });
+        StandaloneOptions options = new StandaloneOptions(
+                dir.resolve("data"),
+                "127.0.0.1",
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                List.of("us-east"),
+                List.of(),
+                routing,
+                null,
+                null,
+                new StandaloneOptions.DeadMan(URL_ENV, PING));
+        vigil = StandaloneLauncher.start(options, env, line -> {});
     }
 
     @AfterAll
@@ -80,21 +98,32 @@ class DeadMansSwitchIT {
     }
 
     private static double metric(String line) throws Exception {
-        String body = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.notifierPort()
-                + "/metrics")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        return body.lines().filter(l -> l.startsWith(line)).mapToDouble(l -> Double.parseDouble(
-                l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(Double.NaN);
+        String body = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.notifierPort() + "/metrics"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        return body.lines()
+                .filter(l -> l.startsWith(line))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElse(Double.NaN);
     }
 
     private static List<AlertEvent> delivered(String fingerprint) {
-        return sink.deliveries().stream().map(WebhookSink.Delivery::event)
-                .filter(e -> e.fingerprint().equals(fingerprint)).toList();
+        return sink.deliveries().stream()
+                .map(WebhookSink.Delivery::event)
+                .filter(e -> e.fingerprint().equals(fingerprint))
+                .toList();
     }
 
     @Test
     void checksInOnlyWhileTheCanaryPassesAndStopsWithinTheBoundWhenThePipelineStalls() throws Exception {
-        await("the canary passes and the heartbeat stand-in is pinged").atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofSeconds(1)).until(() -> pings.size() >= 3);
+        await("the canary passes and the heartbeat stand-in is pinged")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> pings.size() >= 3);
         // the switch checked in before the first canary had passed: those check-ins were withheld, not sent
         assertThat(metric("vigil_deadman_pings_total{result=\"withheld\"")).isGreaterThanOrEqualTo(1);
         assertThat(metric("vigil_deadman_pings_total{result=\"sent\"")).isGreaterThanOrEqualTo(3);
@@ -105,12 +134,16 @@ class DeadMansSwitchIT {
         vigil.stop("streams");
         // the last canary window started before the stop: check-ins end within the bound (plus one check-in)
         long deadline = stalled + Canary.MAX_AGE.toMillis() + PING.toMillis() + 1000;
-        await("the notifier's pipeline-stalled warning reaches the team").atMost(Duration.ofSeconds(90))
+        await("the notifier's pipeline-stalled warning reaches the team")
+                .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(1))
-                .until(() -> delivered("vigil/pipeline-stalled").stream().anyMatch(e -> e.state() == AlertState.OPENED));
+                .until(() ->
+                        delivered("vigil/pipeline-stalled").stream().anyMatch(e -> e.state() == AlertState.OPENED));
         long quietFor = Math.max(1, deadline + 3 * PING.toMillis() - System.currentTimeMillis());
-        await("no check-in past the bound").during(Duration.ofMillis(quietFor))
-                .atMost(Duration.ofMillis(quietFor + 10_000)).pollInterval(Duration.ofMillis(500))
+        await("no check-in past the bound")
+                .during(Duration.ofMillis(quietFor))
+                .atMost(Duration.ofMillis(quietFor + 10_000))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> pings.stream().allMatch(t -> t <= deadline));
         assertThat(pings).as("check-ins after the stall at %d", stalled).allMatch(t -> t <= deadline);
         assertThat(metric("vigil_canary_age_seconds")).isGreaterThan((double) Canary.MAX_AGE.toSeconds());

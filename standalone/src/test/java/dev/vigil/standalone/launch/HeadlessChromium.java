@@ -23,8 +23,7 @@ final class HeadlessChromium {
     /** Where screenshots go, for a reviewer to look at. */
     static final Path SHOTS = Path.of("target", "console-screenshots");
 
-    private HeadlessChromium() {
-    }
+    private HeadlessChromium() {}
 
     /** Skips (or, under CI, fails) when chromium or chromedriver is not installed. */
     static void assumeInstalled() {
@@ -44,13 +43,24 @@ final class HeadlessChromium {
     static ChromeDriver start(Path profile, int width, int height) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--disable-extensions", "--user-data-dir=" + profile.toAbsolutePath(),
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--disable-extensions",
+                "--user-data-dir=" + profile.toAbsolutePath(),
                 "--window-size=" + width + "," + height);
         options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort()
+                .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
         return driver;

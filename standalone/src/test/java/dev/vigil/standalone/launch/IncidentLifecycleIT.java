@@ -44,11 +44,16 @@ class IncidentLifecycleIT {
         sink = new WebhookSink();
         // BetterStack gives each incident it creates a new id: bs-42, bs-43, ...
         java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger(41);
-        betterstack = StackSupport.recordingVendor(vendorCalls, uri -> uri.endsWith("/incidents")
-                ? Map.entry(201, "{\"data\":{\"id\":\"bs-" + ids.incrementAndGet() + "\",\"type\":\"incident\"}}")
-                : Map.entry(200, "{}"));
+        betterstack = StackSupport.recordingVendor(
+                vendorCalls,
+                uri -> uri.endsWith("/incidents")
+                        ? Map.entry(
+                                201, "{\"data\":{\"id\":\"bs-" + ids.incrementAndGet() + "\",\"type\":\"incident\"}}")
+                        : Map.entry(200, "{}"));
         Path routing = dir.resolve("routing.yaml");
-        Files.writeString(routing, """
+        Files.writeString(
+                routing,
+                """
                 channels:
                   oncall:
                     type: webhook
@@ -62,14 +67,18 @@ class IncidentLifecycleIT {
                   critical: [oncall, betterstack]
                   warning: [oncall]
                   info: [oncall]
-                """.formatted(sink.url("oncall"), betterstack.port()));
+                """
+                        .formatted(sink.url("oncall"), betterstack.port()));
         Map<String, String> env = new HashMap<>();
         env.put("LIFECYCLE_WEBHOOK_SECRET", "lifecycle-webhook-signing-secret-32-bytes");
         env.put("LIFECYCLE_BETTERSTACK_TOKEN", "bs-token-for-the-fake");
         StackSupport.withExternalDb(env);
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
-                .withAllowList(List.of("127.0.0.1/32")).withRouting(routing).withReminderInterval(Duration.ofMinutes(1));
-        vigil = StandaloneLauncher.start(options, env, line -> { });
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+                .withFreePorts()
+                .withAllowList(List.of("127.0.0.1/32"))
+                .withRouting(routing)
+                .withReminderInterval(Duration.ofMinutes(1));
+        vigil = StandaloneLauncher.start(options, env, line -> {});
         targets = StackSupport.targets(vigil, options, false, java.util.Set.of("demo-outage"));
     }
 
@@ -79,8 +88,10 @@ class IncidentLifecycleIT {
     }
 
     private static List<AlertEvent> delivered(AlertState state) {
-        return sink.deliveries().stream().map(WebhookSink.Delivery::event)
-                .filter(e -> e.fingerprint().equals(FP) && e.state() == state).toList();
+        return sink.deliveries().stream()
+                .map(WebhookSink.Delivery::event)
+                .filter(e -> e.fingerprint().equals(FP) && e.state() == state)
+                .toList();
     }
 
     private static CliRun cli(String... args) {
@@ -95,24 +106,32 @@ class IncidentLifecycleIT {
 
     @Test
     void ackStopsRemindersAndAcknowledgesBetterStackAndASilenceDoesNotEatTheResolution() throws Exception {
-        await("the outage pages the webhook and opens a BetterStack incident").atMost(Duration.ofSeconds(120))
+        await("the outage pages the webhook and opens a BetterStack incident")
+                .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(AlertState.OPENED).isEmpty()
                         && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents ")));
 
         // the CLI answers 1 with the API's 503 while the instance rebalances (just after start): an operator retries
         List<CliRun> tries = new CopyOnWriteArrayList<>();
-        await("vigil ack succeeds").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            CliRun run = cli("ack", FP, "--comment", "on it");
-            tries.add(run);
-            return run.exit() == 0;
-        });
-        assertThat(tries).allSatisfy(t -> assertThat(t.exit() == 0 || t.err().contains("503")).as(t.err()).isTrue());
+        await("vigil ack succeeds")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    CliRun run = cli("ack", FP, "--comment", "on it");
+                    tries.add(run);
+                    return run.exit() == 0;
+                });
+        assertThat(tries).allSatisfy(t -> assertThat(t.exit() == 0 || t.err().contains("503"))
+                .as(t.err())
+                .isTrue());
         assertThat(tries.get(tries.size() - 1).out()).contains(FP + " acknowledged by standalone-admin until it ends");
-        await("the acknowledgement reaches the webhook and BetterStack").atMost(Duration.ofSeconds(60))
+        await("the acknowledgement reaches the webhook and BetterStack")
+                .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> !delivered(AlertState.ACKNOWLEDGED).isEmpty()
-                        && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-42/acknowledge")));
+                        && vendorCalls.stream()
+                                .anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-42/acknowledge")));
         AlertEvent notice = delivered(AlertState.ACKNOWLEDGED).get(0);
         assertThat(notice.summary()).isEqualTo("Acknowledged by standalone-admin: on it");
         CliRun alerts = cli("alerts");
@@ -120,64 +139,93 @@ class IncidentLifecycleIT {
 
         int remindersAtAck = delivered(AlertState.REMINDER).size();
         await("no reminder for longer than the reminder interval while acknowledged")
-                .during(Duration.ofSeconds(80)).atMost(Duration.ofSeconds(100)).pollInterval(Duration.ofSeconds(2))
+                .during(Duration.ofSeconds(80))
+                .atMost(Duration.ofSeconds(100))
+                .pollInterval(Duration.ofSeconds(2))
                 .until(() -> delivered(AlertState.REMINDER).size() == remindersAtAck);
 
         CliRun silence = cli("silence", "add", "--fingerprint", FP, "--duration", "30m", "--reason", "noisy");
         assertThat(silence.exit()).as(silence.err()).isZero();
         targets.force("outage", true);
-        await("the resolution reaches the channels that got the page, silence or not").atMost(Duration.ofSeconds(120))
+        await("the resolution reaches the channels that got the page, silence or not")
+                .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(AlertState.RESOLVED).isEmpty()
                         && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-42/resolve")));
         assertThat(delivered(AlertState.OPENED)).hasSize(1);
         assertThat(delivered(AlertState.RESOLVED)).hasSize(1);
-        assertThat(vendorCalls.stream().filter(c -> c.startsWith("POST /api/v2/incidents ")).count()).isEqualTo(1);
+        assertThat(vendorCalls.stream()
+                        .filter(c -> c.startsWith("POST /api/v2/incidents "))
+                        .count())
+                .isEqualTo(1);
 
         // the next outage, acknowledged in BetterStack
-        java.util.regex.Matcher id = java.util.regex.Pattern.compile("silence (\\S+) created").matcher(silence.out());
+        java.util.regex.Matcher id =
+                java.util.regex.Pattern.compile("silence (\\S+) created").matcher(silence.out());
         assertThat(id.find()).as(silence.out()).isTrue();
         CliRun expire = cli("silence", "expire", id.group(1));
         assertThat(expire.exit()).as(expire.err()).isZero();
         targets.force("outage", false);
-        await("the second outage pages and opens BetterStack incident bs-43").atMost(Duration.ofSeconds(120))
+        await("the second outage pages and opens BetterStack incident bs-43")
+                .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> delivered(AlertState.OPENED).size() == 2
-                        && vendorCalls.stream().filter(c -> c.startsWith("POST /api/v2/incidents ")).count() == 2);
+                        && vendorCalls.stream()
+                                        .filter(c -> c.startsWith("POST /api/v2/incidents "))
+                                        .count()
+                                == 2);
         String second = delivered(AlertState.OPENED).get(1).incidentId();
-        String webhook = """
+        String webhook =
+                """
                 {"data":{"id":"bs-43","type":"incident","attributes":{"name":"demo-outage","cause":"Vigil",
                 "started_at":"%1$s","acknowledged_at":"%1$s","acknowledged_by":"Carol Example","resolved_at":null,
                 "resolved_by":null,"status":"Acknowledged","team_name":"On call"}}}
-                """.formatted(java.time.Instant.now().toString());
-        java.net.http.HttpResponse<String> posted = post("http://127.0.0.1:" + vigil.ingestPort()
-                + "/v1/integrations/betterstack/" + vigil.betterstackWebhookToken(), webhook);
+                """
+                        .formatted(java.time.Instant.now().toString());
+        java.net.http.HttpResponse<String> posted = post(
+                "http://127.0.0.1:" + vigil.ingestPort() + "/v1/integrations/betterstack/"
+                        + vigil.betterstackWebhookToken(),
+                webhook);
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
-        java.net.http.HttpResponse<String> forged = post("http://127.0.0.1:" + vigil.ingestPort()
-                + "/v1/integrations/betterstack/not-the-token-but-long-enough-to-look-real", webhook);
+        java.net.http.HttpResponse<String> forged = post(
+                "http://127.0.0.1:" + vigil.ingestPort()
+                        + "/v1/integrations/betterstack/not-the-token-but-long-enough-to-look-real",
+                webhook);
         assertThat(forged.statusCode()).isEqualTo(401);
 
-        await("BetterStack's acknowledgement reaches Vigil and the webhook channel").atMost(Duration.ofSeconds(60))
+        await("BetterStack's acknowledgement reaches Vigil and the webhook channel")
+                .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> delivered(AlertState.ACKNOWLEDGED).stream().anyMatch(e -> e.incidentId().equals(second)));
+                .until(() -> delivered(AlertState.ACKNOWLEDGED).stream()
+                        .anyMatch(e -> e.incidentId().equals(second)));
         AlertEvent fromBetterStack = delivered(AlertState.ACKNOWLEDGED).stream()
-                .filter(e -> e.incidentId().equals(second)).findFirst().orElseThrow();
+                .filter(e -> e.incidentId().equals(second))
+                .findFirst()
+                .orElseThrow();
         assertThat(fromBetterStack.summary()).startsWith("Acknowledged by Carol Example via BetterStack");
-        await("vigil alerts shows who took it").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+        await("vigil alerts shows who took it")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> cli("alerts").out().contains("(acknowledged by Carol Example via BetterStack)"));
-        assertThat(delivered(AlertState.ACKNOWLEDGED).stream().filter(e -> e.incidentId().equals(second))).hasSize(1);
+        assertThat(delivered(AlertState.ACKNOWLEDGED).stream()
+                        .filter(e -> e.incidentId().equals(second)))
+                .hasSize(1);
 
         targets.force("outage", true);
-        await("the second incident resolves on the webhook and in BetterStack").atMost(Duration.ofSeconds(120))
+        await("the second incident resolves on the webhook and in BetterStack")
+                .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> delivered(AlertState.RESOLVED).size() == 2
                         && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-43/resolve")));
     }
 
     private static java.net.http.HttpResponse<String> post(String url, String body) throws Exception {
-        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
-                .header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                                .header("Content-Type", "application/json")
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 }

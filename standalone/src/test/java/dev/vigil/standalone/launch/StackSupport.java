@@ -15,8 +15,7 @@ import reactor.netty.http.server.HttpServer;
 
 /** What the whole-stack ITs share: a recording vendor stand-in, the demo targets and their monitors, clean-up. */
 final class StackSupport {
-    private StackSupport() {
-    }
+    private StackSupport() {}
 
     /** {@code env} plus {@code VIGIL_DB_URL} when the machine names an external PostgreSQL (CI may). */
     static Map<String, String> withExternalDb(Map<String, String> env) {
@@ -29,23 +28,34 @@ final class StackSupport {
 
     /** A vendor API stand-in that records {@code METHOD uri body} of every call and answers {@code answer(uri)}. */
     static DisposableServer recordingVendor(List<String> calls, Function<String, Map.Entry<Integer, String>> answer) {
-        return HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.route(req -> true, (req, res) -> req.receive().aggregate().asString().defaultIfEmpty("")
+        return HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> r.route(req -> true, (req, res) -> req.receive()
+                        .aggregate()
+                        .asString()
+                        .defaultIfEmpty("")
                         .flatMap(body -> {
                             calls.add(req.method() + " " + req.uri() + " " + body);
                             Map.Entry<Integer, String> a = answer.apply(req.uri());
-                            return res.status(a.getKey()).header("Content-Type", "application/json")
-                                    .sendString(Mono.just(a.getValue())).then();
+                            return res.status(a.getKey())
+                                    .header("Content-Type", "application/json")
+                                    .sendString(Mono.just(a.getValue()))
+                                    .then();
                         })))
                 .bindNow();
     }
 
     /** The demo targets with {@code outageHealthy} forced, and the monitors named {@code ids} published to the stack. */
-    static DemoTargets targets(StandaloneLauncher vigil, StandaloneOptions options, boolean outageHealthy, Set<String> ids) {
+    static DemoTargets targets(
+            StandaloneLauncher vigil, StandaloneOptions options, boolean outageHealthy, Set<String> ids) {
         DemoTargets targets = DemoTargets.start("127.0.0.1", 0, Clock.systemUTC());
         targets.force("outage", outageHealthy);
-        var monitors = targets.monitors(options.regions()).stream().filter(m -> ids.contains(m.id())).toList();
-        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        var monitors = targets.monitors(options.regions()).stream()
+                .filter(m -> ids.contains(m.id()))
+                .toList();
+        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(monitors, List.of());
         return targets;
     }
 

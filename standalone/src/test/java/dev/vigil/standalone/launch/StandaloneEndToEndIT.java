@@ -50,6 +50,7 @@ class StandaloneEndToEndIT {
     static CliRun freshDashboardCheck;
     /** The one dashboard metric a fresh stack may lack: it is not ours to register (see the reason). */
     static final String CONSUMER_LAG = "kafka_consumer_fetch_manager_records_lag";
+
     static final String CONSUMER_LAG_REASON = "per partition: the Kafka client makes it after a consumer's first fetch,"
             + " and KafkaClientMetrics binds new client metrics every 60 s";
 
@@ -59,26 +60,36 @@ class StandaloneEndToEndIT {
         Path routing = dir.resolve("routing.yaml");
         StringBuilder yaml = new StringBuilder("channels:\n");
         for (String c : CHANNELS) {
-            yaml.append("  ").append(c).append(":\n    type: webhook\n    url: ").append(sink.url(c))
-                    .append("\n    secretEnv: ").append(SECRET_ENV).append('\n');
+            yaml.append("  ")
+                    .append(c)
+                    .append(":\n    type: webhook\n    url: ")
+                    .append(sink.url(c))
+                    .append("\n    secretEnv: ")
+                    .append(SECRET_ENV)
+                    .append('\n');
         }
-        yaml.append("defaults:\n  critical: [oncall-a, oncall-b]\n  warning: [oncall-a, oncall-b]\n  info: [oncall-a]\n");
+        yaml.append(
+                "defaults:\n  critical: [oncall-a, oncall-b]\n  warning: [oncall-a, oncall-b]\n  info: [oncall-a]\n");
         Files.writeString(routing, yaml);
 
         Map<String, String> env = new HashMap<>();
         env.put(SECRET_ENV, "e2e-webhook-signing-secret-of-32-bytes!");
         StackSupport.withExternalDb(env);
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data")).withFreePorts()
-                .withAllowList(List.of("127.0.0.1/32")).withRouting(routing);
-        vigil = StandaloneLauncher.start(options, env, line -> { });
+        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+                .withFreePorts()
+                .withAllowList(List.of("127.0.0.1/32"))
+                .withRouting(routing);
+        vigil = StandaloneLauncher.start(options, env, line -> {});
         // before the first monitor: a panel whose metric only appears after some event would show "No data"
         freshDashboardCheck = checkDashboard(DASHBOARD, "--allow-missing", CONSUMER_LAG + "=" + CONSUMER_LAG_REASON);
         targets = DemoTargets.start("127.0.0.1", 0, Clock.systemUTC());
         targets.force("outage", true);
         var monitors = targets.monitors(options.regions()).stream()
-                .filter(m -> m.id().equals("demo-outage") || m.id().equals("demo-flapping") || m.id().equals("demo-healthy"))
+                .filter(m ->
+                        m.id().equals("demo-outage") || m.id().equals("demo-flapping") || m.id().equals("demo-healthy"))
                 .toList();
-        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30)).publish(monitors, List.of());
+        new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
+                .publish(monitors, List.of());
     }
 
     @AfterAll
@@ -109,14 +120,20 @@ class StandaloneEndToEndIT {
     }
 
     private static long count(String channel, String fingerprint, AlertState state) {
-        return sink.deliveries().stream().filter(d -> d.channel().equals(channel)
-                && d.event().fingerprint().equals(fingerprint) && d.event().state() == state).count();
+        return sink.deliveries().stream()
+                .filter(d -> d.channel().equals(channel)
+                        && d.event().fingerprint().equals(fingerprint)
+                        && d.event().state() == state)
+                .count();
     }
 
     private static JsonNode status(String monitorId) {
-        byte[] body = HttpClient.create().headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
-                .get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
-                .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10));
+        byte[] body = HttpClient.create()
+                .headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
+                .get()
+                .uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + monitorId)
+                .responseSingle((res, content) -> content.asByteArray())
+                .block(Duration.ofSeconds(10));
         return Json.tree(body);
     }
 
@@ -124,17 +141,25 @@ class StandaloneEndToEndIT {
     void everyMetricTheDashboardQueriesIsInTheScrapesOfTheFreshStack() {
         CliRun check = freshDashboardCheck;
         System.out.print(check.out()); // the report, in this IT's -output.txt
-        assertThat(check.exit()).as("vigil check-dashboard:%n%s%s", check.out(), check.err()).isZero();
-        assertThat(check.out()).contains("read      http://127.0.0.1:" + vigil.notifierPort() + "/metrics: ")
-                .doesNotContain("MISSING").contains("PASS: ");
+        assertThat(check.exit())
+                .as("vigil check-dashboard:%n%s%s", check.out(), check.err())
+                .isZero();
+        assertThat(check.out())
+                .contains("read      http://127.0.0.1:" + vigil.notifierPort() + "/metrics: ")
+                .doesNotContain("MISSING")
+                .contains("PASS: ");
     }
 
     @Test
     void theConsumerLagTheFreshStackLackedAppearsOnceTheConsumersHaveFetched() {
-        await("every dashboard metric scraped, the allow-list empty").atMost(Duration.ofSeconds(150))
-                .pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await("every dashboard metric scraped, the allow-list empty")
+                .atMost(Duration.ofSeconds(150))
+                .pollInterval(Duration.ofSeconds(5))
+                .untilAsserted(() -> {
                     CliRun check = checkDashboard(DASHBOARD);
-                    assertThat(check.exit()).as("vigil check-dashboard:%n%s%s", check.out(), check.err()).isZero();
+                    assertThat(check.exit())
+                            .as("vigil check-dashboard:%n%s%s", check.out(), check.err())
+                            .isZero();
                 });
     }
 
@@ -148,14 +173,21 @@ class StandaloneEndToEndIT {
             }
         }
         assertThat(target).as("the panel the mutation edits").isNotNull();
-        target.put("expr", target.path("expr").asText().replace("vigil_notifier_deliveries_total", "vigil_notifier_deliveries_sent_total"));
+        target.put(
+                "expr",
+                target.path("expr")
+                        .asText()
+                        .replace("vigil_notifier_deliveries_total", "vigil_notifier_deliveries_sent_total"));
         Path mutated = dir.resolve("vigil-mutated.json");
         Files.writeString(mutated, dashboard.toPrettyString());
 
         CliRun check = checkDashboard(mutated, "--allow-missing", CONSUMER_LAG + "=" + CONSUMER_LAG_REASON);
         assertThat(check.exit()).as(check.out() + check.err()).isEqualTo(1);
-        assertThat(check.out()).contains("MISSING  panel 'Notification outcomes by channel' (A): vigil_notifier_deliveries_sent_total is in none of the "
-                + metricsUrls().size() + " scrapes").contains("FAIL: ");
+        assertThat(check.out())
+                .contains(
+                        "MISSING  panel 'Notification outcomes by channel' (A): vigil_notifier_deliveries_sent_total is in none of the "
+                                + metricsUrls().size() + " scrapes")
+                .contains("FAIL: ");
         assertThat(check.out().lines().filter(l -> l.startsWith("MISSING"))).hasSize(1);
     }
 
@@ -167,24 +199,36 @@ class StandaloneEndToEndIT {
         Drill drill = new Drill(vigil.bootstrapServers(), db, Duration.ofSeconds(90), Clock.systemUTC(), progress::add);
         Drill.Report report = drill.run(id, Severity.CRITICAL);
 
-        assertThat(report.hops()).extracting(Drill.Hop::name).containsSubsequence(
-                "outage injected (probe result acknowledged)", "verdict down on vigil.monitor-status",
-                "alert opened on vigil.alerts", "delivered to oncall-a",
-                "recovery injected (2 healthy windows)", "alert resolved on vigil.alerts", "delivered to oncall-a");
-        assertThat(report.hops()).filteredOn(h -> h.name().startsWith("delivered to"))
-                .extracting(Drill.Hop::detail).containsOnly("delivered");
+        assertThat(report.hops())
+                .extracting(Drill.Hop::name)
+                .containsSubsequence(
+                        "outage injected (probe result acknowledged)",
+                        "verdict down on vigil.monitor-status",
+                        "alert opened on vigil.alerts",
+                        "delivered to oncall-a",
+                        "recovery injected (2 healthy windows)",
+                        "alert resolved on vigil.alerts",
+                        "delivered to oncall-a");
+        assertThat(report.hops())
+                .filteredOn(h -> h.name().startsWith("delivered to"))
+                .extracting(Drill.Hop::detail)
+                .containsOnly("delivered");
         assertThat(report.hops()).extracting(Drill.Hop::atMs).isSorted();
         for (String c : CHANNELS) {
-            assertThat(count(c, "monitor/" + id, AlertState.OPENED)).as("drill opened on " + c).isEqualTo(1);
-            assertThat(count(c, "monitor/" + id, AlertState.RESOLVED)).as("drill resolved on " + c).isEqualTo(1);
+            assertThat(count(c, "monitor/" + id, AlertState.OPENED))
+                    .as("drill opened on " + c)
+                    .isEqualTo(1);
+            assertThat(count(c, "monitor/" + id, AlertState.RESOLVED))
+                    .as("drill resolved on " + c)
+                    .isEqualTo(1);
         }
 
         List<String> removed = drill.cleanup(id);
         assertThat(removed).anyMatch(r -> r.startsWith("monitor " + id)).anyMatch(r -> r.endsWith(" claims"));
         try (var c = java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             var st = c.prepareStatement("SELECT (SELECT count(*) FROM claims WHERE event_id LIKE ?) "
-                     + "+ (SELECT count(*) FROM incidents WHERE incident_id LIKE ?) "
-                     + "+ (SELECT count(*) FROM delivery_attempts WHERE incident_id LIKE ?)")) {
+                var st = c.prepareStatement("SELECT (SELECT count(*) FROM claims WHERE event_id LIKE ?) "
+                        + "+ (SELECT count(*) FROM incidents WHERE incident_id LIKE ?) "
+                        + "+ (SELECT count(*) FROM delivery_attempts WHERE incident_id LIKE ?)")) {
             for (int i = 1; i <= 3; i++) {
                 st.setString(i, "monitor/" + id + "@%");
             }
@@ -194,25 +238,46 @@ class StandaloneEndToEndIT {
             }
         }
         assertThat(new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(30))
-                .current(line -> { })).doesNotContainKey(id);
-        await("drill monitor gone from the query API").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                        .current(line -> {}))
+                .doesNotContainKey(id);
+        await("drill monitor gone from the query API")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> status(id).path("status").asInt() == 404);
     }
 
     @Test
     void outagePagesOnceAndResolvesOnceAndFlappingDoesNotStorm() {
-        await("healthy target reported up").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> "up".equals(status("demo-healthy").path("status").path("status").asText()));
+        await("healthy target reported up")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> "up"
+                        .equals(status("demo-healthy")
+                                .path("status")
+                                .path("status")
+                                .asText()));
 
         targets.force("outage", false);
-        await("outage paged on every channel").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+        await("outage paged on every channel")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> CHANNELS.stream().allMatch(c -> count(c, "monitor/demo-outage", AlertState.OPENED) >= 1));
         assertThat(status("demo-outage").path("status").path("status").asText()).isEqualTo("down");
-        await("the open alert shows in the monitor's detail").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> "monitor/demo-outage".equals(status("demo-outage").path("alerts").path(0).path("fingerprint").asText()));
-        JsonNode fleet = Json.tree(HttpClient.create().headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
-                .get().uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/status")
-                .responseSingle((res, content) -> content.asByteArray()).block(Duration.ofSeconds(10)));
+        await("the open alert shows in the monitor's detail")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> "monitor/demo-outage"
+                        .equals(status("demo-outage")
+                                .path("alerts")
+                                .path(0)
+                                .path("fingerprint")
+                                .asText()));
+        JsonNode fleet = Json.tree(HttpClient.create()
+                .headers(h -> h.set("Authorization", "Bearer " + vigil.adminToken()))
+                .get()
+                .uri("http://127.0.0.1:" + vigil.queryPort() + "/v1/status")
+                .responseSingle((res, content) -> content.asByteArray())
+                .block(Duration.ofSeconds(10)));
         JsonNode outageRow = null;
         for (JsonNode row : fleet.path("monitors")) {
             if (row.path("monitorId").asText().equals("demo-outage")) {
@@ -223,15 +288,26 @@ class StandaloneEndToEndIT {
         assertThat(outageRow.path("alert").path("severity").asText()).isEqualTo("critical");
 
         targets.force("outage", true);
-        await("outage resolved on every channel").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> CHANNELS.stream().allMatch(c -> count(c, "monitor/demo-outage", AlertState.RESOLVED) >= 1));
+        await("outage resolved on every channel")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() ->
+                        CHANNELS.stream().allMatch(c -> count(c, "monitor/demo-outage", AlertState.RESOLVED) >= 1));
         assertThat(status("demo-outage").path("status").path("status").asText()).isEqualTo("up");
 
         for (String c : CHANNELS) {
-            assertThat(count(c, "monitor/demo-outage", AlertState.OPENED)).as("opened on " + c).isEqualTo(1);
-            assertThat(count(c, "monitor/demo-outage", AlertState.RESOLVED)).as("resolved on " + c).isEqualTo(1);
-            assertThat(count(c, "monitor/demo-flapping", AlertState.OPENED)).as("flapping pages on " + c).isLessThanOrEqualTo(1);
-            assertThat(count(c, "monitor/demo-healthy", AlertState.OPENED)).as("healthy never pages").isZero();
+            assertThat(count(c, "monitor/demo-outage", AlertState.OPENED))
+                    .as("opened on " + c)
+                    .isEqualTo(1);
+            assertThat(count(c, "monitor/demo-outage", AlertState.RESOLVED))
+                    .as("resolved on " + c)
+                    .isEqualTo(1);
+            assertThat(count(c, "monitor/demo-flapping", AlertState.OPENED))
+                    .as("flapping pages on " + c)
+                    .isLessThanOrEqualTo(1);
+            assertThat(count(c, "monitor/demo-healthy", AlertState.OPENED))
+                    .as("healthy never pages")
+                    .isZero();
         }
     }
 }

@@ -11,15 +11,18 @@ import reactor.netty.http.server.HttpServer;
 
 /** A local webhook receiver recording every delivered alert event per channel path. */
 final class WebhookSink implements AutoCloseable {
-    record Delivery(String channel, AlertEvent event) {
-    }
+    record Delivery(String channel, AlertEvent event) {}
 
     private final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     private final DisposableServer server;
 
     WebhookSink() {
-        server = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.post("/hooks/{channel}", (req, res) -> req.receive().aggregate().asByteArray()
+        server = HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
+                .route(r -> r.post("/hooks/{channel}", (req, res) -> req.receive()
+                        .aggregate()
+                        .asByteArray()
                         .flatMap(bytes -> {
                             deliveries.add(new Delivery(req.param("channel"), Json.read(bytes, AlertEvent.class)));
                             return res.status(200).send().then();

@@ -16,8 +16,28 @@ import org.junit.jupiter.api.Test;
 
 class HeartbeatTokensTest {
     static MonitorDefinition heartbeat(String id, String schedule, String tokenSha256) {
-        return new MonitorDefinition(1, id, null, null, null, 86_400, null, null, null, null, null, null, null, null, null,
-                CheckType.HEARTBEAT, null, null, null, null, null,
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                null,
+                null,
+                86_400,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat(schedule, "Europe/Paris", 120, tokenSha256));
     }
 
@@ -33,8 +53,8 @@ class HeartbeatTokensTest {
     @Test
     void aNewHeartbeatMonitorGetsATokenWhoseHashAloneIsPublished() {
         MonitorDefinition api = http("api");
-        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(Map.of(),
-                List.of(api, heartbeat("nightly", "0 2 * * *", null)), Set.of(), tokens("vgl_one"));
+        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(
+                Map.of(), List.of(api, heartbeat("nightly", "0 2 * * *", null)), Set.of(), tokens("vgl_one"));
         assertThat(p.issued()).containsExactly(new HeartbeatTokens.Issued("nightly", "vgl_one"));
         assertThat(p.monitors()).extracting(MonitorDefinition::id).containsExactly("api", "nightly");
         MonitorDefinition nightly = p.monitors().get(1);
@@ -47,9 +67,13 @@ class HeartbeatTokensTest {
         String printed = HeartbeatTokens.pingInstructions(p.issued().get(0), "https://ingest.example");
         assertThat(printed).doesNotContain("token=").doesNotContain("GET");
         assertThat(printed.split("vgl_one", -1)).as("the token is printed once").hasSize(2);
-        assertThat(printed).contains("curl -fsS -m 10 --retry 3 -X POST -H \"Authorization: Bearer $VIGIL_PING_TOKEN\" "
-                + "https://ingest.example/v1/heartbeat/nightly\n", "https://ingest.example/v1/heartbeat/nightly/fail");
-        assertThat(HeartbeatTokens.pingInstructions(p.issued().get(0), null)).contains(" /v1/heartbeat/nightly\n")
+        assertThat(printed)
+                .contains(
+                        "curl -fsS -m 10 --retry 3 -X POST -H \"Authorization: Bearer $VIGIL_PING_TOKEN\" "
+                                + "https://ingest.example/v1/heartbeat/nightly\n",
+                        "https://ingest.example/v1/heartbeat/nightly/fail");
+        assertThat(HeartbeatTokens.pingInstructions(p.issued().get(0), null))
+                .contains(" /v1/heartbeat/nightly\n")
                 .contains("--ingest-url");
         assertThat(p.issued().get(0).toString()).doesNotContain("vgl_one");
     }
@@ -58,8 +82,8 @@ class HeartbeatTokensTest {
     void reApplyingKeepsThePublishedHashSoTheDiffShowsNoChange() {
         String hash = BearerTokens.hash("vgl_kept");
         Map<String, MonitorDefinition> current = Map.of("nightly", heartbeat("nightly", "0 2 * * *", hash));
-        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", "0 2 * * *", null)),
-                Set.of(), tokens());
+        HeartbeatTokens.Prepared p =
+                HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", "0 2 * * *", null)), Set.of(), tokens());
         assertThat(p.issued()).isEmpty();
         assertThat(p.monitors().get(0).heartbeat().tokenSha256()).isEqualTo(hash);
         MonitorDiff diff = MonitorDiff.between(current, p.monitors());
@@ -67,10 +91,11 @@ class HeartbeatTokensTest {
         assertThat(diff.isEmpty(true)).isTrue();
 
         // a change elsewhere keeps the token too: the diff names only that field
-        HeartbeatTokens.Prepared edited = HeartbeatTokens.prepare(current,
-                List.of(heartbeat("nightly", "30 3 * * *", null)), Set.of(), tokens());
+        HeartbeatTokens.Prepared edited =
+                HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", "30 3 * * *", null)), Set.of(), tokens());
         assertThat(edited.issued()).isEmpty();
-        assertThat(MonitorDiff.between(current, edited.monitors()).changed()).singleElement()
+        assertThat(MonitorDiff.between(current, edited.monitors()).changed())
+                .singleElement()
                 .satisfies(c -> assertThat(c.fields()).containsExactly("heartbeat"));
         assertThat(edited.monitors().get(0).heartbeat().tokenSha256()).isEqualTo(hash);
     }
@@ -78,14 +103,29 @@ class HeartbeatTokensTest {
     @Test
     void rotationIssuesANewTokenAndAMonitorThatHadNoneOrAnotherTypeGetsOne() {
         String hash = BearerTokens.hash("vgl_old");
-        Map<String, MonitorDefinition> current = Map.of("nightly", heartbeat("nightly", null, hash),
-                "tokenless", heartbeat("tokenless", null, null), "was-http", http("was-http"));
-        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", null, null),
-                        heartbeat("tokenless", null, null), heartbeat("was-http", null, null)),
-                Set.of("nightly"), tokens("vgl_a", "vgl_b", "vgl_c"));
-        assertThat(p.issued()).extracting(HeartbeatTokens.Issued::monitorId).containsExactly("nightly", "tokenless", "was-http");
-        assertThat(p.monitors().get(0).heartbeat().tokenSha256()).isEqualTo(BearerTokens.hash("vgl_a")).isNotEqualTo(hash);
-        assertThat(MonitorDiff.between(current, p.monitors()).changed()).extracting(c -> c.next().id())
+        Map<String, MonitorDefinition> current = Map.of(
+                "nightly",
+                heartbeat("nightly", null, hash),
+                "tokenless",
+                heartbeat("tokenless", null, null),
+                "was-http",
+                http("was-http"));
+        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(
+                current,
+                List.of(
+                        heartbeat("nightly", null, null),
+                        heartbeat("tokenless", null, null),
+                        heartbeat("was-http", null, null)),
+                Set.of("nightly"),
+                tokens("vgl_a", "vgl_b", "vgl_c"));
+        assertThat(p.issued())
+                .extracting(HeartbeatTokens.Issued::monitorId)
+                .containsExactly("nightly", "tokenless", "was-http");
+        assertThat(p.monitors().get(0).heartbeat().tokenSha256())
+                .isEqualTo(BearerTokens.hash("vgl_a"))
+                .isNotEqualTo(hash);
+        assertThat(MonitorDiff.between(current, p.monitors()).changed())
+                .extracting(c -> c.next().id())
                 .containsExactly("nightly", "tokenless", "was-http");
     }
 
@@ -93,19 +133,22 @@ class HeartbeatTokensTest {
     void aHashWrittenInTheFileIsTheFilesToManage() {
         String mine = BearerTokens.hash("vgl_mine");
         Map<String, MonitorDefinition> current = Map.of("nightly", heartbeat("nightly", null, BearerTokens.hash("x")));
-        HeartbeatTokens.Prepared p = HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", null, mine)),
-                Set.of(), tokens());
+        HeartbeatTokens.Prepared p =
+                HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", null, mine)), Set.of(), tokens());
         assertThat(p.issued()).isEmpty();
         assertThat(p.monitors().get(0).heartbeat().tokenSha256()).isEqualTo(mine);
-        assertThatThrownBy(() -> HeartbeatTokens.prepare(current, List.of(heartbeat("nightly", null, mine)),
-                Set.of("nightly"), tokens("vgl_new")))
+        assertThatThrownBy(() -> HeartbeatTokens.prepare(
+                        current, List.of(heartbeat("nightly", null, mine)), Set.of("nightly"), tokens("vgl_new")))
                 .hasMessageContaining("written in the file");
     }
 
     @Test
     void rotatingWhatIsNoHeartbeatMonitorOfTheFileIsAnError() {
-        assertThatThrownBy(() -> HeartbeatTokens.prepare(Map.of(), List.of(http("api"), heartbeat("nightly", null, null)),
-                Set.of("api", "ghost"), tokens("vgl_1")))
+        assertThatThrownBy(() -> HeartbeatTokens.prepare(
+                        Map.of(),
+                        List.of(http("api"), heartbeat("nightly", null, null)),
+                        Set.of("api", "ghost"),
+                        tokens("vgl_1")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--rotate-heartbeat-token api, ghost: not a heartbeat monitor of the file");
     }

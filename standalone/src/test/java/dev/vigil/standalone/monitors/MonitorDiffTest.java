@@ -9,8 +9,22 @@ import org.junit.jupiter.api.Test;
 
 class MonitorDiffTest {
     static MonitorDefinition monitor(String id, int interval, List<String> regions) {
-        return new MonitorDefinition(1, id, null, "https://" + id + ".example.com/", null, interval, null, regions,
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://" + id + ".example.com/",
+                null,
+                interval,
+                null,
+                regions,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     @Test
@@ -19,10 +33,12 @@ class MonitorDiffTest {
                 "same", monitor("same", 60, List.of("us-east")),
                 "edit", monitor("edit", 60, List.of("us-east")),
                 "gone", monitor("gone", 60, List.of("us-east")));
-        MonitorDiff diff = MonitorDiff.between(current, List.of(
-                monitor("same", 60, List.of("us-east")),
-                monitor("edit", 30, List.of("us-east", "eu-west")),
-                monitor("new", 60, List.of("us-east"))));
+        MonitorDiff diff = MonitorDiff.between(
+                current,
+                List.of(
+                        monitor("same", 60, List.of("us-east")),
+                        monitor("edit", 30, List.of("us-east", "eu-west")),
+                        monitor("new", 60, List.of("us-east"))));
         assertThat(diff.added()).extracting(MonitorDefinition::id).containsExactly("new");
         assertThat(diff.changed()).singleElement().satisfies(c -> {
             assertThat(c.next().id()).isEqualTo("edit");
@@ -50,12 +66,21 @@ class MonitorDiffTest {
 
     @Test
     void keepingAMonitorTakesItOutOfTheRemovals() {
-        MonitorDiff diff = MonitorDiff.between(java.util.Map.of("a", monitor("a", 60, List.of("us-east")),
-                "vigil-canary", monitor("vigil-canary", 10, List.of("us-east"))), List.of());
+        MonitorDiff diff = MonitorDiff.between(
+                java.util.Map.of(
+                        "a",
+                        monitor("a", 60, List.of("us-east")),
+                        "vigil-canary",
+                        monitor("vigil-canary", 10, List.of("us-east"))),
+                List.of());
         assertThat(diff.removed()).containsExactly("a", "vigil-canary");
         MonitorDiff kept = diff.keeping("vigil-canary");
         assertThat(kept.removed()).containsExactly("a");
-        assertThat(MonitorDiff.between(java.util.Map.of("vigil-canary", monitor("vigil-canary", 10, List.of("us-east"))),
-                List.of()).keeping("vigil-canary").isEmpty(true)).isTrue();
+        assertThat(MonitorDiff.between(
+                                java.util.Map.of("vigil-canary", monitor("vigil-canary", 10, List.of("us-east"))),
+                                List.of())
+                        .keeping("vigil-canary")
+                        .isEmpty(true))
+                .isTrue();
     }
 }

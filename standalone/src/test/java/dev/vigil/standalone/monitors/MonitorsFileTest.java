@@ -25,7 +25,8 @@ class MonitorsFileTest {
 
     @Test
     void readsMonitorsWithDefaultsAndNoSchemaVersionNeeded() throws Exception {
-        Path file = write("""
+        Path file = write(
+                """
                 monitors:
                   - id: api
                     url: https://api.example.com/health
@@ -47,7 +48,8 @@ class MonitorsFileTest {
 
     @Test
     void reportsEveryProblemWithPositionIdAndField() throws Exception {
-        Path file = write("""
+        Path file = write(
+                """
                 monitors:
                   - id: api
                     url: ftp://api.example.com/
@@ -64,24 +66,46 @@ class MonitorsFileTest {
                     regions: [mars-north]
                 """);
         assertThatThrownBy(() -> MonitorsFile.read(file, Set.of("us-east")))
-                .isInstanceOfSatisfying(ConfigLoader.ConfigException.class, e -> assertThat(e.problems()).containsExactly(
-                        file + ": monitors[0] (id api): url: must be an absolute http or https URL",
-                        file + ": monitors[1] (id api2): intervalSeconds: must be between 10 and 3600",
-                        file + ": monitors[2] (id api2): id: is used by an earlier monitor",
-                        file + ": monitors[3] (id far): regions: 'mars-north' is not one of the configured regions [us-east]"));
+                .isInstanceOfSatisfying(
+                        ConfigLoader.ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(
+                                        file + ": monitors[0] (id api): url: must be an absolute http or https URL",
+                                        file + ": monitors[1] (id api2): intervalSeconds: must be between 10 and 3600",
+                                        file + ": monitors[2] (id api2): id: is used by an earlier monitor",
+                                        file
+                                                + ": monitors[3] (id far): regions: 'mars-north' is not one of the configured regions [us-east]"));
     }
 
     @Test
     void theReadmeExampleIsValid() {
         // Surefire runs in the module folder; the example lives at the repository root.
-        List<MonitorDefinition> monitors = MonitorsFile.read(Path.of("../examples/monitors.yaml"),
-                Set.of("us-east", "eu-west", "asia-east"));
-        assertThat(monitors).extracting(MonitorDefinition::id).containsExactly("checkout-api", "marketing-site", "status-json",
-                "orders-api-write", "mail-relay", "mx-records", "imaps-certificate", "nightly-backup");
+        List<MonitorDefinition> monitors =
+                MonitorsFile.read(Path.of("../examples/monitors.yaml"), Set.of("us-east", "eu-west", "asia-east"));
+        assertThat(monitors)
+                .extracting(MonitorDefinition::id)
+                .containsExactly(
+                        "checkout-api",
+                        "marketing-site",
+                        "status-json",
+                        "orders-api-write",
+                        "mail-relay",
+                        "mx-records",
+                        "imaps-certificate",
+                        "nightly-backup");
         assertThat(monitors.get(0).expect().json()).isEqualTo(MonitorDefinition.JsonAssertion.HEALTH);
         assertThat(monitors.get(2).expect().json().anyOf()).containsExactly("green", "operational");
-        assertThat(monitors).extracting(MonitorDefinition::type).containsExactly(CheckType.HTTP, CheckType.HTTP,
-                CheckType.HTTP, CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS, CheckType.HEARTBEAT);
+        assertThat(monitors)
+                .extracting(MonitorDefinition::type)
+                .containsExactly(
+                        CheckType.HTTP,
+                        CheckType.HTTP,
+                        CheckType.HTTP,
+                        CheckType.HTTP,
+                        CheckType.TCP,
+                        CheckType.DNS,
+                        CheckType.TLS,
+                        CheckType.HEARTBEAT);
         MonitorDefinition post = monitors.get(3);
         assertThat(post.method()).isEqualTo("POST");
         assertThat(post.headers().get("Authorization").secretEnv()).isEqualTo("ORDERS_HEALTH_TOKEN");

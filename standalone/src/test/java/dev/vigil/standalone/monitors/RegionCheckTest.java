@@ -17,34 +17,51 @@ class RegionCheckTest {
             "ap-south", new RegionStatus(1, "ap-south", 0, 0, 1, null, 1_000L, 2_000L));
 
     static MonitorDefinition http(String id, int interval, List<String> regions) {
-        return new MonitorDefinition(1, id, null, "https://" + id + ".example.com/", null, interval, 2500, regions,
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://" + id + ".example.com/",
+                null,
+                interval,
+                2500,
+                regions,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     @Test
     void aRegionNoWorkerEverServedIsRefusedUnlessRollingOut() {
-        List<MonitorDefinition> monitors = List.of(http("api", 60, List.of("us-east", "eu-west")),
+        List<MonitorDefinition> monitors = List.of(
+                http("api", 60, List.of("us-east", "eu-west")),
                 http("shop", 30, List.of("us-east", "ap-south", "sa-east")));
         assertThat(RegionCheck.served(KNOWN)).containsExactly("eu-west", "us-east");
         List<RegionCheck.Refusal> refused = RegionCheck.refusals(monitors, KNOWN, Set.of());
         assertThat(refused).containsExactly(new RegionCheck.Refusal("shop", List.of("ap-south", "sa-east")));
         assertThat(RegionCheck.refusals(monitors, KNOWN, Set.of("ap-south")))
                 .containsExactly(new RegionCheck.Refusal("shop", List.of("sa-east")));
-        assertThat(RegionCheck.refusals(monitors, KNOWN, Set.of("ap-south", "sa-east"))).isEmpty();
+        assertThat(RegionCheck.refusals(monitors, KNOWN, Set.of("ap-south", "sa-east")))
+                .isEmpty();
 
         List<String> said = RegionCheck.explain(refused, KNOWN, "vigil.regions");
-        assertThat(said).containsExactly(
-                "refused: monitors name regions no probe worker has ever served; nothing was published:",
-                "  - shop: ap-south, sa-east",
-                "known regions: eu-west (0 live workers), us-east (1 live worker)",
-                "start a probe worker for those regions, or pass --allow-region ap-south,sa-east if they are being"
-                        + " rolled out");
+        assertThat(said)
+                .containsExactly(
+                        "refused: monitors name regions no probe worker has ever served; nothing was published:",
+                        "  - shop: ap-south, sa-east",
+                        "known regions: eu-west (0 live workers), us-east (1 live worker)",
+                        "start a probe worker for those regions, or pass --allow-region ap-south,sa-east if they are being"
+                                + " rolled out");
     }
 
     @Test
     void withNoRegionReportedEveryProbedMonitorIsRefusedAndTheMessageSaysNoWorkerReported() {
-        List<RegionCheck.Refusal> refused = RegionCheck.refusals(List.of(http("api", 60, List.of("us-east"))),
-                Map.of(), Set.of());
+        List<RegionCheck.Refusal> refused =
+                RegionCheck.refusals(List.of(http("api", 60, List.of("us-east"))), Map.of(), Set.of());
         assertThat(refused).hasSize(1);
         List<String> said = RegionCheck.explain(refused, Map.of(), "vigil.regions");
         assertThat(said.get(0)).startsWith("no probe worker has reported yet (vigil.regions");
@@ -57,21 +74,29 @@ class RegionCheckTest {
 
     @Test
     void checksPerDayAreRegionsTimesTheDayOverTheInterval() throws Exception {
-        MonitorDefinition heartbeat = MonitorsFile.read(java.nio.file.Files.writeString(dir.resolve("hb.yaml"), """
+        MonitorDefinition heartbeat = MonitorsFile.read(
+                        java.nio.file.Files.writeString(
+                                dir.resolve("hb.yaml"),
+                                """
                 monitors:
                   - id: nightly
                     type: heartbeat
                     heartbeat:
                       schedule: "0 2 * * *"
                       graceSeconds: 600
-                """), Set.of()).get(0);
-        List<String> lines = RegionCheck.checksPerDay(List.of(http("api", 60, List.of("us-east", "eu-west", "ap-south")),
-                http("shop", 10, List.of("us-east")), heartbeat));
-        assertThat(lines).containsExactly(
-                "  api: 3 regions x 86,400 / 60 s = 4,320 target checks/day",
-                "  shop: 1 region x 86,400 / 10 s = 8,640 target checks/day",
-                "expected target checks per day: 12,960 (2 probed monitors); heartbeat monitors are pinged by their"
-                        + " jobs, not counted: nightly");
+                """),
+                        Set.of())
+                .get(0);
+        List<String> lines = RegionCheck.checksPerDay(List.of(
+                http("api", 60, List.of("us-east", "eu-west", "ap-south")),
+                http("shop", 10, List.of("us-east")),
+                heartbeat));
+        assertThat(lines)
+                .containsExactly(
+                        "  api: 3 regions x 86,400 / 60 s = 4,320 target checks/day",
+                        "  shop: 1 region x 86,400 / 10 s = 8,640 target checks/day",
+                        "expected target checks per day: 12,960 (2 probed monitors); heartbeat monitors are pinged by their"
+                                + " jobs, not counted: nightly");
         assertThat(RegionCheck.refusals(List.of(heartbeat), Map.of(), Set.of())).isEmpty();
     }
 }

@@ -1,23 +1,23 @@
 package dev.vigil.streams.alertapi;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.schemas.contract.AuditRecord;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.TimeParam;
+import dev.vigil.streams.topology.StoreNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +51,7 @@ public final class AckRoutes {
     static final Set<String> FIELDS = Set.of("until", "comment");
     /** An acknowledgement lasts at most this long (longer is a silence, or a disabled monitor). */
     static final Duration MAX_UNTIL = Duration.ofDays(31);
+
     private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,5})([mhd])");
 
     private final ApiWriter writer;
@@ -73,7 +74,8 @@ public final class AckRoutes {
     private Mono<HttpResult> ack(QueryRequest req, QueryBackend backend, Forwarder forwarder) {
         String fingerprint = req.param("fingerprint");
         if (!Require.FINGERPRINT.matcher(fingerprint).matches()) {
-            return Mono.just(HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
+            return Mono.just(
+                    HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
         }
         long now = clock.millis();
         Long until;
@@ -98,74 +100,144 @@ public final class AckRoutes {
             return Mono.just(HttpResult.badRequest("the body must be a JSON object {until?, comment?}", req.path()));
         }
         if (!backend.ready()) {
-            return Mono.just(HttpResult.unavailable("this instance is " + backend.state() + "; retry shortly", req.path()));
+            return Mono.just(
+                    HttpResult.unavailable("this instance is " + backend.state() + "; retry shortly", req.path()));
         }
         return AlertingRoutes.gather(backend, forwarder, "open", now)
-                .map(rows -> rows.stream().filter(r -> fingerprint.equals(r.path("fingerprint").asText())).findFirst())
+                .map(rows -> rows.stream()
+                        .filter(r -> fingerprint.equals(r.path("fingerprint").asText()))
+                        .findFirst())
                 .flatMap(found -> {
                     if (found.isEmpty()) {
-                        return Mono.just(HttpResult.notFound("no open incident with fingerprint " + fingerprint, req.path()));
+                        return Mono.just(
+                                HttpResult.notFound("no open incident with fingerprint " + fingerprint, req.path()));
                     }
                     JsonNode incident = found.get();
-                    Ack ack = new Ack(1, fingerprint, incident.path("incidentId").asText(), req.actor(), now, until, comment,
+                    Ack ack = new Ack(
+                            1,
+                            fingerprint,
+                            incident.path("incidentId").asText(),
+                            req.actor(),
+                            now,
+                            until,
+                            comment,
                             Severity.parseLenient(incident.path("severity").asText()));
                     AlertEvent notice = notice(incident, ack);
                     Map<String, String> details = new LinkedHashMap<>();
                     details.put("incidentId", ack.incidentId());
-                    details.put("until", until == null ? "end of incident" : Instant.ofEpochMilli(until).toString());
-                    AuditRecord audit = new AuditRecord(1, UUID.randomUUID().toString(), now, req.actor(), "alert.acknowledged",
-                            "alert/" + fingerprint, req.remoteAddress(), details);
-                    return writer.write(List.of(new ProducerRecord<>(acksTopic, fingerprint, Json.bytes(ack)),
-                                    new ProducerRecord<>(alertsTopic, fingerprint, Json.bytes(notice))), audit)
+                    details.put(
+                            "until",
+                            until == null
+                                    ? "end of incident"
+                                    : Instant.ofEpochMilli(until).toString());
+                    AuditRecord audit = new AuditRecord(
+                            1,
+                            UUID.randomUUID().toString(),
+                            now,
+                            req.actor(),
+                            "alert.acknowledged",
+                            "alert/" + fingerprint,
+                            req.remoteAddress(),
+                            details);
+                    return writer.write(
+                                    List.of(
+                                            new ProducerRecord<>(acksTopic, fingerprint, Json.bytes(ack)),
+                                            new ProducerRecord<>(alertsTopic, fingerprint, Json.bytes(notice))),
+                                    audit)
                             .thenReturn(HttpResult.ok(view(ack)));
                 })
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     private Mono<HttpResult> unack(QueryRequest req, QueryBackend backend) {
         String fingerprint = req.param("fingerprint");
         if (!Require.FINGERPRINT.matcher(fingerprint).matches()) {
-            return Mono.just(HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
+            return Mono.just(
+                    HttpResult.badRequest("the fingerprint must look like <rule-or-service>/<subject>", req.path()));
         }
         long now = clock.millis();
-        return QueryBackend.read(() -> Optional.ofNullable(backend.<Ack>keyValueStore(StoreNames.ACKS_STORE).get(fingerprint)))
+        return QueryBackend.read(() -> Optional.ofNullable(
+                        backend.<Ack>keyValueStore(StoreNames.ACKS_STORE).get(fingerprint)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
-                        return Mono.just(HttpResult.notFound("incident " + fingerprint + " is not acknowledged", req.path()));
+                        return Mono.just(
+                                HttpResult.notFound("incident " + fingerprint + " is not acknowledged", req.path()));
                     }
-                    AuditRecord audit = new AuditRecord(1, UUID.randomUUID().toString(), now, req.actor(), "alert.unacknowledged",
-                            "alert/" + fingerprint, req.remoteAddress(), Map.of("incidentId", found.get().incidentId(),
-                            "acknowledgedBy", found.get().by()));
+                    AuditRecord audit = new AuditRecord(
+                            1,
+                            UUID.randomUUID().toString(),
+                            now,
+                            req.actor(),
+                            "alert.unacknowledged",
+                            "alert/" + fingerprint,
+                            req.remoteAddress(),
+                            Map.of(
+                                    "incidentId",
+                                    found.get().incidentId(),
+                                    "acknowledgedBy",
+                                    found.get().by()));
                     ProducerRecord<String, byte[]> tombstone = new ProducerRecord<>(acksTopic, fingerprint, null);
-                    return writer.write(List.of(tombstone), audit).thenReturn(HttpResult.ok(Map.of("fingerprint", fingerprint,
-                            "incidentId", found.get().incidentId(), "unacknowledgedBy", req.actor())));
+                    return writer.write(List.of(tombstone), audit)
+                            .thenReturn(HttpResult.ok(Map.of(
+                                    "fingerprint",
+                                    fingerprint,
+                                    "incidentId",
+                                    found.get().incidentId(),
+                                    "unacknowledgedBy",
+                                    req.actor())));
                 })
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     /** The {@code acknowledged} notification of {@code incident}: one per acknowledgement, its id from the ack's time. */
     static AlertEvent notice(JsonNode incident, Ack ack) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        incident.path("attributes").fields().forEachRemaining(e -> attributes.put(e.getKey(), e.getValue().asText()));
+        incident.path("attributes")
+                .fields()
+                .forEachRemaining(e -> attributes.put(e.getKey(), e.getValue().asText()));
         attributes.put("acknowledgedBy", ack.by());
         if (ack.until() != null) {
-            attributes.put("acknowledgedUntil", Instant.ofEpochMilli(ack.until()).toString());
+            attributes.put(
+                    "acknowledgedUntil", Instant.ofEpochMilli(ack.until()).toString());
         }
         while (attributes.size() > 16) {
             attributes.remove(attributes.keySet().iterator().next());
         }
         Map<String, String> links = new LinkedHashMap<>();
-        incident.path("links").fields().forEachRemaining(e -> links.put(e.getKey(), e.getValue().asText()));
-        String summary = "Acknowledged by " + ack.by() + (ack.comment() == null ? "" : ": " + ack.comment().replace('\n', ' '));
+        incident.path("links")
+                .fields()
+                .forEachRemaining(e -> links.put(e.getKey(), e.getValue().asText()));
+        String summary = "Acknowledged by " + ack.by()
+                + (ack.comment() == null ? "" : ": " + ack.comment().replace('\n', ' '));
         if (summary.length() > 300) {
             summary = summary.substring(0, 299) + "…";
         }
-        return new AlertEvent(1, ack.incidentId() + "/" + AlertState.ACKNOWLEDGED.wire() + "/" + ack.at(), ack.fingerprint(),
-                ack.incidentId(), AlertState.ACKNOWLEDGED, ack.severity(), incident.path("service").asText(),
-                incident.hasNonNull("componentType") ? incident.get("componentType").asText() : null, summary, links,
-                attributes, incident.path("occurrences").asInt(1), incident.path("firstSeen").asLong(),
-                Math.max(incident.path("lastSeen").asLong(), incident.path("firstSeen").asLong()),
-                AlertSource.fromWire(incident.path("source").asText()), false, null);
+        return new AlertEvent(
+                1,
+                ack.incidentId() + "/" + AlertState.ACKNOWLEDGED.wire() + "/" + ack.at(),
+                ack.fingerprint(),
+                ack.incidentId(),
+                AlertState.ACKNOWLEDGED,
+                ack.severity(),
+                incident.path("service").asText(),
+                incident.hasNonNull("componentType")
+                        ? incident.get("componentType").asText()
+                        : null,
+                summary,
+                links,
+                attributes,
+                incident.path("occurrences").asInt(1),
+                incident.path("firstSeen").asLong(),
+                Math.max(
+                        incident.path("lastSeen").asLong(),
+                        incident.path("firstSeen").asLong()),
+                AlertSource.fromWire(incident.path("source").asText()),
+                false,
+                null);
     }
 
     static Map<String, Object> view(Ack ack) {
@@ -195,17 +267,19 @@ public final class AckRoutes {
             Matcher m = DURATION.matcher(n.asText().trim());
             if (m.matches()) {
                 long amount = Long.parseLong(m.group(1));
-                long unit = switch (m.group(2)) {
-                    case "m" -> 60_000L;
-                    case "h" -> 3_600_000L;
-                    default -> 86_400_000L;
-                };
+                long unit =
+                        switch (m.group(2)) {
+                            case "m" -> 60_000L;
+                            case "h" -> 3_600_000L;
+                            default -> 86_400_000L;
+                        };
                 at = now + amount * unit;
             } else {
                 at = checked(n.asText());
             }
         } else {
-            throw new ContractViolation("until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
+            throw new ContractViolation(
+                    "until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
         }
         if (at <= now) {
             throw new ContractViolation("until", "must be in the future");
@@ -220,7 +294,8 @@ public final class AckRoutes {
         try {
             return TimeParam.check("until", ms);
         } catch (IllegalArgumentException e) {
-            throw new ContractViolation("until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
+            throw new ContractViolation(
+                    "until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
         }
     }
 
@@ -228,7 +303,8 @@ public final class AckRoutes {
         try {
             return TimeParam.epochMillis("until", text);
         } catch (IllegalArgumentException e) {
-            throw new ContractViolation("until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
+            throw new ContractViolation(
+                    "until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
         }
     }
 

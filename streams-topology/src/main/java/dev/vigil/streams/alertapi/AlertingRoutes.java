@@ -1,23 +1,23 @@
 package dev.vigil.streams.alertapi;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.AlertPhase;
-import dev.vigil.streams.query.RouteExtension;
-import dev.vigil.schemas.contract.Ack;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.alerting.AlertPhase;
+import dev.vigil.streams.alerting.AlertStateRecord;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.MetricSeries;
 import dev.vigil.streams.metrics.SeriesState;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.ApiRoutes;
+import dev.vigil.streams.query.RouteExtension;
+import dev.vigil.streams.topology.StoreNames;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,7 +70,8 @@ public final class AlertingRoutes implements RouteExtension {
     private Mono<HttpResult> alerts(QueryRequest req, QueryBackend backend, Forwarder forwarder) {
         String state = req.queryParam("state") == null ? "open" : req.queryParam("state");
         if (!STATES.contains(state)) {
-            return Mono.just(HttpResult.badRequest("state must be one of open, firing, resolving, healthy, all", req.path()));
+            return Mono.just(
+                    HttpResult.badRequest("state must be one of open, firing, resolving, healthy, all", req.path()));
         }
         if (!backend.ready()) {
             return Mono.just(rebalancing(req, backend));
@@ -78,7 +79,9 @@ public final class AlertingRoutes implements RouteExtension {
         if ("local".equals(req.queryParam("scope"))) {
             return QueryBackend.read(() -> localAlerts(backend, state, clock.millis()))
                     .map(rows -> HttpResult.ok(Map.of("alerts", rows)))
-                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                    .onErrorResume(
+                            QueryBackend.Unavailable.class,
+                            e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
         }
         List<String> peers;
         try {
@@ -87,19 +90,25 @@ public final class AlertingRoutes implements RouteExtension {
             return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
         }
         Set<String> stoodInFor = new ConcurrentSkipListSet<>();
-        return gather(backend, forwarder, state, clock.millis(), stoodInFor).map(all -> {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("generatedAt", clock.millis());
-            body.put("instances", peers.size() + 1);
-            if (!stoodInFor.isEmpty()) {
-                body.put("answeredFromStandby", List.copyOf(stoodInFor));
-            }
-            body.put("state", state);
-            body.put("count", all.size());
-            body.put("alerts", all);
-            HttpResult ok = HttpResult.ok(body);
-            return stoodInFor.isEmpty() ? ok : ok.withHeader(QueryHandlers.STANDBY_HEADER, String.join(",", stoodInFor));
-        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+        return gather(backend, forwarder, state, clock.millis(), stoodInFor)
+                .map(all -> {
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("generatedAt", clock.millis());
+                    body.put("instances", peers.size() + 1);
+                    if (!stoodInFor.isEmpty()) {
+                        body.put("answeredFromStandby", List.copyOf(stoodInFor));
+                    }
+                    body.put("state", state);
+                    body.put("count", all.size());
+                    body.put("alerts", all);
+                    HttpResult ok = HttpResult.ok(body);
+                    return stoodInFor.isEmpty()
+                            ? ok
+                            : ok.withHeader(QueryHandlers.STANDBY_HEADER, String.join(",", stoodInFor));
+                })
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     /** {@link #gather(QueryBackend, Forwarder, String, long, Set)}, not saying which peers were stood in for. */
@@ -113,8 +122,8 @@ public final class AlertingRoutes implements RouteExtension {
      * at all (killed, and in the group until its session times out) is stood in for by this instance's standby copies
      * of its partitions when it holds all of them; such peers are added to {@code stoodInFor}.
      */
-    static Mono<List<JsonNode>> gather(QueryBackend backend, Forwarder forwarder, String state, long now,
-                                       Set<String> stoodInFor) {
+    static Mono<List<JsonNode>> gather(
+            QueryBackend backend, Forwarder forwarder, String state, long now, Set<String> stoodInFor) {
         List<String> peers;
         try {
             peers = backend.peers();
@@ -133,11 +142,11 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     /** A peer's alert states as it answers them, or, when it does not answer at all, as this instance's standbys hold them. */
-    private static Mono<List<JsonNode>> fromPeer(QueryBackend backend, Forwarder forwarder, String peer, String state,
-                                                 long now, Set<String> stoodInFor) {
-        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {
-        }
-        return forwarder.get(peer, "/v1/alerts?scope=local&state=" + state)
+    private static Mono<List<JsonNode>> fromPeer(
+            QueryBackend backend, Forwarder forwarder, String peer, String state, long now, Set<String> stoodInFor) {
+        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {}
+        return forwarder
+                .get(peer, "/v1/alerts?scope=local&state=" + state)
                 .map(answer -> new Reply(answer, null))
                 .onErrorResume(QueryBackend.Unavailable.class, silence -> Mono.just(new Reply(null, silence)))
                 .flatMap(reply -> {
@@ -148,12 +157,15 @@ public final class AlertingRoutes implements RouteExtension {
                                     return rows;
                                 })
                                 .subscribeOn(Schedulers.boundedElastic())
-                                .onErrorMap(QueryBackend.Unavailable.class, e -> new QueryBackend.Unavailable(
-                                        reply.silence().getMessage() + "; " + e.getMessage(), e));
+                                .onErrorMap(
+                                        QueryBackend.Unavailable.class,
+                                        e -> new QueryBackend.Unavailable(
+                                                reply.silence().getMessage() + "; " + e.getMessage(), e));
                     }
                     HttpResult res = reply.answer();
                     if (res.status() != 200) {
-                        return Mono.error(new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
+                        return Mono.error(
+                                new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
                     }
                     List<JsonNode> rows = new ArrayList<>();
                     Json.tree(res.body()).path("alerts").forEach(rows::add);
@@ -167,7 +179,8 @@ public final class AlertingRoutes implements RouteExtension {
         if (row.get("links") instanceof com.fasterxml.jackson.databind.node.ObjectNode links) {
             links.fields().forEachRemaining(e -> {
                 if (e.getValue().isTextual()) {
-                    e.setValue(links.textNode(dev.vigil.schemas.validate.Redaction.redactUrl(e.getValue().asText())));
+                    e.setValue(links.textNode(dev.vigil.schemas.validate.Redaction.redactUrl(
+                            e.getValue().asText())));
                 }
             });
         }
@@ -189,7 +202,8 @@ public final class AlertingRoutes implements RouteExtension {
                 while (it.hasNext()) {
                     AlertStateRecord r = it.next().value;
                     if (r != null && selected(r.phase(), state)) {
-                        com.fasterxml.jackson.databind.node.ObjectNode row = (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
+                        com.fasterxml.jackson.databind.node.ObjectNode row =
+                                (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
                         redactLinks(row);
                         Ack ack = acks == null ? null : acks.get(r.fingerprint());
                         if (ack != null && r.isOpen() && ack.holdsFor(r.incidentId(), r.severity(), now)) {
@@ -223,9 +237,10 @@ public final class AlertingRoutes implements RouteExtension {
     private Mono<HttpResult> metrics(QueryRequest req, QueryBackend backend, Forwarder forwarder) {
         String appId = req.param("appId");
         String metricName = req.param("metricName");
-        if (!Require.SLUG.matcher(appId).matches() || !Require.METRIC_NAME.matcher(metricName).matches()) {
-            return Mono.just(HttpResult.badRequest("appId must be a slug and metricName must match [a-z][a-z0-9_]{0,63}",
-                    req.path()));
+        if (!Require.SLUG.matcher(appId).matches()
+                || !Require.METRIC_NAME.matcher(metricName).matches()) {
+            return Mono.just(HttpResult.badRequest(
+                    "appId must be a slug and metricName must match [a-z][a-z0-9_]{0,63}", req.path()));
         }
         long from;
         long to;
@@ -250,16 +265,24 @@ public final class AlertingRoutes implements RouteExtension {
         QueryBackend.Placement placement = backend.placement(StoreNames.METRIC_WINDOWS_STORE, seriesKey);
         return switch (placement.kind()) {
             case LOCAL -> QueryBackend.read(() -> localMetrics(backend, appId, metricName, from, to, step))
-                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                    .onErrorResume(
+                            QueryBackend.Unavailable.class,
+                            e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
             case REMOTE -> req.forwarded()
-                    ? Mono.just(HttpResult.unavailable("ownership of this series is moving between instances", req.path()))
-                    : forwarder.get(placement.hostPort(), req.uri())
-                            .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
-            case UNAVAILABLE -> Mono.just(HttpResult.unavailable("the owner of this series is not known yet", req.path()));
+                    ? Mono.just(
+                            HttpResult.unavailable("ownership of this series is moving between instances", req.path()))
+                    : forwarder
+                            .get(placement.hostPort(), req.uri())
+                            .onErrorResume(
+                                    QueryBackend.Unavailable.class,
+                                    e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+            case UNAVAILABLE -> Mono.just(
+                    HttpResult.unavailable("the owner of this series is not known yet", req.path()));
         };
     }
 
-    static HttpResult localMetrics(QueryBackend backend, String appId, String metricName, long from, long to, long step) {
+    static HttpResult localMetrics(
+            QueryBackend backend, String appId, String metricName, long from, long to, long step) {
         ReadOnlyKeyValueStore<String, SeriesState> series = backend.keyValueStore(StoreNames.METRIC_SERIES_STORE);
         SeriesState s = series.get(appId + "/" + metricName);
         if (s == null) {
@@ -268,7 +291,9 @@ public final class AlertingRoutes implements RouteExtension {
         ReadOnlyWindowStore<String, MetricAggregate> windows = backend.windowStore(StoreNames.METRIC_WINDOWS_STORE);
         List<MetricAggregate> found = new ArrayList<>();
         for (String cls : s.statusClasses()) {
-            try (var it = windows.fetch(new MetricKey(appId, metricName, cls).storeKey(), Instant.ofEpochMilli(from),
+            try (var it = windows.fetch(
+                    new MetricKey(appId, metricName, cls).storeKey(),
+                    Instant.ofEpochMilli(from),
                     Instant.ofEpochMilli(to - 1))) {
                 it.forEachRemaining(kv -> found.add(kv.value));
             }
@@ -313,7 +338,7 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     private static HttpResult rebalancing(QueryRequest req, QueryBackend backend) {
-        return HttpResult.unavailable("this instance is " + backend.state() + "; its stores cannot give a whole answer now",
-                req.path());
+        return HttpResult.unavailable(
+                "this instance is " + backend.state() + "; its stores cannot give a whole answer now", req.path());
     }
 }

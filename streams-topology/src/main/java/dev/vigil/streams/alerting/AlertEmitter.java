@@ -1,11 +1,11 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.rules.Evaluation;
-import dev.vigil.streams.store.MirroredStore;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.schemas.silence.SilenceMatcher;
+import dev.vigil.streams.rules.Evaluation;
+import dev.vigil.streams.store.MirroredStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -38,16 +38,26 @@ public final class AlertEmitter {
     /** The global acknowledgements store, looked up on first use (every task can read a global store). */
     private ReadOnlyKeyValueStore<String, Ack> acks;
 
-    public AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                        ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
-                        ProcessorContext<String, Object> context, String alertsChild, Counters counters) {
+    public AlertEmitter(
+            AlertStateMachine machine,
+            KeyValueStore<String, AlertStateRecord> store,
+            ReadOnlyKeyValueStore<String, Silence> silences,
+            String acksStore,
+            ProcessorContext<String, Object> context,
+            String alertsChild,
+            Counters counters) {
         this(machine, store, silences, acksStore, context, alertsChild, counters, null);
     }
 
-    private AlertEmitter(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                         ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
-                         ProcessorContext<String, Object> context, String alertsChild, Counters counters,
-                         MirroredStore<AlertStateRecord, AlertStateRecord> mirror) {
+    private AlertEmitter(
+            AlertStateMachine machine,
+            KeyValueStore<String, AlertStateRecord> store,
+            ReadOnlyKeyValueStore<String, Silence> silences,
+            String acksStore,
+            ProcessorContext<String, Object> context,
+            String alertsChild,
+            Counters counters,
+            MirroredStore<AlertStateRecord, AlertStateRecord> mirror) {
         this.machine = machine;
         this.store = store;
         this.silences = silences;
@@ -63,12 +73,16 @@ public final class AlertEmitter {
      * store): for a store every input reads, such as the per-monitor alerts (three reads per verdict). Create it in
      * the processor's {@code init}, after the store was restored.
      */
-    public static AlertEmitter mirrored(AlertStateMachine machine, KeyValueStore<String, AlertStateRecord> store,
-                                        ReadOnlyKeyValueStore<String, Silence> silences, String acksStore,
-                                        ProcessorContext<String, Object> context, String alertsChild,
-                                        Counters counters) {
-        return new AlertEmitter(machine, store, silences, acksStore, context, alertsChild, counters,
-                MirroredStore.load(store));
+    public static AlertEmitter mirrored(
+            AlertStateMachine machine,
+            KeyValueStore<String, AlertStateRecord> store,
+            ReadOnlyKeyValueStore<String, Silence> silences,
+            String acksStore,
+            ProcessorContext<String, Object> context,
+            String alertsChild,
+            Counters counters) {
+        return new AlertEmitter(
+                machine, store, silences, acksStore, context, alertsChild, counters, MirroredStore.load(store));
     }
 
     /** The fingerprint's record, or null. */
@@ -182,10 +196,20 @@ public final class AlertEmitter {
 
         public Counters(MeterRegistry registry) {
             for (var s : dev.vigil.schemas.contract.AlertState.values()) {
-                paged.put(s, Counter.builder("vigil.streams.alerts.emitted").tag("state", s.wire())
-                        .tag("silenced", "false").description("alert events emitted by the topology").register(registry));
-                quiet.put(s, Counter.builder("vigil.streams.alerts.emitted").tag("state", s.wire())
-                        .tag("silenced", "true").description("alert events emitted by the topology").register(registry));
+                paged.put(
+                        s,
+                        Counter.builder("vigil.streams.alerts.emitted")
+                                .tag("state", s.wire())
+                                .tag("silenced", "false")
+                                .description("alert events emitted by the topology")
+                                .register(registry));
+                quiet.put(
+                        s,
+                        Counter.builder("vigil.streams.alerts.emitted")
+                                .tag("state", s.wire())
+                                .tag("silenced", "true")
+                                .description("alert events emitted by the topology")
+                                .register(registry));
             }
         }
 

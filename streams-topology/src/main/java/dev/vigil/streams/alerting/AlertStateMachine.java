@@ -1,11 +1,11 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.streams.config.AlertingConfig;
+import dev.vigil.streams.rules.Evaluation;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -110,15 +110,20 @@ public final class AlertStateMachine {
      */
     public Transition apply(AlertStateRecord current, Evaluation ev, boolean silenced, Ack ack) {
         if (current != null && !current.fingerprint().equals(ev.fingerprint())) {
-            throw new IllegalArgumentException("evaluation of " + ev.fingerprint() + " applied to the state of "
-                    + current.fingerprint());
+            throw new IllegalArgumentException(
+                    "evaluation of " + ev.fingerprint() + " applied to the state of " + current.fingerprint());
         }
         if (current != null && ev.at() < current.lastEvaluated()) {
             return new Transition(current, Optional.empty());
         }
         if (ev.breach()) {
-            return current == null || !current.isOpen() ? open(ev, silenced)
-                    : breachWhileOpen(current, ev, silenced, ack != null && ack.holdsFor(current.incidentId(), current.severity(), ev.at()));
+            return current == null || !current.isOpen()
+                    ? open(ev, silenced)
+                    : breachWhileOpen(
+                            current,
+                            ev,
+                            silenced,
+                            ack != null && ack.holdsFor(current.incidentId(), current.severity(), ev.at()));
         }
         if (current == null || !current.isOpen()) {
             return new Transition(current, Optional.empty());
@@ -137,18 +142,51 @@ public final class AlertStateMachine {
         long now = Math.max(at, current.lastEvaluated());
         int seq = current.sequence() + 1;
         boolean quiet = silenced || !current.paged();
-        AlertStateRecord next = new AlertStateRecord(current.fingerprint(), current.incidentId(), AlertPhase.HEALTHY,
-                current.severity(), current.service(), current.componentType(), Evaluation.oneLine(summary),
-                current.links(), current.attributes(), current.source(), current.firstSeen(), current.lastSeen(),
-                now, now, current.occurrences(), 0, seq, silenced, current.paged());
+        AlertStateRecord next = new AlertStateRecord(
+                current.fingerprint(),
+                current.incidentId(),
+                AlertPhase.HEALTHY,
+                current.severity(),
+                current.service(),
+                current.componentType(),
+                Evaluation.oneLine(summary),
+                current.links(),
+                current.attributes(),
+                current.source(),
+                current.firstSeen(),
+                current.lastSeen(),
+                now,
+                now,
+                current.occurrences(),
+                0,
+                seq,
+                silenced,
+                current.paged());
         return new Transition(next, Optional.of(event(next, AlertState.RESOLVED, quiet)));
     }
 
     private Transition open(Evaluation ev, boolean silenced) {
         long now = ev.at();
-        AlertStateRecord next = new AlertStateRecord(ev.fingerprint(), AlertEvent.incidentIdFor(ev.fingerprint(), now),
-                AlertPhase.FIRING, ev.severity(), ev.service(), ev.componentType(), ev.summary(), ev.links(),
-                ev.attributes(), ev.source(), now, now, now, now, 1, 0, 1, silenced, !silenced);
+        AlertStateRecord next = new AlertStateRecord(
+                ev.fingerprint(),
+                AlertEvent.incidentIdFor(ev.fingerprint(), now),
+                AlertPhase.FIRING,
+                ev.severity(),
+                ev.service(),
+                ev.componentType(),
+                ev.summary(),
+                ev.links(),
+                ev.attributes(),
+                ev.source(),
+                now,
+                now,
+                now,
+                now,
+                1,
+                0,
+                1,
+                silenced,
+                !silenced);
         return new Transition(next, Optional.of(event(next, AlertState.OPENED, silenced)));
     }
 
@@ -167,10 +205,26 @@ public final class AlertStateMachine {
         }
         int seq = emit == null ? cur.sequence() : cur.sequence() + 1;
         long lastNotified = emit == null ? cur.lastNotified() : now;
-        AlertStateRecord next = new AlertStateRecord(cur.fingerprint(), cur.incidentId(), AlertPhase.FIRING,
-                higher ? ev.severity() : cur.severity(), ev.service(), ev.componentType(), ev.summary(), ev.links(),
-                ev.attributes(), ev.source(), cur.firstSeen(), Math.max(now, cur.lastSeen()), lastNotified, now,
-                cur.occurrences() + 1, 0, seq, silenced, cur.paged() || (emit != null && !silenced));
+        AlertStateRecord next = new AlertStateRecord(
+                cur.fingerprint(),
+                cur.incidentId(),
+                AlertPhase.FIRING,
+                higher ? ev.severity() : cur.severity(),
+                ev.service(),
+                ev.componentType(),
+                ev.summary(),
+                ev.links(),
+                ev.attributes(),
+                ev.source(),
+                cur.firstSeen(),
+                Math.max(now, cur.lastSeen()),
+                lastNotified,
+                now,
+                cur.occurrences() + 1,
+                0,
+                seq,
+                silenced,
+                cur.paged() || (emit != null && !silenced));
         return new Transition(next, emit == null ? Optional.empty() : Optional.of(event(next, emit, silenced)));
     }
 
@@ -178,23 +232,70 @@ public final class AlertStateMachine {
         long now = ev.at();
         int healthy = cur.phase() == AlertPhase.RESOLVING ? cur.consecutiveHealthy() + 1 : 1;
         if (healthy < healthyToResolve) {
-            AlertStateRecord next = new AlertStateRecord(cur.fingerprint(), cur.incidentId(), AlertPhase.RESOLVING,
-                    cur.severity(), cur.service(), cur.componentType(), cur.summary(), cur.links(), cur.attributes(),
-                    cur.source(), cur.firstSeen(), cur.lastSeen(), cur.lastNotified(), now, cur.occurrences(),
-                    healthy, cur.sequence(), silenced, cur.paged());
+            AlertStateRecord next = new AlertStateRecord(
+                    cur.fingerprint(),
+                    cur.incidentId(),
+                    AlertPhase.RESOLVING,
+                    cur.severity(),
+                    cur.service(),
+                    cur.componentType(),
+                    cur.summary(),
+                    cur.links(),
+                    cur.attributes(),
+                    cur.source(),
+                    cur.firstSeen(),
+                    cur.lastSeen(),
+                    cur.lastNotified(),
+                    now,
+                    cur.occurrences(),
+                    healthy,
+                    cur.sequence(),
+                    silenced,
+                    cur.paged());
             return new Transition(next, Optional.empty());
         }
-        AlertStateRecord next = new AlertStateRecord(cur.fingerprint(), cur.incidentId(), AlertPhase.HEALTHY,
-                cur.severity(), cur.service(), cur.componentType(), ev.summary(), cur.links(), cur.attributes(),
-                cur.source(), cur.firstSeen(), cur.lastSeen(), now, now, cur.occurrences(), healthy,
-                cur.sequence() + 1, silenced, cur.paged());
+        AlertStateRecord next = new AlertStateRecord(
+                cur.fingerprint(),
+                cur.incidentId(),
+                AlertPhase.HEALTHY,
+                cur.severity(),
+                cur.service(),
+                cur.componentType(),
+                ev.summary(),
+                cur.links(),
+                cur.attributes(),
+                cur.source(),
+                cur.firstSeen(),
+                cur.lastSeen(),
+                now,
+                now,
+                cur.occurrences(),
+                healthy,
+                cur.sequence() + 1,
+                silenced,
+                cur.paged());
         return new Transition(next, Optional.of(event(next, AlertState.RESOLVED, silenced || !cur.paged())));
     }
 
     /** The notification for {@code s}, numbered with {@code s.sequence()}. */
     static AlertEvent event(AlertStateRecord s, AlertState state, boolean silenced) {
-        return new AlertEvent(1, AlertEvent.topologyEventId(s.incidentId(), state, s.sequence()), s.fingerprint(),
-                s.incidentId(), state, s.severity(), s.service(), s.componentType(), s.summary(), s.links(),
-                s.attributes(), s.occurrences(), s.firstSeen(), s.lastSeen(), s.source(), silenced, null);
+        return new AlertEvent(
+                1,
+                AlertEvent.topologyEventId(s.incidentId(), state, s.sequence()),
+                s.fingerprint(),
+                s.incidentId(),
+                state,
+                s.severity(),
+                s.service(),
+                s.componentType(),
+                s.summary(),
+                s.links(),
+                s.attributes(),
+                s.occurrences(),
+                s.firstSeen(),
+                s.lastSeen(),
+                s.source(),
+                silenced,
+                null);
     }
 }

@@ -1,19 +1,18 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.rules.DefaultRules;
-
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.DomainMetric;
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.config.AlertingConfig;
+import dev.vigil.streams.deadletter.DeadLetters;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.AlertLinks;
+import dev.vigil.streams.rules.DefaultRules;
 import dev.vigil.streams.rules.MetricRules;
 import dev.vigil.streams.store.MirroredStore;
-import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.deadletter.DeadLetters;
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,11 +39,11 @@ import org.apache.kafka.streams.state.WindowStore;
 public final class MetricAlertProcessor implements Processor<String, DomainMetric, String, Object> {
     /** At most this many minutes are evaluated when a series catches up after a long gap; older ones are skipped. */
     static final int MAX_CATCH_UP_MINUTES = 120;
+
     private static final long MIN = MetricAggregate.MINUTE_MS;
 
     /** The stores it owns (windows, series, alerts) and the global ones it reads (rules, silences, acks). */
-    public record Stores(String windows, String series, String rules, String alerts, String silences, String acks) {
-    }
+    public record Stores(String windows, String series, String rules, String alerts, String silences, String acks) {}
 
     private final AlertingConfig config;
     private final Stores stores;
@@ -59,6 +58,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
     private WindowStore<String, MetricAggregate> windows;
     /** Each series' state as persisted (minutes closed, classes seen), read on every metric. */
     private MirroredStore<SeriesState, SeriesState> series;
+
     private ReadOnlyKeyValueStore<String, AlertRule> publishedRules;
     private AlertEmitter emitter;
     /**
@@ -66,10 +66,17 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
      * written, forgotten on init), since after a restart a lower mark only closes a minute at the next record.
      */
     private final Map<String, Long> highWater = new HashMap<>();
+
     private long lastRecordWallClock;
 
-    public MetricAlertProcessor(AlertingConfig config, Stores stores, String alertsChild, String deadLetterChild,
-                                AlertEmitter.Counters counters, Counter lateMetrics, Counter expiredMetrics) {
+    public MetricAlertProcessor(
+            AlertingConfig config,
+            Stores stores,
+            String alertsChild,
+            String deadLetterChild,
+            AlertEmitter.Counters counters,
+            Counter lateMetrics,
+            Counter expiredMetrics) {
         this.config = config;
         this.stores = stores;
         this.alertsChild = alertsChild;
@@ -88,21 +95,30 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         this.publishedRules = context.getStateStore(stores.rules());
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
-        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
+        this.emitter = new AlertEmitter(
+                new AlertStateMachine(AlertStateMachine.Config.of(config)),
+                alerts,
+                silences,
+                stores.acks(),
+                context,
+                alertsChild,
                 counters);
         highWater.clear(); // init runs again on a revived task, whose stores were restored to the last commit
         lastRecordWallClock = context.currentSystemTimeMs();
-        context.schedule(config.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
-                this::punctuate);
+        context.schedule(config.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
     @Override
     public void process(Record<String, DomainMetric> record) {
         DomainMetric m = record.value();
         if (m == null || record.key() == null || !record.key().equals(m.key())) {
-            DeadLetter letter = DeadLetters.invalid(context, record.key(), m,
+            DeadLetter letter = DeadLetters.invalid(
+                    context,
+                    record.key(),
+                    m,
                     m == null ? "tombstone on the metrics topic" : "record key does not equal appId/metricName");
-            context.forward(new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
+            context.forward(
+                    new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
             return;
         }
         lastRecordWallClock = context.currentSystemTimeMs();
@@ -131,8 +147,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         s = close(seen, seen.maxTimestamp() - config.metricGrace().toMillis());
         // Persist only what decides output (minutes closed, classes to fetch); a high-water mark that alone moved
         // is kept in memory only.
-        if (before.closedUpTo() != s.closedUpTo() || !before.statusClasses().equals(s.statusClasses())
-                || fresh) {
+        if (before.closedUpTo() != s.closedUpTo() || !before.statusClasses().equals(s.statusClasses()) || fresh) {
             series.put(s.key(), s);
             highWater.remove(s.key());
         } else {

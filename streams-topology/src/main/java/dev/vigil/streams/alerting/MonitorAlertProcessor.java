@@ -7,19 +7,19 @@ import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
-import dev.vigil.streams.rules.VigilGaps;
-import java.time.Duration;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRules;
+import dev.vigil.streams.rules.VigilGaps;
 import dev.vigil.streams.store.MirroredStore;
+import dev.vigil.streams.store.OptionalStore;
 import dev.vigil.streams.verdict.MonitorEvent;
+import java.time.Duration;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import dev.vigil.streams.store.OptionalStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -52,18 +52,28 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     /** Each monitor's rule state, read on every verdict. */
     private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
+
     private AlertEmitter emitter;
 
-    public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
-                                 AlertEmitter.Counters counters) {
-        this(config, stores, alertsChild, counters, TopologyConfig.SelfWatchSettings.defaults().silentRegionAfter());
+    public MonitorAlertProcessor(
+            AlertingConfig config, Stores stores, String alertsChild, AlertEmitter.Counters counters) {
+        this(
+                config,
+                stores,
+                alertsChild,
+                counters,
+                TopologyConfig.SelfWatchSettings.defaults().silentRegionAfter());
     }
 
     /**
      * @param silentRegionAfter a region without a heartbeat for this long counts as Vigil's gap for the no-data rule
      */
-    public MonitorAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
-                                 AlertEmitter.Counters counters, Duration silentRegionAfter) {
+    public MonitorAlertProcessor(
+            AlertingConfig config,
+            Stores stores,
+            String alertsChild,
+            AlertEmitter.Counters counters,
+            Duration silentRegionAfter) {
         this.silentRegionAfterMs = silentRegionAfter.toMillis();
         this.config = config;
         this.stores = stores;
@@ -80,8 +90,14 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
         // the mirrors are made anew on every init: a revived task's stores were restored to the last commit
-        this.emitter = AlertEmitter.mirrored(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts,
-                silences, stores.acks(), context, alertsChild, counters);
+        this.emitter = AlertEmitter.mirrored(
+                new AlertStateMachine(AlertStateMachine.Config.of(config)),
+                alerts,
+                silences,
+                stores.acks(),
+                context,
+                alertsChild,
+                counters);
     }
 
     @Override
@@ -109,7 +125,9 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         if (decided.newestBefore() > state.lastWindowStart()) {
             state = state.withLastWindowStart(decided.newestBefore());
         }
-        var facts = new MonitorRules.Facts(isOpen(Fingerprints.monitor(def.id())), isOpen(Fingerprints.noData(def.id())),
+        var facts = new MonitorRules.Facts(
+                isOpen(Fingerprints.monitor(def.id())),
+                isOpen(Fingerprints.noData(def.id())),
                 verdict.status() == Status.UNKNOWN && vigilGap(verdict));
         apply(def.id(), state, rules.onVerdict(state, def, verdict, facts));
     }
@@ -124,8 +142,11 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         if (pictures == null && verdict.skipped().isEmpty()) {
             return false;
         }
-        return VigilGaps.allMissingAreVigilsGap(verdict, region -> pictures == null ? null : pictures.get(region),
-                context.currentSystemTimeMs(), silentRegionAfterMs);
+        return VigilGaps.allMissingAreVigilsGap(
+                verdict,
+                region -> pictures == null ? null : pictures.get(region),
+                context.currentSystemTimeMs(),
+                silentRegionAfterMs);
     }
 
     private boolean isOpen(String fingerprint) {
@@ -151,8 +172,9 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     }
 
     private void resolveAll(String monitorId, long at, String why) {
-        for (String fp : new String[] {Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId),
-                Fingerprints.tls(monitorId)}) {
+        for (String fp : new String[] {
+            Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId), Fingerprints.tls(monitorId)
+        }) {
             emitter.forceResolve(fp, at, "Resolved: " + why);
         }
     }

@@ -1,19 +1,19 @@
 package dev.vigil.streams.alerting;
 
+import dev.vigil.schemas.contract.RegionStatus;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.health.Health;
 import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.health.WorkerHealthUpdate;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.rules.WorkerRules;
-import dev.vigil.schemas.contract.RegionStatus;
-import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.store.OptionalStore;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import dev.vigil.streams.store.OptionalStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -45,8 +45,8 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
     private ProcessorContext<String, Object> context;
     private ReadOnlyKeyValueStore<String, RegionStatus> regions;
 
-    public WorkerAlertProcessor(AlertingConfig config, Stores stores, String alertsChild,
-                                AlertEmitter.Counters counters) {
+    public WorkerAlertProcessor(
+            AlertingConfig config, Stores stores, String alertsChild, AlertEmitter.Counters counters) {
         this.config = config;
         this.stores = stores;
         this.alertsChild = alertsChild;
@@ -61,10 +61,19 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
         this.health = context.getStateStore(stores.health());
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
-        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(config)), alerts, silences, stores.acks(), context, alertsChild,
+        this.emitter = new AlertEmitter(
+                new AlertStateMachine(AlertStateMachine.Config.of(config)),
+                alerts,
+                silences,
+                stores.acks(),
+                context,
+                alertsChild,
                 counters);
-        context.schedule(java.time.Duration.ofMillis(Math.max(config.punctuationInterval().toMillis(), 1000)),
-                PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+        context.schedule(
+                java.time.Duration.ofMillis(
+                        Math.max(config.punctuationInterval().toMillis(), 1000)),
+                PunctuationType.WALL_CLOCK_TIME,
+                this::punctuate);
     }
 
     @Override
@@ -79,7 +88,8 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
             return;
         }
         boolean dead = w.health() == Health.DEAD;
-        emitter.apply(rules.onHealth(w.region(), w.workerId(), dead, w.lastHeartbeatAt(), w.evaluatedAt()),
+        emitter.apply(
+                rules.onHealth(w.region(), w.workerId(), dead, w.lastHeartbeatAt(), w.evaluatedAt()),
                 dead && blind(w.region()));
     }
 
@@ -103,8 +113,10 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
             WorkerHealth w = health.get(workerId);
             if (w != null) { // dead: keeps the incident's reminders going; alive again: heals it
                 boolean dead = w.health() == Health.DEAD;
-                emitter.apply(rules.onHealth(region, workerId, dead, w.lastHeartbeatAt(),
-                        Math.max(now, open.lastEvaluated())), dead && blind(region));
+                emitter.apply(
+                        rules.onHealth(
+                                region, workerId, dead, w.lastHeartbeatAt(), Math.max(now, open.lastEvaluated())),
+                        dead && blind(region));
             }
         }
     }

@@ -57,13 +57,24 @@ public final class RestoreLog implements StateRestoreListener {
             return;
         }
         long took = nanos.getAsLong() - start;
-        Timer.builder("vigil.streams.restore").description("Restoring a state store partition from its changelog")
-                .tag("store", store).register(registry).record(Duration.ofNanos(took));
-        Counter.builder("vigil.streams.restore.records").description("Records restored from changelogs")
-                .tag("store", store).register(registry).increment(totalRestored);
+        Timer.builder("vigil.streams.restore")
+                .description("Restoring a state store partition from its changelog")
+                .tag("store", store)
+                .register(registry)
+                .record(Duration.ofNanos(took));
+        Counter.builder("vigil.streams.restore.records")
+                .description("Records restored from changelogs")
+                .tag("store", store)
+                .register(registry)
+                .increment(totalRestored);
         if (took >= slow.toNanos()) {
-            LOG.info("restored {} partition {} from {}: {} records in {} ms", store, partition.partition(),
-                    partition.topic(), totalRestored, took / 1_000_000);
+            LOG.info(
+                    "restored {} partition {} from {}: {} records in {} ms",
+                    store,
+                    partition.partition(),
+                    partition.topic(),
+                    totalRestored,
+                    took / 1_000_000);
         }
     }
 
@@ -78,6 +89,5 @@ public final class RestoreLog implements StateRestoreListener {
         return startedAt.size();
     }
 
-    private record Key(TopicPartition partition, String store) {
-    }
+    private record Key(TopicPartition partition, String store) {}
 }

@@ -41,8 +41,10 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
     @Override
     public synchronized StreamThreadExceptionResponse handle(Throwable failure) {
         if (!isTransient(failure)) {
-            LOG.error("stream thread failed on a non-transient error; shutting this Kafka Streams client down (a new"
-                    + " thread would fail the same way)", failure);
+            LOG.error(
+                    "stream thread failed on a non-transient error; shutting this Kafka Streams client down (a new"
+                            + " thread would fail the same way)",
+                    failure);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
         long now = nowMillis.getAsLong();
@@ -50,8 +52,12 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
             replacedAt.pollFirst();
         }
         if (replacedAt.size() >= maxReplacements) {
-            LOG.error("stream thread failed on a transient error for the {}th time within {}; shutting this Kafka"
-                    + " Streams client down", replacedAt.size() + 1, window, failure);
+            LOG.error(
+                    "stream thread failed on a transient error for the {}th time within {}; shutting this Kafka"
+                            + " Streams client down",
+                    replacedAt.size() + 1,
+                    window,
+                    failure);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
         replacedAt.addLast(now);
@@ -70,7 +76,8 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
     static boolean isTransient(Throwable failure) {
         int depth = 0;
         for (Throwable t = failure; t != null && depth < 32; t = t.getCause() == t ? null : t.getCause(), depth++) {
-            if (t instanceof RetriableException || t instanceof InvalidTxnStateException
+            if (t instanceof RetriableException
+                    || t instanceof InvalidTxnStateException
                     || t instanceof InvalidProducerEpochException) {
                 return true;
             }

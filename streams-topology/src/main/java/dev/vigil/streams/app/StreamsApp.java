@@ -3,8 +3,8 @@ package dev.vigil.streams.app;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.config.ConfigLoader;
-import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.streams.alertapi.AckRoutes;
 import dev.vigil.streams.alertapi.AlertingRoutes;
@@ -18,14 +18,13 @@ import dev.vigil.streams.console.StatusPages;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
 import dev.vigil.streams.query.ApiAccess;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.KafkaStreamsBackend;
-import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteExtension;
-import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -69,11 +68,14 @@ public final class StreamsApp {
     /** A connected peer's answer: a page of 10,000 monitors of a large fleet takes seconds on a busy instance. */
     static final Duration FORWARD_RESPONSE_TIMEOUT = Duration.ofSeconds(15);
 
-    private StreamsApp() {
-    }
+    private StreamsApp() {}
 
     public static Running start(StreamsServiceConfig cfg) {
-        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()), System.getenv());
+        return start(
+                cfg,
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of(new AlertingRoutes()),
+                System.getenv());
     }
 
     /** {@link #start(StreamsServiceConfig)} reading secrets (the instance token) from {@code env}. */
@@ -81,7 +83,8 @@ public final class StreamsApp {
         return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()), env);
     }
 
-    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions) {
+    public static Running start(
+            StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions) {
         return start(cfg, registry, extensions, System.getenv());
     }
 
@@ -97,8 +100,10 @@ public final class StreamsApp {
         String instance = env.get(cfg.auth().instanceTokenEnv());
         if (instance == null || instance.isBlank()) {
             instance = BearerTokens.generate();
-            LOG.info("{} is not set: this instance uses a random forwarding credential; with several instances set the "
-                    + "same secret on each so they can forward queries to each other", cfg.auth().instanceTokenEnv());
+            LOG.info(
+                    "{} is not set: this instance uses a random forwarding credential; with several instances set the "
+                            + "same secret on each so they can forward queries to each other",
+                    cfg.auth().instanceTokenEnv());
         }
         return new ApiAccess(BearerTokens.of(tokens, instance), instance);
     }
@@ -108,8 +113,11 @@ public final class StreamsApp {
      * {@code application.server} set to the bound address. Returns once Streams is started (not yet RUNNING;
      * {@code /ready} tells when it is).
      */
-    public static Running start(StreamsServiceConfig cfg, PrometheusMeterRegistry registry, List<RouteExtension> extensions,
-                                Map<String, String> env) {
+    public static Running start(
+            StreamsServiceConfig cfg,
+            PrometheusMeterRegistry registry,
+            List<RouteExtension> extensions,
+            Map<String, String> env) {
         ApiAccess access = access(cfg, env);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
@@ -117,29 +125,46 @@ public final class StreamsApp {
         new ProcessorMetrics().bindTo(registry);
 
         DeferredBackend backend = new DeferredBackend();
-        Forwarder forwarder = new Forwarder(FORWARD_CONNECT_TIMEOUT, FORWARD_RESPONSE_TIMEOUT, access.instanceAuthorization());
+        Forwarder forwarder =
+                new Forwarder(FORWARD_CONNECT_TIMEOUT, FORWARD_RESPONSE_TIMEOUT, access.instanceAuthorization());
         ApiRoutes routes = new ApiRoutes();
         new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
         for (RouteExtension ext : extensions) {
             ext.register(routes, backend, forwarder);
         }
-        ApiWriter writer = new ApiWriter(ApiWriter.kafka(cfg.kafka().bootstrapServers(), SilenceRoutes.DEFAULT_ACK_TIMEOUT,
-                producerOverrides(cfg)), cfg.topics().audit(), SilenceRoutes.DEFAULT_ACK_TIMEOUT);
+        ApiWriter writer = new ApiWriter(
+                ApiWriter.kafka(
+                        cfg.kafka().bootstrapServers(), SilenceRoutes.DEFAULT_ACK_TIMEOUT, producerOverrides(cfg)),
+                cfg.topics().audit(),
+                SilenceRoutes.DEFAULT_ACK_TIMEOUT);
         SilenceRoutes silences = new SilenceRoutes(writer, cfg.topics().silences(), Clock.systemUTC(), cfg.silences());
         silences.register(routes, backend, forwarder);
         new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
-        new AuditRoutes(new AuditLog(cfg.kafka().bootstrapServers(), cfg.topics().audit(), consumerOverrides(cfg),
-                Duration.ofSeconds(10)), Clock.systemUTC()).register(routes);
+        new AuditRoutes(
+                        new AuditLog(
+                                cfg.kafka().bootstrapServers(),
+                                cfg.topics().audit(),
+                                consumerOverrides(cfg),
+                                Duration.ofSeconds(10)),
+                        Clock.systemUTC())
+                .register(routes);
         ConsoleAssets console = ConsoleAssets.load();
         new ConsoleRoutes(console).register(routes);
         new StatusPages(cfg.statusPages(), routes, Clock.systemUTC(), console.version()).register(routes);
         ServerLimits limits = ServerLimits.defaults(cfg.http().host())
-                .withAllowedHosts(ServerLimits.defaultAllowedHosts(cfg.http().host(), Set.copyOf(cfg.http().allowedHosts())));
+                .withAllowedHosts(ServerLimits.defaultAllowedHosts(
+                        cfg.http().host(), Set.copyOf(cfg.http().allowedHosts())));
         QueryServer server;
         try {
-            server = QueryServer.start(cfg.http().host(), cfg.http().port(), routes,
-                    QueryServer.ops(backend, registry::scrape), access, limits, registry);
+            server = QueryServer.start(
+                    cfg.http().host(),
+                    cfg.http().port(),
+                    routes,
+                    QueryServer.ops(backend, registry::scrape),
+                    access,
+                    limits,
+                    registry);
         } catch (RuntimeException e) {
             silences.close();
             writer.close();
@@ -147,9 +172,10 @@ public final class StreamsApp {
         }
         KafkaStreams streams = null;
         try {
-            HostInfo self = HostInfo.buildFromEndpoint(cfg.http().applicationServer().isEmpty()
-                    ? cfg.http().advertisedHost() + ":" + server.port()
-                    : cfg.http().applicationServer());
+            HostInfo self = HostInfo.buildFromEndpoint(
+                    cfg.http().applicationServer().isEmpty()
+                            ? cfg.http().advertisedHost() + ":" + server.port()
+                            : cfg.http().applicationServer());
             checkTopics(cfg);
             Topology topology = VigilTopology.build(cfg.topology(), cfg.alerting(), registry);
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
@@ -160,8 +186,12 @@ public final class StreamsApp {
             streamsMetrics.bindTo(registry);
             backend.set(new KafkaStreamsBackend(streams, self, topology.describe()));
             streams.start();
-            LOG.info("vigil-streams started: application.id={} application.server={}:{} query port {}",
-                    cfg.kafka().applicationId(), self.host(), self.port(), server.port());
+            LOG.info(
+                    "vigil-streams started: application.id={} application.server={}:{} query port {}",
+                    cfg.kafka().applicationId(),
+                    self.host(),
+                    self.port(),
+                    server.port());
             return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences);
         } catch (RuntimeException e) {
             if (streams != null) {
@@ -244,7 +274,9 @@ public final class StreamsApp {
         // such a fetch is out wait for it to end before their own changelog offsets are looked up. At the default
         // 500 ms a start-up (or a restart after a crash, which restores every store) pays that wait once per batch
         // of tasks; 50 ms keeps it small at the cost of a few more idle fetches while standbys are caught up.
-        p.put(StreamsConfig.restoreConsumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+        p.put(
+                StreamsConfig.restoreConsumerPrefix(
+                        org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
                 RESTORE_FETCH_MAX_WAIT_MS);
         p.put(DeadLetterHandler.TOPIC_CONFIG, cfg.topics().deadLetter());
         p.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
@@ -259,8 +291,11 @@ public final class StreamsApp {
     static void checkTopics(StreamsServiceConfig cfg) {
         var t = cfg.topics();
         List<String> inputs = List.of(t.monitors(), t.probeResults(), t.heartbeats());
-        Map<String, Object> adminProps = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cfg.kafka().bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        Map<String, Object> adminProps = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cfg.kafka().bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                30_000);
         try (Admin admin = Admin.create(adminProps)) {
             var existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<String> missing = new ArrayList<>();
@@ -275,35 +310,44 @@ public final class StreamsApp {
             }
             createSelfWatchTopics(admin, cfg, existing);
             Map<String, TopicDescription> d = admin.describeTopics(List.of(t.monitors(), t.probeResults()))
-                    .allTopicNames().get(30, TimeUnit.SECONDS);
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS);
             int monitors = d.get(t.monitors()).partitions().size();
             int results = d.get(t.probeResults()).partitions().size();
             if (monitors != results) {
-                throw new IllegalStateException(t.monitors() + " has " + monitors + " partitions but " + t.probeResults()
-                        + " has " + results + "; they must be equal (co-partitioned by monitor id)");
+                throw new IllegalStateException(t.monitors() + " has " + monitors + " partitions but "
+                        + t.probeResults() + " has " + results + "; they must be equal (co-partitioned by monitor id)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking topics", e);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot reach Kafka at " + cfg.kafka().bootstrapServers() + " to check topics: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot reach Kafka at " + cfg.kafka().bootstrapServers() + " to check topics: " + e.getMessage(),
+                    e);
         }
     }
 
     /** Creates the self-watch's topics ({@code SelfWatchTopology.topics}) when missing. */
     private static void createSelfWatchTopics(Admin admin, StreamsServiceConfig cfg, Set<String> existing)
-            throws InterruptedException, java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+            throws InterruptedException, java.util.concurrent.ExecutionException,
+                    java.util.concurrent.TimeoutException {
         int rf = cfg.kafka().replicationFactor();
-        var missing = dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(),
-                        rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf)).stream()
-                .filter(t -> !existing.contains(t.name())).toList();
+        var missing = dev.vigil.streams.topology.SelfWatchTopology.topics(
+                        cfg.topology(), rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf))
+                .stream()
+                .filter(t -> !existing.contains(t.name()))
+                .toList();
         if (missing.isEmpty()) {
             return;
         }
         try {
             admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-            LOG.info("created the self-watch topics {}", missing.stream().map(org.apache.kafka.clients.admin.NewTopic::name).toList());
+            LOG.info(
+                    "created the self-watch topics {}",
+                    missing.stream()
+                            .map(org.apache.kafka.clients.admin.NewTopic::name)
+                            .toList());
         } catch (java.util.concurrent.ExecutionException e) {
             if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
                 throw e; // another instance creating them at the same time is fine
@@ -321,8 +365,14 @@ public final class StreamsApp {
         private final ApiWriter writer;
         private final SilenceRoutes silences;
 
-        Running(QueryServer server, KafkaStreams streams, Forwarder forwarder, KafkaStreamsMetrics metrics, HostInfo self,
-                ApiWriter writer, SilenceRoutes silences) {
+        Running(
+                QueryServer server,
+                KafkaStreams streams,
+                Forwarder forwarder,
+                KafkaStreamsMetrics metrics,
+                HostInfo self,
+                ApiWriter writer,
+                SilenceRoutes silences) {
             this.writer = writer;
             this.silences = silences;
             this.server = server;

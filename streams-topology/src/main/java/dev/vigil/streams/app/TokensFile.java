@@ -14,8 +14,7 @@ import java.util.List;
  * position in the file.
  */
 public final class TokensFile {
-    private TokensFile() {
-    }
+    private TokensFile() {}
 
     public static List<TokenSpec> read(Path file) {
         JsonNode root = ConfigLoader.readYaml(file);

@@ -81,8 +81,9 @@ public final class ApiWriter implements AutoCloseable {
                 .timeout(timeout.plusSeconds(1))
                 .onErrorMap(e -> !(e instanceof QueryBackend.Unavailable), e -> {
                     LOG.warn("API write {} on {} was not committed by Kafka", audit.action(), audit.target(), e);
-                    return new QueryBackend.Unavailable("Kafka did not acknowledge the write within " + timeout.toSeconds()
-                            + " s (" + e.getClass().getSimpleName() + "); it was not committed: check, then retry");
+                    return new QueryBackend.Unavailable(
+                            "Kafka did not acknowledge the write within " + timeout.toSeconds() + " s ("
+                                    + e.getClass().getSimpleName() + "); it was not committed: check, then retry");
                 });
     }
 
@@ -122,11 +123,13 @@ public final class ApiWriter implements AutoCloseable {
             return;
         }
         Mono.fromRunnable(() -> {
-            if (producer != null) {
-                producer.close(Duration.ofSeconds(5));
-                producer = null;
-            }
-        }).subscribeOn(thread).block(Duration.ofSeconds(10));
+                    if (producer != null) {
+                        producer.close(Duration.ofSeconds(5));
+                        producer = null;
+                    }
+                })
+                .subscribeOn(thread)
+                .block(Duration.ofSeconds(10));
         thread.dispose();
     }
 }

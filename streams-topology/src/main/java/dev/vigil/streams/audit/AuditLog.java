@@ -29,8 +29,7 @@ public final class AuditLog {
     private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
 
     /** The answer: records in time order, and whether the limit cut the range short. */
-    public record Page(List<AuditRecord> records, boolean truncated) {
-    }
+    public record Page(List<AuditRecord> records, boolean truncated) {}
 
     /** Records held while reading one range, whatever the limit: bounds the memory of one call. */
     static final int MAX_HELD = 10_000;
@@ -59,9 +58,11 @@ public final class AuditLog {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<AuditRecord> out = new ArrayList<>();
         boolean truncated = false;
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+                    .map(i -> new TopicPartition(topic, i.partition()))
+                    .toList();
             consumer.assign(partitions);
             Map<TopicPartition, Long> query = new HashMap<>();
             partitions.forEach(tp -> query.put(tp, from));

@@ -38,7 +38,9 @@ public final class AuditRoutes {
         int limit;
         try {
             to = req.queryParam("to") == null ? now : TimeParam.epochMillis("to", req.queryParam("to"));
-            from = req.queryParam("from") == null ? Math.max(0, to - 24 * 3600_000L) : TimeParam.epochMillis("from", req.queryParam("from"));
+            from = req.queryParam("from") == null
+                    ? Math.max(0, to - 24 * 3600_000L)
+                    : TimeParam.epochMillis("from", req.queryParam("from"));
             if (to <= from) {
                 throw new IllegalArgumentException("'to' must be after 'from'");
             }
@@ -51,16 +53,17 @@ public final class AuditRoutes {
             return Mono.just(HttpResult.badRequest(e.getMessage(), req.path()));
         }
         return QueryBackend.read(() -> {
-            AuditLog.Page page = log.read(from, to, limit);
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("from", from);
-            body.put("to", to);
-            body.put("count", page.records().size());
-            body.put("truncated", page.truncated());
-            body.put("records", page.records());
-            return HttpResult.ok(body);
-        }).onErrorResume(e -> Mono.just(HttpResult.unavailable("the audit log could not be read now: "
-                + e.getClass().getSimpleName(), req.path())));
+                    AuditLog.Page page = log.read(from, to, limit);
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("from", from);
+                    body.put("to", to);
+                    body.put("count", page.records().size());
+                    body.put("truncated", page.truncated());
+                    body.put("records", page.records());
+                    return HttpResult.ok(body);
+                })
+                .onErrorResume(e -> Mono.just(HttpResult.unavailable(
+                        "the audit log could not be read now: " + e.getClass().getSimpleName(), req.path())));
     }
 
     private static int parseLimit(String raw) {

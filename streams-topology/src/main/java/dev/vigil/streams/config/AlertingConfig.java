@@ -19,25 +19,41 @@ import java.time.Duration;
  * @param canaryMonitorId     the end-to-end canary monitor whose verdicts go to the notifier as {@code vigil/canary}
  *                            events (vigil-canary; empty: none; inert until a monitor of that id exists)
  */
-public record AlertingConfig(Duration debounce, Integer healthyToResolve, String queryBaseUrl,
-                             Duration metricRetention, Duration metricGrace, Duration idleClose,
-                             Duration punctuationInterval, String canaryMonitorId) {
+public record AlertingConfig(
+        Duration debounce,
+        Integer healthyToResolve,
+        String queryBaseUrl,
+        Duration metricRetention,
+        Duration metricGrace,
+        Duration idleClose,
+        Duration punctuationInterval,
+        String canaryMonitorId) {
 
     public AlertingConfig {
         Problems p = new Problems();
         debounce = p.duration("debounce", debounce, Duration.ofMinutes(15), Duration.ofMinutes(1), Duration.ofDays(1));
         healthyToResolve = p.range("healthyToResolve", healthyToResolve, 2, 1, 100);
         queryBaseUrl = queryBaseUrl == null ? "http://localhost:8084" : queryBaseUrl;
-        p.check((queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://")) && !queryBaseUrl.contains("?"),
-                "queryBaseUrl", "must be an http(s) URL without a query string");
-        metricRetention = p.duration("metricRetention", metricRetention, Duration.ofDays(90), Duration.ofDays(1),
-                Duration.ofDays(3650));
-        metricGrace = p.duration("metricGrace", metricGrace, Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10));
+        p.check(
+                (queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://"))
+                        && !queryBaseUrl.contains("?"),
+                "queryBaseUrl",
+                "must be an http(s) URL without a query string");
+        metricRetention = p.duration(
+                "metricRetention", metricRetention, Duration.ofDays(90), Duration.ofDays(1), Duration.ofDays(3650));
+        metricGrace =
+                p.duration("metricGrace", metricGrace, Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10));
         idleClose = p.duration("idleClose", idleClose, Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1));
-        punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(1),
-                Duration.ofMillis(10), Duration.ofMinutes(1));
+        punctuationInterval = p.duration(
+                "punctuationInterval",
+                punctuationInterval,
+                Duration.ofSeconds(1),
+                Duration.ofMillis(10),
+                Duration.ofMinutes(1));
         canaryMonitorId = canaryMonitorId == null ? DEFAULT_CANARY_MONITOR_ID : canaryMonitorId.strip();
-        p.check(canaryMonitorId.isEmpty() || canaryMonitorId.matches("[a-z0-9][a-z0-9._-]{0,127}"), "canaryMonitorId",
+        p.check(
+                canaryMonitorId.isEmpty() || canaryMonitorId.matches("[a-z0-9][a-z0-9._-]{0,127}"),
+                "canaryMonitorId",
                 "must be a monitor id (lower-case slug) or empty");
         p.throwIfAny();
     }
@@ -45,9 +61,22 @@ public record AlertingConfig(Duration debounce, Integer healthyToResolve, String
     public static final String DEFAULT_CANARY_MONITOR_ID = "vigil-canary";
 
     /** The shape without the canary's monitor id (its default). */
-    public AlertingConfig(Duration debounce, Integer healthyToResolve, String queryBaseUrl, Duration metricRetention,
-                          Duration metricGrace, Duration idleClose, Duration punctuationInterval) {
-        this(debounce, healthyToResolve, queryBaseUrl, metricRetention, metricGrace, idleClose, punctuationInterval,
+    public AlertingConfig(
+            Duration debounce,
+            Integer healthyToResolve,
+            String queryBaseUrl,
+            Duration metricRetention,
+            Duration metricGrace,
+            Duration idleClose,
+            Duration punctuationInterval) {
+        this(
+                debounce,
+                healthyToResolve,
+                queryBaseUrl,
+                metricRetention,
+                metricGrace,
+                idleClose,
+                punctuationInterval,
                 null);
     }
 
@@ -57,7 +86,14 @@ public record AlertingConfig(Duration debounce, Integer healthyToResolve, String
 
     /** The same settings with alert links pointing at {@code url}. */
     public AlertingConfig withQueryBaseUrl(String url) {
-        return new AlertingConfig(debounce, healthyToResolve, url, metricRetention, metricGrace, idleClose,
-                punctuationInterval, canaryMonitorId);
+        return new AlertingConfig(
+                debounce,
+                healthyToResolve,
+                url,
+                metricRetention,
+                metricGrace,
+                idleClose,
+                punctuationInterval,
+                canaryMonitorId);
     }
 }

@@ -27,17 +27,24 @@ import java.util.regex.Pattern;
  * by {@code VIGIL_<SECTION>_<KEY>} (e.g. {@code VIGIL_KAFKA_BOOTSTRAP_SERVERS}, {@code VIGIL_HTTP_PORT},
  * {@code VIGIL_KAFKA_TOPICS_ALERTS}, {@code VIGIL_VERDICT_GRACE=10s}). Every problem is reported at once.
  */
-public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
-                                   WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
-                                   SilenceSettings silences, List<StatusPage> statusPages,
-                                   TopologyConfig.SelfWatchSettings selfWatch) {
+public record StreamsServiceConfig(
+        KafkaSettings kafka,
+        HttpSettings http,
+        VerdictSettings verdict,
+        WorkerSettings workers,
+        AlertingConfig alerting,
+        AuthSettings auth,
+        SilenceSettings silences,
+        List<StatusPage> statusPages,
+        TopologyConfig.SelfWatchSettings selfWatch) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     /**
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
      * service shared one shape (every topic under {@code kafka.topics}, durations as text), read for one more release.
      */
-    public static final ConfigSpec<StreamsServiceConfig> SPEC = ConfigSpec.of(StreamsServiceConfig.class,
+    public static final ConfigSpec<StreamsServiceConfig> SPEC = ConfigSpec.of(
+            StreamsServiceConfig.class,
             StreamsServiceConfig::defaults,
             renamed("topics.monitors", "kafka.topics.monitors"),
             renamed("topics.probeResults", "kafka.topics.probeResults"),
@@ -87,22 +94,37 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     }
 
     /** The shape before the self-watch settings. */
-    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
-                                WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
-                                SilenceSettings silences, List<StatusPage> statusPages) {
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting,
+            AuthSettings auth,
+            SilenceSettings silences,
+            List<StatusPage> statusPages) {
         this(kafka, http, verdict, workers, alerting, auth, silences, statusPages, null);
     }
 
     /** The shape before public status pages. */
-    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
-                                WorkerSettings workers, AlertingConfig alerting, AuthSettings auth,
-                                SilenceSettings silences) {
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting,
+            AuthSettings auth,
+            SilenceSettings silences) {
         this(kafka, http, verdict, workers, alerting, auth, silences, null);
     }
 
     /** Without access control: no tokens, default silences. */
-    public StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, VerdictSettings verdict,
-                                WorkerSettings workers, AlertingConfig alerting) {
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting) {
         this(kafka, http, verdict, workers, alerting, null, null, null);
     }
 
@@ -129,7 +151,8 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
         TopologyConfig topology = new TopologyConfig(kafka.topics(), verdict, workers, selfWatch);
         // the internal signals topic belongs to the application, as Kafka Streams' own internal topics do
         return selfWatch.signalsTopic().equals(TopologyConfig.SelfWatchSettings.DEFAULT_SIGNALS_TOPIC)
-                ? topology.withSignalsTopicOf(kafka.applicationId()) : topology;
+                ? topology.withSignalsTopicOf(kafka.applicationId())
+                : topology;
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
@@ -175,8 +198,12 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             Problems p = new Problems();
             tokens = tokens == null ? List.of() : List.copyOf(tokens);
             tokensFile = tokensFile == null ? "" : tokensFile.trim();
-            instanceTokenEnv = instanceTokenEnv == null || instanceTokenEnv.isBlank() ? DEFAULT_INSTANCE_TOKEN_ENV : instanceTokenEnv;
-            p.check(ENV_NAME.matcher(instanceTokenEnv).matches(), "instanceTokenEnv",
+            instanceTokenEnv = instanceTokenEnv == null || instanceTokenEnv.isBlank()
+                    ? DEFAULT_INSTANCE_TOKEN_ENV
+                    : instanceTokenEnv;
+            p.check(
+                    ENV_NAME.matcher(instanceTokenEnv).matches(),
+                    "instanceTokenEnv",
                     "must be an environment variable name such as VIGIL_INSTANCE_TOKEN");
             for (int i = 0; i < tokens.size(); i++) {
                 String key = "tokens[" + i + "]";
@@ -210,7 +237,8 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
 
         public StatusPage {
             if (id == null || !id.matches("[a-z0-9][a-z0-9-]{0,62}")) {
-                throw new ContractViolation("statusPages.id", "must match [a-z0-9][a-z0-9-]{0,62} (it is the page's URL)");
+                throw new ContractViolation(
+                        "statusPages.id", "must match [a-z0-9][a-z0-9-]{0,62} (it is the page's URL)");
             }
             String where = "statusPages[" + id + "]";
             if (title == null || title.isBlank() || title.length() > 120) {
@@ -227,18 +255,24 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (int g = 0; g < groups.size(); g++) {
                 Group group = groups.get(g);
-                if (group == null || group.name() == null || group.name().isBlank() || group.name().length() > 120) {
+                if (group == null
+                        || group.name() == null
+                        || group.name().isBlank()
+                        || group.name().length() > 120) {
                     throw new ContractViolation(where + ".groups[" + g + "].name", "must be 1 to 120 characters");
                 }
                 if (group.monitors() == null || group.monitors().isEmpty()) {
-                    throw new ContractViolation(where + ".groups[" + g + "].monitors", "must list at least one monitor id");
+                    throw new ContractViolation(
+                            where + ".groups[" + g + "].monitors", "must list at least one monitor id");
                 }
                 for (String m : group.monitors()) {
                     if (m == null || !m.matches("[a-z0-9][a-z0-9-]{0,62}")) {
-                        throw new ContractViolation(where + ".groups[" + g + "].monitors", "'" + m + "' is not a monitor id");
+                        throw new ContractViolation(
+                                where + ".groups[" + g + "].monitors", "'" + m + "' is not a monitor id");
                     }
                     if (!seen.add(m)) {
-                        throw new ContractViolation(where + ".groups[" + g + "].monitors", "'" + m + "' is listed twice");
+                        throw new ContractViolation(
+                                where + ".groups[" + g + "].monitors", "'" + m + "' is listed twice");
                     }
                 }
             }
@@ -256,7 +290,9 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
     /** A titled group of monitors on a status page. */
     public record Group(String name, List<String> monitors) {
         public Group {
-            monitors = monitors == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(monitors));
+            monitors = monitors == null
+                    ? null
+                    : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(monitors));
         }
     }
 
@@ -267,17 +303,18 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
      * non-admin silence (a series too) lasts at most {@code maxDuration}. Admins are exempt from the caps and from
      * {@code maxDuration} (the 366-day ceiling still holds), so they can always add one.
      */
-    public record SilenceSettings(Integer max, Duration keepExpired, Integer maxPerAuthor, Duration maxStartAhead,
-                                  Duration maxDuration) {
+    public record SilenceSettings(
+            Integer max, Duration keepExpired, Integer maxPerAuthor, Duration maxStartAhead, Duration maxDuration) {
         public SilenceSettings {
             Problems p = new Problems();
             max = p.range("max", max, 1000, 1, 100_000);
-            keepExpired = p.duration("keepExpired", keepExpired, Duration.ofDays(7), Duration.ZERO, Duration.ofDays(366));
+            keepExpired =
+                    p.duration("keepExpired", keepExpired, Duration.ofDays(7), Duration.ZERO, Duration.ofDays(366));
             maxPerAuthor = p.range("maxPerAuthor", maxPerAuthor, 50, 1, 100_000);
-            maxStartAhead = p.duration("maxStartAhead", maxStartAhead, Duration.ofDays(30), Duration.ZERO,
-                    Duration.ofDays(366));
-            maxDuration = p.duration("maxDuration", maxDuration, Duration.ofDays(30), Duration.ofMinutes(1),
-                    Duration.ofDays(366));
+            maxStartAhead = p.duration(
+                    "maxStartAhead", maxStartAhead, Duration.ofDays(30), Duration.ZERO, Duration.ofDays(366));
+            maxDuration = p.duration(
+                    "maxDuration", maxDuration, Duration.ofDays(30), Duration.ofMinutes(1), Duration.ofDays(366));
             p.throwIfAny();
         }
 
@@ -299,9 +336,17 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
      * takes its tasks back at once instead of waiting for the crashed member's session to time out (45 s by
      * default); empty (the default): dynamic membership. {@code topics}: every topic the service reads or writes.
      */
-    public record KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
-                                Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
-                                Map<String, String> properties, String groupInstanceId, TopicNames topics) {
+    public record KafkaSettings(
+            String bootstrapServers,
+            String applicationId,
+            String stateDir,
+            Integer numStreamThreads,
+            Integer replicationFactor,
+            Integer numStandbyReplicas,
+            Duration commitInterval,
+            Map<String, String> properties,
+            String groupInstanceId,
+            TopicNames topics) {
         private static final Pattern ID = Pattern.compile("[a-zA-Z0-9._-]{1,200}");
 
         public KafkaSettings {
@@ -314,7 +359,9 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             p.check(!stateDir.isBlank(), "stateDir", "must not be blank");
             numStreamThreads = p.range("numStreamThreads", numStreamThreads, 1, 1, 64);
             replicationFactor = replicationFactor == null ? -1 : replicationFactor;
-            p.check(replicationFactor == -1 || replicationFactor >= 1, "replicationFactor",
+            p.check(
+                    replicationFactor == -1 || replicationFactor >= 1,
+                    "replicationFactor",
                     "must be -1 (broker default) or at least 1");
             numStandbyReplicas = numStandbyReplicas == null ? 0 : numStandbyReplicas;
             p.check(numStandbyReplicas >= 0, "numStandbyReplicas", "must not be negative");
@@ -322,26 +369,59 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             properties = properties == null ? Map.of() : Map.copyOf(properties);
             // "" (not null) when unset, so VIGIL_KAFKA_GROUP_INSTANCE_ID can still override it
             groupInstanceId = groupInstanceId == null ? "" : groupInstanceId.strip();
-            p.check(groupInstanceId.isEmpty() || ID.matcher(groupInstanceId).matches(), "groupInstanceId",
+            p.check(
+                    groupInstanceId.isEmpty() || ID.matcher(groupInstanceId).matches(),
+                    "groupInstanceId",
                     "must be letters, digits, '.', '_' or '-'");
             topics = topics == null ? TopicNames.defaults() : topics;
             p.throwIfAny();
         }
 
         /** Settings on the default topics. */
-        public KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
-                             Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
-                             Map<String, String> properties, String groupInstanceId) {
-            this(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor, numStandbyReplicas,
-                    commitInterval, properties, groupInstanceId, null);
+        public KafkaSettings(
+                String bootstrapServers,
+                String applicationId,
+                String stateDir,
+                Integer numStreamThreads,
+                Integer replicationFactor,
+                Integer numStandbyReplicas,
+                Duration commitInterval,
+                Map<String, String> properties,
+                String groupInstanceId) {
+            this(
+                    bootstrapServers,
+                    applicationId,
+                    stateDir,
+                    numStreamThreads,
+                    replicationFactor,
+                    numStandbyReplicas,
+                    commitInterval,
+                    properties,
+                    groupInstanceId,
+                    null);
         }
 
         /** Settings without a static group member id, on the default topics. */
-        public KafkaSettings(String bootstrapServers, String applicationId, String stateDir, Integer numStreamThreads,
-                             Integer replicationFactor, Integer numStandbyReplicas, Duration commitInterval,
-                             Map<String, String> properties) {
-            this(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor, numStandbyReplicas,
-                    commitInterval, properties, null, null);
+        public KafkaSettings(
+                String bootstrapServers,
+                String applicationId,
+                String stateDir,
+                Integer numStreamThreads,
+                Integer replicationFactor,
+                Integer numStandbyReplicas,
+                Duration commitInterval,
+                Map<String, String> properties) {
+            this(
+                    bootstrapServers,
+                    applicationId,
+                    stateDir,
+                    numStreamThreads,
+                    replicationFactor,
+                    numStandbyReplicas,
+                    commitInterval,
+                    properties,
+                    null,
+                    null);
         }
 
         public static KafkaSettings defaults() {
@@ -349,13 +429,31 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
         }
 
         public KafkaSettings with(String bootstrap, String appId, String dir) {
-            return new KafkaSettings(bootstrap, appId, dir, numStreamThreads, replicationFactor, numStandbyReplicas,
-                    commitInterval, properties, groupInstanceId, topics);
+            return new KafkaSettings(
+                    bootstrap,
+                    appId,
+                    dir,
+                    numStreamThreads,
+                    replicationFactor,
+                    numStandbyReplicas,
+                    commitInterval,
+                    properties,
+                    groupInstanceId,
+                    topics);
         }
 
         public KafkaSettings withTopics(TopicNames names) {
-            return new KafkaSettings(bootstrapServers, applicationId, stateDir, numStreamThreads, replicationFactor,
-                    numStandbyReplicas, commitInterval, properties, groupInstanceId, names);
+            return new KafkaSettings(
+                    bootstrapServers,
+                    applicationId,
+                    stateDir,
+                    numStreamThreads,
+                    replicationFactor,
+                    numStandbyReplicas,
+                    commitInterval,
+                    properties,
+                    groupInstanceId,
+                    names);
         }
     }
 
@@ -365,8 +463,8 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
      * {@code advertisedHost:<bound port>}. {@code allowedHosts}: names accepted in the {@code Host} header besides
      * the loopback names a loopback-bound server always accepts (empty on a non-loopback bind: any).
      */
-    public record HttpSettings(String host, Integer port, String advertisedHost, String applicationServer,
-                               List<String> allowedHosts) {
+    public record HttpSettings(
+            String host, Integer port, String advertisedHost, String applicationServer, List<String> allowedHosts) {
         private static final Pattern HOST_PORT = Pattern.compile("[^:\\s]+:[0-9]{1,5}");
 
         public HttpSettings {
@@ -376,7 +474,10 @@ public record StreamsServiceConfig(KafkaSettings kafka, HttpSettings http, Verdi
             port = p.range("port", port, 8081, 0, 65535);
             advertisedHost = advertisedHost == null ? "localhost" : advertisedHost;
             applicationServer = applicationServer == null ? "" : applicationServer;
-            p.check(applicationServer.isEmpty() || HOST_PORT.matcher(applicationServer).matches(), "applicationServer",
+            p.check(
+                    applicationServer.isEmpty()
+                            || HOST_PORT.matcher(applicationServer).matches(),
+                    "applicationServer",
                     "must be host:port or empty");
             p.throwIfAny();
         }

@@ -9,8 +9,8 @@ import java.time.Duration;
  * Everything the topology itself depends on (and nothing about how it is run): topic names, verdict
  * timing, retention and worker-health thresholds. {@code VigilTopology.build} is a pure function of this.
  */
-public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerSettings workers,
-                             SelfWatchSettings selfWatch) {
+public record TopologyConfig(
+        TopicNames topics, VerdictSettings verdict, WorkerSettings workers, SelfWatchSettings selfWatch) {
 
     public TopologyConfig {
         topics = topics == null ? TopicNames.defaults() : topics;
@@ -30,7 +30,8 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
 
     /** The self-watch topic: the region signals, repartitioned, named from the application id. */
     public TopologyConfig withSignalsTopicOf(String applicationId) {
-        return new TopologyConfig(topics, verdict, workers, selfWatch.withSignalsTopic(SelfWatchSettings.signalsTopicOf(applicationId)));
+        return new TopologyConfig(
+                topics, verdict, workers, selfWatch.withSignalsTopic(SelfWatchSettings.signalsTopicOf(applicationId)));
     }
 
     /**
@@ -43,9 +44,19 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
      * @param metrics    domain metrics
      * @param regions    compacted picture of each probe region (served, blind), written by the self-watch
      */
-    public record TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
-                             String deadLetter, String audit, String acks, String alerts, String alertRules,
-                             String silences, String metrics, String regions) {
+    public record TopicNames(
+            String monitors,
+            String probeResults,
+            String heartbeats,
+            String monitorStatus,
+            String deadLetter,
+            String audit,
+            String acks,
+            String alerts,
+            String alertRules,
+            String silences,
+            String metrics,
+            String regions) {
         public TopicNames {
             Problems p = new Problems();
             monitors = p.topic("monitors", monitors, Topics.MONITORS);
@@ -64,16 +75,49 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
         }
 
         /** Every topic but the regions' named (its default). */
-        public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus,
-                          String deadLetter, String audit, String acks, String alerts, String alertRules,
-                          String silences, String metrics) {
-            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, audit, acks, alerts, alertRules,
-                    silences, metrics, null);
+        public TopicNames(
+                String monitors,
+                String probeResults,
+                String heartbeats,
+                String monitorStatus,
+                String deadLetter,
+                String audit,
+                String acks,
+                String alerts,
+                String alertRules,
+                String silences,
+                String metrics) {
+            this(
+                    monitors,
+                    probeResults,
+                    heartbeats,
+                    monitorStatus,
+                    deadLetter,
+                    audit,
+                    acks,
+                    alerts,
+                    alertRules,
+                    silences,
+                    metrics,
+                    null);
         }
 
         /** The verdict and worker-health topics named; the rest their defaults. */
-        public TopicNames(String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
-            this(monitors, probeResults, heartbeats, monitorStatus, deadLetter, null, null, null, null, null, null, null);
+        public TopicNames(
+                String monitors, String probeResults, String heartbeats, String monitorStatus, String deadLetter) {
+            this(
+                    monitors,
+                    probeResults,
+                    heartbeats,
+                    monitorStatus,
+                    deadLetter,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
 
         public static TopicNames defaults() {
@@ -88,18 +132,28 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
      * several punctuations instead of one long stall). {@code historyRetention} is whole days: the daily uptime is
      * kept per day.
      */
-    public record VerdictSettings(Duration grace, Duration historyRetention, Duration punctuationInterval,
-                                  Integer maxBackfillWindows) {
+    public record VerdictSettings(
+            Duration grace, Duration historyRetention, Duration punctuationInterval, Integer maxBackfillWindows) {
         public VerdictSettings {
             Problems p = new Problems();
-            grace = p.duration("grace", grace, Duration.ofMillis(Windows.DEFAULT_GRACE_MS), Duration.ZERO,
-                    Duration.ofMinutes(10));
-            historyRetention = p.duration("historyRetention", historyRetention, Duration.ofDays(90), Duration.ofDays(1),
+            grace = p.duration(
+                    "grace", grace, Duration.ofMillis(Windows.DEFAULT_GRACE_MS), Duration.ZERO, Duration.ofMinutes(10));
+            historyRetention = p.duration(
+                    "historyRetention",
+                    historyRetention,
+                    Duration.ofDays(90),
+                    Duration.ofDays(1),
                     Duration.ofDays(3650));
-            p.check(historyRetention.toMillis() % Duration.ofDays(1).toMillis() == 0, "historyRetention",
+            p.check(
+                    historyRetention.toMillis() % Duration.ofDays(1).toMillis() == 0,
+                    "historyRetention",
                     "must be whole days (e.g. 90d)");
-            punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(1),
-                    Duration.ofMillis(10), Duration.ofMinutes(1));
+            punctuationInterval = p.duration(
+                    "punctuationInterval",
+                    punctuationInterval,
+                    Duration.ofSeconds(1),
+                    Duration.ofMillis(10),
+                    Duration.ofMinutes(1));
             maxBackfillWindows = p.range("maxBackfillWindows", maxBackfillWindows, 100, 1, 100_000);
             p.throwIfAny();
         }
@@ -121,8 +175,12 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
             stale = stale == null ? Duration.ofMinutes(5) : stale;
             p.check(warn.compareTo(healthy) > 0, "warn", "must be greater than workers.healthy");
             p.check(stale.compareTo(warn) > 0, "stale", "must be greater than workers.warn");
-            punctuationInterval = p.duration("punctuationInterval", punctuationInterval, Duration.ofSeconds(5),
-                    Duration.ofMillis(10), Duration.ofMinutes(1));
+            punctuationInterval = p.duration(
+                    "punctuationInterval",
+                    punctuationInterval,
+                    Duration.ofSeconds(5),
+                    Duration.ofMillis(10),
+                    Duration.ofMinutes(1));
             p.throwIfAny();
         }
 
@@ -146,9 +204,14 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
      * @param deadLetterQuiet   the dead-letter alert resolves after this long without a new dead letter (10m)
      * @param forgetWorkerAfter a worker silent this long leaves its region's known workers (1d)
      */
-    public record SelfWatchSettings(String signalsTopic, Double skippedShare, Integer skippedMinimum,
-                                    Duration skippedOver, Duration silentRegionAfter, Duration deadLetterQuiet,
-                                    Duration forgetWorkerAfter) {
+    public record SelfWatchSettings(
+            String signalsTopic,
+            Double skippedShare,
+            Integer skippedMinimum,
+            Duration skippedOver,
+            Duration silentRegionAfter,
+            Duration deadLetterQuiet,
+            Duration forgetWorkerAfter) {
         public static final String DEFAULT_SIGNALS_TOPIC = signalsTopicOf("vigil-streams");
 
         public SelfWatchSettings {
@@ -157,14 +220,26 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
             skippedShare = skippedShare == null ? 0.01 : skippedShare;
             p.check(skippedShare > 0 && skippedShare <= 1, "skippedShare", "must be above 0 and at most 1");
             skippedMinimum = p.range("skippedMinimum", skippedMinimum, 5, 1, 1_000_000);
-            skippedOver = p.duration("skippedOver", skippedOver, Duration.ofMinutes(1), Duration.ofSeconds(10),
+            skippedOver = p.duration(
+                    "skippedOver", skippedOver, Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofHours(1));
+            silentRegionAfter = p.duration(
+                    "silentRegionAfter",
+                    silentRegionAfter,
+                    Duration.ofSeconds(20),
+                    Duration.ofSeconds(1),
                     Duration.ofHours(1));
-            silentRegionAfter = p.duration("silentRegionAfter", silentRegionAfter, Duration.ofSeconds(20),
-                    Duration.ofSeconds(1), Duration.ofHours(1));
-            deadLetterQuiet = p.duration("deadLetterQuiet", deadLetterQuiet, Duration.ofMinutes(10),
-                    Duration.ofSeconds(10), Duration.ofDays(1));
-            forgetWorkerAfter = p.duration("forgetWorkerAfter", forgetWorkerAfter, Duration.ofDays(1),
-                    Duration.ofMinutes(1), Duration.ofDays(30));
+            deadLetterQuiet = p.duration(
+                    "deadLetterQuiet",
+                    deadLetterQuiet,
+                    Duration.ofMinutes(10),
+                    Duration.ofSeconds(10),
+                    Duration.ofDays(1));
+            forgetWorkerAfter = p.duration(
+                    "forgetWorkerAfter",
+                    forgetWorkerAfter,
+                    Duration.ofDays(1),
+                    Duration.ofMinutes(1),
+                    Duration.ofDays(30));
             p.throwIfAny();
         }
 
@@ -178,8 +253,14 @@ public record TopologyConfig(TopicNames topics, VerdictSettings verdict, WorkerS
         }
 
         public SelfWatchSettings withSignalsTopic(String topic) {
-            return new SelfWatchSettings(topic, skippedShare, skippedMinimum, skippedOver, silentRegionAfter,
-                    deadLetterQuiet, forgetWorkerAfter);
+            return new SelfWatchSettings(
+                    topic,
+                    skippedShare,
+                    skippedMinimum,
+                    skippedOver,
+                    silentRegionAfter,
+                    deadLetterQuiet,
+                    forgetWorkerAfter);
         }
     }
 }

@@ -8,8 +8,7 @@ import java.util.Locale;
 public final class Badges {
     static final int MAX_LABEL = 40;
 
-    private Badges() {
-    }
+    private Badges() {}
 
     /** {@code <name> | up}, coloured by status. */
     public static String status(String name, String status) {
@@ -19,7 +18,8 @@ public final class Badges {
     /** {@code uptime 30d | 99.95%}, or {@code no data}. */
     public static String uptime(int days, Double percent) {
         String value = percent == null ? "no data" : String.format(Locale.ROOT, "%.2f%%", percent);
-        String colour = percent == null ? "#6e7681" : percent >= 99.9 ? "#1a7f37" : percent >= 99 ? "#9a6700" : "#cf222e";
+        String colour =
+                percent == null ? "#6e7681" : percent >= 99.9 ? "#1a7f37" : percent >= 99 ? "#9a6700" : "#cf222e";
         return badge("uptime " + days + "d", value, colour);
     }
 
@@ -38,15 +38,21 @@ public final class Badges {
 
     private static final Template BADGE = Templates.html("templates/badge.svg.mustache");
 
-    record BadgeView(String label, String value, String colour, int width, int labelWidth, int valueWidth,
-                     int labelCenter, int valueCenter) {
-    }
+    record BadgeView(
+            String label,
+            String value,
+            String colour,
+            int width,
+            int labelWidth,
+            int valueWidth,
+            int labelCenter,
+            int valueCenter) {}
 
     /** Text widths are estimated (Verdana 11 px averages about 7 px a character); the badge need only fit. */
     static String badge(String label, String value, String colour) {
         int lw = 10 + 7 * label.codePointCount(0, label.length());
         int vw = 10 + 7 * value.codePointCount(0, value.length());
-        return BADGE.execute(new BadgeView(StatusPageHtml.text(label), StatusPageHtml.text(value), colour, lw + vw, lw, vw,
-                lw / 2, lw + vw / 2));
+        return BADGE.execute(new BadgeView(
+                StatusPageHtml.text(label), StatusPageHtml.text(value), colour, lw + vw, lw, vw, lw / 2, lw + vw / 2));
     }
 }

@@ -39,8 +39,7 @@ public final class ConsoleAssets {
             "uplot.css", "dist/uPlot.min.css");
 
     /** One file: its bytes and content type. */
-    public record Asset(String name, byte[] bytes, String contentType) {
-    }
+    public record Asset(String name, byte[] bytes, String contentType) {}
 
     private final Map<String, Asset> files;
     private final Map<String, Asset> vendor;
@@ -56,8 +55,12 @@ public final class ConsoleAssets {
         if (rawIndex == null) {
             throw new IllegalStateException("the console's " + FOLDER + INDEX + " is missing from the classpath");
         }
-        this.index = new Asset(INDEX, new String(rawIndex.bytes(), StandardCharsets.UTF_8)
-                .replace(VERSION_PLACEHOLDER, version).getBytes(StandardCharsets.UTF_8), rawIndex.contentType());
+        this.index = new Asset(
+                INDEX,
+                new String(rawIndex.bytes(), StandardCharsets.UTF_8)
+                        .replace(VERSION_PLACEHOLDER, version)
+                        .getBytes(StandardCharsets.UTF_8),
+                rawIndex.contentType());
         this.files = Map.copyOf(files);
         this.vendor = Map.copyOf(vendor);
     }
@@ -73,8 +76,8 @@ public final class ConsoleAssets {
         }
         Map<String, Asset> vendor = new TreeMap<>();
         String uplotVersion = webJarVersion(loader);
-        VENDOR.forEach((name, path) -> vendor.put(name,
-                new Asset(name, read(loader, UPLOT + uplotVersion + "/" + path), contentType(name))));
+        VENDOR.forEach((name, path) ->
+                vendor.put(name, new Asset(name, read(loader, UPLOT + uplotVersion + "/" + path), contentType(name))));
         return new ConsoleAssets(files, vendor);
     }
 
@@ -116,14 +119,19 @@ public final class ConsoleAssets {
                 JarURLConnection connection = (JarURLConnection) url.openConnection();
                 connection.setUseCaches(false);
                 try (JarFile jar = connection.getJarFile()) {
-                    return jar.stream().map(e -> e.getName())
+                    return jar.stream()
+                            .map(e -> e.getName())
                             .filter(n -> n.startsWith(FOLDER) && n.indexOf('/', FOLDER.length()) < 0)
-                            .map(n -> n.substring(FOLDER.length())).filter(n -> !n.isEmpty()).toList();
+                            .map(n -> n.substring(FOLDER.length()))
+                            .filter(n -> !n.isEmpty())
+                            .toList();
                 }
             }
             Path dir = Path.of(url.toURI()).getParent();
             try (Stream<Path> list = Files.list(dir)) {
-                return list.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).toList();
+                return list.filter(Files::isRegularFile)
+                        .map(p -> p.getFileName().toString())
+                        .toList();
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the console's files", e);
@@ -137,7 +145,8 @@ public final class ConsoleAssets {
         String props = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
         try (InputStream in = loader.getResourceAsStream(props)) {
             if (in == null) {
-                throw new IllegalStateException("the uPlot WebJar (org.webjars.npm:uplot) is missing from the classpath");
+                throw new IllegalStateException(
+                        "the uPlot WebJar (org.webjars.npm:uplot) is missing from the classpath");
             }
             java.util.Properties p = new java.util.Properties();
             p.load(in);

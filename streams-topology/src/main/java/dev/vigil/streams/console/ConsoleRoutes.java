@@ -20,6 +20,7 @@ public final class ConsoleRoutes {
      */
     public static final String CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
     static final String IMMUTABLE = "public, max-age=31536000, immutable";
 
     private final ConsoleAssets assets;
@@ -29,13 +30,22 @@ public final class ConsoleRoutes {
     }
 
     public ApiRoutes register(ApiRoutes routes) {
-        return routes
-                .get("/", req -> Mono.just(page(assets.index().bytes(), CONSOLE_CSP)))
-                .get("/favicon.ico", req -> Mono.just(new HttpResult(204, "image/x-icon", new byte[0],
-                        Map.of("Cache-Control", "public, max-age=86400"))))
-                .get("/console/{file}", req -> Mono.just(asset(req, assets.file(req.param("file"))
-                        .filter(a -> !a.name().equals(ConsoleAssets.INDEX)).orElse(null))))
-                .get("/console/vendor/{file}", req -> Mono.just(asset(req, assets.vendor(req.param("file")).orElse(null))));
+        return routes.get("/", req -> Mono.just(page(assets.index().bytes(), CONSOLE_CSP)))
+                .get(
+                        "/favicon.ico",
+                        req -> Mono.just(new HttpResult(
+                                204, "image/x-icon", new byte[0], Map.of("Cache-Control", "public, max-age=86400"))))
+                .get(
+                        "/console/{file}",
+                        req -> Mono.just(asset(
+                                req,
+                                assets.file(req.param("file"))
+                                        .filter(a -> !a.name().equals(ConsoleAssets.INDEX))
+                                        .orElse(null))))
+                .get(
+                        "/console/vendor/{file}",
+                        req -> Mono.just(
+                                asset(req, assets.vendor(req.param("file")).orElse(null))));
     }
 
     /** An HTML page with the headers every page of this server carries. */
@@ -54,8 +64,14 @@ public final class ConsoleRoutes {
             return HttpResult.notFound("no such console file", req.path());
         }
         boolean current = assets.version().equals(req.queryParam("v"));
-        return new HttpResult(200, asset.contentType(), asset.bytes(), Map.of(
-                "Cache-Control", current ? IMMUTABLE : "no-cache",
-                "Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"));
+        return new HttpResult(
+                200,
+                asset.contentType(),
+                asset.bytes(),
+                Map.of(
+                        "Cache-Control",
+                        current ? IMMUTABLE : "no-cache",
+                        "Content-Security-Policy",
+                        "default-src 'none'; frame-ancestors 'none'"));
     }
 }

@@ -14,33 +14,41 @@ import java.util.Locale;
  * {@code status-page.html.mustache} template: every value escaped by the template engine.
  */
 final class StatusPageHtml {
-    private static final DateTimeFormatter UTC = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter UTC =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private StatusPageHtml() {
-    }
+    private StatusPageHtml() {}
 
     private static final Template PAGE = Templates.html("templates/status-page.html.mustache");
 
     /** What the template shows of one open incident. */
-    record IncidentView(String severity, String name, String text, String sinceIso, String sinceUtc, String ending) {
-    }
+    record IncidentView(String severity, String name, String text, String sinceIso, String sinceUtc, String ending) {}
 
-    record DayView(String bucket, String date, String text) {
-    }
+    record DayView(String bucket, String date, String text) {}
 
-    record MonitorView(String id, String name, String state, String stateText, String overallUptime, int uptimeDays,
-                       List<DayView> days) {
-    }
+    record MonitorView(
+            String id,
+            String name,
+            String state,
+            String stateText,
+            String overallUptime,
+            int uptimeDays,
+            List<DayView> days) {}
 
-    record GroupView(String name, List<MonitorView> monitors) {
-    }
+    record GroupView(String name, List<MonitorView> monitors) {}
 
     /** {@code description} holds the page's description, or nothing. */
-    record PageView(String id, String title, List<String> description, String overall, String overallText,
-                    String assetVersion, boolean hasIncidents, List<IncidentView> incidents, List<GroupView> groups,
-                    String generatedUtc) {
-    }
+    record PageView(
+            String id,
+            String title,
+            List<String> description,
+            String overall,
+            String overallText,
+            String assetVersion,
+            boolean hasIncidents,
+            List<IncidentView> incidents,
+            List<GroupView> groups,
+            String generatedUtc) {}
 
     static String render(StatusPages.Page page, String assetVersion) {
         List<IncidentView> incidents = new ArrayList<>();
@@ -50,34 +58,53 @@ final class StatusPageHtml {
             for (StatusPages.PublicMonitor m : g.monitors()) {
                 if (m.incident() != null) {
                     Instant since = Instant.ofEpochMilli(m.incident().since());
-                    incidents.add(new IncidentView(text(m.incident().severity()), text(m.name()), incidentText(m),
-                            since.toString(), UTC.format(since),
-                            recovering(m) ? ". The service is back; we are confirming the recovery."
+                    incidents.add(new IncidentView(
+                            text(m.incident().severity()),
+                            text(m.name()),
+                            incidentText(m),
+                            since.toString(),
+                            UTC.format(since),
+                            recovering(m)
+                                    ? ". The service is back; we are confirming the recovery."
                                     : m.incident().acknowledged() ? ". We are working on it." : "."));
                 }
                 monitors.add(monitor(m));
             }
             groups.add(new GroupView(text(g.name()), monitors));
         }
-        return PAGE.execute(new PageView(text(page.id()), text(page.title()),
-                page.description() == null ? List.of() : List.of(text(page.description())), page.overall(),
-                overallText(page.overall()), text(assetVersion), !incidents.isEmpty(), incidents, groups,
+        return PAGE.execute(new PageView(
+                text(page.id()),
+                text(page.title()),
+                page.description() == null ? List.of() : List.of(text(page.description())),
+                page.overall(),
+                overallText(page.overall()),
+                text(assetVersion),
+                !incidents.isEmpty(),
+                incidents,
+                groups,
                 UTC.format(Instant.ofEpochMilli(page.generatedAt()))));
     }
 
     private static MonitorView monitor(StatusPages.PublicMonitor m) {
-        String overall = m.uptimePercent() == null ? "no data" : String.format(Locale.ROOT, "%.2f%% uptime", m.uptimePercent());
+        String overall =
+                m.uptimePercent() == null ? "no data" : String.format(Locale.ROOT, "%.2f%% uptime", m.uptimePercent());
         List<DayView> days = new ArrayList<>();
         for (StatusPages.Day d : m.days()) {
-            String text = d.uptimePercent() == null ? "no data"
-                    : String.format(Locale.ROOT, "%.2f%%", d.uptimePercent());
+            String text =
+                    d.uptimePercent() == null ? "no data" : String.format(Locale.ROOT, "%.2f%%", d.uptimePercent());
             if (d.maintenanceWindows() > 0) {
                 text += ", maintenance";
             }
             days.add(new DayView(bucket(d.uptimePercent()), text(d.date()), text));
         }
-        return new MonitorView(text(m.id()), text(m.name()), shownState(m), stateText(shownState(m)), overall,
-                StatusPages.UPTIME_DAYS, days);
+        return new MonitorView(
+                text(m.id()),
+                text(m.name()),
+                shownState(m),
+                stateText(shownState(m)),
+                overall,
+                StatusPages.UPTIME_DAYS,
+                days);
     }
 
     /**

@@ -41,9 +41,11 @@ public final class StatusPages {
     static final Duration FRESHNESS = Duration.ofSeconds(15);
     /** A failed build (503) is kept this long too, so readers of a page during a rebalance cannot force rebuilds. */
     static final Duration FAILURE_HOLD = Duration.ofSeconds(2);
+
     static final int UPTIME_DAYS = 90;
     /** The API routes pages and badges are built from. */
     private static final String MONITOR = "/v1/monitors/{id}";
+
     private static final String UPTIME = "/v1/monitors/{id}/uptime";
     static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
             + "form-action 'none'; frame-ancestors 'none'";
@@ -51,25 +53,20 @@ public final class StatusPages {
     private static final int CONCURRENCY = 8;
 
     /** One monitor as the public sees it. */
-    public record PublicMonitor(String id, String name, String status, Incident incident, Double uptimePercent,
-                                List<Day> days) {
-    }
+    public record PublicMonitor(
+            String id, String name, String status, Incident incident, Double uptimePercent, List<Day> days) {}
 
     /** An open incident: {@code severity} critical or warning, since when, and whether someone is on it. */
-    public record Incident(String severity, long since, boolean acknowledged) {
-    }
+    public record Incident(String severity, long since, boolean acknowledged) {}
 
     /** One UTC day of the uptime bar; {@code uptimePercent} null when nothing was decided that day. */
-    public record Day(String date, Double uptimePercent, long downWindows, long maintenanceWindows) {
-    }
+    public record Day(String date, Double uptimePercent, long downWindows, long maintenanceWindows) {}
 
-    public record Group(String name, List<PublicMonitor> monitors) {
-    }
+    public record Group(String name, List<PublicMonitor> monitors) {}
 
     /** The whole page: {@code overall} is operational, degraded, partial_outage or major_outage. */
-    public record Page(String id, String title, String description, String overall, long generatedAt,
-                       List<Group> groups) {
-    }
+    public record Page(
+            String id, String title, String description, String overall, long generatedAt, List<Group> groups) {}
 
     private final Map<String, StatusPage> pages = new LinkedHashMap<>();
     private final Set<String> listed;
@@ -98,12 +95,15 @@ public final class StatusPages {
     }
 
     public ApiRoutes register(ApiRoutes table) {
-        return table
-                .get("/status/{page}", req -> page(req).map(p -> ConsoleRoutes.page(
-                        StatusPageHtml.render(p, assetVersion).getBytes(java.nio.charset.StandardCharsets.UTF_8), CSP))
+        return table.get("/status/{page}", req -> page(req)
+                        .map(p -> ConsoleRoutes.page(
+                                StatusPageHtml.render(p, assetVersion)
+                                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                CSP))
                         .defaultIfEmpty(notFound(req)))
                 .get("/status/{page}/summary.json", req -> page(req)
-                        .map(p -> new HttpResult(200, HttpResult.JSON, Json.bytes(p), Map.of("Cache-Control", "public, max-age=15")))
+                        .map(p -> new HttpResult(
+                                200, HttpResult.JSON, Json.bytes(p), Map.of("Cache-Control", "public, max-age=15")))
                         .defaultIfEmpty(notFound(req)))
                 .get("/badge/{id}/status.svg", req -> listedMonitor(req)
                         .map(m -> svg(Badges.status(m.name(), m.status())))
@@ -116,8 +116,8 @@ public final class StatusPages {
         if (config == null) {
             return Mono.empty();
         }
-        return pageCache.computeIfAbsent(config.id(), id -> build(config).cache(p -> FRESHNESS, e -> FAILURE_HOLD,
-                () -> Duration.ZERO));
+        return pageCache.computeIfAbsent(
+                config.id(), id -> build(config).cache(p -> FRESHNESS, e -> FAILURE_HOLD, () -> Duration.ZERO));
     }
 
     private Mono<Page> build(StatusPage config) {
@@ -128,11 +128,13 @@ public final class StatusPages {
                     List<Group> groups = new ArrayList<>();
                     List<PublicMonitor> every = new ArrayList<>();
                     for (var g : config.groups()) {
-                        List<PublicMonitor> ms = g.monitors().stream().map(byId::get).toList();
+                        List<PublicMonitor> ms =
+                                g.monitors().stream().map(byId::get).toList();
                         every.addAll(ms);
                         groups.add(new Group(g.name(), ms));
                     }
-                    return new Page(config.id(), config.title(), config.description(), overall(every), clock.millis(), groups);
+                    return new Page(
+                            config.id(), config.title(), config.description(), overall(every), clock.millis(), groups);
                 });
     }
 
@@ -155,8 +157,10 @@ public final class StatusPages {
         if (!listed.contains(id)) {
             return Mono.empty();
         }
-        return monitorCache.computeIfAbsent(id, k -> monitor(k, false).cache(m -> FRESHNESS, e -> FAILURE_HOLD,
-                () -> Duration.ZERO)).flatMap(Mono::justOrEmpty);
+        return monitorCache
+                .computeIfAbsent(
+                        id, k -> monitor(k, false).cache(m -> FRESHNESS, e -> FAILURE_HOLD, () -> Duration.ZERO))
+                .flatMap(Mono::justOrEmpty);
     }
 
     private Mono<HttpResult> uptimeBadge(QueryRequest req) {
@@ -167,11 +171,14 @@ public final class StatusPages {
             days = -1;
         }
         if (days < 1 || days > UPTIME_DAYS) {
-            return Mono.just(HttpResult.badRequest("'days' must be a whole number between 1 and " + UPTIME_DAYS, req.path()));
+            return Mono.just(
+                    HttpResult.badRequest("'days' must be a whole number between 1 and " + UPTIME_DAYS, req.path()));
         }
         int d = days;
-        return listedMonitor(req).flatMap(m -> uptimeCache.computeIfAbsent(m.id() + "/" + d,
-                        k -> uptime(m.id(), d).cache(u -> FRESHNESS, e -> FAILURE_HOLD, () -> Duration.ZERO))
+        return listedMonitor(req)
+                .flatMap(m -> uptimeCache
+                        .computeIfAbsent(m.id() + "/" + d, k -> uptime(m.id(), d)
+                                .cache(u -> FRESHNESS, e -> FAILURE_HOLD, () -> Duration.ZERO))
                         .map(u -> svg(Badges.uptime(d, u.orElse(null)))))
                 .defaultIfEmpty(notFound(req));
     }
@@ -179,29 +186,35 @@ public final class StatusPages {
     /** The public view of a monitor, from {@code /v1/monitors/{id}} (and its 90-day uptime when {@code withDays}). */
     private Mono<Optional<PublicMonitor>> monitor(String id, boolean withDays) {
         Mono<Optional<JsonNode>> detail = read(MONITOR, id, null);
-        Mono<Optional<JsonNode>> uptime = withDays ? read(UPTIME, id, UPTIME_DAYS)
-                : Mono.just(Optional.empty());
-        return Mono.zip(detail, uptime).map(t -> t.getT1().map(d -> publicMonitor(id, d, t.getT2().orElse(null))));
+        Mono<Optional<JsonNode>> uptime = withDays ? read(UPTIME, id, UPTIME_DAYS) : Mono.just(Optional.empty());
+        return Mono.zip(detail, uptime)
+                .map(t -> t.getT1().map(d -> publicMonitor(id, d, t.getT2().orElse(null))));
     }
 
     static PublicMonitor publicMonitor(String id, JsonNode detail, JsonNode uptime) {
-        String name = detail.path("monitor").path("name").isTextual() ? detail.path("monitor").path("name").asText() : id;
-        String status = detail.path("status").path("status").isTextual() ? detail.path("status").path("status").asText()
+        String name = detail.path("monitor").path("name").isTextual()
+                ? detail.path("monitor").path("name").asText()
+                : id;
+        String status = detail.path("status").path("status").isTextual()
+                ? detail.path("status").path("status").asText()
                 : "pending";
         Incident incident = null;
         for (JsonNode a : detail.path("alerts")) {
             // the availability incident only: no-data and certificate alerts are about Vigil's view, not the service
             if (a.path("fingerprint").asText().equals("monitor/" + id)) {
-                incident = new Incident(a.path("severity").asText("warning"), a.path("since").asLong(),
-                        a.hasNonNull("acknowledgedBy"));
+                incident = new Incident(
+                        a.path("severity").asText("warning"), a.path("since").asLong(), a.hasNonNull("acknowledgedBy"));
             }
         }
         List<Day> days = new ArrayList<>();
         Double overall = null;
         if (uptime != null) {
             for (JsonNode day : uptime.path("daily")) {
-                days.add(new Day(day.path("date").asText(), number(day.path("uptimePercent")),
-                        day.path("down").asLong(), day.path("maintenanceWindows").asLong()));
+                days.add(new Day(
+                        day.path("date").asText(),
+                        number(day.path("uptimePercent")),
+                        day.path("down").asLong(),
+                        day.path("maintenanceWindows").asLong()));
             }
             overall = number(uptime.path("overall").path("uptimePercent"));
         }
@@ -229,8 +242,16 @@ public final class StatusPages {
         }
         String path = template.replace("{id}", id);
         Map<String, String> query = days == null ? Map.of() : Map.of("days", days.toString());
-        QueryRequest internal = new QueryRequest(ApiRoutes.Method.GET, path, Map.of("id", id), query, false,
-                days == null ? path : path + "?days=" + days, null, READER, "");
+        QueryRequest internal = new QueryRequest(
+                ApiRoutes.Method.GET,
+                path,
+                Map.of("id", id),
+                query,
+                false,
+                days == null ? path : path + "?days=" + days,
+                null,
+                READER,
+                "");
         return handler.get().handle(internal).map(r -> {
             if (r.status() == 404) {
                 return Optional.<JsonNode>empty();
@@ -243,7 +264,10 @@ public final class StatusPages {
     }
 
     private static HttpResult svg(String svg) {
-        return new HttpResult(200, "image/svg+xml; charset=utf-8", svg.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        return new HttpResult(
+                200,
+                "image/svg+xml; charset=utf-8",
+                svg.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 Map.of("Cache-Control", "public, max-age=30", "Content-Security-Policy", "default-src 'none'"));
     }
 

@@ -2,8 +2,8 @@ package dev.vigil.streams.deadletter;
 
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.topic.Topics;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
@@ -29,17 +29,31 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler 
 
     @Override
     public void configure(Map<String, ?> configs) {
-        sink = DeadLetterSink.of(configs, Counter.builder("vigil.streams.dead.letter.records")
-                .description("undeserialisable records sent to the dead-letter topic"));
+        sink = DeadLetterSink.of(
+                configs,
+                Counter.builder("vigil.streams.dead.letter.records")
+                        .description("undeserialisable records sent to the dead-letter topic"));
     }
 
     @Override
-    public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
-        DeadLetter letter = DeadLetter.poison(DeadLetters.SOURCE, "cannot deserialise: " + exception.getMessage(),
-                exception, context.topic(), context.partition(), context.offset(), record.key(), record.value(),
+    public Response handleError(
+            ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+        DeadLetter letter = DeadLetter.poison(
+                DeadLetters.SOURCE,
+                "cannot deserialise: " + exception.getMessage(),
+                exception,
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                record.key(),
+                record.value(),
                 System.currentTimeMillis());
-        LOG.warn("dead-lettering record topic={} partition={} offset={}: {}", context.topic(), context.partition(),
-                context.offset(), letter.reason());
+        LOG.warn(
+                "dead-lettering record topic={} partition={} offset={}: {}",
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                letter.reason());
         return Response.resume(sink.send(record.key(), letter));
     }
 }

@@ -32,8 +32,11 @@ final class DeadLetterSink {
     static DeadLetterSink of(Map<String, ?> configs, Counter.Builder counter) {
         Object t = configs.get(DeadLetterHandler.TOPIC_CONFIG);
         String topic = t instanceof String s && !s.isBlank() ? s : Topics.DEAD_LETTER;
-        return new DeadLetterSink(topic, configs.get(DeadLetterHandler.REGISTRY_CONFIG) instanceof MeterRegistry registry
-                ? counter.register(registry) : null);
+        return new DeadLetterSink(
+                topic,
+                configs.get(DeadLetterHandler.REGISTRY_CONFIG) instanceof MeterRegistry registry
+                        ? counter.register(registry)
+                        : null);
     }
 
     /** Counts the letter and returns the one record to produce for it, keyed by the source record's raw key. */

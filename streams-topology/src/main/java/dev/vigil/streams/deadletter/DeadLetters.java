@@ -11,17 +11,21 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class DeadLetters {
     public static final String SOURCE = "vigil-streams";
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     public static DeadLetter invalid(ProcessorContext<?, ?> context, String key, Object value, String reason) {
         Optional<RecordMetadata> meta = context.recordMetadata();
         byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
         byte[] valueBytes = value == null ? null : Json.bytes(value);
-        return DeadLetter.poison(SOURCE, reason, null,
+        return DeadLetter.poison(
+                SOURCE,
+                reason,
+                null,
                 meta.map(RecordMetadata::topic).orElse(null),
                 meta.map(RecordMetadata::partition).orElse(0),
                 meta.map(RecordMetadata::offset).orElse(0L),
-                keyBytes, valueBytes, context.currentSystemTimeMs());
+                keyBytes,
+                valueBytes,
+                context.currentSystemTimeMs());
     }
 }

@@ -29,26 +29,46 @@ public final class ProcessingDeadLetterHandler implements ProcessingExceptionHan
 
     @Override
     public void configure(Map<String, ?> configs) {
-        sink = DeadLetterSink.of(configs, Counter.builder("vigil.streams.processing.dead.letter.records")
-                .description("records a processor failed on, sent to the dead-letter topic"));
+        sink = DeadLetterSink.of(
+                configs,
+                Counter.builder("vigil.streams.processing.dead.letter.records")
+                        .description("records a processor failed on, sent to the dead-letter topic"));
     }
 
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
         if (exception instanceof KafkaException) {
-            LOG.error("processor {} of task {} failed on topic={} partition={} offset={} with a Kafka error; the task"
-                    + " fails", context.processorNodeId(), context.taskId(), context.topic(), context.partition(),
-                    context.offset(), exception);
+            LOG.error(
+                    "processor {} of task {} failed on topic={} partition={} offset={} with a Kafka error; the task"
+                            + " fails",
+                    context.processorNodeId(),
+                    context.taskId(),
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    exception);
             return Response.fail();
         }
-        String reason = "processor " + context.processorNodeId() + " of task " + context.taskId() + " failed: "
-                + exception;
-        DeadLetter letter = DeadLetter.poison(DeadLetters.SOURCE, reason, exception, context.topic(),
-                context.partition(), context.offset(), context.sourceRawKey(), context.sourceRawValue(),
+        String reason =
+                "processor " + context.processorNodeId() + " of task " + context.taskId() + " failed: " + exception;
+        DeadLetter letter = DeadLetter.poison(
+                DeadLetters.SOURCE,
+                reason,
+                exception,
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                context.sourceRawKey(),
+                context.sourceRawValue(),
                 System.currentTimeMillis());
         // the stack trace is for the developer who fixes it; the record's content stays in the dead-letter topic
-        LOG.error("dead-lettering record topic={} partition={} offset={}: processor {} of task {} failed",
-                context.topic(), context.partition(), context.offset(), context.processorNodeId(), context.taskId(),
+        LOG.error(
+                "dead-lettering record topic={} partition={} offset={}: processor {} of task {} failed",
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                context.processorNodeId(),
+                context.taskId(),
                 exception);
         return Response.resume(sink.send(context.sourceRawKey(), letter));
     }

@@ -7,7 +7,10 @@ import java.util.Locale;
 
 /** A probe worker's health by the age of its latest heartbeat. */
 public enum Health {
-    HEALTHY, WARN, STALE, DEAD;
+    HEALTHY,
+    WARN,
+    STALE,
+    DEAD;
 
     /** healthy below {@code workers.healthy}, warn below {@code workers.warn}, stale below {@code workers.stale}, dead beyond. */
     public static Health of(long ageMs, WorkerSettings settings) {

@@ -39,17 +39,20 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
-        context.schedule(settings.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME,
-                this::evaluate);
+        context.schedule(settings.punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::evaluate);
     }
 
     @Override
     public void process(Record<String, WorkerHeartbeat> record) {
         WorkerHeartbeat hb = record.value();
         if (hb == null || record.key() == null || !record.key().equals(hb.workerId())) {
-            DeadLetter letter = DeadLetters.invalid(context, record.key(), hb,
+            DeadLetter letter = DeadLetters.invalid(
+                    context,
+                    record.key(),
+                    hb,
                     hb == null ? "tombstone on the heartbeats topic" : "record key does not equal workerId");
-            context.forward(new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
+            context.forward(
+                    new Record<String, Object>(record.key(), letter, context.currentSystemTimeMs()), deadLetterChild);
             return;
         }
         WorkerHealth previous = store.get(hb.workerId());
@@ -63,8 +66,8 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
         WorkerHealth next = WorkerHealth.of(hb, health, since, now);
         store.put(hb.workerId(), next);
         boolean changed = previous == null || previous.health() != health;
-        context.forward(new Record<String, Object>(hb.workerId(), new WorkerHealthUpdate(next, changed), now),
-                updatesChild);
+        context.forward(
+                new Record<String, Object>(hb.workerId(), new WorkerHealthUpdate(next, changed), now), updatesChild);
     }
 
     void evaluate(long now) {
@@ -80,7 +83,8 @@ public final class HeartbeatProcessor implements Processor<String, WorkerHeartbe
         }
         for (WorkerHealth w : changed) {
             store.put(w.workerId(), w);
-            context.forward(new Record<String, Object>(w.workerId(), new WorkerHealthUpdate(w, true), now), updatesChild);
+            context.forward(
+                    new Record<String, Object>(w.workerId(), new WorkerHealthUpdate(w, true), now), updatesChild);
         }
     }
 }

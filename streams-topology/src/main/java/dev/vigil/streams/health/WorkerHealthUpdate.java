@@ -6,5 +6,4 @@ package dev.vigil.streams.health;
  *
  * @param changed whether the health class (healthy, warn, stale, dead) differs from the one written before
  */
-public record WorkerHealthUpdate(WorkerHealth health, boolean changed) {
-}
+public record WorkerHealthUpdate(WorkerHealth health, boolean changed) {}

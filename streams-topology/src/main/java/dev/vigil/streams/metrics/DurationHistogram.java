@@ -57,6 +57,7 @@ public final class DurationHistogram {
     private static final LogarithmicMapping MAPPING = new LogarithmicMapping(RELATIVE_ERROR);
     /** Lowest and highest index a finite value ≥ {@link #MIN_TRACKED_MS} can have: bounds what a reader accepts. */
     static final int MIN_INDEX = MAPPING.index(MIN_TRACKED_MS);
+
     static final int MAX_INDEX = MAPPING.index(Double.MAX_VALUE);
 
     private final Store store;
@@ -294,8 +295,8 @@ public final class DurationHistogram {
      * {@link #LIBRARY_INDEXES}), the first {@code n} of parallel arrays; refuses indexes that do not ascend or
      * lie outside the range of finite values and counts that are not positive.
      */
-    static DurationHistogram ofBuckets(int indexVersion, int[] indexes, long[] counts, int n, long zeroCount,
-                                       double min, double max) {
+    static DurationHistogram ofBuckets(
+            int indexVersion, int[] indexes, long[] counts, int n, long zeroCount, double min, double max) {
         if (indexVersion != LEGACY_INDEXES && indexVersion != LIBRARY_INDEXES) {
             throw new IllegalArgumentException("histogram index version must be 1 or 2");
         }
@@ -388,9 +389,13 @@ public final class DurationHistogram {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Snapshot s && zeroCount == s.zeroCount && Double.compare(min, s.min) == 0
-                    && Double.compare(max, s.max) == 0 && Arrays.equals(indexes, s.indexes)
-                    && Arrays.equals(counts, s.counts) && Objects.equals(indexVersion, s.indexVersion);
+            return o instanceof Snapshot s
+                    && zeroCount == s.zeroCount
+                    && Double.compare(min, s.min) == 0
+                    && Double.compare(max, s.max) == 0
+                    && Arrays.equals(indexes, s.indexes)
+                    && Arrays.equals(counts, s.counts)
+                    && Objects.equals(indexVersion, s.indexVersion);
         }
 
         @Override
@@ -417,7 +422,8 @@ public final class DurationHistogram {
 
     @Override
     public String toString() {
-        return "DurationHistogram[n=" + total + ", p50=" + p50OrNaN() + ", p99=" + (total == 0 ? Double.NaN : p99()) + "]";
+        return "DurationHistogram[n=" + total + ", p50=" + p50OrNaN() + ", p99=" + (total == 0 ? Double.NaN : p99())
+                + "]";
     }
 
     private double p50OrNaN() {

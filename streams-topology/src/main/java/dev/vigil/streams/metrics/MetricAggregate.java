@@ -32,13 +32,21 @@ public final class MetricAggregate {
         this(appId, metricName, statusClass, windowStart, 0, 0, 0, new DurationHistogram());
     }
 
-    MetricAggregate(String appId, String metricName, String statusClass, long windowStart, long count, double sum,
-                    long errorCount, DurationHistogram durations) {
+    MetricAggregate(
+            String appId,
+            String metricName,
+            String statusClass,
+            long windowStart,
+            long count,
+            double sum,
+            long errorCount,
+            DurationHistogram durations) {
         this.appId = Objects.requireNonNull(appId, "appId");
         this.metricName = Objects.requireNonNull(metricName, "metricName");
         this.statusClass = Objects.requireNonNull(statusClass, "statusClass");
         if (windowStart < 0 || count < 0 || errorCount < 0 || errorCount > count || !Double.isFinite(sum)) {
-            throw new IllegalArgumentException("metric window must have windowStart >= 0, 0 <= errorCount <= count, finite sum");
+            throw new IllegalArgumentException(
+                    "metric window must have windowStart >= 0, 0 <= errorCount <= count, finite sum");
         }
         this.windowStart = windowStart;
         this.count = count;
@@ -48,12 +56,23 @@ public final class MetricAggregate {
     }
 
     @JsonCreator
-    static MetricAggregate fromJson(@JsonProperty("appId") String appId, @JsonProperty("metricName") String metricName,
-                                    @JsonProperty("statusClass") String statusClass,
-                                    @JsonProperty("windowStart") long windowStart, @JsonProperty("count") long count,
-                                    @JsonProperty("sum") double sum, @JsonProperty("errorCount") long errorCount,
-                                    @JsonProperty("durations") DurationHistogram.Snapshot durations) {
-        return new MetricAggregate(appId, metricName, statusClass, windowStart, count, sum, errorCount,
+    static MetricAggregate fromJson(
+            @JsonProperty("appId") String appId,
+            @JsonProperty("metricName") String metricName,
+            @JsonProperty("statusClass") String statusClass,
+            @JsonProperty("windowStart") long windowStart,
+            @JsonProperty("count") long count,
+            @JsonProperty("sum") double sum,
+            @JsonProperty("errorCount") long errorCount,
+            @JsonProperty("durations") DurationHistogram.Snapshot durations) {
+        return new MetricAggregate(
+                appId,
+                metricName,
+                statusClass,
+                windowStart,
+                count,
+                sum,
+                errorCount,
                 durations == null ? new DurationHistogram() : DurationHistogram.of(durations));
     }
 
@@ -69,9 +88,12 @@ public final class MetricAggregate {
 
     /** Adds one metric of this window's key and minute. */
     public MetricAggregate add(DomainMetric m) {
-        if (!appId.equals(m.appId()) || !metricName.equals(m.metricName()) || !statusClass.equals(m.statusClass())
+        if (!appId.equals(m.appId())
+                || !metricName.equals(m.metricName())
+                || !statusClass.equals(m.statusClass())
                 || minuteOf(m.timestamp()) != windowStart) {
-            throw new IllegalArgumentException("metric does not belong to window " + key().storeKey() + "@" + windowStart);
+            throw new IllegalArgumentException(
+                    "metric does not belong to window " + key().storeKey() + "@" + windowStart);
         }
         count++;
         sum += m.value();
@@ -88,8 +110,8 @@ public final class MetricAggregate {
      * Combines windows into one: counts, sums and errors added, histograms merged. The result has the given
      * status class ({@link #ALL_CLASSES} when classes are mixed) and window start; the inputs are not changed.
      */
-    public static MetricAggregate combine(String appId, String metricName, String statusClass, long windowStart,
-                                          Iterable<MetricAggregate> windows) {
+    public static MetricAggregate combine(
+            String appId, String metricName, String statusClass, long windowStart, Iterable<MetricAggregate> windows) {
         MetricAggregate out = new MetricAggregate(appId, metricName, statusClass, windowStart);
         for (MetricAggregate w : windows) {
             out.count += w.count;
@@ -101,7 +123,8 @@ public final class MetricAggregate {
     }
 
     public MetricAggregate copy() {
-        return new MetricAggregate(appId, metricName, statusClass, windowStart, count, sum, errorCount, durations.copy());
+        return new MetricAggregate(
+                appId, metricName, statusClass, windowStart, count, sum, errorCount, durations.copy());
     }
 
     @JsonProperty("appId")
@@ -155,9 +178,15 @@ public final class MetricAggregate {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MetricAggregate a && appId.equals(a.appId) && metricName.equals(a.metricName)
-                && statusClass.equals(a.statusClass) && windowStart == a.windowStart && count == a.count
-                && Double.compare(sum, a.sum) == 0 && errorCount == a.errorCount && durations.equals(a.durations);
+        return o instanceof MetricAggregate a
+                && appId.equals(a.appId)
+                && metricName.equals(a.metricName)
+                && statusClass.equals(a.statusClass)
+                && windowStart == a.windowStart
+                && count == a.count
+                && Double.compare(sum, a.sum) == 0
+                && errorCount == a.errorCount
+                && durations.equals(a.durations);
     }
 
     @Override
@@ -167,7 +196,7 @@ public final class MetricAggregate {
 
     @Override
     public String toString() {
-        return "MetricAggregate[" + appId + "/" + metricName + "/" + statusClass + "@" + windowStart + ", count=" + count
-                + ", sum=" + sum + ", errors=" + errorCount + ", " + durations + "]";
+        return "MetricAggregate[" + appId + "/" + metricName + "/" + statusClass + "@" + windowStart + ", count="
+                + count + ", sum=" + sum + ", errors=" + errorCount + ", " + durations + "]";
     }
 }

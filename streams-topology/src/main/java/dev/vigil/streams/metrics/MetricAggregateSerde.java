@@ -1,8 +1,6 @@
 package dev.vigil.streams.metrics;
 
-import com.datadoghq.sketch.ddsketch.store.Bin;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -23,8 +21,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * numbering), so a store or changelog written by the previous release keeps its counts, min, max and quantiles.
  * A malformed value raises {@link SerializationException}. A null value (tombstone) reads as null.
  */
-public final class MetricAggregateSerde implements Serde<MetricAggregate>, Serializer<MetricAggregate>,
-        Deserializer<MetricAggregate> {
+public final class MetricAggregateSerde
+        implements Serde<MetricAggregate>, Serializer<MetricAggregate>, Deserializer<MetricAggregate> {
     static final byte VERSION = 2;
     /** The layout before sketches-java: the same, with the hand-written mapping's bucket indexes. */
     static final byte VERSION_1 = 1;
@@ -41,7 +39,19 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
         byte[] app = a.appId().getBytes(StandardCharsets.UTF_8);
         byte[] metric = a.metricName().getBytes(StandardCharsets.UTF_8);
         byte[] cls = a.statusClass().getBytes(StandardCharsets.UTF_8);
-        Out out = new Out(1 + 3 * 5 + app.length + metric.length + cls.length + 8 + 10 + 10 + 8 + 10 + 8 + 8 + 5
+        Out out = new Out(1
+                + 3 * 5
+                + app.length
+                + metric.length
+                + cls.length
+                + 8
+                + 10
+                + 10
+                + 8
+                + 10
+                + 8
+                + 8
+                + 5
                 + buckets * (10 + 10));
         out.u8(VERSION);
         out.bytes(app);
@@ -110,11 +120,18 @@ public final class MetricAggregateSerde implements Serde<MetricAggregate>, Seria
             if (in.pos != data.length) {
                 throw new SerializationException("metric window: trailing bytes");
             }
-            DurationHistogram h = DurationHistogram.ofBuckets(version == VERSION_1
-                    ? DurationHistogram.LEGACY_INDEXES : DurationHistogram.LIBRARY_INDEXES, idx, cnt, (int) n, zero, min, max);
+            DurationHistogram h = DurationHistogram.ofBuckets(
+                    version == VERSION_1 ? DurationHistogram.LEGACY_INDEXES : DurationHistogram.LIBRARY_INDEXES,
+                    idx,
+                    cnt,
+                    (int) n,
+                    zero,
+                    min,
+                    max);
             return new MetricAggregate(app, metric, cls, windowStart, count, sum, errors, h);
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new SerializationException("metric window: malformed value (" + e.getClass().getSimpleName() + ")", e);
+            throw new SerializationException(
+                    "metric window: malformed value (" + e.getClass().getSimpleName() + ")", e);
         }
     }
 

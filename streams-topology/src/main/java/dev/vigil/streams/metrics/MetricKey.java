@@ -11,7 +11,8 @@ import dev.vigil.schemas.contract.Require;
 public record MetricKey(String appId, String metricName, String statusClass) {
     public MetricKey {
         Require.slug("appId", appId);
-        Require.matches("metricName", metricName, Require.METRIC_NAME, "1-64 characters [a-z0-9_] starting with a letter");
+        Require.matches(
+                "metricName", metricName, Require.METRIC_NAME, "1-64 characters [a-z0-9_] starting with a letter");
         Require.text("statusClass", statusClass, 32);
     }
 

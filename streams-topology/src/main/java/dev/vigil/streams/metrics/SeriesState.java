@@ -10,8 +10,8 @@ import java.util.TreeSet;
  * @param maxTimestamp the largest metric timestamp seen (the series' event-time watermark before grace)
  * @param statusClasses every status class seen, sorted (so windows are fetched per class, by exact key)
  */
-public record SeriesState(String appId, String metricName, long closedUpTo, long maxTimestamp,
-                          List<String> statusClasses) {
+public record SeriesState(
+        String appId, String metricName, long closedUpTo, long maxTimestamp, List<String> statusClasses) {
     public SeriesState {
         statusClasses = statusClasses == null ? List.of() : List.copyOf(statusClasses);
     }

@@ -13,11 +13,20 @@ import java.util.Set;
  * an error.
  */
 public final class StatusClasses {
-    public static final Set<String> FAILURE_WORDS = Set.of("error", "errored", "fail", "failed", "failure",
-            "timeout", "timed_out", "rejected", "exception", "crashed", "aborted");
+    public static final Set<String> FAILURE_WORDS = Set.of(
+            "error",
+            "errored",
+            "fail",
+            "failed",
+            "failure",
+            "timeout",
+            "timed_out",
+            "rejected",
+            "exception",
+            "crashed",
+            "aborted");
 
-    private StatusClasses() {
-    }
+    private StatusClasses() {}
 
     /** True when the status class (as {@link dev.vigil.schemas.contract.DomainMetric#statusClass()}) is an error. */
     public static boolean isError(String statusClass) {
@@ -37,8 +46,11 @@ public final class StatusClasses {
             if (f.equalsIgnoreCase(statusClass)) {
                 return true;
             }
-            if (f.length() == 3 && Character.isDigit(f.charAt(0)) && Character.isDigit(f.charAt(1))
-                    && Character.isDigit(f.charAt(2)) && statusClass.equals(f.charAt(0) + "xx")) {
+            if (f.length() == 3
+                    && Character.isDigit(f.charAt(0))
+                    && Character.isDigit(f.charAt(1))
+                    && Character.isDigit(f.charAt(2))
+                    && statusClass.equals(f.charAt(0) + "xx")) {
                 return true;
             }
         }

@@ -17,9 +17,18 @@ public final class ApiAccess {
      * show only what a configured status page lists). Matched by route template, never by path prefix, so no
      * spelling of a path can reach a {@code /v1} route through a public one.
      */
-    public static final Set<String> PUBLIC_TEMPLATES = Set.of("/health", "/ready", "/metrics",
-            "/", "/favicon.ico", "/console/{file}", "/console/vendor/{file}",
-            "/status/{page}", "/status/{page}/summary.json", "/badge/{id}/status.svg", "/badge/{id}/uptime.svg");
+    public static final Set<String> PUBLIC_TEMPLATES = Set.of(
+            "/health",
+            "/ready",
+            "/metrics",
+            "/",
+            "/favicon.ico",
+            "/console/{file}",
+            "/console/vendor/{file}",
+            "/status/{page}",
+            "/status/{page}/summary.json",
+            "/badge/{id}/status.svg",
+            "/badge/{id}/uptime.svg");
     /** Answered to any valid token, whatever its scopes (the console asks who it is signed in as). */
     public static final String WHOAMI = "/v1/whoami";
 

@@ -19,11 +19,14 @@ public final class ApiRoutes {
     }
 
     /** The HTTP methods an endpoint can answer ({@code HEAD} is answered by the GET endpoint). */
-    public enum Method { GET, POST, DELETE }
+    public enum Method {
+        GET,
+        POST,
+        DELETE
+    }
 
     /** One endpoint, in registration order (Reactor Netty answers with the first that matches). */
-    public record Route(Method method, String template, Handler handler) {
-    }
+    public record Route(Method method, String template, Handler handler) {}
 
     private final List<Route> routes = new ArrayList<>();
 
@@ -57,7 +60,9 @@ public final class ApiRoutes {
 
     /** The handler registered for exactly {@code method template}, for an in-process call (no path matching). */
     public Optional<Handler> handler(Method method, String template) {
-        return routes.stream().filter(r -> r.method() == method && r.template().equals(template))
-                .map(Route::handler).findFirst();
+        return routes.stream()
+                .filter(r -> r.method() == method && r.template().equals(template))
+                .map(Route::handler)
+                .findFirst();
     }
 }

@@ -32,11 +32,16 @@ public final class Forwarder implements AutoCloseable {
      */
     public Forwarder(Duration connectTimeout, Duration responseTimeout, String authorization) {
         this.timeout = responseTimeout;
-        this.pool = ConnectionProvider.builder("vigil-query-forward").maxConnections(64)
-                .pendingAcquireTimeout(responseTimeout).build();
-        this.client = HttpClient.create(pool).responseTimeout(responseTimeout)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
-                .headers(h -> h.set(QueryRequest.FORWARDED_HEADER, "true").set(HttpHeaderNames.AUTHORIZATION, authorization));
+        this.pool = ConnectionProvider.builder("vigil-query-forward")
+                .maxConnections(64)
+                .pendingAcquireTimeout(responseTimeout)
+                .build();
+        this.client = HttpClient.create(pool)
+                .responseTimeout(responseTimeout)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                        Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .headers(h ->
+                        h.set(QueryRequest.FORWARDED_HEADER, "true").set(HttpHeaderNames.AUTHORIZATION, authorization));
     }
 
     /**
@@ -45,30 +50,44 @@ public final class Forwarder implements AutoCloseable {
      * origin-form path (checked here so no caller can turn it into another host).
      */
     public Mono<HttpResult> get(String hostPort, String uri) {
-        if (uri == null || !uri.startsWith("/") || uri.startsWith("//") || uri.indexOf('@') >= 0
+        if (uri == null
+                || !uri.startsWith("/")
+                || uri.startsWith("//")
+                || uri.indexOf('@') >= 0
                 || uri.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
-            return Mono.error(new QueryBackend.Unavailable("refusing to forward a request whose path is not a plain origin-form path"));
+            return Mono.error(new QueryBackend.Unavailable(
+                    "refusing to forward a request whose path is not a plain origin-form path"));
         }
-        return client.get().uri("http://" + hostPort + uri)
-                .responseSingle((res, body) -> body.asByteArray().defaultIfEmpty(new byte[0]).map(bytes -> {
-                    if (res.status().code() == 401) {
-                        throw new QueryBackend.Unavailable("peer " + hostPort + " refused this instance's credential: "
-                                + "every instance must share the same instance token (auth.instanceTokenEnv)");
-                    }
-                    if (bytes.length > MAX_BODY_BYTES) {
-                        throw new QueryBackend.Unavailable("peer " + hostPort + " answered more than " + MAX_BODY_BYTES + " bytes");
-                    }
-                    Map<String, String> headers = new HashMap<>();
-                    String retry = res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER);
-                    if (retry != null) {
-                        headers.put("Retry-After", retry);
-                    }
-                    String type = res.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE);
-                    return new HttpResult(res.status().code(), type == null ? HttpResult.JSON : type, bytes, headers);
-                }))
+        return client.get()
+                .uri("http://" + hostPort + uri)
+                .responseSingle((res, body) -> body.asByteArray()
+                        .defaultIfEmpty(new byte[0])
+                        .map(bytes -> {
+                            if (res.status().code() == 401) {
+                                throw new QueryBackend.Unavailable(
+                                        "peer " + hostPort + " refused this instance's credential: "
+                                                + "every instance must share the same instance token (auth.instanceTokenEnv)");
+                            }
+                            if (bytes.length > MAX_BODY_BYTES) {
+                                throw new QueryBackend.Unavailable(
+                                        "peer " + hostPort + " answered more than " + MAX_BODY_BYTES + " bytes");
+                            }
+                            Map<String, String> headers = new HashMap<>();
+                            String retry = res.responseHeaders().get(HttpHeaderNames.RETRY_AFTER);
+                            if (retry != null) {
+                                headers.put("Retry-After", retry);
+                            }
+                            String type = res.responseHeaders().get(HttpHeaderNames.CONTENT_TYPE);
+                            return new HttpResult(
+                                    res.status().code(), type == null ? HttpResult.JSON : type, bytes, headers);
+                        }))
                 .timeout(timeout.plusSeconds(1))
-                .onErrorMap(e -> !(e instanceof QueryBackend.Unavailable),
-                        e -> new QueryBackend.Unavailable("peer " + hostPort + " did not answer: " + e.getClass().getSimpleName(), e));
+                .onErrorMap(
+                        e -> !(e instanceof QueryBackend.Unavailable),
+                        e -> new QueryBackend.Unavailable(
+                                "peer " + hostPort + " did not answer: "
+                                        + e.getClass().getSimpleName(),
+                                e));
     }
 
     @Override

@@ -39,8 +39,8 @@ public record HttpResult(int status, String contentType, byte[] body, Map<String
     }
 
     /** A problem with extension members (e.g. {@code limit}: the configuration key a refusal enforces). */
-    public static HttpResult problem(int status, String type, String title, String detail, String instance,
-                                     Map<String, ?> extensions) {
+    public static HttpResult problem(
+            int status, String type, String title, String detail, String instance, Map<String, ?> extensions) {
         return of(new Problem(status, type, title, detail, instance), extensions);
     }
 
@@ -64,7 +64,8 @@ public record HttpResult(int status, String contentType, byte[] body, Map<String
     /** 503 with Retry-After: the instance cannot give a whole and correct answer right now. */
     public static HttpResult unavailable(String detail, String instance) {
         HttpResult p = problem(503, "unavailable", "Service unavailable", detail, instance);
-        return new HttpResult(503, p.contentType(), p.body(), Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
+        return new HttpResult(
+                503, p.contentType(), p.body(), Map.of("Retry-After", String.valueOf(RETRY_AFTER_SECONDS)));
     }
 
     public String bodyText() {

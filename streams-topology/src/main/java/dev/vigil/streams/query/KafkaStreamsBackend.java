@@ -18,9 +18,9 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.TopologyDescription;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.InvalidStateStorePartitionException;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -101,13 +101,19 @@ public final class KafkaStreamsBackend implements QueryBackend {
         } catch (IllegalStateException e) {
             return Placement.UNAVAILABLE;
         }
-        if (md == null || md == KeyQueryMetadata.NOT_AVAILABLE || md.activeHost() == null
+        if (md == null
+                || md == KeyQueryMetadata.NOT_AVAILABLE
+                || md.activeHost() == null
                 || md.activeHost().port() <= 0) {
             return Placement.UNAVAILABLE;
         }
         HostInfo owner = md.activeHost();
-        return owner.equals(self) ? Placement.LOCAL
-                : Placement.remote(owner.host() + ":" + owner.port(), md.partition(), md.standbyHosts().contains(self));
+        return owner.equals(self)
+                ? Placement.LOCAL
+                : Placement.remote(
+                        owner.host() + ":" + owner.port(),
+                        md.partition(),
+                        md.standbyHosts().contains(self));
     }
 
     @Override
@@ -120,8 +126,8 @@ public final class KafkaStreamsBackend implements QueryBackend {
                     .map(StreamsMetadata::topicPartitions)
                     .findFirst()
                     .orElseThrow(() -> new NoStandby("instance " + peer + " is not in this application's metadata"));
-            streams.metadataForLocalThreads().forEach(thread -> thread.standbyTasks()
-                    .forEach(task -> standbys.add(task.taskId())));
+            streams.metadataForLocalThreads()
+                    .forEach(thread -> thread.standbyTasks().forEach(task -> standbys.add(task.taskId())));
         } catch (IllegalStateException e) {
             throw new Unavailable("instance metadata is not available: " + e.getMessage(), e);
         }
@@ -199,8 +205,14 @@ public final class KafkaStreamsBackend implements QueryBackend {
             }
             List<ReadOnlyKeyValueStore<String, V>> stores = new ArrayList<>();
             for (int partition : partitionsOf.apply(name)) {
-                stores.add(StoreNames.STATUS_STORE.equals(name) ? latestStatus(partition)
-                        : stale(name, partition, QueryableStoreTypes.<String, V>keyValueStore(), s -> s.approximateNumEntries()));
+                stores.add(
+                        StoreNames.STATUS_STORE.equals(name)
+                                ? latestStatus(partition)
+                                : stale(
+                                        name,
+                                        partition,
+                                        QueryableStoreTypes.<String, V>keyValueStore(),
+                                        s -> s.approximateNumEntries()));
             }
             return stores;
         }
@@ -212,8 +224,7 @@ public final class KafkaStreamsBackend implements QueryBackend {
                 // a key's history lives in one partition: the keyed answers ask for exactly that one
                 throw new NoStandby("a window store is read from a standby copy for one key's partition only");
             }
-            return stale(name, partitions.first(), QueryableStoreTypes.<String, V>windowStore(),
-                    s -> s.fetch("", 0L));
+            return stale(name, partitions.first(), QueryableStoreTypes.<String, V>windowStore(), s -> s.fetch("", 0L));
         }
 
         /**
@@ -222,17 +233,27 @@ public final class KafkaStreamsBackend implements QueryBackend {
          */
         @SuppressWarnings("unchecked")
         private <V> ReadOnlyKeyValueStore<String, V> latestStatus(int partition) {
-            ReadOnlyKeyValueStore<String, MonitorDefinition> definitions = stale(StoreNames.DEFINITIONS_STORE, partition,
-                    QueryableStoreTypes.<String, MonitorDefinition>keyValueStore(), s -> s.approximateNumEntries());
-            ReadOnlyWindowStore<String, MonitorStatus> history = stale(StoreNames.HISTORY_STORE, partition,
-                    QueryableStoreTypes.<String, MonitorStatus>windowStore(), s -> s.fetch("", 0L));
+            ReadOnlyKeyValueStore<String, MonitorDefinition> definitions = stale(
+                    StoreNames.DEFINITIONS_STORE,
+                    partition,
+                    QueryableStoreTypes.<String, MonitorDefinition>keyValueStore(),
+                    s -> s.approximateNumEntries());
+            ReadOnlyWindowStore<String, MonitorStatus> history = stale(
+                    StoreNames.HISTORY_STORE,
+                    partition,
+                    QueryableStoreTypes.<String, MonitorStatus>windowStore(),
+                    s -> s.fetch("", 0L));
             return (ReadOnlyKeyValueStore<String, V>) new LatestStatusStore(definitions, history);
         }
 
-        private <T> T stale(String name, int partition, org.apache.kafka.streams.state.QueryableStoreType<T> type,
-                            java.util.function.Consumer<T> touch) {
+        private <T> T stale(
+                String name,
+                int partition,
+                org.apache.kafka.streams.state.QueryableStoreType<T> type,
+                java.util.function.Consumer<T> touch) {
             try {
-                T store = streams.store(StoreQueryParameters.fromNameAndType(name, type).withPartition(partition)
+                T store = streams.store(StoreQueryParameters.fromNameAndType(name, type)
+                        .withPartition(partition)
                         .enableStaleStores());
                 touch.accept(store); // streams.store() finds a partition's store only when it is used
                 return store;
@@ -262,7 +283,8 @@ public final class KafkaStreamsBackend implements QueryBackend {
     @Override
     public <V> ReadOnlyKeyValueStore<String, V> keyValueStore(String name) {
         try {
-            return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+            return streams.store(
+                    StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
         } catch (InvalidStateStoreException e) {
             throw new Unavailable("store " + name + " is not queryable now (" + streams.state() + ")", e);
         }
@@ -286,8 +308,9 @@ public final class KafkaStreamsBackend implements QueryBackend {
         List<ReadOnlyKeyValueStore<String, V>> stores = new ArrayList<>();
         for (int partition : partitions) {
             try {
-                ReadOnlyKeyValueStore<String, V> store = streams.store(StoreQueryParameters.fromNameAndType(name,
-                        QueryableStoreTypes.<String, V>keyValueStore()).withPartition(partition));
+                ReadOnlyKeyValueStore<String, V> store = streams.store(
+                        StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+                                .withPartition(partition));
                 // streams.store() finds the partition's store only when the store is used: a cheap use tells now
                 store.approximateNumEntries();
                 stores.add(store);
@@ -303,7 +326,8 @@ public final class KafkaStreamsBackend implements QueryBackend {
     @Override
     public <V> ReadOnlyWindowStore<String, V> windowStore(String name) {
         try {
-            return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>windowStore()));
+            return streams.store(
+                    StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>windowStore()));
         } catch (InvalidStateStoreException e) {
             throw new Unavailable("store " + name + " is not queryable now (" + streams.state() + ")", e);
         }

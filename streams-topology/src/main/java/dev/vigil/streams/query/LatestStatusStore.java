@@ -19,8 +19,9 @@ final class LatestStatusStore implements ReadOnlyKeyValueStore<String, MonitorSt
     private final ReadOnlyKeyValueStore<String, MonitorDefinition> definitions;
     private final ReadOnlyWindowStore<String, MonitorStatus> history;
 
-    LatestStatusStore(ReadOnlyKeyValueStore<String, MonitorDefinition> definitions,
-                      ReadOnlyWindowStore<String, MonitorStatus> history) {
+    LatestStatusStore(
+            ReadOnlyKeyValueStore<String, MonitorDefinition> definitions,
+            ReadOnlyWindowStore<String, MonitorStatus> history) {
         this.definitions = definitions;
         this.history = history;
     }

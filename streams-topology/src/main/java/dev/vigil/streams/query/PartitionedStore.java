@@ -56,8 +56,9 @@ final class PartitionedStore<V> implements ReadOnlyKeyValueStore<String, V> {
         private final Function<ReadOnlyKeyValueStore<String, V>, KeyValueIterator<String, V>> open;
         private KeyValueIterator<String, V> current;
 
-        Concatenated(Iterator<ReadOnlyKeyValueStore<String, V>> stores,
-                     Function<ReadOnlyKeyValueStore<String, V>, KeyValueIterator<String, V>> open) {
+        Concatenated(
+                Iterator<ReadOnlyKeyValueStore<String, V>> stores,
+                Function<ReadOnlyKeyValueStore<String, V>, KeyValueIterator<String, V>> open) {
             this.stores = stores;
             this.open = open;
         }

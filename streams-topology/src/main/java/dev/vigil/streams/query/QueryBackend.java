@@ -77,7 +77,11 @@ public interface QueryBackend {
      * instance's standby copy of {@code partition} if {@code standbyHere}; UNAVAILABLE: no owner known right now.
      */
     record Placement(Kind kind, String hostPort, int partition, boolean standbyHere) {
-        public enum Kind { LOCAL, REMOTE, UNAVAILABLE }
+        public enum Kind {
+            LOCAL,
+            REMOTE,
+            UNAVAILABLE
+        }
 
         public static final Placement LOCAL = new Placement(Kind.LOCAL, null, -1, false);
         public static final Placement UNAVAILABLE = new Placement(Kind.UNAVAILABLE, null, -1, false);

@@ -1,25 +1,23 @@
 package dev.vigil.streams.query;
 
-import dev.vigil.streams.topology.StoreNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.validate.Redaction;
-import dev.vigil.schemas.contract.Severity;
-import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.json.Json;
-import dev.vigil.streams.health.Health;
-import dev.vigil.streams.health.HeartbeatProcessor;
-import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.validate.Redaction;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.health.Health;
+import dev.vigil.streams.health.WorkerHealth;
+import dev.vigil.streams.rules.Fingerprints;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.uptime.DailyUptime;
 import dev.vigil.streams.uptime.MaintenanceWindows;
 import dev.vigil.streams.uptime.UptimeProcessor;
-import dev.vigil.streams.verdict.VerdictProcessor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,9 +33,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
@@ -60,13 +58,15 @@ public final class QueryHandlers {
     public static final int RECENT_WINDOWS = 20;
     /** At most this many maintenance occurrences in an uptime report (earliest first); {@code maintenanceTruncated} says when there were more. */
     public static final int MAX_MAINTENANCE_OCCURRENCES = 100;
-    static final String UPTIME_RULE = "uptime = (up + degraded) / (up + degraded + down); unknown windows are excluded; "
-            + "UTC days. A window is under maintenance when its start falls inside an occurrence of a maintenance window "
-            + "(a silence with a schedule; one-off silences are not maintenance) that matches the monitor's availability "
-            + "alert as alerting matches it: maintenanceWindows counts them (every status), maintenanceDown the down ones, "
-            + "and uptimeExcludingMaintenancePercent is the same rule over the decided windows outside maintenance (absent "
-            + "when there is none). maintenance lists this monitor's occurrences from the first day to now (epoch ms), "
-            + "judged from the silences as they are now";
+
+    static final String UPTIME_RULE =
+            "uptime = (up + degraded) / (up + degraded + down); unknown windows are excluded; "
+                    + "UTC days. A window is under maintenance when its start falls inside an occurrence of a maintenance window "
+                    + "(a silence with a schedule; one-off silences are not maintenance) that matches the monitor's availability "
+                    + "alert as alerting matches it: maintenanceWindows counts them (every status), maintenanceDown the down ones, "
+                    + "and uptimeExcludingMaintenancePercent is the same rule over the decided windows outside maintenance (absent "
+                    + "when there is none). maintenance lists this monitor's occurrences from the first day to now (epoch ms), "
+                    + "judged from the silences as they are now";
     private static final long DAY_MS = Duration.ofDays(1).toMillis();
     public static final String OPENAPI_RESOURCE = "/openapi/streams-query.json";
     static final String LOCAL_SCOPE = "scope=local";
@@ -91,8 +91,7 @@ public final class QueryHandlers {
     /** Registers the v1 endpoints of this half of the API, and the API's OpenAPI document. */
     public ApiRoutes register(ApiRoutes routes) {
         byte[] openapi = openApiDocument();
-        return routes
-                .get("/v1/status", this::status)
+        return routes.get("/v1/status", this::status)
                 .get("/v1/monitors/{id}", req -> keyed(req, QueryHandlers::monitor))
                 .get("/v1/monitors/{id}/history", req -> {
                     HttpResult bad = badRange(req);
@@ -120,8 +119,14 @@ public final class QueryHandlers {
     private static Mono<HttpResult> whoami(QueryRequest req) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("name", req.actor());
-        body.put("scopes", req.principal() == null ? List.of()
-                : req.principal().scopes().stream().map(dev.vigil.kit.auth.Scope::wire).sorted().toList());
+        body.put(
+                "scopes",
+                req.principal() == null
+                        ? List.of()
+                        : req.principal().scopes().stream()
+                                .map(dev.vigil.kit.auth.Scope::wire)
+                                .sorted()
+                                .toList());
         return Mono.just(HttpResult.ok(body));
     }
 
@@ -140,12 +145,17 @@ public final class QueryHandlers {
             case LOCAL -> readLocal(() -> local.apply(this, req), req);
             case REMOTE -> req.forwarded()
                     // The owner we forwarded to thinks someone else owns it: metadata is moving, do not ping-pong.
-                    ? Mono.just(HttpResult.unavailable("ownership of this monitor is moving between instances", req.path()))
-                    : forwarder.get(placement.hostPort(), req.uri())
-                            .onErrorResume(QueryBackend.Unavailable.class, silent -> placement.standbyHere()
-                                    ? fromStandby(req, placement, local, silent)
-                                    : Mono.just(HttpResult.unavailable(silent.getMessage(), req.path())));
-            case UNAVAILABLE -> Mono.just(HttpResult.unavailable("the owner of this monitor is not known yet", req.path()));
+                    ? Mono.just(
+                            HttpResult.unavailable("ownership of this monitor is moving between instances", req.path()))
+                    : forwarder
+                            .get(placement.hostPort(), req.uri())
+                            .onErrorResume(
+                                    QueryBackend.Unavailable.class,
+                                    silent -> placement.standbyHere()
+                                            ? fromStandby(req, placement, local, silent)
+                                            : Mono.just(HttpResult.unavailable(silent.getMessage(), req.path())));
+            case UNAVAILABLE -> Mono.just(
+                    HttpResult.unavailable("the owner of this monitor is not known yet", req.path()));
         };
     }
 
@@ -153,14 +163,20 @@ public final class QueryHandlers {
      * The owner of a monitor did not answer (killed, and still in the group until its session times out): the answer
      * from this instance's standby copy of the monitor's partition, marked with {@link #STANDBY_HEADER}.
      */
-    private Mono<HttpResult> fromStandby(QueryRequest req, QueryBackend.Placement placement,
-                                         BiFunction<QueryHandlers, QueryRequest, HttpResult> local,
-                                         QueryBackend.Unavailable silent) {
-        return QueryBackend.read(() -> local.apply(new QueryHandlers(backend.standbyPartition(placement.partition()),
-                        forwarder, clock), req).withHeader(STANDBY_HEADER, placement.hostPort()))
+    private Mono<HttpResult> fromStandby(
+            QueryRequest req,
+            QueryBackend.Placement placement,
+            BiFunction<QueryHandlers, QueryRequest, HttpResult> local,
+            QueryBackend.Unavailable silent) {
+        return QueryBackend.read(() -> local.apply(
+                                new QueryHandlers(backend.standbyPartition(placement.partition()), forwarder, clock),
+                                req)
+                        .withHeader(STANDBY_HEADER, placement.hostPort()))
                 .subscribeOn(Schedulers.boundedElastic())
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(
-                        silent.getMessage() + "; " + e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(
+                                HttpResult.unavailable(silent.getMessage() + "; " + e.getMessage(), req.path())));
     }
 
     private HttpResult monitor(QueryRequest req) {
@@ -218,18 +234,23 @@ public final class QueryHandlers {
      * ({@code acknowledgedBy}, {@code acknowledgedAt}, {@code acknowledgedUntil} when not until the end) while that
      * acknowledgement holds.
      */
-    private static List<Map<String, Object>> openAlerts(ReadOnlyKeyValueStore<String, AlertStateRecord> store,
-                                                        ReadOnlyKeyValueStore<String, Ack> acks, String monitorId,
-                                                        long now) {
+    private static List<Map<String, Object>> openAlerts(
+            ReadOnlyKeyValueStore<String, AlertStateRecord> store,
+            ReadOnlyKeyValueStore<String, Ack> acks,
+            String monitorId,
+            long now) {
         return store == null ? new ArrayList<>() : openAlerts(store::get, acks, monitorId, now);
     }
 
     /** As above, reading alert states through {@code states} (a store, or the open ones gathered in one scan). */
-    private static List<Map<String, Object>> openAlerts(java.util.function.Function<String, AlertStateRecord> states,
-                                                        ReadOnlyKeyValueStore<String, Ack> acks, String monitorId,
-                                                        long now) {
+    private static List<Map<String, Object>> openAlerts(
+            java.util.function.Function<String, AlertStateRecord> states,
+            ReadOnlyKeyValueStore<String, Ack> acks,
+            String monitorId,
+            long now) {
         List<Map<String, Object>> open = new ArrayList<>();
-        for (String fingerprint : List.of(Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId), Fingerprints.tls(monitorId))) {
+        for (String fingerprint :
+                List.of(Fingerprints.monitor(monitorId), Fingerprints.noData(monitorId), Fingerprints.tls(monitorId))) {
             AlertStateRecord a = states.apply(fingerprint);
             if (a != null && a.isOpen()) {
                 Map<String, Object> row = new LinkedHashMap<>();
@@ -404,7 +425,8 @@ public final class QueryHandlers {
                 });
             }
         }
-        MonitorDefinition def = backend.<MonitorDefinition>keyValueStore(StoreNames.DEFINITIONS_STORE).get(id);
+        MonitorDefinition def = backend.<MonitorDefinition>keyValueStore(StoreNames.DEFINITIONS_STORE)
+                .get(id);
         return MaintenanceWindows.overlapping(all, id, def, from, to, MAX_MAINTENANCE_OCCURRENCES);
     }
 
@@ -452,14 +474,17 @@ public final class QueryHandlers {
             case HEARTBEAT -> {
                 // not the token's hash: nothing a reader needs
                 Map<String, Object> hb = new LinkedHashMap<>();
-                hb.put("schedule", def.heartbeat().schedule() == null
-                        ? "every " + def.intervalSeconds() + " s" : def.heartbeat().schedule());
+                hb.put(
+                        "schedule",
+                        def.heartbeat().schedule() == null
+                                ? "every " + def.intervalSeconds() + " s"
+                                : def.heartbeat().schedule());
                 hb.put("zone", def.heartbeat().zone());
                 hb.put("graceSeconds", def.heartbeat().graceSeconds());
                 hb.put("pingable", def.heartbeat().tokenSha256() != null);
                 m.put("heartbeat", hb);
             }
-            default -> { }
+            default -> {}
         }
         return m;
     }
@@ -483,11 +508,15 @@ public final class QueryHandlers {
         } catch (IllegalArgumentException e) {
             return Mono.just(HttpResult.badRequest(e.getMessage(), req.path()));
         }
-        Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local = page == null
-                ? h -> StatusPage.Slice.whole(h.localStatuses())
-                : h -> h.localStatusPage(page);
-        return gather(req, page, local, "monitors",
-                Comparator.comparing(QueryHandlers::monitorIdOf, StatusPage.ID_ORDER), QueryHandlers::monitorIdOf,
+        Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local =
+                page == null ? h -> StatusPage.Slice.whole(h.localStatuses()) : h -> h.localStatusPage(page);
+        return gather(
+                req,
+                page,
+                local,
+                "monitors",
+                Comparator.comparing(QueryHandlers::monitorIdOf, StatusPage.ID_ORDER),
+                QueryHandlers::monitorIdOf,
                 rows -> {
                     Map<String, Long> counts = new LinkedHashMap<>();
                     for (Status s : Status.values()) {
@@ -495,7 +524,9 @@ public final class QueryHandlers {
                     }
                     counts.put("pending", 0L);
                     for (JsonNode row : rows) {
-                        String s = row.path("status").isTextual() ? row.path("status").asText() : "pending";
+                        String s = row.path("status").isTextual()
+                                ? row.path("status").asText()
+                                : "pending";
                         counts.merge(s, 1L, Long::sum);
                     }
                     return Map.of("counts", counts);
@@ -599,8 +630,8 @@ public final class QueryHandlers {
     }
 
     /** Each row's most severe open alert ({@code alert}), reading alert states through {@code states}. */
-    private void putAlerts(Map<String, Map<String, Object>> rows,
-                           java.util.function.Function<String, AlertStateRecord> states) {
+    private void putAlerts(
+            Map<String, Map<String, Object>> rows, java.util.function.Function<String, AlertStateRecord> states) {
         ReadOnlyKeyValueStore<String, Ack> acks = ackStore();
         long now = clock.millis();
         rows.forEach((id, row) -> {
@@ -612,19 +643,25 @@ public final class QueryHandlers {
     }
 
     private Mono<HttpResult> workers(QueryRequest req) {
-        return gather(req, null, h -> StatusPage.Slice.whole(h.localWorkers()), "workers",
-                Comparator.<JsonNode, String>comparing(n -> n.path("region").asText()).thenComparing(n -> n.path("workerId").asText()),
+        return gather(
+                req,
+                null,
+                h -> StatusPage.Slice.whole(h.localWorkers()),
+                "workers",
+                Comparator.<JsonNode, String>comparing(n -> n.path("region").asText())
+                        .thenComparing(n -> n.path("workerId").asText()),
                 null,
                 rows -> {
                     Map<String, Map<String, Long>> byRegion = new TreeMap<>();
                     for (JsonNode row : rows) {
-                        Map<String, Long> counts = byRegion.computeIfAbsent(row.path("region").asText(), r -> {
-                            Map<String, Long> c = new LinkedHashMap<>();
-                            for (Health h : Health.values()) {
-                                c.put(h.wire(), 0L);
-                            }
-                            return c;
-                        });
+                        Map<String, Long> counts =
+                                byRegion.computeIfAbsent(row.path("region").asText(), r -> {
+                                    Map<String, Long> c = new LinkedHashMap<>();
+                                    for (Health h : Health.values()) {
+                                        c.put(h.wire(), 0L);
+                                    }
+                                    return c;
+                                });
                         counts.merge(row.path("health").asText(), 1L, Long::sum);
                     }
                     return Map.of("regions", byRegion);
@@ -663,14 +700,20 @@ public final class QueryHandlers {
      * With a {@code page}, each instance answers its own page of it (with {@code next} when it has more) and the
      * merged rows are cut at the page's limit, with {@code next} made of the last row's {@code id}.
      */
-    private Mono<HttpResult> gather(QueryRequest req, StatusPage page, Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
-                                    String field, Comparator<JsonNode> order, java.util.function.Function<JsonNode, String> id,
-                                    java.util.function.Function<List<JsonNode>, Map<String, Object>> summary) {
+    private Mono<HttpResult> gather(
+            QueryRequest req,
+            StatusPage page,
+            Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
+            String field,
+            Comparator<JsonNode> order,
+            java.util.function.Function<JsonNode, String> id,
+            java.util.function.Function<List<JsonNode>, Map<String, Object>> summary) {
         if (!backend.ready()) {
             return Mono.just(rebalancing(req));
         }
         boolean localOnly = "local".equals(req.queryParam("scope"));
-        Mono<StatusPage.Slice<JsonNode>> mine = QueryBackend.read(() -> local.apply(this)).map(slice -> slice.<JsonNode>map(Json::toTree));
+        Mono<StatusPage.Slice<JsonNode>> mine =
+                QueryBackend.read(() -> local.apply(this)).map(slice -> slice.<JsonNode>map(Json::toTree));
         if (localOnly) {
             return mine.map(slice -> {
                         Map<String, Object> body = new LinkedHashMap<>();
@@ -680,7 +723,9 @@ public final class QueryHandlers {
                         }
                         return HttpResult.ok(body);
                     })
-                    .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                    .onErrorResume(
+                            QueryBackend.Unavailable.class,
+                            e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
         }
         List<String> peers;
         try {
@@ -693,39 +738,47 @@ public final class QueryHandlers {
         Set<String> stoodInFor = new ConcurrentSkipListSet<>();
         Flux<StatusPage.Slice<JsonNode>> theirs = Flux.fromIterable(peers)
                 .flatMap(peer -> fromPeer(peer, peerUri, field, local, stoodInFor), GATHER_CONCURRENCY);
-        return Flux.concat(mine, theirs).collectList().map(parts -> {
-            StatusPage.Slice<JsonNode> merged;
-            if (page == null) {
-                List<JsonNode> all = new ArrayList<>();
-                parts.forEach(part -> all.addAll(part.rows()));
-                all.sort(order);
-                merged = StatusPage.Slice.whole(all);
-            } else {
-                merged = page.cut(parts, order);
-            }
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("generatedAt", clock.millis());
-            body.put("instances", peers.size() + 1);
-            if (!stoodInFor.isEmpty()) {
-                body.put("answeredFromStandby", List.copyOf(stoodInFor));
-            }
-            body.putAll(summary.apply(merged.rows()));
-            if (page != null) {
-                putNext(body, StatusPage.next(merged, id));
-            }
-            body.put(field, merged.rows());
-            HttpResult ok = HttpResult.ok(body);
-            return stoodInFor.isEmpty() ? ok : ok.withHeader(STANDBY_HEADER, String.join(",", stoodInFor));
-        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+        return Flux.concat(mine, theirs)
+                .collectList()
+                .map(parts -> {
+                    StatusPage.Slice<JsonNode> merged;
+                    if (page == null) {
+                        List<JsonNode> all = new ArrayList<>();
+                        parts.forEach(part -> all.addAll(part.rows()));
+                        all.sort(order);
+                        merged = StatusPage.Slice.whole(all);
+                    } else {
+                        merged = page.cut(parts, order);
+                    }
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("generatedAt", clock.millis());
+                    body.put("instances", peers.size() + 1);
+                    if (!stoodInFor.isEmpty()) {
+                        body.put("answeredFromStandby", List.copyOf(stoodInFor));
+                    }
+                    body.putAll(summary.apply(merged.rows()));
+                    if (page != null) {
+                        putNext(body, StatusPage.next(merged, id));
+                    }
+                    body.put(field, merged.rows());
+                    HttpResult ok = HttpResult.ok(body);
+                    return stoodInFor.isEmpty() ? ok : ok.withHeader(STANDBY_HEADER, String.join(",", stoodInFor));
+                })
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     /** A peer's rows as it answers them, or, when it does not answer at all, as this instance's standbys hold them. */
-    private Mono<StatusPage.Slice<JsonNode>> fromPeer(String peer, String peerUri, String field,
-                                                      Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
-                                                      Set<String> stoodInFor) {
-        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {
-        }
-        return forwarder.get(peer, peerUri)
+    private Mono<StatusPage.Slice<JsonNode>> fromPeer(
+            String peer,
+            String peerUri,
+            String field,
+            Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
+            Set<String> stoodInFor) {
+        record Reply(HttpResult answer, QueryBackend.Unavailable silence) {}
+        return forwarder
+                .get(peer, peerUri)
                 .map(answer -> new Reply(answer, null))
                 .onErrorResume(QueryBackend.Unavailable.class, silence -> Mono.just(new Reply(null, silence)))
                 .flatMap(reply -> {
@@ -734,27 +787,33 @@ public final class QueryHandlers {
                     }
                     HttpResult res = reply.answer();
                     if (res.status() != 200) {
-                        return Mono.error(new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
+                        return Mono.error(
+                                new QueryBackend.Unavailable("instance " + peer + " answered " + res.status()));
                     }
                     JsonNode body = Json.tree(res.body());
                     List<JsonNode> rows = new ArrayList<>();
                     body.path(field).forEach(rows::add);
-                    return Mono.just(new StatusPage.Slice<>(rows, body.path("next").isTextual()));
+                    return Mono.just(
+                            new StatusPage.Slice<>(rows, body.path("next").isTextual()));
                 });
     }
 
     /** What {@code local} answers over this instance's standby copies of {@code peer}'s partitions (off the event loop). */
-    private Mono<StatusPage.Slice<JsonNode>> standbySlice(String peer,
-                                                          Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
-                                                          QueryBackend.Unavailable silence, Set<String> stoodInFor) {
+    private Mono<StatusPage.Slice<JsonNode>> standbySlice(
+            String peer,
+            Function<QueryHandlers, StatusPage.Slice<Map<String, Object>>> local,
+            QueryBackend.Unavailable silence,
+            Set<String> stoodInFor) {
         return QueryBackend.read(() -> {
-                    StatusPage.Slice<JsonNode> slice = local.apply(new QueryHandlers(backend.standbyFor(peer), forwarder, clock))
+                    StatusPage.Slice<JsonNode> slice = local.apply(
+                                    new QueryHandlers(backend.standbyFor(peer), forwarder, clock))
                             .map(Json::toTree);
                     stoodInFor.add(peer);
                     return slice;
                 })
                 .subscribeOn(Schedulers.boundedElastic())
-                .onErrorMap(QueryBackend.Unavailable.class,
+                .onErrorMap(
+                        QueryBackend.Unavailable.class,
                         e -> new QueryBackend.Unavailable(silence.getMessage() + "; " + e.getMessage(), e));
     }
 
@@ -768,14 +827,16 @@ public final class QueryHandlers {
     // ---- helpers ---------------------------------------------------------------------------------------
 
     private HttpResult rebalancing(QueryRequest req) {
-        return HttpResult.unavailable("this instance is " + backend.state() + "; its stores cannot give a whole answer now",
-                req.path());
+        return HttpResult.unavailable(
+                "this instance is " + backend.state() + "; its stores cannot give a whole answer now", req.path());
     }
 
     /** A local store read; a store that moves away mid-read answers 503. */
     private Mono<HttpResult> readLocal(Callable<HttpResult> work, QueryRequest req) {
         return QueryBackend.read(work)
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     static Instant instant(String name, String value) {

@@ -9,9 +9,16 @@ import java.util.Map;
  * authenticated with the instance credential), the body (empty for GET and DELETE; at most
  * {@link QueryServer#MAX_BODY_BYTES}), who is calling and from which address (for the audit log).
  */
-public record QueryRequest(ApiRoutes.Method method, String path, Map<String, String> pathParams,
-                           Map<String, String> query, boolean forwarded, String uri, byte[] body,
-                           Principal principal, String remoteAddress) {
+public record QueryRequest(
+        ApiRoutes.Method method,
+        String path,
+        Map<String, String> pathParams,
+        Map<String, String> query,
+        boolean forwarded,
+        String uri,
+        byte[] body,
+        Principal principal,
+        String remoteAddress) {
     public static final String FORWARDED_HEADER = "X-Vigil-Forwarded";
 
     public QueryRequest {
@@ -23,14 +30,20 @@ public record QueryRequest(ApiRoutes.Method method, String path, Map<String, Str
     }
 
     /** A request without a known caller (handlers under test). */
-    public QueryRequest(ApiRoutes.Method method, String path, Map<String, String> pathParams,
-                        Map<String, String> query, boolean forwarded, String uri, byte[] body) {
+    public QueryRequest(
+            ApiRoutes.Method method,
+            String path,
+            Map<String, String> pathParams,
+            Map<String, String> query,
+            boolean forwarded,
+            String uri,
+            byte[] body) {
         this(method, path, pathParams, query, forwarded, uri, body, null, null);
     }
 
     /** A GET request without a body. */
-    public QueryRequest(String path, Map<String, String> pathParams, Map<String, String> query, boolean forwarded,
-                        String uri) {
+    public QueryRequest(
+            String path, Map<String, String> pathParams, Map<String, String> query, boolean forwarded, String uri) {
         this(ApiRoutes.Method.GET, path, pathParams, query, forwarded, uri, null, null, null);
     }
 

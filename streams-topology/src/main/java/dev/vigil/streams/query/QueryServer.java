@@ -28,8 +28,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.regex.Pattern;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
@@ -61,8 +61,8 @@ public final class QueryServer implements AutoCloseable {
     /** Largest request body accepted (POST); beyond it the answer is 413. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
     /** The methods {@link HttpServerRoutes} has a route for; a known path asked with one it does not answer is 405. */
-    private static final List<HttpMethod> ROUTABLE = List.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST,
-            HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.OPTIONS);
+    private static final List<HttpMethod> ROUTABLE = List.of(
+            HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.OPTIONS);
 
     private final DisposableServer server;
 
@@ -74,10 +74,17 @@ public final class QueryServer implements AutoCloseable {
      * Binds {@code host:port} (0 = a free port) and serves {@code ops} and {@code routes}, the latter to callers
      * {@code access} admits, behind the shared edge guard ({@code limits}: timeouts, body budget, Host allow-list).
      */
-    public static QueryServer start(String host, int port, ApiRoutes routes, OpsRoutes ops, ApiAccess access,
-                                    ServerLimits limits, MeterRegistry registry) {
+    public static QueryServer start(
+            String host,
+            int port,
+            ApiRoutes routes,
+            OpsRoutes ops,
+            ApiAccess access,
+            ServerLimits limits,
+            MeterRegistry registry) {
         // Compressed above 1 KiB when the client accepts it: the console polls /v1/status, which grows with the fleet.
-        DisposableServer server = ServerGuard.apply(HttpServer.create().host(host).port(port), limits, "query", registry)
+        DisposableServer server = ServerGuard.apply(
+                        HttpServer.create().host(host).port(port), limits, "query", registry)
                 .compress(1024)
                 .route(r -> {
                     ops.accept(r);
@@ -135,7 +142,8 @@ public final class QueryServer implements AutoCloseable {
                     case DELETE -> r.delete(template, handler);
                 }
             }
-            methods.computeIfAbsent(route.template(), t -> EnumSet.noneOf(Method.class)).add(route.method());
+            methods.computeIfAbsent(route.template(), t -> EnumSet.noneOf(Method.class))
+                    .add(route.method());
         }
         // After every route: Reactor Netty answers with the first route that matches, in the order they were added.
         methods.forEach((template, answered) -> {
@@ -149,7 +157,8 @@ public final class QueryServer implements AutoCloseable {
             }
         });
         List<KnownPath> known = methods.entrySet().stream()
-                .map(e -> new KnownPath(KnownPath.pattern(e.getKey()), allowHeader(e.getValue()))).toList();
+                .map(e -> new KnownPath(KnownPath.pattern(e.getKey()), allowHeader(e.getValue())))
+                .toList();
         r.route(req -> true, (req, res) -> unmatched(access, known, req, res));
     }
 
@@ -168,8 +177,11 @@ public final class QueryServer implements AutoCloseable {
         return template.endsWith("/") ? List.of(template) : List.of(template, template + "/");
     }
 
-    private static void route(HttpServerRoutes r, HttpMethod m, String template,
-                              BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
+    private static void route(
+            HttpServerRoutes r,
+            HttpMethod m,
+            String template,
+            BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> handler) {
         switch (m.name()) {
             case "GET" -> r.get(template, handler);
             case "HEAD" -> r.head(template, handler);
@@ -210,19 +222,33 @@ public final class QueryServer implements AutoCloseable {
         Method method = route.method();
         Principal principal = null;
         if (!ApiAccess.isPublic(method, route.template())) {
-            principal = access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).orElse(null);
+            principal = access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION))
+                    .orElse(null);
             if (principal == null) {
                 return respond(Mono.just(unauthorized(req, path)), res);
             }
         }
         if (method == Method.POST && !isJson(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE))) {
-            return respond(Mono.just(HttpResult.problem(415, "unsupported-media-type", "Unsupported media type",
-                    "send the body as application/json", path)), res);
+            return respond(
+                    Mono.just(HttpResult.problem(
+                            415,
+                            "unsupported-media-type",
+                            "Unsupported media type",
+                            "send the body as application/json",
+                            path)),
+                    res);
         }
         Scope needed = ApiAccess.required(method, route.template());
         if (principal != null && needed != null && !principal.may(needed)) {
-            return respond(Mono.just(HttpResult.problem(403, "forbidden", "Forbidden", "the token '" + principal.name()
-                    + "' lacks the '" + needed.wire() + "' scope this endpoint needs", path)), res);
+            return respond(
+                    Mono.just(HttpResult.problem(
+                            403,
+                            "forbidden",
+                            "Forbidden",
+                            "the token '" + principal.name() + "' lacks the '" + needed.wire()
+                                    + "' scope this endpoint needs",
+                            path)),
+                    res);
         }
         Map<String, String> query = new HashMap<>();
         for (Map.Entry<String, List<String>> e : target.query().entrySet()) {
@@ -231,31 +257,43 @@ public final class QueryServer implements AutoCloseable {
             }
         }
         // Only a peer instance may say it already forwarded a request (it then must not forward again).
-        boolean forwarded = principal != null && principal.instance()
+        boolean forwarded = principal != null
+                && principal.instance()
                 && req.requestHeaders().contains(QueryRequest.FORWARDED_HEADER);
         Principal caller = principal;
-        String remote = req.remoteAddress() == null ? "" : req.remoteAddress().getAddress().getHostAddress();
+        String remote = req.remoteAddress() == null
+                ? ""
+                : req.remoteAddress().getAddress().getHostAddress();
         Mono<byte[]> body = method == Method.POST ? readBody(req) : Mono.just(new byte[0]);
-        Mono<HttpResult> result = body
-                .flatMap(bytes -> route.handler().handle(
-                        new QueryRequest(method, path, params, query, forwarded, req.uri(), bytes, caller, remote)))
+        Mono<HttpResult> result = body.flatMap(bytes -> route.handler()
+                        .handle(new QueryRequest(
+                                method, path, params, query, forwarded, req.uri(), bytes, caller, remote)))
                 .timeout(HANDLER_TIMEOUT)
                 .onErrorResume(e -> {
                     if (e instanceof BodyTooLarge) {
-                        return Mono.just(HttpResult.problem(413, "payload-too-large", "Payload too large",
-                                "the request body must be at most " + MAX_BODY_BYTES + " bytes", path));
+                        return Mono.just(HttpResult.problem(
+                                413,
+                                "payload-too-large",
+                                "Payload too large",
+                                "the request body must be at most " + MAX_BODY_BYTES + " bytes",
+                                path));
                     }
                     if (e instanceof java.util.concurrent.TimeoutException) {
                         // not a fault of the request or a bug: this instance could not answer in time
                         LOG.warn("query {} got no answer within {} s", path, HANDLER_TIMEOUT.toSeconds());
-                        return Mono.just(HttpResult.unavailable("no answer within " + HANDLER_TIMEOUT.toSeconds()
-                                + " s; retry shortly", path));
+                        return Mono.just(HttpResult.unavailable(
+                                "no answer within " + HANDLER_TIMEOUT.toSeconds() + " s; retry shortly", path));
                     }
                     LOG.warn("query {} failed", path, e);
-                    return Mono.just(e instanceof QueryBackend.Unavailable u
-                            ? HttpResult.unavailable(u.getMessage(), path)
-                            : HttpResult.problem(500, "internal", "Internal error",
-                                    "the query failed; see the instance's log", path));
+                    return Mono.just(
+                            e instanceof QueryBackend.Unavailable u
+                                    ? HttpResult.unavailable(u.getMessage(), path)
+                                    : HttpResult.problem(
+                                            500,
+                                            "internal",
+                                            "Internal error",
+                                            "the query failed; see the instance's log",
+                                            path));
                 });
         return respond(result, res);
     }
@@ -281,25 +319,33 @@ public final class QueryServer implements AutoCloseable {
     }
 
     /** A known path asked with a method none of its routes answers: 405 with {@code Allow}, to an admitted caller. */
-    private static Mono<Void> notAllowed(String allow, ApiAccess access, HttpServerRequest req, HttpServerResponse res) {
+    private static Mono<Void> notAllowed(
+            String allow, ApiAccess access, HttpServerRequest req, HttpServerResponse res) {
         Target target = Target.of(req);
         if (target == null) {
             return respond(Mono.just(MALFORMED), res);
         }
-        if (access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).isEmpty()) {
+        if (access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION))
+                .isEmpty()) {
             return respond(Mono.just(unauthorized(req, target.path())), res);
         }
         res.header(HttpHeaderNames.ALLOW, allow);
-        return respond(Mono.just(HttpResult.problem(405, "method-not-allowed", "Method not allowed",
-                target.path() + " answers " + allow + " only", target.path())), res);
+        return respond(
+                Mono.just(HttpResult.problem(
+                        405,
+                        "method-not-allowed",
+                        "Method not allowed",
+                        target.path() + " answers " + allow + " only",
+                        target.path())),
+                res);
     }
 
     /**
      * No route matched: 405 for a method no route can take (TRACE, PATCH ...) on a known path, 501 for such a method
      * elsewhere, 404 for the rest; to an admitted caller.
      */
-    private static Mono<Void> unmatched(ApiAccess access, List<KnownPath> known, HttpServerRequest req,
-                                        HttpServerResponse res) {
+    private static Mono<Void> unmatched(
+            ApiAccess access, List<KnownPath> known, HttpServerRequest req, HttpServerResponse res) {
         Target target = Target.of(req);
         if (target == null) {
             return respond(Mono.just(MALFORMED), res);
@@ -312,21 +358,31 @@ public final class QueryServer implements AutoCloseable {
                 }
             }
         }
-        if (access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION)).isEmpty()) {
+        if (access.authenticate(req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION))
+                .isEmpty()) {
             return respond(Mono.just(unauthorized(req, path)), res);
         }
         if (!ROUTABLE.contains(req.method())) {
-            return respond(Mono.just(HttpResult.problem(501, "not-implemented", "Not implemented",
-                    "no endpoint of this API answers " + req.method().name(), path)), res);
+            return respond(
+                    Mono.just(HttpResult.problem(
+                            501,
+                            "not-implemented",
+                            "Not implemented",
+                            "no endpoint of this API answers " + req.method().name(),
+                            path)),
+                    res);
         }
         return respond(Mono.just(HttpResult.notFound("no such endpoint: " + path, path)), res);
     }
 
     private static HttpResult unauthorized(HttpServerRequest req, String path) {
         boolean presented = req.requestHeaders().contains(HttpHeaderNames.AUTHORIZATION);
-        HttpResult p = HttpResult.problem(401, presented ? "invalid-credentials" : "missing-credentials",
-                "Unauthorized", presented ? "the token is not valid"
-                        : "an Authorization: Bearer <token> header is required", path);
+        HttpResult p = HttpResult.problem(
+                401,
+                presented ? "invalid-credentials" : "missing-credentials",
+                "Unauthorized",
+                presented ? "the token is not valid" : "an Authorization: Bearer <token> header is required",
+                path);
         return new HttpResult(401, p.contentType(), p.body(), Map.of("WWW-Authenticate", "Bearer realm=\"vigil\""));
     }
 
@@ -361,7 +417,8 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private static String allowHeader(Set<Method> allowed) {
-        return Arrays.stream(Method.values()).filter(allowed::contains)
+        return Arrays.stream(Method.values())
+                .filter(allowed::contains)
                 .map(m -> m == Method.GET ? "GET, HEAD" : m.name())
                 .collect(Collectors.joining(", "));
     }
@@ -372,7 +429,8 @@ public final class QueryServer implements AutoCloseable {
             return false;
         }
         int semi = contentType.indexOf(';');
-        String type = (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+        String type =
+                (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
@@ -388,7 +446,8 @@ public final class QueryServer implements AutoCloseable {
                 // let the streamed count decide
             }
         }
-        return req.receive().asByteArray()
+        return req.receive()
+                .asByteArray()
                 .reduceWith(ByteArrayOutputStream::new, (buf, chunk) -> {
                     if (buf.size() + chunk.length > MAX_BODY_BYTES) {
                         throw new BodyTooLarge();

@@ -18,8 +18,7 @@ public final class StatusCursor {
     /** base64url of the longest slug (63 characters) without padding. */
     static final int MAX_LENGTH = 84;
 
-    private StatusCursor() {
-    }
+    private StatusCursor() {}
 
     public static String encode(String monitorId) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(monitorId.getBytes(StandardCharsets.US_ASCII));
@@ -47,7 +46,8 @@ public final class StatusCursor {
     }
 
     private static IllegalArgumentException invalid() {
-        return new IllegalArgumentException("'cursor' is not a cursor this API gave out: pass the 'next' of the previous "
-                + "page as it is, or leave 'cursor' out for the first page");
+        return new IllegalArgumentException(
+                "'cursor' is not a cursor this API gave out: pass the 'next' of the previous "
+                        + "page as it is, or leave 'cursor' out for the first page");
     }
 }

@@ -13,8 +13,7 @@ public final class TimeParam {
     /** 9999-12-31T23:59:59.999Z. */
     public static final long MAX_EPOCH_MS = 253_402_300_799_999L;
 
-    private TimeParam() {
-    }
+    private TimeParam() {}
 
     public static long epochMillis(String name, String value) {
         if (value == null || value.isBlank()) {

@@ -17,18 +17,22 @@ public final class AlertLinks {
 
     /** @param queryBaseUrl the query API's public base URL, e.g. {@code http://vigil.internal:8084}; no trailing slash needed */
     public AlertLinks(String queryBaseUrl) {
-        if (queryBaseUrl == null || !(queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://"))
-                || queryBaseUrl.contains("?") || queryBaseUrl.contains("#")) {
+        if (queryBaseUrl == null
+                || !(queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://"))
+                || queryBaseUrl.contains("?")
+                || queryBaseUrl.contains("#")) {
             throw new IllegalArgumentException("query base URL must be an http(s) URL without query or fragment");
         }
-        this.queryBaseUrl = queryBaseUrl.endsWith("/") ? queryBaseUrl.substring(0, queryBaseUrl.length() - 1) : queryBaseUrl;
+        this.queryBaseUrl =
+                queryBaseUrl.endsWith("/") ? queryBaseUrl.substring(0, queryBaseUrl.length() - 1) : queryBaseUrl;
     }
 
     public Map<String, String> monitor(String monitorId, Map<String, String> definitionLinks) {
         Map<String, String> links = new LinkedHashMap<>();
         links.put(HISTORY, queryBaseUrl + "/v1/monitors/" + monitorId);
         if (definitionLinks != null) {
-            definitionLinks.entrySet().stream().sorted(Map.Entry.comparingByKey())
+            definitionLinks.entrySet().stream()
+                    .sorted(Map.Entry.comparingByKey())
                     .filter(e -> !e.getKey().equals(HISTORY))
                     .limit(MAX_LINKS - 1)
                     .forEach(e -> links.put(e.getKey(), e.getValue()));

@@ -17,33 +17,76 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class DefaultRules {
     /** Any {@code dlq_routed} in 10 minutes (critical). */
-    public static final AlertRule DLQ_ROUTED = new AlertRule(1, "dlq-routed", AlertRule.ANY_APP,
-            DomainMetric.DLQ_ROUTED, List.of(), Aggregation.COUNT, 10, Comparison.GT, 0.0, 1, Severity.CRITICAL,
-            "{app}: {events} message(s) routed to the dead-letter queue in the last {window} min", true);
+    public static final AlertRule DLQ_ROUTED = new AlertRule(
+            1,
+            "dlq-routed",
+            AlertRule.ANY_APP,
+            DomainMetric.DLQ_ROUTED,
+            List.of(),
+            Aggregation.COUNT,
+            10,
+            Comparison.GT,
+            0.0,
+            1,
+            Severity.CRITICAL,
+            "{app}: {events} message(s) routed to the dead-letter queue in the last {window} min",
+            true);
 
     /** {@code http_request} 5xx ratio above 5 % over 5 minutes with at least 20 requests (critical). */
-    public static final AlertRule HTTP_5XX_RATIO = new AlertRule(1, "http-5xx-ratio", AlertRule.ANY_APP,
-            DomainMetric.HTTP_REQUEST, List.of("5xx"), Aggregation.RATIO, 5, Comparison.GT, 0.05, 20,
-            Severity.CRITICAL, "{app}: {percent} of {events} requests failed with 5xx in the last {window} min", true);
+    public static final AlertRule HTTP_5XX_RATIO = new AlertRule(
+            1,
+            "http-5xx-ratio",
+            AlertRule.ANY_APP,
+            DomainMetric.HTTP_REQUEST,
+            List.of("5xx"),
+            Aggregation.RATIO,
+            5,
+            Comparison.GT,
+            0.05,
+            20,
+            Severity.CRITICAL,
+            "{app}: {percent} of {events} requests failed with 5xx in the last {window} min",
+            true);
 
     /**
      * {@code http_request} p95 duration above 2,500 ms over 5 minutes (warning). At least 20 timed requests, so
      * one slow request on an idle service does not page (the shipped p95 rule names no minimum; this matches the 5xx rule).
      */
-    public static final AlertRule HTTP_P95_LATENCY = new AlertRule(1, "http-p95-latency", AlertRule.ANY_APP,
-            DomainMetric.HTTP_REQUEST, List.of(), Aggregation.P95, 5, Comparison.GT, 2500.0, 20, Severity.WARNING,
-            "{app}: p95 request duration {value} ms over the last {window} min (threshold {threshold} ms)", true);
+    public static final AlertRule HTTP_P95_LATENCY = new AlertRule(
+            1,
+            "http-p95-latency",
+            AlertRule.ANY_APP,
+            DomainMetric.HTTP_REQUEST,
+            List.of(),
+            Aggregation.P95,
+            5,
+            Comparison.GT,
+            2500.0,
+            20,
+            Severity.WARNING,
+            "{app}: p95 request duration {value} ms over the last {window} min (threshold {threshold} ms)",
+            true);
 
     /**
      * A 5-minute count of {@code http_request} 5xx at least 3× the trailing 60-minute per-5-minute average,
      * and at least 10 of them (warning).
      */
-    public static final AlertRule HTTP_ERROR_SPIKE = new AlertRule(1, "http-error-spike", AlertRule.ANY_APP,
-            DomainMetric.HTTP_REQUEST, List.of("5xx"), Aggregation.SPIKE, 5, Comparison.GTE, 3.0, 10,
-            Severity.WARNING, "{app}: {events} 5xx responses in {window} min, {value}x the trailing hour's average", true);
+    public static final AlertRule HTTP_ERROR_SPIKE = new AlertRule(
+            1,
+            "http-error-spike",
+            AlertRule.ANY_APP,
+            DomainMetric.HTTP_REQUEST,
+            List.of("5xx"),
+            Aggregation.SPIKE,
+            5,
+            Comparison.GTE,
+            3.0,
+            10,
+            Severity.WARNING,
+            "{app}: {events} 5xx responses in {window} min, {value}x the trailing hour's average",
+            true);
 
-    private DefaultRules() {
-    }
+    private DefaultRules() {}
 
     public static List<AlertRule> all() {
         return List.of(DLQ_ROUTED, HTTP_5XX_RATIO, HTTP_P95_LATENCY, HTTP_ERROR_SPIKE);

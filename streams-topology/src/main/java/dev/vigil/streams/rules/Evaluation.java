@@ -46,15 +46,29 @@ public record Evaluation(
         }
     }
 
-    public static Evaluation breach(String fingerprint, long at, Severity severity, String service, String componentType,
-                                    String summary, Map<String, String> links, Map<String, String> attributes,
-                                    AlertSource source) {
-        return new Evaluation(fingerprint, at, true, severity, service, componentType, summary, links, attributes, source);
+    public static Evaluation breach(
+            String fingerprint,
+            long at,
+            Severity severity,
+            String service,
+            String componentType,
+            String summary,
+            Map<String, String> links,
+            Map<String, String> attributes,
+            AlertSource source) {
+        return new Evaluation(
+                fingerprint, at, true, severity, service, componentType, summary, links, attributes, source);
     }
 
-    public static Evaluation healthy(String fingerprint, long at, String service, String componentType,
-                                     String summary, Map<String, String> links, Map<String, String> attributes,
-                                     AlertSource source) {
+    public static Evaluation healthy(
+            String fingerprint,
+            long at,
+            String service,
+            String componentType,
+            String summary,
+            Map<String, String> links,
+            Map<String, String> attributes,
+            AlertSource source) {
         return new Evaluation(fingerprint, at, false, null, service, componentType, summary, links, attributes, source);
     }
 

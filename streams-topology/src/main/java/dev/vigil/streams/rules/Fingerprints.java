@@ -7,8 +7,7 @@ import dev.vigil.schemas.contract.Require;
  * fingerprint at a time. The names are part of the alert contract (silences match them): choose once.
  */
 public final class Fingerprints {
-    private Fingerprints() {
-    }
+    private Fingerprints() {}
 
     /** Availability of a monitor: down, or degraded twice in a row. */
     public static String monitor(String monitorId) {
@@ -58,8 +57,13 @@ public final class Fingerprints {
         StringBuilder sb = new StringBuilder(Math.min(id.length(), 128));
         for (int i = 0; i < id.length() && sb.length() < 128; i++) {
             char c = id.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
-                    || c == '_' || c == ':' || c == '-';
+            boolean ok = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == ':'
+                    || c == '-';
             sb.append(ok ? c : '_');
         }
         String s = sb.toString();

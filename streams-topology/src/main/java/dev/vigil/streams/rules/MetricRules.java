@@ -1,8 +1,8 @@
 package dev.vigil.streams.rules;
 
+import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.AlertSource;
-import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.Comparison;
 import dev.vigil.streams.metrics.DurationHistogram;
 import dev.vigil.streams.metrics.MetricAggregate;
@@ -52,9 +52,14 @@ public final class MetricRules {
     }
 
     /** The figures of one evaluation, and the evaluation for the state machine (empty when the rule is disabled). */
-    public record Outcome(AlertRule rule, String appId, long windowEnd, double value, long events, boolean breach,
-                          Optional<Evaluation> evaluation) {
-    }
+    public record Outcome(
+            AlertRule rule,
+            String appId,
+            long windowEnd,
+            double value,
+            long events,
+            boolean breach,
+            Optional<Evaluation> evaluation) {}
 
     /** Minutes of windows, ending at the evaluated minute, the rule needs. */
     public static int lookbackMinutes(AlertRule rule) {
@@ -93,7 +98,8 @@ public final class MetricRules {
                 trailing.add(w);
             }
         }
-        MetricAggregate sel = MetricAggregate.combine(appId, rule.metricName(), MetricAggregate.ALL_CLASSES, from, current);
+        MetricAggregate sel =
+                MetricAggregate.combine(appId, rule.metricName(), MetricAggregate.ALL_CLASSES, from, current);
         double value;
         long events;
         double decisive = Double.NaN; // the figure compared with the threshold, when it is not the value itself
@@ -125,14 +131,17 @@ public final class MetricRules {
             }
             case SPIKE -> {
                 events = sel.count();
-                long trailingCount = trailing.stream().mapToLong(MetricAggregate::count).sum();
+                long trailingCount =
+                        trailing.stream().mapToLong(MetricAggregate::count).sum();
                 double average = (double) trailingCount * rule.windowMinutes() / TRAILING_MINUTES;
                 value = average == 0 ? (events > 0 ? Double.POSITIVE_INFINITY : 0) : events / average;
             }
             default -> throw new IllegalStateException("unhandled aggregation " + rule.aggregation());
         }
         double compared = Double.isNaN(decisive) ? value : decisive;
-        boolean breach = rule.enabled() && events >= rule.minEvents() && rule.comparator().breaches(compared, rule.threshold());
+        boolean breach = rule.enabled()
+                && events >= rule.minEvents()
+                && rule.comparator().breaches(compared, rule.threshold());
         if (!rule.enabled()) {
             return new Outcome(rule, appId, windowEnd, value, events, false, Optional.empty());
         }
@@ -149,9 +158,24 @@ public final class MetricRules {
         attrs.put("windowMinutes", Integer.toString(rule.windowMinutes()));
         Map<String, String> metricLinks = links.metric(appId, rule.metricName());
         Evaluation ev = breach
-                ? Evaluation.breach(fp, windowEnd, rule.severity(), appId, COMPONENT_TYPE, summary, metricLinks, attrs,
+                ? Evaluation.breach(
+                        fp,
+                        windowEnd,
+                        rule.severity(),
+                        appId,
+                        COMPONENT_TYPE,
+                        summary,
+                        metricLinks,
+                        attrs,
                         AlertSource.METRIC)
-                : Evaluation.healthy(fp, windowEnd, appId, COMPONENT_TYPE, "Recovered: " + summary, metricLinks, attrs,
+                : Evaluation.healthy(
+                        fp,
+                        windowEnd,
+                        appId,
+                        COMPONENT_TYPE,
+                        "Recovered: " + summary,
+                        metricLinks,
+                        attrs,
                         AlertSource.METRIC);
         return new Outcome(rule, appId, windowEnd, value, events, breach, Optional.of(ev));
     }

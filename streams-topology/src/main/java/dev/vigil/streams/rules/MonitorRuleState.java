@@ -11,8 +11,13 @@ package dev.vigil.streams.rules;
  * @param tlsBreachInWindow a TLS breach was already evaluated for {@code tlsWindowStart}
  * @param tlsHealthyInWindow a healthy TLS evaluation was already emitted for {@code tlsWindowStart}
  */
-public record MonitorRuleState(long lastWindowStart, int consecutiveDegraded, int consecutiveUnknown,
-                               long tlsWindowStart, boolean tlsBreachInWindow, boolean tlsHealthyInWindow) {
+public record MonitorRuleState(
+        long lastWindowStart,
+        int consecutiveDegraded,
+        int consecutiveUnknown,
+        long tlsWindowStart,
+        boolean tlsBreachInWindow,
+        boolean tlsHealthyInWindow) {
     public static final MonitorRuleState INITIAL = new MonitorRuleState(-1, 0, 0, -1, false, false);
 
     public MonitorRuleState {
@@ -22,7 +27,12 @@ public record MonitorRuleState(long lastWindowStart, int consecutiveDegraded, in
     }
 
     public MonitorRuleState withLastWindowStart(long windowStart) {
-        return new MonitorRuleState(windowStart, consecutiveDegraded, consecutiveUnknown, tlsWindowStart,
-                tlsBreachInWindow, tlsHealthyInWindow);
+        return new MonitorRuleState(
+                windowStart,
+                consecutiveDegraded,
+                consecutiveUnknown,
+                tlsWindowStart,
+                tlsBreachInWindow,
+                tlsHealthyInWindow);
     }
 }

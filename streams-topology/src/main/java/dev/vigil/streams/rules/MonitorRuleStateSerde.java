@@ -12,8 +12,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * consecutiveDegraded, consecutiveUnknown, tlsWindowStart, flags). Changelogs written before this form held JSON;
  * a value starting with {@code '{'} is still read as JSON, so an upgrade restores old state.
  */
-public final class MonitorRuleStateSerde implements Serde<MonitorRuleState>, Serializer<MonitorRuleState>,
-        Deserializer<MonitorRuleState> {
+public final class MonitorRuleStateSerde
+        implements Serde<MonitorRuleState>, Serializer<MonitorRuleState>, Deserializer<MonitorRuleState> {
     private static final byte VERSION = 1;
     private static final int SIZE = 1 + Long.BYTES + 2 * Integer.BYTES + Long.BYTES + 1;
     private static final byte TLS_BREACH = 1;
@@ -26,8 +26,14 @@ public final class MonitorRuleStateSerde implements Serde<MonitorRuleState>, Ser
             return null;
         }
         byte flags = (byte) ((s.tlsBreachInWindow() ? TLS_BREACH : 0) | (s.tlsHealthyInWindow() ? TLS_HEALTHY : 0));
-        return ByteBuffer.allocate(SIZE).put(VERSION).putLong(s.lastWindowStart()).putInt(s.consecutiveDegraded())
-                .putInt(s.consecutiveUnknown()).putLong(s.tlsWindowStart()).put(flags).array();
+        return ByteBuffer.allocate(SIZE)
+                .put(VERSION)
+                .putLong(s.lastWindowStart())
+                .putInt(s.consecutiveDegraded())
+                .putInt(s.consecutiveUnknown())
+                .putLong(s.tlsWindowStart())
+                .put(flags)
+                .array();
     }
 
     @Override
@@ -49,7 +55,12 @@ public final class MonitorRuleStateSerde implements Serde<MonitorRuleState>, Ser
         long tlsWindowStart = b.getLong();
         byte flags = b.get();
         try {
-            return new MonitorRuleState(lastWindowStart, degraded, unknown, tlsWindowStart, (flags & TLS_BREACH) != 0,
+            return new MonitorRuleState(
+                    lastWindowStart,
+                    degraded,
+                    unknown,
+                    tlsWindowStart,
+                    (flags & TLS_BREACH) != 0,
                     (flags & TLS_HEALTHY) != 0);
         } catch (IllegalArgumentException e) {
             throw new SerializationException("invalid MonitorRuleState: " + e.getMessage(), e);

@@ -84,15 +84,14 @@ public final class MonitorRules {
      *                 (skipped, blind, or its workers silent): an {@code unknown} window then does not count towards
      *                 no data
      */
-    public record Facts(boolean availabilityOpen, boolean noDataOpen, boolean vigilGap) {
-    }
+    public record Facts(boolean availabilityOpen, boolean noDataOpen, boolean vigilGap) {}
 
     /**
      * @param state the monitor's rule state ({@link MonitorRuleState#INITIAL} when none)
      * @param availabilityOpen whether the {@code monitor/<id>} incident is open (firing or resolving)
      */
-    public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
-                            boolean availabilityOpen) {
+    public Result onVerdict(
+            MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, boolean availabilityOpen) {
         return evaluate(state, def, verdict, availabilityOpen, true, true, false);
     }
 
@@ -104,21 +103,38 @@ public final class MonitorRules {
      * @param noDataOpen whether the {@code monitor/<id>/no-data} incident is open; when false, and for availability
      *                   when {@code availabilityOpen} is false, healthy evaluations are left out
      */
-    public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict,
-                            boolean availabilityOpen, boolean noDataOpen) {
+    public Result onVerdict(
+            MonitorRuleState state,
+            MonitorDefinition def,
+            MonitorStatus verdict,
+            boolean availabilityOpen,
+            boolean noDataOpen) {
         return onVerdict(state, def, verdict, new Facts(availabilityOpen, noDataOpen, false));
     }
 
     /** As {@link #onVerdict(MonitorRuleState, MonitorDefinition, MonitorStatus, boolean, boolean)}, with every fact. */
     public Result onVerdict(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, Facts facts) {
-        return evaluate(state, def, verdict, facts.availabilityOpen(), facts.availabilityOpen(), facts.noDataOpen(),
+        return evaluate(
+                state,
+                def,
+                verdict,
+                facts.availabilityOpen(),
+                facts.availabilityOpen(),
+                facts.noDataOpen(),
                 facts.vigilGap());
     }
 
-    private Result evaluate(MonitorRuleState state, MonitorDefinition def, MonitorStatus verdict, boolean availabilityOpen,
-                            boolean availabilityHealthyCounts, boolean noDataHealthyCounts, boolean vigilGap) {
+    private Result evaluate(
+            MonitorRuleState state,
+            MonitorDefinition def,
+            MonitorStatus verdict,
+            boolean availabilityOpen,
+            boolean availabilityHealthyCounts,
+            boolean noDataHealthyCounts,
+            boolean vigilGap) {
         if (!def.id().equals(verdict.monitorId())) {
-            throw new IllegalArgumentException("verdict of " + verdict.monitorId() + " evaluated with definition " + def.id());
+            throw new IllegalArgumentException(
+                    "verdict of " + verdict.monitorId() + " evaluated with definition " + def.id());
         }
         long at = verdict.windowStart();
         if (at <= state.lastWindowStart()) {
@@ -132,14 +148,16 @@ public final class MonitorRules {
         int degraded = s == Status.DEGRADED && targetFailed ? state.consecutiveDegraded() + 1 : 0;
         boolean gapUnknown = s == Status.UNKNOWN && vigilGap;
         int unknown = s == Status.UNKNOWN && !gapUnknown ? state.consecutiveUnknown() + 1 : 0;
-        MonitorRuleState next = new MonitorRuleState(at, degraded, unknown, state.tlsWindowStart(),
-                state.tlsBreachInWindow(), state.tlsHealthyInWindow());
+        MonitorRuleState next = new MonitorRuleState(
+                at, degraded, unknown, state.tlsWindowStart(), state.tlsBreachInWindow(), state.tlsHealthyInWindow());
 
         boolean availabilityBreach = s == Status.DOWN
                 || s == Status.DEGRADED && targetFailed && (availabilityOpen || degraded >= DEGRADED_TO_BREACH);
         boolean noDataBreach = s == Status.UNKNOWN && unknown >= UNKNOWN_TO_BREACH;
-        if (!availabilityBreach && !noDataBreach
-                && !(targetHealthy && availabilityHealthyCounts) && !(s != Status.UNKNOWN && noDataHealthyCounts)) {
+        if (!availabilityBreach
+                && !noDataBreach
+                && !(targetHealthy && availabilityHealthyCounts)
+                && !(s != Status.UNKNOWN && noDataHealthyCounts)) {
             return new Result(next, List.of());
         }
         List<Evaluation> out = new ArrayList<>(2);
@@ -147,24 +165,61 @@ public final class MonitorRules {
         Map<String, String> attrs = attributes(def, verdict);
         Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
         if (s == Status.DOWN) {
-            out.add(Evaluation.breach(fp, at, def.severity(), def.service(), COMPONENT_TYPE,
-                    downSummary(def, verdict), monitorLinks, attrs, AlertSource.PROBE));
+            out.add(Evaluation.breach(
+                    fp,
+                    at,
+                    def.severity(),
+                    def.service(),
+                    COMPONENT_TYPE,
+                    downSummary(def, verdict),
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE));
         } else if (availabilityBreach) {
-            out.add(Evaluation.breach(fp, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
-                    def.name() + " is degraded" + detail(verdict), monitorLinks, attrs, AlertSource.PROBE));
+            out.add(Evaluation.breach(
+                    fp,
+                    at,
+                    Severity.WARNING,
+                    def.service(),
+                    COMPONENT_TYPE,
+                    def.name() + " is degraded" + detail(verdict),
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE));
         } else if (targetHealthy && availabilityHealthyCounts) {
-            out.add(Evaluation.healthy(fp, at, def.service(), COMPONENT_TYPE, upSummary(def, verdict),
-                    monitorLinks, attrs, AlertSource.PROBE));
+            out.add(Evaluation.healthy(
+                    fp,
+                    at,
+                    def.service(),
+                    COMPONENT_TYPE,
+                    upSummary(def, verdict),
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE));
         }
         // else: unknown, or degraded below the streak: neither breaches nor heals availability
         String noData = Fingerprints.noData(def.id());
         if (noDataBreach) {
-            out.add(Evaluation.breach(noData, at, Severity.WARNING, def.service(), COMPONENT_TYPE,
-                    "No probe results for " + def.name() + " in " + unknown + " windows in a row", monitorLinks,
-                    attrs, AlertSource.PROBE));
+            out.add(Evaluation.breach(
+                    noData,
+                    at,
+                    Severity.WARNING,
+                    def.service(),
+                    COMPONENT_TYPE,
+                    "No probe results for " + def.name() + " in " + unknown + " windows in a row",
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE));
         } else if (s != Status.UNKNOWN && noDataHealthyCounts) {
-            out.add(Evaluation.healthy(noData, at, def.service(), COMPONENT_TYPE,
-                    "Probe results for " + def.name() + " arrive again", monitorLinks, attrs, AlertSource.PROBE));
+            out.add(Evaluation.healthy(
+                    noData,
+                    at,
+                    def.service(),
+                    COMPONENT_TYPE,
+                    "Probe results for " + def.name() + " arrive again",
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE));
         }
         return new Result(next, out);
     }
@@ -203,18 +258,39 @@ public final class MonitorRules {
         Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
         Evaluation ev = null;
         if (breach && !breachSeen) {
-            String when = days < 0 ? "expired " + (-days) + " days ago" : days == 0 ? "expires today" : "expires in " + days + " days";
-            ev = Evaluation.breach(fp, r.windowStart(), Severity.WARNING, def.service(), COMPONENT_TYPE,
-                    "TLS certificate of " + def.name() + " " + when, monitorLinks, attrs, AlertSource.PROBE);
+            String when = days < 0
+                    ? "expired " + (-days) + " days ago"
+                    : days == 0 ? "expires today" : "expires in " + days + " days";
+            ev = Evaluation.breach(
+                    fp,
+                    r.windowStart(),
+                    Severity.WARNING,
+                    def.service(),
+                    COMPONENT_TYPE,
+                    "TLS certificate of " + def.name() + " " + when,
+                    monitorLinks,
+                    attrs,
+                    AlertSource.PROBE);
             breachSeen = true;
         } else if (!breach && !breachSeen && !healthySeen) {
-            ev = Evaluation.healthy(fp, r.windowStart(), def.service(), COMPONENT_TYPE,
-                    "TLS certificate of " + def.name() + " is valid for " + days + " more days", monitorLinks, attrs,
+            ev = Evaluation.healthy(
+                    fp,
+                    r.windowStart(),
+                    def.service(),
+                    COMPONENT_TYPE,
+                    "TLS certificate of " + def.name() + " is valid for " + days + " more days",
+                    monitorLinks,
+                    attrs,
                     AlertSource.PROBE);
             healthySeen = true;
         }
-        MonitorRuleState next = new MonitorRuleState(state.lastWindowStart(), state.consecutiveDegraded(),
-                state.consecutiveUnknown(), r.windowStart(), breachSeen, healthySeen);
+        MonitorRuleState next = new MonitorRuleState(
+                state.lastWindowStart(),
+                state.consecutiveDegraded(),
+                state.consecutiveUnknown(),
+                r.windowStart(),
+                breachSeen,
+                healthySeen);
         return new Result(next, ev == null ? List.of() : List.of(ev));
     }
 
@@ -273,7 +349,8 @@ public final class MonitorRules {
             if (kind == ErrorKind.MISSED_HEARTBEAT) {
                 long end = HeartbeatSchedules.windowAt(def, v.windowStart()).end();
                 return def.name() + " missed its heartbeat: no ping since " + time(v.windowStart(), zone)
-                        + " (the window ended " + time(end, zone) + ", grace " + def.heartbeat().graceSeconds() + " s)";
+                        + " (the window ended " + time(end, zone) + ", grace "
+                        + def.heartbeat().graceSeconds() + " s)";
             }
             if (kind == ErrorKind.REPORTED_FAILURE) {
                 return def.name() + " reported a failure (heartbeat window from " + time(v.windowStart(), zone) + ")";
@@ -283,8 +360,8 @@ public final class MonitorRules {
     }
 
     private static String time(long epochMs, java.time.ZoneId zone) {
-        return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME
-                .format(java.time.Instant.ofEpochMilli(epochMs).atZone(zone));
+        return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+                java.time.Instant.ofEpochMilli(epochMs).atZone(zone));
     }
 
     private static String detail(MonitorStatus v) {
@@ -299,7 +376,9 @@ public final class MonitorRules {
                 String region = v.missingRegions().get(i);
                 sb.append(i == 0 ? "" : ", ").append(region);
                 if (v.skipped().containsKey(region)) {
-                    sb.append(" (skipped: ").append(v.skipped().get(region).wire()).append(')');
+                    sb.append(" (skipped: ")
+                            .append(v.skipped().get(region).wire())
+                            .append(')');
                 }
             }
         }

@@ -13,14 +13,13 @@ import java.util.function.Function;
  * monitor keeps paging. Pure; {@code now} is the caller's wall clock, as worker health is.
  */
 public final class VigilGaps {
-    private VigilGaps() {
-    }
+    private VigilGaps() {}
 
     /**
      * @param regions each region's latest picture ({@code vigil.regions}), null when unknown
      */
-    public static boolean allMissingAreVigilsGap(MonitorStatus verdict, Function<String, RegionStatus> regions,
-                                                 long now, long silentAfterMs) {
+    public static boolean allMissingAreVigilsGap(
+            MonitorStatus verdict, Function<String, RegionStatus> regions, long now, long silentAfterMs) {
         if (verdict.missingRegions().isEmpty()) {
             return false;
         }

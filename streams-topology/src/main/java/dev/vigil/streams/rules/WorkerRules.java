@@ -36,11 +36,25 @@ public final class WorkerRules {
         String who = "Probe worker " + Fingerprints.segment(workerId) + " in " + region;
         if (dead) {
             long silentSeconds = Math.max(0, (at - lastHeartbeatAt) / 1000);
-            return Evaluation.breach(fp, at, Severity.WARNING, SERVICE, COMPONENT_TYPE,
-                    who + " is dead: no heartbeat for " + silentSeconds + " s", links.workers(), attrs,
+            return Evaluation.breach(
+                    fp,
+                    at,
+                    Severity.WARNING,
+                    SERVICE,
+                    COMPONENT_TYPE,
+                    who + " is dead: no heartbeat for " + silentSeconds + " s",
+                    links.workers(),
+                    attrs,
                     AlertSource.HEARTBEAT);
         }
-        return Evaluation.healthy(fp, at, SERVICE, COMPONENT_TYPE, who + " is sending heartbeats again",
-                links.workers(), attrs, AlertSource.HEARTBEAT);
+        return Evaluation.healthy(
+                fp,
+                at,
+                SERVICE,
+                COMPONENT_TYPE,
+                who + " is sending heartbeats again",
+                links.workers(),
+                attrs,
+                AlertSource.HEARTBEAT);
     }
 }

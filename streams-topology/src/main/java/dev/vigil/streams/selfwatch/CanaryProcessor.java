@@ -22,6 +22,7 @@ public final class CanaryProcessor implements Processor<String, MonitorEvent, St
     public static final String FINGERPRINT = "vigil/canary";
     /** Its node and its sink in the topology (its own sink: a shared one would merge sub-topologies). */
     public static final String NODE = "canary";
+
     public static final String SINK = "canary-sink";
     private final String canaryMonitorId;
     private ProcessorContext<String, AlertEvent> context;
@@ -38,7 +39,8 @@ public final class CanaryProcessor implements Processor<String, MonitorEvent, St
 
     @Override
     public void process(Record<String, MonitorEvent> record) {
-        if (canaryMonitorId.isEmpty() || !(record.value() instanceof MonitorEvent.Decided decided)
+        if (canaryMonitorId.isEmpty()
+                || !(record.value() instanceof MonitorEvent.Decided decided)
                 || !canaryMonitorId.equals(decided.monitorId())) {
             return;
         }
@@ -54,13 +56,34 @@ public final class CanaryProcessor implements Processor<String, MonitorEvent, St
         long windowStart = verdict.windowStart();
         long decidedAt = verdict.decidedAt() == null ? windowStart : Math.max(windowStart, verdict.decidedAt());
         String incident = AlertEvent.incidentIdFor(FINGERPRINT, windowStart);
-        return new AlertEvent(1, AlertEvent.topologyEventId(incident, AlertState.OPENED, 1), FINGERPRINT, incident,
-                AlertState.OPENED, Severity.INFO, "vigil", "canary",
+        return new AlertEvent(
+                1,
+                AlertEvent.topologyEventId(incident, AlertState.OPENED, 1),
+                FINGERPRINT,
+                incident,
+                AlertState.OPENED,
+                Severity.INFO,
+                "vigil",
+                "canary",
                 "Canary " + verdict.monitorId() + " window " + Instant.ofEpochMilli(windowStart) + " decided "
                         + verdict.status().wire(),
-                Map.of(), Map.of("canary", "true", "monitorId", verdict.monitorId(),
-                        "windowStart", Long.toString(windowStart), "decidedAt", Long.toString(decidedAt),
-                        "status", verdict.status().wire()),
-                1, windowStart, decidedAt, AlertSource.HEARTBEAT, false, null);
+                Map.of(),
+                Map.of(
+                        "canary",
+                        "true",
+                        "monitorId",
+                        verdict.monitorId(),
+                        "windowStart",
+                        Long.toString(windowStart),
+                        "decidedAt",
+                        Long.toString(decidedAt),
+                        "status",
+                        verdict.status().wire()),
+                1,
+                windowStart,
+                decidedAt,
+                AlertSource.HEARTBEAT,
+                false,
+                null);
     }
 }

@@ -20,8 +20,14 @@ import java.util.TreeMap;
  * @param naming          per worker of any region, the latest count of monitors naming this region it reported
  * @param published       the picture last written to {@code vigil.regions}; null before the first
  */
-public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt, Long blindSince,
-                          Map<String, Worker> workers, Map<String, Naming> naming, RegionStatus published) {
+public record RegionWatch(
+        String region,
+        long watchedSince,
+        Long lastHeartbeatAt,
+        Long blindSince,
+        Map<String, Worker> workers,
+        Map<String, Naming> naming,
+        RegionStatus published) {
 
     public RegionWatch {
         workers = workers == null ? Map.of() : Map.copyOf(workers);
@@ -46,12 +52,10 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
     }
 
     /** A worker's cumulative counters as one heartbeat reported them. */
-    public record Sample(long at, long started, long skipped) {
-    }
+    public record Sample(long at, long started, long skipped) {}
 
     /** One worker's count of the monitors naming this region, as of its heartbeat {@code sentAt}. */
-    public record Naming(long sentAt, int monitors) {
-    }
+    public record Naming(long sentAt, int monitors) {}
 
     /** Probes started and skipped by a worker over the measured span ({@code spanMs}, between two heartbeats). */
     public record Skips(long started, long skipped, long spanMs) {
@@ -141,7 +145,8 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
             }
         });
         RegionWatch pruned = new RegionWatch(region, watchedSince, lastHeartbeatAt, blindSince, own, names, published);
-        boolean blind = pruned.monitorsNaming(now, healthyMs) > 0 && pruned.liveWorkers(now, healthyMs) == 0
+        boolean blind = pruned.monitorsNaming(now, healthyMs) > 0
+                && pruned.liveWorkers(now, healthyMs) == 0
                 && now - watchedSince >= healthyMs;
         Long since = blind ? (blindSince == null ? now : blindSince) : null;
         return new RegionWatch(region, watchedSince, lastHeartbeatAt, since, own, names, published);
@@ -149,8 +154,15 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
 
     /** The picture of the region at {@code now} (call on a {@link #judged} watch). */
     public RegionStatus status(long now, long healthyMs) {
-        return new RegionStatus(1, region, liveWorkers(now, healthyMs), workers.size(), monitorsNaming(now, healthyMs),
-                lastHeartbeatAt, blindSince, now);
+        return new RegionStatus(
+                1,
+                region,
+                liveWorkers(now, healthyMs),
+                workers.size(),
+                monitorsNaming(now, healthyMs),
+                lastHeartbeatAt,
+                blindSince,
+                now);
     }
 
     public boolean blind() {
@@ -200,7 +212,8 @@ public record RegionWatch(String region, long watchedSince, Long lastHeartbeatAt
      * current picture from one the watch stopped writing.
      */
     public boolean alreadyPublished(RegionStatus status, long refreshMs) {
-        return published != null && status.updatedAt() - published.updatedAt() < refreshMs
+        return published != null
+                && status.updatedAt() - published.updatedAt() < refreshMs
                 && published.liveWorkers().equals(status.liveWorkers())
                 && published.knownWorkers().equals(status.knownWorkers())
                 && published.monitorsNaming().equals(status.monitorsNaming())

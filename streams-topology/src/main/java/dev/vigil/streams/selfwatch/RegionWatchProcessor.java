@@ -34,8 +34,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class RegionWatchProcessor implements Processor<String, WatchSignal, String, Object> {
     /** The stores it owns (region watches, the dead-letter burst, alerts) and the global silences and acks. */
-    public record Stores(String regions, String deadLetters, String alerts, String silences, String acks) {
-    }
+    public record Stores(String regions, String deadLetters, String alerts, String silences, String acks) {}
 
     private static final String BURST = "burst";
     /** A region's picture is written again after this long even when nothing changed. */
@@ -54,8 +53,13 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
     private AlertEmitter emitter;
     private final HeartbeatClock clock = new HeartbeatClock();
 
-    public RegionWatchProcessor(TopologyConfig config, AlertingConfig alerting, Stores stores, String regionsChild,
-                                String alertsChild, AlertEmitter.Counters counters) {
+    public RegionWatchProcessor(
+            TopologyConfig config,
+            AlertingConfig alerting,
+            Stores stores,
+            String regionsChild,
+            String alertsChild,
+            AlertEmitter.Counters counters) {
         this.config = config;
         this.alerting = alerting;
         this.stores = stores;
@@ -72,8 +76,14 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         this.deadLetters = context.getStateStore(stores.deadLetters());
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
-        this.emitter = new AlertEmitter(new AlertStateMachine(AlertStateMachine.Config.of(alerting)), alerts, silences,
-                stores.acks(), context, alertsChild, counters);
+        this.emitter = new AlertEmitter(
+                new AlertStateMachine(AlertStateMachine.Config.of(alerting)),
+                alerts,
+                silences,
+                stores.acks(),
+                context,
+                alertsChild,
+                counters);
         context.schedule(config.workers().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
@@ -116,7 +126,8 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
      */
     private void judge(RegionWatch stored, RegionWatch heard, long now, long wall) {
         long healthy = config.workers().healthy().toMillis();
-        RegionWatch watch = heard.judged(now, healthy, config.selfWatch().forgetWorkerAfter().toMillis());
+        RegionWatch watch = heard.judged(
+                now, healthy, config.selfWatch().forgetWorkerAfter().toMillis());
         RegionStatus picture = watch.status(now, healthy);
         if (!watch.alreadyPublished(picture, REFRESH_MS)) {
             watch = watch.withPublished(picture);
@@ -130,9 +141,13 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         for (var e : watch.workers().entrySet()) {
             // a worker no longer live skips nothing: its death is the worker alert's, its region's blindness this one's
             boolean live = now - e.getValue().lastHeartbeatAt() < healthy;
-            emitter.apply(rules.workerSkipping(watch.region(), e.getKey(),
-                    live ? watch.skips(e.getKey(), s.skippedOver().toMillis()) : null, s.skippedShare(),
-                    s.skippedMinimum(), wall));
+            emitter.apply(rules.workerSkipping(
+                    watch.region(),
+                    e.getKey(),
+                    live ? watch.skips(e.getKey(), s.skippedOver().toMillis()) : null,
+                    s.skippedShare(),
+                    s.skippedMinimum(),
+                    wall));
         }
     }
 
@@ -154,14 +169,15 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
             if (region != null && workerId != null && open.fingerprint().startsWith("vigil/worker-skipping/")) {
                 RegionWatch watch = regions.get(region);
                 if (watch == null || !watch.workers().containsKey(workerId)) {
-                    emitter.apply(rules.workerSkipping(region, workerId, null, 1, 1,
-                            Math.max(wall, open.lastEvaluated())));
+                    emitter.apply(
+                            rules.workerSkipping(region, workerId, null, 1, 1, Math.max(wall, open.lastEvaluated())));
                 }
             }
         }
         // the dead-letter incident heals on wall clock once quiet; new dead letters, not the clock, give its reminders
         DeadLetterWatch burst = deadLetters.get(BURST);
-        if (burst != null && burst.quiet(wall, config.selfWatch().deadLetterQuiet().toMillis())) {
+        if (burst != null
+                && burst.quiet(wall, config.selfWatch().deadLetterQuiet().toMillis())) {
             emitter.apply(rules.deadLetters(burst, true, config.topics().deadLetter(), wall));
             AlertStateRecord incident = emitter.current(dev.vigil.streams.rules.Fingerprints.deadLetters());
             if (incident == null || !incident.isOpen()) {

@@ -50,19 +50,28 @@ public final class SelfWatchRules {
         }
         String fp = Fingerprints.regionBlind(region);
         if (picture.blind()) {
-            String unwatched = picture.monitorsNaming() + (picture.monitorsNaming() == 1 ? " monitor names it and is"
-                    : " monitors name it and are") + " unwatched from there";
+            String unwatched = picture.monitorsNaming()
+                    + (picture.monitorsNaming() == 1 ? " monitor names it and is" : " monitors name it and are")
+                    + " unwatched from there";
             String summary = picture.everServed()
                     ? "Region " + region + " is blind: no live probe worker serves it (last heartbeat "
-                      + Math.max(0, (at - picture.lastHeartbeatAt()) / 1000) + " s ago); " + unwatched
+                            + Math.max(0, (at - picture.lastHeartbeatAt()) / 1000) + " s ago); " + unwatched
                     : "Region " + region + " is unserved: no probe worker has ever served it; " + unwatched;
-            return Evaluation.breach(fp, at, Severity.CRITICAL, SERVICE, "region", summary, links.workers(), attrs,
+            return Evaluation.breach(
+                    fp,
+                    at,
+                    Severity.CRITICAL,
+                    SERVICE,
+                    "region",
+                    summary,
+                    links.workers(),
+                    attrs,
                     AlertSource.HEARTBEAT);
         }
         String summary = picture.monitorsNaming() == 0
                 ? "No monitor names region " + region + " any more"
                 : "Region " + region + " is served again by " + picture.liveWorkers() + " live probe worker"
-                  + (picture.liveWorkers() == 1 ? "" : "s");
+                        + (picture.liveWorkers() == 1 ? "" : "s");
         return Evaluation.healthy(fp, at, SERVICE, "region", summary, links.workers(), attrs, AlertSource.HEARTBEAT);
     }
 
@@ -70,8 +79,8 @@ public final class SelfWatchRules {
      * @param skips the worker's probes over its recent heartbeats, null when not known (fewer than two heartbeats with
      *              counters): healthy
      */
-    public Evaluation workerSkipping(String region, String workerId, RegionWatch.Skips skips, double maxShare,
-                                     int minimum, long at) {
+    public Evaluation workerSkipping(
+            String region, String workerId, RegionWatch.Skips skips, double maxShare, int minimum, long at) {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("region", region);
         attrs.put("workerId", workerId.length() <= 256 ? workerId : workerId.substring(0, 256));
@@ -85,11 +94,26 @@ public final class SelfWatchRules {
             String summary = who + " skips probes: " + skips.skipped() + " of " + (skips.started() + skips.skipped())
                     + " (" + String.format(Locale.ROOT, "%.1f", skips.share() * 100) + " %) over the last "
                     + skips.spanMs() / 1000 + " s; its monitors' windows go unwatched from " + region;
-            return Evaluation.breach(fp, at, Severity.WARNING, SERVICE, "worker", summary, links.workers(), attrs,
+            return Evaluation.breach(
+                    fp,
+                    at,
+                    Severity.WARNING,
+                    SERVICE,
+                    "worker",
+                    summary,
+                    links.workers(),
+                    attrs,
                     AlertSource.HEARTBEAT);
         }
-        return Evaluation.healthy(fp, at, SERVICE, "worker", who + " probes its monitors again", links.workers(),
-                attrs, AlertSource.HEARTBEAT);
+        return Evaluation.healthy(
+                fp,
+                at,
+                SERVICE,
+                "worker",
+                who + " probes its monitors again",
+                links.workers(),
+                attrs,
+                AlertSource.HEARTBEAT);
     }
 
     /** Records reached the dead-letter topic ({@code count} since {@code firstAt}); healthy once quiet. */
@@ -103,10 +127,17 @@ public final class SelfWatchRules {
             String summary = watch.count() + (watch.count() == 1 ? " record" : " records") + " reached " + topic
                     + " since " + java.time.Instant.ofEpochMilli(watch.firstAt())
                     + ": Vigil could not read or process them (read the topic for the cause)";
-            return Evaluation.breach(fp, at, Severity.WARNING, SERVICE, "pipeline", summary, Map.of(), attrs,
-                    AlertSource.HEARTBEAT);
+            return Evaluation.breach(
+                    fp, at, Severity.WARNING, SERVICE, "pipeline", summary, Map.of(), attrs, AlertSource.HEARTBEAT);
         }
-        return Evaluation.healthy(fp, at, SERVICE, "pipeline", "No record reached " + topic + " since "
-                + java.time.Instant.ofEpochMilli(watch.lastAt()), Map.of(), attrs, AlertSource.HEARTBEAT);
+        return Evaluation.healthy(
+                fp,
+                at,
+                SERVICE,
+                "pipeline",
+                "No record reached " + topic + " since " + java.time.Instant.ofEpochMilli(watch.lastAt()),
+                Map.of(),
+                attrs,
+                AlertSource.HEARTBEAT);
     }
 }

@@ -14,8 +14,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * never decoded: a record on the dead-letter topic that could not be read must not become a dead letter again.
  */
 public final class SignalSplitter {
-    private SignalSplitter() {
-    }
+    private SignalSplitter() {}
 
     public static Processor<String, WorkerHeartbeat, String, WatchSignal> heartbeats() {
         return new Processor<>() {
@@ -55,8 +54,8 @@ public final class SignalSplitter {
 
             @Override
             public void process(Record<String, byte[]> record) {
-                context.forward(new Record<>(WatchSignal.DEAD_LETTERS_KEY, WatchSignal.deadLetter(record.timestamp()),
-                        record.timestamp()));
+                context.forward(new Record<>(
+                        WatchSignal.DEAD_LETTERS_KEY, WatchSignal.deadLetter(record.timestamp()), record.timestamp()));
             }
         };
     }

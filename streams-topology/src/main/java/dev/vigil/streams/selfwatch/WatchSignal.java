@@ -16,8 +16,14 @@ import dev.vigil.schemas.contract.WorkerHeartbeat;
  * @param probesStarted  the worker's cumulative probes started, on the signal of its own region only
  * @param probesSkipped  the worker's cumulative probes skipped, on the signal of its own region only
  */
-public record WatchSignal(String kind, String workerId, String workerRegion, long sentAt, Integer monitorsNaming,
-                          Long probesStarted, Long probesSkipped) {
+public record WatchSignal(
+        String kind,
+        String workerId,
+        String workerRegion,
+        long sentAt,
+        Integer monitorsNaming,
+        Long probesStarted,
+        Long probesSkipped) {
     public static final String HEARTBEAT = "heartbeat";
     public static final String DEAD_LETTER = "dead-letter";
     /** Not a region (regions are slugs, without '*'): the key of every dead-letter signal. */
@@ -26,8 +32,13 @@ public record WatchSignal(String kind, String workerId, String workerRegion, lon
     /** The signal of {@code hb} for {@code region}: the worker's own region carries its probe counters. */
     public static WatchSignal of(WorkerHeartbeat hb, String region) {
         boolean own = region.equals(hb.region());
-        return new WatchSignal(HEARTBEAT, hb.workerId(), hb.region(), hb.sentAt(),
-                hb.regionsNamed().getOrDefault(region, 0), own ? hb.probesStarted() : null,
+        return new WatchSignal(
+                HEARTBEAT,
+                hb.workerId(),
+                hb.region(),
+                hb.sentAt(),
+                hb.regionsNamed().getOrDefault(region, 0),
+                own ? hb.probesStarted() : null,
                 own ? hb.probesSkipped() : null);
     }
 

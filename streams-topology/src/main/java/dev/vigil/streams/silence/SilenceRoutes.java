@@ -1,24 +1,24 @@
 package dev.vigil.streams.silence;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.streams.query.RouteExtension;
-import dev.vigil.schemas.silence.Silence;
-import dev.vigil.schemas.silence.Schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.kit.config.DurationText;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.silence.Schedule;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.schemas.contract.AuditRecord;
-import dev.vigil.kit.config.DurationText;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
-import dev.vigil.streams.query.TimeParam;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
-import dev.vigil.streams.query.ApiRoutes;
+import dev.vigil.streams.query.RouteExtension;
+import dev.vigil.streams.query.TimeParam;
+import dev.vigil.streams.topology.StoreNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,9 +70,19 @@ import reactor.core.scheduler.Schedulers;
 public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     /** How long a write may wait for Kafka's acknowledgement before the answer is 503. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
+
     static final Set<String> STATES = Set.of("active", "pending", "expired", "all");
-    static final Set<String> FIELDS = Set.of("fingerprint", "service", "attributes", "startsAt", "endsAt",
-            "durationMinutes", "author", "reason", "comment", "schedule");
+    static final Set<String> FIELDS = Set.of(
+            "fingerprint",
+            "service",
+            "attributes",
+            "startsAt",
+            "endsAt",
+            "durationMinutes",
+            "author",
+            "reason",
+            "comment",
+            "schedule");
     static final Set<String> SCHEDULE_FIELDS = Set.of("days", "at", "durationMinutes", "zone");
     static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
 
@@ -84,8 +94,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     /** Silences this instance wrote that the global store has not shown yet, by id. */
     private final Map<String, Reservation> reserved = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Reservation(long endsAt, String author) {
-    }
+    private record Reservation(long endsAt, String author) {}
 
     /**
      * What a caller may ask for beyond the silence's own rules: how far ahead it may start (everyone), how long it
@@ -151,9 +160,12 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                     return write(silence.id(), silence, audit(req, "silence.created", silence.id(), now, details))
                             .doOnError(e -> reserved.remove(silence.id()))
                             .then(prune(backend, req.actor()).onErrorResume(e -> Mono.empty()))
-                            .thenReturn(withLocation(HttpResult.json(201, view(silence, now)), req.path() + "/" + silence.id()));
+                            .thenReturn(withLocation(
+                                    HttpResult.json(201, view(silence, now)), req.path() + "/" + silence.id()));
                 })
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     /**
@@ -186,14 +198,22 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
             }
         });
         if (!admin && inForce.size() >= settings.max()) {
-            return Optional.of(new Refusal("too-many-silences", "Too many silences", "there are already "
-                    + inForce.size() + " active or pending silences (silences.max = " + settings.max()
-                    + "); expire some before adding more, or ask an admin", "silences.max"));
+            return Optional.of(new Refusal(
+                    "too-many-silences",
+                    "Too many silences",
+                    "there are already "
+                            + inForce.size() + " active or pending silences (silences.max = " + settings.max()
+                            + "); expire some before adding more, or ask an admin",
+                    "silences.max"));
         }
         if (!admin && byAuthor.size() >= settings.maxPerAuthor()) {
-            return Optional.of(new Refusal("too-many-silences-by-author", "Too many silences by this token", "'"
-                    + silence.author() + "' already has " + byAuthor.size() + " active or pending silences"
-                    + " (silences.maxPerAuthor = " + settings.maxPerAuthor() + "); expire some before adding more",
+            return Optional.of(new Refusal(
+                    "too-many-silences-by-author",
+                    "Too many silences by this token",
+                    "'"
+                            + silence.author() + "' already has " + byAuthor.size() + " active or pending silences"
+                            + " (silences.maxPerAuthor = " + settings.maxPerAuthor()
+                            + "); expire some before adding more",
                     "silences.maxPerAuthor"));
         }
         reserved.put(silence.id(), new Reservation(silence.endsAt(), silence.author()));
@@ -216,28 +236,42 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         long now = clock.millis();
         long cutoff = now - settings.keepExpired().toMillis();
         return QueryBackend.read(() -> {
-            // Past keepExpired an expired silence goes; and however young, the oldest expired ones go while the
-            // store holds more than silences.max records, so a burst of short silences cannot grow it without bound.
-            List<Silence> all = new ArrayList<>();
-            try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).all()) {
-                it.forEachRemaining(kv -> {
-                    if (kv.value != null) {
-                        all.add(kv.value);
+                    // Past keepExpired an expired silence goes; and however young, the oldest expired ones go while the
+                    // store holds more than silences.max records, so a burst of short silences cannot grow it without
+                    // bound.
+                    List<Silence> all = new ArrayList<>();
+                    try (var it = backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE)
+                            .all()) {
+                        it.forEachRemaining(kv -> {
+                            if (kv.value != null) {
+                                all.add(kv.value);
+                            }
+                        });
                     }
+                    return pruneCandidates(all, now, cutoff, settings.max());
+                })
+                .flatMap(old -> {
+                    if (old.isEmpty()) {
+                        return Mono.empty();
+                    }
+                    List<ProducerRecord<String, byte[]>> tombstones = old.stream()
+                            .map(id -> new ProducerRecord<String, byte[]>(topic, id, null))
+                            .toList();
+                    AuditRecord record = new AuditRecord(
+                            1,
+                            UUID.randomUUID().toString(),
+                            now,
+                            actor,
+                            "silence.pruned",
+                            "silences",
+                            "",
+                            Map.of(
+                                    "count",
+                                    String.valueOf(old.size()),
+                                    "keepExpired",
+                                    DurationText.format(settings.keepExpired())));
+                    return writer.write(tombstones, record);
                 });
-            }
-            return pruneCandidates(all, now, cutoff, settings.max());
-        }).flatMap(old -> {
-            if (old.isEmpty()) {
-                return Mono.empty();
-            }
-            List<ProducerRecord<String, byte[]>> tombstones = old.stream()
-                    .map(id -> new ProducerRecord<String, byte[]>(topic, id, null)).toList();
-            AuditRecord record = new AuditRecord(1, UUID.randomUUID().toString(), now, actor, "silence.pruned",
-                    "silences", "", Map.of("count", String.valueOf(old.size()),
-                            "keepExpired", DurationText.format(settings.keepExpired())));
-            return writer.write(tombstones, record);
-        });
     }
 
     /**
@@ -245,7 +279,8 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
      * {@code cutoff}, and, while more than {@code max} are stored, the oldest expired ones however recent.
      */
     static List<String> pruneCandidates(List<Silence> stored, long now, long cutoff, int max) {
-        List<Silence> expired = new ArrayList<>(stored.stream().filter(s -> s.expiredAt(now)).toList());
+        List<Silence> expired =
+                new ArrayList<>(stored.stream().filter(s -> s.expiredAt(now)).toList());
         expired.sort(Comparator.comparing(Silence::endsAt).thenComparing(Silence::id));
         long excess = Math.max(0, stored.size() - max);
         List<String> out = new ArrayList<>();
@@ -266,13 +301,24 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         if (s.service() != null) {
             sb.append(sb.length() > 0 ? " " : "").append("service=").append(s.service());
         }
-        s.attributes().forEach((k, v) -> sb.append(sb.length() > 0 ? " " : "").append(k).append('=').append(v));
+        s.attributes().forEach((k, v) -> sb.append(sb.length() > 0 ? " " : "")
+                .append(k)
+                .append('=')
+                .append(v));
         return sb.length() > 512 ? sb.substring(0, 512) : sb.toString();
     }
 
-    private static AuditRecord audit(QueryRequest req, String action, String target, long now, Map<String, String> details) {
-        return new AuditRecord(1, UUID.randomUUID().toString(), now, req.actor(), action, "silence/" + target,
-                req.remoteAddress(), details);
+    private static AuditRecord audit(
+            QueryRequest req, String action, String target, long now, Map<String, String> details) {
+        return new AuditRecord(
+                1,
+                UUID.randomUUID().toString(),
+                now,
+                req.actor(),
+                action,
+                "silence/" + target,
+                req.remoteAddress(),
+                details);
     }
 
     /** The silence a POST body asks for, by {@code author} (the caller's token name), or a {@link ContractViolation} naming the field. */
@@ -294,8 +340,13 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw new ContractViolation(name, "unknown field; expected " + String.join(", ", FIELDS.stream().sorted().toList())
-                        + (name.equals("id") || name.equals("createdAt") ? " (the server assigns " + name + ")" : ""));
+                throw new ContractViolation(
+                        name,
+                        "unknown field; expected "
+                                + String.join(", ", FIELDS.stream().sorted().toList())
+                                + (name.equals("id") || name.equals("createdAt")
+                                        ? " (the server assigns " + name + ")"
+                                        : ""));
             }
         }
         String fingerprint = text(root, "fingerprint");
@@ -317,10 +368,13 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         }
         Long startsAtGiven = instant(root, "startsAt");
         long startsAt = startsAtGiven == null ? now : startsAtGiven;
-        if (bounds.maxStartAhead() != null && startsAt - now > bounds.maxStartAhead().toMillis()) {
+        if (bounds.maxStartAhead() != null
+                && startsAt - now > bounds.maxStartAhead().toMillis()) {
             // a silence that starts years ahead still counts against the caps until then: a way to fill them for good
-            throw new ContractViolation("startsAt", "must be at most " + DurationText.format(bounds.maxStartAhead())
-                    + " from now (silences.maxStartAhead)");
+            throw new ContractViolation(
+                    "startsAt",
+                    "must be at most " + DurationText.format(bounds.maxStartAhead())
+                            + " from now (silences.maxStartAhead)");
         }
         Long endsAt = instant(root, "endsAt");
         JsonNode minutes = root.get("durationMinutes");
@@ -348,17 +402,33 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         } else if (comment != null && freeAuthor != null) {
             comment = freeAuthor + ": " + comment;
         }
-        if (bounds.maxDuration() != null && endsAt - startsAt > bounds.maxDuration().toMillis()) {
-            throw new ContractViolation(minutes != null && !minutes.isNull() ? "durationMinutes" : "endsAt",
+        if (bounds.maxDuration() != null
+                && endsAt - startsAt > bounds.maxDuration().toMillis()) {
+            throw new ContractViolation(
+                    minutes != null && !minutes.isNull() ? "durationMinutes" : "endsAt",
                     "a silence by a token without the admin scope lasts at most "
-                            + DurationText.format(bounds.maxDuration()) + " (silences.maxDuration); ask an admin for longer");
+                            + DurationText.format(bounds.maxDuration())
+                            + " (silences.maxDuration); ask an admin for longer");
         }
         Schedule schedule = schedule(root.get("schedule"));
-        Silence silence = new Silence(1, id, fingerprint, service, attributes, startsAt, endsAt, author,
-                text(root, "reason"), now, comment, schedule);
+        Silence silence = new Silence(
+                1,
+                id,
+                fingerprint,
+                service,
+                attributes,
+                startsAt,
+                endsAt,
+                author,
+                text(root, "reason"),
+                now,
+                comment,
+                schedule);
         if (!bounds.mayMatchEverything() && matchesEverything(silence)) {
-            throw new ContractViolation("fingerprint", "a token without the admin scope cannot silence every alert"
-                    + " (or every alert of a kind); name what to silence, e.g. monitor/checkout-*, or a service");
+            throw new ContractViolation(
+                    "fingerprint",
+                    "a token without the admin scope cannot silence every alert"
+                            + " (or every alert of a kind); name what to silence, e.g. monitor/checkout-*, or a service");
         }
         if (schedule != null && silence.nextActiveAt(Math.max(now, startsAt)).isEmpty()) {
             // e.g. only Sundays in a Monday-to-Friday series: it would silence nothing, so it is surely a mistake
@@ -375,7 +445,9 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
      */
     static boolean matchesEverything(Silence s) {
         if (s.service() != null || !s.attributes().isEmpty() || s.fingerprint() == null) {
-            return s.fingerprint() == null && s.service() == null && s.attributes().isEmpty();
+            return s.fingerprint() == null
+                    && s.service() == null
+                    && s.attributes().isEmpty();
         }
         String glob = s.fingerprint();
         int slash = glob.indexOf('/');
@@ -397,8 +469,11 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!SCHEDULE_FIELDS.contains(name)) {
-                throw new ContractViolation("schedule." + name, "unknown field; expected "
-                        + String.join(", ", SCHEDULE_FIELDS.stream().sorted().toList()));
+                throw new ContractViolation(
+                        "schedule." + name,
+                        "unknown field; expected "
+                                + String.join(
+                                        ", ", SCHEDULE_FIELDS.stream().sorted().toList()));
             }
         }
         List<String> days = null;
@@ -419,8 +494,9 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         JsonNode m = n.get("durationMinutes");
         if (m != null && !m.isNull()) {
             if (!m.isIntegralNumber() || !m.canConvertToInt()) {
-                throw new ContractViolation("schedule.durationMinutes", "must be a whole number of minutes, 1 to "
-                        + Schedule.MAX_DURATION_MINUTES);
+                throw new ContractViolation(
+                        "schedule.durationMinutes",
+                        "must be a whole number of minutes, 1 to " + Schedule.MAX_DURATION_MINUTES);
             }
             minutes = m.asInt();
         }
@@ -470,8 +546,10 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         } catch (IllegalArgumentException e) {
             // fall through
         }
-        throw new ContractViolation(field, "must be an ISO-8601 instant such as 2026-12-01T02:00:00Z or epoch milliseconds"
-                + " between 1970 and 9999");
+        throw new ContractViolation(
+                field,
+                "must be an ISO-8601 instant such as 2026-12-01T02:00:00Z or epoch milliseconds"
+                        + " between 1970 and 9999");
     }
 
     // ---- GET ----------------------------------------------------------------------------------------------
@@ -483,23 +561,28 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         }
         long now = clock.millis();
         return QueryBackend.read(() -> {
-            List<Silence> all = new ArrayList<>();
-            ReadOnlyKeyValueStore<String, Silence> store = backend.keyValueStore(StoreNames.SILENCES_STORE);
-            try (var it = store.all()) {
-                it.forEachRemaining(kv -> {
-                    if (kv.value != null && ("all".equals(state) || state(kv.value, now).equals(state))) {
-                        all.add(kv.value);
+                    List<Silence> all = new ArrayList<>();
+                    ReadOnlyKeyValueStore<String, Silence> store = backend.keyValueStore(StoreNames.SILENCES_STORE);
+                    try (var it = store.all()) {
+                        it.forEachRemaining(kv -> {
+                            if (kv.value != null
+                                    && ("all".equals(state)
+                                            || state(kv.value, now).equals(state))) {
+                                all.add(kv.value);
+                            }
+                        });
                     }
-                });
-            }
-            all.sort(Comparator.comparing(Silence::startsAt).thenComparing(Silence::id));
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("generatedAt", now);
-            body.put("state", state);
-            body.put("count", all.size());
-            body.put("silences", all.stream().map(s -> view(s, now)).toList());
-            return HttpResult.ok(body);
-        }).onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                    all.sort(Comparator.comparing(Silence::startsAt).thenComparing(Silence::id));
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("generatedAt", now);
+                    body.put("state", state);
+                    body.put("count", all.size());
+                    body.put("silences", all.stream().map(s -> view(s, now)).toList());
+                    return HttpResult.ok(body);
+                })
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     // ---- DELETE -------------------------------------------------------------------------------------------
@@ -509,10 +592,12 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         if (!Require.SLUG.matcher(id).matches()) {
             return Mono.just(HttpResult.notFound("no silence with this id", req.path()));
         }
-        return QueryBackend.read(() -> Optional.ofNullable(backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE).get(id)))
+        return QueryBackend.read(() -> Optional.ofNullable(backend.<Silence>keyValueStore(StoreNames.SILENCES_STORE)
+                        .get(id)))
                 .flatMap(found -> {
                     if (found.isEmpty()) {
-                        return Mono.just(HttpResult.notFound("no silence " + id + " (never created, or deleted)", req.path()));
+                        return Mono.just(
+                                HttpResult.notFound("no silence " + id + " (never created, or deleted)", req.path()));
                     }
                     Silence current = found.get();
                     long now = clock.millis();
@@ -520,19 +605,23 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                         return Mono.just(HttpResult.ok(view(current, now)));
                     }
                     Optional<Silence> expired = current.expire(now);
-                    Map<String, String> details = Map.of("matcher", matcherText(current), "createdBy", current.author());
+                    Map<String, String> details =
+                            Map.of("matcher", matcherText(current), "createdBy", current.author());
                     if (expired.isPresent()) {
                         return write(id, expired.get(), audit(req, "silence.expired", id, now, details))
                                 .thenReturn(HttpResult.ok(view(expired.get(), now)));
                     }
                     // never started: deleted with a tombstone, shown as it was with state "deleted"
-                    return write(id, null, audit(req, "silence.deleted", id, now, details)).then(Mono.fromCallable(() -> {
-                        ObjectNode v = view(current, now);
-                        v.put("state", "deleted");
-                        return HttpResult.ok(v);
-                    }));
+                    return write(id, null, audit(req, "silence.deleted", id, now, details))
+                            .then(Mono.fromCallable(() -> {
+                                ObjectNode v = view(current, now);
+                                v.put("state", "deleted");
+                                return HttpResult.ok(v);
+                            }));
                 })
-                .onErrorResume(QueryBackend.Unavailable.class, e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
     // ---- shared -------------------------------------------------------------------------------------------

@@ -18,8 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class GlobalStoreChanges {
     private static final ConcurrentMap<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
 
-    private GlobalStoreChanges() {
-    }
+    private GlobalStoreChanges() {}
 
     /** The live count of {@code store}'s changes: hold it and call {@code get()} per record (a volatile read). */
     public static AtomicLong counter(String store) {

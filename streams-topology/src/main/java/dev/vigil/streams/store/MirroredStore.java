@@ -35,8 +35,7 @@ public final class MirroredStore<V, D> {
     private final BiFunction<String, V, D> view;
     private final NavigableMap<String, Entry<V, D>> entries = new TreeMap<>();
 
-    private record Entry<V, D>(V value, D view) {
-    }
+    private record Entry<V, D>(V value, D view) {}
 
     private MirroredStore(KeyValueStore<String, V> store, BiFunction<String, V, D> view) {
         this.store = Objects.requireNonNull(store, "store");

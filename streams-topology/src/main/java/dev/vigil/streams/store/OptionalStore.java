@@ -8,8 +8,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * or a test's) leaves out, which the processor then does without.
  */
 public final class OptionalStore {
-    private OptionalStore() {
-    }
+    private OptionalStore() {}
 
     /** The store named {@code name} if this processor's topology connects it; null otherwise (or for a null name). */
     public static <S extends StateStore> S find(ProcessorContext<?, ?> context, String name) {

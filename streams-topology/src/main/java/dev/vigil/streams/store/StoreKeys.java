@@ -7,8 +7,7 @@ package dev.vigil.streams.store;
 public final class StoreKeys {
     public static final char SEPARATOR = '|';
 
-    private StoreKeys() {
-    }
+    private StoreKeys() {}
 
     /** The prefix every key of {@code id} starts with. */
     public static String prefix(String id) {
@@ -24,7 +23,9 @@ public final class StoreKeys {
             return prefix(id) + String.format("%0" + width + "d", number);
         }
         String digits = Long.toString(number);
-        StringBuilder sb = new StringBuilder(id.length() + 1 + Math.max(width, digits.length())).append(id).append(SEPARATOR);
+        StringBuilder sb = new StringBuilder(id.length() + 1 + Math.max(width, digits.length()))
+                .append(id)
+                .append(SEPARATOR);
         for (int i = digits.length(); i < width; i++) {
             sb.append('0');
         }

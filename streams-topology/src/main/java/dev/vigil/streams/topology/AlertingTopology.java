@@ -1,28 +1,24 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.alerting.WorkerAlertProcessor;
-import dev.vigil.streams.alerting.MonitorAlertProcessor;
-import dev.vigil.streams.alerting.MetricAlertProcessor;
-import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.alerting.AlertStateRecord;
-import dev.vigil.streams.alerting.AlertEmitter;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.alerting.AlertEmitter;
+import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.alerting.MetricAlertProcessor;
+import dev.vigil.streams.alerting.MonitorAlertProcessor;
+import dev.vigil.streams.alerting.WorkerAlertProcessor;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
-import dev.vigil.schemas.silence.Silence;
-import dev.vigil.streams.topology.CompactedTopicMirror;
-import dev.vigil.streams.topology.VerdictTopology;
-import dev.vigil.streams.topology.WorkerHealthTopology;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -47,6 +43,7 @@ public final class AlertingTopology {
     public static final String WORKER_ALERT_PROCESSOR = "worker-alerts";
     /** One alerts sink per sub-topology: a shared sink would merge the sub-topologies (and force co-partitioning). */
     public static final String MONITOR_ALERTS_SINK = "monitor-alerts-sink";
+
     public static final String METRIC_ALERTS_SINK = "metric-alerts-sink";
     public static final String WORKER_ALERTS_SINK = "worker-alerts-sink";
     public static final String METRIC_DEAD_LETTER_SINK = "metric-dead-letter-sink";
@@ -60,78 +57,185 @@ public final class AlertingTopology {
     public static final String REGIONS_SOURCE = "regions-source";
     public static final String REGIONS_UPDATER = "regions-updater";
 
-    private AlertingTopology() {
-    }
+    private AlertingTopology() {}
 
-    public static Topology addTo(Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
+    public static Topology addTo(
+            Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
         var counters = new AlertEmitter.Counters(registry);
         Counter late = Counter.builder("vigil.streams.metrics.late")
-                .description("metrics for a minute whose rules had already run (kept for queries)").register(registry);
+                .description("metrics for a minute whose rules had already run (kept for queries)")
+                .register(registry);
         Counter expired = Counter.builder("vigil.streams.metrics.expired")
-                .description("metrics older than the window retention (dropped)").register(registry);
+                .description("metrics older than the window retention (dropped)")
+                .register(registry);
 
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RULES_STORE), Serdes.String(),
-                        VigilSerdes.alertRule()).withLoggingDisabled(),
-                RULES_SOURCE, Serdes.String().deserializer(), VigilSerdes.alertRule(), cfg.topics().alertRules(),
-                RULES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.RULES_STORE, AlertRule::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SILENCES_STORE), Serdes.String(),
-                        new JsonSerde<>(Silence.class)).withLoggingDisabled(),
-                SILENCES_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Silence.class), cfg.topics().silences(),
-                SILENCES_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.SILENCES_STORE, Silence::id));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ACKS_STORE), Serdes.String(),
-                        new JsonSerde<>(Ack.class)).withLoggingDisabled(),
-                ACKS_SOURCE, Serdes.String().deserializer(), new JsonSerde<>(Ack.class), cfg.topics().acks(),
-                ACKS_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.ACKS_STORE, Ack::fingerprint));
-        // the regions' pictures, written by the self-watch: a monitor's missing result from a blind region is Vigil's gap
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.REGIONS_STORE),
-                        Serdes.String(), VigilSerdes.regionStatus()).withLoggingDisabled(),
-                REGIONS_SOURCE, Serdes.String().deserializer(), VigilSerdes.regionStatus(), cfg.topics().regions(),
-                REGIONS_UPDATER, () -> new CompactedTopicMirror<>(StoreNames.REGIONS_STORE, RegionStatus::region));
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.RULES_STORE),
+                                Serdes.String(),
+                                VigilSerdes.alertRule())
+                        .withLoggingDisabled(),
+                RULES_SOURCE,
+                Serdes.String().deserializer(),
+                VigilSerdes.alertRule(),
+                cfg.topics().alertRules(),
+                RULES_UPDATER,
+                () -> new CompactedTopicMirror<>(StoreNames.RULES_STORE, AlertRule::id));
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.SILENCES_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(Silence.class))
+                        .withLoggingDisabled(),
+                SILENCES_SOURCE,
+                Serdes.String().deserializer(),
+                new JsonSerde<>(Silence.class),
+                cfg.topics().silences(),
+                SILENCES_UPDATER,
+                () -> new CompactedTopicMirror<>(StoreNames.SILENCES_STORE, Silence::id));
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.ACKS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(Ack.class))
+                        .withLoggingDisabled(),
+                ACKS_SOURCE,
+                Serdes.String().deserializer(),
+                new JsonSerde<>(Ack.class),
+                cfg.topics().acks(),
+                ACKS_UPDATER,
+                () -> new CompactedTopicMirror<>(StoreNames.ACKS_STORE, Ack::fingerprint));
+        // the regions' pictures, written by the self-watch: a monitor's missing result from a blind region is Vigil's
+        // gap
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.REGIONS_STORE),
+                                Serdes.String(),
+                                VigilSerdes.regionStatus())
+                        .withLoggingDisabled(),
+                REGIONS_SOURCE,
+                Serdes.String().deserializer(),
+                VigilSerdes.regionStatus(),
+                cfg.topics().regions(),
+                REGIONS_UPDATER,
+                () -> new CompactedTopicMirror<>(StoreNames.REGIONS_STORE, RegionStatus::region));
 
         // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
         // the verdict sub-topology
-        topology.addProcessor(MONITOR_ALERT_PROCESSOR,
-                () -> new MonitorAlertProcessor(alerting, StoreNames.monitorAlerts(), MONITOR_ALERTS_SINK, counters,
-                        cfg.selfWatch().silentRegionAfter()), VerdictTopology.VERDICTS_NODE);
+        topology.addProcessor(
+                MONITOR_ALERT_PROCESSOR,
+                () -> new MonitorAlertProcessor(
+                        alerting,
+                        StoreNames.monitorAlerts(),
+                        MONITOR_ALERTS_SINK,
+                        counters,
+                        cfg.selfWatch().silentRegionAfter()),
+                VerdictTopology.VERDICTS_NODE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_RULE_STATE_STORE),
-                Serdes.String(), new MonitorRuleStateSerde()).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.MONITOR_ALERTS_STORE),
-                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), MONITOR_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.MONITOR_RULE_STATE_STORE),
+                                Serdes.String(),
+                                new MonitorRuleStateSerde())
+                        .withCachingDisabled(),
+                MONITOR_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.MONITOR_ALERTS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(AlertStateRecord.class))
+                        .withCachingDisabled(),
+                MONITOR_ALERT_PROCESSOR);
 
         // workers: the heartbeat processor's health updates, in the heartbeat sub-topology; the latest health of each
         // worker (a few entries, written once per heartbeat) is the worker alerts' own, in memory and changelogged
-        topology.addProcessor(WORKER_ALERT_PROCESSOR,
+        topology.addProcessor(
+                WORKER_ALERT_PROCESSOR,
                 () -> new WorkerAlertProcessor(alerting, StoreNames.workerAlerts(), WORKER_ALERTS_SINK, counters),
                 WorkerHealthTopology.HEALTH_UPDATES_NODE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.WORKER_ALERT_HEALTH_STORE),
-                Serdes.String(), new JsonSerde<>(WorkerHealth.class)).withCachingEnabled(), WORKER_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.WORKER_ALERTS_STORE),
-                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), WORKER_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.WORKER_ALERT_HEALTH_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(WorkerHealth.class))
+                        .withCachingEnabled(),
+                WORKER_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.WORKER_ALERTS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(AlertStateRecord.class))
+                        .withCachingDisabled(),
+                WORKER_ALERT_PROCESSOR);
 
         // metrics: one-minute windows and metric rules
-        topology.addSource(METRICS_SOURCE, Serdes.String().deserializer(), VigilSerdes.domainMetric(),
+        topology.addSource(
+                METRICS_SOURCE,
+                Serdes.String().deserializer(),
+                VigilSerdes.domainMetric(),
                 cfg.topics().metrics());
-        topology.addProcessor(METRIC_ALERT_PROCESSOR,
-                () -> new MetricAlertProcessor(alerting, StoreNames.metricAlerts(), METRIC_ALERTS_SINK, METRIC_DEAD_LETTER_SINK, counters, late, expired),
+        topology.addProcessor(
+                METRIC_ALERT_PROCESSOR,
+                () -> new MetricAlertProcessor(
+                        alerting,
+                        StoreNames.metricAlerts(),
+                        METRIC_ALERTS_SINK,
+                        METRIC_DEAD_LETTER_SINK,
+                        counters,
+                        late,
+                        expired),
                 METRICS_SOURCE);
-        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore(StoreNames.METRIC_WINDOWS_STORE,
-                        alerting.metricRetention(), java.time.Duration.ofMinutes(1), false), Serdes.String(),
-                new MetricAggregateSerde()).withCachingEnabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.METRIC_SERIES_STORE),
-                Serdes.String(), new JsonSerde<>(SeriesState.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.METRIC_ALERTS_STORE),
-                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), METRIC_ALERT_PROCESSOR);
-        topology.addSink(METRIC_DEAD_LETTER_SINK, cfg.topics().deadLetter(), Serdes.String().serializer(),
-                VigilSerdes.deadLetter(), METRIC_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.windowStoreBuilder(
+                                Stores.persistentWindowStore(
+                                        StoreNames.METRIC_WINDOWS_STORE,
+                                        alerting.metricRetention(),
+                                        java.time.Duration.ofMinutes(1),
+                                        false),
+                                Serdes.String(),
+                                new MetricAggregateSerde())
+                        .withCachingEnabled(),
+                METRIC_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.METRIC_SERIES_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(SeriesState.class))
+                        .withCachingDisabled(),
+                METRIC_ALERT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.METRIC_ALERTS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(AlertStateRecord.class))
+                        .withCachingDisabled(),
+                METRIC_ALERT_PROCESSOR);
+        topology.addSink(
+                METRIC_DEAD_LETTER_SINK,
+                cfg.topics().deadLetter(),
+                Serdes.String().serializer(),
+                VigilSerdes.deadLetter(),
+                METRIC_ALERT_PROCESSOR);
 
-        topology.addSink(MONITOR_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
-                VigilSerdes.alertEvent(), MONITOR_ALERT_PROCESSOR);
-        topology.addSink(WORKER_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
-                VigilSerdes.alertEvent(), WORKER_ALERT_PROCESSOR);
-        topology.addSink(METRIC_ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(),
-                VigilSerdes.alertEvent(), METRIC_ALERT_PROCESSOR);
+        topology.addSink(
+                MONITOR_ALERTS_SINK,
+                cfg.topics().alerts(),
+                Serdes.String().serializer(),
+                VigilSerdes.alertEvent(),
+                MONITOR_ALERT_PROCESSOR);
+        topology.addSink(
+                WORKER_ALERTS_SINK,
+                cfg.topics().alerts(),
+                Serdes.String().serializer(),
+                VigilSerdes.alertEvent(),
+                WORKER_ALERT_PROCESSOR);
+        topology.addSink(
+                METRIC_ALERTS_SINK,
+                cfg.topics().alerts(),
+                Serdes.String().serializer(),
+                VigilSerdes.alertEvent(),
+                METRIC_ALERT_PROCESSOR);
 
         SelfWatchTopology.addTo(topology, cfg, alerting, counters);
         return topology;

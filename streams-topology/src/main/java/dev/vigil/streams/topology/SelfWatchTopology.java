@@ -38,8 +38,7 @@ public final class SelfWatchTopology {
     public static final String REGIONS_SINK = "selfwatch-regions-sink";
     public static final String ALERTS_SINK = "selfwatch-alerts-sink";
 
-    private SelfWatchTopology() {
-    }
+    private SelfWatchTopology() {}
 
     /**
      * The topics the self-watch needs beyond the shared ones, to create when missing before the application starts:
@@ -56,40 +55,75 @@ public final class SelfWatchTopology {
                         .configs(Map.of("cleanup.policy", "compact")));
     }
 
-    public static Topology addTo(Topology topology, TopologyConfig cfg, AlertingConfig alerting,
-                                 AlertEmitter.Counters counters) {
+    public static Topology addTo(
+            Topology topology, TopologyConfig cfg, AlertingConfig alerting, AlertEmitter.Counters counters) {
         String signals = cfg.selfWatch().signalsTopic();
         var signalSerde = new JsonSerde<>(WatchSignal.class);
         // one sink per sub-topology (heartbeats, dead letters): a shared sink would merge them
         topology.addProcessor(HEARTBEAT_SIGNALS, SignalSplitter::heartbeats, WorkerHealthTopology.HEARTBEATS_SOURCE);
         topology.addSink(HEARTBEAT_SIGNALS_SINK, signals, Serdes.String().serializer(), signalSerde, HEARTBEAT_SIGNALS);
         // dead letters are read as bytes: one that cannot be decoded must not become a dead letter again
-        topology.addSource(DEAD_LETTERS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
+        topology.addSource(
+                DEAD_LETTERS_SOURCE,
+                Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer(),
                 cfg.topics().deadLetter());
         topology.addProcessor(DEAD_LETTER_SIGNALS, SignalSplitter::deadLetters, DEAD_LETTERS_SOURCE);
-        topology.addSink(DEAD_LETTER_SIGNALS_SINK, signals, Serdes.String().serializer(), signalSerde,
-                DEAD_LETTER_SIGNALS);
+        topology.addSink(
+                DEAD_LETTER_SIGNALS_SINK, signals, Serdes.String().serializer(), signalSerde, DEAD_LETTER_SIGNALS);
 
         topology.addSource(SIGNALS_SOURCE, Serdes.String().deserializer(), signalSerde, signals);
-        topology.addProcessor(REGION_WATCH, () -> new RegionWatchProcessor(cfg, alerting, StoreNames.regionWatch(),
-                REGIONS_SINK, ALERTS_SINK, counters), SIGNALS_SOURCE);
+        topology.addProcessor(
+                REGION_WATCH,
+                () -> new RegionWatchProcessor(
+                        cfg, alerting, StoreNames.regionWatch(), REGIONS_SINK, ALERTS_SINK, counters),
+                SIGNALS_SOURCE);
         // a few entries (one per region, one burst), written a few times per heartbeat interval
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SELFWATCH_REGIONS_STORE),
-                Serdes.String(), new JsonSerde<>(RegionWatch.class)).withCachingDisabled(), REGION_WATCH);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SELFWATCH_DEAD_LETTERS_STORE),
-                Serdes.String(), new JsonSerde<>(DeadLetterWatch.class)).withCachingDisabled(), REGION_WATCH);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.SELFWATCH_ALERTS_STORE),
-                Serdes.String(), new JsonSerde<>(AlertStateRecord.class)).withCachingDisabled(), REGION_WATCH);
-        topology.addSink(REGIONS_SINK, cfg.topics().regions(), Serdes.String().serializer(), VigilSerdes.regionStatus(),
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.SELFWATCH_REGIONS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(RegionWatch.class))
+                        .withCachingDisabled(),
                 REGION_WATCH);
-        topology.addSink(ALERTS_SINK, cfg.topics().alerts(), Serdes.String().serializer(), VigilSerdes.alertEvent(),
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.SELFWATCH_DEAD_LETTERS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(DeadLetterWatch.class))
+                        .withCachingDisabled(),
+                REGION_WATCH);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.SELFWATCH_ALERTS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(AlertStateRecord.class))
+                        .withCachingDisabled(),
+                REGION_WATCH);
+        topology.addSink(
+                REGIONS_SINK,
+                cfg.topics().regions(),
+                Serdes.String().serializer(),
+                VigilSerdes.regionStatus(),
+                REGION_WATCH);
+        topology.addSink(
+                ALERTS_SINK,
+                cfg.topics().alerts(),
+                Serdes.String().serializer(),
+                VigilSerdes.alertEvent(),
                 REGION_WATCH);
 
         // the end-to-end canary: its verdicts on to the notifier, in the verdict sub-topology (with its own sink)
-        topology.addProcessor(CanaryProcessor.NODE, () -> new CanaryProcessor(alerting.canaryMonitorId()),
+        topology.addProcessor(
+                CanaryProcessor.NODE,
+                () -> new CanaryProcessor(alerting.canaryMonitorId()),
                 VerdictTopology.VERDICTS_NODE);
-        topology.addSink(CanaryProcessor.SINK, cfg.topics().alerts(), Serdes.String().serializer(),
-                VigilSerdes.alertEvent(), CanaryProcessor.NODE);
+        topology.addSink(
+                CanaryProcessor.SINK,
+                cfg.topics().alerts(),
+                Serdes.String().serializer(),
+                VigilSerdes.alertEvent(),
+                CanaryProcessor.NODE);
         return topology;
     }
 }

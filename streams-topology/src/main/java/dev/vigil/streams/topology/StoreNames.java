@@ -30,6 +30,7 @@ public final class StoreNames {
     public static final String WORKER_HEALTH_STORE = "worker-health";
     /** One-minute metric windows: window store, key {@code appId/metricName/statusClass}. */
     public static final String METRIC_WINDOWS_STORE = "metric-windows";
+
     public static final String METRIC_SERIES_STORE = "metric-series";
     public static final String MONITOR_RULE_STATE_STORE = "monitor-rule-state";
     public static final String MONITOR_ALERTS_STORE = "alert-state-monitor";
@@ -44,8 +45,8 @@ public final class StoreNames {
     /** The current burst of dead letters (one entry). */
     public static final String SELFWATCH_DEAD_LETTERS_STORE = "selfwatch-dead-letters";
     /** Every alert state store, values alert state records keyed by fingerprint (for {@code GET /v1/alerts}). */
-    public static final List<String> ALERT_STORES = List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE,
-            SELFWATCH_ALERTS_STORE);
+    public static final List<String> ALERT_STORES =
+            List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE, SELFWATCH_ALERTS_STORE);
     /** Global store of published metric rules (id → alert rule); effective rules add the shipped defaults. */
     public static final String RULES_STORE = "alert-rules";
     /** Global store of silences (id → silence). */
@@ -55,8 +56,7 @@ public final class StoreNames {
     /** Global store of the regions' pictures ({@code vigil.regions}: region → region status). */
     public static final String REGIONS_STORE = "regions";
 
-    private StoreNames() {
-    }
+    private StoreNames() {}
 
     public static VerdictProcessor.Stores verdict() {
         return new VerdictProcessor.Stores(DEFINITIONS_STORE, PENDING_STORE, CURSOR_STORE, STATUS_STORE, HISTORY_STORE);
@@ -67,22 +67,31 @@ public final class StoreNames {
     }
 
     public static MonitorAlertProcessor.Stores monitorAlerts() {
-        return new MonitorAlertProcessor.Stores(MONITOR_RULE_STATE_STORE, MONITOR_ALERTS_STORE, SILENCES_STORE, ACKS_STORE,
-                REGIONS_STORE);
+        return new MonitorAlertProcessor.Stores(
+                MONITOR_RULE_STATE_STORE, MONITOR_ALERTS_STORE, SILENCES_STORE, ACKS_STORE, REGIONS_STORE);
     }
 
     public static MetricAlertProcessor.Stores metricAlerts() {
-        return new MetricAlertProcessor.Stores(METRIC_WINDOWS_STORE, METRIC_SERIES_STORE, RULES_STORE, METRIC_ALERTS_STORE,
-                SILENCES_STORE, ACKS_STORE);
+        return new MetricAlertProcessor.Stores(
+                METRIC_WINDOWS_STORE,
+                METRIC_SERIES_STORE,
+                RULES_STORE,
+                METRIC_ALERTS_STORE,
+                SILENCES_STORE,
+                ACKS_STORE);
     }
 
     public static WorkerAlertProcessor.Stores workerAlerts() {
-        return new WorkerAlertProcessor.Stores(WORKER_ALERT_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE,
-                REGIONS_STORE);
+        return new WorkerAlertProcessor.Stores(
+                WORKER_ALERT_HEALTH_STORE, WORKER_ALERTS_STORE, SILENCES_STORE, ACKS_STORE, REGIONS_STORE);
     }
 
     public static RegionWatchProcessor.Stores regionWatch() {
-        return new RegionWatchProcessor.Stores(SELFWATCH_REGIONS_STORE, SELFWATCH_DEAD_LETTERS_STORE,
-                SELFWATCH_ALERTS_STORE, SILENCES_STORE, ACKS_STORE);
+        return new RegionWatchProcessor.Stores(
+                SELFWATCH_REGIONS_STORE,
+                SELFWATCH_DEAD_LETTERS_STORE,
+                SELFWATCH_ALERTS_STORE,
+                SILENCES_STORE,
+                ACKS_STORE);
     }
 }

@@ -38,36 +38,56 @@ public final class VerdictTopology {
     public static final String VERDICT_PROCESSOR = "verdict-processor";
     /** Attach consumers of the monitor events (values {@link MonitorEvent}, key monitor id) to this node. */
     public static final String VERDICTS_NODE = "verdicts";
+
     public static final String STATUS_NODE = "monitor-status";
     public static final String STATUS_SINK = "monitor-status-sink";
     public static final String UPTIME_PROCESSOR = "uptime-processor";
     public static final String DEAD_LETTER_SINK = "verdict-dead-letter-sink";
 
-    private VerdictTopology() {
-    }
+    private VerdictTopology() {}
 
     public static Topology addTo(Topology topology, TopologyConfig cfg, MeterRegistry registry) {
         var topics = cfg.topics();
         var verdictMetrics = new VerdictMetrics(registry);
         var statusSerde = new LastValueSerde<>(VigilSerdes.monitorStatus());
-        topology.addSource(MONITORS_SOURCE, Serdes.String().deserializer(), VigilSerdes.monitorDefinition(), topics.monitors());
-        topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), VigilSerdes.probeResult(), topics.probeResults());
-        topology.addProcessor(MONITORS_INPUT, () -> new MappingNode<String, MonitorDefinition, VerdictInput>(
-                VerdictInput.Definition::new), MONITORS_SOURCE);
-        topology.addProcessor(RESULTS_INPUT, () -> new MappingNode<String, ProbeResult, VerdictInput>(
-                VerdictInput.Result::new), RESULTS_SOURCE);
-        topology.addProcessor(VERDICT_PROCESSOR,
+        topology.addSource(
+                MONITORS_SOURCE, Serdes.String().deserializer(), VigilSerdes.monitorDefinition(), topics.monitors());
+        topology.addSource(
+                RESULTS_SOURCE, Serdes.String().deserializer(), VigilSerdes.probeResult(), topics.probeResults());
+        topology.addProcessor(
+                MONITORS_INPUT,
+                () -> new MappingNode<String, MonitorDefinition, VerdictInput>(VerdictInput.Definition::new),
+                MONITORS_SOURCE);
+        topology.addProcessor(
+                RESULTS_INPUT,
+                () -> new MappingNode<String, ProbeResult, VerdictInput>(VerdictInput.Result::new),
+                RESULTS_SOURCE);
+        topology.addProcessor(
+                VERDICT_PROCESSOR,
                 () -> new VerdictProcessor(cfg, StoreNames.verdict(), VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
-                MONITORS_INPUT, RESULTS_INPUT);
-        topology.addProcessor(VERDICTS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorEvent>(event -> event),
+                MONITORS_INPUT,
+                RESULTS_INPUT);
+        topology.addProcessor(
+                VERDICTS_NODE,
+                () -> new MappingNode<String, MonitorEvent, MonitorEvent>(event -> event),
                 VERDICT_PROCESSOR);
-        topology.addProcessor(STATUS_NODE, () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
-                event -> event instanceof MonitorEvent.Decided decided ? decided.verdict() : null), VERDICTS_NODE);
-        topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(),
-                VigilSerdes.deadLetter(), VERDICT_PROCESSOR);
-        topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(),
-                statusSerde, STATUS_NODE);
-        topology.addProcessor(UPTIME_PROCESSOR, () -> new UptimeProcessor(StoreNames.uptime(), (int) cfg.verdict().historyRetention().toDays()), VERDICTS_NODE);
+        topology.addProcessor(
+                STATUS_NODE,
+                () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
+                        event -> event instanceof MonitorEvent.Decided decided ? decided.verdict() : null),
+                VERDICTS_NODE);
+        topology.addSink(
+                DEAD_LETTER_SINK,
+                topics.deadLetter(),
+                Serdes.String().serializer(),
+                VigilSerdes.deadLetter(),
+                VERDICT_PROCESSOR);
+        topology.addSink(STATUS_SINK, topics.monitorStatus(), Serdes.String().serializer(), statusSerde, STATUS_NODE);
+        topology.addProcessor(
+                UPTIME_PROCESSOR,
+                () -> new UptimeProcessor(StoreNames.uptime(), (int)
+                        cfg.verdict().historyRetention().toDays()),
+                VERDICTS_NODE);
 
         // The small per-monitor stores (pending windows, silence cursors, latest status) live in memory: a RocksDB
         // write per window cost more than the verdict rule itself (+26 % throughput in the verdict benchmark). The
@@ -76,22 +96,49 @@ public final class VerdictTopology {
         // The latest status has no record cache (each monitor's entry changes once per window, so a cache would only
         // add its own bookkeeping: +7 % verdicts/s without it) and no changelog: it is the newest entry of the
         // verdict history, rebuilt from there when the processor initialises (VerdictProcessor#rebuildLatest).
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.DEFINITIONS_STORE),
-                Serdes.String(), VigilSerdes.monitorDefinition()).withCachingDisabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.PENDING_STORE),
-                Serdes.String(), new PendingWindowSerde()).withCachingEnabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.CURSOR_STORE),
-                Serdes.String(), Serdes.Long()).withCachingDisabled(), VERDICT_PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(StoreNames.STATUS_STORE),
-                Serdes.String(), statusSerde).withCachingDisabled().withLoggingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.DEFINITIONS_STORE),
+                                Serdes.String(),
+                                VigilSerdes.monitorDefinition())
+                        .withCachingDisabled(),
+                VERDICT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.PENDING_STORE),
+                                Serdes.String(),
+                                new PendingWindowSerde())
+                        .withCachingEnabled(),
+                VERDICT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.CURSOR_STORE), Serdes.String(), Serdes.Long())
+                        .withCachingDisabled(),
+                VERDICT_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(StoreNames.STATUS_STORE), Serdes.String(), statusSerde)
+                        .withCachingDisabled()
+                        .withLoggingDisabled(),
+                VERDICT_PROCESSOR);
         Duration retention = cfg.verdict().historyRetention();
-        topology.addStateStore(Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(StoreNames.HISTORY_STORE, retention, Duration.ofMillis(1), false),
-                Serdes.String(), statusSerde).withCachingDisabled(), VERDICT_PROCESSOR);
+        topology.addStateStore(
+                Stores.windowStoreBuilder(
+                                Stores.persistentWindowStore(
+                                        StoreNames.HISTORY_STORE, retention, Duration.ofMillis(1), false),
+                                Serdes.String(),
+                                statusSerde)
+                        .withCachingDisabled(),
+                VERDICT_PROCESSOR);
         // The uptime days are read and written once per verdict, nearly always the monitor's current day: the record
         // cache keeps those days decoded-ready in memory.
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.UPTIME_STORE),
-                Serdes.String(), new DailyUptimeSerde()).withCachingEnabled(), UPTIME_PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.UPTIME_STORE),
+                                Serdes.String(),
+                                new DailyUptimeSerde())
+                        .withCachingEnabled(),
+                UPTIME_PROCESSOR);
         return topology;
     }
 }

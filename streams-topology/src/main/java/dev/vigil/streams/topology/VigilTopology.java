@@ -13,8 +13,7 @@ import org.apache.kafka.streams.Topology;
  * {@link WorkerHealthTopology#HEALTH_UPDATES_NODE} to consume verdicts or worker health updates.
  */
 public final class VigilTopology {
-    private VigilTopology() {
-    }
+    private VigilTopology() {}
 
     /** The whole topology with default alerting settings. */
     public static Topology build(TopologyConfig cfg) {

@@ -13,12 +13,26 @@ import dev.vigil.schemas.contract.Status;
  * (an {@code unknown} one is not decided), and a report wants the down ones. What "under maintenance" means is
  * {@link UptimeProcessor}'s to say.
  */
-public record DailyUptime(long epochDay, long up, long degraded, long down, long unknown,
-                          long maintenanceUp, long maintenanceDegraded, long maintenanceDown, long maintenanceUnknown) {
+public record DailyUptime(
+        long epochDay,
+        long up,
+        long degraded,
+        long down,
+        long unknown,
+        long maintenanceUp,
+        long maintenanceDegraded,
+        long maintenanceDown,
+        long maintenanceUnknown) {
 
     public DailyUptime {
-        if (maintenanceUp < 0 || maintenanceUp > up || maintenanceDegraded < 0 || maintenanceDegraded > degraded
-                || maintenanceDown < 0 || maintenanceDown > down || maintenanceUnknown < 0 || maintenanceUnknown > unknown) {
+        if (maintenanceUp < 0
+                || maintenanceUp > up
+                || maintenanceDegraded < 0
+                || maintenanceDegraded > degraded
+                || maintenanceDown < 0
+                || maintenanceDown > down
+                || maintenanceUnknown < 0
+                || maintenanceUnknown > unknown) {
             throw new IllegalArgumentException("maintenance counts must be part of the counts of their status");
         }
     }
@@ -41,14 +55,46 @@ public record DailyUptime(long epochDay, long up, long degraded, long down, long
     public DailyUptime plus(Status status, boolean underMaintenance) {
         int m = underMaintenance ? 1 : 0;
         return switch (status) {
-            case UP -> new DailyUptime(epochDay, up + 1, degraded, down, unknown,
-                    maintenanceUp + m, maintenanceDegraded, maintenanceDown, maintenanceUnknown);
-            case DEGRADED -> new DailyUptime(epochDay, up, degraded + 1, down, unknown,
-                    maintenanceUp, maintenanceDegraded + m, maintenanceDown, maintenanceUnknown);
-            case DOWN -> new DailyUptime(epochDay, up, degraded, down + 1, unknown,
-                    maintenanceUp, maintenanceDegraded, maintenanceDown + m, maintenanceUnknown);
-            case UNKNOWN -> new DailyUptime(epochDay, up, degraded, down, unknown + 1,
-                    maintenanceUp, maintenanceDegraded, maintenanceDown, maintenanceUnknown + m);
+            case UP -> new DailyUptime(
+                    epochDay,
+                    up + 1,
+                    degraded,
+                    down,
+                    unknown,
+                    maintenanceUp + m,
+                    maintenanceDegraded,
+                    maintenanceDown,
+                    maintenanceUnknown);
+            case DEGRADED -> new DailyUptime(
+                    epochDay,
+                    up,
+                    degraded + 1,
+                    down,
+                    unknown,
+                    maintenanceUp,
+                    maintenanceDegraded + m,
+                    maintenanceDown,
+                    maintenanceUnknown);
+            case DOWN -> new DailyUptime(
+                    epochDay,
+                    up,
+                    degraded,
+                    down + 1,
+                    unknown,
+                    maintenanceUp,
+                    maintenanceDegraded,
+                    maintenanceDown + m,
+                    maintenanceUnknown);
+            case UNKNOWN -> new DailyUptime(
+                    epochDay,
+                    up,
+                    degraded,
+                    down,
+                    unknown + 1,
+                    maintenanceUp,
+                    maintenanceDegraded,
+                    maintenanceDown,
+                    maintenanceUnknown + m);
         };
     }
 

@@ -27,9 +27,15 @@ public final class DailyUptimeSerde implements Serde<DailyUptime>, Serializer<Da
         }
         boolean maintenance = d.hasMaintenance();
         ByteBuffer b = ByteBuffer.allocate(maintenance ? WITH_MAINTENANCE_SIZE : PLAIN_SIZE)
-                .putLong(d.epochDay()).putLong(d.up()).putLong(d.degraded()).putLong(d.down()).putLong(d.unknown());
+                .putLong(d.epochDay())
+                .putLong(d.up())
+                .putLong(d.degraded())
+                .putLong(d.down())
+                .putLong(d.unknown());
         if (maintenance) {
-            b.putLong(d.maintenanceUp()).putLong(d.maintenanceDegraded()).putLong(d.maintenanceDown())
+            b.putLong(d.maintenanceUp())
+                    .putLong(d.maintenanceDegraded())
+                    .putLong(d.maintenanceDown())
                     .putLong(d.maintenanceUnknown());
         }
         return b.array();
@@ -54,7 +60,8 @@ public final class DailyUptimeSerde implements Serde<DailyUptime>, Serializer<Da
             return new DailyUptime(epochDay, up, degraded, down, unknown);
         }
         try {
-            return new DailyUptime(epochDay, up, degraded, down, unknown, b.getLong(), b.getLong(), b.getLong(), b.getLong());
+            return new DailyUptime(
+                    epochDay, up, degraded, down, unknown, b.getLong(), b.getLong(), b.getLong(), b.getLong());
         } catch (IllegalArgumentException e) {
             throw new SerializationException("DailyUptime: " + e.getMessage(), e);
         }

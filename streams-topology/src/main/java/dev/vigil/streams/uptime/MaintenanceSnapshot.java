@@ -20,6 +20,7 @@ final class MaintenanceSnapshot {
 
     /** Null when the topology has no silences store (the status half alone): nothing is ever under maintenance. */
     private final ReadOnlyKeyValueStore<String, Silence> store;
+
     private final AtomicLong changes;
     private boolean loaded;
     private long loadedChanges;

@@ -27,12 +27,10 @@ import java.util.OptionalLong;
 public final class MaintenanceWindows {
     private static final long MINUTE_MS = 60_000L;
 
-    private MaintenanceWindows() {
-    }
+    private MaintenanceWindows() {}
 
     /** One occurrence of a maintenance window: {@code [from, to)} in epoch ms, cut at the series' endsAt. */
-    public record Occurrence(String silenceId, long from, long to, String reason) {
-    }
+    public record Occurrence(String silenceId, long from, long to, String reason) {}
 
     /** The earliest occurrences, at most the limit asked for; {@code truncated} when there were more. */
     public record Occurrences(List<Occurrence> occurrences, boolean truncated) {
@@ -64,10 +62,11 @@ public final class MaintenanceWindows {
      *
      * @param def the monitor's definition, or null (a deleted monitor): then no service and only {@code monitorId}
      */
-    public static Occurrences overlapping(Iterable<Silence> silences, String monitorId, MonitorDefinition def,
-                                          long from, long to, int limit) {
+    public static Occurrences overlapping(
+            Iterable<Silence> silences, String monitorId, MonitorDefinition def, long from, long to, int limit) {
         String fingerprint = Fingerprints.monitor(monitorId);
-        Map<String, String> fixed = def == null ? Map.of("monitorId", monitorId) : MonitorRules.definitionAttributes(def);
+        Map<String, String> fixed =
+                def == null ? Map.of("monitorId", monitorId) : MonitorRules.definitionAttributes(def);
         String service = def == null ? null : def.service();
         List<Occurrence> all = new ArrayList<>();
         boolean more = false;

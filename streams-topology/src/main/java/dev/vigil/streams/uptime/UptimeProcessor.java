@@ -30,8 +30,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class UptimeProcessor implements Processor<String, MonitorEvent, Void, Void> {
     /** The uptime store it owns and the global silences store it reads (absent in a topology without alerting). */
-    public record Stores(String uptime, String silences) {
-    }
+    public record Stores(String uptime, String silences) {}
 
     private final Stores stores;
     private static final long DAY_MS = Duration.ofDays(1).toMillis();

@@ -13,8 +13,7 @@ public final class LatestStatus {
     private static final Instant FIRST = Instant.ofEpochMilli(0);
     private static final Instant LAST = Instant.ofEpochMilli(Long.MAX_VALUE);
 
-    private LatestStatus() {
-    }
+    private LatestStatus() {}
 
     /** The newest verdict of {@code monitorId} in {@code history}, or null when it has none. */
     public static MonitorStatus newest(ReadOnlyWindowStore<String, MonitorStatus> history, String monitorId) {

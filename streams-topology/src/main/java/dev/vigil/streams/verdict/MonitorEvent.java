@@ -42,6 +42,5 @@ public sealed interface MonitorEvent {
     }
 
     /** The monitor was deleted. */
-    record Deleted(String monitorId) implements MonitorEvent {
-    }
+    record Deleted(String monitorId) implements MonitorEvent {}
 }

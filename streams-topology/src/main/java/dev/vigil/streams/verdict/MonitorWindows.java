@@ -1,10 +1,10 @@
 package dev.vigil.streams.verdict;
 
 import dev.vigil.schemas.contract.ErrorKind;
+import dev.vigil.schemas.contract.HeartbeatSchedules;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus.RegionResult;
 import dev.vigil.schemas.contract.Outcome;
-import dev.vigil.schemas.contract.HeartbeatSchedules;
 import dev.vigil.schemas.window.Windows;
 
 /**
@@ -34,7 +34,9 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
 
     /** The windows of {@code def}; {@code graceMs} is the pipeline's {@code verdict.grace}. */
     static MonitorWindows of(MonitorDefinition def, long graceMs) {
-        return def.isProbed() ? new Probed(def.id(), def.intervalMs(), def.timeoutMs(), graceMs) : new Pushed(def, graceMs);
+        return def.isProbed()
+                ? new Probed(def.id(), def.intervalMs(), def.timeoutMs(), graceMs)
+                : new Pushed(def, graceMs);
     }
 
     /** True when a window of this monitor starts at {@code t}: a result for any other start is misaligned. */
@@ -156,7 +158,8 @@ public sealed interface MonitorWindows permits MonitorWindows.Probed, MonitorWin
         @Override
         public PendingWindow atDeadline(PendingWindow window) {
             return window.results().containsKey(MonitorDefinition.PUSH_REGION)
-                    ? window : window.with(MonitorDefinition.PUSH_REGION, MISSED_HEARTBEAT);
+                    ? window
+                    : window.with(MonitorDefinition.PUSH_REGION, MISSED_HEARTBEAT);
         }
 
         @Override

@@ -12,8 +12,8 @@ import java.util.TreeMap;
  * target ({@code results}) and the regions whose worker said it did not probe, with why ({@code skipped}). A region is
  * in at most one of the two; a real result replaces a skip.
  */
-public record PendingWindow(String monitorId, long windowStart, Map<String, RegionResult> results,
-                            Map<String, SkipReason> skipped) {
+public record PendingWindow(
+        String monitorId, long windowStart, Map<String, RegionResult> results, Map<String, SkipReason> skipped) {
     public PendingWindow {
         results = results == null || results.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(results));
         skipped = skipped == null || skipped.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(skipped));

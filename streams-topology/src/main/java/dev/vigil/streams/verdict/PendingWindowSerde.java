@@ -27,7 +27,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * previous release reads them). Version 1 (written before the phase timings were carried) lacks the three timings and
  * still reads. Enum codes are ordinals in wire order.
  */
-public final class PendingWindowSerde implements Serde<PendingWindow>, Serializer<PendingWindow>, Deserializer<PendingWindow> {
+public final class PendingWindowSerde
+        implements Serde<PendingWindow>, Serializer<PendingWindow>, Deserializer<PendingWindow> {
     private static final byte VERSION = 2;
     private static final byte VERSION_WITH_SKIPS = 3;
     private static final byte VERSION_WITHOUT_PHASES = 1;
@@ -99,7 +100,8 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
     }
 
     private static byte[] serializeUtf(PendingWindow w) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 24 * w.results().size());
+        ByteArrayOutputStream bytes =
+                new ByteArrayOutputStream(64 + 24 * w.results().size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(w.skipped().isEmpty() ? VERSION : VERSION_WITH_SKIPS);
             out.writeUTF(w.monitorId());
@@ -157,8 +159,16 @@ public final class PendingWindowSerde implements Serde<PendingWindow>, Serialize
                 Integer dns = phases ? orNull(in.readInt()) : null;
                 Integer connect = phases ? orNull(in.readInt()) : null;
                 Integer tls = phases ? orNull(in.readInt()) : null;
-                results.put(region, new RegionResult(outcome, kind < 0 ? null : ERROR_KINDS[kind],
-                        orNull(status), orNull(ms), dns, connect, tls));
+                results.put(
+                        region,
+                        new RegionResult(
+                                outcome,
+                                kind < 0 ? null : ERROR_KINDS[kind],
+                                orNull(status),
+                                orNull(ms),
+                                dns,
+                                connect,
+                                tls));
             }
             Map<String, SkipReason> skipped = new HashMap<>();
             if (version == VERSION_WITH_SKIPS) {

@@ -7,10 +7,8 @@ import dev.vigil.schemas.contract.ProbeResult;
 public sealed interface VerdictInput {
 
     /** A record of {@code vigil.monitors}: a definition, or null for a deleted monitor (a tombstone). */
-    record Definition(MonitorDefinition definition) implements VerdictInput {
-    }
+    record Definition(MonitorDefinition definition) implements VerdictInput {}
 
     /** A record of {@code vigil.probe-results}: a result, or null for a tombstone (which the topic must not carry). */
-    record Result(ProbeResult result) implements VerdictInput {
-    }
+    record Result(ProbeResult result) implements VerdictInput {}
 }

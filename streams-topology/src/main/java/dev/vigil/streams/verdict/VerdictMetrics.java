@@ -9,7 +9,11 @@ import java.util.Map;
 /** Counters of the verdict processor. Tags are bounded (status, trigger). */
 public final class VerdictMetrics {
     /** Why a verdict was emitted. */
-    public enum Trigger { COMPLETE, DEADLINE, DEFINITION_CHANGE }
+    public enum Trigger {
+        COMPLETE,
+        DEADLINE,
+        DEFINITION_CHANGE
+    }
 
     private final Map<Trigger, Map<Status, Counter>> emitted = new EnumMap<>(Trigger.class);
     private final Counter late;
@@ -21,21 +25,28 @@ public final class VerdictMetrics {
         for (Trigger t : Trigger.values()) {
             Map<Status, Counter> byStatus = new EnumMap<>(Status.class);
             for (Status s : Status.values()) {
-                byStatus.put(s, Counter.builder("vigil.verdict.emitted")
-                        .description("window verdicts emitted")
-                        .tag("status", s.wire()).tag("trigger", t.name().toLowerCase(java.util.Locale.ROOT))
-                        .register(registry));
+                byStatus.put(
+                        s,
+                        Counter.builder("vigil.verdict.emitted")
+                                .description("window verdicts emitted")
+                                .tag("status", s.wire())
+                                .tag("trigger", t.name().toLowerCase(java.util.Locale.ROOT))
+                                .register(registry));
             }
             emitted.put(t, byStatus);
         }
         late = Counter.builder("vigil.verdict.late.results")
-                .description("probe results that arrived after their window's verdict; dropped").register(registry);
+                .description("probe results that arrived after their window's verdict; dropped")
+                .register(registry);
         unmonitored = Counter.builder("vigil.verdict.unmonitored.results")
-                .description("probe results for unknown or disabled monitors; dropped").register(registry);
+                .description("probe results for unknown or disabled monitors; dropped")
+                .register(registry);
         duplicate = Counter.builder("vigil.verdict.duplicate.results")
-                .description("second result of one region for one window; the first is kept").register(registry);
+                .description("second result of one region for one window; the first is kept")
+                .register(registry);
         invalid = Counter.builder("vigil.verdict.invalid.records")
-                .description("records sent to the dead-letter topic by the verdict processor").register(registry);
+                .description("records sent to the dead-letter topic by the verdict processor")
+                .register(registry);
     }
 
     void emitted(Trigger trigger, Status status) {
@@ -63,6 +74,9 @@ public final class VerdictMetrics {
     }
 
     public double emittedCount() {
-        return emitted.values().stream().flatMap(m -> m.values().stream()).mapToDouble(Counter::count).sum();
+        return emitted.values().stream()
+                .flatMap(m -> m.values().stream())
+                .mapToDouble(Counter::count)
+                .sum();
     }
 }

@@ -42,8 +42,7 @@ import org.apache.kafka.streams.state.WindowStore;
  */
 public final class VerdictProcessor implements Processor<String, VerdictInput, String, Object> {
     /** The names of the stores it owns: definitions, pending windows, cursors, latest status, verdict history. */
-    public record Stores(String definitions, String pending, String cursors, String latest, String history) {
-    }
+    public record Stores(String definitions, String pending, String cursors, String latest, String history) {}
 
     private final TopologyConfig config;
     private final Stores stores;
@@ -56,14 +55,16 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     private MirroredStore<MonitorDefinition, MonitorWindows> definitions;
     /** The open windows: the punctuator finds due ones without a scan and decoding of the store. */
     private MirroredStore<PendingWindow, PendingWindow> pending;
+
     private MirroredStore<Long, Long> cursors;
     /** Each monitor's newest verdict: a window after it cannot have been decided yet. */
     private MirroredStore<MonitorStatus, MonitorStatus> latest;
+
     private WindowStore<String, MonitorStatus> history;
     private long holdDeadlinesUntil;
 
-    public VerdictProcessor(TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild,
-                            VerdictMetrics metrics) {
+    public VerdictProcessor(
+            TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
         this.config = config;
         this.stores = stores;
         this.eventsChild = eventsChild;
@@ -75,15 +76,16 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         long graceMs = config.verdict().grace().toMillis();
-        this.definitions = MirroredStore.load(context.getStateStore(stores.definitions()),
-                (id, def) -> MonitorWindows.of(def, graceMs));
+        this.definitions = MirroredStore.load(
+                context.getStateStore(stores.definitions()), (id, def) -> MonitorWindows.of(def, graceMs));
         this.pending = MirroredStore.load(context.getStateStore(stores.pending()));
         this.cursors = MirroredStore.load(context.getStateStore(stores.cursors()));
         this.history = context.getStateStore(stores.history());
         this.latest = rebuildLatest(context.getStateStore(stores.latest()));
         // After a restart the backlog of results may still be unread: give it one grace period before deadlines
         // turn silence into verdicts, so buffered results are not declared late.
-        holdDeadlinesUntil = context.currentSystemTimeMs() + config.verdict().grace().toMillis();
+        holdDeadlinesUntil =
+                context.currentSystemTimeMs() + config.verdict().grace().toMillis();
         context.schedule(config.verdict().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
 
@@ -162,7 +164,9 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
             return;
         }
         long now = context.currentSystemTimeMs();
-        if (decided(key, windowStart) || windows.deadline(windowStart) < now - config.verdict().historyRetention().toMillis()) {
+        if (decided(key, windowStart)
+                || windows.deadline(windowStart)
+                        < now - config.verdict().historyRetention().toMillis()) {
             metrics.late();
             return;
         }
@@ -325,13 +329,20 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
                 if (!complete && windows.deadline(cursor) > now) {
                     break;
                 }
-                emit(def, windows.atDeadline(waiting),
-                        complete ? VerdictMetrics.Trigger.COMPLETE : VerdictMetrics.Trigger.DEADLINE, now);
+                emit(
+                        def,
+                        windows.atDeadline(waiting),
+                        complete ? VerdictMetrics.Trigger.COMPLETE : VerdictMetrics.Trigger.DEADLINE,
+                        now);
             } else if (!decided(def.id(), cursor)) {
                 if (windows.deadline(cursor) > now) {
                     break;
                 }
-                emit(def, windows.atDeadline(PendingWindow.empty(def.id(), cursor)), VerdictMetrics.Trigger.DEADLINE, now);
+                emit(
+                        def,
+                        windows.atDeadline(PendingWindow.empty(def.id(), cursor)),
+                        VerdictMetrics.Trigger.DEADLINE,
+                        now);
             }
             cursor = windows.next(cursor);
         }

@@ -25,8 +25,7 @@ import java.util.Map;
  * (e.g. a region removed from the definition mid-window) are ignored. Pure: no I/O, no clock.
  */
 public final class VerdictRule {
-    private VerdictRule() {
-    }
+    private VerdictRule() {}
 
     public static Status decide(Collection<String> expectedRegions, Map<String, Outcome> outcomes) {
         if (expectedRegions.isEmpty()) {
@@ -77,13 +76,22 @@ public final class VerdictRule {
 
     /** The full verdict record of a pending window: its results, and its skips among the missing regions. */
     public static MonitorStatus verdict(List<String> expectedRegions, PendingWindow window, long decidedAt) {
-        return verdict(window.monitorId(), window.windowStart(), expectedRegions, window.results(), window.skipped(),
+        return verdict(
+                window.monitorId(),
+                window.windowStart(),
+                expectedRegions,
+                window.results(),
+                window.skipped(),
                 decidedAt);
     }
 
     /** The full verdict record: status, the expected regions' results, and the missing ones. */
-    public static MonitorStatus verdict(String monitorId, long windowStart, List<String> expectedRegions,
-                                        Map<String, RegionResult> results, long decidedAt) {
+    public static MonitorStatus verdict(
+            String monitorId,
+            long windowStart,
+            List<String> expectedRegions,
+            Map<String, RegionResult> results,
+            long decidedAt) {
         return verdict(monitorId, windowStart, expectedRegions, results, Map.of(), decidedAt);
     }
 
@@ -91,9 +99,13 @@ public final class VerdictRule {
      * The full verdict record: status, the expected regions' results, the missing ones and, of those, the ones that
      * were skipped (with why).
      */
-    public static MonitorStatus verdict(String monitorId, long windowStart, List<String> expectedRegions,
-                                        Map<String, RegionResult> results, Map<String, SkipReason> skips,
-                                        long decidedAt) {
+    public static MonitorStatus verdict(
+            String monitorId,
+            long windowStart,
+            List<String> expectedRegions,
+            Map<String, RegionResult> results,
+            Map<String, SkipReason> skips,
+            long decidedAt) {
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         Map<String, RegionResult> reported = new LinkedHashMap<>();
         List<String> missing = new ArrayList<>();
@@ -114,7 +126,15 @@ public final class VerdictRule {
             }
         }
         Status status = decide(expectedRegions, outcomes);
-        return new MonitorStatus(1, monitorId, windowStart, status, missing.isEmpty(), reported,
-                missing.stream().sorted().toList(), decidedAt, skipped);
+        return new MonitorStatus(
+                1,
+                monitorId,
+                windowStart,
+                status,
+                missing.isEmpty(),
+                reported,
+                missing.stream().sorted().toList(),
+                decidedAt,
+                skipped);
     }
 }

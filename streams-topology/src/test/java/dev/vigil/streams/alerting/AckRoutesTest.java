@@ -1,22 +1,22 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.alertapi.AlertingRoutes;
-import dev.vigil.streams.alertapi.AckRoutes;
-import dev.vigil.schemas.contract.Ack;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.alertapi.AckRoutes;
+import dev.vigil.streams.alertapi.AlertingRoutes;
 import dev.vigil.streams.audit.ApiWriter;
-import dev.vigil.schemas.contract.AuditRecord;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.TestApi;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +44,8 @@ class AckRoutesTest {
     QueryServer server;
     MockProducer<String, byte[]> producer;
     ApiWriter writer;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
@@ -59,8 +60,22 @@ class AckRoutesTest {
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
         new dev.vigil.streams.query.QueryHandlers(backend, forwarder, clock).register(routes);
         server = TestApi.start(routes);
-        h.define(new MonitorDefinition(1, "api", null, "https://example.com/api", null, 60, 2500, List.of("eu-west"),
-                null, null, null, null, null, null, null));
+        h.define(new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://example.com/api",
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
         h.wallClockTo(W0 - 20_000);
         h.result(failure("api", "eu-west", W0));
     }
@@ -76,7 +91,9 @@ class AckRoutesTest {
     private HttpResponse<String> send(String method, String path, String token, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                 .header("Authorization", "Bearer " + token)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
@@ -85,7 +102,8 @@ class AckRoutesTest {
 
     @Test
     void acknowledgingWritesTheAckTheNoticeAndTheAuditInOneTransaction() throws Exception {
-        var res = send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, "{\"until\":\"2h\",\"comment\":\"looking\"}");
+        var res = send(
+                "POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, "{\"until\":\"2h\",\"comment\":\"looking\"}");
         assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
         JsonNode view = Json.tree(res.body().getBytes());
         assertThat(view.path("acknowledgedBy").asText()).isEqualTo("test-acker");
@@ -114,7 +132,8 @@ class AckRoutesTest {
         JsonNode row = Json.tree(alerts.body().getBytes()).path("alerts").get(0);
         assertThat(row.path("acknowledgedBy").asText()).isEqualTo("test-acker");
         // and so do the status overview and the monitor's own page, with when and until when
-        JsonNode status = Json.tree(send("GET", "/v1/status", TestApi.READER, null).body().getBytes());
+        JsonNode status =
+                Json.tree(send("GET", "/v1/status", TestApi.READER, null).body().getBytes());
         JsonNode api = null;
         for (JsonNode m : status.path("monitors")) {
             if (m.path("monitorId").asText().equals("api")) {
@@ -126,32 +145,59 @@ class AckRoutesTest {
         assertThat(api.path("alert").path("acknowledgedAt").asLong()).isEqualTo(NOW);
         assertThat(api.path("alert").path("acknowledgedUntil").asLong()).isEqualTo(NOW + 2 * 3_600_000L);
         // a page of the overview reads the alerts by point, not by a scan of them all: the same row
-        JsonNode page = Json.tree(send("GET", "/v1/status?limit=1", TestApi.READER, null).body().getBytes());
+        JsonNode page = Json.tree(
+                send("GET", "/v1/status?limit=1", TestApi.READER, null).body().getBytes());
         assertThat(page.path("monitors")).hasSize(1);
         assertThat(page.path("monitors").get(0)).isEqualTo(api);
         assertThat(page.has("next")).isFalse();
-        JsonNode monitor = Json.tree(send("GET", "/v1/monitors/api", TestApi.READER, null).body().getBytes());
-        assertThat(monitor.path("alerts").get(0).path("acknowledgedBy").asText()).as(monitor.toString())
+        JsonNode monitor = Json.tree(
+                send("GET", "/v1/monitors/api", TestApi.READER, null).body().getBytes());
+        assertThat(monitor.path("alerts").get(0).path("acknowledgedBy").asText())
+                .as(monitor.toString())
                 .isEqualTo("test-acker");
 
         var unack = send("DELETE", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, null);
         assertThat(unack.statusCode()).as(unack.body()).isEqualTo(200);
         assertThat(producer.history().get(3).value()).as("a tombstone").isNull();
-        assertThat(Json.read(producer.history().get(4).value(), AuditRecord.class).action()).isEqualTo("alert.unacknowledged");
+        assertThat(Json.read(producer.history().get(4).value(), AuditRecord.class)
+                        .action())
+                .isEqualTo("alert.unacknowledged");
     }
 
     @Test
     void refusals() throws Exception {
-        assertThat(send("POST", "/v1/alerts/monitor%2Fnone/ack", TestApi.ACKER, "{}").statusCode()).as("no open incident").isEqualTo(404);
-        assertThat(send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.READER, "{}").statusCode()).as("read scope").isEqualTo(403);
-        assertThat(send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.SILENCER, "{}").statusCode()).as("silence scope").isEqualTo(403);
-        for (String bad : List.of("{\"until\":\"yesterday\"}", "{\"until\":\"+999999999-01-01T00:00:00Z\"}", "{\"until\":1}",
-                "{\"until\":\"90d\"}", "{\"by\":\"someone-else\"}", "[1]", "{\"comment\":5}")) {
+        assertThat(send("POST", "/v1/alerts/monitor%2Fnone/ack", TestApi.ACKER, "{}")
+                        .statusCode())
+                .as("no open incident")
+                .isEqualTo(404);
+        assertThat(send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.READER, "{}")
+                        .statusCode())
+                .as("read scope")
+                .isEqualTo(403);
+        assertThat(send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.SILENCER, "{}")
+                        .statusCode())
+                .as("silence scope")
+                .isEqualTo(403);
+        for (String bad : List.of(
+                "{\"until\":\"yesterday\"}",
+                "{\"until\":\"+999999999-01-01T00:00:00Z\"}",
+                "{\"until\":1}",
+                "{\"until\":\"90d\"}",
+                "{\"by\":\"someone-else\"}",
+                "[1]",
+                "{\"comment\":5}")) {
             var res = send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, bad);
             assertThat(res.statusCode()).as(bad + " " + res.body()).isEqualTo(400);
         }
-        assertThat(send("DELETE", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, null).statusCode()).as("not acknowledged").isEqualTo(404);
-        assertThat(send("POST", "/v1/alerts/not a fingerprint/ack".replace(" ", "%20"), TestApi.ACKER, "{}").statusCode()).isEqualTo(400);
-        assertThat(producer.history()).as("nothing written by a refused request").isEmpty();
+        assertThat(send("DELETE", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, null)
+                        .statusCode())
+                .as("not acknowledged")
+                .isEqualTo(404);
+        assertThat(send("POST", "/v1/alerts/not a fingerprint/ack".replace(" ", "%20"), TestApi.ACKER, "{}")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(producer.history())
+                .as("nothing written by a refused request")
+                .isEmpty();
     }
 }

@@ -1,7 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.rules.Evaluation;
-import dev.vigil.schemas.contract.Ack;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;
@@ -11,9 +9,11 @@ import static dev.vigil.streams.alerting.AlertingTopologyTest.log;
 import static dev.vigil.streams.alerting.AlertingTopologyTest.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
+import dev.vigil.streams.rules.Evaluation;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -70,8 +70,8 @@ class AcknowledgementTopologyTest {
             open(h);
             failing(h, 1, 20);
             healthy(h, 20, 22);
-            assertThat(log(h.alerts.readValuesToList())).containsExactly("reminder:critical", "reminder:critical",
-                    "resolved:critical");
+            assertThat(log(h.alerts.readValuesToList()))
+                    .containsExactly("reminder:critical", "reminder:critical", "resolved:critical");
         }
     }
 
@@ -93,7 +93,8 @@ class AcknowledgementTopologyTest {
     void anAcknowledgementOfAnEarlierIncidentDoesNotHoldForTheNextOne() {
         try (var h = AlertingTopologyTest.started()) {
             AlertEvent opened = open(h);
-            h.acks.pipeInput(FP, new Ack(1, FP, FP + "@1", "oncall", W0 + MIN, null, null, Severity.CRITICAL), W0 + MIN);
+            h.acks.pipeInput(
+                    FP, new Ack(1, FP, FP + "@1", "oncall", W0 + MIN, null, null, Severity.CRITICAL), W0 + MIN);
             failing(h, 1, 10);
             assertThat(log(h.alerts.readValuesToList())).containsExactly("reminder:critical");
             assertThat(opened.incidentId()).isNotEqualTo(FP + "@1");
@@ -133,14 +134,23 @@ class AcknowledgementTopologyTest {
     }
 
     private static Evaluation breach(long at, Severity severity) {
-        return Evaluation.breach(FP, at, severity, "api", null, "api is failing", java.util.Map.of(), java.util.Map.of(),
+        return Evaluation.breach(
+                FP,
+                at,
+                severity,
+                "api",
+                null,
+                "api is failing",
+                java.util.Map.of(),
+                java.util.Map.of(),
                 dev.vigil.schemas.contract.AlertSource.PROBE);
     }
 
     @Test
     void anEscalationPagesThroughTheAcknowledgementAndEndsIt() {
         AlertStateMachine machine = new AlertStateMachine();
-        AlertStateRecord s = machine.apply(null, breach(W0, Severity.WARNING), false).state();
+        AlertStateRecord s =
+                machine.apply(null, breach(W0, Severity.WARNING), false).state();
         Ack ack = new Ack(1, FP, s.incidentId(), "oncall", W0 + MIN, null, null, Severity.WARNING);
         // a warning reminder due at 16 min is held back
         var held = machine.apply(s, breach(W0 + 16 * MIN, Severity.WARNING), false, ack);
@@ -149,7 +159,9 @@ class AcknowledgementTopologyTest {
         var escalated = machine.apply(held.state(), breach(W0 + 17 * MIN, Severity.CRITICAL), false, ack);
         assertThat(escalated.event()).map(AlertEvent::state).contains(AlertState.ESCALATED);
         // and the warning-level acknowledgement no longer holds for the critical incident: reminders resume
-        assertThat(ack.holdsFor(escalated.state().incidentId(), escalated.state().severity(), W0 + 18 * MIN)).isFalse();
+        assertThat(ack.holdsFor(
+                        escalated.state().incidentId(), escalated.state().severity(), W0 + 18 * MIN))
+                .isFalse();
         var reminder = machine.apply(escalated.state(), breach(W0 + 33 * MIN, Severity.CRITICAL), false, ack);
         assertThat(reminder.event()).map(AlertEvent::state).contains(AlertState.REMINDER);
     }

@@ -1,6 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.rules.Evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.rules.Evaluation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,8 +30,15 @@ class AlertStateMachineTest {
     final AlertStateMachine machine = new AlertStateMachine();
 
     static Evaluation breach(long at, Severity severity) {
-        return Evaluation.breach(FP, at, severity, "checkout", "monitor", "checkout-api is down",
-                Map.of("history", "http://q/v1/monitors/checkout-api/history"), Map.of("monitorId", "checkout-api"),
+        return Evaluation.breach(
+                FP,
+                at,
+                severity,
+                "checkout",
+                "monitor",
+                "checkout-api is down",
+                Map.of("history", "http://q/v1/monitors/checkout-api/history"),
+                Map.of("monitorId", "checkout-api"),
                 AlertSource.PROBE);
     }
 
@@ -40,16 +47,46 @@ class AlertStateMachineTest {
     }
 
     static Evaluation ok(long at) {
-        return Evaluation.healthy(FP, at, "checkout", "monitor", "checkout-api is up", Map.of(),
-                Map.of("monitorId", "checkout-api"), AlertSource.PROBE);
+        return Evaluation.healthy(
+                FP,
+                at,
+                "checkout",
+                "monitor",
+                "checkout-api is up",
+                Map.of(),
+                Map.of("monitorId", "checkout-api"),
+                AlertSource.PROBE);
     }
 
     /** A state record in {@code phase} whose incident started at T0 and was last notified at {@code lastNotified}. */
-    static AlertStateRecord record(AlertPhase phase, Severity severity, long lastNotified, long lastEvaluated,
-                                   int occurrences, int healthy, int seq) {
-        return new AlertStateRecord(FP, AlertEvent.incidentIdFor(FP, T0), phase, severity, "checkout", "monitor",
-                "checkout-api is down", Map.of(), Map.of(), AlertSource.PROBE, T0, lastEvaluated, lastNotified,
-                lastEvaluated, occurrences, healthy, seq, false, true);
+    static AlertStateRecord record(
+            AlertPhase phase,
+            Severity severity,
+            long lastNotified,
+            long lastEvaluated,
+            int occurrences,
+            int healthy,
+            int seq) {
+        return new AlertStateRecord(
+                FP,
+                AlertEvent.incidentIdFor(FP, T0),
+                phase,
+                severity,
+                "checkout",
+                "monitor",
+                "checkout-api is down",
+                Map.of(),
+                Map.of(),
+                AlertSource.PROBE,
+                T0,
+                lastEvaluated,
+                lastNotified,
+                lastEvaluated,
+                occurrences,
+                healthy,
+                seq,
+                false,
+                true);
     }
 
     /** Folds evaluations through the machine like the alert processor does, collecting emitted events. */
@@ -84,7 +121,8 @@ class AlertStateMachineTest {
         return new Run(machine, t -> false);
     }
 
-    // ---- the state machine's table (docs/design.md#alert-state-machine), row by row ----------------------------------------------------------------------
+    // ---- the state machine's table (docs/design.md#alert-state-machine), row by row
+    // ----------------------------------------------------------------------
 
     @Test
     void healthyBreachOpensWithOccurrencesOneAndLastNotifiedNow() {
@@ -109,39 +147,169 @@ class AlertStateMachineTest {
 
     static Stream<Arguments> table() {
         // from-phase, severity, lastNotified offset (min), evaluation: offset (min), breach?, severity
-        //   -> to-phase, emitted (null = nothing), occurrences after, consecutiveHealthy after, lastNotified offset after
+        //   -> to-phase, emitted (null = nothing), occurrences after, consecutiveHealthy after, lastNotified offset
+        // after
         return Stream.of(
-                Arguments.of("firing, breach 14 min after notice: debounced", AlertPhase.FIRING, Severity.CRITICAL, 0,
-                        14L, true, Severity.CRITICAL, AlertPhase.FIRING, null, 4, 0, 0L),
-                Arguments.of("firing, breach 1 ms before the debounce ends: debounced", AlertPhase.FIRING,
-                        Severity.CRITICAL, 0, -1L, true, Severity.CRITICAL, AlertPhase.FIRING, null, 4, 0, 0L),
-                Arguments.of("firing, breach exactly 15 min after notice: reminder", AlertPhase.FIRING,
-                        Severity.CRITICAL, 0, 15L, true, Severity.CRITICAL, AlertPhase.FIRING, AlertState.REMINDER, 4,
-                        0, 15L),
-                Arguments.of("firing, breach 40 min after notice: reminder", AlertPhase.FIRING, Severity.CRITICAL, 0,
-                        40L, true, Severity.CRITICAL, AlertPhase.FIRING, AlertState.REMINDER, 4, 0, 40L),
-                Arguments.of("firing, higher severity: escalated at once", AlertPhase.FIRING, Severity.WARNING, 0, 1L,
-                        true, Severity.CRITICAL, AlertPhase.FIRING, AlertState.ESCALATED, 4, 0, 1L),
-                Arguments.of("firing, lower severity: debounced, no de-escalation", AlertPhase.FIRING,
-                        Severity.CRITICAL, 0, 1L, true, Severity.WARNING, AlertPhase.FIRING, null, 4, 0, 0L),
-                Arguments.of("firing, healthy: resolving", AlertPhase.FIRING, Severity.CRITICAL, 0, 1L, false, null,
-                        AlertPhase.RESOLVING, null, 3, 1, 0L),
-                Arguments.of("resolving, healthy: resolved", AlertPhase.RESOLVING, Severity.CRITICAL, 0, 2L, false,
-                        null, AlertPhase.HEALTHY, AlertState.RESOLVED, 3, 2, 2L),
-                Arguments.of("resolving, breach within debounce: flap back to firing, nothing", AlertPhase.RESOLVING,
-                        Severity.CRITICAL, 0, 3L, true, Severity.CRITICAL, AlertPhase.FIRING, null, 4, 0, 0L),
-                Arguments.of("resolving, breach with a reminder due: firing + reminder", AlertPhase.RESOLVING,
-                        Severity.CRITICAL, 0, 20L, true, Severity.CRITICAL, AlertPhase.FIRING, AlertState.REMINDER, 4,
-                        0, 20L),
-                Arguments.of("resolving, higher severity: escalated", AlertPhase.RESOLVING, Severity.WARNING, 0, 3L,
-                        true, Severity.CRITICAL, AlertPhase.FIRING, AlertState.ESCALATED, 4, 0, 3L));
+                Arguments.of(
+                        "firing, breach 14 min after notice: debounced",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        14L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        null,
+                        4,
+                        0,
+                        0L),
+                Arguments.of(
+                        "firing, breach 1 ms before the debounce ends: debounced",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        -1L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        null,
+                        4,
+                        0,
+                        0L),
+                Arguments.of(
+                        "firing, breach exactly 15 min after notice: reminder",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        15L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        AlertState.REMINDER,
+                        4,
+                        0,
+                        15L),
+                Arguments.of(
+                        "firing, breach 40 min after notice: reminder",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        40L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        AlertState.REMINDER,
+                        4,
+                        0,
+                        40L),
+                Arguments.of(
+                        "firing, higher severity: escalated at once",
+                        AlertPhase.FIRING,
+                        Severity.WARNING,
+                        0,
+                        1L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        AlertState.ESCALATED,
+                        4,
+                        0,
+                        1L),
+                Arguments.of(
+                        "firing, lower severity: debounced, no de-escalation",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        1L,
+                        true,
+                        Severity.WARNING,
+                        AlertPhase.FIRING,
+                        null,
+                        4,
+                        0,
+                        0L),
+                Arguments.of(
+                        "firing, healthy: resolving",
+                        AlertPhase.FIRING,
+                        Severity.CRITICAL,
+                        0,
+                        1L,
+                        false,
+                        null,
+                        AlertPhase.RESOLVING,
+                        null,
+                        3,
+                        1,
+                        0L),
+                Arguments.of(
+                        "resolving, healthy: resolved",
+                        AlertPhase.RESOLVING,
+                        Severity.CRITICAL,
+                        0,
+                        2L,
+                        false,
+                        null,
+                        AlertPhase.HEALTHY,
+                        AlertState.RESOLVED,
+                        3,
+                        2,
+                        2L),
+                Arguments.of(
+                        "resolving, breach within debounce: flap back to firing, nothing",
+                        AlertPhase.RESOLVING,
+                        Severity.CRITICAL,
+                        0,
+                        3L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        null,
+                        4,
+                        0,
+                        0L),
+                Arguments.of(
+                        "resolving, breach with a reminder due: firing + reminder",
+                        AlertPhase.RESOLVING,
+                        Severity.CRITICAL,
+                        0,
+                        20L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        AlertState.REMINDER,
+                        4,
+                        0,
+                        20L),
+                Arguments.of(
+                        "resolving, higher severity: escalated",
+                        AlertPhase.RESOLVING,
+                        Severity.WARNING,
+                        0,
+                        3L,
+                        true,
+                        Severity.CRITICAL,
+                        AlertPhase.FIRING,
+                        AlertState.ESCALATED,
+                        4,
+                        0,
+                        3L));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("table")
-    void tableRow(String name, AlertPhase from, Severity severity, long notifiedMin, long evalMin, boolean isBreach,
-                  Severity evalSeverity, AlertPhase to, AlertState emits, int occurrencesAfter, int healthyAfter,
-                  long notifiedAfterMin) {
+    void tableRow(
+            String name,
+            AlertPhase from,
+            Severity severity,
+            long notifiedMin,
+            long evalMin,
+            boolean isBreach,
+            Severity evalSeverity,
+            AlertPhase to,
+            AlertState emits,
+            int occurrencesAfter,
+            int healthyAfter,
+            long notifiedAfterMin) {
         long lastNotified = T0 + notifiedMin * MIN;
         long at = evalMin < 0 ? lastNotified + 15 * MIN - 1 : T0 + evalMin * MIN;
         int healthy = from == AlertPhase.RESOLVING ? 1 : 0;
@@ -168,7 +336,8 @@ class AlertStateMachineTest {
 
     @Test
     void escalationRaisesTheSeverityAndALowerOneNeverLowersIt() {
-        var r = run().feed(breach(T0, Severity.WARNING)).feed(breach(T0 + MIN, Severity.CRITICAL))
+        var r = run().feed(breach(T0, Severity.WARNING))
+                .feed(breach(T0 + MIN, Severity.CRITICAL))
                 .feed(breach(T0 + 2 * MIN, Severity.WARNING));
         assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.ESCALATED);
         assertThat(r.events.get(1).severity()).isEqualTo(Severity.CRITICAL);
@@ -222,7 +391,10 @@ class AlertStateMachineTest {
     @Test
     void debounceAndHealthyRunAreConfigurable() {
         var m = new AlertStateMachine(new AlertStateMachine.Config(Duration.ofMinutes(5), 3));
-        var r = new Run(m, t -> false).feed(breach(T0)).feed(breach(T0 + 5 * MIN)).feed(ok(T0 + 6 * MIN))
+        var r = new Run(m, t -> false)
+                .feed(breach(T0))
+                .feed(breach(T0 + 5 * MIN))
+                .feed(ok(T0 + 6 * MIN))
                 .feed(ok(T0 + 7 * MIN));
         assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.REMINDER);
         assertThat(r.state.phase()).isEqualTo(AlertPhase.RESOLVING);
@@ -231,23 +403,26 @@ class AlertStateMachineTest {
         assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.REMINDER, AlertState.RESOLVED);
 
         var once = new Run(new AlertStateMachine(new AlertStateMachine.Config(Duration.ofMinutes(15), 1)), t -> false)
-                .feed(breach(T0)).feed(ok(T0 + MIN));
+                .feed(breach(T0))
+                .feed(ok(T0 + MIN));
         assertThat(once.states()).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
     }
 
     @Test
     void configIsValidated() {
         assertThatThrownBy(() -> new AlertStateMachine.Config(Duration.ZERO, 2))
-                .isInstanceOf(ContractViolation.class).hasMessageContaining("debounce");
+                .isInstanceOf(ContractViolation.class)
+                .hasMessageContaining("debounce");
         assertThatThrownBy(() -> new AlertStateMachine.Config(Duration.ofMinutes(15), 0))
-                .isInstanceOf(ContractViolation.class).hasMessageContaining("healthyToResolve");
+                .isInstanceOf(ContractViolation.class)
+                .hasMessageContaining("healthyToResolve");
     }
 
     @Test
     void anEvaluationOfAnotherFingerprintIsRefused() {
         var state = machine.apply(null, breach(T0), false).state();
-        var other = Evaluation.breach("monitor/other", T0 + MIN, Severity.CRITICAL, "s", null, "x", null, null,
-                AlertSource.PROBE);
+        var other = Evaluation.breach(
+                "monitor/other", T0 + MIN, Severity.CRITICAL, "s", null, "x", null, null, AlertSource.PROBE);
         assertThatThrownBy(() -> machine.apply(state, other, false)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -255,7 +430,10 @@ class AlertStateMachineTest {
 
     @Test
     void flappingTargetOpensOnceAndResolvesOnce() {
-        var r = run().feed(breach(T0)).feed(ok(T0 + MIN)).feed(breach(T0 + 2 * MIN)).feed(ok(T0 + 3 * MIN))
+        var r = run().feed(breach(T0))
+                .feed(ok(T0 + MIN))
+                .feed(breach(T0 + 2 * MIN))
+                .feed(ok(T0 + 3 * MIN))
                 .feed(ok(T0 + 4 * MIN));
         assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
         assertThat(r.events.get(1).incidentId()).isEqualTo(r.events.get(0).incidentId());
@@ -270,8 +448,13 @@ class AlertStateMachineTest {
             r.feed(breach(T0 + m * MIN));
         }
         r.feed(ok(T0 + 60 * MIN)).feed(ok(T0 + 62 * MIN));
-        assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.REMINDER, AlertState.REMINDER,
-                AlertState.REMINDER, AlertState.RESOLVED);
+        assertThat(r.states())
+                .containsExactly(
+                        AlertState.OPENED,
+                        AlertState.REMINDER,
+                        AlertState.REMINDER,
+                        AlertState.REMINDER,
+                        AlertState.RESOLVED);
         assertThat(r.events).extracting(AlertEvent::eventId).doesNotHaveDuplicates();
         assertThat(r.events.get(1).lastSeen()).isEqualTo(T0 + 16 * MIN);
         AlertEvent resolved = r.events.get(4);
@@ -296,8 +479,8 @@ class AlertStateMachineTest {
             r.feed(breach(T0 + m * MIN, m >= 30 ? Severity.CRITICAL : Severity.WARNING));
         }
         r.feed(ok(T0 + 60 * MIN)).feed(ok(T0 + 62 * MIN));
-        assertThat(r.states()).contains(AlertState.OPENED, AlertState.REMINDER, AlertState.ESCALATED,
-                AlertState.RESOLVED);
+        assertThat(r.states())
+                .contains(AlertState.OPENED, AlertState.REMINDER, AlertState.ESCALATED, AlertState.RESOLVED);
         assertThat(r.events).allMatch(AlertEvent::silenced);
         assertThat(r.state.paged()).isFalse();
     }
@@ -312,8 +495,13 @@ class AlertStateMachineTest {
         r.feed(ok(T0 + 40 * MIN)).feed(ok(T0 + 42 * MIN));
         // opened (silenced) at 0, reminder (silenced) at 16, opened unsilenced at 22 (first evaluation after the
         // silence), reminder at 38, resolved at 42
-        assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.REMINDER, AlertState.OPENED,
-                AlertState.REMINDER, AlertState.RESOLVED);
+        assertThat(r.states())
+                .containsExactly(
+                        AlertState.OPENED,
+                        AlertState.REMINDER,
+                        AlertState.OPENED,
+                        AlertState.REMINDER,
+                        AlertState.RESOLVED);
         assertThat(r.paged(AlertState.OPENED)).isEqualTo(1);
         AlertEvent page = r.events.get(2);
         assertThat(page.silenced()).isFalse();
@@ -330,13 +518,19 @@ class AlertStateMachineTest {
     @Test
     void silenceEndingWhileResolvingOnlyPagesIfItFlapsBack() {
         long silenceEnds = T0 + 5 * MIN;
-        var quiet = new Run(machine, t -> t < silenceEnds).feed(breach(T0)).feed(ok(T0 + 4 * MIN))
+        var quiet = new Run(machine, t -> t < silenceEnds)
+                .feed(breach(T0))
+                .feed(ok(T0 + 4 * MIN))
                 .feed(ok(T0 + 6 * MIN));
         assertThat(quiet.states()).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
         assertThat(quiet.events).allMatch(AlertEvent::silenced); // nobody was paged: no resolution either
 
-        var flap = new Run(machine, t -> t < silenceEnds).feed(breach(T0)).feed(ok(T0 + 4 * MIN))
-                .feed(breach(T0 + 6 * MIN)).feed(ok(T0 + 8 * MIN)).feed(ok(T0 + 10 * MIN));
+        var flap = new Run(machine, t -> t < silenceEnds)
+                .feed(breach(T0))
+                .feed(ok(T0 + 4 * MIN))
+                .feed(breach(T0 + 6 * MIN))
+                .feed(ok(T0 + 8 * MIN))
+                .feed(ok(T0 + 10 * MIN));
         assertThat(flap.states()).containsExactly(AlertState.OPENED, AlertState.OPENED, AlertState.RESOLVED);
         assertThat(flap.events).extracting(AlertEvent::silenced).containsExactly(true, false, false);
     }
@@ -349,8 +543,8 @@ class AlertStateMachineTest {
             r.feed(breach(T0 + m * MIN));
         }
         r.feed(ok(T0 + 40 * MIN)).feed(ok(T0 + 42 * MIN));
-        assertThat(r.states()).containsExactly(AlertState.OPENED, AlertState.REMINDER, AlertState.REMINDER,
-                AlertState.RESOLVED);
+        assertThat(r.states())
+                .containsExactly(AlertState.OPENED, AlertState.REMINDER, AlertState.REMINDER, AlertState.RESOLVED);
         assertThat(r.events).extracting(AlertEvent::silenced).containsExactly(false, true, true, true);
     }
 
@@ -361,7 +555,8 @@ class AlertStateMachineTest {
         long t = T0;
         for (int i = 0; i < 500; i++) {
             t += (1 + rnd.nextInt(3)) * MIN;
-            input.add(rnd.nextInt(10) < 6 ? breach(t, rnd.nextBoolean() ? Severity.WARNING : Severity.CRITICAL) : ok(t));
+            input.add(
+                    rnd.nextInt(10) < 6 ? breach(t, rnd.nextBoolean() ? Severity.WARNING : Severity.CRITICAL) : ok(t));
         }
         LongPredicate silence = at -> (at / (45 * MIN)) % 4 == 1;
         var a = new Run(machine, silence);
@@ -372,8 +567,8 @@ class AlertStateMachineTest {
         assertThat(a.events.stream().map(Json::string).toList())
                 .isEqualTo(b.events.stream().map(Json::string).toList());
         assertThat(a.events).extracting(AlertEvent::eventId).doesNotHaveDuplicates();
-        assertThat(new HashSet<>(a.states())).contains(AlertState.OPENED, AlertState.REMINDER, AlertState.RESOLVED,
-                AlertState.ESCALATED);
+        assertThat(new HashSet<>(a.states()))
+                .contains(AlertState.OPENED, AlertState.REMINDER, AlertState.RESOLVED, AlertState.ESCALATED);
     }
 
     @Test
@@ -415,7 +610,8 @@ class AlertStateMachineTest {
         assertThat(e.summary()).isEqualTo("rule deleted");
         assertThat(e.silenced()).isFalse();
         assertThat(t.state().phase()).isEqualTo(AlertPhase.HEALTHY);
-        assertThat(machine.forceResolve(t.state(), T0 + 2 * MIN, "again", false).event()).isEmpty();
+        assertThat(machine.forceResolve(t.state(), T0 + 2 * MIN, "again", false).event())
+                .isEmpty();
         assertThat(machine.forceResolve(null, T0, "none", false).event()).isEmpty();
     }
 }

@@ -50,9 +50,11 @@ class AlertingCrashRestartIT {
      * incident (however fast it runs) and the kill lands with the incident open.
      */
     private static final int BEFORE_KILL = 8;
+
     private static final long HOUR = 3_600_000L;
     /** Past hourly windows (a replay of yesterday's results): decided as soon as their one region reports. */
-    private static final long BASE = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 24 * HOUR;
+    private static final long BASE =
+            System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), HOUR) - 24 * HOUR;
 
     EmbeddedKafka kafka;
 
@@ -63,8 +65,22 @@ class AlertingCrashRestartIT {
     void crashMidIncidentGivesNoDuplicateOpenedAndLosesNoResolved() throws Exception {
         try (var producer = producer()) {
             for (int m = 0; m < MONITORS; m++) {
-                MonitorDefinition def = new MonitorDefinition(1, "x-" + m, null, "https://example.com/" + m, null, 3600,
-                        2500, List.of("eu-west"), null, null, null, null, null, null, null);
+                MonitorDefinition def = new MonitorDefinition(
+                        1,
+                        "x-" + m,
+                        null,
+                        "https://example.com/" + m,
+                        null,
+                        3600,
+                        2500,
+                        List.of("eu-west"),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null);
                 producer.send(new ProducerRecord<>(Topics.MONITORS, def.id(), Json.bytes(def)));
             }
             producer.flush();
@@ -72,7 +88,8 @@ class AlertingCrashRestartIT {
         Process first = launch("first");
         CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> produceWindows(0, BEFORE_KILL));
         try {
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> readAlerts().size() >= 2 * MONITORS);
             first.destroyForcibly().waitFor();
             int before = readAlerts().size();
@@ -82,8 +99,12 @@ class AlertingCrashRestartIT {
             produceWindows(BEFORE_KILL, PATTERN.length());
             Process second = launch("second");
             try {
-                await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> readAlerts().stream().filter(e -> e.state() == AlertState.RESOLVED).count() >= MONITORS);
+                await().atMost(Duration.ofSeconds(180))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .until(() -> readAlerts().stream()
+                                        .filter(e -> e.state() == AlertState.RESOLVED)
+                                        .count()
+                                >= MONITORS);
                 LockSupport.parkNanos(Duration.ofSeconds(2).toNanos()); // anything duplicated would show up by now
             } finally {
                 second.destroy();
@@ -95,8 +116,11 @@ class AlertingCrashRestartIT {
 
         List<AlertEvent> alerts = readAlerts();
         assertThat(alerts).extracting(AlertEvent::eventId).doesNotHaveDuplicates();
-        Map<String, List<AlertState>> byMonitor = alerts.stream().collect(Collectors.groupingBy(AlertEvent::fingerprint,
-                TreeMap::new, Collectors.mapping(AlertEvent::state, Collectors.toList())));
+        Map<String, List<AlertState>> byMonitor = alerts.stream()
+                .collect(Collectors.groupingBy(
+                        AlertEvent::fingerprint,
+                        TreeMap::new,
+                        Collectors.mapping(AlertEvent::state, Collectors.toList())));
         List<AlertState> expected = new ArrayList<>();
         expected.add(AlertState.OPENED);
         for (int i = 0; i < 9; i++) {
@@ -112,7 +136,8 @@ class AlertingCrashRestartIT {
             for (int k = from; k < to; k++) {
                 long ws = BASE + k * HOUR;
                 for (int m = 0; m < MONITORS; m++) {
-                    var r = PATTERN.charAt(k) == 'F' ? Fixtures.failure("x-" + m, "eu-west", ws)
+                    var r = PATTERN.charAt(k) == 'F'
+                            ? Fixtures.failure("x-" + m, "eu-west", ws)
                             : Fixtures.success("x-" + m, "eu-west", ws);
                     producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS, r.monitorId(), Json.bytes(r)));
                 }
@@ -129,10 +154,13 @@ class AlertingCrashRestartIT {
     /** Every alert on vigil.alerts so far, read_committed from the beginning. */
     private List<AlertEvent> readAlerts() {
         List<AlertEvent> out = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(kafka.consumerProps("alert-reader-" + System.nanoTime()),
-                new StringDeserializer(), VigilSerdes.alertEvent())) {
+        try (var consumer = new KafkaConsumer<>(
+                kafka.consumerProps("alert-reader-" + System.nanoTime()),
+                new StringDeserializer(),
+                VigilSerdes.alertEvent())) {
             var parts = consumer.partitionsFor(Topics.ALERTS).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             Map<TopicPartition, Long> end = consumer.endOffsets(parts);
@@ -152,13 +180,21 @@ class AlertingCrashRestartIT {
     private Process launch(String name) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = List.of(java, "-Xmx384m", "-cp", cp,
-                AlertingStreamsMain.class.getName(), kafka.bootstrapServers(), "vigil-alerting-crash-it",
+        List<String> cmd = List.of(
+                java,
+                "-Xmx384m",
+                "-cp",
+                cp,
+                AlertingStreamsMain.class.getName(),
+                kafka.bootstrapServers(),
+                "vigil-alerting-crash-it",
                 dir.resolve("state").toString());
         // logs outside the temp dir so they survive a failure for inspection
         Path logs = Path.of(System.getProperty("java.io.tmpdir"), "vigil-alerting-crash-it");
         Files.createDirectories(logs);
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logs.resolve(name + ".log").toFile())
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(logs.resolve(name + ".log").toFile())
                 .start();
     }
 }

@@ -1,7 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertRule;
@@ -12,9 +10,11 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.config.AlertingConfig;
+import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -75,9 +75,11 @@ final class AlertingHarness implements AutoCloseable {
         monitors = driver.createInputTopic(t.monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
         results = driver.createInputTopic(t.probeResults(), new StringSerializer(), VigilSerdes.probeResult());
         heartbeats = driver.createInputTopic(t.heartbeats(), new StringSerializer(), VigilSerdes.workerHeartbeat());
-        metrics = driver.createInputTopic(config.topics().metrics(), new StringSerializer(), VigilSerdes.domainMetric());
+        metrics =
+                driver.createInputTopic(config.topics().metrics(), new StringSerializer(), VigilSerdes.domainMetric());
         rules = driver.createInputTopic(config.topics().alertRules(), new StringSerializer(), VigilSerdes.alertRule());
-        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        silences = driver.createInputTopic(
+                config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         acks = driver.createInputTopic(t.acks(), new StringSerializer(), new JsonSerde<>(Ack.class));
         alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
         deadLetters = driver.createOutputTopic(t.deadLetter(), new StringDeserializer(), VigilSerdes.deadLetter());
@@ -85,7 +87,8 @@ final class AlertingHarness implements AutoCloseable {
 
     /** A reader of the alerts topic as raw bytes (byte-identical replay checks); do not mix with {@link #alerts}. */
     TestOutputTopic<String, byte[]> rawAlerts() {
-        return driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), new ByteArrayDeserializer());
+        return driver.createOutputTopic(
+                config.topics().alerts(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     void define(MonitorDefinition def) {
@@ -115,7 +118,8 @@ final class AlertingHarness implements AutoCloseable {
     public void close() {
         driver.close();
         try (var files = Files.walk(stateDir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (java.io.IOException ignored) {
             // temp dir
         }

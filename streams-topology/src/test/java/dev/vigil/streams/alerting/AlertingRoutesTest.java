@@ -1,6 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.alertapi.AlertingRoutes;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,10 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.alertapi.AlertingRoutes;
+import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.QueryServer;
-import dev.vigil.streams.query.ApiRoutes;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,7 +33,8 @@ class AlertingRoutesTest {
     AlertingHarness h;
     Forwarder forwarder;
     QueryServer server;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
@@ -53,14 +54,31 @@ class AlertingRoutesTest {
     }
 
     HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("Authorization", dev.vigil.streams.query.TestApi.admin()).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .header("Authorization", dev.vigil.streams.query.TestApi.admin())
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void alertsListsOpenIncidentsByDefaultAndEveryStateOnRequest() throws Exception {
-        h.define(new MonitorDefinition(1, "api", null, "https://example.com/api", null, 60, 2500, List.of("eu-west"),
-                null, null, null, null, null, null, null));
+        h.define(new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://example.com/api",
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
         h.wallClockTo(W0 - 20_000);
         h.result(failure("api", "eu-west", W0));
         h.metric(new DomainMetric(1, "shop", "dlq_routed", "archived", null, null, null, null, W0 + 1_000));
@@ -76,12 +94,19 @@ class AlertingRoutesTest {
         assertThat(body.path("alerts").get(0).path("phase").asText()).isEqualTo("firing");
         assertThat(body.path("alerts").get(0).path("incidentId").asText()).isEqualTo("monitor/api@" + W0);
 
-        assertThat(Json.tree(get("/v1/alerts?state=resolving").body().getBytes()).path("count").asInt()).isZero();
-        assertThat(Json.tree(get("/v1/alerts?state=all&scope=local").body().getBytes()).path("alerts").size()).isEqualTo(2);
+        assertThat(Json.tree(get("/v1/alerts?state=resolving").body().getBytes())
+                        .path("count")
+                        .asInt())
+                .isZero();
+        assertThat(Json.tree(get("/v1/alerts?state=all&scope=local").body().getBytes())
+                        .path("alerts")
+                        .size())
+                .isEqualTo(2);
 
         var bad = get("/v1/alerts?state=broken");
         assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(bad.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+        assertThat(bad.headers().firstValue("content-type"))
+                .hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
     }
 
     @Test
@@ -91,17 +116,34 @@ class AlertingRoutesTest {
         Forwarder forwarderA = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backendB = new DriverBackend(hb.driver);
         ApiRoutes routesB = new ApiRoutes();
-        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesB, backendB, forwarder);
+        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
+                .register(routesB, backendB, forwarder);
         QueryServer serverB = dev.vigil.streams.query.TestApi.start(routesB);
         DriverBackend backendA = new DriverBackend(h.driver);
         ApiRoutes routesA = new ApiRoutes();
-        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesA, backendA, forwarderA);
+        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
+                .register(routesA, backendA, forwarderA);
         QueryServer serverA = dev.vigil.streams.query.TestApi.start(routesA);
         String b = "127.0.0.1:" + serverB.port();
         try {
             for (var pair : List.of(java.util.Map.entry(h, "api"), java.util.Map.entry(hb, "web"))) {
-                pair.getKey().define(new MonitorDefinition(1, pair.getValue(), null, "https://example.com/" + pair.getValue(),
-                        null, 60, 2500, List.of("eu-west"), null, null, null, null, null, null, null));
+                pair.getKey()
+                        .define(new MonitorDefinition(
+                                1,
+                                pair.getValue(),
+                                null,
+                                "https://example.com/" + pair.getValue(),
+                                null,
+                                60,
+                                2500,
+                                List.of("eu-west"),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
                 pair.getKey().wallClockTo(W0 - 20_000);
                 pair.getKey().result(failure(pair.getValue(), "eu-west", W0));
             }
@@ -112,8 +154,10 @@ class AlertingRoutesTest {
             assertThat(whole.statusCode()).isEqualTo(200);
             assertThat(Json.tree(whole.body().getBytes()).path("alerts").findValuesAsText("fingerprint"))
                     .containsExactly("monitor/api", "monitor/web");
-            assertThat(Json.tree(whole.body().getBytes()).has("answeredFromStandby")).isFalse();
-            assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).isEmpty();
+            assertThat(Json.tree(whole.body().getBytes()).has("answeredFromStandby"))
+                    .isFalse();
+            assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER))
+                    .isEmpty();
 
             // B alive but rebalancing: its 503 is the truth, not a standby's copy
             backendA.standby(new DriverBackend(hb.driver));
@@ -127,25 +171,33 @@ class AlertingRoutesTest {
             forwarderA.close();
             forwarderA = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
             routesA = new ApiRoutes();
-            new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC)).register(routesA, backendA, forwarderA);
+            new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
+                    .register(routesA, backendA, forwarderA);
             serverA = dev.vigil.streams.query.TestApi.start(routesA);
             serverB.close();
             serverB = null;
             var stoodIn = get(serverA, "/v1/alerts");
             assertThat(stoodIn.statusCode()).isEqualTo(200);
             JsonNode body = Json.tree(stoodIn.body().getBytes());
-            assertThat(body.path("alerts").findValuesAsText("fingerprint")).containsExactly("monitor/api", "monitor/web");
+            assertThat(body.path("alerts").findValuesAsText("fingerprint"))
+                    .containsExactly("monitor/api", "monitor/web");
             assertThat(body.path("alerts").get(1).path("incidentId").asText()).isEqualTo("monitor/web@" + W0);
-            assertThat(body.path("answeredFromStandby")).as(stoodIn.body()).extracting(JsonNode::asText).containsExactly(b);
-            assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)).hasValue(b);
+            assertThat(body.path("answeredFromStandby"))
+                    .as(stoodIn.body())
+                    .extracting(JsonNode::asText)
+                    .containsExactly(b);
+            assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER))
+                    .hasValue(b);
 
             // no standby copy of B's partitions here: a 503 that says both, never A's alerts alone
             backendA.standby(null);
             var refused = get(serverA, "/v1/alerts");
             assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+            assertThat(refused.headers().firstValue("content-type"))
+                    .hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
             assertThat(Json.tree(refused.body().getBytes()).path("detail").asText())
-                    .contains(b).contains("holds no standby copies");
+                    .contains(b)
+                    .contains("holds no standby copies");
         } finally {
             serverA.close();
             if (serverB != null) {
@@ -157,8 +209,10 @@ class AlertingRoutesTest {
     }
 
     HttpResponse<String> get(QueryServer on, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + on.port() + path))
-                        .header("Authorization", dev.vigil.streams.query.TestApi.admin()).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + on.port() + path))
+                        .header("Authorization", dev.vigil.streams.query.TestApi.admin())
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -167,8 +221,8 @@ class AlertingRoutesTest {
         for (int m = 0; m < 4; m++) {
             for (int i = 0; i < 10; i++) {
                 String status = i < m ? "500" : "200";
-                h.metric(new DomainMetric(1, "shop", "http_request", status, "/", null, 100.0 + i, null,
-                        W0 + m * MIN + i * 1000));
+                h.metric(new DomainMetric(
+                        1, "shop", "http_request", status, "/", null, 100.0 + i, null, W0 + m * MIN + i * 1000));
             }
         }
         var res = get("/v1/metrics/shop/http_request?from=" + W0 + "&to=" + (W0 + 4 * MIN) + "&step=2m");
@@ -184,10 +238,16 @@ class AlertingRoutesTest {
         assertThat(body.path("quantileRelativeError").asDouble()).isEqualTo(0.01);
 
         assertThat(get("/v1/metrics/shop/http_request?to=" + W0).statusCode()).isEqualTo(400);
-        assertThat(get("/v1/metrics/shop/http_request?from=0&to=" + (40L * 24 * 3600 * 1000)).statusCode()).isEqualTo(400);
-        assertThat(get("/v1/metrics/shop/http_request?from=" + W0 + "&to=" + (W0 + MIN) + "&step=90s").statusCode())
+        assertThat(get("/v1/metrics/shop/http_request?from=0&to=" + (40L * 24 * 3600 * 1000))
+                        .statusCode())
                 .isEqualTo(400);
-        assertThat(get("/v1/metrics/Bad_App/http_request?from=0&to=1").statusCode()).isEqualTo(400);
-        assertThat(get("/v1/metrics/other/http_request?from=" + W0 + "&to=" + (W0 + MIN)).statusCode()).isEqualTo(404);
+        assertThat(get("/v1/metrics/shop/http_request?from=" + W0 + "&to=" + (W0 + MIN) + "&step=90s")
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(get("/v1/metrics/Bad_App/http_request?from=0&to=1").statusCode())
+                .isEqualTo(400);
+        assertThat(get("/v1/metrics/other/http_request?from=" + W0 + "&to=" + (W0 + MIN))
+                        .statusCode())
+                .isEqualTo(404);
     }
 }

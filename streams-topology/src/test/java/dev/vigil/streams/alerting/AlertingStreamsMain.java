@@ -1,9 +1,9 @@
 package dev.vigil.streams.alerting;
 
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Properties;
@@ -17,8 +17,7 @@ import org.apache.kafka.streams.Topology;
  * kill it with SIGKILL: {@code AlertingStreamsMain <bootstrap> <applicationId> <stateDir>}. Runs until killed.
  */
 public final class AlertingStreamsMain {
-    private AlertingStreamsMain() {
-    }
+    private AlertingStreamsMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         TopologyConfig cfg = TopologyConfig.defaults();
@@ -37,8 +36,11 @@ public final class AlertingStreamsMain {
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of("bootstrap.servers", args[0]))) {
             // the self-watch's own topics, as StreamsApp creates them at start-up
-            admin.createTopics(dev.vigil.streams.topology.SelfWatchTopology.topics(cfg, java.util.Optional.of((short) 1)))
-                    .values().values().forEach(f -> {
+            admin.createTopics(
+                            dev.vigil.streams.topology.SelfWatchTopology.topics(cfg, java.util.Optional.of((short) 1)))
+                    .values()
+                    .values()
+                    .forEach(f -> {
                         try {
                             f.get();
                         } catch (java.util.concurrent.ExecutionException e) {

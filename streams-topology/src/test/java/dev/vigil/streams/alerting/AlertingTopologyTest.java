@@ -1,26 +1,25 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.streams.topology.AlertingTopology;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.heartbeat;
 import static dev.vigil.streams.Fixtures.success;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
-import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.Comparison;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.Severity;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.metrics.MetricAggregate;
-import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.topology.StoreNames;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,18 +34,52 @@ class AlertingTopologyTest {
     static final List<String> THREE = List.of("eu-west", "us-east", "ap-south");
 
     static MonitorDefinition monitor(String id, int intervalSeconds, List<String> regions) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, intervalSeconds, 2500, regions,
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                intervalSeconds,
+                2500,
+                regions,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     static ProbeResult tls(String monitorId, String region, long windowStart, int daysLeft) {
         ProbeResult ok = success(monitorId, region, windowStart);
-        return new ProbeResult(1, ok.monitorId(), ok.region(), ok.workerId(), ok.windowStart(), ok.startedAt(),
-                ok.outcome(), null, 200, 40, 41, 10L, 0, null, daysLeft, null, null, null, null, ok.requestId());
+        return new ProbeResult(
+                1,
+                ok.monitorId(),
+                ok.region(),
+                ok.workerId(),
+                ok.windowStart(),
+                ok.startedAt(),
+                ok.outcome(),
+                null,
+                200,
+                40,
+                41,
+                10L,
+                0,
+                null,
+                daysLeft,
+                null,
+                null,
+                null,
+                null,
+                ok.requestId());
     }
 
     static List<String> log(List<AlertEvent> events) {
-        return events.stream().map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : ""))
+        return events.stream()
+                .map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : ""))
                 .toList();
     }
 
@@ -88,8 +121,13 @@ class AlertingTopologyTest {
             h.wallClockTo(h.wallClock() + 10_000);
             windows(h, "api", 2 * MIN, "F".repeat(30) + "OO");
             var records = h.alerts.readRecordsToList();
-            assertThat(log(records.stream().map(r -> r.value()).toList())).containsExactly("opened:critical",
-                    "reminder:critical", "reminder:critical", "reminder:critical", "resolved:critical");
+            assertThat(log(records.stream().map(r -> r.value()).toList()))
+                    .containsExactly(
+                            "opened:critical",
+                            "reminder:critical",
+                            "reminder:critical",
+                            "reminder:critical",
+                            "resolved:critical");
             assertThat(records).allMatch(r -> r.key().equals("monitor/api"));
             assertThat(records.get(1).timestamp()).isEqualTo(W0 + 16 * MIN); // event time, not wall clock
             assertThat(records).extracting(r -> r.value().eventId()).doesNotHaveDuplicates();
@@ -118,8 +156,19 @@ class AlertingTopologyTest {
     @Test
     void silencedOutagePagesNothing() {
         try (var h = started()) {
-            h.silences.pipeInput("maint", new Silence(1, "maint", "monitor/api*", null, null, W0 - MIN, W0 + 3 * 3600_000L,
-                    "ops", "planned maintenance", W0 - 2 * MIN));
+            h.silences.pipeInput(
+                    "maint",
+                    new Silence(
+                            1,
+                            "maint",
+                            "monitor/api*",
+                            null,
+                            null,
+                            W0 - MIN,
+                            W0 + 3 * 3600_000L,
+                            "ops",
+                            "planned maintenance",
+                            W0 - 2 * MIN));
             h.define(monitor("api", 120, ONE));
             h.wallClockTo(W0 - 20_000);
             windows(h, "api", 2 * MIN, "F".repeat(30) + "OO");
@@ -131,15 +180,24 @@ class AlertingTopologyTest {
     @Test
     void outageThatOutlivesItsSilencePagesOnce() {
         try (var h = started()) {
-            h.silences.pipeInput("maint", new Silence(1, "maint", null, "api", null, W0 - MIN, W0 + 21 * MIN,
-                    "ops", "deploy", W0 - 2 * MIN));
+            h.silences.pipeInput(
+                    "maint",
+                    new Silence(1, "maint", null, "api", null, W0 - MIN, W0 + 21 * MIN, "ops", "deploy", W0 - 2 * MIN));
             h.define(monitor("api", 120, ONE));
             h.wallClockTo(W0 - 20_000);
             windows(h, "api", 2 * MIN, "F".repeat(20) + "OO");
             List<AlertEvent> out = h.alerts.readValuesToList();
-            assertThat(out.stream().filter(e -> e.state() == AlertState.OPENED && !e.silenced()).count()).isEqualTo(1);
-            assertThat(log(out)).containsExactly("opened:critical:silenced", "reminder:critical:silenced",
-                    "opened:critical", "reminder:critical", "resolved:critical");
+            assertThat(out.stream()
+                            .filter(e -> e.state() == AlertState.OPENED && !e.silenced())
+                            .count())
+                    .isEqualTo(1);
+            assertThat(log(out))
+                    .containsExactly(
+                            "opened:critical:silenced",
+                            "reminder:critical:silenced",
+                            "opened:critical",
+                            "reminder:critical",
+                            "resolved:critical");
         }
     }
 
@@ -236,13 +294,17 @@ class AlertingTopologyTest {
             h.metric(metric("dlq_routed", "archived", null, W0 + 10_000));
             List<AlertEvent> out = new ArrayList<>();
             for (long t = W0 + 30_000; t <= W0 + 15 * MIN; t += 30_000) {
-                h.metrics.pipeInput("busy/http_request", new DomainMetric(1, "busy", "http_request", "200", "/", null,
-                        5.0, null, t), t);
+                h.metrics.pipeInput(
+                        "busy/http_request",
+                        new DomainMetric(1, "busy", "http_request", "200", "/", null, 5.0, null, t),
+                        t);
                 h.wallClockTo(h.wallClock() + 2_000); // punctuations, but never idle
                 out.addAll(h.alerts.readValuesToList());
             }
-            assertThat(out).filteredOn(e -> e.fingerprint().equals("rule/dlq-routed/shop"))
-                    .extracting(e -> e.state().wire()).containsExactly("opened", "resolved");
+            assertThat(out)
+                    .filteredOn(e -> e.fingerprint().equals("rule/dlq-routed/shop"))
+                    .extracting(e -> e.state().wire())
+                    .containsExactly("opened", "resolved");
         }
     }
 
@@ -259,8 +321,10 @@ class AlertingTopologyTest {
             h.metric(metric("http_request", "200", 20.0, W0 + 10 * MIN + 6_000));
             // (the spike rule also fires here: 10 errors in 5 min against an empty trailing hour)
             List<AlertEvent> out = h.alerts.readValuesToList().stream()
-                    .filter(e -> e.fingerprint().startsWith("rule/http-5xx-ratio/")).toList();
-            assertThat(out).extracting(e -> e.fingerprint() + ":" + e.state().wire())
+                    .filter(e -> e.fingerprint().startsWith("rule/http-5xx-ratio/"))
+                    .toList();
+            assertThat(out)
+                    .extracting(e -> e.fingerprint() + ":" + e.state().wire())
                     .containsExactly("rule/http-5xx-ratio/shop:opened");
             assertThat(out.get(0).firstSeen()).isGreaterThan(W0 + 5 * MIN); // not while exactly 5 %
         }
@@ -269,8 +333,20 @@ class AlertingTopologyTest {
     @Test
     void editedRuleTakesEffectWithoutRestartAndDeletingItResolvesItsAlert() {
         try (var h = started()) {
-            AlertRule signups = new AlertRule(1, "signups", "shop", "inquiry_submitted", List.of(), Aggregation.COUNT, 1,
-                    Comparison.GT, 2.0, 1, Severity.WARNING, "{app}: {events} inquiries in {window} min", true);
+            AlertRule signups = new AlertRule(
+                    1,
+                    "signups",
+                    "shop",
+                    "inquiry_submitted",
+                    List.of(),
+                    Aggregation.COUNT,
+                    1,
+                    Comparison.GT,
+                    2.0,
+                    1,
+                    Severity.WARNING,
+                    "{app}: {events} inquiries in {window} min",
+                    true);
             h.rules.pipeInput("signups", signups);
             for (int i = 0; i < 3; i++) {
                 h.metric(metric("inquiry_submitted", "ok", null, W0 + i));
@@ -290,8 +366,8 @@ class AlertingTopologyTest {
     void aMetricWhoseKeyDoesNotMatchIsDeadLettered() {
         try (var h = started()) {
             h.metrics.pipeInput("wrong/key", metric("http_request", "200", 1.0, W0));
-            assertThat(h.deadLetters.readValuesToList()).singleElement()
-                    .satisfies(d -> assertThat(d.reason()).contains("appId/metricName"));
+            assertThat(h.deadLetters.readValuesToList()).singleElement().satisfies(d -> assertThat(d.reason())
+                    .contains("appId/metricName"));
         }
     }
 
@@ -313,7 +389,8 @@ class AlertingTopologyTest {
                 h.result(b.charAt(i) == 'F' ? failure("b", "eu-west", w) : success("b", "eu-west", w));
             }
             for (int k = 0; k < 30; k++) {
-                h.metric(metric("http_request", k < (i % 7 == 0 ? 6 : 0) ? "503" : "200", 100.0 + k * 120, w + k * 1000));
+                h.metric(metric(
+                        "http_request", k < (i % 7 == 0 ? 6 : 0) ? "503" : "200", 100.0 + k * 120, w + k * 1000));
             }
         }
     }
@@ -330,7 +407,8 @@ class AlertingTopologyTest {
             var raw = h.rawAlerts();
             input.accept(h);
             List<String> out = new ArrayList<>();
-            raw.readRecordsToList().forEach(r -> out.add(r.key() + " " + r.timestamp() + " " + Arrays.toString(r.value())));
+            raw.readRecordsToList()
+                    .forEach(r -> out.add(r.key() + " " + r.timestamp() + " " + Arrays.toString(r.value())));
             return out;
         }
     }

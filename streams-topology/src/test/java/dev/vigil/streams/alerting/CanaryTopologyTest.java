@@ -22,12 +22,28 @@ class CanaryTopologyTest {
     static final List<String> ONE = List.of("eu-west");
 
     static MonitorDefinition monitor(String id) {
-        return new MonitorDefinition(1, id, null, "http://127.0.0.1:8080/health", null, 60, 2500, ONE,
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "http://127.0.0.1:8080/health",
+                null,
+                60,
+                2500,
+                ONE,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     static List<AlertEvent> canaries(List<TestRecord<String, AlertEvent>> records) {
-        return records.stream().map(TestRecord::value).filter(e -> e.fingerprint().equals(CanaryProcessor.FINGERPRINT))
+        return records.stream()
+                .map(TestRecord::value)
+                .filter(e -> e.fingerprint().equals(CanaryProcessor.FINGERPRINT))
                 .toList();
     }
 
@@ -46,18 +62,26 @@ class CanaryTopologyTest {
             assertThat(records).allMatch(r -> !r.value().fingerprint().startsWith("monitor/shop"));
             List<AlertEvent> out = canaries(records);
             assertThat(out).hasSize(3);
-            assertThat(records).filteredOn(r -> r.value().fingerprint().equals(CanaryProcessor.FINGERPRINT))
+            assertThat(records)
+                    .filteredOn(r -> r.value().fingerprint().equals(CanaryProcessor.FINGERPRINT))
                     .allMatch(r -> r.key().equals(CanaryProcessor.FINGERPRINT));
-            assertThat(out).extracting(AlertEvent::eventId).doesNotHaveDuplicates()
-                    .containsExactly("vigil/canary@" + W0 + "/opened/1", "vigil/canary@" + (W0 + MIN) + "/opened/1",
+            assertThat(out)
+                    .extracting(AlertEvent::eventId)
+                    .doesNotHaveDuplicates()
+                    .containsExactly(
+                            "vigil/canary@" + W0 + "/opened/1",
+                            "vigil/canary@" + (W0 + MIN) + "/opened/1",
                             "vigil/canary@" + (W0 + 2 * MIN) + "/opened/1");
             AlertEvent first = out.get(0);
             assertThat(first.state()).isEqualTo(AlertState.OPENED);
             assertThat(first.severity()).isEqualTo(Severity.INFO);
             assertThat(first.source()).isEqualTo(AlertSource.HEARTBEAT);
             assertThat(first.incidentId()).isEqualTo("vigil/canary@" + W0);
-            assertThat(first.attributes()).containsEntry("canary", "true").containsEntry("windowStart", "" + W0)
-                    .containsEntry("status", "up").containsKey("decidedAt");
+            assertThat(first.attributes())
+                    .containsEntry("canary", "true")
+                    .containsEntry("windowStart", "" + W0)
+                    .containsEntry("status", "up")
+                    .containsKey("decidedAt");
             assertThat(Long.parseLong(first.attributes().get("decidedAt"))).isGreaterThanOrEqualTo(W0);
         }
     }

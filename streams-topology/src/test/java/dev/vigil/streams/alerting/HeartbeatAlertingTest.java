@@ -41,7 +41,9 @@ class HeartbeatAlertingTest {
 
             long w1 = W0 + INTERVAL;
             h.wallClockTo(deadline(BACKUP, w1) - 1_000);
-            assertThat(h.alerts.readValuesToList()).as("nothing while the window is in its grace").isEmpty();
+            assertThat(h.alerts.readValuesToList())
+                    .as("nothing while the window is in its grace")
+                    .isEmpty();
             h.wallClockTo(deadline(BACKUP, w1) + 1_000);
             List<AlertEvent> opened = h.alerts.readValuesToList();
             assertThat(opened).singleElement().satisfies(e -> {
@@ -49,15 +51,20 @@ class HeartbeatAlertingTest {
                 assertThat(e.fingerprint()).isEqualTo("monitor/backup");
                 assertThat(e.source()).isEqualTo(AlertSource.PROBE);
                 assertThat(e.firstSeen()).isEqualTo(w1);
-                assertThat(e.summary()).isEqualTo("Job backup missed its heartbeat: no ping since 2027-01-15T08:10:00Z"
-                        + " (the window ended 2027-01-15T08:20:00Z, grace 60 s)");
-                assertThat(e.attributes()).containsEntry("failingRegions", "push").containsEntry("status", "down");
+                assertThat(e.summary())
+                        .isEqualTo("Job backup missed its heartbeat: no ping since 2027-01-15T08:10:00Z"
+                                + " (the window ended 2027-01-15T08:20:00Z, grace 60 s)");
+                assertThat(e.attributes())
+                        .containsEntry("failingRegions", "push")
+                        .containsEntry("status", "down");
             });
 
             // the job runs again: two healthy windows in a row resolve (alerting.healthyToResolve)
             long w2 = w1 + INTERVAL;
             h.result(ping(BACKUP, w2 + 70_000));
-            assertThat(h.alerts.readValuesToList()).as("one healthy window: resolving").isEmpty();
+            assertThat(h.alerts.readValuesToList())
+                    .as("one healthy window: resolving")
+                    .isEmpty();
             h.wallClockTo(w2 + INTERVAL + 30_000);
             h.result(ping(BACKUP, w2 + INTERVAL + 30_000));
             assertThat(h.alerts.readValuesToList()).singleElement().satisfies(e -> {
@@ -76,7 +83,9 @@ class HeartbeatAlertingTest {
             h.wallClockTo(w2 + 20_000);
             h.result(ping(BACKUP, w2 + 20_000)); // w1 was missed; its grace has 45 s to go
             h.wallClockTo(deadline(BACKUP, W0 + INTERVAL) + 1_000);
-            assertThat(h.alerts.readValuesToList()).extracting(AlertEvent::state).containsExactly(AlertState.OPENED);
+            assertThat(h.alerts.readValuesToList())
+                    .extracting(AlertEvent::state)
+                    .containsExactly(AlertState.OPENED);
         }
     }
 
@@ -89,8 +98,9 @@ class HeartbeatAlertingTest {
             h.result(failed(nightly, first + 3_600_000L));
             assertThat(h.alerts.readValuesToList()).singleElement().satisfies(e -> {
                 assertThat(e.state()).isEqualTo(AlertState.OPENED);
-                assertThat(e.summary()).isEqualTo("Job nightly reported a failure (heartbeat window from "
-                        + "2026-10-24T02:00:00+02:00)");
+                assertThat(e.summary())
+                        .isEqualTo("Job nightly reported a failure (heartbeat window from "
+                                + "2026-10-24T02:00:00+02:00)");
             });
         }
     }

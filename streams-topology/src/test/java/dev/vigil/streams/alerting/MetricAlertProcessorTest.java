@@ -1,7 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.streams.config.AlertingConfig;
 import static dev.vigil.streams.ProcessorContexts.addKeyValueStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,10 +8,12 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.ProcessorContexts;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
-import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.topology.StoreNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -38,20 +38,30 @@ class MetricAlertProcessorTest {
 
     @Test
     void aReplayedMinuteIsClosedAndPagesAgainAfterASecondInit() {
-        var processor = new MetricAlertProcessor(config, StoreNames.metricAlerts(), "alerts", "dead-letters", new AlertEmitter.Counters(registry),
-                Counter.builder("late").register(registry), Counter.builder("expired").register(registry));
+        var processor = new MetricAlertProcessor(
+                config,
+                StoreNames.metricAlerts(),
+                "alerts",
+                "dead-letters",
+                new AlertEmitter.Counters(registry),
+                Counter.builder("late").register(registry),
+                Counter.builder("expired").register(registry));
         List<DomainMetric> metrics = List.of(dlq(W0 + 10_000), dlq(W0 + MIN + 5_000)); // the second closes minute W0
 
         var aborted = context();
         processor.init(aborted);
         metrics.forEach(m -> processor.process(new Record<>(m.key(), m, m.timestamp())));
-        assertThat(opened(aborted)).as("the dead-letter rule pages when the minute closes").hasSize(1);
+        assertThat(opened(aborted))
+                .as("the dead-letter rule pages when the minute closes")
+                .hasSize(1);
 
         var revived = context();
         processor.init(revived);
         metrics.forEach(m -> processor.process(new Record<>(m.key(), m, m.timestamp())));
 
-        assertThat(opened(revived)).as("the aborted page was never committed: it is sent again").hasSize(1);
+        assertThat(opened(revived))
+                .as("the aborted page was never committed: it is sent again")
+                .hasSize(1);
         assertThat(registry.get("late").counter().count()).isZero();
     }
 
@@ -60,16 +70,25 @@ class MetricAlertProcessorTest {
     }
 
     private static List<AlertEvent> opened(MockProcessorContext<String, Object> context) {
-        return context.forwarded("alerts").stream().map(f -> (AlertEvent) f.record().value())
-                .filter(e -> e.state() == AlertState.OPENED).toList();
+        return context.forwarded("alerts").stream()
+                .map(f -> (AlertEvent) f.record().value())
+                .filter(e -> e.state() == AlertState.OPENED)
+                .toList();
     }
 
     /** Stores as restored to the commit before the metrics: empty. */
     private MockProcessorContext<String, Object> context() {
         var context = ProcessorContexts.context(W0);
-        var windows = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(StoreNames.METRIC_WINDOWS_STORE,
-                config.metricRetention(), Duration.ofMinutes(1), false), Serdes.String(), new MetricAggregateSerde())
-                .withLoggingDisabled().build();
+        var windows = Stores.windowStoreBuilder(
+                        Stores.inMemoryWindowStore(
+                                StoreNames.METRIC_WINDOWS_STORE,
+                                config.metricRetention(),
+                                Duration.ofMinutes(1),
+                                false),
+                        Serdes.String(),
+                        new MetricAggregateSerde())
+                .withLoggingDisabled()
+                .build();
         windows.init(context.getStateStoreContext(), windows);
         context.addStateStore(windows);
         addKeyValueStore(context, StoreNames.METRIC_SERIES_STORE, new JsonSerde<>(SeriesState.class));

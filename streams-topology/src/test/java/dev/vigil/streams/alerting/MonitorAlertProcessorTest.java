@@ -1,7 +1,5 @@
 package dev.vigil.streams.alerting;
 
-import dev.vigil.streams.topology.StoreNames;
-import dev.vigil.streams.config.AlertingConfig;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.monitor;
@@ -12,19 +10,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
+import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.json.JsonSerde;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.ProcessorContexts;
+import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.rules.Fingerprints;
 import dev.vigil.streams.rules.MonitorRuleState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
-import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.verdict.MonitorEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import dev.vigil.schemas.contract.ErrorKind;
-import dev.vigil.schemas.contract.Outcome;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
@@ -52,7 +52,8 @@ class MonitorAlertProcessorTest {
     }
 
     private MonitorAlertProcessor started(MockProcessorContext<String, Object> in) {
-        var processor = new MonitorAlertProcessor(AlertingConfig.defaults(), StoreNames.monitorAlerts(), "alerts", new AlertEmitter.Counters(registry));
+        var processor = new MonitorAlertProcessor(
+                AlertingConfig.defaults(), StoreNames.monitorAlerts(), "alerts", new AlertEmitter.Counters(registry));
         processor.init(in);
         return processor;
     }
@@ -60,10 +61,18 @@ class MonitorAlertProcessorTest {
     /** As the verdict processor does: into the history, then forwarded with the newest window decided before it. */
     private void verdict(MonitorAlertProcessor processor, long windowStart, Status status) {
         // a degraded (or down) window carries a target failure: only target evidence counts for alerting
-        var result = status == Status.UP ? new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 40)
+        var result = status == Status.UP
+                ? new MonitorStatus.RegionResult(Outcome.SUCCESS, null, 200, 40)
                 : new MonitorStatus.RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_REFUSED, null, null);
-        var v = new MonitorStatus(1, "shop", windowStart, status, true,
-                status == Status.UNKNOWN ? Map.of() : Map.of("eu-west", result), List.of(), windowStart + 5_000);
+        var v = new MonitorStatus(
+                1,
+                "shop",
+                windowStart,
+                status,
+                true,
+                status == Status.UNKNOWN ? Map.of() : Map.of("eu-west", result),
+                List.of(),
+                windowStart + 5_000);
         processor.process(new Record<>("shop", decided(history, v), windowStart));
     }
 
@@ -79,8 +88,10 @@ class MonitorAlertProcessorTest {
     }
 
     private List<AlertEvent> opened() {
-        return context.forwarded("alerts").stream().map(f -> (AlertEvent) f.record().value())
-                .filter(e -> e.state() == AlertState.OPENED).toList();
+        return context.forwarded("alerts").stream()
+                .map(f -> (AlertEvent) f.record().value())
+                .filter(e -> e.state() == AlertState.OPENED)
+                .toList();
     }
 
     @Test
@@ -100,7 +111,9 @@ class MonitorAlertProcessorTest {
         verdict(started(context), W0, Status.DEGRADED);
         var restarted = started(context);
         verdict(restarted, W0 + INTERVAL_MS, Status.DEGRADED);
-        assertThat(opened()).as("two degraded windows in a row, across the restart").singleElement()
+        assertThat(opened())
+                .as("two degraded windows in a row, across the restart")
+                .singleElement()
                 .satisfies(e -> assertThat(e.fingerprint()).isEqualTo(Fingerprints.monitor("shop")));
     }
 
@@ -113,7 +126,9 @@ class MonitorAlertProcessorTest {
         // older windows decided at their deadlines, after the restart
         verdict(restarted, W0 + INTERVAL_MS, Status.DOWN);
         verdict(restarted, W0 + 2 * INTERVAL_MS, Status.DOWN);
-        assertThat(opened()).as("verdicts older than one already applied are ignored").isEmpty();
+        assertThat(opened())
+                .as("verdicts older than one already applied are ignored")
+                .isEmpty();
 
         verdict(restarted, W0 + 4 * INTERVAL_MS, Status.DOWN);
         assertThat(opened()).hasSize(1);
@@ -135,7 +150,9 @@ class MonitorAlertProcessorTest {
         var replayed = new MonitorStatus(1, "shop", W0, Status.DOWN, true, Map.of(), List.of(), W0 + 5_000);
         processor.process(new Record<>("shop", decided(restoredHistory, replayed), W0));
 
-        assertThat(revived.forwarded("alerts")).map(f -> ((AlertEvent) f.record().value()).state())
-                .as("the aborted page was never committed: it is sent again").containsExactly(AlertState.OPENED);
+        assertThat(revived.forwarded("alerts"))
+                .map(f -> ((AlertEvent) f.record().value()).state())
+                .as("the aborted page was never committed: it is sent again")
+                .containsExactly(AlertState.OPENED);
     }
 }

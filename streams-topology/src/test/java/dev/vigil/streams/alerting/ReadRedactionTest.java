@@ -50,8 +50,17 @@ import org.junit.jupiter.api.Test;
 class ReadRedactionTest {
     private static final long NOW = W0 + 5 * 60_000L;
     /** Each planted in a place that can hold a credential; none may come back. */
-    private static final List<String> SECRETS = List.of("QSECRET1", "QSECRET2", "FSECRET3",
-            "HSECRET1", "HSECRET2", "HEALTH_TOKEN_ENV", "BODYSECRET", "TCPSECRET", "LINKPASS", "LQSECRET");
+    private static final List<String> SECRETS = List.of(
+            "QSECRET1",
+            "QSECRET2",
+            "FSECRET3",
+            "HSECRET1",
+            "HSECRET2",
+            "HEALTH_TOKEN_ENV",
+            "BODYSECRET",
+            "TCPSECRET",
+            "LINKPASS",
+            "LQSECRET");
 
     private AlertingHarness h;
     private Forwarder forwarder;
@@ -59,12 +68,13 @@ class ReadRedactionTest {
     private ApiWriter writer;
     private SilenceRoutes silenceRoutes;
     private ApiRoutes routes;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
         h = new AlertingHarness(W0 - 30_000);
-        writer = TestApi.acceptingWriter(r -> { });
+        writer = TestApi.acceptingWriter(r -> {});
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         routes = new ApiRoutes();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
@@ -74,26 +84,36 @@ class ReadRedactionTest {
         silenceRoutes = new SilenceRoutes(writer, "vigil.silences", clock, SilenceSettings.defaults());
         silenceRoutes.register(routes, backend, forwarder);
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
-        new AuditRoutes(new AuditLog("127.0.0.1:1", "vigil.audit", Map.of(), Duration.ofSeconds(1)), clock).register(routes);
+        new AuditRoutes(new AuditLog("127.0.0.1:1", "vigil.audit", Map.of(), Duration.ofSeconds(1)), clock)
+                .register(routes);
         ConsoleAssets assets = ConsoleAssets.load();
         new ConsoleRoutes(assets).register(routes);
-        new StatusPages(List.of(new StatusPage("public", "Status", null, List.of(new Group("All",
-                List.of("api", "raw"))))), routes, clock, assets.version()).register(routes);
+        new StatusPages(
+                        List.of(new StatusPage(
+                                "public", "Status", null, List.of(new Group("All", List.of("api", "raw"))))),
+                        routes,
+                        clock,
+                        assets.version())
+                .register(routes);
         server = TestApi.start(routes, QueryServer.ops(backend, () -> "# metrics\n"));
 
-        h.define(Json.read("""
+        h.define(Json.read(
+                """
                 {"schemaVersion": 1, "id": "api", "name": "API", "url": "https://example.com/api?token=QSECRET1&x=QSECRET2#k=FSECRET3",
                  "intervalSeconds": 60, "timeoutMs": 2500, "regions": ["eu-west"], "method": "POST",
                  "headers": {"X-Api-Key": "HSECRET1", "X-Trace": "HSECRET2", "Authorization": {"secretEnv": "HEALTH_TOKEN_ENV"}},
                  "body": "{\\"password\\": \\"BODYSECRET\\"}",
                  "links": {"dashboard": "https://viewer:LINKPASS@grafana.example.com/d/api"}}
-                """, MonitorDefinition.class));
-        h.define(Json.read("""
+                """,
+                MonitorDefinition.class));
+        h.define(Json.read(
+                """
                 {"schemaVersion": 1, "id": "raw", "type": "tcp", "tcp": {"host": "db.example.com", "port": 5432, "send": "AUTH TCPSECRET"},
                  "intervalSeconds": 60, "timeoutMs": 2500, "regions": ["eu-west"]}
-                """, MonitorDefinition.class));
-        h.silences.pipeInput("s1", new Silence(1, "s1", "monitor/api", null, null, W0, NOW + 3_600_000L, "ops", "deploy", W0),
-                W0);
+                """,
+                MonitorDefinition.class));
+        h.silences.pipeInput(
+                "s1", new Silence(1, "s1", "monitor/api", null, null, W0, NOW + 3_600_000L, "ops", "deploy", W0), W0);
         h.wallClockTo(W0 - 20_000);
         h.result(failure("api", "eu-west", W0));
         h.result(failure("raw", "eu-west", W0));
@@ -110,8 +130,12 @@ class ReadRedactionTest {
     }
 
     private HttpResponse<String> get(String path, String token) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(20)).GET().build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .header("Authorization", "Bearer " + token)
+                        .timeout(Duration.ofSeconds(20))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -124,9 +148,12 @@ class ReadRedactionTest {
                 continue;
             }
             for (String id : List.of("api", "raw")) {
-                String p = r.template().replace("{id}", id)
+                String p = r.template()
+                        .replace("{id}", id)
                         .replace("{fingerprint}", URLEncoder.encode("monitor/" + id, StandardCharsets.UTF_8))
-                        .replace("{appId}", "demo").replace("{metricName}", "latency").replace("{page}", "public")
+                        .replace("{appId}", "demo")
+                        .replace("{metricName}", "latency")
+                        .replace("{page}", "public")
                         .replace("{file}", "app.js");
                 out.add(p);
                 out.add(p + range);
@@ -150,8 +177,9 @@ class ReadRedactionTest {
                 }
                 for (String secret : SECRETS) {
                     assertThat(res.body()).as(token + " GET " + path).doesNotContain(secret);
-                    res.headers().map().forEach((name, values) ->
-                            assertThat(String.join(",", values)).as(path + " header " + name).doesNotContain(secret));
+                    res.headers().map().forEach((name, values) -> assertThat(String.join(",", values))
+                            .as(path + " header " + name)
+                            .doesNotContain(secret));
                 }
             }
         }
@@ -160,13 +188,16 @@ class ReadRedactionTest {
 
     @Test
     void whatIsRedactedKeepsWhatIsChecked() throws Exception {
-        var api = Json.tree(get("/v1/monitors/api", TestApi.READER).body().getBytes(StandardCharsets.UTF_8)).path("monitor");
-        assertThat(api.path("target").asText()).isEqualTo("https://example.com/api?token=REDACTED&x=REDACTED#k=REDACTED");
+        var api = Json.tree(get("/v1/monitors/api", TestApi.READER).body().getBytes(StandardCharsets.UTF_8))
+                .path("monitor");
+        assertThat(api.path("target").asText())
+                .isEqualTo("https://example.com/api?token=REDACTED&x=REDACTED#k=REDACTED");
         assertThat(api.path("headers").path("X-Api-Key").asText()).isEqualTo("REDACTED");
         assertThat(api.path("headers").path("X-Trace").asText()).isEqualTo("REDACTED");
         assertThat(api.path("headers").path("Authorization").asText()).isEqualTo("REDACTED");
         assertThat(api.path("bodyBytes").asInt()).isPositive();
-        var raw = Json.tree(get("/v1/monitors/raw", TestApi.READER).body().getBytes(StandardCharsets.UTF_8)).path("monitor");
+        var raw = Json.tree(get("/v1/monitors/raw", TestApi.READER).body().getBytes(StandardCharsets.UTF_8))
+                .path("monitor");
         assertThat(raw.path("target").asText()).isEqualTo("tcp://db.example.com:5432");
         assertThat(raw.path("tcp").path("send").asText()).isEqualTo("REDACTED");
         var alerts = get("/v1/alerts", TestApi.READER).body();

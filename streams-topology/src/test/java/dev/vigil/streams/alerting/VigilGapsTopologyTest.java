@@ -35,15 +35,17 @@ class VigilGapsTopologyTest {
     static final List<String> THREE = Fixtures.regions(3); // eu-west, us-east, ap-south
 
     static List<String> log(List<AlertEvent> events, String fingerprint) {
-        return events.stream().filter(e -> e.fingerprint().equals(fingerprint))
-                .map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : "")).toList();
+        return events.stream()
+                .filter(e -> e.fingerprint().equals(fingerprint))
+                .map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : ""))
+                .toList();
     }
 
     @Test
     void skippedResultsCompleteTheWindowAsMissingRegionsNamedInTheVerdictAndNeverBreach() {
         try (var h = new AlertingHarness(W0 - 30_000)) {
-            var statuses = h.driver.createOutputTopic(h.config.topics().monitorStatus(), new StringDeserializer(),
-                    VigilSerdes.monitorStatus());
+            var statuses = h.driver.createOutputTopic(
+                    h.config.topics().monitorStatus(), new StringDeserializer(), VigilSerdes.monitorStatus());
             h.define(monitor("shop", THREE));
             h.wallClockTo(W0 - 20_000);
             for (int i = 0; i < 4; i++) {
@@ -51,7 +53,9 @@ class VigilGapsTopologyTest {
                 h.wallClockTo(Windows.scheduledAt("shop", w, MIN, Fixtures.TIMEOUT_MS) + 500);
                 h.result(success("shop", "eu-west", w));
                 h.result(skipped("shop", "ap-south", w, SkipReason.OVERLOADED));
-                assertThat(statuses.readValuesToList()).as("still waiting for us-east").isEmpty();
+                assertThat(statuses.readValuesToList())
+                        .as("still waiting for us-east")
+                        .isEmpty();
                 h.result(success("shop", "us-east", w));
                 // every region has a result or a skip: decided at once, before the deadline
                 List<MonitorStatus> decided = statuses.readValuesToList();
@@ -70,14 +74,18 @@ class VigilGapsTopologyTest {
             h.result(success("shop", "ap-south", w));
             h.result(skipped("shop", "eu-west", w, SkipReason.SHUTTING_DOWN));
             h.result(success("shop", "eu-west", w));
-            assertThat(statuses.readValuesToList()).as("us-east is still awaited").isEmpty();
+            assertThat(statuses.readValuesToList())
+                    .as("us-east is still awaited")
+                    .isEmpty();
             h.result(success("shop", "us-east", w));
             assertThat(statuses.readValuesToList()).singleElement().satisfies(v -> {
                 assertThat(v.status()).isEqualTo(Status.UP);
                 assertThat(v.complete()).isTrue();
                 assertThat(v.skipped()).isEmpty();
             });
-            assertThat(h.alerts.readValuesToList()).as("four degraded windows made of a skip: no breach").isEmpty();
+            assertThat(h.alerts.readValuesToList())
+                    .as("four degraded windows made of a skip: no breach")
+                    .isEmpty();
         }
     }
 
@@ -117,8 +125,8 @@ class VigilGapsTopologyTest {
             h.wallClockTo(t);
             if ((t - from) % 10_000 == 0) {
                 for (String region : liveRegions) {
-                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
-                            fleet.regionsNamed()), t);
+                    h.heartbeats.pipeInput(
+                            "w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0, fleet.regionsNamed()), t);
                 }
             }
             long w = Windows.windowStart(t, MIN);
@@ -139,32 +147,42 @@ class VigilGapsTopologyTest {
     void aDeadAndAnUnservedRegionGiveOneSelfAlertEachAndNoMonitorAlertAcrossAThousandMonitors() {
         Fleet fleet = Fleet.of();
         try (var h = new AlertingHarness(W0 - 30_000)) {
-            var regions = h.driver.createOutputTopic(h.config.topics().regions(), new StringDeserializer(),
-                    VigilSerdes.regionStatus());
+            var regions = h.driver.createOutputTopic(
+                    h.config.topics().regions(), new StringDeserializer(), VigilSerdes.regionStatus());
             fleet.monitors().forEach(h::define);
             // sa-east is named by 300 monitors and served by no worker, ever; ap-south's only worker dies after W0
             run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 - 20_000, W0 + MIN - 1_000);
             run(h, fleet, Set.of("eu-west", "us-east"), W0 + MIN, W0 + 7 * MIN);
             List<AlertEvent> whileBlind = h.alerts.readValuesToList();
 
-            assertThat(whileBlind).filteredOn(e -> e.fingerprint().startsWith("monitor/"))
-                    .as("no monitor alert: missing regions are Vigil's gap").isEmpty();
+            assertThat(whileBlind)
+                    .filteredOn(e -> e.fingerprint().startsWith("monitor/"))
+                    .as("no monitor alert: missing regions are Vigil's gap")
+                    .isEmpty();
             assertThat(log(whileBlind, "vigil/region-blind/ap-south")).containsExactly("opened:critical");
             assertThat(log(whileBlind, "vigil/region-blind/sa-east")).containsExactly("opened:critical");
-            AlertEvent ap = whileBlind.stream().filter(e -> e.fingerprint().equals("vigil/region-blind/ap-south"))
-                    .findFirst().orElseThrow();
-            assertThat(ap.summary()).startsWith("Region ap-south is blind: no live probe worker serves it")
+            AlertEvent ap = whileBlind.stream()
+                    .filter(e -> e.fingerprint().equals("vigil/region-blind/ap-south"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(ap.summary())
+                    .startsWith("Region ap-south is blind: no live probe worker serves it")
                     .endsWith("700 monitors name it and are unwatched from there");
             assertThat(ap.service()).isEqualTo("vigil");
-            AlertEvent sa = whileBlind.stream().filter(e -> e.fingerprint().equals("vigil/region-blind/sa-east"))
-                    .findFirst().orElseThrow();
-            assertThat(sa.summary()).isEqualTo(
-                    "Region sa-east is unserved: no probe worker has ever served it; 300 monitors name it and are "
-                    + "unwatched from there");
+            AlertEvent sa = whileBlind.stream()
+                    .filter(e -> e.fingerprint().equals("vigil/region-blind/sa-east"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(sa.summary())
+                    .isEqualTo(
+                            "Region sa-east is unserved: no probe worker has ever served it; 300 monitors name it and are "
+                                    + "unwatched from there");
             // its dead worker is recorded, folded into the region's page
             assertThat(log(whileBlind, "worker/ap-south/w-ap-south")).containsExactly("opened:warning:silenced");
-            assertThat(whileBlind).filteredOn(e -> !e.silenced())
-                    .as("exactly one page per gap").hasSize(2);
+            assertThat(whileBlind)
+                    .filteredOn(e -> !e.silenced())
+                    .as("exactly one page per gap")
+                    .hasSize(2);
 
             Map<String, RegionStatus> pictures = new HashMap<>();
             regions.readValuesToList().forEach(r -> pictures.put(r.region(), r));
@@ -177,9 +195,13 @@ class VigilGapsTopologyTest {
             // the worker comes back: the self-alert resolves, and still no monitor alert
             run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 + 7 * MIN + 1_000, W0 + 10 * MIN);
             List<AlertEvent> after = h.alerts.readValuesToList();
-            assertThat(after).filteredOn(e -> e.fingerprint().startsWith("monitor/")).isEmpty();
+            assertThat(after)
+                    .filteredOn(e -> e.fingerprint().startsWith("monitor/"))
+                    .isEmpty();
             assertThat(log(after, "vigil/region-blind/ap-south")).containsExactly("resolved:critical");
-            assertThat(log(after, "vigil/region-blind/sa-east")).as("still unserved").isEmpty();
+            assertThat(log(after, "vigil/region-blind/sa-east"))
+                    .as("still unserved")
+                    .isEmpty();
             assertThat(log(after, "worker/ap-south/w-ap-south")).containsExactly("resolved:warning:silenced");
             regions.readValuesToList().forEach(r -> pictures.put(r.region(), r));
             assertThat(pictures.get("ap-south").blind()).isFalse();
@@ -195,21 +217,28 @@ class VigilGapsTopologyTest {
             h.define(api);
             h.wallClockTo(W0 + 10_000);
             for (String region : THREE) {
-                h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, W0 + 10_000, 1, 0,
-                        fleet.regionsNamed()), W0 + 10_000);
+                h.heartbeats.pipeInput(
+                        "w-" + region,
+                        heartbeat("w-" + region, region, W0 + 10_000, 1, 0, fleet.regionsNamed()),
+                        W0 + 10_000);
                 h.result(Fixtures.failure("api", region, W0));
             }
             assertThat(log(h.alerts.readValuesToList(), "monitor/api")).containsExactly("opened:critical");
             // ap-south's worker dies; the target answers again in eu-west and us-east
             run(h, fleet, Set.of("eu-west", "us-east"), W0 + 20_000, W0 + MIN + 50_000);
             List<AlertEvent> oneWindow = h.alerts.readValuesToList();
-            assertThat(log(oneWindow, "monitor/api")).as("one healthy window: resolving, not yet resolved").isEmpty();
+            assertThat(log(oneWindow, "monitor/api"))
+                    .as("one healthy window: resolving, not yet resolved")
+                    .isEmpty();
             assertThat(log(oneWindow, "vigil/region-blind/ap-south")).containsExactly("opened:critical");
             run(h, fleet, Set.of("eu-west", "us-east"), W0 + 2 * MIN, W0 + 3 * MIN + 50_000);
             List<AlertEvent> events = h.alerts.readValuesToList();
             assertThat(log(events, "monitor/api")).containsExactly("resolved:critical");
-            assertThat(events).filteredOn(e -> e.fingerprint().equals("monitor/api")).singleElement()
-                    .satisfies(e -> assertThat(e.summary()).isEqualTo("api is up in eu-west, us-east (no result from ap-south)"));
+            assertThat(events)
+                    .filteredOn(e -> e.fingerprint().equals("monitor/api"))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.summary())
+                            .isEqualTo("api is up in eu-west, us-east (no result from ap-south)"));
         }
     }
 
@@ -219,14 +248,17 @@ class VigilGapsTopologyTest {
         MonitorDefinition lost = monitor("lost", List.of("eu-west"));
         List<MonitorDefinition> named = new ArrayList<>(Fleet.of().monitors().subList(0, 10));
         named.add(lost);
-        Fleet fleet = new Fleet(Fleet.of().monitors().subList(0, 10), Fleet.of(named).regionsNamed());
+        Fleet fleet =
+                new Fleet(Fleet.of().monitors().subList(0, 10), Fleet.of(named).regionsNamed());
         try (var h = new AlertingHarness(W0 - 30_000)) {
             h.define(lost);
             fleet.monitors().forEach(h::define);
             run(h, fleet, Set.of("eu-west", "us-east", "ap-south"), W0 - 20_000, W0 + 6 * MIN);
             List<AlertEvent> events = h.alerts.readValuesToList();
             assertThat(log(events, "monitor/lost/no-data")).containsExactly("opened:warning");
-            assertThat(events).filteredOn(e -> !e.fingerprint().equals("monitor/lost/no-data")).isEmpty();
+            assertThat(events)
+                    .filteredOn(e -> !e.fingerprint().equals("monitor/lost/no-data"))
+                    .isEmpty();
         }
     }
 
@@ -263,28 +295,32 @@ class VigilGapsTopologyTest {
             for (long t = W0; t <= W0 + 6 * MIN; t += 10_000) {
                 h.wallClockTo(t + behind);
                 for (String region : THREE) {
-                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
-                            fleet.regionsNamed()), t);
+                    h.heartbeats.pipeInput(
+                            "w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0, fleet.regionsNamed()), t);
                 }
             }
             List<AlertEvent> behindAll = h.alerts.readValuesToList();
-            assertThat(behindAll).filteredOn(e -> e.fingerprint().startsWith("vigil/")
+            assertThat(behindAll)
+                    .filteredOn(e -> e.fingerprint().startsWith("vigil/")
                             || e.fingerprint().startsWith("worker/"))
-                    .as("every worker sent its heartbeats: reading them late is no region's blindness, no worker's death")
+                    .as(
+                            "every worker sent its heartbeats: reading them late is no region's blindness, no worker's death")
                     .isEmpty();
 
             // ap-south's worker falls silent while the others' heartbeats are still read just as late
             for (long t = W0 + 6 * MIN + 10_000; t <= W0 + 9 * MIN; t += 10_000) {
                 h.wallClockTo(t + behind);
                 for (String region : List.of("eu-west", "us-east")) {
-                    h.heartbeats.pipeInput("w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0,
-                            fleet.regionsNamed()), t);
+                    h.heartbeats.pipeInput(
+                            "w-" + region, heartbeat("w-" + region, region, t, t / 1000, 0, fleet.regionsNamed()), t);
                 }
             }
             List<AlertEvent> silent = h.alerts.readValuesToList();
             assertThat(log(silent, "vigil/region-blind/ap-south")).containsExactly("opened:critical");
-            assertThat(silent).filteredOn(e -> e.fingerprint().startsWith("vigil/region-blind/")
-                    && !e.fingerprint().endsWith("ap-south")).isEmpty();
+            assertThat(silent)
+                    .filteredOn(e -> e.fingerprint().startsWith("vigil/region-blind/")
+                            && !e.fingerprint().endsWith("ap-south"))
+                    .isEmpty();
         }
     }
 
@@ -298,19 +334,25 @@ class VigilGapsTopologyTest {
             for (long t = W0; t <= W0 + 5 * MIN; t += 10_000, step++) {
                 h.wallClockTo(t);
                 started += 100;
-                busySkipped += 5;           // 5 of 105 probes every 10 s: about 5 %, 30 a minute
+                busySkipped += 5; // 5 of 105 probes every 10 s: about 5 %, 30 a minute
                 if (step % 6 == 0) {
-                    calmSkipped += 1;       // one skip a minute of 600 probes: under both bounds
+                    calmSkipped += 1; // one skip a minute of 600 probes: under both bounds
                 }
                 h.heartbeats.pipeInput("w-busy", heartbeat("w-busy", "eu-west", t, started, busySkipped, Map.of()), t);
                 h.heartbeats.pipeInput("w-calm", heartbeat("w-calm", "us-east", t, started, calmSkipped, Map.of()), t);
             }
             List<AlertEvent> events = h.alerts.readValuesToList();
             assertThat(log(events, "vigil/worker-skipping/eu-west/w-busy")).containsExactly("opened:warning");
-            assertThat(events).filteredOn(e -> e.fingerprint().equals("vigil/worker-skipping/eu-west/w-busy"))
-                    .singleElement().satisfies(e -> assertThat(e.summary())
-                            .startsWith("Probe worker w-busy in eu-west skips probes: 30 of 630 (4.8 %) over the last 60 s"));
-            assertThat(events).filteredOn(e -> e.fingerprint().contains("w-calm")).isEmpty();
+            assertThat(events)
+                    .filteredOn(e -> e.fingerprint().equals("vigil/worker-skipping/eu-west/w-busy"))
+                    .singleElement()
+                    .satisfies(
+                            e -> assertThat(e.summary())
+                                    .startsWith(
+                                            "Probe worker w-busy in eu-west skips probes: 30 of 630 (4.8 %) over the last 60 s"));
+            assertThat(events)
+                    .filteredOn(e -> e.fingerprint().contains("w-calm"))
+                    .isEmpty();
 
             // it stops skipping: resolved once its last minute is clean
             for (long t = W0 + 5 * MIN + 10_000; t <= W0 + 8 * MIN; t += 10_000) {
@@ -326,8 +368,8 @@ class VigilGapsTopologyTest {
     @Test
     void deadLettersRaiseOneRateLimitedIncidentThatResolvesAfterTheQuietPeriod() {
         try (var h = new AlertingHarness(W0 - 30_000)) {
-            var poison = h.driver.createInputTopic(h.config.topics().deadLetter(), new StringSerializer(),
-                    new ByteArraySerializer());
+            var poison = h.driver.createInputTopic(
+                    h.config.topics().deadLetter(), new StringSerializer(), new ByteArraySerializer());
             h.define(monitor("shop", THREE));
             long t = W0;
             for (int i = 0; i < 50; i++, t += 6_000) {
@@ -338,7 +380,8 @@ class VigilGapsTopologyTest {
             h.results.pipeInput("other", success("shop", "eu-west", W0 + 5 * MIN), t);
             assertThat(h.deadLetters.readValuesToList()).hasSize(1);
             List<AlertEvent> events = h.alerts.readValuesToList();
-            assertThat(log(events, "vigil/dead-letters")).as("one incident, never a page per record")
+            assertThat(log(events, "vigil/dead-letters"))
+                    .as("one incident, never a page per record")
                     .containsExactly("opened:warning");
             assertThat(events.get(0).summary()).startsWith("1 record reached vigil.dead-letter since ");
 
@@ -346,7 +389,9 @@ class VigilGapsTopologyTest {
             for (t = last + 5_000; t < last + 10 * MIN; t += 5_000) {
                 h.wallClockTo(t);
             }
-            assertThat(h.alerts.readValuesToList()).as("not yet quiet for ten minutes").isEmpty();
+            assertThat(h.alerts.readValuesToList())
+                    .as("not yet quiet for ten minutes")
+                    .isEmpty();
             for (; t <= last + 10 * MIN + 15_000; t += 5_000) {
                 h.wallClockTo(t);
             }
@@ -355,5 +400,4 @@ class VigilGapsTopologyTest {
             assertThat(resolved.get(0).attributes()).containsEntry("deadLetters", "51");
         }
     }
-
 }

@@ -60,8 +60,17 @@ class WriteRoutesFuzzTest {
     private static final long DAY = 86_400_000L;
     private static final int PER_ROUTE = 5_000;
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final Set<String> SILENCE_FIELDS = Set.of("fingerprint", "service", "attributes", "startsAt", "endsAt",
-            "durationMinutes", "author", "reason", "comment", "schedule");
+    private static final Set<String> SILENCE_FIELDS = Set.of(
+            "fingerprint",
+            "service",
+            "attributes",
+            "startsAt",
+            "endsAt",
+            "durationMinutes",
+            "author",
+            "reason",
+            "comment",
+            "schedule");
 
     private AlertingHarness h;
     private Forwarder forwarder;
@@ -69,7 +78,8 @@ class WriteRoutesFuzzTest {
     private ApiWriter writer;
     private SilenceRoutes silenceRoutes;
     private final List<ProducerRecord<String, byte[]>> written = Collections.synchronizedList(new ArrayList<>());
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<String> seededSilences = List.of("0b7c2d9e-5a43-4f7e-9d1c-3f2a1b0c9d8e", "maintenance-db");
 
     @BeforeEach
@@ -83,12 +93,27 @@ class WriteRoutesFuzzTest {
         new QueryHandlers(backend, forwarder, clock).register(routes);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         // small caps so the fuzz reaches them, and a long write bound so a slow machine never turns into a 503
-        silenceRoutes = new SilenceRoutes(writer, "vigil.silences", clock, new SilenceSettings(200, null, 20, null, null));
+        silenceRoutes =
+                new SilenceRoutes(writer, "vigil.silences", clock, new SilenceSettings(200, null, 20, null, null));
         silenceRoutes.register(routes, backend, forwarder);
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
         server = TestApi.start(routes);
-        h.define(new MonitorDefinition(1, "api", null, "https://example.com/api", null, 60, 2500, List.of("eu-west"),
-                null, null, null, null, null, null, null));
+        h.define(new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://example.com/api",
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
         for (String id : seededSilences) {
             h.silences.pipeInput(id, new Silence(1, id, "monitor/api", null, null, W0, NOW + DAY, "ops", "r", W0), W0);
         }
@@ -97,7 +122,10 @@ class WriteRoutesFuzzTest {
         // one acknowledgement in the store, so unacknowledging has something it may accept
         HttpResponse<String> acked = send("POST", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, "{}");
         assertThat(acked.statusCode()).as(acked.body()).isEqualTo(200);
-        ProducerRecord<String, byte[]> ack = written.stream().filter(r -> r.topic().equals("vigil.acks")).findFirst().orElseThrow();
+        ProducerRecord<String, byte[]> ack = written.stream()
+                .filter(r -> r.topic().equals("vigil.acks"))
+                .findFirst()
+                .orElseThrow();
         h.acks.pipeInput(ack.key(), Json.read(ack.value(), Ack.class), NOW);
         written.clear();
     }
@@ -113,9 +141,13 @@ class WriteRoutesFuzzTest {
 
     private HttpResponse<String> send(String method, String path, String token, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body.getBytes(StandardCharsets.UTF_8)));
+                .header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(body.getBytes(StandardCharsets.UTF_8)));
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
@@ -123,8 +155,8 @@ class WriteRoutesFuzzTest {
     }
 
     /** One generated request and what its answer must satisfy. */
-    private record Case(String method, String path, String token, String body, Function<HttpResponse<String>, String> broken) {
-    }
+    private record Case(
+            String method, String path, String token, String body, Function<HttpResponse<String>, String> broken) {}
 
     /** Sends {@code cases} four at a time; returns the problems found (empty when every answer was acceptable). */
     private List<String> run(List<Case> cases, Map<Integer, Integer> statuses) throws Exception {
@@ -139,13 +171,21 @@ class WriteRoutesFuzzTest {
                     }
                     // a request line over Netty's 4,096 bytes never reaches routing; the edge guard refuses it (421)
                     boolean overlong = c.path().length() > 4000;
-                    String why = res.statusCode() >= 500 ? "a " + res.statusCode()
-                            : overlong && res.statusCode() == 421 ? null
-                            : res.statusCode() >= 400 && !res.headers().firstValue("Content-Type")
-                                    .orElse("").equals("application/problem+json") ? "a refusal that is not problem+json"
-                            : c.broken().apply(res);
-                    return why == null ? null : why + ": " + c.method() + " " + abbreviated(c.path()) + " as " + c.token() + " "
-                            + abbreviated(c.body()) + " -> " + res.statusCode() + " " + abbreviated(res.body());
+                    String why = res.statusCode() >= 500
+                            ? "a " + res.statusCode()
+                            : overlong && res.statusCode() == 421
+                                    ? null
+                                    : res.statusCode() >= 400
+                                                    && !res.headers()
+                                                            .firstValue("Content-Type")
+                                                            .orElse("")
+                                                            .equals("application/problem+json")
+                                            ? "a refusal that is not problem+json"
+                                            : c.broken().apply(res);
+                    return why == null
+                            ? null
+                            : why + ": " + c.method() + " " + abbreviated(c.path()) + " as " + c.token() + " "
+                                    + abbreviated(c.body()) + " -> " + res.statusCode() + " " + abbreviated(res.body());
                 }));
             }
             List<String> problems = new ArrayList<>();
@@ -172,7 +212,9 @@ class WriteRoutesFuzzTest {
         Random random = new Random(20261206L);
         List<Case> cases = new ArrayList<>();
         for (int i = 0; i < PER_ROUTE; i++) {
-            String token = random.nextInt(5) == 0 ? TestApi.ADMIN : random.nextBoolean() ? TestApi.SILENCER : TestApi.SILENCER_2;
+            String token = random.nextInt(5) == 0
+                    ? TestApi.ADMIN
+                    : random.nextBoolean() ? TestApi.SILENCER : TestApi.SILENCER_2;
             String body = silenceBody(random);
             cases.add(new Case("POST", "/v1/silences", token, body, res -> silenceVerdict(token, body, res)));
         }
@@ -223,7 +265,8 @@ class WriteRoutesFuzzTest {
             String glob = s.path("fingerprint").asText();
             int slash = glob.indexOf('/');
             String subject = slash < 0 ? "" : glob.substring(slash + 1);
-            if ((slash < 0 && glob.contains("*")) || (slash >= 0 && subject.replace("*", "").replace("/", "").isEmpty())) {
+            if ((slash < 0 && glob.contains("*"))
+                    || (slash >= 0 && subject.replace("*", "").replace("/", "").isEmpty())) {
                 return "accepted a match-all silence from a non-admin";
             }
         }
@@ -239,20 +282,40 @@ class WriteRoutesFuzzTest {
             return plausibleSilence(r);
         }
         ObjectNode body = F.objectNode();
-        String[] globs = {"monitor/api", "monitor/*", "*", "**", "*/*", "metric*", "monitor/checkout-*", "vigil/**",
-                "monitor/a b", "", "monitor/" + "x".repeat(400), "*/api", "monitor/*/*"};
+        String[] globs = {
+            "monitor/api",
+            "monitor/*",
+            "*",
+            "**",
+            "*/*",
+            "metric*",
+            "monitor/checkout-*",
+            "vigil/**",
+            "monitor/a b",
+            "",
+            "monitor/" + "x".repeat(400),
+            "*/api",
+            "monitor/*/*"
+        };
         if (r.nextInt(10) > 0) {
             body.set("fingerprint", r.nextInt(6) == 0 ? anyValue(r, 0) : F.textNode(globs[r.nextInt(globs.length)]));
         }
         if (r.nextInt(5) == 0) {
-            body.set("service", r.nextInt(4) == 0 ? anyValue(r, 0) : F.textNode(r.nextBoolean() ? "shop" : "s".repeat(r.nextInt(200))));
+            body.set(
+                    "service",
+                    r.nextInt(4) == 0
+                            ? anyValue(r, 0)
+                            : F.textNode(r.nextBoolean() ? "shop" : "s".repeat(r.nextInt(200))));
         }
         if (r.nextInt(6) == 0) {
             ObjectNode attrs = body.putObject("attributes");
             int n = r.nextInt(4) == 0 ? r.nextInt(100) : r.nextInt(4);
             for (int i = 0; i < n; i++) {
-                attrs.set("k".repeat(1 + r.nextInt(r.nextBoolean() ? 8 : 100)) + i, r.nextInt(5) == 0 ? anyValue(r, 0)
-                        : F.textNode("v".repeat(r.nextInt(r.nextBoolean() ? 10 : 400))));
+                attrs.set(
+                        "k".repeat(1 + r.nextInt(r.nextBoolean() ? 8 : 100)) + i,
+                        r.nextInt(5) == 0
+                                ? anyValue(r, 0)
+                                : F.textNode("v".repeat(r.nextInt(r.nextBoolean() ? 10 : 400))));
             }
         }
         if (r.nextInt(3) == 0) {
@@ -265,10 +328,12 @@ class WriteRoutesFuzzTest {
                 body.set("endsAt", time(r));
                 body.set("durationMinutes", minutes(r));
             }
-            default -> { }
+            default -> {}
         }
         if (r.nextInt(8) > 0) {
-            body.set("reason", r.nextInt(6) == 0 ? anyValue(r, 0) : F.textNode("r".repeat(r.nextInt(r.nextBoolean() ? 20 : 400))));
+            body.set(
+                    "reason",
+                    r.nextInt(6) == 0 ? anyValue(r, 0) : F.textNode("r".repeat(r.nextInt(r.nextBoolean() ? 20 : 400))));
         }
         if (r.nextInt(4) == 0) {
             body.set("comment", r.nextInt(4) == 0 ? anyValue(r, 0) : F.textNode("c".repeat(r.nextInt(400))));
@@ -295,18 +360,26 @@ class WriteRoutesFuzzTest {
         body.put("fingerprint", globs[r.nextInt(globs.length)]);
         body.put("reason", "maintenance");
         if (r.nextInt(4) == 0) {
-            body.set("startsAt", F.textNode(Instant.ofEpochMilli(NOW + (long) (r.nextDouble() * 32 * DAY)).toString()));
+            body.set(
+                    "startsAt",
+                    F.textNode(Instant.ofEpochMilli(NOW + (long) (r.nextDouble() * 32 * DAY))
+                            .toString()));
         }
         if (r.nextBoolean()) {
             body.put("durationMinutes", 1 + r.nextInt(r.nextInt(4) == 0 ? 60 * 24 * 40 : 600));
         } else {
-            body.set("endsAt", F.numberNode(NOW + 60_000L + (long) (r.nextDouble() * (r.nextInt(4) == 0 ? 400 : 30) * DAY)));
+            body.set(
+                    "endsAt",
+                    F.numberNode(NOW + 60_000L + (long) (r.nextDouble() * (r.nextInt(4) == 0 ? 400 : 30) * DAY)));
         }
         if (r.nextInt(6) == 0) {
             body.set("schedule", schedule(r));
         }
         if (r.nextInt(5) == 0) {
-            body.set(List.of("fingerprint", "reason", "startsAt", "endsAt", "comment").get(r.nextInt(5)), anyValue(r, 0));
+            body.set(
+                    List.of("fingerprint", "reason", "startsAt", "endsAt", "comment")
+                            .get(r.nextInt(5)),
+                    anyValue(r, 0));
         }
         return body.toString();
     }
@@ -335,7 +408,8 @@ class WriteRoutesFuzzTest {
 
     private static JsonNode time(Random r) {
         return switch (r.nextInt(12)) {
-            case 0 -> F.textNode(Instant.ofEpochMilli(NOW + (long) (r.nextGaussian() * 40 * DAY)).toString());
+            case 0 -> F.textNode(Instant.ofEpochMilli(NOW + (long) (r.nextGaussian() * 40 * DAY))
+                    .toString());
             case 1 -> F.numberNode(NOW + (long) (r.nextGaussian() * 400 * DAY));
             case 2 -> F.textNode("9998-01-01T00:00:00Z");
             case 3 -> F.textNode("+999999999-01-01T00:00:00Z");
@@ -344,7 +418,8 @@ class WriteRoutesFuzzTest {
             case 6 -> F.numberNode(1e300 * r.nextDouble());
             case 7 -> F.textNode("tomorrow");
             case 8 -> F.numberNode(new java.math.BigInteger("9".repeat(1 + r.nextInt(60))));
-            case 9 -> F.textNode(Instant.ofEpochMilli(NOW + r.nextInt(31) * DAY + r.nextInt(1000)).toString());
+            case 9 -> F.textNode(Instant.ofEpochMilli(NOW + r.nextInt(31) * DAY + r.nextInt(1000))
+                    .toString());
             default -> anyValue(r, 0);
         };
     }
@@ -401,8 +476,12 @@ class WriteRoutesFuzzTest {
         StringBuilder sb = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
             int kind = r.nextInt(10);
-            sb.appendCodePoint(kind < 6 ? 'a' + r.nextInt(26) : kind < 8 ? r.nextInt(0x80) : kind < 9 ? 0x80 + r.nextInt(0x700)
-                    : 0x1F600 + r.nextInt(0x50));
+            sb.appendCodePoint(
+                    kind < 6
+                            ? 'a' + r.nextInt(26)
+                            : kind < 8
+                                    ? r.nextInt(0x80)
+                                    : kind < 9 ? 0x80 + r.nextInt(0x700) : 0x1F600 + r.nextInt(0x50));
         }
         return sb.toString();
     }
@@ -413,17 +492,20 @@ class WriteRoutesFuzzTest {
             case 0 -> "[".repeat(1 + r.nextInt(5000)) + "]".repeat(r.nextInt(5000));
             case 1 -> "{\"a\":".repeat(1 + r.nextInt(3000)) + "1" + "}".repeat(r.nextInt(3000));
             case 2 -> {
-                StringBuilder sb = new StringBuilder("{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":[");
+                StringBuilder sb =
+                        new StringBuilder("{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":[");
                 for (int i = r.nextInt(20_000); i > 0; i--) {
                     sb.append("1,");
                 }
                 yield sb.append("1]}").toString();
             }
             case 3 -> randomText(r, r.nextInt(3000));
-            case 4 -> "{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":\"r\"".substring(0, r.nextInt(60));
+            case 4 -> "{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":\"r\""
+                    .substring(0, r.nextInt(60));
             case 5 -> r.nextBoolean() ? "null" : r.nextBoolean() ? "\"text\"" : String.valueOf(r.nextLong());
             case 6 -> "{\"reason\":\"r\",\"reason\":\"s\",\"fingerprint\":\"monitor/api\",\"durationMinutes\":5}";
-            case 7 -> "{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":\"" + "\\u0000".repeat(r.nextInt(200)) + "\"}";
+            case 7 -> "{\"fingerprint\":\"monitor/api\",\"durationMinutes\":5,\"reason\":\""
+                    + "\\u0000".repeat(r.nextInt(200)) + "\"}";
             default -> "";
         };
     }
@@ -437,8 +519,13 @@ class WriteRoutesFuzzTest {
         for (int i = 0; i < PER_ROUTE; i++) {
             String id = random.nextInt(50) == 0 ? seededSilences.get(random.nextInt(2)) : pathSegment(random);
             String token = random.nextInt(3) == 0 ? TestApi.ADMIN : TestApi.SILENCER;
-            cases.add(new Case("DELETE", "/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8), token, null,
-                    res -> res.statusCode() == 200 ? (seededSilences.contains(id) ? null : "expired an unknown silence")
+            cases.add(new Case(
+                    "DELETE",
+                    "/v1/silences/" + URLEncoder.encode(id, StandardCharsets.UTF_8),
+                    token,
+                    null,
+                    res -> res.statusCode() == 200
+                            ? (seededSilences.contains(id) ? null : "expired an unknown silence")
                             : Set.of(400, 404, 405).contains(res.statusCode()) ? null : "an unexpected status"));
         }
         Map<Integer, Integer> statuses = new java.util.TreeMap<>();
@@ -469,8 +556,12 @@ class WriteRoutesFuzzTest {
             String fingerprint = random.nextInt(3) == 0 ? "monitor/api" : pathSegment(random);
             String body = ackBody(random);
             String token = random.nextInt(4) == 0 ? TestApi.ADMIN : TestApi.ACKER;
-            cases.add(new Case("POST", "/v1/alerts/" + URLEncoder.encode(fingerprint, StandardCharsets.UTF_8) + "/ack",
-                    token, body, res -> ackVerdict(fingerprint, body, res)));
+            cases.add(new Case(
+                    "POST",
+                    "/v1/alerts/" + URLEncoder.encode(fingerprint, StandardCharsets.UTF_8) + "/ack",
+                    token,
+                    body,
+                    res -> ackVerdict(fingerprint, body, res)));
         }
         Map<Integer, Integer> statuses = new java.util.TreeMap<>();
         assertThat(run(cases, statuses)).as("statuses " + statuses).isEmpty();
@@ -513,17 +604,25 @@ class WriteRoutesFuzzTest {
         }
         ObjectNode body = F.objectNode();
         if (r.nextBoolean()) {
-            String[] durations = {"2h", "30m", "1d", "31d", "32d", "744h", "745h", "44640m", "44641m", "0m", "999999d",
-                    "-1h", "1w", "h", "1.5h", " 2h "};
-            body.set("until", switch (r.nextInt(4)) {
-                case 0 -> F.textNode(durations[r.nextInt(durations.length)]);
-                case 1 -> time(r);
-                case 2 -> F.numberNode(NOW + (long) (r.nextDouble() * 40 * DAY));
-                default -> anyValue(r, 0);
-            });
+            String[] durations = {
+                "2h", "30m", "1d", "31d", "32d", "744h", "745h", "44640m", "44641m", "0m", "999999d", "-1h", "1w", "h",
+                "1.5h", " 2h "
+            };
+            body.set(
+                    "until",
+                    switch (r.nextInt(4)) {
+                        case 0 -> F.textNode(durations[r.nextInt(durations.length)]);
+                        case 1 -> time(r);
+                        case 2 -> F.numberNode(NOW + (long) (r.nextDouble() * 40 * DAY));
+                        default -> anyValue(r, 0);
+                    });
         }
         if (r.nextBoolean()) {
-            body.set("comment", r.nextInt(4) == 0 ? anyValue(r, 0) : F.textNode(randomText(r, r.nextInt(r.nextBoolean() ? 50 : 600))));
+            body.set(
+                    "comment",
+                    r.nextInt(4) == 0
+                            ? anyValue(r, 0)
+                            : F.textNode(randomText(r, r.nextInt(r.nextBoolean() ? 50 : 600))));
         }
         if (r.nextInt(10) == 0) {
             body.set(r.nextBoolean() ? "by" : "fingerprint", anyValue(r, 0));
@@ -541,8 +640,12 @@ class WriteRoutesFuzzTest {
         for (int i = 0; i < PER_ROUTE; i++) {
             String fingerprint = random.nextInt(20) == 0 ? "monitor/api" : pathSegment(random);
             String token = random.nextInt(4) == 0 ? TestApi.ADMIN : TestApi.ACKER;
-            cases.add(new Case("DELETE", "/v1/alerts/" + URLEncoder.encode(fingerprint, StandardCharsets.UTF_8) + "/ack",
-                    token, null, res -> res.statusCode() == 200
+            cases.add(new Case(
+                    "DELETE",
+                    "/v1/alerts/" + URLEncoder.encode(fingerprint, StandardCharsets.UTF_8) + "/ack",
+                    token,
+                    null,
+                    res -> res.statusCode() == 200
                             ? (fingerprint.equals("monitor/api") ? null : "unacknowledged what was not acknowledged")
                             : Set.of(400, 404, 405).contains(res.statusCode()) ? null : "an unexpected status"));
         }

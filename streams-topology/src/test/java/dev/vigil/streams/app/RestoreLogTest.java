@@ -22,10 +22,15 @@ class RestoreLogTest {
         clock.addAndGet(Duration.ofMillis(1_500).toNanos());
         log.onRestoreEnd(history, "verdict-history", 5_000);
 
-        var timer = registry.get("vigil.streams.restore").tag("store", "verdict-history").timer();
+        var timer = registry.get("vigil.streams.restore")
+                .tag("store", "verdict-history")
+                .timer();
         assertThat(timer.count()).isEqualTo(1);
         assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1_500.0);
-        assertThat(registry.get("vigil.streams.restore.records").tag("store", "verdict-history").counter().count())
+        assertThat(registry.get("vigil.streams.restore.records")
+                        .tag("store", "verdict-history")
+                        .counter()
+                        .count())
                 .isEqualTo(5_000.0);
         assertThat(log.inProgress()).isZero();
     }
@@ -42,7 +47,9 @@ class RestoreLogTest {
         // an end without a start (a listener registered late) records nothing
         log.onRestoreEnd(history, "verdict-history", 10);
 
-        var timer = registry.get("vigil.streams.restore").tag("store", "verdict-history").timer();
+        var timer = registry.get("vigil.streams.restore")
+                .tag("store", "verdict-history")
+                .timer();
         assertThat(timer.count()).isEqualTo(1);
         assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(200.0);
         assertThat(log.inProgress()).isZero();

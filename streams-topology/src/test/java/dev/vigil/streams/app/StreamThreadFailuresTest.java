@@ -36,7 +36,8 @@ class StreamThreadFailuresTest {
     void replacementsOlderThanTheWindowNoLongerCount() {
         var clock = new AtomicLong(Instant.parse("2026-12-02T10:00:00Z").toEpochMilli());
         var failures = new StreamThreadFailures(2, Duration.ofMinutes(10), clock::get);
-        var transientFailure = new StreamsException(new org.apache.kafka.common.errors.NotLeaderOrFollowerException("moved"));
+        var transientFailure =
+                new StreamsException(new org.apache.kafka.common.errors.NotLeaderOrFollowerException("moved"));
         assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
         assertThat(failures.handle(transientFailure)).isEqualTo(REPLACE_THREAD);
         clock.addAndGet(Duration.ofMinutes(11).toMillis());
@@ -45,23 +46,29 @@ class StreamThreadFailuresTest {
 
     @Test
     void onlyRetriableKafkaErrorsCountAsTransient() {
-        assertThat(StreamThreadFailures.isTransient(new StreamsException(new TimeoutException("t")))).isTrue();
-        assertThat(StreamThreadFailures.isTransient(new RuntimeException(new RuntimeException(
-                new org.apache.kafka.common.errors.DisconnectException("gone"))))).isTrue();
-        assertThat(StreamThreadFailures.isTransient(new StreamsException("fatal"))).isFalse();
+        assertThat(StreamThreadFailures.isTransient(new StreamsException(new TimeoutException("t"))))
+                .isTrue();
+        assertThat(StreamThreadFailures.isTransient(new RuntimeException(
+                        new RuntimeException(new org.apache.kafka.common.errors.DisconnectException("gone")))))
+                .isTrue();
+        assertThat(StreamThreadFailures.isTransient(new StreamsException("fatal")))
+                .isFalse();
         assertThat(StreamThreadFailures.isTransient(new org.apache.kafka.common.errors.SerializationException("bad")))
                 .isFalse();
-        assertThat(StreamThreadFailures.isTransient(new IllegalArgumentException("bad"))).isFalse();
+        assertThat(StreamThreadFailures.isTransient(new IllegalArgumentException("bad")))
+                .isFalse();
     }
 
     @Test
     void aTransactionTheBrokersAbortedWhileOneWasAwayGetsANewThread() {
         // as a stream thread saw it after a broker that led its transaction's partitions was down past the timeout
-        var aborted = new StreamsException("Error encountered trying to commit a transaction",
+        var aborted = new StreamsException(
+                "Error encountered trying to commit a transaction",
                 new org.apache.kafka.common.errors.InvalidTxnStateException(
                         "The producer attempted a transactional operation in an invalid state."));
         assertThat(StreamThreadFailures.standard().handle(aborted)).isEqualTo(REPLACE_THREAD);
         assertThat(StreamThreadFailures.isTransient(new StreamsException(
-                new org.apache.kafka.common.errors.InvalidProducerEpochException("epoch")))).isTrue();
+                        new org.apache.kafka.common.errors.InvalidProducerEpochException("epoch"))))
+                .isTrue();
     }
 }

@@ -24,9 +24,12 @@ class StreamsServiceConfigAlertingKeyTest {
 
     @Test
     void environmentOverridesReachTheAlertingSection() {
-        var cfg = StreamsServiceConfig.load(null, Map.of("VIGIL_ALERTING_DEBOUNCE", "1m",
-                "VIGIL_ALERTING_QUERY_BASE_URL", "http://vigil.example:8081"));
-        org.assertj.core.api.Assertions.assertThat(cfg.alerting().debounce()).isEqualTo(java.time.Duration.ofMinutes(1));
-        org.assertj.core.api.Assertions.assertThat(cfg.alerting().queryBaseUrl()).isEqualTo("http://vigil.example:8081");
+        var cfg = StreamsServiceConfig.load(
+                null,
+                Map.of("VIGIL_ALERTING_DEBOUNCE", "1m", "VIGIL_ALERTING_QUERY_BASE_URL", "http://vigil.example:8081"));
+        org.assertj.core.api.Assertions.assertThat(cfg.alerting().debounce())
+                .isEqualTo(java.time.Duration.ofMinutes(1));
+        org.assertj.core.api.Assertions.assertThat(cfg.alerting().queryBaseUrl())
+                .isEqualTo("http://vigil.example:8081");
     }
 }

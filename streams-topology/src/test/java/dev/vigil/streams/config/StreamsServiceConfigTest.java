@@ -37,7 +37,9 @@ class StreamsServiceConfigTest {
     @Test
     void yamlThenEnvironmentOverrides() throws Exception {
         Path file = dir.resolve("vigil-streams.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 kafka:
                   bootstrapServers: broker:9092
                 verdict:
@@ -45,8 +47,15 @@ class StreamsServiceConfigTest {
                 workers:
                   stale: 2m
                 """);
-        var cfg = StreamsServiceConfig.load(file, Map.of("VIGIL_HTTP_PORT", "9999", "VIGIL_VERDICT_GRACE", "3s",
-                "VIGIL_KAFKA_APPLICATION_ID", "vigil-eu"));
+        var cfg = StreamsServiceConfig.load(
+                file,
+                Map.of(
+                        "VIGIL_HTTP_PORT",
+                        "9999",
+                        "VIGIL_VERDICT_GRACE",
+                        "3s",
+                        "VIGIL_KAFKA_APPLICATION_ID",
+                        "vigil-eu"));
         assertThat(cfg.kafka().bootstrapServers()).isEqualTo("broker:9092");
         assertThat(cfg.kafka().applicationId()).isEqualTo("vigil-eu");
         assertThat(cfg.http().port()).isEqualTo(9999);
@@ -58,7 +67,9 @@ class StreamsServiceConfigTest {
     @Test
     void selfWatchSettingsReadAndTheSignalsTopicIsTheApplications() throws Exception {
         Path file = dir.resolve("vigil-streams.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 kafka:
                   applicationId: vigil-eu
                   topics:
@@ -76,14 +87,18 @@ class StreamsServiceConfigTest {
         assertThat(s.silentRegionAfter()).isEqualTo(Duration.ofSeconds(20));
         assertThat(s.signalsTopic()).isEqualTo("vigil-eu-selfwatch-signals");
         assertThat(cfg.topology().topics().regions()).isEqualTo("eu.regions");
-        assertThat(StreamsServiceConfig.defaults().topology().topics().regions()).isEqualTo("vigil.regions");
+        assertThat(StreamsServiceConfig.defaults().topology().topics().regions())
+                .isEqualTo("vigil.regions");
     }
 
     @Test
     void aStaticGroupMemberIdComesFromTheEnvironmentAndIsValidated() {
-        assertThat(StreamsServiceConfig.load(null, Map.of()).kafka().groupInstanceId()).isEmpty();
-        assertThat(StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "streams-0")).kafka()
-                .groupInstanceId()).isEqualTo("streams-0");
+        assertThat(StreamsServiceConfig.load(null, Map.of()).kafka().groupInstanceId())
+                .isEmpty();
+        assertThat(StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "streams-0"))
+                        .kafka()
+                        .groupInstanceId())
+                .isEqualTo("streams-0");
         assertThatThrownBy(() -> StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_GROUP_INSTANCE_ID", "pod 0/x")))
                 .hasMessageContaining("kafka.groupInstanceId");
     }
@@ -106,7 +121,9 @@ class StreamsServiceConfigTest {
     @Test
     void theKeysOfThePreviousShapeStillWorkAndEachWarnsOnce() throws Exception {
         Path current = dir.resolve("current.yaml");
-        Files.writeString(current, """
+        Files.writeString(
+                current,
+                """
                 kafka:
                   commitInterval: 250ms
                   topics: {monitors: t1.monitors, deadLetter: t1.dead, alerts: t1.alerts, metrics: t1.metrics}
@@ -116,7 +133,9 @@ class StreamsServiceConfigTest {
                 silences: {keepExpired: 3d}
                 """);
         Path old = dir.resolve("old.yaml");
-        Files.writeString(old, """
+        Files.writeString(
+                old,
+                """
                 kafka:
                   commitIntervalMs: 250
                 topics: {monitors: t1.monitors, deadLetter: t1.dead}
@@ -129,26 +148,34 @@ class StreamsServiceConfigTest {
         var expected = StreamsServiceConfig.load(current, Map.of());
         var r = dev.vigil.kit.config.ConfigLoader.read(StreamsServiceConfig.SPEC, old, Map.of());
         assertThat(r.config()).isEqualTo(expected);
-        assertThat(r.warnings()).hasSize(18).contains(
-                old + ": topics.monitors is deprecated, use kafka.topics.monitors",
-                old + ": alerting.alertsTopic is deprecated, use kafka.topics.alerts",
-                old + ": workers.staleSeconds is deprecated, use workers.stale with the unit in the value, e.g. 30s, 5m"
-                        + " or 1500ms");
-        var fromEnv = dev.vigil.kit.config.ConfigLoader.read(StreamsServiceConfig.SPEC, null,
+        assertThat(r.warnings())
+                .hasSize(18)
+                .contains(
+                        old + ": topics.monitors is deprecated, use kafka.topics.monitors",
+                        old + ": alerting.alertsTopic is deprecated, use kafka.topics.alerts",
+                        old
+                                + ": workers.staleSeconds is deprecated, use workers.stale with the unit in the value, e.g. 30s, 5m"
+                                + " or 1500ms");
+        var fromEnv = dev.vigil.kit.config.ConfigLoader.read(
+                StreamsServiceConfig.SPEC,
+                null,
                 Map.of("VIGIL_VERDICT_GRACE_MS", "3000", "VIGIL_ALERTING_DEBOUNCE_MINUTES", "5"));
         assertThat(fromEnv.config().verdict().grace()).isEqualTo(Duration.ofSeconds(3));
         assertThat(fromEnv.config().alerting().debounce()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(fromEnv.warnings()).containsExactlyInAnyOrder(
-                "VIGIL_VERDICT_GRACE_MS is deprecated, use VIGIL_VERDICT_GRACE (verdict.grace) with the unit in the value,"
-                        + " e.g. 30s, 5m or 1500ms",
-                "VIGIL_ALERTING_DEBOUNCE_MINUTES is deprecated, use VIGIL_ALERTING_DEBOUNCE (alerting.debounce) with the"
-                        + " unit in the value, e.g. 30s, 5m or 1500ms");
+        assertThat(fromEnv.warnings())
+                .containsExactlyInAnyOrder(
+                        "VIGIL_VERDICT_GRACE_MS is deprecated, use VIGIL_VERDICT_GRACE (verdict.grace) with the unit in the value,"
+                                + " e.g. 30s, 5m or 1500ms",
+                        "VIGIL_ALERTING_DEBOUNCE_MINUTES is deprecated, use VIGIL_ALERTING_DEBOUNCE (alerting.debounce) with the"
+                                + " unit in the value, e.g. 30s, 5m or 1500ms");
     }
 
     @Test
     void everyBadValueIsReportedAtOnce() throws Exception {
         Path file = dir.resolve("bad.yaml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 kafka: {numStreamThreads: 0, topics: {alerts: "no such topic!"}}
                 http: {port: 70000}
                 verdict: {grace: soon, historyRetention: 36h}
@@ -156,21 +183,33 @@ class StreamsServiceConfigTest {
                 alerting: {debounce: 0s}
                 """);
         assertThatThrownBy(() -> StreamsServiceConfig.load(file, Map.of()))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactlyInAnyOrder(
-                        file + ": kafka.topics.alerts: must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)",
-                        file + ": kafka.numStreamThreads: must be between 1 and 64",
-                        file + ": http.port: must be between 0 and 65535",
-                        file + ": verdict.grace: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
-                        file + ": verdict.historyRetention: must be whole days (e.g. 90d)",
-                        file + ": workers.warn: must be greater than workers.healthy",
-                        file + ": alerting.debounce: must be between 1m and 1d"));
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                        .containsExactlyInAnyOrder(
+                                file
+                                        + ": kafka.topics.alerts: must be a Kafka topic name ([A-Za-z0-9._-], at most 249 characters)",
+                                file + ": kafka.numStreamThreads: must be between 1 and 64",
+                                file + ": http.port: must be between 0 and 65535",
+                                file + ": verdict.grace: must be a duration such as 500ms, 10s, 5m, 1h or PT1H",
+                                file + ": verdict.historyRetention: must be whole days (e.g. 90d)",
+                                file + ": workers.warn: must be greater than workers.healthy",
+                                file + ": alerting.debounce: must be between 1m and 1d"));
     }
 
     @Test
     void theNewKeysAreOverriddenByTheirVariables() {
-        var cfg = StreamsServiceConfig.load(null, Map.of("VIGIL_KAFKA_TOPICS_ALERTS", "env.alerts",
-                "VIGIL_KAFKA_TOPICS_MONITORS", "env.monitors", "VIGIL_KAFKA_COMMIT_INTERVAL", "1s",
-                "VIGIL_WORKERS_STALE", "10m", "VIGIL_SILENCES_KEEP_EXPIRED", "14d"));
+        var cfg = StreamsServiceConfig.load(
+                null,
+                Map.of(
+                        "VIGIL_KAFKA_TOPICS_ALERTS",
+                        "env.alerts",
+                        "VIGIL_KAFKA_TOPICS_MONITORS",
+                        "env.monitors",
+                        "VIGIL_KAFKA_COMMIT_INTERVAL",
+                        "1s",
+                        "VIGIL_WORKERS_STALE",
+                        "10m",
+                        "VIGIL_SILENCES_KEEP_EXPIRED",
+                        "14d"));
         assertThat(cfg.topics().alerts()).isEqualTo("env.alerts");
         assertThat(cfg.topology().topics().monitors()).isEqualTo("env.monitors");
         assertThat(cfg.kafka().commitInterval()).isEqualTo(Duration.ofSeconds(1));

@@ -49,7 +49,8 @@ class ConsoleHttpTest {
     private QueryServer server;
     private Forwarder forwarder;
     private ConsoleAssets assets;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
@@ -69,15 +70,34 @@ class ConsoleHttpTest {
         new QueryHandlers(backend, forwarder, CLOCK).register(routes);
         assets = ConsoleAssets.load();
         new ConsoleRoutes(assets).register(routes);
-        StatusPage page = new StatusPage("public", "Acme <b>status</b>", "What our customers see",
-                List.of(new Group("Storefront", List.of("shop", "blog")), new Group("Later", List.of("not-defined-yet"))));
+        StatusPage page = new StatusPage(
+                "public",
+                "Acme <b>status</b>",
+                "What our customers see",
+                List.of(
+                        new Group("Storefront", List.of("shop", "blog")),
+                        new Group("Later", List.of("not-defined-yet"))));
         new StatusPages(List.of(page), routes, CLOCK, assets.version()).register(routes);
         server = TestApi.start(routes, QueryServer.ops(backend, () -> "# metrics\n"));
     }
 
     private static MonitorDefinition named(String id, String name) {
-        return new MonitorDefinition(1, id, name, "https://internal.example.com/" + id + "?token=abc", null, 60, 2500,
-                regions(1), null, null, null, "web", null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                name,
+                "https://internal.example.com/" + id + "?token=abc",
+                null,
+                60,
+                2500,
+                regions(1),
+                null,
+                null,
+                null,
+                "web",
+                null,
+                null,
+                null);
     }
 
     @AfterEach
@@ -91,7 +111,8 @@ class ConsoleHttpTest {
 
     private HttpResponse<String> get(String path, String authorization) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(10)).GET();
+                .timeout(Duration.ofSeconds(10))
+                .GET();
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -108,21 +129,28 @@ class ConsoleHttpTest {
         assertThat(res.statusCode()).isEqualTo(200);
         assertThat(res.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
         assertThat(res.headers().firstValue("Content-Security-Policy")).hasValue(ConsoleRoutes.CONSOLE_CSP);
-        assertThat(ConsoleRoutes.CONSOLE_CSP).doesNotContain("unsafe-inline").doesNotContain("unsafe-eval")
-                .contains("frame-ancestors 'none'").contains("script-src 'self'");
+        assertThat(ConsoleRoutes.CONSOLE_CSP)
+                .doesNotContain("unsafe-inline")
+                .doesNotContain("unsafe-eval")
+                .contains("frame-ancestors 'none'")
+                .contains("script-src 'self'");
         assertThat(res.headers().firstValue("X-Frame-Options")).hasValue("DENY");
         assertThat(res.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         assertThat(res.headers().firstValue("Cache-Control")).hasValue("no-cache");
         assertThat(res.body()).doesNotContain(ConsoleAssets.VERSION_PLACEHOLDER).contains("?v=" + assets.version());
         // no inline script, no inline style, no handler attributes in the shell
-        assertThat(res.body()).doesNotContainPattern("<script(?![^>]*\\bsrc=)[^>]*>")
-                .doesNotContain("<style").doesNotContainPattern("\\sstyle=").doesNotContainPattern("\\son[a-z]+=");
+        assertThat(res.body())
+                .doesNotContainPattern("<script(?![^>]*\\bsrc=)[^>]*>")
+                .doesNotContain("<style")
+                .doesNotContainPattern("\\sstyle=")
+                .doesNotContainPattern("\\son[a-z]+=");
 
         var css = get("/console/status-page.css?v=" + assets.version(), null);
         assertThat(css.statusCode()).isEqualTo(200);
         assertThat(css.headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
         assertThat(css.headers().firstValue("Cache-Control")).hasValue(ConsoleRoutes.IMMUTABLE);
-        assertThat(get("/console/status-page.css?v=old", null).headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(get("/console/status-page.css?v=old", null).headers().firstValue("Cache-Control"))
+                .hasValue("no-cache");
 
         var uplot = get("/console/vendor/uplot.js?v=" + assets.version(), null);
         assertThat(uplot.statusCode()).isEqualTo(200);
@@ -132,23 +160,39 @@ class ConsoleHttpTest {
 
     @Test
     void onlyTheConsoleFilesAreServedAndNoPathReachesTheApiWithoutAToken() throws Exception {
-        for (String path : List.of("/console/nope.js", "/console/index.html", "/console/..%2Fopenapi%2Fstreams-query.json",
-                "/console/%2e%2e%2fopenapi", "/console/vendor/..%2F..%2Fconsole%2Findex.html", "/console/vendor/uPlot.min.css",
+        for (String path : List.of(
+                "/console/nope.js",
+                "/console/index.html",
+                "/console/..%2Fopenapi%2Fstreams-query.json",
+                "/console/%2e%2e%2fopenapi",
+                "/console/vendor/..%2F..%2Fconsole%2Findex.html",
+                "/console/vendor/uPlot.min.css",
                 "/console/.hidden.js")) {
             var res = get(path, null);
             assertThat(res.statusCode()).as(path).isEqualTo(404);
             assertThat(res.headers().firstValue("Content-Type")).as(path).hasValue("application/problem+json");
         }
-        for (String path : List.of("/v1/status", "/console/../v1/status", "/status/../v1/status", "/v1/whoami",
-                "/badge/../v1/status", "/v1/monitors/shop")) {
+        for (String path : List.of(
+                "/v1/status",
+                "/console/../v1/status",
+                "/status/../v1/status",
+                "/v1/whoami",
+                "/badge/../v1/status",
+                "/v1/monitors/shop")) {
             var res = get(path, null);
             assertThat(res.statusCode()).as(path).isIn(401, 404);
-            assertThat(res.body()).as(path).doesNotContain("monitorId").doesNotContain("network_failure")
+            assertThat(res.body())
+                    .as(path)
+                    .doesNotContain("monitorId")
+                    .doesNotContain("network_failure")
                     .doesNotContain("\"monitors\"");
         }
         assertThat(get("/v1/status", null).statusCode()).isEqualTo(401);
-        var post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json").build(),
+        var post = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .header("Content-Type", "application/json")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(post.statusCode()).as("only GET of the shell is public").isEqualTo(401);
     }
@@ -161,7 +205,9 @@ class ConsoleHttpTest {
         assertThat(json(reader).path("scopes").toString()).isEqualTo("[\"read\"]");
         assertThat(reader.body()).doesNotContain(TestApi.READER);
         var acker = get("/v1/whoami", "Bearer " + TestApi.ACKER);
-        assertThat(acker.statusCode()).as("a token without read may still ask who it is").isEqualTo(200);
+        assertThat(acker.statusCode())
+                .as("a token without read may still ask who it is")
+                .isEqualTo(200);
         assertThat(json(acker).path("scopes").toString()).isEqualTo("[\"ack\"]");
         assertThat(get("/v1/whoami", "Bearer vgl_not-a-token").statusCode()).isEqualTo(401);
     }
@@ -189,19 +235,38 @@ class ConsoleHttpTest {
         assertThat(html).contains("Acme &lt;b&gt;status&lt;/b&gt;").doesNotContain("<b>status</b>");
         assertThat(html).contains("&lt;img src=x onerror=alert(1)&gt;").doesNotContain(XSS);
         assertThat(html).contains("Blog").contains("Storefront").contains("Later");
-        assertThat(html).contains("data-monitor=\"shop\"").contains("data-monitor=\"blog\"")
+        assertThat(html)
+                .contains("data-monitor=\"shop\"")
+                .contains("data-monitor=\"blog\"")
                 .contains("data-monitor=\"not-defined-yet\"");
         assertThat(html).doesNotContain("secret-admin").doesNotContain("Internal admin");
-        assertThat(html).doesNotContain("internal.example.com").doesNotContain("token=abc").doesNotContain("eu-west")
-                .doesNotContain("network_failure").doesNotContain("<script");
+        assertThat(html)
+                .doesNotContain("internal.example.com")
+                .doesNotContain("token=abc")
+                .doesNotContain("eu-west")
+                .doesNotContain("network_failure")
+                .doesNotContain("<script");
         assertThat(html).contains("Down").contains("Operational").contains("Partial outage");
-        assertThat(html.split("class=\"day ", -1).length - 1).as("90 days for each of the 3 monitors (pending has none)")
+        assertThat(html.split("class=\"day ", -1).length - 1)
+                .as("90 days for each of the 3 monitors (pending has none)")
                 .isEqualTo(2 * StatusPages.UPTIME_DAYS);
 
         JsonNode summary = json(get("/status/public/summary.json", null));
         assertThat(summary.path("overall").asText()).isEqualTo("partial_outage");
-        assertThat(summary.path("groups").get(0).path("monitors").get(0).path("status").asText()).isEqualTo("down");
-        assertThat(summary.path("groups").get(1).path("monitors").get(0).path("status").asText()).isEqualTo("pending");
+        assertThat(summary.path("groups")
+                        .get(0)
+                        .path("monitors")
+                        .get(0)
+                        .path("status")
+                        .asText())
+                .isEqualTo("down");
+        assertThat(summary.path("groups")
+                        .get(1)
+                        .path("monitors")
+                        .get(0)
+                        .path("status")
+                        .asText())
+                .isEqualTo("pending");
         assertThat(summary.toString()).doesNotContain("internal.example.com").doesNotContain("eu-west");
 
         for (String path : List.of("/status/nope", "/status/nope/summary.json", "/status/PUBLIC")) {
@@ -221,7 +286,9 @@ class ConsoleHttpTest {
 
         var uptime = get("/badge/blog/uptime.svg?days=7", null);
         assertThat(uptime.statusCode()).isEqualTo(200);
-        assertThat(parse(uptime.body()).getDocumentElement().getTextContent()).contains("uptime 7d").contains("%");
+        assertThat(parse(uptime.body()).getDocumentElement().getTextContent())
+                .contains("uptime 7d")
+                .contains("%");
         assertThat(get("/badge/blog/uptime.svg?days=0", null).statusCode()).isEqualTo(400);
         assertThat(get("/badge/blog/uptime.svg?days=91", null).statusCode()).isEqualTo(400);
         assertThat(get("/badge/blog/uptime.svg?days=x", null).statusCode()).isEqualTo(400);
@@ -230,7 +297,8 @@ class ConsoleHttpTest {
         var unknown = get("/badge/no-such-monitor/status.svg", null);
         assertThat(unlisted.statusCode()).isEqualTo(404);
         assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(json(unlisted).path("detail").asText()).isEqualTo(json(unknown).path("detail").asText());
+        assertThat(json(unlisted).path("detail").asText())
+                .isEqualTo(json(unknown).path("detail").asText());
         assertThat(get("/badge/secret-admin/uptime.svg", null).statusCode()).isEqualTo(404);
     }
 

@@ -1,23 +1,31 @@
 package dev.vigil.streams.health;
 
-import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.config.TopologyConfig.WorkerSettings;
 import dev.vigil.streams.topology.DriverHarness;
+import dev.vigil.streams.topology.StoreNames;
+import java.time.Duration;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import java.time.Duration;
 
 class WorkerHealthTest {
     private static final long T0 = 1_800_000_000_000L;
 
     @ParameterizedTest
-    @CsvSource({"0, healthy", "29999, healthy", "30000, warn", "59999, warn", "60000, stale", "299999, stale",
-            "300000, dead", "86400000, dead"})
+    @CsvSource({
+        "0, healthy",
+        "29999, healthy",
+        "30000, warn",
+        "59999, warn",
+        "60000, stale",
+        "299999, stale",
+        "300000, dead",
+        "86400000, dead"
+    })
     void healthByHeartbeatAge(long ageMs, String expected) {
         assertThat(Health.of(ageMs, WorkerSettings.defaults())).isEqualTo(Health.fromWire(expected));
     }

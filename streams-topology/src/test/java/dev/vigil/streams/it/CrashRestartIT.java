@@ -3,10 +3,10 @@ package dev.vigil.streams.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.app.StreamsApp;
 import java.io.IOException;
@@ -33,6 +33,7 @@ class CrashRestartIT {
     private static final int WINDOWS = 30;
     /** Windows produced before the kill; the rest only after it, so the kill lands mid-stream however fast the instance runs. */
     private static final int BEFORE_KILL = 20;
+
     private static final long HOUR = ItSupport.HOUR;
     /** Hourly windows from the next hour on, so their collection deadlines are still ahead. */
     private static final long BASE = ItSupport.nextHourStart();
@@ -46,8 +47,24 @@ class CrashRestartIT {
     void crashMidStreamLosesNoVerdictAndDuplicatesNone() throws Exception {
         try (var producer = ItSupport.producer(kafka)) {
             for (int m = 0; m < MONITORS; m++) {
-                ItSupport.define(producer, new MonitorDefinition(1, "c-" + m, null, "https://example.com/" + m, null,
-                        3600, 2500, Fixtures.regions(3), null, null, null, null, null, null, null));
+                ItSupport.define(
+                        producer,
+                        new MonitorDefinition(
+                                1,
+                                "c-" + m,
+                                null,
+                                "https://example.com/" + m,
+                                null,
+                                3600,
+                                2500,
+                                Fixtures.regions(3),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
             }
             producer.flush();
         }
@@ -56,17 +73,23 @@ class CrashRestartIT {
         Process first = launch(config, "first");
         CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> produceWindows(0, BEFORE_KILL));
         try {
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> ItSupport.readAllVerdicts(kafka).size() >= 60);
             first.destroyForcibly().waitFor();
-            assertThat(ItSupport.readAllVerdicts(kafka).size()).as("crashed mid-stream").isLessThanOrEqualTo(MONITORS * BEFORE_KILL);
+            assertThat(ItSupport.readAllVerdicts(kafka).size())
+                    .as("crashed mid-stream")
+                    .isLessThanOrEqualTo(MONITORS * BEFORE_KILL);
 
             stream.get();
             produceWindows(BEFORE_KILL, WINDOWS);
             Process second = launch(config, "second");
             try {
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> distinctWindows(ItSupport.readAllVerdicts(kafka)).size() >= MONITORS * WINDOWS);
+                await().atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .until(() -> distinctWindows(ItSupport.readAllVerdicts(kafka))
+                                        .size()
+                                >= MONITORS * WINDOWS);
             } finally {
                 second.destroy();
                 second.waitFor();
@@ -92,8 +115,11 @@ class CrashRestartIT {
                 long ws = BASE + k * HOUR;
                 for (int m = 0; m < MONITORS; m++) {
                     for (String region : Fixtures.regions(3)) {
-                        ItSupport.result(producer, (m + k) % 4 == 0
-                                ? Fixtures.failure("c-" + m, region, ws) : Fixtures.success("c-" + m, region, ws));
+                        ItSupport.result(
+                                producer,
+                                (m + k) % 4 == 0
+                                        ? Fixtures.failure("c-" + m, region, ws)
+                                        : Fixtures.success("c-" + m, region, ws));
                     }
                 }
                 producer.flush(); // one window at a time: the instance is mid-stream when it is killed
@@ -108,7 +134,8 @@ class CrashRestartIT {
     }
 
     private Path writeConfig(int port) throws IOException {
-        String yaml = """
+        String yaml =
+                """
                 kafka:
                   bootstrapServers: "%s"
                   applicationId: vigil-crash-it
@@ -124,7 +151,8 @@ class CrashRestartIT {
                   advertisedHost: 127.0.0.1
                 verdict:
                   punctuationInterval: 200ms
-                """.formatted(kafka.bootstrapServers(), dir.resolve("state"), port);
+                """
+                        .formatted(kafka.bootstrapServers(), dir.resolve("state"), port);
         Path file = dir.resolve("vigil-streams.yaml");
         Files.writeString(file, yaml);
         return file;
@@ -133,9 +161,12 @@ class CrashRestartIT {
     private Process launch(Path config, String name) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", cp, StreamsApp.class.getName(), config.toString()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(dir.resolve(name + ".log").toFile()).start();
+        List<String> cmd =
+                new ArrayList<>(List.of(java, "-Xmx512m", "-cp", cp, StreamsApp.class.getName(), config.toString()));
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve(name + ".log").toFile())
+                .start();
     }
 
     private static int freePort() throws IOException {

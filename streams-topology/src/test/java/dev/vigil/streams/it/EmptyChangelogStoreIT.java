@@ -73,11 +73,13 @@ class EmptyChangelogStoreIT {
 
     @TempDir
     Path dirA;
+
     @TempDir
     Path dirB;
 
     /** Every corruption warning logged in this JVM during the test: thread, then message. */
     final List<String> warnings = new CopyOnWriteArrayList<>();
+
     final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
         protected void append(ILoggingEvent e) {
@@ -104,8 +106,12 @@ class EmptyChangelogStoreIT {
 
     /** "task store" of each warning, e.g. {@code 5_0 metric-windows}, with how often it was logged. */
     private Map<String, Long> byTaskAndStore() {
-        return warnings.stream().collect(Collectors.groupingBy(w -> w.replaceAll(".*local state of task (\\S+).*", "$1")
-                + " " + w.replaceAll(".*State store (\\S+) did not.*", "$1"), java.util.TreeMap::new, Collectors.counting()));
+        return warnings.stream()
+                .collect(Collectors.groupingBy(
+                        w -> w.replaceAll(".*local state of task (\\S+).*", "$1") + " "
+                                + w.replaceAll(".*State store (\\S+) did not.*", "$1"),
+                        java.util.TreeMap::new,
+                        Collectors.counting()));
     }
 
     // ------------------------------------------------------------------ the Kafka Streams behaviour, alone
@@ -144,12 +150,22 @@ class EmptyChangelogStoreIT {
         Topology topology = new Topology();
         topology.addSource("in", Serdes.String().deserializer(), Serdes.String().deserializer(), topic);
         topology.addProcessor("writer", () -> new Writer(processed), "in");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("written"), Serdes.String(),
-                Serdes.String()), "writer");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("never-kv"), Serdes.String(),
-                Serdes.String()), "writer");
-        topology.addStateStore(Stores.windowStoreBuilder(Stores.persistentWindowStore("never-windows", Duration.ofDays(1),
-                Duration.ofMinutes(1), false), Serdes.String(), Serdes.String()).withCachingEnabled(), "writer");
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore("written"), Serdes.String(), Serdes.String()),
+                "writer");
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore("never-kv"), Serdes.String(), Serdes.String()),
+                "writer");
+        topology.addStateStore(
+                Stores.windowStoreBuilder(
+                                Stores.persistentWindowStore(
+                                        "never-windows", Duration.ofDays(1), Duration.ofMinutes(1), false),
+                                Serdes.String(),
+                                Serdes.String())
+                        .withCachingEnabled(),
+                "writer");
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "never-written");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -163,15 +179,19 @@ class EmptyChangelogStoreIT {
                 streams.start();
                 await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
                 int before = processed.get();
-                try (var producer = new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), new StringSerializer())) {
+                try (var producer =
+                        new KafkaProducer<>(kafka.producerProps(), new StringSerializer(), new StringSerializer())) {
                     producer.send(new ProducerRecord<>(topic, "k" + run, "v")).get();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
                 await().atMost(Duration.ofSeconds(60)).until(() -> processed.get() > before);
                 // leave the group, so the second run's join does not wait out the first run's session
-                assertThat(streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                        .withTimeout(Duration.ofSeconds(30)))).as("clean close").isTrue();
+                assertThat(streams.close(
+                                CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                                        .withTimeout(Duration.ofSeconds(30))))
+                        .as("clean close")
+                        .isTrue();
             }
         }
         // the first run starts on an empty directory; the clean restart opens the store and finds no offset for it
@@ -190,8 +210,24 @@ class EmptyChangelogStoreIT {
     private void defineMonitors() {
         try (var producer = ItSupport.producer(kafka)) {
             for (int m = 0; m < MONITORS; m++) {
-                ItSupport.define(producer, new MonitorDefinition(1, "e-" + m, null, "https://example.com/" + m, null,
-                        3600, 2500, Fixtures.regions(3), null, null, null, null, null, null, null));
+                ItSupport.define(
+                        producer,
+                        new MonitorDefinition(
+                                1,
+                                "e-" + m,
+                                null,
+                                "https://example.com/" + m,
+                                null,
+                                3600,
+                                2500,
+                                Fixtures.regions(3),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
             }
         }
     }
@@ -208,21 +244,37 @@ class EmptyChangelogStoreIT {
     }
 
     private Set<String> decided(long ws) {
-        return ItSupport.readAllVerdicts(kafka).stream().filter(v -> v.windowStart() == ws)
-                .map(MonitorStatus::monitorId).collect(Collectors.toCollection(TreeSet::new));
+        return ItSupport.readAllVerdicts(kafka).stream()
+                .filter(v -> v.windowStart() == ws)
+                .map(MonitorStatus::monitorId)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     private void awaitEveryMonitorDecided(long ws) {
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
                 .untilAsserted(() -> assertThat(decided(ws)).hasSize(MONITORS));
     }
 
     private StreamsServiceConfig config(String appId, Path dir, String instance) {
         StreamsServiceConfig base = ItSupport.config(kafka, appId, dir);
         KafkaSettings k = base.kafka();
-        return base.withKafka(new KafkaSettings(k.bootstrapServers(), k.applicationId(), k.stateDir(), 1, 1, 1,
-                k.commitInterval(), Map.of("consumer.session.timeout.ms", "10000", "consumer.heartbeat.interval.ms", "1000",
-                "client.id", instance), instance));
+        return base.withKafka(new KafkaSettings(
+                k.bootstrapServers(),
+                k.applicationId(),
+                k.stateDir(),
+                1,
+                1,
+                1,
+                k.commitInterval(),
+                Map.of(
+                        "consumer.session.timeout.ms",
+                        "10000",
+                        "consumer.heartbeat.interval.ms",
+                        "1000",
+                        "client.id",
+                        instance),
+                instance));
     }
 
     /** The id of the sub-topology that reads the metrics topic: its tasks hold the never-written window stores. */
@@ -260,14 +312,16 @@ class EmptyChangelogStoreIT {
     }
 
     private static TopologyDescription describe(StreamsServiceConfig cfg) {
-        return dev.vigil.streams.topology.VigilTopology.build(cfg.topology(), cfg.alerting(),
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry()).describe();
+        return dev.vigil.streams.topology.VigilTopology.build(
+                        cfg.topology(), cfg.alerting(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())
+                .describe();
     }
 
     private static Set<String> tasks(KafkaStreams streams, boolean active) {
         return streams.metadataForLocalThreads().stream()
                 .flatMap(t -> (active ? t.activeTasks() : t.standbyTasks()).stream())
-                .map(t -> t.taskId().toString()).collect(Collectors.toCollection(TreeSet::new));
+                .map(t -> t.taskId().toString())
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /**
@@ -295,7 +349,8 @@ class EmptyChangelogStoreIT {
         // report their offsets to the assignor; that probe ignores enable.transactional.statestores and still logs the
         // warning for a never-written window store, but only drops the probe (it closes cleanly: nothing is wiped).
         // The stream threads, which would wipe the task, must not report it.
-        assertThat(warnings).as("tasks reported corrupted by a stream thread: %s", byTaskAndStore())
+        assertThat(warnings)
+                .as("tasks reported corrupted by a stream thread: %s", byTaskAndStore())
                 .noneMatch(w -> w.contains("StreamThread"));
     }
 
@@ -314,20 +369,29 @@ class EmptyChangelogStoreIT {
         var a = StreamsApp.start(cfgA, ItSupport.env());
         Process b = launch(writeConfig(dirB, "vigil-empty-kill", "kill-b"), dirB.resolve("b.log"));
         try {
-            await("both running, each with standbys").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> a.running() && !tasks(a.streams(), false).isEmpty()
+            await("both running, each with standbys")
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> a.running()
+                            && !tasks(a.streams(), false).isEmpty()
                             && tasks(a.streams(), true).size() < allTasks);
             produceWindow(windowStart(0));
             awaitEveryMonitorDecided(windowStart(0));
             Set<String> standbys = tasks(a.streams(), false);
-            assertThat(standbys).as("the survivor holds standbys of metric tasks").anyMatch(t -> t.startsWith(metricTasks));
+            assertThat(standbys)
+                    .as("the survivor holds standbys of metric tasks")
+                    .anyMatch(t -> t.startsWith(metricTasks));
 
             b.destroyForcibly().waitFor();
             // after the session (10 s) every task is the survivor's
-            await("every task active on the survivor").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+            await("every task active on the survivor")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> a.running() && tasks(a.streams(), true).size() == allTasks);
             // a task caught in a corruption loop keeps leaving the active set: it must stay whole for a while
-            await("every task stays active on the survivor").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(20))
+            await("every task stays active on the survivor")
+                    .during(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> a.running() && tasks(a.streams(), true).size() == allTasks);
             assertThat(a.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
@@ -338,11 +402,14 @@ class EmptyChangelogStoreIT {
             b.destroyForcibly();
             a.close();
         }
-        assertThat(byTaskAndStore()).as("tasks reported corrupted on the survivor").isEmpty();
+        assertThat(byTaskAndStore())
+                .as("tasks reported corrupted on the survivor")
+                .isEmpty();
     }
 
     private Path writeConfig(Path dir, String appId, String instance) throws IOException {
-        String yaml = """
+        String yaml =
+                """
                 kafka:
                   bootstrapServers: "%s"
                   applicationId: %s
@@ -361,7 +428,8 @@ class EmptyChangelogStoreIT {
                   advertisedHost: 127.0.0.1
                 verdict:
                   punctuationInterval: 200ms
-                """.formatted(kafka.bootstrapServers(), appId, dir.resolve("state"), instance, instance);
+                """
+                        .formatted(kafka.bootstrapServers(), appId, dir.resolve("state"), instance, instance);
         Path file = dir.resolve("vigil-streams.yaml");
         Files.writeString(file, yaml);
         return file;
@@ -371,6 +439,8 @@ class EmptyChangelogStoreIT {
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         return new ProcessBuilder(List.of(java, "-Xmx512m", "-cp", cp, StreamsApp.class.getName(), config.toString()))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 }

@@ -1,12 +1,12 @@
 package dev.vigil.streams.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.streams.config.StreamsServiceConfig;
 import dev.vigil.streams.config.StreamsServiceConfig.HttpSettings;
 import dev.vigil.streams.config.StreamsServiceConfig.KafkaSettings;
@@ -24,16 +24,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Helpers for the broker-backed integration tests. */
 final class ItSupport {
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private ItSupport() {
-    }
+    private ItSupport() {}
 
     static final long HOUR = 3_600_000L;
 
@@ -48,16 +48,26 @@ final class ItSupport {
 
     /** Session timeout low enough that a crashed member's partitions move within seconds. */
     static StreamsServiceConfig config(EmbeddedKafka kafka, String appId, Path stateDir) {
-        KafkaSettings k = new KafkaSettings(kafka.bootstrapServers(), appId, stateDir.toString(), 1, 1, 0, Duration.ofMillis(100),
+        KafkaSettings k = new KafkaSettings(
+                kafka.bootstrapServers(),
+                appId,
+                stateDir.toString(),
+                1,
+                1,
+                0,
+                Duration.ofMillis(100),
                 Map.of("consumer.session.timeout.ms", "6000", "consumer.heartbeat.interval.ms", "1000"));
-        return StreamsServiceConfig.defaults().withKafka(k).withHttp(HttpSettings.loopback(0))
+        return StreamsServiceConfig.defaults()
+                .withKafka(k)
+                .withHttp(HttpSettings.loopback(0))
                 .withVerdict(new VerdictSettings(null, null, Duration.ofMillis(200), null))
                 .withAuth(StreamsServiceConfig.AuthSettings.of(dev.vigil.streams.query.TestApi.tokens()));
     }
 
     /** The environment every IT instance shares: the same forwarding credential. */
     static Map<String, String> env() {
-        return Map.of(StreamsServiceConfig.AuthSettings.DEFAULT_INSTANCE_TOKEN_ENV, dev.vigil.streams.query.TestApi.INSTANCE);
+        return Map.of(
+                StreamsServiceConfig.AuthSettings.DEFAULT_INSTANCE_TOKEN_ENV, dev.vigil.streams.query.TestApi.INSTANCE);
     }
 
     static KafkaProducer<String, byte[]> producer(EmbeddedKafka kafka) {
@@ -99,12 +109,14 @@ final class ItSupport {
     }
 
     /** Every record value on a topic so far (null for tombstones), read with read_committed from the beginning. */
-    static <V> List<V> readAll(EmbeddedKafka kafka, String topic, org.apache.kafka.common.serialization.Deserializer<V> values) {
+    static <V> List<V> readAll(
+            EmbeddedKafka kafka, String topic, org.apache.kafka.common.serialization.Deserializer<V> values) {
         Map<String, Object> props = kafka.consumerProps("topic-reader-" + System.nanoTime());
         List<V> out = new ArrayList<>();
         try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), values)) {
             var partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -124,9 +136,13 @@ final class ItSupport {
 
     static HttpResponse<String> get(int port, String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET()
-                    .header("Authorization", dev.vigil.streams.query.TestApi.admin())
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .GET()
+                            .header("Authorization", dev.vigil.streams.query.TestApi.admin())
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {

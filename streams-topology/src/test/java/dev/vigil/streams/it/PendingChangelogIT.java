@@ -1,6 +1,5 @@
 package dev.vigil.streams.it;
 
-import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +10,7 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.app.StreamsApp;
-import dev.vigil.streams.verdict.VerdictProcessor;
+import dev.vigil.streams.topology.StoreNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,13 +42,30 @@ class PendingChangelogIT {
         List<String> regions = Fixtures.regions(3);
         try (var producer = ItSupport.producer(kafka)) {
             for (int m = 0; m < MONITORS; m++) {
-                ItSupport.define(producer, new MonitorDefinition(1, "p-" + m, null, "https://example.com/" + m, null,
-                        3600, 2500, regions, null, null, null, null, null, null, null));
+                ItSupport.define(
+                        producer,
+                        new MonitorDefinition(
+                                1,
+                                "p-" + m,
+                                null,
+                                "https://example.com/" + m,
+                                null,
+                                3600,
+                                2500,
+                                regions,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null));
             }
         }
         try (var app = StreamsApp.start(ItSupport.config(kafka, appId, dir));
-             var producer = ItSupport.producer(kafka)) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.get(app.httpPort(), "/ready").statusCode() == 200);
+                var producer = ItSupport.producer(kafka)) {
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ItSupport.get(app.httpPort(), "/ready").statusCode() == 200);
             // one window: the regions of a monitor back to back, so nearly every window completes within a commit
             for (int m = 0; m < MONITORS; m++) {
                 for (String region : regions) {
@@ -59,17 +75,21 @@ class PendingChangelogIT {
             // one more window with a region missing: open across commits until its deadline (an hour away)
             ItSupport.result(producer, Fixtures.success("p-0", regions.get(0), BASE + HOUR));
             producer.flush();
-            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.readAllVerdicts(kafka).size() >= MONITORS);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ItSupport.readAllVerdicts(kafka).size() >= MONITORS);
             String changelog = appId + "-" + StoreNames.PENDING_STORE + "-changelog";
-            await().atMost(Duration.ofSeconds(30)).until(() -> ItSupport.readAll(kafka, changelog,
-                    new ByteArrayDeserializer()).stream().anyMatch(Objects::nonNull));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> ItSupport.readAll(kafka, changelog, new ByteArrayDeserializer()).stream()
+                            .anyMatch(Objects::nonNull));
 
             List<byte[]> records = ItSupport.readAll(kafka, changelog, new ByteArrayDeserializer());
             long values = records.stream().filter(Objects::nonNull).count();
             assertThat(records).as("the still-open window is on the changelog").anyMatch(Objects::nonNull);
-            assertThat(values).as("windows decided within a commit interval wrote no results to the changelog")
+            assertThat(values)
+                    .as("windows decided within a commit interval wrote no results to the changelog")
                     .isLessThan(MONITORS / 4);
-            assertThat(records.size() - values).as("at most one tombstone per decided window")
+            assertThat(records.size() - values)
+                    .as("at most one tombstone per decided window")
                     .isLessThanOrEqualTo(MONITORS);
         }
     }

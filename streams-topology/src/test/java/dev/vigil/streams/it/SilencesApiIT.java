@@ -10,14 +10,13 @@ import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.streams.Fixtures;
-import dev.vigil.schemas.topic.Topics;
-import dev.vigil.streams.app.StreamsApp;
 import dev.vigil.schemas.silence.Silence;
+import dev.vigil.schemas.topic.Topics;
+import dev.vigil.streams.Fixtures;
+import dev.vigil.streams.app.StreamsApp;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,9 +47,14 @@ class SilencesApiIT {
     void createListExpireThroughTheQueryApi() throws Exception {
         try (var app = StreamsApp.start(ItSupport.config(kafka, "vigil-silences-it", dir))) {
             int port = app.httpPort();
-            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.get(port, "/ready").statusCode() == 200);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ItSupport.get(port, "/ready").statusCode() == 200);
 
-            HttpResponse<String> created = send(port, "POST", "/v1/silences", """
+            HttpResponse<String> created = send(
+                    port,
+                    "POST",
+                    "/v1/silences",
+                    """
                     {"fingerprint":"monitor/checkout-*","attributes":{"region":"eu-west"},"durationMinutes":120,
                      "author":"ann","reason":"database upgrade"}""");
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
@@ -59,8 +63,11 @@ class SilencesApiIT {
             assertThat(id).matches("[0-9a-f-]{36}");
             assertThat(created.headers().firstValue("Location")).hasValue("/v1/silences/" + id);
             assertThat(silence.path("state").asText()).isEqualTo("active");
-            assertThat(silence.path("endsAt").asLong() - silence.path("startsAt").asLong()).isEqualTo(120 * 60_000L);
-            assertThat(silence.path("createdAt").asLong()).isEqualTo(silence.path("startsAt").asLong());
+            assertThat(silence.path("endsAt").asLong()
+                            - silence.path("startsAt").asLong())
+                    .isEqualTo(120 * 60_000L);
+            assertThat(silence.path("createdAt").asLong())
+                    .isEqualTo(silence.path("startsAt").asLong());
 
             // acknowledged means it is on the topic, keyed by id
             Map<String, byte[]> topic = readSilencesTopic();
@@ -69,12 +76,16 @@ class SilencesApiIT {
             assertThat(onTopic.fingerprint()).isEqualTo("monitor/checkout-*");
             assertThat(onTopic.attributes()).containsEntry("region", "eu-west");
             assertThat(onTopic.author()).as("the author is the token's name").isEqualTo("test-admin");
-            assertThat(onTopic.comment()).as("a free-text author becomes the comment").isEqualTo("ann");
+            assertThat(onTopic.comment())
+                    .as("a free-text author becomes the comment")
+                    .isEqualTo("ann");
 
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() ->
+                            assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
 
-            HttpResponse<String> bad = send(port, "POST", "/v1/silences", "{\"fingerprint\":\"monitor/x\",\"durationMinutes\":5}");
+            HttpResponse<String> bad =
+                    send(port, "POST", "/v1/silences", "{\"fingerprint\":\"monitor/x\",\"durationMinutes\":5}");
             assertThat(bad.statusCode()).isEqualTo(400);
             assertThat(ItSupport.json(bad).path("field").asText()).isEqualTo("reason");
 
@@ -82,30 +93,40 @@ class SilencesApiIT {
             assertThat(expired.statusCode()).as(expired.body()).isEqualTo(200);
             JsonNode e = ItSupport.json(expired);
             assertThat(e.path("state").asText()).isEqualTo("expired");
-            assertThat(e.path("endsAt").asLong()).isLessThan(silence.path("endsAt").asLong());
+            assertThat(e.path("endsAt").asLong())
+                    .isLessThan(silence.path("endsAt").asLong());
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(ids(ItSupport.get(port, "/v1/silences"))).isEmpty();
-                assertThat(ids(ItSupport.get(port, "/v1/silences?state=expired"))).containsExactly(id);
+                assertThat(ids(ItSupport.get(port, "/v1/silences?state=expired")))
+                        .containsExactly(id);
             });
 
             // a silence that has not started yet is deleted outright (tombstone), and then it is unknown
             long start = System.currentTimeMillis() + 3_600_000L;
-            HttpResponse<String> pending = send(port, "POST", "/v1/silences", "{\"service\":\"billing\",\"startsAt\":"
-                    + start + ",\"endsAt\":\"" + java.time.Instant.ofEpochMilli(start + 600_000L) + "\",\"author\":\"bob\","
-                    + "\"reason\":\"planned\"}");
+            HttpResponse<String> pending = send(
+                    port,
+                    "POST",
+                    "/v1/silences",
+                    "{\"service\":\"billing\",\"startsAt\":"
+                            + start + ",\"endsAt\":\"" + java.time.Instant.ofEpochMilli(start + 600_000L)
+                            + "\",\"author\":\"bob\","
+                            + "\"reason\":\"planned\"}");
             assertThat(pending.statusCode()).as(pending.body()).isEqualTo(201);
             String pendingId = ItSupport.json(pending).path("id").asText();
             assertThat(ItSupport.json(pending).path("state").asText()).isEqualTo("pending");
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(ids(ItSupport.get(port, "/v1/silences?state=pending"))).containsExactly(pendingId));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(ids(ItSupport.get(port, "/v1/silences?state=pending")))
+                            .containsExactly(pendingId));
             HttpResponse<String> deleted = send(port, "DELETE", "/v1/silences/" + pendingId, null);
             assertThat(deleted.statusCode()).isEqualTo(200);
             assertThat(ItSupport.json(deleted).path("state").asText()).isEqualTo("deleted");
             assertThat(readSilencesTopic()).containsEntry(pendingId, null);
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(ids(ItSupport.get(port, "/v1/silences?state=all"))).containsExactly(id);
-                assertThat(send(port, "DELETE", "/v1/silences/" + pendingId, null).statusCode()).isEqualTo(404);
+                assertThat(send(port, "DELETE", "/v1/silences/" + pendingId, null)
+                                .statusCode())
+                        .isEqualTo(404);
             });
 
             // every change is in the audit log, with who and from where; only admin may read it
@@ -117,11 +138,16 @@ class SilencesApiIT {
                 assertThat(r.path("remoteAddress").asText()).isEqualTo("127.0.0.1");
                 actions.add(r.path("action").asText() + " " + r.path("target").asText());
             });
-            assertThat(actions).containsExactly("silence.created silence/" + id, "silence.expired silence/" + id,
-                    "silence.created silence/" + pendingId, "silence.deleted silence/" + pendingId);
-            HttpResponse<String> asReader = ItSupport.HTTP.send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + port + "/v1/audit"))
-                    .header("Authorization", "Bearer " + dev.vigil.streams.query.TestApi.READER).build(),
+            assertThat(actions)
+                    .containsExactly(
+                            "silence.created silence/" + id,
+                            "silence.expired silence/" + id,
+                            "silence.created silence/" + pendingId,
+                            "silence.deleted silence/" + pendingId);
+            HttpResponse<String> asReader = ItSupport.HTTP.send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/v1/audit"))
+                            .header("Authorization", "Bearer " + dev.vigil.streams.query.TestApi.READER)
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(asReader.statusCode()).isEqualTo(403);
         }
@@ -131,13 +157,18 @@ class SilencesApiIT {
     void aSilenceCreatedThroughTheApiMarksTheMatchingOutageSilenced() throws Exception {
         try (var app = StreamsApp.start(ItSupport.config(kafka, "vigil-silenced-outage-it", dir))) {
             int port = app.httpPort();
-            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.get(port, "/ready").statusCode() == 200);
-            HttpResponse<String> created = send(port, "POST", "/v1/silences",
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ItSupport.get(port, "/ready").statusCode() == 200);
+            HttpResponse<String> created = send(
+                    port,
+                    "POST",
+                    "/v1/silences",
                     "{\"fingerprint\":\"monitor/quiet-*\",\"durationMinutes\":60,\"author\":\"ann\",\"reason\":\"maintenance\"}");
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             String id = ItSupport.json(created).path("id").asText();
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                    assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() ->
+                            assertThat(ids(ItSupport.get(port, "/v1/silences"))).containsExactly(id));
 
             try (var producer = ItSupport.producer(kafka)) {
                 ItSupport.define(producer, Fixtures.monitor("quiet-a", Fixtures.regions(1)));
@@ -166,7 +197,8 @@ class SilencesApiIT {
         props.put("isolation.level", "read_committed");
         try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), VigilSerdes.alertEvent())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.ALERTS).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -184,7 +216,9 @@ class SilencesApiIT {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Authorization", dev.vigil.streams.query.TestApi.admin())
                 .timeout(Duration.ofSeconds(20))
-                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+                .method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
             b.header("Content-Type", "application/json");
         }
@@ -201,10 +235,13 @@ class SilencesApiIT {
     /** The latest value per key of vigil.silences (null for a tombstone), read from the beginning. */
     private Map<String, byte[]> readSilencesTopic() {
         Map<String, byte[]> latest = new HashMap<>();
-        try (var consumer = new KafkaConsumer<>(kafka.consumerProps("silences-reader-" + System.nanoTime()),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(
+                kafka.consumerProps("silences-reader-" + System.nanoTime()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.SILENCES).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

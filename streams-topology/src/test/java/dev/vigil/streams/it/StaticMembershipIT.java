@@ -36,16 +36,27 @@ class StaticMembershipIT {
         kafka.createTopics(Topics.all());
         StreamsServiceConfig base = ItSupport.config(kafka, "vigil-static-it", dir.resolve("state"));
         KafkaSettings k = base.kafka();
-        StreamsServiceConfig cfg = base.withKafka(new KafkaSettings(k.bootstrapServers(), k.applicationId(), k.stateDir(),
-                k.numStreamThreads(), k.replicationFactor(), k.numStandbyReplicas(), k.commitInterval(),
-                Map.of("consumer.session.timeout.ms", String.valueOf(SESSION.toMillis()),
-                        "consumer.heartbeat.interval.ms", "3000"), "it-instance-1"));
+        StreamsServiceConfig cfg = base.withKafka(new KafkaSettings(
+                k.bootstrapServers(),
+                k.applicationId(),
+                k.stateDir(),
+                k.numStreamThreads(),
+                k.replicationFactor(),
+                k.numStandbyReplicas(),
+                k.commitInterval(),
+                Map.of(
+                        "consumer.session.timeout.ms",
+                        String.valueOf(SESSION.toMillis()),
+                        "consumer.heartbeat.interval.ms",
+                        "3000"),
+                "it-instance-1"));
 
         StreamsApp.Running first = StreamsApp.start(cfg, ItSupport.env());
         await("first instance running").atMost(Duration.ofSeconds(60)).until(first::running);
         // a crash as the group sees it: the member neither leaves the group nor heartbeats again
-        first.streams().close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
-                .withTimeout(Duration.ofSeconds(10)));
+        first.streams()
+                .close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+                        .withTimeout(Duration.ofSeconds(10)));
         first.close();
 
         long restarted = System.nanoTime();
@@ -60,7 +71,9 @@ class StaticMembershipIT {
                 producer.flush();
             }
             await("the restarted instance decides").atMost(SESSION.dividedBy(2)).untilAsserted(() -> assertThat(
-                    ItSupport.get(second.httpPort(), "/v1/monitors/static").body()).contains("\"status\":\"up\""));
+                            ItSupport.get(second.httpPort(), "/v1/monitors/static")
+                                    .body())
+                    .contains("\"status\":\"up\""));
         }
     }
 }

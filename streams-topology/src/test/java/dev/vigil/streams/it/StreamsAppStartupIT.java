@@ -27,7 +27,8 @@ class StreamsAppStartupIT {
 
     @Test
     void refusesToStartWithoutItsTopicsOrWithoutCoPartitioning() {
-        var topics = new TopologyConfig.TopicNames("startup.monitors", "startup.results", "startup.heartbeats", null, null);
+        var topics =
+                new TopologyConfig.TopicNames("startup.monitors", "startup.results", "startup.heartbeats", null, null);
         StreamsServiceConfig base = ItSupport.config(kafka, "vigil-startup-it", dir);
         StreamsServiceConfig cfg = base.withTopics(topics);
         assertThatThrownBy(() -> StreamsApp.start(cfg))
@@ -35,7 +36,9 @@ class StreamsAppStartupIT {
                 .hasMessageContaining("input topics do not exist")
                 .hasMessageContaining("startup.results");
 
-        kafka.createTopics(new TopicSpec("startup.monitors", 3, true), new TopicSpec("startup.results", 6, false),
+        kafka.createTopics(
+                new TopicSpec("startup.monitors", 3, true),
+                new TopicSpec("startup.results", 6, false),
                 new TopicSpec("startup.heartbeats", 3, false));
         assertThatThrownBy(() -> StreamsApp.start(cfg))
                 .isInstanceOf(IllegalStateException.class)
@@ -48,7 +51,8 @@ class StreamsAppStartupIT {
         kafka.createTopics(Topics.all());
         try (var app = StreamsApp.start(ItSupport.config(kafka, "vigil-ops-it" + suffix, dir))) {
             assertThat(ItSupport.get(app.httpPort(), "/health").statusCode()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(60)).until(() -> ItSupport.get(app.httpPort(), "/ready").statusCode() == 200);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> ItSupport.get(app.httpPort(), "/ready").statusCode() == 200);
             try (var producer = ItSupport.producer(kafka)) {
                 ItSupport.define(producer, Fixtures.monitor("ops", Fixtures.regions(1)));
                 long ws = System.currentTimeMillis() - Math.floorMod(System.currentTimeMillis(), 60_000L) + 60_000L;
@@ -56,10 +60,11 @@ class StreamsAppStartupIT {
                 producer.flush();
             }
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-                    ItSupport.get(app.httpPort(), "/metrics").body())
+                            ItSupport.get(app.httpPort(), "/metrics").body())
                     .contains("vigil_verdict_emitted_total{status=\"up\",trigger=\"complete\"} 1.0")
                     .contains("kafka_stream"));
-            assertThat(ItSupport.get(app.httpPort(), "/v1/openapi.json").statusCode()).isEqualTo(200);
+            assertThat(ItSupport.get(app.httpPort(), "/v1/openapi.json").statusCode())
+                    .isEqualTo(200);
         }
     }
 }

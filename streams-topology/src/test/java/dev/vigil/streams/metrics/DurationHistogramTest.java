@@ -62,7 +62,8 @@ class DurationHistogramTest {
             double bound = truth < DurationHistogram.MIN_TRACKED_MS
                     ? DurationHistogram.MIN_TRACKED_MS
                     : DurationHistogram.RELATIVE_ERROR * truth * (1 + 1e-9);
-            assertThat(Math.abs(est - truth)).as("%s q=%s truth=%s est=%s", name, q, truth, est)
+            assertThat(Math.abs(est - truth))
+                    .as("%s q=%s truth=%s est=%s", name, q, truth, est)
                     .isLessThanOrEqualTo(bound);
         }
         assertThat(h.count()).isEqualTo(n);
@@ -170,12 +171,15 @@ class DurationHistogramTest {
         assertThatThrownBy(() -> h.add(1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> h.quantile(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> h.quantile(1.5)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3, 2},
-                new long[] {1, 1}))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3},
-                new long[] {0}))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {-5, 5_000_000},
-                new long[] {1, 1}))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> DurationHistogram.of(
+                        new DurationHistogram.Snapshot(0, 1, 2, new int[] {3, 2}, new long[] {1, 1})))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() ->
+                        DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3}, new long[] {0})))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> DurationHistogram.of(
+                        new DurationHistogram.Snapshot(0, 1, 2, new int[] {-5, 5_000_000}, new long[] {1, 1})))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -195,8 +199,12 @@ class DurationHistogramTest {
         // by a rounding of the mapping's log and exp
         for (int i = DurationHistogram.MIN_INDEX; i <= DurationHistogram.MAX_INDEX; i += 7) {
             double edge = DurationHistogram.lowerEdge(i);
-            assertThat(DurationHistogram.indexOf(edge)).as("index of edge %s", i).isEqualTo(i);
-            assertThat(DurationHistogram.indexOf(Math.nextDown(edge))).as("below edge %s", i).isEqualTo(i - 1);
+            assertThat(DurationHistogram.indexOf(edge))
+                    .as("index of edge %s", i)
+                    .isEqualTo(i);
+            assertThat(DurationHistogram.indexOf(Math.nextDown(edge)))
+                    .as("below edge %s", i)
+                    .isEqualTo(i - 1);
         }
         Random r = new Random(5);
         for (int k = 0; k < 100_000; k++) {
@@ -266,10 +274,9 @@ class DurationHistogramTest {
         }
         Arrays.sort(values);
         // as the previous release wrote it to JSON: no indexVersion
-        String json = "{\"zeroCount\":" + zero + ",\"min\":" + values[0] + ",\"max\":" + values[n - 1]
-                + ",\"indexes\":" + Json.string(buckets.keySet()) + ",\"counts\":" + Json.string(buckets.values()) + "}";
-        DurationHistogram h = DurationHistogram.of(Json.read(json,
-                DurationHistogram.Snapshot.class));
+        String json = "{\"zeroCount\":" + zero + ",\"min\":" + values[0] + ",\"max\":" + values[n - 1] + ",\"indexes\":"
+                + Json.string(buckets.keySet()) + ",\"counts\":" + Json.string(buckets.values()) + "}";
+        DurationHistogram h = DurationHistogram.of(Json.read(json, DurationHistogram.Snapshot.class));
         assertThat(h.count()).isEqualTo(n);
         assertThat(h.min()).isEqualTo(values[0]);
         assertThat(h.max()).isEqualTo(values[n - 1]);
@@ -295,12 +302,14 @@ class DurationHistogramTest {
             // old bucket i is (γ^(i−1), γ^i], the library's i − 1 is [γ^(i−1), γ^i): the same values but the edges
             assertThat(DurationHistogram.fromLegacyIndex(i)).isEqualTo(i - 1);
             double oldRepresentative = Math.pow(DurationHistogram.GAMMA, i) / (DurationHistogram.GAMMA + 1) * 2;
-            assertThat(DurationHistogram.representative(i - 1)).isCloseTo(oldRepresentative,
-                    org.assertj.core.data.Percentage.withPercentage(1e-9));
+            assertThat(DurationHistogram.representative(i - 1))
+                    .isCloseTo(oldRepresentative, org.assertj.core.data.Percentage.withPercentage(1e-9));
         }
-        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3, 5_000_000},
-                new long[] {1, 1}, DurationHistogram.LEGACY_INDEXES))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3},
-                new long[] {1}, 7))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> DurationHistogram.of(new DurationHistogram.Snapshot(
+                        0, 1, 2, new int[] {3, 5_000_000}, new long[] {1, 1}, DurationHistogram.LEGACY_INDEXES)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() ->
+                        DurationHistogram.of(new DurationHistogram.Snapshot(0, 1, 2, new int[] {3}, new long[] {1}, 7)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -77,7 +77,10 @@ class MetricAggregateTest {
                 MetricAggregate w = MetricAggregate.windowFor(first);
                 int n = 1 + r.nextInt(200);
                 for (int i = 0; i < n; i++) {
-                    w.add(req(s, r.nextInt(10) == 0 ? null : Math.exp(3 + r.nextGaussian()), T0 + m * MIN + r.nextInt(60_000)));
+                    w.add(req(
+                            s,
+                            r.nextInt(10) == 0 ? null : Math.exp(3 + r.nextGaussian()),
+                            T0 + m * MIN + r.nextInt(60_000)));
                 }
                 out.add(w);
             }
@@ -90,10 +93,15 @@ class MetricAggregateTest {
         List<MetricAggregate> ws = randomWindows(1);
         List<MetricAggregate> before = ws.stream().map(MetricAggregate::copy).toList();
         MetricAggregate c = MetricAggregate.combine("shop", "http_request", MetricAggregate.ALL_CLASSES, T0, ws);
-        assertThat(c.count()).isEqualTo(ws.stream().mapToLong(MetricAggregate::count).sum());
-        assertThat(c.errorCount()).isEqualTo(ws.stream().filter(w -> w.statusClass().equals("5xx"))
-                .mapToLong(MetricAggregate::count).sum());
-        assertThat(c.histogram().count()).isEqualTo(ws.stream().mapToLong(w -> w.histogram().count()).sum());
+        assertThat(c.count())
+                .isEqualTo(ws.stream().mapToLong(MetricAggregate::count).sum());
+        assertThat(c.errorCount())
+                .isEqualTo(ws.stream()
+                        .filter(w -> w.statusClass().equals("5xx"))
+                        .mapToLong(MetricAggregate::count)
+                        .sum());
+        assertThat(c.histogram().count())
+                .isEqualTo(ws.stream().mapToLong(w -> w.histogram().count()).sum());
         assertThat(ws).isEqualTo(before);
     }
 
@@ -146,11 +154,14 @@ class MetricAggregateTest {
         var points = MetricSeries.points("shop", "http_request", ws, T0, T0 + 5 * MIN, 2 * MIN);
         assertThat(points).extracting(MetricSeries.Point::windowStart).containsExactly(T0, T0 + 2 * MIN, T0 + 4 * MIN);
         long total = points.stream().mapToLong(MetricSeries.Point::count).sum();
-        assertThat(total).isEqualTo(ws.stream().mapToLong(MetricAggregate::count).sum());
+        assertThat(total)
+                .isEqualTo(ws.stream().mapToLong(MetricAggregate::count).sum());
         assertThat(points.get(0).p95()).isNotNull();
-        assertThat(MetricSeries.points("shop", "http_request", ws, T0 + MIN, T0 + 2 * MIN, MIN)).hasSize(1);
+        assertThat(MetricSeries.points("shop", "http_request", ws, T0 + MIN, T0 + 2 * MIN, MIN))
+                .hasSize(1);
         assertThatThrownBy(() -> MetricSeries.points("shop", "http_request", ws, T0, T0 + 32L * 24 * 3600 * 1000, MIN))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("31 days");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("31 days");
         assertThatThrownBy(() -> MetricSeries.points("shop", "http_request", ws, T0, T0, MIN))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> MetricSeries.points("shop", "http_request", ws, T0, T0 + MIN, 1000))
@@ -160,18 +171,31 @@ class MetricAggregateTest {
     // ---- values written by the previous release (hand-written mapping: bucket i holds (γ^(i−1), γ^i]) ----------
 
     /** Durations of the window below, sorted; plus one request without a duration. */
-    static final double[] V1_DURATIONS = {0.0, 0.004, 0.01, 1.0, 2.5, 12.0, 120.0, 120.0, 250.0, 2500.0, 2500.0, 2500.0,
-            9000.0, 3_600_000.0};
+    static final double[] V1_DURATIONS = {
+        0.0, 0.004, 0.01, 1.0, 2.5, 12.0, 120.0, 120.0, 250.0, 2500.0, 2500.0, 2500.0, 9000.0, 3_600_000.0
+    };
     /** Quantiles the previous release computed for them. */
     static final double[] V1_QS = {0.05, 0.1, 0.25, 0.5, 0.6, 0.75, 0.9, 0.95, 0.99, 1.0};
-    static final double[] V1_ESTIMATES = {0.0, 0.0, 0.99, 120.31456328864435, 252.17778678947937, 2515.46011261016,
-            9047.589814524677, 3_600_000.0, 3_600_000.0, 3_600_000.0};
+
+    static final double[] V1_ESTIMATES = {
+        0.0,
+        0.0,
+        0.99,
+        120.31456328864435,
+        252.17778678947937,
+        2515.46011261016,
+        9047.589814524677,
+        3_600_000.0,
+        3_600_000.0,
+        3_600_000.0
+    };
 
     /** That window (shop/http_request/5xx at T0) as the previous release's serde wrote it: format version 1. */
-    static final byte[] V1_BYTES = {1, 4, 115, 104, 111, 112, 12, 104, 116, 116, 112, 95, 114, 101, 113, 117, 101, 115,
-            116, 3, 53, 120, 120, 0, 0, 1, -101, 118, -38, -88, 0, 15, 15, 64, 46, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 65, 75, 119, 64, 0, 0, 0, 0, 9, -53, 3, 1, -52, 3, 1, 92, 1, -98, 1, 1, -26, 1, 2, 74, 1, -26, 1, 3, -128, 1,
-            1, -42, 4, 1};
+    static final byte[] V1_BYTES = {
+        1, 4, 115, 104, 111, 112, 12, 104, 116, 116, 112, 95, 114, 101, 113, 117, 101, 115, 116, 3, 53, 120, 120, 0, 0,
+        1, -101, 118, -38, -88, 0, 15, 15, 64, 46, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 65, 75, 119, 64, 0, 0,
+        0, 0, 9, -53, 3, 1, -52, 3, 1, 92, 1, -98, 1, 1, -26, 1, 2, 74, 1, -26, 1, 3, -128, 1, 1, -42, 4, 1
+    };
 
     /** The same window as the previous release wrote it to JSON (no indexVersion). */
     static final String V1_JSON = "{\"appId\":\"shop\",\"metricName\":\"http_request\",\"statusClass\":\"5xx\","
@@ -193,8 +217,10 @@ class MetricAggregateTest {
             double q = V1_QS[k];
             double truth = DurationHistogramTest.exact(V1_DURATIONS, q);
             double est = h.quantile(q);
-            assertThat(Math.abs(est - truth)).as("q=%s", q).isLessThanOrEqualTo(
-                    Math.max(DurationHistogram.MIN_TRACKED_MS, DurationHistogram.RELATIVE_ERROR * truth * (1 + 1e-9)));
+            assertThat(Math.abs(est - truth))
+                    .as("q=%s", q)
+                    .isLessThanOrEqualTo(Math.max(
+                            DurationHistogram.MIN_TRACKED_MS, DurationHistogram.RELATIVE_ERROR * truth * (1 + 1e-9)));
             // each old bucket lands in the library bucket with the same representative: the estimates do not move
             assertThat(est).as("q=%s", q).isCloseTo(V1_ESTIMATES[k], org.assertj.core.data.Offset.offset(1e-9 * truth));
             double[] b = h.quantileBounds(q);

@@ -13,6 +13,7 @@ public final class DriverBackend implements QueryBackend {
     volatile boolean ready = true;
     /** The Kafka Streams state to report instead of RUNNING/REBALANCING (e.g. ERROR after a fatal failure). */
     volatile String state;
+
     volatile Predicate<String> ownedElsewhere = id -> false;
     volatile String otherInstance;
     volatile List<String> peers = List.of();

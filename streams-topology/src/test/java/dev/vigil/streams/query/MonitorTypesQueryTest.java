@@ -33,29 +33,105 @@ class MonitorTypesQueryTest {
     private Forwarder forwarder;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private static MonitorDefinition typed(String id, String url, String method, CheckType type,
-                                           Map<String, HeaderValue> headers, String body, MonitorDefinition.Tcp tcp,
-                                           MonitorDefinition.Dns dns, MonitorDefinition.Tls tls,
-                                           MonitorDefinition.Heartbeat heartbeat) {
-        return new MonitorDefinition(1, id, null, url, method, 60, 2500,
-                type == CheckType.HEARTBEAT ? null : List.of("eu-west"), null, null, null, null, null, Map.of(), true,
-                type, headers, body, tcp, dns, tls, heartbeat);
+    private static MonitorDefinition typed(
+            String id,
+            String url,
+            String method,
+            CheckType type,
+            Map<String, HeaderValue> headers,
+            String body,
+            MonitorDefinition.Tcp tcp,
+            MonitorDefinition.Dns dns,
+            MonitorDefinition.Tls tls,
+            MonitorDefinition.Heartbeat heartbeat) {
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                url,
+                method,
+                60,
+                2500,
+                type == CheckType.HEARTBEAT ? null : List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of(),
+                true,
+                type,
+                headers,
+                body,
+                tcp,
+                dns,
+                tls,
+                heartbeat);
     }
 
     @BeforeEach
     void start() {
         h = new DriverHarness(W0 - 30_000);
-        h.define(typed("orders", "https://orders.example.com/v1", "POST", CheckType.HTTP,
-                Map.of("Authorization", HeaderValue.secret("ORDERS_TOKEN"), "Accept", HeaderValue.plain("application/json"),
-                        "X-Api-Key", HeaderValue.plain("inline-key-123")),
-                "{\"dryRun\":true}", null, null, null, null));
-        h.define(typed("smtp", null, null, CheckType.TCP, null, null,
-                new MonitorDefinition.Tcp("smtp.example.com", 25, null, "ESMTP"), null, null, null));
-        h.define(typed("mx", null, null, CheckType.DNS, null, null, null,
-                new MonitorDefinition.Dns("example.com", "MX", "9.9.9.9", List.of("mx1.example.com")), null, null));
-        h.define(typed("imaps", null, null, CheckType.TLS, null, null, null, null,
-                new MonitorDefinition.Tls("imap.example.com", 993), null));
-        h.define(typed("backup", null, null, CheckType.HEARTBEAT, null, null, null, null, null,
+        h.define(typed(
+                "orders",
+                "https://orders.example.com/v1",
+                "POST",
+                CheckType.HTTP,
+                Map.of(
+                        "Authorization",
+                        HeaderValue.secret("ORDERS_TOKEN"),
+                        "Accept",
+                        HeaderValue.plain("application/json"),
+                        "X-Api-Key",
+                        HeaderValue.plain("inline-key-123")),
+                "{\"dryRun\":true}",
+                null,
+                null,
+                null,
+                null));
+        h.define(typed(
+                "smtp",
+                null,
+                null,
+                CheckType.TCP,
+                null,
+                null,
+                new MonitorDefinition.Tcp("smtp.example.com", 25, null, "ESMTP"),
+                null,
+                null,
+                null));
+        h.define(typed(
+                "mx",
+                null,
+                null,
+                CheckType.DNS,
+                null,
+                null,
+                null,
+                new MonitorDefinition.Dns("example.com", "MX", "9.9.9.9", List.of("mx1.example.com")),
+                null,
+                null));
+        h.define(typed(
+                "imaps",
+                null,
+                null,
+                CheckType.TLS,
+                null,
+                null,
+                null,
+                null,
+                new MonitorDefinition.Tls("imap.example.com", 993),
+                null));
+        h.define(typed(
+                "backup",
+                null,
+                null,
+                CheckType.HEARTBEAT,
+                null,
+                null,
+                null,
+                null,
+                null,
                 new MonitorDefinition.Heartbeat("0 2 * * *", "Europe/Paris", 1800, TOKEN_HASH)));
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backend = new DriverBackend(h.driver);
@@ -72,8 +148,12 @@ class MonitorTypesQueryTest {
     }
 
     private JsonNode get(String path) throws Exception {
-        HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .header("Authorization", TestApi.admin()).GET().timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse<String> res = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .header("Authorization", TestApi.admin())
+                        .GET()
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
         assertThat(res.body()).doesNotContain(TOKEN_HASH);
@@ -101,7 +181,8 @@ class MonitorTypesQueryTest {
         assertThat(mx.path("target").asText()).isEqualTo("dns:MX/example.com@9.9.9.9");
         assertThat(mx.path("dns").path("expect").get(0).asText()).isEqualTo("mx1.example.com");
 
-        assertThat(get("/v1/monitors/imaps").path("monitor").path("target").asText()).isEqualTo("tls://imap.example.com:993");
+        assertThat(get("/v1/monitors/imaps").path("monitor").path("target").asText())
+                .isEqualTo("tls://imap.example.com:993");
 
         JsonNode backup = get("/v1/monitors/backup").path("monitor");
         assertThat(backup.path("type").asText()).isEqualTo("heartbeat");
@@ -116,8 +197,11 @@ class MonitorTypesQueryTest {
     void theStatusListNamesEachMonitorsType() throws Exception {
         JsonNode status = get("/v1/status");
         Map<String, String> types = new java.util.TreeMap<>();
-        status.path("monitors").forEach(m -> types.put(m.path("monitorId").asText(), m.path("type").asText()));
-        assertThat(types).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("backup", "heartbeat", "imaps", "tls",
-                "mx", "dns", "orders", "http", "smtp", "tcp")));
+        status.path("monitors")
+                .forEach(m ->
+                        types.put(m.path("monitorId").asText(), m.path("type").asText()));
+        assertThat(types)
+                .containsExactlyEntriesOf(new java.util.TreeMap<>(
+                        Map.of("backup", "heartbeat", "imaps", "tls", "mx", "dns", "orders", "http", "smtp", "tcp")));
     }
 }

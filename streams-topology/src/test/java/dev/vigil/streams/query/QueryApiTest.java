@@ -40,7 +40,8 @@ class QueryApiTest {
     private QueryServer serverA;
     private QueryServer serverB;
     private Forwarder forwarder;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
@@ -88,8 +89,13 @@ class QueryApiTest {
     }
 
     private HttpResponse<String> get(QueryServer server, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).header("Authorization", TestApi.admin()).GET()
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                        .header("Authorization", TestApi.admin())
+                        .GET()
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static JsonNode json(HttpResponse<String> res) {
@@ -112,10 +118,16 @@ class QueryApiTest {
         assertThat(res.statusCode()).isEqualTo(200);
         JsonNode body = json(res);
         assertThat(body.path("status").path("status").asText()).isEqualTo("down");
-        assertThat(body.path("status").path("regions").path("eu-west").path("outcome").asText()).isEqualTo("network_failure");
+        assertThat(body.path("status")
+                        .path("regions")
+                        .path("eu-west")
+                        .path("outcome")
+                        .asText())
+                .isEqualTo("network_failure");
         assertThat(body.path("monitor").path("regions").get(0).asText()).isEqualTo("eu-west");
         assertThat(body.path("recentWindows")).hasSize(2);
-        assertThat(body.path("recentWindows").get(0).path("windowStart").asLong()).isEqualTo(W0 + INTERVAL_MS);
+        assertThat(body.path("recentWindows").get(0).path("windowStart").asLong())
+                .isEqualTo(W0 + INTERVAL_MS);
     }
 
     @Test
@@ -134,9 +146,13 @@ class QueryApiTest {
     @Test
     void aForwardedRequestThatReachesANonOwnerIsRefusedNotBouncedBack() throws Exception {
         // a peer instance (the instance credential) says it already forwarded this request
-        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
-                .header("Authorization", "Bearer " + TestApi.INSTANCE)
-                .header(QueryRequest.FORWARDED_HEADER, "true").GET().build(), HttpResponse.BodyHandlers.ofString());
+        var res = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
+                        .header("Authorization", "Bearer " + TestApi.INSTANCE)
+                        .header(QueryRequest.FORWARDED_HEADER, "true")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertProblem(res, 503);
         assertThat(res.headers().firstValue("Retry-After")).isPresent();
     }
@@ -144,9 +160,13 @@ class QueryApiTest {
     @Test
     void aClientCannotClaimItsRequestWasForwarded() throws Exception {
         // the same header from a client token is ignored: the request is forwarded to the owner as usual
-        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
-                .header("Authorization", TestApi.admin())
-                .header(QueryRequest.FORWARDED_HEADER, "true").GET().build(), HttpResponse.BodyHandlers.ofString());
+        var res = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/monitors/blog"))
+                        .header("Authorization", TestApi.admin())
+                        .header(QueryRequest.FORWARDED_HEADER, "true")
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(res.statusCode()).isEqualTo(200);
         assertThat(json(res).path("monitorId").asText()).isEqualTo("blog");
     }
@@ -190,11 +210,16 @@ class QueryApiTest {
         assertThat(today.path("up").asLong()).isEqualTo(1);
         assertThat(today.path("down").asLong()).isEqualTo(1);
         assertThat(body.path("overall").path("uptimePercent").asDouble()).isEqualTo(50.0);
-        assertThat(body.path("daily").get(0).path("uptimePercent").isNumber()).as("no decided window, no figure").isFalse();
+        assertThat(body.path("daily").get(0).path("uptimePercent").isNumber())
+                .as("no decided window, no figure")
+                .isFalse();
         // a topology without the alerting half has no silences: nothing is under maintenance
         assertThat(today.path("maintenanceWindows").asLong()).isZero();
         assertThat(today.path("uptimeExcludingMaintenancePercent").asDouble()).isEqualTo(50.0);
-        assertThat(body.path("overall").path("uptimeExcludingMaintenancePercent").asDouble()).isEqualTo(50.0);
+        assertThat(body.path("overall")
+                        .path("uptimeExcludingMaintenancePercent")
+                        .asDouble())
+                .isEqualTo(50.0);
         assertThat(body.path("maintenance").isArray()).isTrue();
         assertThat(body.path("maintenance")).isEmpty();
         assertThat(body.path("maintenanceTruncated").asBoolean()).isFalse();
@@ -251,16 +276,25 @@ class QueryApiTest {
         assertThat(status.statusCode()).isEqualTo(200);
         assertThat(status.headers().firstValue(QueryHandlers.STANDBY_HEADER)).hasValue(b);
         JsonNode body = json(status);
-        assertThat(body.path("answeredFromStandby")).extracting(JsonNode::asText).containsExactly(b);
-        assertThat(body.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("blog", "shop");
+        assertThat(body.path("answeredFromStandby"))
+                .extracting(JsonNode::asText)
+                .containsExactly(b);
+        assertThat(body.path("monitors"))
+                .extracting(m -> m.path("monitorId").asText())
+                .containsExactly("blog", "shop");
         assertThat(body.path("monitors").get(0).path("status").asText()).isEqualTo("up");
         assertThat(body.path("counts").path("down").asInt()).isEqualTo(1);
 
         // a page at a time, too: the standby copies answer the dead instance's page
         var first = json(get(serverA, "/v1/status?limit=1"));
-        assertThat(first.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("blog");
-        var second = json(get(serverA, "/v1/status?limit=1&cursor=" + first.path("next").asText()));
-        assertThat(second.path("monitors")).extracting(m -> m.path("monitorId").asText()).containsExactly("shop");
+        assertThat(first.path("monitors"))
+                .extracting(m -> m.path("monitorId").asText())
+                .containsExactly("blog");
+        var second = json(
+                get(serverA, "/v1/status?limit=1&cursor=" + first.path("next").asText()));
+        assertThat(second.path("monitors"))
+                .extracting(m -> m.path("monitorId").asText())
+                .containsExactly("shop");
         assertThat(second.has("next")).isFalse();
 
         var workers = get(serverA, "/v1/workers");
@@ -273,7 +307,9 @@ class QueryApiTest {
         assertThat(json(blog).path("status").path("status").asText()).isEqualTo("up");
         var shop = get(serverA, "/v1/monitors/shop");
         assertThat(shop.statusCode()).isEqualTo(200);
-        assertThat(shop.headers().firstValue(QueryHandlers.STANDBY_HEADER)).as("answered by its owner").isEmpty();
+        assertThat(shop.headers().firstValue(QueryHandlers.STANDBY_HEADER))
+                .as("answered by its owner")
+                .isEmpty();
     }
 
     @Test
@@ -313,7 +349,9 @@ class QueryApiTest {
         serverB = null;
         var status = get(serverA, "/v1/status");
         assertProblem(status, 503);
-        assertThat(json(status).path("detail").asText()).contains("did not answer").contains("no standby copy of partition 3");
+        assertThat(json(status).path("detail").asText())
+                .contains("did not answer")
+                .contains("no standby copy of partition 3");
         assertProblem(get(serverA, "/v1/monitors/blog"), 503);
         assertProblem(get(serverA, "/v1/workers"), 503);
     }
@@ -365,8 +403,12 @@ class QueryApiTest {
         JsonNode openapi = json(doc);
         assertThat(openapi.path("openapi").asText()).isEqualTo("3.1.0");
         assertThat(openapi.path("paths").has("/v1/monitors/{id}/history")).isTrue();
-        var post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/status")).header("Authorization", TestApi.admin())
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        var post = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverA.port() + "/v1/status"))
+                        .header("Authorization", TestApi.admin())
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertProblem(post, 405);
     }
 }

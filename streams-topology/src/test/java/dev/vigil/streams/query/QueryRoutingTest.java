@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  * like every large answer.
  */
 class QueryRoutingTest {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<QueryRequest> seen = new CopyOnWriteArrayList<>();
     private QueryServer server;
 
@@ -51,8 +52,12 @@ class QueryRoutingTest {
 
     private HttpResponse<String> call(String method, String path, boolean token) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(10)).method(method, method.equals("POST")
-                        ? HttpRequest.BodyPublishers.ofString("{}") : HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10))
+                .method(
+                        method,
+                        method.equals("POST")
+                                ? HttpRequest.BodyPublishers.ofString("{}")
+                                : HttpRequest.BodyPublishers.noBody())
                 .header("Content-Type", "application/json");
         if (token) {
             b.header("Authorization", TestApi.admin());
@@ -73,8 +78,12 @@ class QueryRoutingTest {
             assertThat(req.path()).isEqualTo("/v1/things/monitor/shop/parts/a b");
             assertThat(req.queryParam("x")).isEqualTo("1");
         });
-        assertThat(call("GET", "/v1/things//parts/p", true).statusCode()).as("an empty parameter").isEqualTo(404);
-        assertThat(call("GET", "/v1/things/a/b", true).statusCode()).as("a parameter is one segment").isEqualTo(404);
+        assertThat(call("GET", "/v1/things//parts/p", true).statusCode())
+                .as("an empty parameter")
+                .isEqualTo(404);
+        assertThat(call("GET", "/v1/things/a/b", true).statusCode())
+                .as("a parameter is one segment")
+                .isEqualTo(404);
     }
 
     @Test
@@ -110,8 +119,12 @@ class QueryRoutingTest {
 
     @Test
     void withoutAValidTokenEveryRefusalIs401() throws Exception {
-        for (String[] c : new String[][] {{"PUT", "/v1/things/t-1/parts/p"}, {"PATCH", "/v1/things/t-1"},
-                {"GET", "/v1/nothing"}, {"GET", "/v1/things//parts/p"}}) {
+        for (String[] c : new String[][] {
+            {"PUT", "/v1/things/t-1/parts/p"},
+            {"PATCH", "/v1/things/t-1"},
+            {"GET", "/v1/nothing"},
+            {"GET", "/v1/things//parts/p"}
+        }) {
             var res = call(c[0], c[1], false);
             assertThat(res.statusCode()).as(c[0] + " " + c[1]).isEqualTo(401);
             assertThat(res.headers().firstValue("Allow")).isEmpty();
@@ -123,8 +136,11 @@ class QueryRoutingTest {
         server.close();
         String scrape = "# metrics\n" + "vigil_test_total{n=\"1\"} 1.0\n".repeat(200);
         server = TestApi.start(new ApiRoutes(), OpsRoutes.of(() -> scrape));
-        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
-                .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+        var res = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                        .header("Accept-Encoding", "gzip")
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         assertThat(res.statusCode()).isEqualTo(200);
         assertThat(res.headers().firstValue("Content-Encoding")).hasValue("gzip");
         try (var in = new GZIPInputStream(new ByteArrayInputStream(res.body()))) {

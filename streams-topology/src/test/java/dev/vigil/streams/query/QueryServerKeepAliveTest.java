@@ -39,7 +39,9 @@ class QueryServerKeepAliveTest {
             assertThat(conn.read().body()).contains("\"quick\"");
             for (int i = 0; i < 3; i++) {
                 conn.send(get("/quick"));
-                assertThat(conn.read().body()).as("request %d after the pipelined ones", i + 1).contains("\"quick\"");
+                assertThat(conn.read().body())
+                        .as("request %d after the pipelined ones", i + 1)
+                        .contains("\"quick\"");
             }
             conn.send(get("/no-such-endpoint"));
             assertThat(conn.read().status()).isEqualTo(404);

@@ -28,10 +28,14 @@ class QueryServerTimeoutTest {
 
     @Test
     void aHandlerThatNeverAnswersIsUnavailableNotAnInternalError() throws Exception {
-        HttpResponse<String> res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + "/v1/stuck"))
-                .header("Authorization", TestApi.admin()).timeout(Duration.ofSeconds(60)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> res = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/stuck"))
+                                .header("Authorization", TestApi.admin())
+                                .timeout(Duration.ofSeconds(60))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(res.statusCode()).as(res.body()).isEqualTo(503);
         assertThat(res.headers().firstValue("Retry-After")).isPresent();
         assertThat(res.headers().firstValue("Content-Type")).hasValue("application/problem+json");

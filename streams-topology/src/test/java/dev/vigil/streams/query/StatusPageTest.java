@@ -24,15 +24,21 @@ class StatusPageTest {
         assertThat(StatusPage.of(null, null)).isNull();
         assertThat(StatusPage.of("1", null)).isEqualTo(new StatusPage(1, null));
         assertThat(StatusPage.of("10000", StatusCursor.encode("api"))).isEqualTo(new StatusPage(10_000, "api"));
-        for (String bad : new String[] {"0", "-1", "10001", "", " 5", "5 ", "1.5", "1e3", "abc", "99999999999999999999",
-                "0x10", "2147483648"}) {
-            assertThatThrownBy(() -> StatusPage.of(bad, null)).as(bad).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("'limit'").hasMessageContaining("10000");
+        for (String bad : new String[] {
+            "0", "-1", "10001", "", " 5", "5 ", "1.5", "1e3", "abc", "99999999999999999999", "0x10", "2147483648"
+        }) {
+            assertThatThrownBy(() -> StatusPage.of(bad, null))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'limit'")
+                    .hasMessageContaining("10000");
         }
         assertThatThrownBy(() -> StatusPage.of(null, StatusCursor.encode("api")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'cursor' needs 'limit'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'cursor' needs 'limit'");
         assertThatThrownBy(() -> StatusPage.of("10", "not a cursor"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'cursor'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'cursor'");
         assertThatThrownBy(() -> new StatusPage(5, "monitor/api")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -49,7 +55,8 @@ class StatusPageTest {
      */
     @Test
     void theScanOfEveryPartitionFromTheCursorIsTheFirstKeysInOrder() {
-        List<String> ids = List.of("a", "a-b", "a0", "ab", "ab-c", "ab-c-d", "abc", "b", "m-1", "m-10", "m-2", "z", "zz");
+        List<String> ids =
+                List.of("a", "a-b", "a0", "ab", "ab-c", "ab-c-d", "abc", "b", "m-1", "m-10", "m-2", "z", "zz");
         Random random = new Random(7);
         List<MapStore> partitions = List.of(new MapStore(), new MapStore(), new MapStore());
         for (String id : ids) {
@@ -64,13 +71,18 @@ class StatusPageTest {
                 StatusPage page = new StatusPage(limit, after);
                 partitions.forEach(p -> p.deepest = 0);
                 NavigableMap<String, String> first = page.scan(partitions);
-                List<String> expected = ids.stream().filter(id -> after == null || id.compareTo(after) > 0)
-                        .limit(limit + 1L).toList();
-                assertThat(first.keySet()).as("after %s, limit %d", after, limit).containsExactlyElementsOf(expected);
+                List<String> expected = ids.stream()
+                        .filter(id -> after == null || id.compareTo(after) > 0)
+                        .limit(limit + 1L)
+                        .toList();
+                assertThat(first.keySet())
+                        .as("after %s, limit %d", after, limit)
+                        .containsExactlyElementsOf(expected);
                 first.forEach((k, v) -> assertThat(v).isEqualTo("v-" + k));
                 for (MapStore p : partitions) {
                     assertThat(p.deepest).as("keys read from one partition").isLessThanOrEqualTo(limit + 2);
-                    assertThat(p.scannedAll).as("a cursor is a range scan, not a read of everything")
+                    assertThat(p.scannedAll)
+                            .as("a cursor is a range scan, not a read of everything")
                             .isEqualTo(after == null);
                 }
             }
@@ -133,7 +145,9 @@ class StatusPageTest {
                 listed.addAll(merged.rows());
                 cursor = StatusPage.next(merged, s -> s);
                 if (cursor != null) {
-                    assertThat(merged.rows()).as("a page before the last is full").hasSize(limit);
+                    assertThat(merged.rows())
+                            .as("a page before the last is full")
+                            .hasSize(limit);
                 }
                 assertThat(++pages).isLessThanOrEqualTo(all.size() + 1);
             } while (cursor != null);
@@ -160,7 +174,8 @@ class StatusPageTest {
         public KeyValueIterator<String, String> range(String from, String to) {
             scannedAll = false;
             NavigableMap<String, String> sub = from == null ? map : map.tailMap(from, true);
-            return iterator((to == null ? sub : sub.headMap(to, true)).entrySet().iterator());
+            return iterator(
+                    (to == null ? sub : sub.headMap(to, true)).entrySet().iterator());
         }
 
         @Override
@@ -191,8 +206,7 @@ class StatusPageTest {
                 }
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
 
                 @Override
                 public String peekNextKey() {

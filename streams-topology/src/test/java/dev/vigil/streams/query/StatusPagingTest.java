@@ -37,6 +37,7 @@ class StatusPagingTest {
     private static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(W0 + 10 * INTERVAL_MS), ZoneOffset.UTC);
     /** Ids whose order tests the edges: prefixes of each other, '-' before digits before letters. */
     private static final List<String> IDS_A = List.of("a", "ab-c", "abc", "m-1", "m-2", "m-20", "shop", "z0");
+
     private static final List<String> IDS_B = List.of("a-b", "a0", "ab", "ab-c-d", "blog", "m-10", "m-3", "zz");
 
     private DriverHarness a;
@@ -46,7 +47,8 @@ class StatusPagingTest {
     private QueryServer serverA;
     private QueryServer serverB;
     private Forwarder forwarder;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() {
@@ -103,7 +105,8 @@ class StatusPagingTest {
 
     private HttpResponse<String> get(QueryServer server, String path, String authorization) throws Exception {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .GET().timeout(Duration.ofSeconds(10));
+                .GET()
+                .timeout(Duration.ofSeconds(10));
         if (authorization != null) {
             req.header("Authorization", authorization);
         }
@@ -140,13 +143,17 @@ class StatusPagingTest {
         String cursor = null;
         do {
             QueryServer server = pages.size() % 2 == 0 ? serverA : serverB;
-            var res = get(server, "/v1/status?" + query + "limit=" + limit + (cursor == null ? "" : "&cursor=" + enc(cursor)));
+            var res = get(
+                    server,
+                    "/v1/status?" + query + "limit=" + limit + (cursor == null ? "" : "&cursor=" + enc(cursor)));
             assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
             assertThat(res.headers().firstValue("Content-Type")).hasValue("application/json");
             JsonNode body = json(res);
             pages.add(body);
             cursor = body.hasNonNull("next") ? body.get("next").asText() : null;
-            assertThat(pages.size()).as("pages for limit %d", limit).isLessThanOrEqualTo(IDS_A.size() + IDS_B.size() + 1);
+            assertThat(pages.size())
+                    .as("pages for limit %d", limit)
+                    .isLessThanOrEqualTo(IDS_A.size() + IDS_B.size() + 1);
         } while (cursor != null);
         return pages;
     }
@@ -154,7 +161,9 @@ class StatusPagingTest {
     @Test
     void theFirstPageHoldsTheFirstMonitorsInIdOrderWithACursorToTheRest() throws Exception {
         JsonNode whole = json(get(serverA, "/v1/status"));
-        assertThat(whole.has("next")).as("without limit: the whole list, no cursor").isFalse();
+        assertThat(whole.has("next"))
+                .as("without limit: the whole list, no cursor")
+                .isFalse();
 
         var res = get(serverB, "/v1/status?limit=5");
         assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
@@ -165,7 +174,8 @@ class StatusPagingTest {
         assertThat(page.path("next").asText()).isEqualTo(StatusCursor.encode("ab-c"));
         // the rows are the whole list's rows, field for field
         for (int i = 0; i < 5; i++) {
-            assertThat(page.path("monitors").get(i)).isEqualTo(whole.path("monitors").get(i));
+            assertThat(page.path("monitors").get(i))
+                    .isEqualTo(whole.path("monitors").get(i));
         }
         // counts count this page's monitors
         long counted = 0;
@@ -191,7 +201,9 @@ class StatusPagingTest {
                 boolean last = p == pages.size() - 1;
                 assertThat(page.has("next")).as("limit %d page %d", limit, p).isEqualTo(!last);
                 if (!last) {
-                    assertThat(page.path("monitors")).as("a page before the last is full").hasSize(limit);
+                    assertThat(page.path("monitors"))
+                            .as("a page before the last is full")
+                            .hasSize(limit);
                 }
                 page.path("monitors").forEach(rows::add);
                 String[] keys = {"up", "degraded", "down", "unknown", "pending"};
@@ -201,11 +213,17 @@ class StatusPagingTest {
             }
             assertThat(pages).hasSize((total + limit - 1) / limit);
             JsonNode joined = Json.toTree(rows);
-            assertThat(joined).as("limit %d: the pages joined are the whole list", limit).isEqualTo(whole.path("monitors"));
-            assertThat(counts).as("the pages' counts add up to the whole list's").containsExactly(
-                    whole.path("counts").path("up").asLong(), whole.path("counts").path("degraded").asLong(),
-                    whole.path("counts").path("down").asLong(), whole.path("counts").path("unknown").asLong(),
-                    whole.path("counts").path("pending").asLong());
+            assertThat(joined)
+                    .as("limit %d: the pages joined are the whole list", limit)
+                    .isEqualTo(whole.path("monitors"));
+            assertThat(counts)
+                    .as("the pages' counts add up to the whole list's")
+                    .containsExactly(
+                            whole.path("counts").path("up").asLong(),
+                            whole.path("counts").path("degraded").asLong(),
+                            whole.path("counts").path("down").asLong(),
+                            whole.path("counts").path("unknown").asLong(),
+                            whole.path("counts").path("pending").asLong());
         }
     }
 
@@ -223,7 +241,8 @@ class StatusPagingTest {
     @Test
     void limitOutsideItsBoundsIs400() throws Exception {
         for (String limit : new String[] {"0", "-1", "10001", "1000000", "", "x", "1.5", "%20"}) {
-            assertProblem(get(serverA, "/v1/status?limit=" + limit), 400, "'limit' must be a whole number from 1 to 10000");
+            assertProblem(
+                    get(serverA, "/v1/status?limit=" + limit), 400, "'limit' must be a whole number from 1 to 10000");
             assertProblem(get(serverA, "/v1/status?scope=local&limit=" + limit), 400, "'limit'");
         }
         assertThat(get(serverA, "/v1/status?limit=10000").statusCode()).isEqualTo(200);
@@ -233,12 +252,20 @@ class StatusPagingTest {
     @Test
     void aBadOrForgedCursorIs400NeverA500() throws Exception {
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
-        for (String cursor : new String[] {"", "!", "not-a-cursor!", "YWI=", "YWJ",
-                b64.encodeToString("monitor/shop".getBytes(StandardCharsets.UTF_8)),
-                b64.encodeToString("../v1/audit".getBytes(StandardCharsets.UTF_8)),
-                b64.encodeToString("SHOP".getBytes(StandardCharsets.UTF_8)),
-                b64.encodeToString("a\r\nHost: evil".getBytes(StandardCharsets.UTF_8)),
-                "Y".repeat(200), "%00", "%E2%82%AC"}) {
+        for (String cursor : new String[] {
+            "",
+            "!",
+            "not-a-cursor!",
+            "YWI=",
+            "YWJ",
+            b64.encodeToString("monitor/shop".getBytes(StandardCharsets.UTF_8)),
+            b64.encodeToString("../v1/audit".getBytes(StandardCharsets.UTF_8)),
+            b64.encodeToString("SHOP".getBytes(StandardCharsets.UTF_8)),
+            b64.encodeToString("a\r\nHost: evil".getBytes(StandardCharsets.UTF_8)),
+            "Y".repeat(200),
+            "%00",
+            "%E2%82%AC"
+        }) {
             String query = "limit=5&cursor=" + (cursor.startsWith("%") ? cursor : enc(cursor));
             assertProblem(get(serverA, "/v1/status?" + query), 400, "'cursor' is not a cursor this API gave out");
             assertProblem(get(serverB, "/v1/status?scope=local&" + query), 400, "'cursor'");
@@ -270,24 +297,30 @@ class StatusPagingTest {
     void pagingNeedsTheReadScopeLikeTheWholeList() throws Exception {
         String query = "/v1/status?limit=2&cursor=" + StatusCursor.encode("a");
         assertThat(get(serverA, query, "Bearer " + TestApi.READER).statusCode()).isEqualTo(200);
-        assertThat(get(serverA, query, "Bearer " + TestApi.SILENCER).statusCode()).isEqualTo(403);
+        assertThat(get(serverA, query, "Bearer " + TestApi.SILENCER).statusCode())
+                .isEqualTo(403);
         assertThat(get(serverA, query, "Bearer " + TestApi.ACKER).statusCode()).isEqualTo(403);
         assertThat(get(serverA, query, null).statusCode()).isEqualTo(401);
         // a forged cursor is refused before anything is read or forwarded
         assertThat(get(serverA, "/v1/status?limit=2&cursor=" + enc("Li4vdjEvYXVkaXQ"), "Bearer " + TestApi.READER)
-                .statusCode()).isEqualTo(400);
+                        .statusCode())
+                .isEqualTo(400);
     }
 
     @Test
     void theOpenApiDocumentDescribesThePagingAsServed() throws Exception {
-        JsonNode op = json(get(serverA, "/v1/openapi.json")).path("paths").path("/v1/status").path("get");
+        JsonNode op = json(get(serverA, "/v1/openapi.json"))
+                .path("paths")
+                .path("/v1/status")
+                .path("get");
         List<String> params = new ArrayList<>();
         op.path("parameters").forEach(p -> params.add(p.path("name").asText()));
         assertThat(params).containsExactly("scope", "limit", "cursor");
         JsonNode limit = op.path("parameters").get(1).path("schema");
         assertThat(limit.path("minimum").asInt()).isEqualTo(1);
         assertThat(limit.path("maximum").asInt()).isEqualTo(StatusPage.MAX_LIMIT);
-        assertThat(op.path("parameters").get(2).path("schema").path("maxLength").asInt()).isEqualTo(StatusCursor.MAX_LENGTH);
+        assertThat(op.path("parameters").get(2).path("schema").path("maxLength").asInt())
+                .isEqualTo(StatusCursor.MAX_LENGTH);
         assertThat(op.path("responses").has("400")).isTrue();
     }
 

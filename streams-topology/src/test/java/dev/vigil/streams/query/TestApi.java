@@ -15,13 +15,14 @@ public final class TestApi {
     public static final String ACKER = "vgl_test-acker";
     /** A second token with the silence scope (another author). */
     public static final String SILENCER_2 = "vgl_test-silencer-2";
+
     public static final String INSTANCE = "vgl_test-instance";
 
-    private TestApi() {
-    }
+    private TestApi() {}
 
     public static List<TokenSpec> tokens() {
-        return List.of(new TokenSpec("test-admin", BearerTokens.hash(ADMIN), List.of("admin")),
+        return List.of(
+                new TokenSpec("test-admin", BearerTokens.hash(ADMIN), List.of("admin")),
                 new TokenSpec("test-reader", BearerTokens.hash(READER), List.of("read")),
                 new TokenSpec("test-silencer", BearerTokens.hash(SILENCER), List.of("silence")),
                 new TokenSpec("test-silencer-2", BearerTokens.hash(SILENCER_2), List.of("silence")),
@@ -43,17 +44,25 @@ public final class TestApi {
      */
     public static dev.vigil.streams.audit.ApiWriter acceptingWriter(
             java.util.function.Consumer<org.apache.kafka.clients.producer.ProducerRecord<String, byte[]>> sink) {
-        return new dev.vigil.streams.audit.ApiWriter(() -> new MockProducer<String, byte[]>(true, null,
-                new org.apache.kafka.common.serialization.StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer()) {
-            @Override
-            public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
-                    org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record,
-                    org.apache.kafka.clients.producer.Callback callback) {
-                sink.accept(record);
-                return super.send(record, callback);
-            }
-        }, "vigil.audit", java.time.Duration.ofSeconds(5));
+        return new dev.vigil.streams.audit.ApiWriter(
+                () ->
+                        new MockProducer<String, byte[]>(
+                                true,
+                                null,
+                                new org.apache.kafka.common.serialization.StringSerializer(),
+                                new org.apache.kafka.common.serialization.ByteArraySerializer()) {
+                            @Override
+                            public synchronized java.util.concurrent.Future<
+                                            org.apache.kafka.clients.producer.RecordMetadata>
+                                    send(
+                                            org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> record,
+                                            org.apache.kafka.clients.producer.Callback callback) {
+                                sink.accept(record);
+                                return super.send(record, callback);
+                            }
+                        },
+                "vigil.audit",
+                java.time.Duration.ofSeconds(5));
     }
 
     public static Forwarder forwarder(java.time.Duration timeout) {

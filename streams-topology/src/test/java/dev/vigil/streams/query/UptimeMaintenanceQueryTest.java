@@ -60,16 +60,42 @@ class UptimeMaintenanceQueryTest {
     private TestInputTopic<String, ProbeResult> results;
     private QueryServer server;
     private Forwarder forwarder;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static MonitorDefinition monitor(String id) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, 60, 2500, List.of("eu-west"),
-                null, null, null, null, null, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static Silence weekly(String id, String fingerprint, Schedule schedule) {
-        return new Silence(1, id, fingerprint, null, null, SERIES_START, SERIES_START + 365 * DAY, "ops",
-                "planned: " + id, SERIES_START, null, schedule);
+        return new Silence(
+                1,
+                id,
+                fingerprint,
+                null,
+                null,
+                SERIES_START,
+                SERIES_START + 365 * DAY,
+                "ops",
+                "planned: " + id,
+                SERIES_START,
+                null,
+                schedule);
     }
 
     @BeforeEach
@@ -84,11 +110,16 @@ class UptimeMaintenanceQueryTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         props.put(DeadLetterHandler.TOPIC_CONFIG, config.topics().deadLetter());
-        driver = new TopologyTestDriver(VigilTopology.build(config, alerting, new SimpleMeterRegistry()), props,
+        driver = new TopologyTestDriver(
+                VigilTopology.build(config, alerting, new SimpleMeterRegistry()),
+                props,
                 Instant.ofEpochMilli(MONDAY - 30_000));
-        var monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
-        var silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
-        results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
+        var monitors = driver.createInputTopic(
+                config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
+        var silences = driver.createInputTopic(
+                config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        results = driver.createInputTopic(
+                config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
 
         for (String id : List.of("api", "web", "busy")) {
             monitors.pipeInput(id, monitor(id));
@@ -97,8 +128,17 @@ class UptimeMaintenanceQueryTest {
                 weekly("maint", "monitor/api", new Schedule(List.of("mon"), "02:00", 60, "Europe/Paris")),
                 weekly("tonight", "monitor/api", new Schedule(List.of("tue"), "20:00", 60, "UTC")), // after now
                 weekly("web-maint", "monitor/web", new Schedule(List.of("mon"), "02:00", 60, "Europe/Paris")),
-                new Silence(1, "noise", "monitor/api", null, null, TUESDAY + HOUR, TUESDAY + 2 * HOUR, "oncall",
-                        "stop the noise", TUESDAY),
+                new Silence(
+                        1,
+                        "noise",
+                        "monitor/api",
+                        null,
+                        null,
+                        TUESDAY + HOUR,
+                        TUESDAY + 2 * HOUR,
+                        "oncall",
+                        "stop the noise",
+                        TUESDAY),
                 weekly("busy-a", "monitor/busy", new Schedule(Schedule.DAY_NAMES, "03:00", 10, "UTC")),
                 weekly("busy-b", "monitor/busy", new Schedule(Schedule.DAY_NAMES, "04:00", 10, "UTC")))) {
             silences.pipeInput(s.id(), s);
@@ -130,15 +170,20 @@ class UptimeMaintenanceQueryTest {
         }
         driver.close();
         try (var files = Files.walk(stateDir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (java.io.IOException ignored) {
             // temp dir
         }
     }
 
     private JsonNode uptime(String query) throws Exception {
-        var res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + query))
-                .header("Authorization", TestApi.admin()).GET().timeout(Duration.ofSeconds(10)).build(),
+        var res = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + query))
+                        .header("Authorization", TestApi.admin())
+                        .GET()
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(res.statusCode()).as(res.body()).isEqualTo(200);
         return Json.tree(res.body().getBytes(StandardCharsets.UTF_8));
@@ -158,7 +203,9 @@ class UptimeMaintenanceQueryTest {
         assertThat(monday.path("uptimeExcludingMaintenancePercent").asDouble()).isEqualTo(100.0);
 
         JsonNode tuesday = body.path("daily").get(1);
-        assertThat(tuesday.path("down").asLong()).as("under the one-off silence").isEqualTo(30);
+        assertThat(tuesday.path("down").asLong())
+                .as("under the one-off silence")
+                .isEqualTo(30);
         assertThat(tuesday.path("maintenanceWindows").asLong()).isZero();
         assertThat(tuesday.path("uptimeExcludingMaintenancePercent").asDouble())
                 .isEqualTo(tuesday.path("uptimePercent").asDouble());
@@ -169,7 +216,8 @@ class UptimeMaintenanceQueryTest {
         assertThat(overall.path("uptimePercent").asDouble()).isCloseTo(100.0 * 180 / 270, within(1e-9));
         assertThat(overall.path("maintenanceWindows").asLong()).isEqualTo(60);
         assertThat(overall.path("maintenanceDown").asLong()).isEqualTo(60);
-        assertThat(overall.path("uptimeExcludingMaintenancePercent").asDouble()).isCloseTo(100.0 * 180 / 210, within(1e-9));
+        assertThat(overall.path("uptimeExcludingMaintenancePercent").asDouble())
+                .isCloseTo(100.0 * 180 / 210, within(1e-9));
 
         // this monitor's occurrences from Monday 00:00Z to now: not web's, not the one-off, not tonight's
         JsonNode maintenance = body.path("maintenance");
@@ -189,14 +237,21 @@ class UptimeMaintenanceQueryTest {
         JsonNode today = uptime("/v1/monitors/api/uptime?days=1");
         assertThat(today.path("daily")).hasSize(1);
         assertThat(today.path("overall").path("maintenanceWindows").asLong()).isZero();
-        assertThat(today.path("overall").path("uptimeExcludingMaintenancePercent").asDouble())
+        assertThat(today.path("overall")
+                        .path("uptimeExcludingMaintenancePercent")
+                        .asDouble())
                 .isEqualTo(today.path("overall").path("uptimePercent").asDouble());
         assertThat(today.path("maintenance")).isEmpty();
 
         // no decided window at all, so no figure (left out, as uptimePercent is), though the occurrence is listed
         JsonNode web = uptime("/v1/monitors/web/uptime?days=2");
-        assertThat(web.path("overall").path("uptimeExcludingMaintenancePercent").isNumber()).isFalse();
-        assertThat(web.path("daily").get(0).path("uptimeExcludingMaintenancePercent").isNumber()).isFalse();
+        assertThat(web.path("overall").path("uptimeExcludingMaintenancePercent").isNumber())
+                .isFalse();
+        assertThat(web.path("daily")
+                        .get(0)
+                        .path("uptimeExcludingMaintenancePercent")
+                        .isNumber())
+                .isFalse();
         assertThat(web.path("daily").get(0).path("maintenanceWindows").asLong()).isZero();
         assertThat(web.path("maintenance")).hasSize(1);
     }

@@ -3,11 +3,11 @@ package dev.vigil.streams.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
-import dev.vigil.schemas.contract.Aggregation;
 import dev.vigil.schemas.contract.Comparison;
 import dev.vigil.schemas.contract.DomainMetric;
 import dev.vigil.schemas.contract.Severity;
@@ -34,10 +34,12 @@ class MetricRulesTest {
 
         Traffic add(String metric, int minute, String status, int n, Double durationMs) {
             for (int i = 0; i < n; i++) {
-                DomainMetric m = new DomainMetric(1, APP, metric, status, "/x", null, durationMs, null,
-                        T0 + minute * MIN + i % 60_000);
-                windows.computeIfAbsent(m.appId() + "/" + metric + "/" + m.statusClass() + "@" + minute,
-                        k -> MetricAggregate.windowFor(m)).add(m);
+                DomainMetric m = new DomainMetric(
+                        1, APP, metric, status, "/x", null, durationMs, null, T0 + minute * MIN + i % 60_000);
+                windows.computeIfAbsent(
+                                m.appId() + "/" + metric + "/" + m.statusClass() + "@" + minute,
+                                k -> MetricAggregate.windowFor(m))
+                        .add(m);
             }
             return this;
         }
@@ -84,14 +86,15 @@ class MetricRulesTest {
         assertThat(o.breach()).isTrue();
         assertThat(o.evaluation().orElseThrow().severity()).isEqualTo(Severity.CRITICAL);
         assertThat(o.evaluation().orElseThrow().fingerprint()).isEqualTo("rule/dlq-routed/shop");
-        assertThat(eval(DefaultRules.DLQ_ROUTED, 13, t).breach()).isTrue();  // [3, 13) still holds minute 3
+        assertThat(eval(DefaultRules.DLQ_ROUTED, 13, t).breach()).isTrue(); // [3, 13) still holds minute 3
         assertThat(eval(DefaultRules.DLQ_ROUTED, 14, t).breach()).isFalse();
         List<AlertEvent> events = run(DefaultRules.DLQ_ROUTED, t, 1, 20);
         assertThat(states(events)).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
         assertThat(events.get(0).lastSeen()).isEqualTo(T0 + 4 * MIN);
         assertThat(events.get(1).lastSeen()).isEqualTo(T0 + 13 * MIN);
         assertThat(events.get(0).source()).isEqualTo(AlertSource.METRIC);
-        assertThat(events.get(0).summary()).isEqualTo("shop: 1 message(s) routed to the dead-letter queue in the last 10 min");
+        assertThat(events.get(0).summary())
+                .isEqualTo("shop: 1 message(s) routed to the dead-letter queue in the last 10 min");
     }
 
     @Test
@@ -117,8 +120,10 @@ class MetricRulesTest {
         assertThat(o.value()).isEqualTo(0.1);
         assertThat(o.events()).isEqualTo(100);
         assertThat(o.breach()).isTrue();
-        assertThat(o.evaluation().orElseThrow().summary()).isEqualTo("shop: 10% of 100 requests failed with 5xx in the last 5 min");
-        assertThat(states(run(DefaultRules.HTTP_5XX_RATIO, t, 1, 20))).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
+        assertThat(o.evaluation().orElseThrow().summary())
+                .isEqualTo("shop: 10% of 100 requests failed with 5xx in the last 5 min");
+        assertThat(states(run(DefaultRules.HTTP_5XX_RATIO, t, 1, 20)))
+                .containsExactly(AlertState.OPENED, AlertState.RESOLVED);
     }
 
     @Test
@@ -164,7 +169,8 @@ class MetricRulesTest {
         assertThat(o.value()).isCloseTo(2700, org.assertj.core.data.Percentage.withPercentage(1));
         assertThat(o.breach()).isTrue();
         assertThat(o.evaluation().orElseThrow().severity()).isEqualTo(Severity.WARNING);
-        assertThat(states(run(DefaultRules.HTTP_P95_LATENCY, t, 1, 20))).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
+        assertThat(states(run(DefaultRules.HTTP_P95_LATENCY, t, 1, 20)))
+                .containsExactly(AlertState.OPENED, AlertState.RESOLVED);
     }
 
     @Test
@@ -173,20 +179,25 @@ class MetricRulesTest {
         Traffic all = new Traffic().add(DomainMetric.HTTP_REQUEST, 1, "200", 40, 2500.0);
         assertThat(eval(DefaultRules.HTTP_P95_LATENCY, 5, all).breach()).isFalse();
         // mixed: the 38th of 40 (p95) is 2500, with faster and slower requests around it
-        Traffic mixed = new Traffic().add(DomainMetric.HTTP_REQUEST, 1, "200", 30, 120.0)
-                .add(DomainMetric.HTTP_REQUEST, 2, "200", 8, 2500.0).add(DomainMetric.HTTP_REQUEST, 3, "500", 2, 9000.0);
+        Traffic mixed = new Traffic()
+                .add(DomainMetric.HTTP_REQUEST, 1, "200", 30, 120.0)
+                .add(DomainMetric.HTTP_REQUEST, 2, "200", 8, 2500.0)
+                .add(DomainMetric.HTTP_REQUEST, 3, "500", 2, 9000.0);
         var o = eval(DefaultRules.HTTP_P95_LATENCY, 5, mixed);
         assertThat(o.events()).isEqualTo(40);
         assertThat(o.breach()).isFalse();
         // a few percent above fires
-        Traffic above = new Traffic().add(DomainMetric.HTTP_REQUEST, 1, "200", 30, 120.0)
-                .add(DomainMetric.HTTP_REQUEST, 2, "200", 8, 2600.0).add(DomainMetric.HTTP_REQUEST, 3, "500", 2, 9000.0);
+        Traffic above = new Traffic()
+                .add(DomainMetric.HTTP_REQUEST, 1, "200", 30, 120.0)
+                .add(DomainMetric.HTTP_REQUEST, 2, "200", 8, 2600.0)
+                .add(DomainMetric.HTTP_REQUEST, 3, "500", 2, 9000.0);
         assertThat(eval(DefaultRules.HTTP_P95_LATENCY, 5, above).breach()).isTrue();
     }
 
     @Test
     void latencyRuleBoundaryNineteenTimedRequestsDoNotFire() {
-        Traffic t = new Traffic().add(DomainMetric.HTTP_REQUEST, 1, "200", 19, 9000.0)
+        Traffic t = new Traffic()
+                .add(DomainMetric.HTTP_REQUEST, 1, "200", 19, 9000.0)
                 .add(DomainMetric.HTTP_REQUEST, 1, "200", 30, null); // untimed requests do not count
         var o = eval(DefaultRules.HTTP_P95_LATENCY, 5, t);
         assertThat(o.events()).isEqualTo(19);
@@ -220,7 +231,8 @@ class MetricRulesTest {
         assertThat(o.breach()).isTrue(); // >= 3x: exactly 3x fires
         assertThat(o.evaluation().orElseThrow().summary())
                 .isEqualTo("shop: 15 5xx responses in 5 min, 3x the trailing hour's average");
-        assertThat(states(run(DefaultRules.HTTP_ERROR_SPIKE, t, 61, 80))).containsExactly(AlertState.OPENED, AlertState.RESOLVED);
+        assertThat(states(run(DefaultRules.HTTP_ERROR_SPIKE, t, 61, 80)))
+                .containsExactly(AlertState.OPENED, AlertState.RESOLVED);
     }
 
     @Test
@@ -254,7 +266,8 @@ class MetricRulesTest {
         assertThat(o.value()).isInfinite();
         assertThat(o.breach()).isTrue();
         assertThat(o.evaluation().orElseThrow().attributes()).containsEntry("value", "inf");
-        assertThat(eval(DefaultRules.HTTP_ERROR_SPIKE, 65, new Traffic()).value()).isZero();
+        assertThat(eval(DefaultRules.HTTP_ERROR_SPIKE, 65, new Traffic()).value())
+                .isZero();
     }
 
     // ---- general ----
@@ -268,8 +281,20 @@ class MetricRulesTest {
 
     @Test
     void countSumAndComparatorsOfCustomRules() {
-        AlertRule sum = new AlertRule(1, "big-orders", "shop", "inquiry_submitted", List.of(), Aggregation.SUM, 2,
-                Comparison.GTE, 100.0, 1, Severity.INFO, "{app} {metric} sum {value} over {window} min ({rule})", true);
+        AlertRule sum = new AlertRule(
+                1,
+                "big-orders",
+                "shop",
+                "inquiry_submitted",
+                List.of(),
+                Aggregation.SUM,
+                2,
+                Comparison.GTE,
+                100.0,
+                1,
+                Severity.INFO,
+                "{app} {metric} sum {value} over {window} min ({rule})",
+                true);
         Traffic t = new Traffic();
         for (int i = 0; i < 4; i++) {
             DomainMetric m = new DomainMetric(1, APP, "inquiry_submitted", "ok", null, 25.0, null, null, T0 + i);
@@ -278,18 +303,43 @@ class MetricRulesTest {
         var o = rules.evaluate(sum, APP, T0 + 2 * MIN, t.all());
         assertThat(o.value()).isEqualTo(100.0);
         assertThat(o.breach()).isTrue(); // gte: exactly met fires
-        assertThat(o.evaluation().orElseThrow().summary()).isEqualTo("shop inquiry_submitted sum 100 over 2 min (big-orders)");
+        assertThat(o.evaluation().orElseThrow().summary())
+                .isEqualTo("shop inquiry_submitted sum 100 over 2 min (big-orders)");
 
-        AlertRule low = new AlertRule(1, "low-traffic", "*", "http_request", List.of(), Aggregation.COUNT, 5,
-                Comparison.LT, 10.0, 0, Severity.WARNING, "{app}: only {events} requests", true);
-        assertThat(rules.evaluate(low, APP, T0 + 5 * MIN, new Traffic().requests(0, 9, 0).all()).breach()).isTrue();
-        assertThat(rules.evaluate(low, APP, T0 + 5 * MIN, new Traffic().requests(0, 10, 0).all()).breach()).isFalse();
+        AlertRule low = new AlertRule(
+                1,
+                "low-traffic",
+                "*",
+                "http_request",
+                List.of(),
+                Aggregation.COUNT,
+                5,
+                Comparison.LT,
+                10.0,
+                0,
+                Severity.WARNING,
+                "{app}: only {events} requests",
+                true);
+        assertThat(rules.evaluate(
+                                low,
+                                APP,
+                                T0 + 5 * MIN,
+                                new Traffic().requests(0, 9, 0).all())
+                        .breach())
+                .isTrue();
+        assertThat(rules.evaluate(
+                                low,
+                                APP,
+                                T0 + 5 * MIN,
+                                new Traffic().requests(0, 10, 0).all())
+                        .breach())
+                .isFalse();
     }
 
     @Test
     void disabledRuleEvaluatesToNothing() {
-        AlertRule off = Json.read(Json.string(DefaultRules.DLQ_ROUTED).replace("\"enabled\":true", "\"enabled\":false"),
-                AlertRule.class);
+        AlertRule off = Json.read(
+                Json.string(DefaultRules.DLQ_ROUTED).replace("\"enabled\":true", "\"enabled\":false"), AlertRule.class);
         var o = eval(off, 5, new Traffic().add(DomainMetric.DLQ_ROUTED, 1, "x", 3, null));
         assertThat(o.breach()).isFalse();
         assertThat(o.evaluation()).isEmpty();
@@ -299,9 +349,22 @@ class MetricRulesTest {
     void badCallsAreRefused() {
         assertThatThrownBy(() -> rules.evaluate(DefaultRules.DLQ_ROUTED, APP, T0 + 1, List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
-        AlertRule onlyOther = new AlertRule(1, "r", "other", "http_request", List.of(), Aggregation.COUNT, 5,
-                Comparison.GT, 1.0, 1, Severity.INFO, "s", true);
-        assertThatThrownBy(() -> rules.evaluate(onlyOther, APP, T0, List.of())).isInstanceOf(IllegalArgumentException.class);
+        AlertRule onlyOther = new AlertRule(
+                1,
+                "r",
+                "other",
+                "http_request",
+                List.of(),
+                Aggregation.COUNT,
+                5,
+                Comparison.GT,
+                1.0,
+                1,
+                Severity.INFO,
+                "s",
+                true);
+        assertThatThrownBy(() -> rules.evaluate(onlyOther, APP, T0, List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -30,9 +30,22 @@ class MonitorRulesTest {
     static final long MIN = 60_000L;
     static final List<String> REGIONS = List.of("asia-east", "eu-west", "us-east");
     static final AlertLinks LINKS = new AlertLinks("http://vigil.test:8084/");
-    static final MonitorDefinition DEF = new MonitorDefinition(1, "checkout-api", "Checkout API",
-            "https://checkout.example.com/health", null, 60, null, REGIONS, null, 14, null, "checkout", "api",
-            Map.of("runbook", "https://wiki.example.com/runbooks/checkout"), true);
+    static final MonitorDefinition DEF = new MonitorDefinition(
+            1,
+            "checkout-api",
+            "Checkout API",
+            "https://checkout.example.com/health",
+            null,
+            60,
+            null,
+            REGIONS,
+            null,
+            14,
+            null,
+            "checkout",
+            "api",
+            Map.of("runbook", "https://wiki.example.com/runbooks/checkout"),
+            true);
 
     final MonitorRules rules = new MonitorRules(LINKS);
 
@@ -61,8 +74,8 @@ class MonitorRulesTest {
             }
             case UNKNOWN -> missing = REGIONS;
         }
-        return new MonitorStatus(1, "checkout-api", windowStart, status, missing.isEmpty(), regions, missing,
-                windowStart + 20_000);
+        return new MonitorStatus(
+                1, "checkout-api", windowStart, status, missing.isEmpty(), regions, missing, windowStart + 20_000);
     }
 
     /** Feeds verdicts through the rules and one state machine per fingerprint, like the alert processor. */
@@ -93,8 +106,10 @@ class MonitorRulesTest {
         }
 
         List<String> log(String fingerprint) {
-            return events.stream().filter(e -> e.fingerprint().equals(fingerprint))
-                    .map(e -> e.state().wire() + ":" + e.severity().wire()).toList();
+            return events.stream()
+                    .filter(e -> e.fingerprint().equals(fingerprint))
+                    .map(e -> e.state().wire() + ":" + e.severity().wire())
+                    .toList();
         }
     }
 
@@ -103,27 +118,35 @@ class MonitorRulesTest {
 
     static Stream<Arguments> availabilityScenarios() {
         return Stream.of(
-                Arguments.of("down opens at the definition's severity", List.of(Status.DOWN),
-                        List.of("opened:critical")),
-                Arguments.of("one degraded is not a breach", List.of(Status.UP, Status.DEGRADED, Status.UP),
-                        List.of()),
-                Arguments.of("degraded twice in a row opens at warning", List.of(Status.DEGRADED, Status.DEGRADED),
+                Arguments.of(
+                        "down opens at the definition's severity", List.of(Status.DOWN), List.of("opened:critical")),
+                Arguments.of("one degraded is not a breach", List.of(Status.UP, Status.DEGRADED, Status.UP), List.of()),
+                Arguments.of(
+                        "degraded twice in a row opens at warning",
+                        List.of(Status.DEGRADED, Status.DEGRADED),
                         List.of("opened:warning")),
-                Arguments.of("degraded, unknown, degraded is not two in a row",
-                        List.of(Status.DEGRADED, Status.UNKNOWN, Status.DEGRADED), List.of()),
-                Arguments.of("degraded twice then down escalates at once",
+                Arguments.of(
+                        "degraded, unknown, degraded is not two in a row",
+                        List.of(Status.DEGRADED, Status.UNKNOWN, Status.DEGRADED),
+                        List.of()),
+                Arguments.of(
+                        "degraded twice then down escalates at once",
                         List.of(Status.DEGRADED, Status.DEGRADED, Status.DOWN),
                         List.of("opened:warning", "escalated:critical")),
-                Arguments.of("down then degraded stays open at critical (no de-escalation), up up resolves",
+                Arguments.of(
+                        "down then degraded stays open at critical (no de-escalation), up up resolves",
                         List.of(Status.DOWN, Status.DEGRADED, Status.DEGRADED, Status.UP, Status.UP),
                         List.of("opened:critical", "resolved:critical")),
-                Arguments.of("while resolving, one degraded flaps back (a breach) and does not resolve",
+                Arguments.of(
+                        "while resolving, one degraded flaps back (a breach) and does not resolve",
                         List.of(Status.DOWN, Status.UP, Status.DEGRADED, Status.UP),
                         List.of("opened:critical")),
-                Arguments.of("unknown neither breaches nor heals",
+                Arguments.of(
+                        "unknown neither breaches nor heals",
                         List.of(Status.DOWN, Status.UP, Status.UNKNOWN, Status.UP),
                         List.of("opened:critical", "resolved:critical")),
-                Arguments.of("flapping fail ok fail ok ok: one opened one resolved",
+                Arguments.of(
+                        "flapping fail ok fail ok ok: one opened one resolved",
                         List.of(Status.DOWN, Status.UP, Status.DOWN, Status.UP, Status.UP),
                         List.of("opened:critical", "resolved:critical")));
     }
@@ -144,8 +167,10 @@ class MonitorRulesTest {
     @Test
     void degradedWhileOpenIsABreachAtWarningEvenTheFirstTime() {
         var r = rules.onVerdict(MonitorRuleState.INITIAL, DEF, verdict(T0, Status.DEGRADED), true);
-        assertThat(r.evaluations()).filteredOn(e -> e.fingerprint().equals(AVAIL))
-                .singleElement().satisfies(e -> {
+        assertThat(r.evaluations())
+                .filteredOn(e -> e.fingerprint().equals(AVAIL))
+                .singleElement()
+                .satisfies(e -> {
                     assertThat(e.breach()).isTrue();
                     assertThat(e.severity()).isEqualTo(Severity.WARNING);
                 });
@@ -176,10 +201,14 @@ class MonitorRulesTest {
         assertThat(ev.at()).isEqualTo(T0);
         assertThat(ev.service()).isEqualTo("checkout");
         assertThat(ev.summary()).isEqualTo("Checkout API is down: failing in eu-west, us-east");
-        assertThat(ev.links()).containsEntry("history", "http://vigil.test:8084/v1/monitors/checkout-api")
+        assertThat(ev.links())
+                .containsEntry("history", "http://vigil.test:8084/v1/monitors/checkout-api")
                 .containsEntry("runbook", "https://wiki.example.com/runbooks/checkout");
-        assertThat(ev.attributes()).containsEntry("monitorId", "checkout-api").containsEntry("status", "down")
-                .containsEntry("failingRegions", "eu-west,us-east").containsEntry("component", "api");
+        assertThat(ev.attributes())
+                .containsEntry("monitorId", "checkout-api")
+                .containsEntry("status", "down")
+                .containsEntry("failingRegions", "eu-west,us-east")
+                .containsEntry("component", "api");
         var degraded = rules.onVerdict(MonitorRuleState.INITIAL, DEF, verdict(T0, Status.DEGRADED), true);
         assertThat(degraded.evaluations().get(0).summary())
                 .isEqualTo("Checkout API is degraded: failing in us-east; no result from asia-east");
@@ -209,20 +238,44 @@ class MonitorRulesTest {
 
     @Test
     void aVerdictOfAnotherMonitorIsRefused() {
-        MonitorStatus other = new MonitorStatus(1, "other", T0, Status.UP, true,
-                Map.of("us-east", ok()), List.of(), T0);
+        MonitorStatus other =
+                new MonitorStatus(1, "other", T0, Status.UP, true, Map.of("us-east", ok()), List.of(), T0);
         assertThatThrownBy(() -> rules.onVerdict(MonitorRuleState.INITIAL, DEF, other, false))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     static ProbeResult probe(long windowStart, String region, Integer tlsDaysLeft) {
-        return new ProbeResult(1, "checkout-api", region, "w-1", windowStart, windowStart + 100, Outcome.SUCCESS, null,
-                200, 50, 60, 10L, 0, null, tlsDaysLeft, null, null, null, null, "req-" + region + windowStart);
+        return new ProbeResult(
+                1,
+                "checkout-api",
+                region,
+                "w-1",
+                windowStart,
+                windowStart + 100,
+                Outcome.SUCCESS,
+                null,
+                200,
+                50,
+                60,
+                10L,
+                0,
+                null,
+                tlsDaysLeft,
+                null,
+                null,
+                null,
+                null,
+                "req-" + region + windowStart);
     }
 
     static Stream<Arguments> tlsDays() {
-        return Stream.of(Arguments.of(30, false), Arguments.of(15, false), Arguments.of(14, true),
-                Arguments.of(1, true), Arguments.of(0, true), Arguments.of(-3, true));
+        return Stream.of(
+                Arguments.of(30, false),
+                Arguments.of(15, false),
+                Arguments.of(14, true),
+                Arguments.of(1, true),
+                Arguments.of(0, true),
+                Arguments.of(-3, true));
     }
 
     @ParameterizedTest(name = "{0} days left -> breach {1}")
@@ -250,10 +303,14 @@ class MonitorRulesTest {
         assertThat(b.evaluations()).isEmpty();
         assertThat(c.evaluations()).singleElement().matches(Evaluation::breach);
         assertThat(d.evaluations()).isEmpty();
-        var late = rules.onProbeResult(rules.onProbeResult(d.state(), DEF, probe(T0 + MIN, "us-east", 40)).state(), DEF,
+        var late = rules.onProbeResult(
+                rules.onProbeResult(d.state(), DEF, probe(T0 + MIN, "us-east", 40))
+                        .state(),
+                DEF,
                 probe(T0, "us-east", 2));
         assertThat(late.evaluations()).isEmpty();
-        assertThat(rules.onProbeResult(s, DEF, probe(T0, "us-east", null)).evaluations()).isEmpty();
+        assertThat(rules.onProbeResult(s, DEF, probe(T0, "us-east", null)).evaluations())
+                .isEmpty();
     }
 
     @Test
@@ -311,10 +368,13 @@ class MonitorRulesTest {
                 var all = rules.onVerdict(state, DEF, v, availabilityOpen);
                 var lean = rules.onVerdict(state, DEF, v, availabilityOpen, noDataOpen);
                 assertThat(lean.state()).isEqualTo(all.state());
-                assertThat(lean.evaluations()).isEqualTo(all.evaluations().stream()
-                        .filter(ev -> ev.breach() || (ev.fingerprint().equals(Fingerprints.monitor(DEF.id()))
-                                ? availabilityOpen : noDataOpen))
-                        .toList());
+                assertThat(lean.evaluations())
+                        .isEqualTo(all.evaluations().stream()
+                                .filter(ev -> ev.breach()
+                                        || (ev.fingerprint().equals(Fingerprints.monitor(DEF.id()))
+                                                ? availabilityOpen
+                                                : noDataOpen))
+                                .toList());
                 state = all.state();
                 w += random.nextInt(4) == 0 ? -MIN : MIN; // now and then a verdict out of order
             }

@@ -73,8 +73,10 @@ class TargetEvidenceRulesTest {
         }
 
         List<String> log(String fp) {
-            return events.stream().filter(e -> e.fingerprint().equals(fp))
-                    .map(e -> e.state().wire() + ":" + e.severity().wire()).toList();
+            return events.stream()
+                    .filter(e -> e.fingerprint().equals(fp))
+                    .map(e -> e.state().wire() + ":" + e.severity().wire())
+                    .toList();
         }
     }
 
@@ -87,9 +89,12 @@ class TargetEvidenceRulesTest {
             p.window(TWO_OK); // asia-east missing: degraded, incomplete
         }
         p.window(Map.of("eu-west", "ok"), Map.of("us-east", SkipReason.OVERLOADED), false);
-        assertThat(TargetEvidenceRulesTest.window(T0, TWO_OK, Map.of()).status()).isEqualTo(Status.DEGRADED);
+        assertThat(TargetEvidenceRulesTest.window(T0, TWO_OK, Map.of()).status())
+                .isEqualTo(Status.DEGRADED);
         assertThat(p.events).isEmpty();
-        assertThat(p.state.consecutiveDegraded()).as("never a step of the degraded-in-a-row rule").isZero();
+        assertThat(p.state.consecutiveDegraded())
+                .as("never a step of the degraded-in-a-row rule")
+                .isZero();
     }
 
     @Test
@@ -101,7 +106,8 @@ class TargetEvidenceRulesTest {
         assertThat(p.open(AVAIL)).as("one healthy window: resolving").isTrue();
         p.window(TWO_OK);
         assertThat(p.log(AVAIL)).containsExactly("opened:critical", "resolved:critical");
-        assertThat(p.events.get(1).summary()).isEqualTo("Checkout API is up in eu-west, us-east (no result from asia-east)");
+        assertThat(p.events.get(1).summary())
+                .isEqualTo("Checkout API is up in eu-west, us-east (no result from asia-east)");
     }
 
     @Test
@@ -120,7 +126,9 @@ class TargetEvidenceRulesTest {
     void aRealFailurePlusAMissingRegionFollowsTheDegradedAndDownRules() {
         var p = new Pipeline();
         p.window(Map.of("eu-west", "fail", "us-east", "ok")); // asia-east missing
-        assertThat(p.events).as("one degraded window with a failure is not yet a breach").isEmpty();
+        assertThat(p.events)
+                .as("one degraded window with a failure is not yet a breach")
+                .isEmpty();
         p.window(Map.of("eu-west", "fail", "us-east", "ok"));
         assertThat(p.log(AVAIL)).containsExactly("opened:warning");
         assertThat(p.events.get(0).summary())
@@ -131,12 +139,15 @@ class TargetEvidenceRulesTest {
 
         var q = new Pipeline();
         q.window(Map.of("eu-west", "fail"), Map.of("us-east", SkipReason.LATE), false);
-        assertThat(TargetEvidenceRulesTest.window(T0, Map.of("eu-west", "fail"), Map.of()).status())
-                .as("one failure of three expected is not a majority").isEqualTo(Status.DEGRADED);
+        assertThat(TargetEvidenceRulesTest.window(T0, Map.of("eu-west", "fail"), Map.of())
+                        .status())
+                .as("one failure of three expected is not a majority")
+                .isEqualTo(Status.DEGRADED);
         q.window(Map.of("eu-west", "fail"), Map.of("us-east", SkipReason.LATE), false);
         assertThat(q.log(AVAIL)).containsExactly("opened:warning");
-        assertThat(q.events.get(0).summary()).isEqualTo(
-                "Checkout API is degraded: failing in eu-west; no result from asia-east, us-east (skipped: late)");
+        assertThat(q.events.get(0).summary())
+                .isEqualTo(
+                        "Checkout API is degraded: failing in eu-west; no result from asia-east, us-east (skipped: late)");
     }
 
     @Test
@@ -160,18 +171,22 @@ class TargetEvidenceRulesTest {
         Map<String, RegionStatus> pictures = new HashMap<>();
         pictures.put("eu-west", new RegionStatus(1, "eu-west", 0, 1, 10, now - 60_000, now - 30_000, now));
         pictures.put("us-east", new RegionStatus(1, "us-east", 0, 0, 10, null, null, now)); // unserved, not yet blind
-        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000)).isTrue();
+        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000))
+                .isTrue();
 
         // us-east served, its worker silent for 25 s: not yet blind, already Vigil's gap
         pictures.put("us-east", new RegionStatus(1, "us-east", 1, 1, 10, now - 25_000, null, now));
-        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000)).isTrue();
+        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000))
+                .isTrue();
 
         // us-east served and healthy, yet no result: the monitor's own fault
         pictures.put("us-east", new RegionStatus(1, "us-east", 1, 1, 10, now - 5_000, null, now));
-        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000)).isFalse();
+        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000))
+                .isFalse();
 
         // a region no heartbeat ever mentioned: Vigil cannot tell, the monitor keeps paging
         pictures.remove("us-east");
-        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000)).isFalse();
+        assertThat(VigilGaps.allMissingAreVigilsGap(unknown, pictures::get, now, 20_000))
+                .isFalse();
     }
 }

@@ -12,7 +12,8 @@ class RegionWatchTest {
     static final long HEALTHY = 30_000;
     static final long FORGET = 86_400_000;
 
-    static WatchSignal beat(String worker, String region, String about, long at, long started, long skipped, int naming) {
+    static WatchSignal beat(
+            String worker, String region, String about, long at, long started, long skipped, int naming) {
         var hb = new WorkerHeartbeat(1, worker, region, at, 0, 0, "1", started, skipped, Map.of(about, naming));
         return WatchSignal.of(hb, about);
     }
@@ -20,7 +21,9 @@ class RegionWatchTest {
     @Test
     void aRegionIsBlindWhenMonitorsNameItAndNoLiveWorkerServesItAndNotBeforeItWasWatchedLongEnough() {
         var w = RegionWatch.first("ap-south", T).heard(beat("w-eu", "eu-west", "ap-south", T, 0, 0, 7), 60_000);
-        assertThat(w.judged(T + 10_000, HEALTHY, FORGET).blind()).as("a fresh start waits for heartbeats").isFalse();
+        assertThat(w.judged(T + 10_000, HEALTHY, FORGET).blind())
+                .as("a fresh start waits for heartbeats")
+                .isFalse();
         var blind = w.heard(beat("w-eu", "eu-west", "ap-south", T + 25_000, 0, 0, 7), 60_000)
                 .judged(T + 30_000, HEALTHY, FORGET);
         assertThat(blind.blind()).isTrue();
@@ -32,7 +35,8 @@ class RegionWatchTest {
         assertThat(served.blind()).isFalse();
         assertThat(served.status(T + 31_000, HEALTHY).liveWorkers()).isEqualTo(1);
         // its only worker falls silent: blind again once its heartbeat is older than workers.healthy
-        assertThat(served.judged(T + 31_000 + HEALTHY - 1, HEALTHY, FORGET).blind()).isFalse();
+        assertThat(served.judged(T + 31_000 + HEALTHY - 1, HEALTHY, FORGET).blind())
+                .isFalse();
         var dead = served.heard(beat("w-eu", "eu-west", "ap-south", T + 60_000, 0, 0, 7), 60_000)
                 .judged(T + 61_000, HEALTHY, FORGET);
         assertThat(dead.blind()).isTrue();
@@ -47,7 +51,9 @@ class RegionWatchTest {
         for (int i = 0; i <= 12; i++) {
             w = w.heard(beat("w", "eu-west", "eu-west", T + i * 10_000L, 100L * i, 2L * i, 1), 60_000);
             if (i < 12) {
-                assertThat(w.skips("w", 60_000)).as("its first minute is its warm-up, then a whole minute").isNull();
+                assertThat(w.skips("w", 60_000))
+                        .as("its first minute is its warm-up, then a whole minute")
+                        .isNull();
             }
         }
         assertThat(w.skips("w", 60_000)).isEqualTo(new RegionWatch.Skips(600, 12, 60_000));
@@ -72,7 +78,9 @@ class RegionWatchTest {
             skipped += i < 6 ? 40 : 0; // a cold start: its first minute's probes finish late
             w = w.heard(beat("w", "eu-west", "eu-west", T + i * 10_000L, 100L * i, skipped, 1), 60_000);
             RegionWatch.Skips skips = w.skips("w", 60_000);
-            assertThat(skips == null || skips.skipped() == 0).as("judged at %d s: %s", i * 10, skips).isTrue();
+            assertThat(skips == null || skips.skipped() == 0)
+                    .as("judged at %d s: %s", i * 10, skips)
+                    .isTrue();
         }
         assertThat(w.skips("w", 60_000)).isEqualTo(new RegionWatch.Skips(600, 0, 60_000));
     }

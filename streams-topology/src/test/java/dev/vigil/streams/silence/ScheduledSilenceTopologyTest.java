@@ -1,7 +1,5 @@
 package dev.vigil.streams.silence;
 
-import dev.vigil.schemas.silence.Silence;
-import dev.vigil.schemas.silence.Schedule;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;
@@ -11,10 +9,12 @@ import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.schemas.silence.Schedule;
+import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -68,9 +68,12 @@ class ScheduledSilenceTopologyTest {
         AlertingTopology.addTo(topology, config, alerting, registry);
         // wall clock before the data, as AlertingTopologyTest's started() harness
         driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(W0 - 30_000));
-        monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
-        results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
-        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        monitors = driver.createInputTopic(
+                config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
+        results = driver.createInputTopic(
+                config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
+        silences = driver.createInputTopic(
+                config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
     }
 
@@ -78,20 +81,48 @@ class ScheduledSilenceTopologyTest {
     void stop() {
         driver.close();
         try (var files = Files.walk(stateDir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (java.io.IOException ignored) {
             // temp dir
         }
     }
 
     private static Silence weekly(Schedule schedule) {
-        return new Silence(1, "maint", "monitor/api*", null, null, W0 - 7 * DAY, W0 + 30 * DAY, "ops",
-                "weekly maintenance", W0 - 8 * DAY, null, schedule);
+        return new Silence(
+                1,
+                "maint",
+                "monitor/api*",
+                null,
+                null,
+                W0 - 7 * DAY,
+                W0 + 30 * DAY,
+                "ops",
+                "weekly maintenance",
+                W0 - 8 * DAY,
+                null,
+                schedule);
     }
 
     private List<String> outage() {
-        monitors.pipeInput("api", new MonitorDefinition(1, "api", null, "https://example.com/api", null, 120, 2500,
-                List.of("eu-west"), null, null, null, null, null, null, null));
+        monitors.pipeInput(
+                "api",
+                new MonitorDefinition(
+                        1,
+                        "api",
+                        null,
+                        "https://example.com/api",
+                        null,
+                        120,
+                        2500,
+                        List.of("eu-west"),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null));
         driver.advanceWallClockTime(Duration.ofMillis(10_000));
         String pattern = "F".repeat(20) + "OO";
         for (int i = 0; i < pattern.length(); i++) {
@@ -100,7 +131,8 @@ class ScheduledSilenceTopologyTest {
             results.pipeInput(r.monitorId(), r, r.startedAt());
         }
         return alerts.readValuesToList().stream()
-                .map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : "")).toList();
+                .map(e -> e.state().wire() + ":" + e.severity().wire() + (e.silenced() ? ":silenced" : ""))
+                .toList();
     }
 
     @Test
@@ -108,22 +140,27 @@ class ScheduledSilenceTopologyTest {
         // Fridays 09:00 Paris (08:00Z in January) for 21 minutes: the same span as the one-off silence of
         // outageThatOutlivesItsSilencePagesOnce, so the same events
         silences.pipeInput("maint", weekly(new Schedule(List.of("fri"), "09:00", 21, "Europe/Paris")));
-        assertThat(outage()).containsExactly("opened:critical:silenced", "reminder:critical:silenced",
-                "opened:critical", "reminder:critical", "resolved:critical");
+        assertThat(outage())
+                .containsExactly(
+                        "opened:critical:silenced",
+                        "reminder:critical:silenced",
+                        "opened:critical",
+                        "reminder:critical",
+                        "resolved:critical");
     }
 
     @Test
     void eventsOutsideEveryOccurrenceAreNotSilenced() {
         // 09:00 UTC is 10:00 in Paris: the 08:00Z outage is an hour before the window, in the zone that counts
         silences.pipeInput("maint", weekly(new Schedule(List.of("fri"), "09:00", 60, "UTC")));
-        assertThat(outage()).containsExactly("opened:critical", "reminder:critical", "reminder:critical",
-                "resolved:critical");
+        assertThat(outage())
+                .containsExactly("opened:critical", "reminder:critical", "reminder:critical", "resolved:critical");
     }
 
     @Test
     void aWindowOnAnotherDayDoesNotSilence() {
         silences.pipeInput("maint", weekly(new Schedule(List.of("mon", "thu", "sat"), "09:00", 60, "Europe/Paris")));
-        assertThat(outage()).containsExactly("opened:critical", "reminder:critical", "reminder:critical",
-                "resolved:critical");
+        assertThat(outage())
+                .containsExactly("opened:critical", "reminder:critical", "reminder:critical", "resolved:critical");
     }
 }

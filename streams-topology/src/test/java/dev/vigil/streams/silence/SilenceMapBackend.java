@@ -103,8 +103,7 @@ final class SilenceMapBackend implements QueryBackend {
                 }
 
                 @Override
-                public void close() {
-                }
+                public void close() {}
             };
         }
     }

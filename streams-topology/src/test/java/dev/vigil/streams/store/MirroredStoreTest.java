@@ -32,7 +32,8 @@ class MirroredStoreTest {
         assertThat(store.get("a")).isEqualTo("one");
         assertThat(store.get("b")).isNull();
         assertThat(mirror.values()).containsExactly("one", "3");
-        assertThat(MirroredStore.load(store).keys()).as("a new mirror sees exactly what the old one wrote")
+        assertThat(MirroredStore.load(store).keys())
+                .as("a new mirror sees exactly what the old one wrote")
                 .containsExactlyElementsOf(mirror.keys());
     }
 
@@ -46,7 +47,9 @@ class MirroredStoreTest {
 
         store.put("outside", "written behind the mirror's back");
         mirror.delete("outside");
-        assertThat(store.get("outside")).as("the mirror deletes only what it holds").isNotNull();
+        assertThat(store.get("outside"))
+                .as("the mirror deletes only what it holds")
+                .isNotNull();
     }
 
     @Test
@@ -61,13 +64,18 @@ class MirroredStoreTest {
     @Test
     void prefixesSelectOneMonitorsKeysInOrder() {
         var mirror = MirroredStore.load(store);
-        for (String key : List.of(StoreKeys.of("shop", 2, 13), StoreKeys.of("shop", 1, 13), StoreKeys.of("shopping", 1, 13),
+        for (String key : List.of(
+                StoreKeys.of("shop", 2, 13),
+                StoreKeys.of("shop", 1, 13),
+                StoreKeys.of("shopping", 1, 13),
                 StoreKeys.of("sho", 1, 13))) {
             mirror.put(key, key);
         }
         String prefix = StoreKeys.prefix("shop");
-        assertThat(mirror.keysWithPrefix(prefix)).containsExactly(StoreKeys.of("shop", 1, 13), StoreKeys.of("shop", 2, 13));
-        assertThat(mirror.valuesWithPrefix(prefix)).containsExactly(StoreKeys.of("shop", 1, 13), StoreKeys.of("shop", 2, 13));
+        assertThat(mirror.keysWithPrefix(prefix))
+                .containsExactly(StoreKeys.of("shop", 1, 13), StoreKeys.of("shop", 2, 13));
+        assertThat(mirror.valuesWithPrefix(prefix))
+                .containsExactly(StoreKeys.of("shop", 1, 13), StoreKeys.of("shop", 2, 13));
         assertThat(mirror.keysWithPrefix("")).hasSize(4);
     }
 

@@ -1,11 +1,11 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.deadletter.DeadLetterHandler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -24,7 +24,8 @@ class DeadLetterHandlerTest {
         var handler = new DeadLetterHandler();
         handler.configure(Map.of(DeadLetterHandler.TOPIC_CONFIG, "dlq", DeadLetterHandler.REGISTRY_CONFIG, registry));
         byte[] value = "{oops".getBytes(StandardCharsets.UTF_8);
-        var record = new ConsumerRecord<>("vigil.probe-results", 4, 17L, "shop".getBytes(StandardCharsets.UTF_8), value);
+        var record =
+                new ConsumerRecord<>("vigil.probe-results", 4, 17L, "shop".getBytes(StandardCharsets.UTF_8), value);
         Exception error;
         try {
             VigilSerdes.probeResult().deserialize("vigil.probe-results", value);
@@ -47,20 +48,47 @@ class DeadLetterHandlerTest {
             assertThat(letter.reason()).startsWith("cannot deserialise: invalid ProbeResult");
             assertThat(letter.key()).isEqualTo("shop");
         });
-        assertThat(registry.get("vigil.streams.dead.letter.records").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("vigil.streams.dead.letter.records").counter().count())
+                .isEqualTo(1.0);
     }
 
     private static ErrorHandlerContext context() {
         return new ErrorHandlerContext() {
-            public String topic() { return "vigil.probe-results"; }
-            public int partition() { return 4; }
-            public long offset() { return 17L; }
-            public org.apache.kafka.common.header.Headers headers() { return new RecordHeaders(); }
-            public String processorNodeId() { return "probe-results-source"; }
-            public TaskId taskId() { return new TaskId(0, 4); }
-            public long timestamp() { return 0L; }
-            public byte[] sourceRawKey() { return null; }
-            public byte[] sourceRawValue() { return null; }
+            public String topic() {
+                return "vigil.probe-results";
+            }
+
+            public int partition() {
+                return 4;
+            }
+
+            public long offset() {
+                return 17L;
+            }
+
+            public org.apache.kafka.common.header.Headers headers() {
+                return new RecordHeaders();
+            }
+
+            public String processorNodeId() {
+                return "probe-results-source";
+            }
+
+            public TaskId taskId() {
+                return new TaskId(0, 4);
+            }
+
+            public long timestamp() {
+                return 0L;
+            }
+
+            public byte[] sourceRawKey() {
+                return null;
+            }
+
+            public byte[] sourceRawValue() {
+                return null;
+            }
         };
     }
 }

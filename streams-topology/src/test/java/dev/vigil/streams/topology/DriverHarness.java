@@ -1,6 +1,5 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.deadletter.DeadLetterHandler;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
@@ -8,6 +7,7 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +56,8 @@ public final class DriverHarness implements AutoCloseable {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         props.put(DeadLetterHandler.TOPIC_CONFIG, config.topics().deadLetter());
         props.put(DeadLetterHandler.REGISTRY_CONFIG, registry);
-        driver = new TopologyTestDriver(VigilTopology.build(config, registry), props, Instant.ofEpochMilli(startWallClockMs));
+        driver = new TopologyTestDriver(
+                VigilTopology.build(config, registry), props, Instant.ofEpochMilli(startWallClockMs));
         var t = config.topics();
         monitors = driver.createInputTopic(t.monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
         results = driver.createInputTopic(t.probeResults(), new StringSerializer(), VigilSerdes.probeResult());
@@ -84,14 +85,17 @@ public final class DriverHarness implements AutoCloseable {
 
     public double counter(String name) {
         var c = registry.find(name).counters();
-        return c.stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+        return c.stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum();
     }
 
     @Override
     public void close() {
         driver.close();
         try (var files = Files.walk(stateDir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         } catch (java.io.IOException ignored) {
             // temp dir
         }

@@ -1,12 +1,12 @@
 package dev.vigil.streams.topology;
 
-import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
-import dev.vigil.streams.deadletter.DeadLetterHandler;
-import dev.vigil.streams.deadletter.DeadLetters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.deadletter.DeadLetters;
+import dev.vigil.streams.deadletter.ProcessingDeadLetterHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -50,7 +50,11 @@ class ProcessingDeadLetterHandlerTest {
 
     private static TopologyTestDriver driver(SimpleMeterRegistry registry) {
         Topology t = new Topology();
-        t.addSource("results-source", Serdes.String().deserializer(), Serdes.String().deserializer(), IN);
+        t.addSource(
+                "results-source",
+                Serdes.String().deserializer(),
+                Serdes.String().deserializer(),
+                IN);
         t.addProcessor("fragile", Fragile::new, "results-source");
         t.addSink("out-sink", OUT, Serdes.String().serializer(), Serdes.String().serializer(), "fragile");
         Properties p = new Properties();
@@ -66,9 +70,12 @@ class ProcessingDeadLetterHandlerTest {
     void aRecordAProcessorThrowsOnIsDeadLetteredWithItsCoordinatesAndTheNextOneIsProcessed() {
         var registry = new SimpleMeterRegistry();
         try (TopologyTestDriver d = driver(registry)) {
-            var in = d.createInputTopic(IN, Serdes.String().serializer(), Serdes.String().serializer());
-            var out = d.createOutputTopic(OUT, Serdes.String().deserializer(), Serdes.String().deserializer());
-            var dlq = d.createOutputTopic(DLQ, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer());
+            var in = d.createInputTopic(
+                    IN, Serdes.String().serializer(), Serdes.String().serializer());
+            var out = d.createOutputTopic(
+                    OUT, Serdes.String().deserializer(), Serdes.String().deserializer());
+            var dlq = d.createOutputTopic(
+                    DLQ, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer());
             in.pipeInput("shop", "ok");
             in.pipeInput("blog", "boom");
             in.pipeInput("shop", "after");
@@ -84,10 +91,14 @@ class ProcessingDeadLetterHandlerTest {
                 assertThat(letter.offset()).isEqualTo(1L);
                 assertThat(letter.payload()).isEqualTo("boom");
                 assertThat(letter.key()).isEqualTo("blog");
-                assertThat(letter.reason()).contains("processor fragile of task 0_0 failed")
+                assertThat(letter.reason())
+                        .contains("processor fragile of task 0_0 failed")
                         .contains("IllegalStateException: cannot handle boom");
             });
-            assertThat(registry.get("vigil.streams.processing.dead.letter.records").counter().count()).isEqualTo(1.0);
+            assertThat(registry.get("vigil.streams.processing.dead.letter.records")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -95,33 +106,54 @@ class ProcessingDeadLetterHandlerTest {
     void kafkasOwnFailuresAreNoFaultOfTheRecordAndFailTheTask() {
         var handler = new ProcessingDeadLetterHandler();
         handler.configure(Map.of(DeadLetterHandler.TOPIC_CONFIG, DLQ));
-        var response = handler.handleError(context(), new Record<>("k", "store", 0L),
-                new ProcessorStateException("store is gone"));
+        var response = handler.handleError(
+                context(), new Record<>("k", "store", 0L), new ProcessorStateException("store is gone"));
         assertThat(response.result()).isEqualTo(ProcessingExceptionHandler.Result.FAIL);
         assertThat(response.deadLetterQueueRecords()).isNullOrEmpty();
 
         var resumed = handler.handleError(context(), new Record<>("k", "x", 0L), new NullPointerException("bug"));
         assertThat(resumed.result()).isEqualTo(ProcessingExceptionHandler.Result.RESUME);
-        assertThat(resumed.deadLetterQueueRecords()).singleElement()
-                .satisfies(pr -> assertThat(pr.topic()).isEqualTo(DLQ));
+        assertThat(resumed.deadLetterQueueRecords()).singleElement().satisfies(pr -> assertThat(pr.topic())
+                .isEqualTo(DLQ));
     }
 
     private static org.apache.kafka.streams.errors.ErrorHandlerContext context() {
         return new org.apache.kafka.streams.errors.ErrorHandlerContext() {
-            public String topic() { return IN; }
-            public int partition() { return 2; }
-            public long offset() { return 9L; }
+            public String topic() {
+                return IN;
+            }
+
+            public int partition() {
+                return 2;
+            }
+
+            public long offset() {
+                return 9L;
+            }
+
             public org.apache.kafka.common.header.Headers headers() {
                 return new org.apache.kafka.common.header.internals.RecordHeaders();
             }
-            public String processorNodeId() { return "fragile"; }
+
+            public String processorNodeId() {
+                return "fragile";
+            }
+
             public org.apache.kafka.streams.processor.TaskId taskId() {
                 return new org.apache.kafka.streams.processor.TaskId(0, 2);
             }
-            public long timestamp() { return 0L; }
-            public byte[] sourceRawKey() { return "k".getBytes(StandardCharsets.UTF_8); }
-            public byte[] sourceRawValue() { return "x".getBytes(StandardCharsets.UTF_8); }
+
+            public long timestamp() {
+                return 0L;
+            }
+
+            public byte[] sourceRawKey() {
+                return "k".getBytes(StandardCharsets.UTF_8);
+            }
+
+            public byte[] sourceRawValue() {
+                return "x".getBytes(StandardCharsets.UTF_8);
+            }
         };
     }
-
 }

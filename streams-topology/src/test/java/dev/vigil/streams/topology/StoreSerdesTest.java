@@ -26,10 +26,13 @@ class StoreSerdesTest {
     @Test
     void pendingWindowRoundTripsEveryFieldIncludingAbsentOnes() {
         var serde = new PendingWindowSerde();
-        var w = new PendingWindow("shop", 1_800_000_000_000L, Map.of(
-                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
-                "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null),
-                "ap-south", new RegionResult(Outcome.ASSERTION_FAILURE, null, 200, 0)));
+        var w = new PendingWindow(
+                "shop",
+                1_800_000_000_000L,
+                Map.of(
+                        "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
+                        "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null),
+                        "ap-south", new RegionResult(Outcome.ASSERTION_FAILURE, null, 200, 0)));
         assertThat(serde.deserialize("t", serde.serialize("t", w))).isEqualTo(w);
         var empty = PendingWindow.empty("shop", 0);
         assertThat(serde.deserialize("t", serde.serialize("t", empty))).isEqualTo(empty);
@@ -40,12 +43,16 @@ class StoreSerdesTest {
     @Test
     void pendingWindowAsciiFormIsTheStreamFormByteForByte() throws Exception {
         var serde = new PendingWindowSerde();
-        var w = new PendingWindow("shop-eu", 1_800_000_000_000L, Map.of(
-                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
-                "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null)));
+        var w = new PendingWindow(
+                "shop-eu",
+                1_800_000_000_000L,
+                Map.of(
+                        "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42),
+                        "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.CONNECT_TIMEOUT, null, null)));
         assertThat(serde.serialize("t", w)).isEqualTo(streamForm(w, 2));
         // names outside the ASCII fast path take the stream path and still round-trip
-        var odd = new PendingWindow("caf\u00e9", 60_000L, Map.of("r\u0000", new RegionResult(Outcome.SUCCESS, null, 200, 1)));
+        var odd = new PendingWindow(
+                "caf\u00e9", 60_000L, Map.of("r\u0000", new RegionResult(Outcome.SUCCESS, null, 200, 1)));
         assertThat(serde.serialize("t", odd)).isEqualTo(streamForm(odd, 2));
         assertThat(serde.deserialize("t", serde.serialize("t", odd))).isEqualTo(odd);
     }
@@ -53,13 +60,18 @@ class StoreSerdesTest {
     @Test
     void pendingWindowCarriesPhaseTimingsAndStillReadsVersionOne() throws Exception {
         var serde = new PendingWindowSerde();
-        var timed = new PendingWindow("shop", 1_800_000_000_000L, Map.of(
-                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42, 3, 7, 12),
-                "us-east", new RegionResult(Outcome.NETWORK_FAILURE, ErrorKind.DNS, null, null, 5000, null, null)));
+        var timed = new PendingWindow(
+                "shop",
+                1_800_000_000_000L,
+                Map.of(
+                        "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42, 3, 7, 12),
+                        "us-east",
+                                new RegionResult(
+                                        Outcome.NETWORK_FAILURE, ErrorKind.DNS, null, null, 5000, null, null)));
         assertThat(serde.deserialize("t", serde.serialize("t", timed))).isEqualTo(timed);
         // a pending window written before the phase timings were carried (a changelog from the previous release)
-        var old = new PendingWindow("shop", 1_800_000_000_000L, Map.of(
-                "eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42)));
+        var old = new PendingWindow(
+                "shop", 1_800_000_000_000L, Map.of("eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42)));
         assertThat(serde.deserialize("t", streamForm(old, 1))).isEqualTo(old);
     }
 
@@ -67,9 +79,15 @@ class StoreSerdesTest {
     void pendingWindowCarriesItsSkipsAndAWindowWithoutOneKeepsTheVersionTwoBytes() throws Exception {
         var serde = new PendingWindowSerde();
         var results = Map.of("eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 42));
-        var skipping = new PendingWindow("shop", 1_800_000_000_000L, results,
-                Map.of("us-east", dev.vigil.schemas.contract.SkipReason.OVERLOADED,
-                        "ap-south", dev.vigil.schemas.contract.SkipReason.SHUTTING_DOWN));
+        var skipping = new PendingWindow(
+                "shop",
+                1_800_000_000_000L,
+                results,
+                Map.of(
+                        "us-east",
+                        dev.vigil.schemas.contract.SkipReason.OVERLOADED,
+                        "ap-south",
+                        dev.vigil.schemas.contract.SkipReason.SHUTTING_DOWN));
         byte[] bytes = serde.serialize("t", skipping);
         assertThat(bytes[0]).as("the version with skips").isEqualTo((byte) 3);
         assertThat(serde.deserialize("t", bytes)).isEqualTo(skipping);
@@ -91,13 +109,21 @@ class StoreSerdesTest {
             for (var e : w.results().entrySet()) {
                 out.writeUTF(e.getKey());
                 out.writeByte(e.getValue().outcome().ordinal());
-                out.writeByte(e.getValue().errorKind() == null ? -1 : e.getValue().errorKind().ordinal());
-                out.writeInt(e.getValue().httpStatus() == null ? -1 : e.getValue().httpStatus());
-                out.writeInt(e.getValue().responseMs() == null ? -1 : e.getValue().responseMs());
+                out.writeByte(
+                        e.getValue().errorKind() == null
+                                ? -1
+                                : e.getValue().errorKind().ordinal());
+                out.writeInt(
+                        e.getValue().httpStatus() == null ? -1 : e.getValue().httpStatus());
+                out.writeInt(
+                        e.getValue().responseMs() == null ? -1 : e.getValue().responseMs());
                 if (version >= 2) {
-                    out.writeInt(e.getValue().dnsMs() == null ? -1 : e.getValue().dnsMs());
-                    out.writeInt(e.getValue().connectMs() == null ? -1 : e.getValue().connectMs());
-                    out.writeInt(e.getValue().tlsMs() == null ? -1 : e.getValue().tlsMs());
+                    out.writeInt(
+                            e.getValue().dnsMs() == null ? -1 : e.getValue().dnsMs());
+                    out.writeInt(
+                            e.getValue().connectMs() == null ? -1 : e.getValue().connectMs());
+                    out.writeInt(
+                            e.getValue().tlsMs() == null ? -1 : e.getValue().tlsMs());
                 }
             }
         }
@@ -118,11 +144,21 @@ class StoreSerdesTest {
         var d = new DailyUptime(20_836, 1000, 20, 3, 7, 50, 2, 3, 1);
         assertThat(serde.deserialize("t", serde.serialize("t", d))).isEqualTo(d);
         assertThat(serde.serialize("t", d)).hasSize(72);
-        assertThat(serde.serialize("t", new DailyUptime(20_836, 1000, 20, 3, 7))).hasSize(40);
+        assertThat(serde.serialize("t", new DailyUptime(20_836, 1000, 20, 3, 7)))
+                .hasSize(40);
         assertThatThrownBy(() -> serde.deserialize("t", new byte[48])).isInstanceOf(SerializationException.class);
         // a maintenance count above its status's count is not a value this serde wrote
-        byte[] corrupt = java.nio.ByteBuffer.allocate(72).putLong(20_836).putLong(1).putLong(0).putLong(0).putLong(0)
-                .putLong(2).putLong(0).putLong(0).putLong(0).array();
+        byte[] corrupt = java.nio.ByteBuffer.allocate(72)
+                .putLong(20_836)
+                .putLong(1)
+                .putLong(0)
+                .putLong(0)
+                .putLong(0)
+                .putLong(2)
+                .putLong(0)
+                .putLong(0)
+                .putLong(0)
+                .array();
         assertThatThrownBy(() -> serde.deserialize("t", corrupt)).isInstanceOf(SerializationException.class);
     }
 
@@ -130,8 +166,9 @@ class StoreSerdesTest {
     void dailyUptimeReadsValuesWrittenBeforeMaintenanceWasCountedAsDaysWithoutMaintenance() {
         // the store's values as the previous version wrote them: five big-endian longs, epochDay 20833, up 1000,
         // degraded 20, down 3, unknown 7
-        byte[] previous = java.util.HexFormat.of().parseHex("0000000000005161" + "00000000000003e8"
-                + "0000000000000014" + "0000000000000003" + "0000000000000007");
+        byte[] previous = java.util.HexFormat.of()
+                .parseHex("0000000000005161" + "00000000000003e8" + "0000000000000014" + "0000000000000003"
+                        + "0000000000000007");
         DailyUptime d = new DailyUptimeSerde().deserialize("t", previous);
         assertThat(d).isEqualTo(new DailyUptime(20_833, 1000, 20, 3, 7, 0, 0, 0, 0));
         assertThat(d.maintenance()).isZero();
@@ -151,32 +188,44 @@ class StoreSerdesTest {
                 assertThat(serde.deserialize("t", Json.bytes(s))).isEqualTo(s);
             }
         }
-        assertThat(serde.deserialize("t", serde.serialize("t", MonitorRuleState.INITIAL))).isEqualTo(MonitorRuleState.INITIAL);
+        assertThat(serde.deserialize("t", serde.serialize("t", MonitorRuleState.INITIAL)))
+                .isEqualTo(MonitorRuleState.INITIAL);
         assertThat(serde.serialize("t", null)).isNull();
         assertThat(serde.deserialize("t", null)).isNull();
         byte[] good = serde.serialize("t", MonitorRuleState.INITIAL);
         byte[] otherVersion = good.clone();
         otherVersion[0] = 2;
-        assertThatThrownBy(() -> serde.deserialize("t", otherVersion)).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.deserialize("t", otherVersion))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("version 2");
-        assertThatThrownBy(() -> serde.deserialize("t", new byte[] {1, 0})).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.deserialize("t", new byte[] {1, 0}))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("2 bytes");
         byte[] negative = serde.serialize("t", new MonitorRuleState(5, 1, 0, -1, false, false));
         negative[9] = (byte) 0xFF; // consecutiveDegraded's high byte: a negative count
-        assertThatThrownBy(() -> serde.deserialize("t", negative)).isInstanceOf(SerializationException.class)
+        assertThatThrownBy(() -> serde.deserialize("t", negative))
+                .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("negative");
     }
 
     @Test
     void lastValueSerdeReusesBytesOnlyForTheSameObject() {
         var serde = new LastValueSerde<>(VigilSerdes.monitorStatus());
-        var a = new MonitorStatus(1, "shop", 60_000L, Status.UP, true,
-                Map.of("eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 1)), List.of(), 1L);
+        var a = new MonitorStatus(
+                1,
+                "shop",
+                60_000L,
+                Status.UP,
+                true,
+                Map.of("eu-west", new RegionResult(Outcome.SUCCESS, null, 200, 1)),
+                List.of(),
+                1L);
         var b = new MonitorStatus(1, "shop", 120_000L, Status.UNKNOWN, false, Map.of(), List.of("eu-west"), 2L);
         byte[] first = serde.serialize("t", a);
         assertThat(serde.serialize("t", a)).isSameAs(first);
         byte[] other = serde.serialize("t", b);
         assertThat(serde.deserializer().deserialize("t", other)).isEqualTo(b);
-        assertThat(serde.deserializer().deserialize("t", serde.serialize("t", a))).isEqualTo(a);
+        assertThat(serde.deserializer().deserialize("t", serde.serialize("t", a)))
+                .isEqualTo(a);
     }
 }

@@ -1,6 +1,5 @@
 package dev.vigil.streams.uptime;
 
-import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.failure;
 import static dev.vigil.streams.Fixtures.success;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,9 +13,9 @@ import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
 import dev.vigil.streams.config.AlertingConfig;
-import dev.vigil.streams.topology.AlertingTopology;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetterHandler;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -52,6 +51,7 @@ class MaintenanceUptimeTopologyTest {
     static final long DAY = 24 * HOUR;
     /** Monday 2027-01-18 00:00Z (01:00 in Paris). */
     static final long MONDAY = LocalDate.parse("2027-01-18").toEpochDay() * DAY;
+
     static final Schedule MONDAYS_2AM_PARIS = new Schedule(List.of("mon"), "02:00", 60, "Europe/Paris");
 
     private final TopologyConfig config = TopologyConfig.defaults();
@@ -75,9 +75,12 @@ class MaintenanceUptimeTopologyTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Topology topology = VigilTopology.build(config, alerting, registry);
         driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(wallClockMs));
-        monitors = driver.createInputTopic(config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
-        results = driver.createInputTopic(config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
-        silences = driver.createInputTopic(config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
+        monitors = driver.createInputTopic(
+                config.topics().monitors(), new StringSerializer(), VigilSerdes.monitorDefinition());
+        results = driver.createInputTopic(
+                config.topics().probeResults(), new StringSerializer(), VigilSerdes.probeResult());
+        silences = driver.createInputTopic(
+                config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
     }
 
@@ -89,7 +92,8 @@ class MaintenanceUptimeTopologyTest {
         }
         if (stateDir != null) {
             try (var files = Files.walk(stateDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             } catch (java.io.IOException ignored) {
                 // temp dir
             }
@@ -97,16 +101,41 @@ class MaintenanceUptimeTopologyTest {
     }
 
     private static MonitorDefinition monitor(String id, String service, String component) {
-        return new MonitorDefinition(1, id, null, "https://example.com/" + id, null, 60, 2500, List.of("eu-west"),
-                null, null, null, service, component, null, null);
+        return new MonitorDefinition(
+                1,
+                id,
+                null,
+                "https://example.com/" + id,
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                service,
+                component,
+                null,
+                null);
     }
 
     /** A weekly series bounded by the whole of 2027 (at most 366 days). */
-    private static Silence weekly(String id, String fingerprint, String service, Map<String, String> attributes,
-                                  Schedule schedule) {
+    private static Silence weekly(
+            String id, String fingerprint, String service, Map<String, String> attributes, Schedule schedule) {
         long from = LocalDate.parse("2027-01-01").toEpochDay() * DAY;
-        return new Silence(1, id, fingerprint, service, attributes, from, from + 365 * DAY, "ops", "planned: " + id,
-                from - DAY, null, schedule);
+        return new Silence(
+                1,
+                id,
+                fingerprint,
+                service,
+                attributes,
+                from,
+                from + 365 * DAY,
+                "ops",
+                "planned: " + id,
+                from - DAY,
+                null,
+                schedule);
     }
 
     private void define(MonitorDefinition def) {
@@ -181,8 +210,17 @@ class MaintenanceUptimeTopologyTest {
         start(tuesday - 30_000);
         define(monitor("api", null, null));
         silence(weekly("maint", "monitor/api", null, null, MONDAYS_2AM_PARIS));
-        silence(new Silence(1, "noise", "monitor/api", null, null, tuesday + HOUR, tuesday + 2 * HOUR, "oncall",
-                "stop the noise while we look", tuesday));
+        silence(new Silence(
+                1,
+                "noise",
+                "monitor/api",
+                null,
+                null,
+                tuesday + HOUR,
+                tuesday + 2 * HOUR,
+                "oncall",
+                "stop the noise while we look",
+                tuesday));
         windows("api", tuesday, tuesday + 3 * HOUR, between(tuesday + HOUR, tuesday + 2 * HOUR));
 
         DailyUptime d = day("api", tuesday);
@@ -230,14 +268,16 @@ class MaintenanceUptimeTopologyTest {
         start(MONDAY - 30_000);
         define(monitor("api", null, null));
         // Mondays either side of each change, and the Sundays of the changes themselves
-        silence(weekly("maint", "monitor/api", null, null,
-                new Schedule(List.of("mon", "sun"), "02:00", 60, "Europe/Paris")));
-        record Case(String date, long downFromUtcHour, String why) {
-        }
+        silence(weekly(
+                "maint", "monitor/api", null, null, new Schedule(List.of("mon", "sun"), "02:00", 60, "Europe/Paris")));
+        record Case(String date, long downFromUtcHour, String why) {}
         List<Case> cases = List.of(
                 new Case("2027-03-22", 1, "Monday before spring forward: 02:00 CET is 01:00Z"),
-                new Case("2027-03-28", 1, "spring-forward Sunday: 02:00 does not exist, the occurrence starts at the "
-                        + "transition, 03:00 CEST, 01:00Z, for its full hour"),
+                new Case(
+                        "2027-03-28",
+                        1,
+                        "spring-forward Sunday: 02:00 does not exist, the occurrence starts at the "
+                                + "transition, 03:00 CEST, 01:00Z, for its full hour"),
                 new Case("2027-03-29", 0, "Monday after spring forward: 02:00 CEST is 00:00Z"),
                 new Case("2027-10-25", 0, "Monday before fall back: 02:00 CEST is 00:00Z"),
                 new Case("2027-10-31", 0, "fall-back Sunday: 02:00 happens twice, the first (CEST), 00:00Z, counts"),
@@ -274,8 +314,17 @@ class MaintenanceUptimeTopologyTest {
         define(monitor("web", null, null));
         silence(weekly("maint", "monitor/api", null, null, MONDAYS_2AM_PARIS));
         silence(weekly("web-maint", "monitor/web", null, null, new Schedule(List.of("tue"), "04:00", 90, "UTC")));
-        silence(new Silence(1, "noise", "monitor/*", null, null, MONDAY + 2 * HOUR, MONDAY + DAY + 5 * HOUR, "oncall",
-                "noise", MONDAY));
+        silence(new Silence(
+                1,
+                "noise",
+                "monitor/*",
+                null,
+                null,
+                MONDAY + 2 * HOUR,
+                MONDAY + DAY + 5 * HOUR,
+                "oncall",
+                "noise",
+                MONDAY));
         for (long day : new long[] {MONDAY, MONDAY + DAY}) {
             windows("api", day, day + 6 * HOUR, w -> (w / MIN) % 7 < 3);
             windows("web", day, day + 6 * HOUR, w -> (w / MIN) % 5 < 2);
@@ -295,8 +344,11 @@ class MaintenanceUptimeTopologyTest {
 
         assertThat(replay).isEqualTo(first).hasSize(4);
         // api on Monday and web on Tuesday; the one-off silence marks nothing
-        assertThat(first).hasEntrySatisfying(UptimeProcessor.key("api", MONDAY / DAY), d -> assertThat(d.maintenance()).isEqualTo(60))
-                .hasEntrySatisfying(UptimeProcessor.key("web", MONDAY / DAY + 1), d -> assertThat(d.maintenance()).isEqualTo(90));
+        assertThat(first)
+                .hasEntrySatisfying(UptimeProcessor.key("api", MONDAY / DAY), d -> assertThat(d.maintenance())
+                        .isEqualTo(60))
+                .hasEntrySatisfying(UptimeProcessor.key("web", MONDAY / DAY + 1), d -> assertThat(d.maintenance())
+                        .isEqualTo(90));
         assertThat(first.values()).filteredOn(DailyUptime::hasMaintenance).hasSize(2);
     }
 }

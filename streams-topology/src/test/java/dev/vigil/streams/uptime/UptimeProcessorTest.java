@@ -1,6 +1,5 @@
 package dev.vigil.streams.uptime;
 
-import dev.vigil.streams.topology.StoreNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
@@ -8,6 +7,7 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.ProcessorContexts;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.verdict.MonitorEvent;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +27,8 @@ class UptimeProcessorTest {
     }
 
     private static void process(UptimeProcessor p, long windowStart, Status status) {
-        p.process(new Record<>("shop", new MonitorEvent.Decided(SHOP, verdict(windowStart, status), Long.MIN_VALUE),
-                windowStart));
+        p.process(new Record<>(
+                "shop", new MonitorEvent.Decided(SHOP, verdict(windowStart, status), Long.MIN_VALUE), windowStart));
     }
 
     private static KeyValueStore<String, DailyUptime> store(MockProcessorContext<String, Object> context) {

@@ -34,7 +34,8 @@ class HeartbeatVerdictTest {
     private static final int GRACE_S = 60;
     private static final long INTERVAL = INTERVAL_S * 1000L;
     private static final MonitorDefinition EVERY_10_MIN = HeartbeatFixtures.every("backup", INTERVAL_S, GRACE_S);
-    private static final MonitorDefinition NIGHTLY = HeartbeatFixtures.cron("nightly", "0 2 * * *", "Europe/Paris", GRACE_S);
+    private static final MonitorDefinition NIGHTLY =
+            HeartbeatFixtures.cron("nightly", "0 2 * * *", "Europe/Paris", GRACE_S);
 
     private DriverHarness h;
 
@@ -83,7 +84,9 @@ class HeartbeatVerdictTest {
         assertThat(due).isEqualTo(w1 + INTERVAL + GRACE_S * 1000L + 5_000);
         h.wallClockTo(w1 + INTERVAL); // the window ended: still within its grace
         h.wallClockTo(due - 1);
-        assertThat(h.status.isEmpty()).as("no verdict before the end plus grace").isTrue();
+        assertThat(h.status.isEmpty())
+                .as("no verdict before the end plus grace")
+                .isTrue();
         h.wallClockTo(nextPunctuation(due - 1)); // the punctuator runs once a second
         MonitorStatus down = h.status.readValue();
         assertThat(down.windowStart()).isEqualTo(w1);
@@ -98,7 +101,8 @@ class HeartbeatVerdictTest {
         h.result(ping(EVERY_10_MIN, W0 + 1_000));
         h.result(failed(EVERY_10_MIN, W0 + 2_000));
         h.result(ping(EVERY_10_MIN, W0 + 3_000));
-        assertThat(h.status.readValuesToList()).singleElement()
+        assertThat(h.status.readValuesToList())
+                .singleElement()
                 .satisfies(s -> assertPush(s, Status.UP, Outcome.SUCCESS, null));
         assertThat(h.counter("vigil.verdict.late.results")).isEqualTo(2.0);
     }
@@ -149,9 +153,11 @@ class HeartbeatVerdictTest {
         started(EVERY_10_MIN, W0);
         h.result(HeartbeatFixtures.result(EVERY_10_MIN, W0 + 60_000, W0 + 70_000, Outcome.SUCCESS, null));
         h.result(Fixtures.success("backup", "eu-west", W0));
-        assertThat(h.deadLetters.readValuesToList()).extracting(l -> l.reason()).containsExactly(
-                "windowStart is not a window start of the monitor's heartbeat schedule",
-                "a heartbeat monitor's results are its pings (region push), not probes");
+        assertThat(h.deadLetters.readValuesToList())
+                .extracting(l -> l.reason())
+                .containsExactly(
+                        "windowStart is not a window start of the monitor's heartbeat schedule",
+                        "a heartbeat monitor's results are its pings (region push), not probes");
         assertThat(h.status.isEmpty()).isTrue();
     }
 
@@ -176,13 +182,15 @@ class HeartbeatVerdictTest {
         assertPush(first, Status.UP, Outcome.SUCCESS, null);
 
         // a result placed at 02:00 CET on the 25th (a naive "02:00 local" after the change) is misaligned
-        h.result(HeartbeatFixtures.result(NIGHTLY, at("2026-10-25T01:00:00Z"), at("2026-10-25T01:00:05Z"),
-                Outcome.SUCCESS, null));
+        h.result(HeartbeatFixtures.result(
+                NIGHTLY, at("2026-10-25T01:00:00Z"), at("2026-10-25T01:00:05Z"), Outcome.SUCCESS, null));
         assertThat(h.deadLetters.readValue().reason()).contains("heartbeat schedule");
 
         // the job does not run on the 25th: its window ends at 02:00 CET on the 26th, 25 h after it started
         h.wallClockTo(oct25 + 86_400_000L + GRACE_S * 1000L + 5_000);
-        assertThat(h.status.isEmpty()).as("a 24 h window would have ended already; this one is 25 h").isTrue();
+        assertThat(h.status.isEmpty())
+                .as("a 24 h window would have ended already; this one is 25 h")
+                .isTrue();
         h.wallClockTo(deadline(NIGHTLY, oct25) - 1);
         assertThat(h.status.isEmpty()).isTrue();
         h.wallClockTo(nextPunctuation(deadline(NIGHTLY, oct25) - 1));
@@ -196,7 +204,9 @@ class HeartbeatVerdictTest {
         MonitorStatus back = h.status.readValue();
         assertThat(back.windowStart()).isEqualTo(oct26);
         assertThat(back.status()).isEqualTo(Status.UP);
-        assertThat(HeartbeatSchedules.next(NIGHTLY, new HeartbeatSchedules.Window(oct26, oct27)).start()).isEqualTo(oct27);
+        assertThat(HeartbeatSchedules.next(NIGHTLY, new HeartbeatSchedules.Window(oct26, oct27))
+                        .start())
+                .isEqualTo(oct27);
     }
 
     /** One scenario of pings, fails and silence over five windows, as a list of verdicts. */
@@ -217,15 +227,17 @@ class HeartbeatVerdictTest {
 
     @Test
     void theSameInputGivesTheSameVerdictsAndReplayedPingsChangeNothing() {
-        List<MonitorStatus> once = scenario(d -> { });
+        List<MonitorStatus> once = scenario(d -> {});
         List<MonitorStatus> replayed = scenario(d -> {
             // the same pings delivered again (a producer retry, a replay of the topic): late, no new verdict
             d.result(ping(EVERY_10_MIN, W0 + 5_000));
             d.result(failed(EVERY_10_MIN, W0 + 2 * INTERVAL + 30_000));
         });
-        assertThat(once).extracting(MonitorStatus::status)
+        assertThat(once)
+                .extracting(MonitorStatus::status)
                 .containsExactly(Status.UP, Status.DOWN, Status.DOWN, Status.UP, Status.DOWN);
-        assertThat(once).extracting(MonitorStatus::windowStart)
+        assertThat(once)
+                .extracting(MonitorStatus::windowStart)
                 .containsExactly(W0, W0 + INTERVAL, W0 + 2 * INTERVAL, W0 + 3 * INTERVAL, W0 + 4 * INTERVAL);
         assertThat(replayed).isEqualTo(once);
     }

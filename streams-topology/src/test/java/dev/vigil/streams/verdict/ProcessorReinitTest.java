@@ -1,6 +1,5 @@
 package dev.vigil.streams.verdict;
 
-import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.monitor;
 import static dev.vigil.streams.Fixtures.regions;
@@ -16,6 +15,7 @@ import dev.vigil.schemas.contract.Status;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.ProcessorContexts;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.topology.StoreNames;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.Map;
@@ -41,13 +41,15 @@ class ProcessorReinitTest {
     void verdictProcessorReplaysAnAbortedResultIntoTheRestoredPendingStore() {
         MonitorDefinition shop = monitor("shop", regions(3));
         ProbeResult eu = success("shop", "eu-west", W0);
-        var processor = new VerdictProcessor(config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
+        var processor = new VerdictProcessor(
+                config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
 
         // the aborted transaction: the first result of W0 opened a pending window
         var aborted = verdictContext(shop);
         processor.init(aborted);
         processor.process(new Record<>("shop", new VerdictInput.Result(eu), W0));
-        assertThat(pendingStore(aborted).get(PendingWindow.key("shop", W0)).results()).containsOnlyKeys("eu-west");
+        assertThat(pendingStore(aborted).get(PendingWindow.key("shop", W0)).results())
+                .containsOnlyKeys("eu-west");
 
         // revive: stores restored to the last commit (the definition only), same instance initialised again
         var revived = verdictContext(shop);
@@ -55,12 +57,15 @@ class ProcessorReinitTest {
         processor.process(new Record<>("shop", new VerdictInput.Result(eu), W0));
 
         assertThat(registry.get("vigil.verdict.duplicate.results").counter().count())
-                .as("the replayed result is not a duplicate of a window the restored stores never held").isZero();
-        assertThat(pendingStore(revived).get(PendingWindow.key("shop", W0)).results()).containsOnlyKeys("eu-west");
+                .as("the replayed result is not a duplicate of a window the restored stores never held")
+                .isZero();
+        assertThat(pendingStore(revived).get(PendingWindow.key("shop", W0)).results())
+                .containsOnlyKeys("eu-west");
         processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "us-east", W0)), W0));
         processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "ap-south", W0)), W0));
         List<MonitorStatus> verdicts = revived.forwarded("verdicts").stream()
-                .map(f -> ((MonitorEvent.Decided) f.record().value()).verdict()).toList();
+                .map(f -> ((MonitorEvent.Decided) f.record().value()).verdict())
+                .toList();
         assertThat(verdicts).singleElement().satisfies(v -> {
             assertThat(v.status()).isEqualTo(Status.UP);
             assertThat(v.complete()).isTrue();
@@ -81,14 +86,16 @@ class ProcessorReinitTest {
         history.put("gone", new MonitorStatus(1, "gone", W0, Status.UP, true, Map.of(), List.of(), NOW), W0);
         latest.put("gone", up); // what a wiped store could still hold must not survive the rebuild
 
-        var processor = new VerdictProcessor(config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
+        var processor = new VerdictProcessor(
+                config, StoreNames.verdict(), "verdicts", "dead-letters", new VerdictMetrics(registry));
         processor.init(context);
 
         assertThat(latest.get("shop")).isEqualTo(down);
         assertThat(latest.get("gone")).isNull();
         processor.process(new Record<>("shop", new VerdictInput.Result(success("shop", "eu-west", W0 + 60_000)), W0));
         assertThat(registry.get("vigil.verdict.late.results").counter().count())
-                .as("a window the history holds counts as decided").isEqualTo(1.0);
+                .as("a window the history holds counts as decided")
+                .isEqualTo(1.0);
         assertThat(context.forwarded("verdicts")).isEmpty();
     }
 

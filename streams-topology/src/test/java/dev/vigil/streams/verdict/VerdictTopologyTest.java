@@ -1,6 +1,5 @@
 package dev.vigil.streams.verdict;
 
-import dev.vigil.streams.topology.StoreNames;
 import static dev.vigil.streams.Fixtures.INTERVAL_MS;
 import static dev.vigil.streams.Fixtures.W0;
 import static dev.vigil.streams.Fixtures.deadline;
@@ -16,6 +15,7 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.Status;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.topology.DriverHarness;
+import dev.vigil.streams.topology.StoreNames;
 import dev.vigil.streams.uptime.DailyUptime;
 import dev.vigil.streams.uptime.UptimeProcessor;
 import java.nio.charset.StandardCharsets;
@@ -52,33 +52,33 @@ class VerdictTopologyTest {
 
     @ParameterizedTest(name = "{0} regions: {1} up, {2} failed ({3} of them http), {4} missing -> {5}")
     @CsvSource({
-            // n, successes, failures, httpFailures, missing, expected
-            "1, 1, 0, 0, 0, up",
-            "1, 0, 1, 0, 0, down",
-            "1, 0, 1, 1, 0, down",
-            "1, 0, 0, 0, 1, unknown",
-            "2, 2, 0, 0, 0, up",
-            "2, 0, 2, 1, 0, down",
-            "2, 1, 1, 0, 0, degraded",
-            "2, 1, 0, 0, 1, degraded",
-            "2, 0, 1, 0, 1, degraded",
-            "2, 0, 0, 0, 2, unknown",
-            "3, 3, 0, 0, 0, up",
-            "3, 1, 2, 1, 0, down",
-            "3, 0, 3, 0, 0, down",
-            "3, 2, 1, 0, 0, degraded",
-            "3, 2, 0, 0, 1, degraded",
-            "3, 1, 1, 0, 1, degraded",
-            "3, 0, 2, 0, 1, down",
-            "3, 0, 1, 0, 2, degraded",
-            "3, 0, 0, 0, 3, unknown",
-            "5, 5, 0, 0, 0, up",
-            "5, 2, 3, 2, 0, down",
-            "5, 3, 2, 0, 0, degraded",
-            "5, 0, 3, 0, 2, down",
-            "5, 1, 2, 0, 2, degraded",
-            "5, 4, 0, 0, 1, degraded",
-            "5, 0, 0, 0, 5, unknown",
+        // n, successes, failures, httpFailures, missing, expected
+        "1, 1, 0, 0, 0, up",
+        "1, 0, 1, 0, 0, down",
+        "1, 0, 1, 1, 0, down",
+        "1, 0, 0, 0, 1, unknown",
+        "2, 2, 0, 0, 0, up",
+        "2, 0, 2, 1, 0, down",
+        "2, 1, 1, 0, 0, degraded",
+        "2, 1, 0, 0, 1, degraded",
+        "2, 0, 1, 0, 1, degraded",
+        "2, 0, 0, 0, 2, unknown",
+        "3, 3, 0, 0, 0, up",
+        "3, 1, 2, 1, 0, down",
+        "3, 0, 3, 0, 0, down",
+        "3, 2, 1, 0, 0, degraded",
+        "3, 2, 0, 0, 1, degraded",
+        "3, 1, 1, 0, 1, degraded",
+        "3, 0, 2, 0, 1, down",
+        "3, 0, 1, 0, 2, degraded",
+        "3, 0, 0, 0, 3, unknown",
+        "5, 5, 0, 0, 0, up",
+        "5, 2, 3, 2, 0, down",
+        "5, 3, 2, 0, 0, degraded",
+        "5, 0, 3, 0, 2, down",
+        "5, 1, 2, 0, 2, degraded",
+        "5, 4, 0, 0, 1, degraded",
+        "5, 0, 0, 0, 5, unknown",
     })
     void verdictTable(int n, int successes, int failures, int httpFailures, int missing, String expected) {
         List<String> regions = regions(n);
@@ -97,8 +97,11 @@ class VerdictTopologyTest {
             assertVerdict(out.get(0), Status.fromWire(expected), true, 0);
         } else {
             h.wallClockTo(deadline("shop", W0) - 1);
-            assertThat(h.status.isEmpty()).as("no verdict before the deadline while regions are missing").isTrue();
-            h.wallClockTo(deadline("shop", W0) + h.config.verdict().punctuationInterval().toMillis());
+            assertThat(h.status.isEmpty())
+                    .as("no verdict before the deadline while regions are missing")
+                    .isTrue();
+            h.wallClockTo(deadline("shop", W0)
+                    + h.config.verdict().punctuationInterval().toMillis());
             List<MonitorStatus> out = h.status.readValuesToList();
             assertThat(out).hasSize(1);
             assertVerdict(out.get(0), Status.fromWire(expected), false, missing);
@@ -123,8 +126,8 @@ class VerdictTopologyTest {
         h.result(success("shop", "us-east", W0));
         assertThat(h.status.isEmpty()).isTrue();
         h.result(success("shop", "ap-south", W0));
-        assertThat(h.status.readValuesToList()).singleElement()
-                .satisfies(s -> assertThat(s.status()).isEqualTo(Status.UP));
+        assertThat(h.status.readValuesToList()).singleElement().satisfies(s -> assertThat(s.status())
+                .isEqualTo(Status.UP));
         h.wallClockTo(deadline(W0) + 1);
         assertThat(h.status.readValuesToList()).isEmpty();
     }
@@ -132,12 +135,32 @@ class VerdictTopologyTest {
     @Test
     void eachRegionsPhaseTimingsReachTheVerdict() {
         defineAndSettle(monitor("shop", regions(2)));
-        h.result(new dev.vigil.schemas.contract.ProbeResult(1, "shop", "eu-west", "worker-eu-west", W0, W0 + 10,
-                dev.vigil.schemas.contract.Outcome.SUCCESS, null, 200, 42, 45, 100L, 0, null, 30, 4, 9, 17, null, "req-1"));
+        h.result(new dev.vigil.schemas.contract.ProbeResult(
+                1,
+                "shop",
+                "eu-west",
+                "worker-eu-west",
+                W0,
+                W0 + 10,
+                dev.vigil.schemas.contract.Outcome.SUCCESS,
+                null,
+                200,
+                42,
+                45,
+                100L,
+                0,
+                null,
+                30,
+                4,
+                9,
+                17,
+                null,
+                "req-1"));
         h.result(success("shop", "us-east", W0));
         MonitorStatus s = h.status.readValue();
-        assertThat(s.regions().get("eu-west")).isEqualTo(new MonitorStatus.RegionResult(
-                dev.vigil.schemas.contract.Outcome.SUCCESS, null, 200, 42, 4, 9, 17));
+        assertThat(s.regions().get("eu-west"))
+                .isEqualTo(new MonitorStatus.RegionResult(
+                        dev.vigil.schemas.contract.Outcome.SUCCESS, null, 200, 42, 4, 9, 17));
         assertThat(s.regions().get("us-east").dnsMs()).isNull();
     }
 
@@ -160,8 +183,13 @@ class VerdictTopologyTest {
         defineAndSettle(monitor("quiet", regions(3)));
         h.wallClockTo(deadline(W0 + 2 * INTERVAL_MS));
         List<MonitorStatus> out = h.status.readValuesToList();
-        assertThat(out).extracting(MonitorStatus::windowStart).containsExactly(W0, W0 + INTERVAL_MS, W0 + 2 * INTERVAL_MS);
-        assertThat(out).allMatch(s -> s.status() == Status.UNKNOWN && !s.complete() && s.missingRegions().size() == 3);
+        assertThat(out)
+                .extracting(MonitorStatus::windowStart)
+                .containsExactly(W0, W0 + INTERVAL_MS, W0 + 2 * INTERVAL_MS);
+        assertThat(out)
+                .allMatch(s -> s.status() == Status.UNKNOWN
+                        && !s.complete()
+                        && s.missingRegions().size() == 3);
         h.wallClockTo(deadline(W0 + 2 * INTERVAL_MS) + 30_000);
         assertThat(h.status.readValuesToList()).isEmpty();
     }
@@ -205,7 +233,9 @@ class VerdictTopologyTest {
         h.result(success("shop", "eu-west", W0));
         h.define(monitor("shop", List.of("eu-west", "us-east", "ap-south")));
         h.result(success("shop", "us-east", W0));
-        assertThat(h.status.isEmpty()).as("not complete: the added region has not reported").isTrue();
+        assertThat(h.status.isEmpty())
+                .as("not complete: the added region has not reported")
+                .isTrue();
         h.wallClockTo(deadline(W0));
         MonitorStatus s = h.status.readValue();
         assertThat(s.status()).isEqualTo(Status.DEGRADED);
@@ -244,7 +274,9 @@ class VerdictTopologyTest {
 
         h.monitors.pipeInput("pruned", null);
 
-        assertThat(latest.get("pruned")).as("a deleted monitor leaves /v1/status").isNull();
+        assertThat(latest.get("pruned"))
+                .as("a deleted monitor leaves /v1/status")
+                .isNull();
         WindowStore<String, MonitorStatus> history = h.driver.getWindowStore(StoreNames.HISTORY_STORE);
         try (var it = history.fetch("pruned", Instant.ofEpochMilli(W0), Instant.ofEpochMilli(W0))) {
             assertThat(it.hasNext()).as("history stays until retention").isTrue();
@@ -282,8 +314,11 @@ class VerdictTopologyTest {
     @Test
     void uptimeDaysOutsideRetentionAreForgotten() {
         h.close();
-        var cfg = new dev.vigil.streams.config.TopologyConfig(null,
-                new dev.vigil.streams.config.TopologyConfig.VerdictSettings(null, java.time.Duration.ofDays(2), null, null), null);
+        var cfg = new dev.vigil.streams.config.TopologyConfig(
+                null,
+                new dev.vigil.streams.config.TopologyConfig.VerdictSettings(
+                        null, java.time.Duration.ofDays(2), null, null),
+                null);
         h = new DriverHarness(cfg, W0 - 30_000);
         defineAndSettle(monitor("shop", regions(1)));
         long day = 86_400_000L;

@@ -76,13 +76,20 @@ public final class BetterStackNotifier implements Notifier {
         ObjectNode body = Json.mapper().createObjectNode();
         body.put("name", Text.truncate(e.service(), 100));
         body.put("summary", Text.truncate(Presentation.title(e), 255));
-        StringBuilder d = new StringBuilder(e.summary()).append("\n\nfingerprint: ").append(e.fingerprint())
-                .append("\nincident: ").append(e.incidentId()).append("\nfirst seen: ")
-                .append(Presentation.time(e.firstSeen())).append("\noccurrences: ").append(e.occurrences());
+        StringBuilder d = new StringBuilder(e.summary())
+                .append("\n\nfingerprint: ")
+                .append(e.fingerprint())
+                .append("\nincident: ")
+                .append(e.incidentId())
+                .append("\nfirst seen: ")
+                .append(Presentation.time(e.firstSeen()))
+                .append("\noccurrences: ")
+                .append(e.occurrences());
         e.links().forEach((k, v) -> d.append('\n').append(k).append(": ").append(v));
         body.put("description", Text.truncate(d.toString(), 10_000));
         body.put("call", false).put("sms", false).put("email", true).put("push", true);
-        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body)).map(this::created);
+        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body))
+                .map(this::created);
     }
 
     DeliveryOutcome created(HttpReply reply) {
@@ -90,8 +97,8 @@ public final class BetterStackNotifier implements Notifier {
         if (o instanceof DeliveryOutcome.Delivered) {
             String id = incidentId(reply.body());
             if (id == null) {
-                return new DeliveryOutcome.Permanent("betterstack created an incident but its answer has no data.id",
-                        reply.status());
+                return new DeliveryOutcome.Permanent(
+                        "betterstack created an incident but its answer has no data.id", reply.status());
             }
             return new DeliveryOutcome.Delivered(reply.status(), id);
         }
@@ -99,15 +106,15 @@ public final class BetterStackNotifier implements Notifier {
     }
 
     private Mono<DeliveryOutcome> resolve(String incidentId) {
-        URI uri = URI.create(base + "/api/v2/incidents/" + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8)
-                + "/resolve");
+        URI uri = URI.create(base + "/api/v2/incidents/"
+                + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8) + "/resolve");
         return http.postJson(uri, auth(), "{\"resolved_by\":\"vigil\"}".getBytes(StandardCharsets.UTF_8))
                 .map(this::resolved);
     }
 
     private Mono<DeliveryOutcome> acknowledge(String incidentId, String by) {
-        URI uri = URI.create(base + "/api/v2/incidents/" + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8)
-                + "/acknowledge");
+        URI uri = URI.create(base + "/api/v2/incidents/"
+                + java.net.URLEncoder.encode(incidentId, StandardCharsets.UTF_8) + "/acknowledge");
         ObjectNode body = Json.mapper().createObjectNode().put("acknowledged_by", Text.truncate(by, 255));
         // 409: already acknowledged (in BetterStack itself, or an earlier attempt of ours): nothing left to do
         return http.postJson(uri, auth(), Json.bytes(body)).map(this::resolved);
@@ -123,7 +130,9 @@ public final class BetterStackNotifier implements Notifier {
 
     static String incidentId(String body) {
         try {
-            JsonNode id = Json.tree(body.getBytes(StandardCharsets.UTF_8)).path("data").path("id");
+            JsonNode id = Json.tree(body.getBytes(StandardCharsets.UTF_8))
+                    .path("data")
+                    .path("id");
             return id.isMissingNode() || id.isNull() || id.asText().isBlank() ? null : id.asText();
         } catch (RuntimeException ex) {
             return null;

@@ -35,8 +35,7 @@ public final class DiscordMessage {
     public static final int TOTAL_MAX = 6000;
     public static final int USERNAME_MAX = 80;
 
-    private DiscordMessage() {
-    }
+    private DiscordMessage() {}
 
     public static ObjectNode build(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
@@ -61,8 +60,11 @@ public final class DiscordMessage {
         StringBuilder links = new StringBuilder();
         for (Map.Entry<String, String> l : e.links().entrySet()) {
             if (Presentation.isSafeLink(l.getValue())) {
-                links.append('[').append(escapeMarkdown(Text.oneLine(l.getKey()))).append("](")
-                        .append(linkTarget(l.getValue())).append(")\n");
+                links.append('[')
+                        .append(escapeMarkdown(Text.oneLine(l.getKey())))
+                        .append("](")
+                        .append(linkTarget(l.getValue()))
+                        .append(")\n");
             }
         }
         if (links.length() > 0 && links.length() <= FIELD_VALUE_MAX) {
@@ -77,7 +79,8 @@ public final class DiscordMessage {
             fields.remove(fields.size() - 1);
         }
         int fixed = title.length() + footer.length();
-        int fieldChars = fields.stream().mapToInt(f -> f[0].length() + f[1].length()).sum();
+        int fieldChars =
+                fields.stream().mapToInt(f -> f[0].length() + f[1].length()).sum();
         while (fixed + fieldChars > TOTAL_MAX - 64 && !fields.isEmpty()) {
             String[] last = fields.remove(fields.size() - 1);
             fieldChars -= last[0].length() + last[1].length();
@@ -128,16 +131,19 @@ public final class DiscordMessage {
 
     private static void add(List<String[]> fields, String name, String value, boolean inline) {
         String v = value == null || value.isBlank() ? "-" : value;
-        fields.add(new String[] {Text.truncate(Text.oneLine(name), FIELD_NAME_MAX), Text.truncate(v, FIELD_VALUE_MAX),
-                String.valueOf(inline)});
+        fields.add(new String[] {
+            Text.truncate(Text.oneLine(name), FIELD_NAME_MAX), Text.truncate(v, FIELD_VALUE_MAX), String.valueOf(inline)
+        });
     }
 
     /** Characters Discord counts towards the 6000 limit. */
     public static int countedCharacters(ObjectNode payload) {
         int n = 0;
         for (var embed : payload.path("embeds")) {
-            n += embed.path("title").asText().length() + embed.path("description").asText().length()
-                    + embed.path("footer").path("text").asText().length() + embed.path("author").path("name").asText().length();
+            n += embed.path("title").asText().length()
+                    + embed.path("description").asText().length()
+                    + embed.path("footer").path("text").asText().length()
+                    + embed.path("author").path("name").asText().length();
             for (var f : embed.path("fields")) {
                 n += f.path("name").asText().length() + f.path("value").asText().length();
             }

@@ -1,7 +1,7 @@
 package dev.vigil.notifier.channel.discord;
 
-import dev.vigil.kit.http.TransientStatus;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vigil.kit.http.TransientStatus;
 import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.StatusMapping;
@@ -65,7 +65,8 @@ public final class DiscordNotifier implements Notifier {
 
     static Duration retryAfterFromBody(String body) {
         try {
-            JsonNode n = Json.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).path("retry_after");
+            JsonNode n = Json.tree(body.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    .path("retry_after");
             if (n.isNumber() && n.asDouble() >= 0 && n.asDouble() < 86_400) {
                 return Duration.ofMillis((long) Math.ceil(n.asDouble() * 1000));
             }

@@ -1,9 +1,9 @@
 package dev.vigil.notifier.channel.email;
 
 import com.samskivert.mustache.Template;
+import dev.vigil.kit.template.Templates;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
-import dev.vigil.kit.template.Templates;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import jakarta.mail.Message;
@@ -61,8 +61,7 @@ public final class EmailMessage {
     /** The plain-text part: no HTML escaping; values arrive as single lines (see {@link #line}). */
     private static final Template TEXT = Templates.text("templates/email/alert.txt.mustache");
 
-    private EmailMessage() {
-    }
+    private EmailMessage() {}
 
     /** The message ready to send (after {@code saveChanges}, which keeps our Message-ID). */
     public static MimeMessage build(AlertEvent event, EmailSettings settings, Session session, Instant date)
@@ -166,7 +165,11 @@ public final class EmailMessage {
         boolean full = e.state() != AlertState.ACKNOWLEDGED;
         m.put("showSummary", full);
         m.put("summary", value.apply(orEmpty(e.summary())));
-        m.put("facts", facts(e).stream().map(f -> pair(f[0], value.apply(orEmpty(f[1])))).toList());
+        m.put(
+                "facts",
+                facts(e).stream()
+                        .map(f -> pair(f[0], value.apply(orEmpty(f[1]))))
+                        .toList());
         List<Map<String, String>> attributes = new ArrayList<>();
         if (full) {
             e.attributes().forEach((k, v) -> attributes.add(pair(value.apply(orEmpty(k)), value.apply(orEmpty(v)))));
@@ -174,7 +177,8 @@ public final class EmailMessage {
         m.put("showAttributes", !attributes.isEmpty());
         m.put("attributes", attributes);
         List<Map<String, String>> links = safeLinks(e).stream()
-                .map(l -> Map.of("label", line(orEmpty(l.getKey())), "url", l.getValue())).toList();
+                .map(l -> Map.of("label", line(orEmpty(l.getKey())), "url", l.getValue()))
+                .toList();
         m.put("showLinks", !links.isEmpty());
         m.put("links", links);
         m.put("eventId", value.apply(orEmpty(e.eventId())));
@@ -238,7 +242,9 @@ public final class EmailMessage {
 
     /** The event's links that may be rendered as links (absolute http/https, see {@link Presentation#isSafeLink}). */
     private static List<Map.Entry<String, String>> safeLinks(AlertEvent e) {
-        return e.links().entrySet().stream().filter(l -> Presentation.isSafeLink(l.getValue())).toList();
+        return e.links().entrySet().stream()
+                .filter(l -> Presentation.isSafeLink(l.getValue()))
+                .toList();
     }
 
     /** HTML-escapes text for element content and double- or single-quoted attribute values. */
@@ -248,7 +254,8 @@ public final class EmailMessage {
 
     static String sha256Hex(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("every JVM has SHA-256", ex);
         }

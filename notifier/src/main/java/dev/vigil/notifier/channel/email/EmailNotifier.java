@@ -103,11 +103,15 @@ public final class EmailNotifier implements Notifier {
             return Mono.fromCallable(() -> attempt.run(n.event()))
                     .subscribeOn(Schedulers.boundedElastic())
                     .doOnCancel(attempt::abort)
-                    .timeout(settings.sendTimeout(), Mono.fromSupplier(() -> new DeliveryOutcome.Transient(
-                            where() + ": no answer within the send timeout of " + settings.sendTimeout()
-                                    + "; the attempt was abandoned", null, null)))
-                    .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(
-                            scrub(where() + ": " + describe(e)), null, null)));
+                    .timeout(
+                            settings.sendTimeout(),
+                            Mono.fromSupplier(() -> new DeliveryOutcome.Transient(
+                                    where() + ": no answer within the send timeout of " + settings.sendTimeout()
+                                            + "; the attempt was abandoned",
+                                    null,
+                                    null)))
+                    .onErrorResume(e ->
+                            Mono.just(new DeliveryOutcome.Transient(scrub(where() + ": " + describe(e)), null, null)));
         });
     }
 
@@ -130,9 +134,12 @@ public final class EmailNotifier implements Notifier {
         p.setProperty("mail.smtp.ssl.protocols", "TLSv1.3 TLSv1.2");
         p.setProperty("mail.smtp.auth", String.valueOf(settings.authenticates()));
         p.setProperty("mail.smtp.auth.mechanisms", "PLAIN LOGIN");
-        p.setProperty("mail.smtp.connectiontimeout", String.valueOf(settings.connectTimeout().toMillis()));
+        p.setProperty(
+                "mail.smtp.connectiontimeout",
+                String.valueOf(settings.connectTimeout().toMillis()));
         p.setProperty("mail.smtp.timeout", String.valueOf(settings.readTimeout().toMillis()));
-        p.setProperty("mail.smtp.writetimeout", String.valueOf(settings.readTimeout().toMillis()));
+        p.setProperty(
+                "mail.smtp.writetimeout", String.valueOf(settings.readTimeout().toMillis()));
         p.setProperty("mail.smtp.sendpartial", "false");
         p.setProperty("mail.smtp.quitwait", "false");
         return p;
@@ -158,8 +165,8 @@ public final class EmailNotifier implements Notifier {
             try {
                 message = EmailMessage.build(event, settings, session, clock.instant());
             } catch (MessagingException | RuntimeException ex) {
-                return new DeliveryOutcome.Permanent(scrub(where() + ": could not build the message: "
-                        + describe(ex)), null);
+                return new DeliveryOutcome.Permanent(
+                        scrub(where() + ": could not build the message: " + describe(ex)), null);
             }
             Transport transport = null;
             try {
@@ -195,8 +202,10 @@ public final class EmailNotifier implements Notifier {
     DeliveryOutcome classify(Exception ex, int lastReplyCode) {
         List<Throwable> chain = chain(ex);
         String w = where();
-        if (chain.stream().anyMatch(t -> t instanceof CertificateException || t instanceof SSLPeerUnverifiedException
-                || String.valueOf(t.getMessage()).startsWith("Server identity does not match"))) {
+        if (chain.stream()
+                .anyMatch(t -> t instanceof CertificateException
+                        || t instanceof SSLPeerUnverifiedException
+                        || String.valueOf(t.getMessage()).startsWith("Server identity does not match"))) {
             return permanent(w + ": the relay's TLS certificate is not trusted for " + settings.host()
                     + "; nothing was sent (" + describe(rootCause(ex)) + ")");
         }
@@ -218,7 +227,8 @@ public final class EmailNotifier implements Notifier {
         for (Throwable t : chain) {
             if (t instanceof SMTPAddressFailedException a) {
                 refused.add(a);
-            } else if ((t instanceof SMTPSendFailedException || t instanceof SMTPSenderFailedException) && command == null) {
+            } else if ((t instanceof SMTPSendFailedException || t instanceof SMTPSenderFailedException)
+                    && command == null) {
                 command = (SendFailedException) t;
             }
         }
@@ -226,17 +236,20 @@ public final class EmailNotifier implements Notifier {
             return recipientsRefused(refused);
         }
         if (command != null) {
-            int code = command instanceof SMTPSendFailedException s ? s.getReturnCode()
+            int code = command instanceof SMTPSendFailedException s
+                    ? s.getReturnCode()
                     : ((SMTPSenderFailedException) command).getReturnCode();
-            String cmd = command instanceof SMTPSendFailedException s ? s.getCommand()
+            String cmd = command instanceof SMTPSendFailedException s
+                    ? s.getCommand()
                     : ((SMTPSenderFailedException) command).getCommand();
-            String what = cmd != null && cmd.regionMatches(true, 0, "MAIL FROM", 0, 9) ? "the sender"
-                    : "the message";
+            String what = cmd != null && cmd.regionMatches(true, 0, "MAIL FROM", 0, 9) ? "the sender" : "the message";
             return byCode(code, w + ": the relay refused " + what + ": " + reply(command.getMessage()));
         }
-        IOException io = (IOException) chain.stream().filter(t -> t instanceof IOException).findFirst().orElse(null);
+        IOException io = (IOException)
+                chain.stream().filter(t -> t instanceof IOException).findFirst().orElse(null);
         if (io != null) {
-            String what = io instanceof UnknownHostException ? "unknown host"
+            String what = io instanceof UnknownHostException
+                    ? "unknown host"
                     : io instanceof SocketTimeoutException ? "timed out" : "could not talk to the relay";
             return transientOutcome(w + ": " + what + " (" + describe(rootCause(ex)) + ")");
         }
@@ -257,8 +270,8 @@ public final class EmailNotifier implements Notifier {
             }
         }
         SMTPAddressFailedException shown = permanent != null ? permanent : first;
-        String reason = where() + ": the relay refused " + refused.size() + " of " + settings.to().size()
-                + " recipient(s); nothing was sent (e.g. " + reply(shown.getMessage()) + ")";
+        String reason = where() + ": the relay refused " + refused.size() + " of "
+                + settings.to().size() + " recipient(s); nothing was sent (e.g. " + reply(shown.getMessage()) + ")";
         if (permanent != null) {
             return permanent(reason);
         }
@@ -330,8 +343,8 @@ public final class EmailNotifier implements Notifier {
         if (s.password() != null && !s.password().isEmpty()) {
             Base64.Encoder b64 = Base64.getEncoder();
             forms.add(b64.encodeToString(("\0" + s.username() + "\0" + s.password()).getBytes(StandardCharsets.UTF_8)));
-            forms.add(b64.encodeToString((s.username() + "\0" + s.username() + "\0" + s.password())
-                    .getBytes(StandardCharsets.UTF_8)));
+            forms.add(b64.encodeToString(
+                    (s.username() + "\0" + s.username() + "\0" + s.password()).getBytes(StandardCharsets.UTF_8)));
             forms.add(b64.encodeToString(s.password().getBytes(StandardCharsets.UTF_8)));
             forms.add(s.password());
         }

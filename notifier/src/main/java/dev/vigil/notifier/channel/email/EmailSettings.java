@@ -45,9 +45,18 @@ import java.util.regex.Pattern;
  * @param sendTimeout    the whole send; past it the attempt is abandoned (its socket closed) and counts as transient
  *                       (default 60 s). The pipeline's own {@code delivery.sendTimeout} still applies on top.
  */
-public record EmailSettings(String host, Integer port, StartTls startTls, String username, String password,
-                            String from, List<String> to, String subjectPrefix, Duration connectTimeout,
-                            Duration readTimeout, Duration sendTimeout) {
+public record EmailSettings(
+        String host,
+        Integer port,
+        StartTls startTls,
+        String username,
+        String password,
+        String from,
+        List<String> to,
+        String subjectPrefix,
+        Duration connectTimeout,
+        Duration readTimeout,
+        Duration sendTimeout) {
 
     public static final int DEFAULT_PORT = 587;
     public static final String DEFAULT_SUBJECT_PREFIX = "[Vigil]";
@@ -92,28 +101,48 @@ public record EmailSettings(String host, Integer port, StartTls startTls, String
     }
 
     public EmailSettings withStartTls(StartTls mode) {
-        return new EmailSettings(host, port, mode, username, password, from, to, subjectPrefix, connectTimeout,
-                readTimeout, sendTimeout);
+        return new EmailSettings(
+                host,
+                port,
+                mode,
+                username,
+                password,
+                from,
+                to,
+                subjectPrefix,
+                connectTimeout,
+                readTimeout,
+                sendTimeout);
     }
 
     public EmailSettings withPort(int p) {
-        return new EmailSettings(host, p, startTls, username, password, from, to, subjectPrefix, connectTimeout,
-                readTimeout, sendTimeout);
+        return new EmailSettings(
+                host,
+                p,
+                startTls,
+                username,
+                password,
+                from,
+                to,
+                subjectPrefix,
+                connectTimeout,
+                readTimeout,
+                sendTimeout);
     }
 
     public EmailSettings withCredentials(String user, String secret) {
-        return new EmailSettings(host, port, startTls, user, secret, from, to, subjectPrefix, connectTimeout,
-                readTimeout, sendTimeout);
+        return new EmailSettings(
+                host, port, startTls, user, secret, from, to, subjectPrefix, connectTimeout, readTimeout, sendTimeout);
     }
 
     public EmailSettings withSubjectPrefix(String prefix) {
-        return new EmailSettings(host, port, startTls, username, password, from, to, prefix, connectTimeout,
-                readTimeout, sendTimeout);
+        return new EmailSettings(
+                host, port, startTls, username, password, from, to, prefix, connectTimeout, readTimeout, sendTimeout);
     }
 
     public EmailSettings withTimeouts(Duration connect, Duration read, Duration send) {
-        return new EmailSettings(host, port, startTls, username, password, from, to, subjectPrefix, connect, read,
-                send);
+        return new EmailSettings(
+                host, port, startTls, username, password, from, to, subjectPrefix, connect, read, send);
     }
 
     /** True when SMTP AUTH is configured. */
@@ -131,7 +160,8 @@ public record EmailSettings(String host, Integer port, StartTls startTls, String
         String path = keyPath == null || keyPath.isEmpty() ? "" : keyPath + ".";
         if (host == null || host.isBlank()) {
             problems.add(path + "host: required: the SMTP relay's host name or IP address");
-        } else if (host.length() > HOST_MAX || !(HOST_NAME.matcher(host).matches() || IP_V6.matcher(host).matches())) {
+        } else if (host.length() > HOST_MAX
+                || !(HOST_NAME.matcher(host).matches() || IP_V6.matcher(host).matches())) {
             problems.add(path + "host: must be a host name or an IP address (no scheme, port, spaces or control"
                     + " characters)");
         }

@@ -15,8 +15,13 @@ public final class LogNotifier implements Notifier {
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         var e = Presentation.clean(n.event());
-        LOG.info("{} fingerprint={} incident={} occurrences={} eventId={}", Presentation.title(e), e.fingerprint(),
-                e.incidentId(), e.occurrences(), e.eventId());
+        LOG.info(
+                "{} fingerprint={} incident={} occurrences={} eventId={}",
+                Presentation.title(e),
+                e.fingerprint(),
+                e.incidentId(),
+                e.occurrences(),
+                e.eventId());
         return Mono.just(DeliveryOutcome.delivered(null));
     }
 }

@@ -50,8 +50,7 @@ public final class PagerDutyEvent {
     /** Line and paragraph separators and every C0/C1 control (tab, DEL and U+0085 included). */
     private static final Pattern LINE_BREAKING = Pattern.compile("[\\p{Cc}\\u2028\\u2029]+");
 
-    private PagerDutyEvent() {
-    }
+    private PagerDutyEvent() {}
 
     /** {@code trigger}, {@code acknowledge} or {@code resolve}. */
     public static String action(AlertState state) {
@@ -77,11 +76,13 @@ public final class PagerDutyEvent {
         payload.put("summary", summary(Presentation.title(e)));
         String service = oneLine(e.service()).strip();
         payload.put("source", service.isEmpty() ? DEFAULT_SOURCE : service);
-        payload.put("severity", switch (e.severity()) {
-            case CRITICAL -> "critical";
-            case WARNING -> "warning";
-            case INFO -> "info";
-        });
+        payload.put(
+                "severity",
+                switch (e.severity()) {
+                    case CRITICAL -> "critical";
+                    case WARNING -> "warning";
+                    case INFO -> "info";
+                });
         payload.put("timestamp", Presentation.time(e.state() == AlertState.OPENED ? e.firstSeen() : e.lastSeen()));
         if (e.componentType() != null && !e.componentType().isBlank()) {
             payload.put("component", oneLine(e.componentType()));
@@ -135,7 +136,8 @@ public final class PagerDutyEvent {
 
     private static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is always available", e);
         }

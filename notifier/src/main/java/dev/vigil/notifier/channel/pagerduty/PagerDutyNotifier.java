@@ -48,6 +48,7 @@ public final class PagerDutyNotifier implements Notifier {
     public static final URI DEFAULT_EVENTS_URL = URI.create(DEFAULT_EVENTS);
     /** How much of PagerDuty's error text a reason keeps. */
     static final int ERRORS_MAX = 300;
+
     static final String REDACTED = "[redacted]";
     private static final String VENDOR = "pagerduty";
 
@@ -71,17 +72,18 @@ public final class PagerDutyNotifier implements Notifier {
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
-            byte[] body = Json.bytes(PagerDutyEvent.build(n.event(), routingKey));
-            return http.postJson(eventsUrl, Map.of(), body).map(this::outcome);
-        }).onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
+                    byte[] body = Json.bytes(PagerDutyEvent.build(n.event(), routingKey));
+                    return http.postJson(eventsUrl, Map.of(), body).map(this::outcome);
+                })
+                .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
     }
 
     DeliveryOutcome outcome(HttpReply raw) {
         // scrubbed before anything is cut short, so a truncated reason cannot end in a prefix of the key
         HttpReply reply = new HttpReply(raw.status(), raw.headers(), scrub(raw.body()));
         if (reply.status() == 400) {
-            return new DeliveryOutcome.Permanent(VENDOR + " rejected the event as invalid (HTTP 400)"
-                    + errors(reply.body()), 400);
+            return new DeliveryOutcome.Permanent(
+                    VENDOR + " rejected the event as invalid (HTTP 400)" + errors(reply.body()), 400);
         }
         return StatusMapping.map(VENDOR, reply, clock);
     }
@@ -122,7 +124,11 @@ public final class PagerDutyNotifier implements Notifier {
         if (sb.length() == 0) {
             return StatusMapping.snippet(body);
         }
-        return ": " + Text.truncate(PagerDutyEvent.oneLine(Text.stripInvisible(sb.toString())).strip(), ERRORS_MAX);
+        return ": "
+                + Text.truncate(
+                        PagerDutyEvent.oneLine(Text.stripInvisible(sb.toString()))
+                                .strip(),
+                        ERRORS_MAX);
     }
 
     /** The text with every occurrence of the routing key (any letter case) replaced. */

@@ -32,8 +32,7 @@ public final class SlackMessage {
     public static final int BLOCKS_MAX = 50;
     public static final int FALLBACK_MAX = 3000;
 
-    private SlackMessage() {
-    }
+    private SlackMessage() {}
 
     public static ObjectNode build(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
@@ -60,7 +59,11 @@ public final class SlackMessage {
         if (!e.attributes().isEmpty()) {
             StringBuilder sb = new StringBuilder();
             for (Map.Entry<String, String> a : e.attributes().entrySet()) {
-                sb.append("*").append(escape(a.getKey())).append("*: ").append(escape(a.getValue())).append('\n');
+                sb.append("*")
+                        .append(escape(a.getKey()))
+                        .append("*: ")
+                        .append(escape(a.getValue()))
+                        .append('\n');
             }
             ObjectNode attrs = blocks.addObject().put("type", "section");
             attrs.set("text", mrkdwn(Text.truncate(sb.toString().strip(), SECTION_MAX)));
@@ -121,7 +124,11 @@ public final class SlackMessage {
     }
 
     private static ObjectNode mrkdwn(String escapedText) {
-        return Json.mapper().createObjectNode().put("type", "mrkdwn").put("text", escapedText).put("verbatim", true);
+        return Json.mapper()
+                .createObjectNode()
+                .put("type", "mrkdwn")
+                .put("text", escapedText)
+                .put("verbatim", true);
     }
 
     /**

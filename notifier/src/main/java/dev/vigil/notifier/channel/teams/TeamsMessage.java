@@ -59,6 +59,7 @@ public final class TeamsMessage {
     public static final String VERSION = "1.4";
     /** Below Teams' "about 28 KB" message limit, with room for what Teams wraps around the card. */
     public static final int MAX_BYTES = 26 * 1024;
+
     public static final int TITLE_MAX = 200;
     public static final int SUMMARY_MAX = 1000;
     public static final int FACT_MAX = 300;
@@ -69,8 +70,7 @@ public final class TeamsMessage {
     public static final int URL_MAX = 2048;
 
     /** How much of the event one rendering shows. */
-    private record Budget(int attributeValueMax, int attributesMax, int actionsMax, int summaryMax) {
-    }
+    private record Budget(int attributeValueMax, int attributesMax, int actionsMax, int summaryMax) {}
 
     private static final List<Budget> BUDGETS = List.of(
             new Budget(FACT_MAX, Integer.MAX_VALUE, Integer.MAX_VALUE, SUMMARY_MAX),
@@ -88,8 +88,7 @@ public final class TeamsMessage {
     /** Block markers (heading, bullet): meaningful only where a line starts, so escaped there. */
     private static final String LEADING = "#+-*";
 
-    private TeamsMessage() {
-    }
+    private TeamsMessage() {}
 
     public static ObjectNode build(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
@@ -122,15 +121,26 @@ public final class TeamsMessage {
         boolean notice = e.state() == AlertState.ACKNOWLEDGED || e.state() == AlertState.RESOLVED;
         boolean cut = false;
 
-        ObjectNode header = body.addObject().put("type", "Container").put("style", containerStyle(e)).put("bleed", true);
-        header.putArray("items").addObject().put("type", "TextBlock").put("text", escape(Text.truncate(title(e), TITLE_MAX)))
-                .put("weight", "Bolder").put("size", "Medium").put("color", colour(e)).put("wrap", true);
+        ObjectNode header = body.addObject()
+                .put("type", "Container")
+                .put("style", containerStyle(e))
+                .put("bleed", true);
+        header.putArray("items")
+                .addObject()
+                .put("type", "TextBlock")
+                .put("text", escape(Text.truncate(title(e), TITLE_MAX)))
+                .put("weight", "Bolder")
+                .put("size", "Medium")
+                .put("color", colour(e))
+                .put("wrap", true);
 
         String summary = oneLine(e.summary()).strip();
         if (summary.length() > b.summaryMax()) {
             cut = true;
         }
-        body.addObject().put("type", "TextBlock").put("text", escape(Text.truncate(summary, b.summaryMax())))
+        body.addObject()
+                .put("type", "TextBlock")
+                .put("text", escape(Text.truncate(summary, b.summaryMax())))
                 .put("wrap", true);
 
         List<String[]> facts = new ArrayList<>();
@@ -183,8 +193,12 @@ public final class TeamsMessage {
                 attrs.add(new String[] {a.getKey(), Text.truncate(value, b.attributeValueMax())});
             }
             if (!attrs.isEmpty()) {
-                body.addObject().put("type", "TextBlock").put("text", "Attributes").put("weight", "Bolder")
-                        .put("spacing", "Medium").put("wrap", true);
+                body.addObject()
+                        .put("type", "TextBlock")
+                        .put("text", "Attributes")
+                        .put("weight", "Bolder")
+                        .put("spacing", "Medium")
+                        .put("wrap", true);
                 body.add(factSet(attrs, b.attributeValueMax()));
             }
         }
@@ -199,17 +213,26 @@ public final class TeamsMessage {
                 cut = true;
                 break;
             }
-            actions.addObject().put("type", "Action.OpenUrl")
-                    .put("title", Text.truncate(plain(l.getKey()), ACTION_TITLE_MAX)).put("url", url);
+            actions.addObject()
+                    .put("type", "Action.OpenUrl")
+                    .put("title", Text.truncate(plain(l.getKey()), ACTION_TITLE_MAX))
+                    .put("url", url);
         }
 
         if (cut) {
-            body.addObject().put("type", "TextBlock").put("text",
-                            "Shortened to fit the Teams message size limit: the full event is in Vigil.")
-                    .put("isSubtle", true).put("size", "Small").put("wrap", true);
+            body.addObject()
+                    .put("type", "TextBlock")
+                    .put("text", "Shortened to fit the Teams message size limit: the full event is in Vigil.")
+                    .put("isSubtle", true)
+                    .put("size", "Small")
+                    .put("wrap", true);
         }
-        body.addObject().put("type", "TextBlock").put("text", escape(Text.truncate("Vigil · event " + e.eventId(), FACT_MAX)))
-                .put("isSubtle", true).put("size", "Small").put("wrap", true);
+        body.addObject()
+                .put("type", "TextBlock")
+                .put("text", escape(Text.truncate("Vigil · event " + e.eventId(), FACT_MAX)))
+                .put("isSubtle", true)
+                .put("size", "Small")
+                .put("wrap", true);
         if (!actions.isEmpty()) {
             card.set("actions", actions);
         }
@@ -218,14 +241,16 @@ public final class TeamsMessage {
 
     /** {@code [CRITICAL] opened: <service>}: severity and state in words, unescaped. */
     static String title(AlertEvent e) {
-        String state = switch (e.state()) {
-            case OPENED -> "opened";
-            case REMINDER -> "still firing";
-            case ESCALATED -> "escalated";
-            case RESOLVED -> "resolved";
-            case ACKNOWLEDGED -> "acknowledged";
-        };
-        return "[" + e.severity().wire().toUpperCase(Locale.ROOT) + "] " + state + ": " + oneLine(e.service()).strip();
+        String state =
+                switch (e.state()) {
+                    case OPENED -> "opened";
+                    case REMINDER -> "still firing";
+                    case ESCALATED -> "escalated";
+                    case RESOLVED -> "resolved";
+                    case ACKNOWLEDGED -> "acknowledged";
+                };
+        return "[" + e.severity().wire().toUpperCase(Locale.ROOT) + "] " + state + ": "
+                + oneLine(e.service()).strip();
     }
 
     static String containerStyle(AlertEvent e) {
@@ -261,7 +286,8 @@ public final class TeamsMessage {
         ArrayNode fs = set.putArray("facts");
         for (String[] f : facts) {
             String value = oneLine(f[1]).strip();
-            fs.addObject().put("title", escape(Text.truncate(oneLine(f[0]).strip(), 64)))
+            fs.addObject()
+                    .put("title", escape(Text.truncate(oneLine(f[0]).strip(), 64)))
                     .put("value", escape(Text.truncate(value.isEmpty() ? "-" : value, valueMax)));
         }
         return set;
@@ -310,7 +336,10 @@ public final class TeamsMessage {
 
     /** Plain text (action titles are not Markdown): one line, no {@code < >}. */
     static String plain(String s) {
-        return oneLine(Text.stripInvisible(s == null ? "" : s)).strip().replace('<', '\uFF1C').replace('>', '\uFF1E');
+        return oneLine(Text.stripInvisible(s == null ? "" : s))
+                .strip()
+                .replace('<', '\uFF1C')
+                .replace('>', '\uFF1E');
     }
 
     static String oneLine(String s) {

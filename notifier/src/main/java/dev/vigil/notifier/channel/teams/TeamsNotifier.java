@@ -64,19 +64,24 @@ public final class TeamsNotifier implements Notifier {
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
-            byte[] body = Json.bytes(TeamsMessage.build(n.event()));
-            return http.postJson(workflowUrl, Map.of(), body).map(this::outcome);
-        }).onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
+                    byte[] body = Json.bytes(TeamsMessage.build(n.event()));
+                    return http.postJson(workflowUrl, Map.of(), body).map(this::outcome);
+                })
+                .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
     }
 
     DeliveryOutcome outcome(HttpReply raw) {
         // scrubbed before anything is cut short, so no truncated reason ends in a piece of the URL
         HttpReply reply = new HttpReply(raw.status(), raw.headers(), scrub(raw.body()));
-        if (reply.status() >= 200 && reply.status() < 300 && reply.body() != null
+        if (reply.status() >= 200
+                && reply.status() < 300
+                && reply.body() != null
                 && reply.body().contains(CONNECTOR_THROTTLED)) {
-            return new DeliveryOutcome.Transient(VENDOR + " answered HTTP " + reply.status()
-                    + " but throttled the message (" + CONNECTOR_THROTTLED + ")",
-                    TransientStatus.retryAfter(reply.header("retry-after"), clock), reply.status());
+            return new DeliveryOutcome.Transient(
+                    VENDOR + " answered HTTP " + reply.status() + " but throttled the message (" + CONNECTOR_THROTTLED
+                            + ")",
+                    TransientStatus.retryAfter(reply.header("retry-after"), clock),
+                    reply.status());
         }
         return StatusMapping.map(VENDOR, reply, clock);
     }

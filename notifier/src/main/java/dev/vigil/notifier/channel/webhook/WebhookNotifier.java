@@ -38,8 +38,10 @@ public final class WebhookNotifier implements Notifier {
         AlertEvent e = Presentation.clean(n.event());
         byte[] body = Json.bytes(e);
         Map<String, String> headers = Map.of(
-                WebhookSignature.HEADER, signature.header(clock.instant().getEpochSecond(), body),
-                HEADER_EVENT_ID, e.eventId());
+                WebhookSignature.HEADER,
+                signature.header(clock.instant().getEpochSecond(), body),
+                HEADER_EVENT_ID,
+                e.eventId());
         return http.postJson(url, headers, body).map(r -> StatusMapping.map("webhook", r, clock));
     }
 }

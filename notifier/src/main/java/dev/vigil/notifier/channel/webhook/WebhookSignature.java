@@ -18,6 +18,7 @@ public final class WebhookSignature {
     public static final String HEADER = "X-Vigil-Signature";
     /** How far from its own clock a receiver should accept {@code t}, as the README recommends. */
     public static final long TOLERANCE_SECONDS = 300;
+
     private static final String ALGORITHM = "HmacSHA256";
     private static final HexFormat HEX = HexFormat.of();
 

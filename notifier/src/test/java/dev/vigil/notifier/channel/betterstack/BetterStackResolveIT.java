@@ -56,8 +56,9 @@ import reactor.core.scheduler.Schedulers;
 @WithPostgres
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BetterStackResolveIT {
-    private static final String INCIDENT_ROW = "SELECT fingerprint, severity, state, first_seen, last_seen, occurrences,"
-            + " events, vendor_ids::text AS vendor_ids, updated_at FROM incidents WHERE incident_id = $1";
+    private static final String INCIDENT_ROW =
+            "SELECT fingerprint, severity, state, first_seen, last_seen, occurrences,"
+                    + " events, vendor_ids::text AS vendor_ids, updated_at FROM incidents WHERE incident_id = $1";
     ConnectionFactory db;
     PostgresDatabase pg;
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -71,9 +72,10 @@ class BetterStackResolveIT {
 
     @BeforeEach
     void wire() {
-        vendor = new FakeVendor().respond(r -> r.path().endsWith("/resolve") || r.path().endsWith("/acknowledge")
-                ? Reply.json(200, "{}")
-                : Reply.json(201, "{\"data\":{\"id\":\"bs-777\",\"type\":\"incident\"}}"));
+        vendor = new FakeVendor()
+                .respond(r -> r.path().endsWith("/resolve") || r.path().endsWith("/acknowledge")
+                        ? Reply.json(200, "{}")
+                        : Reply.json(201, "{\"data\":{\"id\":\"bs-777\",\"type\":\"incident\"}}"));
         HttpSender http = new HttpSender("betterstack", 2, Duration.ofSeconds(5));
         closeables.add(http);
         Map<Severity, List<String>> d = new EnumMap<>(Severity.class);
@@ -85,15 +87,24 @@ class BetterStackResolveIT {
         ChannelLane lane = new ChannelLane("betterstack", 0, 2, Schedulers.parallel());
         closeables.add(lane);
         Clock clock = Clock.systemUTC();
-        RetryPolicy policy = new RetryPolicy(Duration.ofMillis(10), 2, Duration.ofMillis(100), Duration.ofSeconds(10),
-                () -> 0.5);
-        ChannelPipeline pipeline = new ChannelPipeline("betterstack", new ClaimStage(store, Schedulers.parallel()), lane,
-                new SendStage(new BetterStackNotifier(vendor.uri("/"), "tok", http, clock), Duration.ofSeconds(5),
+        RetryPolicy policy =
+                new RetryPolicy(Duration.ofMillis(10), 2, Duration.ofMillis(100), Duration.ofSeconds(10), () -> 0.5);
+        ChannelPipeline pipeline = new ChannelPipeline(
+                "betterstack",
+                new ClaimStage(store, Schedulers.parallel()),
+                lane,
+                new SendStage(
+                        new BetterStackNotifier(vendor.uri("/"), "tok", http, clock),
+                        Duration.ofSeconds(5),
                         Schedulers.parallel()),
                 new RecordStage(store, Schedulers.parallel()),
-                new DeadLetterStage(new RecordingEscalations(), routes, store, "vigil.alerts", clock,
-                        Schedulers.parallel()),
-                policy, clock, Schedulers.parallel(), Duration.ofMillis(50), new SimpleMeterRegistry());
+                new DeadLetterStage(
+                        new RecordingEscalations(), routes, store, "vigil.alerts", clock, Schedulers.parallel()),
+                policy,
+                clock,
+                Schedulers.parallel(),
+                Duration.ofMillis(50),
+                new SimpleMeterRegistry());
         dispatcher = new Dispatcher(routes, Map.of("betterstack", pipeline), store, Schedulers.parallel());
     }
 
@@ -116,16 +127,32 @@ class BetterStackResolveIT {
 
     /** The app event ingest would build for {@code app/demo/<fp>}, with an incident id of the caller's choice. */
     private static AlertEvent appResolved(String fp, String incidentId) {
-        return new AlertEvent(1, null, "app/demo/" + fp, incidentId, AlertState.RESOLVED, Severity.CRITICAL, "demo",
-                null, "all good", Map.of(), Map.of(), 1, T0, T0 + 600_000, AlertSource.APP, false, List.of());
+        return new AlertEvent(
+                1,
+                null,
+                "app/demo/" + fp,
+                incidentId,
+                AlertState.RESOLVED,
+                Severity.CRITICAL,
+                "demo",
+                null,
+                "all good",
+                Map.of(),
+                Map.of(),
+                1,
+                T0,
+                T0 + 600_000,
+                AlertSource.APP,
+                false,
+                List.of());
     }
 
     @Test
     void aResolvedForAnIncidentBetterStackNeverOpenedCallsNothingAndStoresNoVendorId() {
         String fp = fingerprint();
         AlertEvent resolved = event(fp, AlertState.RESOLVED, Severity.CRITICAL, 2);
-        assertThat(dispatch(resolved)).singleElement()
-                .satisfies(r -> assertThat(r.outcome()).isEqualTo(FinalOutcome.DELIVERED));
+        assertThat(dispatch(resolved)).singleElement().satisfies(r -> assertThat(r.outcome())
+                .isEqualTo(FinalOutcome.DELIVERED));
         assertThat(vendor.requests).isEmpty();
         assertThat(row("SELECT count(*) AS n FROM incidents WHERE vendor_ids <> '{}'::jsonb AND fingerprint = $1", fp))
                 .containsEntry("n", 0L);
@@ -136,7 +163,8 @@ class BetterStackResolveIT {
         String fp = fingerprint();
         AlertEvent open = opened(fp, Severity.CRITICAL);
         dispatch(open);
-        assertThat(vendor.requests).singleElement().satisfies(r -> assertThat(r.path()).isEqualTo("/api/v2/incidents"));
+        assertThat(vendor.requests).singleElement().satisfies(r -> assertThat(r.path())
+                .isEqualTo("/api/v2/incidents"));
         Map<String, Object> before = row(INCIDENT_ROW, open.incidentId());
         assertThat(before).containsEntry("vendor_ids", "{\"betterstack\": \"bs-777\"}");
 
@@ -164,8 +192,8 @@ class BetterStackResolveIT {
         dispatch(open);
         Map<String, Object> before = row(INCIDENT_ROW, open.incidentId());
         AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice", T0 + 120_000);
-        assertThat(dispatch(ack)).singleElement()
-                .satisfies(r -> assertThat(r.outcome()).isEqualTo(FinalOutcome.DELIVERED));
+        assertThat(dispatch(ack)).singleElement().satisfies(r -> assertThat(r.outcome())
+                .isEqualTo(FinalOutcome.DELIVERED));
         assertThat(vendor.requests).hasSize(2);
         assertThat(vendor.requests.get(1).path()).isEqualTo("/api/v2/incidents/bs-777/acknowledge");
         assertThat(vendor.requests.get(1).body()).isEqualTo("{\"acknowledged_by\":\"alice\"}");
@@ -182,30 +210,37 @@ class BetterStackResolveIT {
     @Test
     void anAcknowledgementOfAnIncidentNeverPagedCallsNothing() {
         String fp = fingerprint();
-        AlertEvent open = dev.vigil.notifier.support.TestEvents.with(opened(fp, Severity.CRITICAL), "checkout-api",
-                Map.of(), List.of(), true);
+        AlertEvent open = dev.vigil.notifier.support.TestEvents.with(
+                opened(fp, Severity.CRITICAL), "checkout-api", Map.of(), List.of(), true);
         dispatch(open);
         AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(open, "alice", T0 + 120_000);
-        assertThat(dispatch(ack)).singleElement()
-                .satisfies(r -> assertThat(r.outcome()).isEqualTo(FinalOutcome.SILENCED));
+        assertThat(dispatch(ack)).singleElement().satisfies(r -> assertThat(r.outcome())
+                .isEqualTo(FinalOutcome.SILENCED));
         assertThat(vendor.requests).isEmpty();
         assertThat(row("SELECT outcome, state FROM delivery_attempts WHERE event_id = $1", ack.eventId()))
-                .containsEntry("outcome", "silenced").containsEntry("state", "acknowledged");
+                .containsEntry("outcome", "silenced")
+                .containsEntry("state", "acknowledged");
     }
 
     private Map<String, Object> row(String sql, Object... binds) {
-        return Mono.usingWhen(Mono.from(db.create()), c -> {
-            var s = c.createStatement(sql);
-            for (int i = 0; i < binds.length; i++) {
-                s.bind("$" + (i + 1), binds[i]);
-            }
-            return Flux.from(s.execute()).flatMap(r -> r.map((row, meta) -> {
-                Map<String, Object> m = new HashMap<>();
-                for (var col : meta.getColumnMetadatas()) {
-                    m.put(col.getName(), row.get(col.getName()));
-                }
-                return m;
-            })).next();
-        }, c -> Mono.from(c.close())).block();
+        return Mono.usingWhen(
+                        Mono.from(db.create()),
+                        c -> {
+                            var s = c.createStatement(sql);
+                            for (int i = 0; i < binds.length; i++) {
+                                s.bind("$" + (i + 1), binds[i]);
+                            }
+                            return Flux.from(s.execute())
+                                    .flatMap(r -> r.map((row, meta) -> {
+                                        Map<String, Object> m = new HashMap<>();
+                                        for (var col : meta.getColumnMetadatas()) {
+                                            m.put(col.getName(), row.get(col.getName()));
+                                        }
+                                        return m;
+                                    }))
+                                    .next();
+                        },
+                        c -> Mono.from(c.close()))
+                .block();
     }
 }

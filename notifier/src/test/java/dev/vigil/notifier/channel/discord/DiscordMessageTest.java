@@ -29,30 +29,42 @@ class DiscordMessageTest {
     @ParameterizedTest
     @EnumSource(AlertState.class)
     void everyPayloadParsesNoMentions(AlertState state) {
-        AlertEvent e = withSummary(event("monitor/checkout", state, Severity.CRITICAL, 1),
-                "@everyone @here <@123456789012345678> <@&987654321098765432>", Map.of(), Map.of());
+        AlertEvent e = withSummary(
+                event("monitor/checkout", state, Severity.CRITICAL, 1),
+                "@everyone @here <@123456789012345678> <@&987654321098765432>",
+                Map.of(),
+                Map.of());
         ObjectNode p = DiscordMessage.build(e);
         JsonNode parse = p.path("allowed_mentions").path("parse");
-        assertThat(parse.isArray()).as("allowed_mentions.parse present as an array").isTrue();
+        assertThat(parse.isArray())
+                .as("allowed_mentions.parse present as an array")
+                .isTrue();
         assertThat(parse).isEmpty();
-        assertThat(p.path("allowed_mentions").size()).as("no users or roles allowed either").isEqualTo(1);
+        assertThat(p.path("allowed_mentions").size())
+                .as("no users or roles allowed either")
+                .isEqualTo(1);
     }
 
     @Test
     void anAcknowledgementIsAShortNeutralNoticeWithEscapedData() {
-        AlertEvent incident = withSummary(opened("monitor/checkout", Severity.CRITICAL), "down",
-                Map.of("note", "[x](https://evil.test)"), Map.of("dashboard", "https://grafana.example.test/d/x"));
-        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(incident, "@everyone [ops](https://evil.test)",
-                dev.vigil.notifier.support.TestEvents.T0 + 120_000);
+        AlertEvent incident = withSummary(
+                opened("monitor/checkout", Severity.CRITICAL),
+                "down",
+                Map.of("note", "[x](https://evil.test)"),
+                Map.of("dashboard", "https://grafana.example.test/d/x"));
+        AlertEvent ack = dev.vigil.notifier.support.TestEvents.acknowledged(
+                incident, "@everyone [ops](https://evil.test)", dev.vigil.notifier.support.TestEvents.T0 + 120_000);
         ack = withSummary(ack, "Acknowledged by @everyone [ops](https://evil.test)", ack.attributes(), ack.links());
         ObjectNode p = DiscordMessage.build(ack);
         JsonNode embed = p.path("embeds").get(0);
         assertThat(embed.path("title").asText()).startsWith("[Acknowledged] checkout-api: Acknowledged by @everyone");
         assertThat(embed.path("color").asInt()).isEqualTo(0x8D8D8D);
-        assertThat(embed.path("description").asText()).isEqualTo("Acknowledged by @everyone \\[ops\\](https://evil.test)");
+        assertThat(embed.path("description").asText())
+                .isEqualTo("Acknowledged by @everyone \\[ops\\](https://evil.test)");
         assertThat(field(embed, "Acknowledged by").asText()).isEqualTo("@everyone \\[ops\\](https://evil.test)");
         assertThat(field(embed, "Links").asText()).isEqualTo("[dashboard](https://grafana.example.test/d/x)");
-        assertThat(embed.path("fields")).extracting(f -> f.path("name").asText())
+        assertThat(embed.path("fields"))
+                .extracting(f -> f.path("name").asText())
                 .containsExactly("Acknowledged by", "Service", "Links");
         assertThat(p.path("allowed_mentions").path("parse")).isEmpty();
     }
@@ -60,8 +72,11 @@ class DiscordMessageTest {
     @Test
     void maskedLinkSyntaxFromDataIsEscaped() {
         Map<String, String> attrs = Map.of("note", "see [the dashboard](https://evil.test/login)");
-        AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL),
-                "down: [status page](https://evil.test) \\[x\\](https://evil.test)", attrs, Map.of());
+        AlertEvent e = withSummary(
+                opened("monitor/checkout", Severity.CRITICAL),
+                "down: [status page](https://evil.test) \\[x\\](https://evil.test)",
+                attrs,
+                Map.of());
         JsonNode embed = DiscordMessage.build(e).path("embeds").get(0);
         assertThat(embed.path("description").asText())
                 .isEqualTo("down: \\[status page\\](https://evil.test) \\\\\\[x\\\\\\](https://evil.test)");
@@ -78,7 +93,8 @@ class DiscordMessageTest {
         links.put("angle", "https://example.test/<@123>");
         AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL), "down", Map.of(), links);
         JsonNode embed = DiscordMessage.build(e).path("embeds").get(0);
-        assertThat(field(embed, "Links").asText()).isEqualTo(
-                "[dash\\]board](https://grafana.example.test/d/x)\n[wiki](https://wiki.example.test/Outage_%282026%29)");
+        assertThat(field(embed, "Links").asText())
+                .isEqualTo(
+                        "[dash\\]board](https://grafana.example.test/d/x)\n[wiki](https://wiki.example.test/Outage_%282026%29)");
     }
 }

@@ -37,15 +37,16 @@ import org.junit.jupiter.api.Test;
 class EmailMessageTest {
     static final String FP = "monitor/checkout";
     static final Session SESSION = Session.getInstance(new Properties());
-    static final EmailSettings SETTINGS = EmailSettings.of("smtp.example.test", "Vigil <vigil@vigil.test>",
-            List.of("oncall@example.test", "sre@example.test"));
+    static final EmailSettings SETTINGS = EmailSettings.of(
+            "smtp.example.test", "Vigil <vigil@vigil.test>", List.of("oncall@example.test", "sre@example.test"));
     static final Instant NOW = Instant.ofEpochMilli(T0 + 120_000);
     /** Every element the HTML part may contain. */
-    static final Set<String> TAGS = Set.of("!doctype", "html", "head", "meta", "title", "body", "div", "h2", "h3", "p",
-            "table", "tr", "td", "a");
+    static final Set<String> TAGS = Set.of(
+            "!doctype", "html", "head", "meta", "title", "body", "div", "h2", "h3", "p", "table", "tr", "td", "a");
 
     static String sha256(String s) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        return HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The message as it goes on the wire, parsed back: what a mail client sees. */
@@ -75,7 +76,8 @@ class EmailMessageTest {
     @Test
     void subjectIsPrefixSeverityStateAndSummary() {
         AlertEvent e = opened(FP, Severity.CRITICAL);
-        assertThat(EmailMessage.subject(e, "[Vigil]")).isEqualTo("[Vigil] [CRITICAL] opened: checkout-api is down in 2 of 3 regions");
+        assertThat(EmailMessage.subject(e, "[Vigil]"))
+                .isEqualTo("[Vigil] [CRITICAL] opened: checkout-api is down in 2 of 3 regions");
         assertThat(EmailMessage.subject(event(FP, AlertState.RESOLVED, Severity.WARNING, 3), "[Vigil]"))
                 .isEqualTo("[Vigil] [WARNING] resolved: checkout-api is down in 2 of 3 regions");
         assertThat(EmailMessage.subject(event(FP, AlertState.REMINDER, Severity.INFO, 2), ""))
@@ -86,13 +88,18 @@ class EmailMessageTest {
 
     @Test
     void subjectIsOneLineOfAtMost200CharactersWithoutInvisibleCharacters() {
-        String longSummary = "\u202Edown\u200B " + "\uD83D\uDD25".repeat(145); // RLO, ZWSP, then 290 UTF-16 units of emoji
+        String longSummary =
+                "\u202Edown\u200B " + "\uD83D\uDD25".repeat(145); // RLO, ZWSP, then 290 UTF-16 units of emoji
         AlertEvent e = withSummary(opened(FP, Severity.CRITICAL), longSummary, Map.of(), Map.of());
         String subject = EmailMessage.subject(e, "[Vigil]");
         assertThat(subject.length()).isLessThanOrEqualTo(EmailMessage.SUBJECT_MAX);
-        assertThat(subject).startsWith("[Vigil] [CRITICAL] opened: down \uD83D\uDD25").endsWith("…")
-                .doesNotContain("\u202E").doesNotContain("\u200B");
-        assertThat(Character.isHighSurrogate(subject.charAt(subject.length() - 2))).isFalse(); // no half emoji
+        assertThat(subject)
+                .startsWith("[Vigil] [CRITICAL] opened: down \uD83D\uDD25")
+                .endsWith("…")
+                .doesNotContain("\u202E")
+                .doesNotContain("\u200B");
+        assertThat(Character.isHighSurrogate(subject.charAt(subject.length() - 2)))
+                .isFalse(); // no half emoji
     }
 
     @Test
@@ -106,23 +113,41 @@ class EmailMessageTest {
 
     @Test
     void theContractRefusesALineBreakInTheSummaryAndWhatItAllowsStaysInOneHeader() throws Exception {
-        assertThatThrownBy(() -> withSummary(opened(FP, Severity.CRITICAL), "x\r\nBcc: evil@example.com", Map.of(),
-                Map.of())).isInstanceOf(ContractViolation.class);
+        assertThatThrownBy(() ->
+                        withSummary(opened(FP, Severity.CRITICAL), "x\r\nBcc: evil@example.com", Map.of(), Map.of()))
+                .isInstanceOf(ContractViolation.class);
         // C1 "next line", the Unicode line separator and an attribute name with CR LF pass the contract
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("k\r\nBcc: evil@example.com", "v");
-        AlertEvent e = withSummary(opened(FP, Severity.CRITICAL), "x\u0085Bcc: evil@example.com\u2028To: evil@example.org",
-                attrs, Map.of());
+        AlertEvent e = withSummary(
+                opened(FP, Severity.CRITICAL),
+                "x\u0085Bcc: evil@example.com\u2028To: evil@example.org",
+                attrs,
+                Map.of());
         MimeMessage m = wire(e, SETTINGS);
         assertThat(m.getHeader("Bcc")).isNull();
         assertThat(m.getHeader("Cc")).isNull();
         assertThat(m.getHeader("To")).containsExactly("oncall@example.test, sre@example.test");
-        assertThat(m.getAllRecipients()).extracting(Object::toString)
+        assertThat(m.getAllRecipients())
+                .extracting(Object::toString)
                 .containsExactly("oncall@example.test", "sre@example.test");
         assertThat(m.getSubject()).isEqualTo("[Vigil] [CRITICAL] opened: x Bcc: evil@example.com To: evil@example.org");
-        assertThat(headerNames(m)).containsExactlyInAnyOrder("Date", "From", "To", "Message-ID", "Subject",
-                "In-Reply-To", "References", "Auto-Submitted", "X-Auto-Response-Suppress", "X-Vigil-Fingerprint",
-                "X-Vigil-Severity", "X-Vigil-State", "MIME-Version", "Content-Type");
+        assertThat(headerNames(m))
+                .containsExactlyInAnyOrder(
+                        "Date",
+                        "From",
+                        "To",
+                        "Message-ID",
+                        "Subject",
+                        "In-Reply-To",
+                        "References",
+                        "Auto-Submitted",
+                        "X-Auto-Response-Suppress",
+                        "X-Vigil-Fingerprint",
+                        "X-Vigil-Severity",
+                        "X-Vigil-State",
+                        "MIME-Version",
+                        "Content-Type");
         // in the text part the attribute name stays on its line
         assertThat(part(m, "text/plain")).contains("  k  Bcc: evil@example.com: v\n");
     }
@@ -147,9 +172,24 @@ class EmailMessageTest {
         assertThat(wire(open, SETTINGS).getMessageID()).isEqualTo(EmailMessage.messageId(open));
         assertThat(EmailMessage.threadId(open)).isEqualTo(thread);
         // another incident of the same fingerprint is another thread
-        AlertEvent later = new AlertEvent(1, "x/opened/1", FP, AlertEvent.incidentIdFor(FP, T0 + 1), AlertState.OPENED,
-                Severity.CRITICAL, "checkout-api", null, "down again", null, null, 1, T0 + 1, T0 + 1,
-                open.source(), false, null);
+        AlertEvent later = new AlertEvent(
+                1,
+                "x/opened/1",
+                FP,
+                AlertEvent.incidentIdFor(FP, T0 + 1),
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "checkout-api",
+                null,
+                "down again",
+                null,
+                null,
+                1,
+                T0 + 1,
+                T0 + 1,
+                open.source(),
+                false,
+                null);
         assertThat(EmailMessage.threadId(later)).isNotEqualTo(thread);
     }
 
@@ -170,22 +210,26 @@ class EmailMessageTest {
         assertThat(m.getSentDate().toInstant()).isEqualTo(NOW);
 
         String text = part(m, "text/plain");
-        assertThat(text).startsWith("[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions\n\n"
-                + "checkout-api is down in 2 of 3 regions\n\n"
-                + "State: opened\nSeverity: critical\nService: checkout-api\nComponent: service\nOccurrences: 1\n"
-                + "First seen: 2026-01-01T00:00:00Z\nLast seen: 2026-01-01T00:01:00Z\nFingerprint: monitor/checkout\n"
-                + "Incident: monitor/checkout@" + T0 + "\n")
+        assertThat(text)
+                .startsWith("[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions\n\n"
+                        + "checkout-api is down in 2 of 3 regions\n\n"
+                        + "State: opened\nSeverity: critical\nService: checkout-api\nComponent: service\nOccurrences: 1\n"
+                        + "First seen: 2026-01-01T00:00:00Z\nLast seen: 2026-01-01T00:01:00Z\nFingerprint: monitor/checkout\n"
+                        + "Incident: monitor/checkout@" + T0 + "\n")
                 .contains("\nAttributes\n  region: us-east\n")
                 .contains("\nLinks\n  dashboard: https://grafana.example.test/d/checkout\n")
                 .endsWith("\n-- \nVigil · event monitor/checkout@" + T0 + "/opened/1\n");
         String html = part(m, "text/html");
-        assertThat(html).contains("<a href=\"https://grafana.example.test/d/checkout\" target=\"_blank\""
-                + " rel=\"noopener noreferrer\">dashboard</a>").contains("border-left:6px solid #E01E5A");
+        assertThat(html)
+                .contains("<a href=\"https://grafana.example.test/d/checkout\" target=\"_blank\""
+                        + " rel=\"noopener noreferrer\">dashboard</a>")
+                .contains("border-left:6px solid #E01E5A");
     }
 
     @Test
     void everyValueIsEscapedInTheHtmlPartAndNothingExecutesOrLoads() throws Exception {
-        String hostile = "<script>alert(1)</script> <img src=x onerror=\"alert(2)\"> 'single' & <a href=\"https://evil.test\">x</a>";
+        String hostile =
+                "<script>alert(1)</script> <img src=x onerror=\"alert(2)\"> 'single' & <a href=\"https://evil.test\">x</a>";
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("<b onmouseover=alert(3)>", "<iframe src=\"https://evil.test\"></iframe>");
         Map<String, String> links = new LinkedHashMap<>();
@@ -209,43 +253,64 @@ class EmailMessageTest {
             assertThat(TAGS).as("element in <%s>", tag).contains(name);
             Matcher a = attribute.matcher(tag);
             while (a.find()) {
-                assertThat(Set.of("charset", "name", "content", "style", "href", "target", "rel")).as(tag)
+                assertThat(Set.of("charset", "name", "content", "style", "href", "target", "rel"))
+                        .as(tag)
                         .contains(a.group(1));
                 if (a.group(1).equals("href")) {
                     assertThat(name).isEqualTo("a");
                 }
             }
-            assertThat(tag).as(tag).doesNotContainIgnoringCase("url(").doesNotContainIgnoringCase("javascript:")
+            assertThat(tag)
+                    .as(tag)
+                    .doesNotContainIgnoringCase("url(")
+                    .doesNotContainIgnoringCase("javascript:")
                     .doesNotContainIgnoringCase("expression(");
         }
         assertThat(count).isGreaterThan(20);
-        assertThat(html).doesNotContainIgnoringCase("<script").doesNotContainIgnoringCase("<img")
-                .doesNotContainIgnoringCase("<iframe").doesNotContainIgnoringCase("<b ")
-                .doesNotContainIgnoringCase("javascript:").doesNotContainIgnoringCase("data:text")
-                .doesNotContain("@evil.test").doesNotContain("ftp://");
-        assertThat(html).contains("&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(2)&quot;&gt;"
-                + " &#39;single&#39; &amp; &lt;a href=&quot;https://evil.test&quot;&gt;x&lt;/a&gt;");
-        assertThat(html).contains("&lt;b onmouseover=alert(3)&gt;")
+        assertThat(html)
+                .doesNotContainIgnoringCase("<script")
+                .doesNotContainIgnoringCase("<img")
+                .doesNotContainIgnoringCase("<iframe")
+                .doesNotContainIgnoringCase("<b ")
+                .doesNotContainIgnoringCase("javascript:")
+                .doesNotContainIgnoringCase("data:text")
+                .doesNotContain("@evil.test")
+                .doesNotContain("ftp://");
+        assertThat(html)
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(2)&quot;&gt;"
+                        + " &#39;single&#39; &amp; &lt;a href=&quot;https://evil.test&quot;&gt;x&lt;/a&gt;");
+        assertThat(html)
+                .contains("&lt;b onmouseover=alert(3)&gt;")
                 .contains("&lt;iframe src=&quot;https://evil.test&quot;&gt;&lt;/iframe&gt;");
         // the one safe link, its URL attribute-escaped, its label text-escaped
-        assertThat(html).containsOnlyOnce("<a href=")
+        assertThat(html)
+                .containsOnlyOnce("<a href=")
                 .contains("<a href=\"https://grafana.example.test/d/x?a=1&amp;b=2\" target=\"_blank\""
                         + " rel=\"noopener noreferrer\">&quot;&gt;&lt;script&gt;alert(4)&lt;/script&gt;</a>");
         // the text part lists only that link too, and data stays text
         String text = part(m, "text/plain");
-        assertThat(text).contains("https://grafana.example.test/d/x?a=1&b=2").doesNotContain("javascript:")
-                .doesNotContain("data:text").doesNotContain("ftp://").doesNotContain("@evil.test")
+        assertThat(text)
+                .contains("https://grafana.example.test/d/x?a=1&b=2")
+                .doesNotContain("javascript:")
+                .doesNotContain("data:text")
+                .doesNotContain("ftp://")
+                .doesNotContain("@evil.test")
                 .contains(hostile);
     }
 
     @Test
     void bidiAndZeroWidthCharactersAreRemovedEverywhere() throws Exception {
         Map<String, String> attrs = Map.of("re\u200Bgion", "us\u202E-east");
-        AlertEvent e = withSummary(opened(FP, Severity.CRITICAL), "pay\u200Bpal \u2066down\u2069", attrs,
+        AlertEvent e = withSummary(
+                opened(FP, Severity.CRITICAL),
+                "pay\u200Bpal \u2066down\u2069",
+                attrs,
                 Map.of("dash\u200Dboard", "https://grafana.example.test/d/\u200Bcheckout"));
         MimeMessage m = wire(e, SETTINGS);
         for (String s : List.of(m.getSubject(), part(m, "text/plain"), part(m, "text/html"))) {
-            assertThat(s).doesNotContain("\u200B", "\u200D", "\u202E", "\u2066", "\u2069").contains("paypal down");
+            assertThat(s)
+                    .doesNotContain("\u200B", "\u200D", "\u202E", "\u2066", "\u2069")
+                    .contains("paypal down");
         }
         assertThat(part(m, "text/html")).contains("href=\"https://grafana.example.test/d/checkout\"");
     }
@@ -257,8 +322,11 @@ class EmailMessageTest {
         assertThat(m.getSubject()).isEqualTo("[Vigil] [CRITICAL] acknowledged: Acknowledged by alice <ops>");
         assertThat(m.getHeader("X-Vigil-State")).containsExactly("acknowledged");
         String text = part(m, "text/plain");
-        assertThat(text).startsWith("[Acknowledged] checkout-api: Acknowledged by alice <ops>\n\nAcknowledged by: alice <ops>\n")
-                .doesNotContain("Occurrences").doesNotContain("Attributes");
+        assertThat(text)
+                .startsWith(
+                        "[Acknowledged] checkout-api: Acknowledged by alice <ops>\n\nAcknowledged by: alice <ops>\n")
+                .doesNotContain("Occurrences")
+                .doesNotContain("Attributes");
         assertThat(part(m, "text/html")).contains("alice &lt;ops&gt;").contains("#8D8D8D");
     }
 
@@ -275,20 +343,31 @@ class EmailMessageTest {
     void hostileSummaryServiceAndLinkLabelComeOutEscapedFromTheHtmlTemplate() throws Exception {
         String summary = "<script>alert(\"x\")</script> & 'quoted'";
         String service = "pay<b>\"api\"</b>&co's";
-        AlertEvent e = withSummary(with(opened(FP, Severity.CRITICAL), service, Map.of("r&d", "<i>x</i>"), List.of(),
-                false), summary, Map.of("r&d", "<i>x</i>"), Map.of("<script>\"dash\" & co", "https://grafana.example.test/d/a"));
+        AlertEvent e = withSummary(
+                with(opened(FP, Severity.CRITICAL), service, Map.of("r&d", "<i>x</i>"), List.of(), false),
+                summary,
+                Map.of("r&d", "<i>x</i>"),
+                Map.of("<script>\"dash\" & co", "https://grafana.example.test/d/a"));
         MimeMessage m = wire(e, SETTINGS);
         String html = part(m, "text/html");
-        assertThat(html).doesNotContain("<script").doesNotContain("<b>").doesNotContain("<i>")
+        assertThat(html)
+                .doesNotContain("<script")
+                .doesNotContain("<b>")
+                .doesNotContain("<i>")
                 .contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;")
                 .contains(">pay&lt;b&gt;&quot;api&quot;&lt;/b&gt;&amp;co&#39;s</td>")
-                .contains(">r&amp;d</td>").contains(">&lt;i&gt;x&lt;/i&gt;</td>")
+                .contains(">r&amp;d</td>")
+                .contains(">&lt;i&gt;x&lt;/i&gt;</td>")
                 .contains("rel=\"noopener noreferrer\">&lt;script&gt;&quot;dash&quot; &amp; co</a>");
         // the title (service and summary) is escaped in both places it appears
-        assertThat(html).contains("<title>[CRITICAL] pay&lt;b&gt;&quot;api&quot;&lt;/b&gt;&amp;co&#39;s: &lt;script&gt;");
+        assertThat(html)
+                .contains("<title>[CRITICAL] pay&lt;b&gt;&quot;api&quot;&lt;/b&gt;&amp;co&#39;s: &lt;script&gt;");
         // the plain-text part is plain: the same values, unescaped
-        assertThat(part(m, "text/plain")).contains(summary).contains("Service: " + service)
-                .contains("  <script>\"dash\" & co: https://grafana.example.test/d/a").doesNotContain("&amp;");
+        assertThat(part(m, "text/plain"))
+                .contains(summary)
+                .contains("Service: " + service)
+                .contains("  <script>\"dash\" & co: https://grafana.example.test/d/a")
+                .doesNotContain("&amp;");
     }
 
     @Test

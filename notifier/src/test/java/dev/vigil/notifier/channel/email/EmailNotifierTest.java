@@ -40,9 +40,18 @@ class EmailNotifierTest {
             .withConfiguration(GreenMailConfiguration.aConfig().withUser("vigil@vigil.test", "vigil", PASSWORD));
 
     static EmailSettings settings() {
-        return new EmailSettings("127.0.0.1", GREENMAIL.getSmtp().getPort(), StartTls.NONE, null, null,
-                "Vigil <vigil@vigil.test>", List.of("oncall@example.test", "sre@example.test"), null,
-                Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(15));
+        return new EmailSettings(
+                "127.0.0.1",
+                GREENMAIL.getSmtp().getPort(),
+                StartTls.NONE,
+                null,
+                null,
+                "Vigil <vigil@vigil.test>",
+                List.of("oncall@example.test", "sre@example.test"),
+                null,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(15));
     }
 
     static DeliveryOutcome send(EmailSettings s, AlertEvent e) {
@@ -62,9 +71,11 @@ class EmailNotifierTest {
         for (MimeMessage m : all) {
             assertThat(m.getSubject()).isEqualTo("[Vigil] [CRITICAL] opened: checkout-api is down in 2 of 3 regions");
             assertThat(m.getFrom()).extracting(Object::toString).containsExactly("Vigil <vigil@vigil.test>");
-            assertThat(m.getRecipients(jakarta.mail.Message.RecipientType.TO)).extracting(Object::toString)
+            assertThat(m.getRecipients(jakarta.mail.Message.RecipientType.TO))
+                    .extracting(Object::toString)
                     .containsExactly("oncall@example.test", "sre@example.test");
-            assertThat(m.getMessageID()).isEqualTo(EmailMessage.messageId(e))
+            assertThat(m.getMessageID())
+                    .isEqualTo(EmailMessage.messageId(e))
                     .isEqualTo("<" + EmailMessageTest.sha256(e.eventId()) + "@vigil>");
             assertThat(m.getHeader("In-Reply-To")).containsExactly(EmailMessage.threadId(e));
             assertThat(m.getHeader("References")).containsExactly(EmailMessage.threadId(e));
@@ -76,20 +87,35 @@ class EmailNotifierTest {
             assertThat(mp.getCount()).isEqualTo(2);
             assertThat(mp.getBodyPart(0).isMimeType("text/plain")).isTrue();
             assertThat(mp.getBodyPart(1).isMimeType("text/html")).isTrue();
-            assertThat((String) mp.getBodyPart(0).getContent()).contains("checkout-api is down in 2 of 3 regions")
+            assertThat((String) mp.getBodyPart(0).getContent())
+                    .contains("checkout-api is down in 2 of 3 regions")
                     .contains("https://grafana.example.test/d/checkout");
-            assertThat((String) mp.getBodyPart(1).getContent()).contains("<a href=\"https://grafana.example.test/d/checkout\"");
+            assertThat((String) mp.getBodyPart(1).getContent())
+                    .contains("<a href=\"https://grafana.example.test/d/checkout\"");
         }
     }
 
     @Test
     void openedRemindedAcknowledgedAndResolvedShareOneThread() throws Exception {
         AlertEvent open = opened(FP, Severity.CRITICAL);
-        List<AlertEvent> events = List.of(open, event(FP, AlertState.REMINDER, Severity.CRITICAL, 2),
-                acknowledged(open, "alice", T0 + 150_000), event(FP, AlertState.RESOLVED, Severity.CRITICAL, 3));
+        List<AlertEvent> events = List.of(
+                open,
+                event(FP, AlertState.REMINDER, Severity.CRITICAL, 2),
+                acknowledged(open, "alice", T0 + 150_000),
+                event(FP, AlertState.RESOLVED, Severity.CRITICAL, 3));
         EmailSettings one = settings();
-        one = new EmailSettings(one.host(), one.port(), one.startTls(), null, null, one.from(),
-                List.of("oncall@example.test"), null, one.connectTimeout(), one.readTimeout(), one.sendTimeout());
+        one = new EmailSettings(
+                one.host(),
+                one.port(),
+                one.startTls(),
+                null,
+                null,
+                one.from(),
+                List.of("oncall@example.test"),
+                null,
+                one.connectTimeout(),
+                one.readTimeout(),
+                one.sendTimeout());
         for (AlertEvent e : events) {
             assertThat(send(one, e)).isInstanceOf(DeliveryOutcome.Delivered.class);
         }
@@ -98,36 +124,43 @@ class EmailNotifierTest {
         assertThat(got).hasSize(4);
         String thread = "<" + EmailMessageTest.sha256(open.incidentId()) + "@vigil.incident>";
         for (int i = 0; i < 4; i++) {
-            assertThat(got[i].getMessageID()).isEqualTo("<" + EmailMessageTest.sha256(events.get(i).eventId()) + "@vigil>");
+            assertThat(got[i].getMessageID())
+                    .isEqualTo("<" + EmailMessageTest.sha256(events.get(i).eventId()) + "@vigil>");
             assertThat(got[i].getHeader("In-Reply-To")).containsExactly(thread);
             assertThat(got[i].getHeader("References")).containsExactly(thread);
         }
         assertThat(Arrays.stream(got).map(m -> {
-            try {
-                return m.getSubject();
-            } catch (Exception ex) {
-                throw new AssertionError(ex);
-            }
-        })).containsExactly(
-                "[Vigil] [CRITICAL] opened: checkout-api is down in 2 of 3 regions",
-                "[Vigil] [CRITICAL] reminder: checkout-api is down in 2 of 3 regions",
-                "[Vigil] [CRITICAL] acknowledged: Acknowledged by alice",
-                "[Vigil] [CRITICAL] resolved: checkout-api is down in 2 of 3 regions");
-        assertThat(Arrays.stream(got).map(m -> {
-            try {
-                return m.getMessageID();
-            } catch (Exception ex) {
-                throw new AssertionError(ex);
-            }
-        }).distinct()).hasSize(4);
+                    try {
+                        return m.getSubject();
+                    } catch (Exception ex) {
+                        throw new AssertionError(ex);
+                    }
+                }))
+                .containsExactly(
+                        "[Vigil] [CRITICAL] opened: checkout-api is down in 2 of 3 regions",
+                        "[Vigil] [CRITICAL] reminder: checkout-api is down in 2 of 3 regions",
+                        "[Vigil] [CRITICAL] acknowledged: Acknowledged by alice",
+                        "[Vigil] [CRITICAL] resolved: checkout-api is down in 2 of 3 regions");
+        assertThat(Arrays.stream(got)
+                        .map(m -> {
+                            try {
+                                return m.getMessageID();
+                            } catch (Exception ex) {
+                                throw new AssertionError(ex);
+                            }
+                        })
+                        .distinct())
+                .hasSize(4);
     }
 
     @Test
     void aHostileSummaryArrivesEscapedAndCanAddNoHeaderOrRecipient() throws Exception {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("k\r\nBcc: evil@example.com", "<img src=x onerror=\"alert(1)\">");
-        AlertEvent e = withSummary(opened(FP, Severity.CRITICAL),
-                "<script>alert(2)</script> \"quoted\" x\u0085Bcc: evil@example.com\u2028Cc: evil@example.org", attrs,
+        AlertEvent e = withSummary(
+                opened(FP, Severity.CRITICAL),
+                "<script>alert(2)</script> \"quoted\" x\u0085Bcc: evil@example.com\u2028Cc: evil@example.org",
+                attrs,
                 Map.of("runbook", "javascript:alert(3)"));
         assertThat(send(settings(), e)).isInstanceOf(DeliveryOutcome.Delivered.class);
         assertThat(GREENMAIL.waitForIncomingEmail(5_000, 2)).isTrue();
@@ -137,10 +170,15 @@ class EmailNotifierTest {
         for (MimeMessage m : GREENMAIL.getReceivedMessages()) {
             assertThat(m.getHeader("Bcc")).isNull();
             assertThat(m.getHeader("Cc")).isNull();
-            assertThat(m.getSubject()).isEqualTo("[Vigil] [CRITICAL] opened: <script>alert(2)</script> \"quoted\""
-                    + " x Bcc: evil@example.com Cc: evil@example.org");
-            String html = (String) ((MimeMultipart) m.getContent()).getBodyPart(1).getContent();
-            assertThat(html).doesNotContain("<script").doesNotContain("<img").doesNotContain("javascript:")
+            assertThat(m.getSubject())
+                    .isEqualTo("[Vigil] [CRITICAL] opened: <script>alert(2)</script> \"quoted\""
+                            + " x Bcc: evil@example.com Cc: evil@example.org");
+            String html =
+                    (String) ((MimeMultipart) m.getContent()).getBodyPart(1).getContent();
+            assertThat(html)
+                    .doesNotContain("<script")
+                    .doesNotContain("<img")
+                    .doesNotContain("javascript:")
                     .contains("&lt;script&gt;alert(2)&lt;/script&gt; &quot;quoted&quot;")
                     .contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
         }
@@ -150,9 +188,10 @@ class EmailNotifierTest {
     void startTlsRequiredAgainstARelayWithoutStartTlsSendsNothingAndIsPermanent() {
         DeliveryOutcome o = send(settings().withStartTls(StartTls.REQUIRED), opened(FP, Severity.CRITICAL));
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
-        assertThat(((DeliveryOutcome.Permanent) o).reason()).isEqualTo("smtp 127.0.0.1:" + GREENMAIL.getSmtp().getPort()
-                + ": the relay does not offer STARTTLS, which startTls: required demands; nothing was sent (use a"
-                + " relay with TLS, or startTls: none for a relay on this host only)");
+        assertThat(((DeliveryOutcome.Permanent) o).reason())
+                .isEqualTo("smtp 127.0.0.1:" + GREENMAIL.getSmtp().getPort()
+                        + ": the relay does not offer STARTTLS, which startTls: required demands; nothing was sent (use a"
+                        + " relay with TLS, or startTls: none for a relay on this host only)");
         assertThat(GREENMAIL.getReceivedMessages()).isEmpty();
     }
 
@@ -167,12 +206,16 @@ class EmailNotifierTest {
         DeliveryOutcome o = send(bad, opened(FP, Severity.CRITICAL));
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
         String reason = ((DeliveryOutcome.Permanent) o).reason();
-        assertThat(reason).startsWith("smtp 127.0.0.1:" + GREENMAIL.getSmtp().getPort() + ": authentication failed: 535")
+        assertThat(reason)
+                .startsWith("smtp 127.0.0.1:" + GREENMAIL.getSmtp().getPort() + ": authentication failed: 535")
                 .endsWith("(check the user name and password)")
-                .doesNotContain(wrong).doesNotContain(PASSWORD);
+                .doesNotContain(wrong)
+                .doesNotContain(PASSWORD);
         assertThat(GREENMAIL.getReceivedMessages()).hasSize(2);
         assertThat(bad.toString()).doesNotContain(wrong);
-        assertThat(new EmailNotifier(bad, Clock.systemUTC()).toString()).doesNotContain(wrong).contains("password=(set)");
+        assertThat(new EmailNotifier(bad, Clock.systemUTC()).toString())
+                .doesNotContain(wrong)
+                .contains("password=(set)");
     }
 
     @Test
@@ -182,12 +225,15 @@ class EmailNotifierTest {
         send(s, e);
         send(s, e);
         assertThat(GREENMAIL.waitForIncomingEmail(5_000, 4)).isTrue();
-        assertThat(Arrays.stream(GREENMAIL.getReceivedMessages()).map(m -> {
-            try {
-                return m.getMessageID();
-            } catch (Exception ex) {
-                throw new AssertionError(ex);
-            }
-        }).distinct()).containsExactly(EmailMessage.messageId(e));
+        assertThat(Arrays.stream(GREENMAIL.getReceivedMessages())
+                        .map(m -> {
+                            try {
+                                return m.getMessageID();
+                            } catch (Exception ex) {
+                                throw new AssertionError(ex);
+                            }
+                        })
+                        .distinct())
+                .containsExactly(EmailMessage.messageId(e));
     }
 }

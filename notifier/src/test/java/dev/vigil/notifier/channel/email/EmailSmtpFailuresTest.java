@@ -43,6 +43,7 @@ class EmailSmtpFailuresTest {
 
     @TempDir
     static Path keys;
+
     static KeyStore relayCert;
     static KeyStore wrongNameCert;
 
@@ -58,10 +59,32 @@ class EmailSmtpFailuresTest {
     /** A self-signed certificate for {@code san}, made by the JDK's keytool. */
     static KeyStore keyStore(String alias, String san) throws Exception {
         Path file = keys.resolve(alias + ".p12");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=" + alias, "-ext", "SAN=" + san, "-keystore", file.toString(), "-storetype", "PKCS12",
-                "-storepass", "changeit", "-keypass", "changeit").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        alias,
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-validity",
+                        "2",
+                        "-dname",
+                        "CN=" + alias,
+                        "-ext",
+                        "SAN=" + san,
+                        "-keystore",
+                        file.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        "changeit",
+                        "-keypass",
+                        "changeit")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();
@@ -97,15 +120,30 @@ class EmailSmtpFailuresTest {
     void stop() throws IOException {
         fake.close();
         // no reason of any test shows the password, a form of it AUTH sends, or the whole recipient list
-        String plain = Base64.getEncoder().encodeToString((USER + "\0" + USER + "\0" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+        String plain = Base64.getEncoder()
+                .encodeToString((USER + "\0" + USER + "\0" + PASSWORD).getBytes(StandardCharsets.UTF_8));
         String login = Base64.getEncoder().encodeToString(PASSWORD.getBytes(StandardCharsets.UTF_8));
-        assertThat(reasons).allSatisfy(r -> assertThat(r).doesNotContain(PASSWORD).doesNotContain(plain)
-                .doesNotContain(login).doesNotContain("oncall@example.test").doesNotContain("sre@example.test"));
+        assertThat(reasons).allSatisfy(r -> assertThat(r)
+                .doesNotContain(PASSWORD)
+                .doesNotContain(plain)
+                .doesNotContain(login)
+                .doesNotContain("oncall@example.test")
+                .doesNotContain("sre@example.test"));
     }
 
     EmailSettings settings() {
-        return new EmailSettings("127.0.0.1", fake.port(), StartTls.NONE, null, null, "vigil@vigil.test", TO, null,
-                Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(15));
+        return new EmailSettings(
+                "127.0.0.1",
+                fake.port(),
+                StartTls.NONE,
+                null,
+                null,
+                "vigil@vigil.test",
+                TO,
+                null,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(15));
     }
 
     DeliveryOutcome send(EmailSettings s) {
@@ -147,18 +185,25 @@ class EmailSmtpFailuresTest {
     void everythingAcceptedIsDelivered() {
         assertThat(send(settings())).isEqualTo(new DeliveryOutcome.Delivered(null, null));
         assertThat(fake.messages).hasSize(1);
-        assertThat(fake.commands).contains("MAIL FROM:<vigil@vigil.test>", "RCPT TO:<oncall@example.test>",
-                "RCPT TO:<sre@example.test>", "RCPT TO:<bad@example.test>", "DATA");
+        assertThat(fake.commands)
+                .contains(
+                        "MAIL FROM:<vigil@vigil.test>",
+                        "RCPT TO:<oncall@example.test>",
+                        "RCPT TO:<sre@example.test>",
+                        "RCPT TO:<bad@example.test>",
+                        "DATA");
     }
 
     @Test
     void aRecipientRefusedWith550IsPermanentAndNobodyGetsTheMessage() {
-        fake.rcptReply = a -> a.startsWith("bad@") ? "550 5.1.1 <" + a + ">: Recipient address rejected: User unknown"
+        fake.rcptReply = a -> a.startsWith("bad@")
+                ? "550 5.1.1 <" + a + ">: Recipient address rejected: User unknown"
                 : "250 2.1.5 OK";
         DeliveryOutcome o = send(settings());
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
-        assertThat(reason(o)).isEqualTo(where() + ": the relay refused 1 of 3 recipient(s); nothing was sent (e.g. 550"
-                + " 5.1.1 <bad@example.test>: Recipient address rejected: User unknown)");
+        assertThat(reason(o))
+                .isEqualTo(where() + ": the relay refused 1 of 3 recipient(s); nothing was sent (e.g. 550"
+                        + " 5.1.1 <bad@example.test>: Recipient address rejected: User unknown)");
         assertThat(dataSent()).isFalse();
         assertThat(fake.messages).isEmpty();
         assertThat(fake.commands).contains("RSET");
@@ -169,21 +214,25 @@ class EmailSmtpFailuresTest {
         fake.rcptReply = a -> a.startsWith("sre@") ? "451 4.7.1 Greylisted, try again later" : "250 2.1.5 OK";
         DeliveryOutcome o = send(settings());
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
-        assertThat(reason(o)).isEqualTo(where() + ": the relay refused 1 of 3 recipient(s); nothing was sent (e.g. 451"
-                + " 4.7.1 Greylisted, try again later)");
+        assertThat(reason(o))
+                .isEqualTo(where() + ": the relay refused 1 of 3 recipient(s); nothing was sent (e.g. 451"
+                        + " 4.7.1 Greylisted, try again later)");
         assertThat(((DeliveryOutcome.Transient) o).retryAfter()).isNull();
         assertThat(dataSent()).isFalse();
     }
 
     @Test
     void rcptCodesMapByClassWith552TreatedAs452() {
-        for (String reply : List.of("450 4.2.0 Mailbox busy", "452 4.5.3 Too many recipients",
-                "552 5.2.2 Mailbox full")) {
+        for (String reply :
+                List.of("450 4.2.0 Mailbox busy", "452 4.5.3 Too many recipients", "552 5.2.2 Mailbox full")) {
             fake.rcptReply = a -> reply;
             assertThat(send(settings())).as(reply).isInstanceOf(DeliveryOutcome.Transient.class);
         }
-        for (String reply : List.of("550 5.1.1 Mailbox unavailable", "553 5.1.3 Bad destination mailbox address syntax",
-                "554 5.7.1 Relay access denied", "551 5.1.6 User not local")) {
+        for (String reply : List.of(
+                "550 5.1.1 Mailbox unavailable",
+                "553 5.1.3 Bad destination mailbox address syntax",
+                "554 5.7.1 Relay access denied",
+                "551 5.1.6 User not local")) {
             fake.rcptReply = a -> reply;
             assertThat(send(settings())).as(reply).isInstanceOf(DeliveryOutcome.Permanent.class);
         }
@@ -192,7 +241,8 @@ class EmailSmtpFailuresTest {
 
     @Test
     void a5xxAmongDeferredRecipientsMakesItPermanent() {
-        fake.rcptReply = a -> a.startsWith("oncall@") ? "451 4.3.0 Try later"
+        fake.rcptReply = a -> a.startsWith("oncall@")
+                ? "451 4.3.0 Try later"
                 : a.startsWith("bad@") ? "550 5.1.1 No such user" : "250 OK";
         DeliveryOutcome o = send(settings());
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
@@ -217,7 +267,8 @@ class EmailSmtpFailuresTest {
         fake.endOfDataReply = "554 5.6.0 Message content rejected";
         DeliveryOutcome content = send(settings());
         assertThat(content).isInstanceOf(DeliveryOutcome.Permanent.class);
-        assertThat(reason(content)).isEqualTo(where() + ": the relay refused the message: 554 5.6.0 Message content rejected");
+        assertThat(reason(content))
+                .isEqualTo(where() + ": the relay refused the message: 554 5.6.0 Message content rejected");
 
         fake.endOfDataReply = "451 4.3.0 Queue full, try later";
         assertThat(send(settings())).isInstanceOf(DeliveryOutcome.Transient.class);
@@ -254,13 +305,15 @@ class EmailSmtpFailuresTest {
         fake.authReply = "535 5.7.8 Authentication credentials invalid for {last}";
         DeliveryOutcome plain = send(settings().withCredentials(USER, PASSWORD));
         assertThat(plain).isInstanceOf(DeliveryOutcome.Permanent.class);
-        assertThat(reason(plain)).isEqualTo(where() + ": authentication failed: 535 5.7.8 Authentication credentials"
-                + " invalid for AUTH PLAIN *** (check the user name and password)");
+        assertThat(reason(plain))
+                .isEqualTo(where() + ": authentication failed: 535 5.7.8 Authentication credentials"
+                        + " invalid for AUTH PLAIN *** (check the user name and password)");
 
         fake.authMechanisms = "LOGIN";
         DeliveryOutcome login = send(settings().withCredentials(USER, PASSWORD));
-        assertThat(reason(login)).isEqualTo(where() + ": authentication failed: 535 5.7.8 Authentication credentials"
-                + " invalid for *** (check the user name and password)");
+        assertThat(reason(login))
+                .isEqualTo(where() + ": authentication failed: 535 5.7.8 Authentication credentials"
+                        + " invalid for *** (check the user name and password)");
 
         fake.authMechanisms = "PLAIN LOGIN";
         fake.authReply = "535 5.7.8 wrong password '" + PASSWORD + "' for " + USER;
@@ -275,8 +328,9 @@ class EmailSmtpFailuresTest {
         fake.authReply = "454 4.7.0 Temporary authentication failure";
         DeliveryOutcome o = send(settings().withCredentials(USER, PASSWORD));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
-        assertThat(reason(o)).isEqualTo(where() + ": temporary authentication failure: 454 4.7.0 Temporary"
-                + " authentication failure");
+        assertThat(reason(o))
+                .isEqualTo(where() + ": temporary authentication failure: 454 4.7.0 Temporary"
+                        + " authentication failure");
     }
 
     @Test
@@ -287,15 +341,26 @@ class EmailSmtpFailuresTest {
         }
         DeliveryOutcome o = send(settings().withPort(port));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
-        assertThat(reason(o)).startsWith("smtp 127.0.0.1:" + port + ": could not talk to the relay (")
+        assertThat(reason(o))
+                .startsWith("smtp 127.0.0.1:" + port + ": could not talk to the relay (")
                 .contains("Connection refused");
     }
 
     @Test
     void anUnknownHostIsTransient() {
         EmailSettings s = settings();
-        DeliveryOutcome o = send(new EmailSettings("no-such-host.invalid", s.port(), StartTls.REQUIRED, null, null,
-                s.from(), s.to(), null, s.connectTimeout(), s.readTimeout(), s.sendTimeout()));
+        DeliveryOutcome o = send(new EmailSettings(
+                "no-such-host.invalid",
+                s.port(),
+                StartTls.REQUIRED,
+                null,
+                null,
+                s.from(),
+                s.to(),
+                null,
+                s.connectTimeout(),
+                s.readTimeout(),
+                s.sendTimeout()));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(reason(o)).contains("unknown host");
     }
@@ -303,7 +368,8 @@ class EmailSmtpFailuresTest {
     @Test
     void aSilentRelayTimesOutOnTheReadTimeout() {
         fake.greeting = null;
-        EmailSettings s = settings().withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(15));
+        EmailSettings s =
+                settings().withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(15));
         DeliveryOutcome o = send(s);
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(reason(o)).contains("timed out");
@@ -312,13 +378,14 @@ class EmailSmtpFailuresTest {
     @Test
     void theSendTimeoutAbandonsTheAttemptAndClosesItsConnection() throws InterruptedException {
         fake.greeting = null;
-        EmailSettings s = settings().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofMillis(500));
+        EmailSettings s =
+                settings().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofMillis(500));
         long start = System.nanoTime();
         DeliveryOutcome o = send(s);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
-        assertThat(reason(o)).isEqualTo(where() + ": no answer within the send timeout of PT0.5S; the attempt was"
-                + " abandoned");
+        assertThat(reason(o))
+                .isEqualTo(where() + ": no answer within the send timeout of PT0.5S; the attempt was" + " abandoned");
         // the blocked read was ended by closing the socket, long before its 20 s read timeout
         assertThat(fake.clientGone.await(5, TimeUnit.SECONDS)).isTrue();
     }
@@ -326,11 +393,13 @@ class EmailSmtpFailuresTest {
     @Test
     void aCancelledSendClosesItsConnection() throws InterruptedException {
         fake.greeting = null;
-        EmailNotifier n = new EmailNotifier(settings().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(20),
-                Duration.ofSeconds(60)), Clock.systemUTC());
+        EmailNotifier n = new EmailNotifier(
+                settings().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofSeconds(60)),
+                Clock.systemUTC());
         // the pipeline's own send timeout cancels the adapter's Mono
         DeliveryOutcome o = n.send(new Notification(opened(FP, Severity.CRITICAL), "mail", null))
-                .timeout(Duration.ofMillis(400)).onErrorReturn(new DeliveryOutcome.Transient("cancelled", null, null))
+                .timeout(Duration.ofMillis(400))
+                .onErrorReturn(new DeliveryOutcome.Transient("cancelled", null, null))
                 .block(Duration.ofSeconds(10));
         assertThat(o).isEqualTo(new DeliveryOutcome.Transient("cancelled", null, null));
         assertThat(fake.clientGone.await(5, TimeUnit.SECONDS)).isTrue();
@@ -357,8 +426,9 @@ class EmailSmtpFailuresTest {
         // the JVM's default trust store does not know the relay's self-signed certificate
         DeliveryOutcome o = send(settings().withStartTls(StartTls.REQUIRED).withCredentials(USER, PASSWORD));
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
-        assertThat(reason(o)).startsWith(where() + ": the relay's TLS certificate is not trusted for 127.0.0.1;"
-                + " nothing was sent (");
+        assertThat(reason(o))
+                .startsWith(where() + ": the relay's TLS certificate is not trusted for 127.0.0.1;"
+                        + " nothing was sent (");
         assertThat(fake.tlsAtAuth).isNull();
         assertThat(fake.tlsAtMail).isNull();
         assertThat(fake.messages).isEmpty();
@@ -383,7 +453,8 @@ class EmailSmtpFailuresTest {
         assertThat(o).isInstanceOf(DeliveryOutcome.Permanent.class);
         assertThat(reason(o)).contains("does not offer STARTTLS");
         assertThat(fake.tlsAtAuth).isNull();
-        assertThat(fake.commands).noneMatch(c -> c.toUpperCase(java.util.Locale.ROOT).startsWith("AUTH"));
+        assertThat(fake.commands)
+                .noneMatch(c -> c.toUpperCase(java.util.Locale.ROOT).startsWith("AUTH"));
     }
 
     @Test

@@ -40,6 +40,7 @@ final class FakeSmtpServer implements AutoCloseable {
     volatile String mailReply = "250 2.1.0 OK";
     /** Reply to each RCPT, by recipient address. */
     volatile Function<String, String> rcptReply = a -> "250 2.1.5 OK";
+
     volatile String dataReply = "354 End data with <CR><LF>.<CR><LF>";
     /** Reply after the message; null: hang up instead. */
     volatile String endOfDataReply = "250 2.0.0 Queued";
@@ -48,6 +49,7 @@ final class FakeSmtpServer implements AutoCloseable {
     final List<String> messages = new CopyOnWriteArrayList<>();
     /** Whether TLS was on when the client sent AUTH and MAIL FROM (null: the command never came). */
     volatile Boolean tlsAtAuth;
+
     volatile Boolean tlsAtMail;
     final CountDownLatch clientGone = new CountDownLatch(1);
 
@@ -108,7 +110,10 @@ final class FakeSmtpServer implements AutoCloseable {
                 }
                 StringBuilder sb = new StringBuilder();
                 for (int i = 0; i < ext.size(); i++) {
-                    sb.append("250").append(i == ext.size() - 1 ? " " : "-").append(ext.get(i)).append("\r\n");
+                    sb.append("250")
+                            .append(i == ext.size() - 1 ? " " : "-")
+                            .append(ext.get(i))
+                            .append("\r\n");
                 }
                 out.write(sb.toString().getBytes(StandardCharsets.US_ASCII));
                 out.flush();

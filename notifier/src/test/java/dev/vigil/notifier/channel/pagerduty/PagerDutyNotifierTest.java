@@ -37,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PagerDutyNotifierTest {
     /** 32 characters, like an Events API v2 integration key. */
     private static final String KEY = "R0uT1nGkEy0123456789abcdefABCDEF";
+
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:10:00Z"), ZoneOffset.UTC);
     private final FakeVendor vendor = new FakeVendor();
     private final HttpSender http = new HttpSender("pagerduty-test", 2, Duration.ofSeconds(5));
@@ -62,7 +63,8 @@ class PagerDutyNotifierTest {
 
     @Test
     void openedIsATriggerWithTheFullPayloadAndTheIncidentAsDedupKey() {
-        vendor.respond(r -> Reply.json(202, "{\"status\":\"success\",\"message\":\"Event processed\",\"dedup_key\":\"x\"}"));
+        vendor.respond(
+                r -> Reply.json(202, "{\"status\":\"success\",\"message\":\"Event processed\",\"dedup_key\":\"x\"}"));
         AlertEvent e = opened("monitor/checkout", Severity.CRITICAL);
         assertThat(send(e)).isEqualTo(new DeliveryOutcome.Delivered(202, null));
 
@@ -70,8 +72,13 @@ class PagerDutyNotifierTest {
         assertThat(r.method()).isEqualTo("POST");
         assertThat(r.path()).isEqualTo("/v2/enqueue");
         assertThat(r.header("content-type")).startsWith("application/json");
-        assertThat(r.header("authorization")).as("the routing key travels in the body only").isNull();
-        assertThat(lastBody()).isEqualTo(json("""
+        assertThat(r.header("authorization"))
+                .as("the routing key travels in the body only")
+                .isNull();
+        assertThat(lastBody())
+                .isEqualTo(
+                        json(
+                                """
                 {"routing_key":"R0uT1nGkEy0123456789abcdefABCDEF","event_action":"trigger",
                  "dedup_key":"monitor/checkout@1767225600000",
                  "payload":{"summary":"[CRITICAL] checkout-api: checkout-api is down in 2 of 3 regions",
@@ -99,13 +106,17 @@ class PagerDutyNotifierTest {
         assertThat(r.path("event_action").asText()).isEqualTo("trigger");
         assertThat(x.path("event_action").asText()).isEqualTo("trigger");
         // one incident, one PagerDuty alert: PagerDuty folds them
-        assertThat(r.path("dedup_key").asText()).isEqualTo(x.path("dedup_key").asText())
+        assertThat(r.path("dedup_key").asText())
+                .isEqualTo(x.path("dedup_key").asText())
                 .isEqualTo(reminder.incidentId());
         assertThat(r.path("payload").path("severity").asText()).isEqualTo("warning");
-        assertThat(r.path("payload").path("summary").asText()).isEqualTo("[Still firing] checkout-api: checkout-api is down in 2 of 3 regions");
+        assertThat(r.path("payload").path("summary").asText())
+                .isEqualTo("[Still firing] checkout-api: checkout-api is down in 2 of 3 regions");
         assertThat(r.path("payload").path("timestamp").asText()).isEqualTo("2026-01-01T00:03:00Z");
-        assertThat(r.path("payload").path("custom_details").path("state").asText()).isEqualTo("reminder");
-        assertThat(r.path("payload").path("custom_details").path("occurrences").asInt()).isEqualTo(3);
+        assertThat(r.path("payload").path("custom_details").path("state").asText())
+                .isEqualTo("reminder");
+        assertThat(r.path("payload").path("custom_details").path("occurrences").asInt())
+                .isEqualTo(3);
         assertThat(x.path("payload").path("severity").asText()).isEqualTo("critical");
         assertThat(x.path("payload").path("summary").asText()).startsWith("[Escalated to critical] ");
     }
@@ -118,12 +129,16 @@ class PagerDutyNotifierTest {
         AlertEvent resolved = event("monitor/checkout", AlertState.RESOLVED, Severity.CRITICAL, 5);
 
         assertThat(send(ack)).isEqualTo(new DeliveryOutcome.Delivered(202, null));
-        assertThat(lastBody()).isEqualTo(json("{\"routing_key\":\"" + KEY + "\",\"event_action\":\"acknowledge\","
-                + "\"dedup_key\":\"monitor/checkout@1767225600000\"}"));
+        assertThat(lastBody())
+                .isEqualTo(json("{\"routing_key\":\"" + KEY + "\",\"event_action\":\"acknowledge\","
+                        + "\"dedup_key\":\"monitor/checkout@1767225600000\"}"));
         assertThat(send(resolved)).isEqualTo(new DeliveryOutcome.Delivered(202, null));
-        assertThat(lastBody()).isEqualTo(json("{\"routing_key\":\"" + KEY + "\",\"event_action\":\"resolve\","
-                + "\"dedup_key\":\"monitor/checkout@1767225600000\"}"));
-        assertThat(pd.usesVendorRef()).as("the dedup key is the incident id: nothing to store").isFalse();
+        assertThat(lastBody())
+                .isEqualTo(json("{\"routing_key\":\"" + KEY + "\",\"event_action\":\"resolve\","
+                        + "\"dedup_key\":\"monitor/checkout@1767225600000\"}"));
+        assertThat(pd.usesVendorRef())
+                .as("the dedup key is the incident id: nothing to store")
+                .isFalse();
     }
 
     @Test
@@ -134,7 +149,10 @@ class PagerDutyNotifierTest {
     }
 
     private static String severity(Severity s) {
-        return PagerDutyEvent.build(opened("monitor/checkout", s), KEY).path("payload").path("severity").asText();
+        return PagerDutyEvent.build(opened("monitor/checkout", s), KEY)
+                .path("payload")
+                .path("severity")
+                .asText();
     }
 
     @Test
@@ -144,7 +162,8 @@ class PagerDutyNotifierTest {
         assertThat(cut).hasSize(1024).endsWith("…").startsWith("y".repeat(1023));
         // a surrogate pair is never split at the cut
         assertThat(PagerDutyEvent.summary("z".repeat(1022) + "😀😀")).isEqualTo("z".repeat(1022) + "…");
-        assertThat(PagerDutyEvent.summary("a\nb\r\nc\u2028d\u2029e\u0085f\tg\u007Fh")).isEqualTo("a b c d e f g h");
+        assertThat(PagerDutyEvent.summary("a\nb\r\nc\u2028d\u2029e\u0085f\tg\u007Fh"))
+                .isEqualTo("a b c d e f g h");
     }
 
     @Test
@@ -170,9 +189,12 @@ class PagerDutyNotifierTest {
         AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL), "down", Map.of(), links);
         JsonNode body = PagerDutyEvent.build(e, KEY);
         List<String> hrefs = new ArrayList<>();
-        body.path("links").forEach(l -> hrefs.add(l.path("text").asText() + "=" + l.path("href").asText()));
-        assertThat(hrefs).containsExactlyInAnyOrder("dashboard=https://grafana.example.test/d/checkout",
-                "plain=http://status.example.test/");
+        body.path("links")
+                .forEach(l ->
+                        hrefs.add(l.path("text").asText() + "=" + l.path("href").asText()));
+        assertThat(hrefs)
+                .containsExactlyInAnyOrder(
+                        "dashboard=https://grafana.example.test/d/checkout", "plain=http://status.example.test/");
 
         AlertEvent none = withSummary(e, "down", Map.of(), Map.of("script", "javascript:alert(1)"));
         assertThat(PagerDutyEvent.build(none, KEY).has("links")).isFalse();
@@ -180,8 +202,24 @@ class PagerDutyNotifierTest {
 
     @Test
     void anAppEventWithoutComponentTypeLeavesComponentOut() {
-        AlertEvent app = new AlertEvent(1, null, "app/demo/queue-depth", null, AlertState.OPENED, Severity.WARNING,
-                "demo", null, "queue depth above 1000", Map.of(), Map.of(), 1, T0, T0, AlertSource.APP, false, List.of());
+        AlertEvent app = new AlertEvent(
+                1,
+                null,
+                "app/demo/queue-depth",
+                null,
+                AlertState.OPENED,
+                Severity.WARNING,
+                "demo",
+                null,
+                "queue depth above 1000",
+                Map.of(),
+                Map.of(),
+                1,
+                T0,
+                T0,
+                AlertSource.APP,
+                false,
+                List.of());
         JsonNode p = PagerDutyEvent.build(app, KEY).path("payload");
         assertThat(p.has("component")).isFalse();
         assertThat(p.path("source").asText()).isEqualTo("demo");
@@ -193,20 +231,30 @@ class PagerDutyNotifierTest {
     void aHostileSummaryIsSerialisedSafely() {
         vendor.respond(r -> Reply.json(202, "{\"status\":\"success\"}"));
         // the contract refuses \n in a summary; these line breakers and controls it lets through
-        String hostile = "db \"down\" \\ '</script><script>alert(1)</script>' \u2028next\u0085line\ttab \u202Eevil\u200B";
+        String hostile =
+                "db \"down\" \\ '</script><script>alert(1)</script>' \u2028next\u0085line\ttab \u202Eevil\u200B";
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("note\"}", "</script>\"},{\"injected\":true");
         attrs.put("we\u202Eird", "\u2066isolated\u2069");
-        AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL), hostile, attrs,
+        AlertEvent e = withSummary(
+                opened("monitor/checkout", Severity.CRITICAL),
+                hostile,
+                attrs,
                 Map.of("run\"book\u202E", "https://runbooks.example.test/checkout"));
         assertThat(send(e)).isInstanceOf(DeliveryOutcome.Delivered.class);
 
         String raw = vendor.requests.get(0).body();
-        assertThat(raw).doesNotContain("\u202E").doesNotContain("\u200B").doesNotContain("\u2066")
-                .doesNotContain("\u2028").doesNotContain("\n").doesNotContain("\u0085");
+        assertThat(raw)
+                .doesNotContain("\u202E")
+                .doesNotContain("\u200B")
+                .doesNotContain("\u2066")
+                .doesNotContain("\u2028")
+                .doesNotContain("\n")
+                .doesNotContain("\u0085");
         JsonNode body = Json.tree(raw.getBytes(StandardCharsets.UTF_8));
-        assertThat(body.path("payload").path("summary").asText()).isEqualTo(
-                "[CRITICAL] checkout-api: db \"down\" \\ '</script><script>alert(1)</script>'  next line tab evil");
+        assertThat(body.path("payload").path("summary").asText())
+                .isEqualTo(
+                        "[CRITICAL] checkout-api: db \"down\" \\ '</script><script>alert(1)</script>'  next line tab evil");
         // quotes cannot close a string: the data stays data, nothing is added to the event
         JsonNode details = body.path("payload").path("custom_details").path("attributes");
         assertThat(details.path("note\"}").asText()).isEqualTo("</script>\"},{\"injected\":true");
@@ -221,18 +269,24 @@ class PagerDutyNotifierTest {
 
     @Test
     void accepted202IsDeliveredAndStoresNothing() {
-        vendor.respond(r -> Reply.json(202, "{\"status\":\"success\",\"message\":\"Event processed\",\"dedup_key\":\"k\"}"));
+        vendor.respond(
+                r -> Reply.json(202, "{\"status\":\"success\",\"message\":\"Event processed\",\"dedup_key\":\"k\"}"));
         assertThat(send(opened("monitor/checkout", Severity.INFO))).isEqualTo(new DeliveryOutcome.Delivered(202, null));
     }
 
     @Test
     void invalidEventIsPermanentWithPagerDutysErrors() {
-        vendor.respond(r -> Reply.json(400, "{\"status\":\"invalid event\",\"message\":\"Event object is invalid\","
-                + "\"errors\":[\"'payload.summary' is missing or blank\",\"'payload.source' is missing or blank\"]}"));
+        vendor.respond(
+                r -> Reply.json(
+                        400,
+                        "{\"status\":\"invalid event\",\"message\":\"Event object is invalid\","
+                                + "\"errors\":[\"'payload.summary' is missing or blank\",\"'payload.source' is missing or blank\"]}"));
         DeliveryOutcome o = send(opened("monitor/checkout", Severity.CRITICAL));
-        assertThat(o).isEqualTo(new DeliveryOutcome.Permanent("pagerduty rejected the event as invalid (HTTP 400): "
-                + "Event object is invalid: 'payload.summary' is missing or blank; 'payload.source' is missing or blank",
-                400));
+        assertThat(o)
+                .isEqualTo(new DeliveryOutcome.Permanent(
+                        "pagerduty rejected the event as invalid (HTTP 400): "
+                                + "Event object is invalid: 'payload.summary' is missing or blank; 'payload.source' is missing or blank",
+                        400));
     }
 
     @Test
@@ -244,8 +298,10 @@ class PagerDutyNotifierTest {
         vendor.respond(r -> Reply.json(400, "{\"message\":\"Event object is invalid\",\"errors\":[" + errors + "]}"));
         DeliveryOutcome.Permanent o = (DeliveryOutcome.Permanent) send(opened("monitor/checkout", Severity.CRITICAL));
         String prefix = "pagerduty rejected the event as invalid (HTTP 400): ";
-        assertThat(o.reason()).startsWith(prefix + "Event object is invalid: error number 0 with a second line; ")
-                .endsWith("…").doesNotContain("\n");
+        assertThat(o.reason())
+                .startsWith(prefix + "Event object is invalid: error number 0 with a second line; ")
+                .endsWith("…")
+                .doesNotContain("\n");
         assertThat(o.reason().length() - prefix.length()).isEqualTo(PagerDutyNotifier.ERRORS_MAX);
 
         vendor.respond(r -> Reply.of(400).withHeader("Content-Type", "text/plain"));
@@ -255,8 +311,11 @@ class PagerDutyNotifierTest {
 
     @Test
     void throttledIsTransientAndHonoursRetryAfter() {
-        vendor.respond(r -> Reply.json(429, "{\"status\":\"throttle exceeded\",\"message\":\"Requests for this service"
-                + " are arriving too quickly.  Please retry later.\"}").withHeader("Retry-After", "30"));
+        vendor.respond(r -> Reply.json(
+                        429,
+                        "{\"status\":\"throttle exceeded\",\"message\":\"Requests for this service"
+                                + " are arriving too quickly.  Please retry later.\"}")
+                .withHeader("Retry-After", "30"));
         DeliveryOutcome o = send(opened("monitor/checkout", Severity.CRITICAL));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(((DeliveryOutcome.Transient) o).retryAfter()).isEqualTo(Duration.ofSeconds(30));
@@ -265,12 +324,15 @@ class PagerDutyNotifierTest {
         vendor.respond(r -> Reply.json(429, "{\"status\":\"throttle exceeded\"}")
                 .withHeader("Retry-After", "Thu, 01 Jan 2026 00:12:00 GMT"));
         assertThat(((DeliveryOutcome.Transient) send(opened("monitor/checkout", Severity.CRITICAL))).retryAfter())
-                .as("an HTTP date, against the notifier's clock").isEqualTo(Duration.ofMinutes(2));
+                .as("an HTTP date, against the notifier's clock")
+                .isEqualTo(Duration.ofMinutes(2));
 
         vendor.respond(r -> Reply.json(429, "{\"status\":\"throttle exceeded\"}"));
         DeliveryOutcome noHint = send(opened("monitor/checkout", Severity.CRITICAL));
         assertThat(noHint).isInstanceOf(DeliveryOutcome.Transient.class);
-        assertThat(((DeliveryOutcome.Transient) noHint).retryAfter()).as("the pipeline's backoff decides").isNull();
+        assertThat(((DeliveryOutcome.Transient) noHint).retryAfter())
+                .as("the pipeline's backoff decides")
+                .isNull();
     }
 
     @ParameterizedTest
@@ -307,14 +369,18 @@ class PagerDutyNotifierTest {
         // no answer at all
         URI closed = vendor.uri("/v2/enqueue");
         vendor.close();
-        outcomes.add(new PagerDutyNotifier(closed, KEY, http, CLOCK).send(new Notification(e, "pagerduty", null))
+        outcomes.add(new PagerDutyNotifier(closed, KEY, http, CLOCK)
+                .send(new Notification(e, "pagerduty", null))
                 .block(Duration.ofSeconds(10)));
 
         assertThat(outcomes).hasSize(8).allSatisfy(o -> {
-            String reason = o instanceof DeliveryOutcome.Permanent p ? p.reason()
+            String reason = o instanceof DeliveryOutcome.Permanent p
+                    ? p.reason()
                     : o instanceof DeliveryOutcome.Transient t ? t.reason() : "";
             assertThat(reason).isNotBlank();
-            assertThat(reason.toLowerCase()).doesNotContain(KEY.toLowerCase()).doesNotContain(KEY.substring(0, 8).toLowerCase());
+            assertThat(reason.toLowerCase())
+                    .doesNotContain(KEY.toLowerCase())
+                    .doesNotContain(KEY.substring(0, 8).toLowerCase());
         });
         assertThat(((DeliveryOutcome.Permanent) outcomes.get(0)).reason()).contains("Unknown routing key [redacted]");
         assertThat(outcomes.get(7)).isInstanceOf(DeliveryOutcome.Transient.class);
@@ -323,7 +389,8 @@ class PagerDutyNotifierTest {
     @Test
     void theRoutingKeyIsNeitherInToStringNorInConstructorErrors() {
         assertThat(pd.toString()).doesNotContain(KEY).contains("[redacted]").contains("/v2/enqueue");
-        assertThat(PagerDutyNotifier.DEFAULT_EVENTS_URL).isEqualTo(URI.create("https://events.pagerduty.com/v2/enqueue"));
+        assertThat(PagerDutyNotifier.DEFAULT_EVENTS_URL)
+                .isEqualTo(URI.create("https://events.pagerduty.com/v2/enqueue"));
         assertThatThrownBy(() -> new PagerDutyNotifier(null, KEY, http, CLOCK))
                 .satisfies(ex -> assertThat(ex.getMessage()).doesNotContain(KEY));
         assertThatThrownBy(() -> new PagerDutyNotifier(PagerDutyNotifier.DEFAULT_EVENTS_URL, " ", http, CLOCK))

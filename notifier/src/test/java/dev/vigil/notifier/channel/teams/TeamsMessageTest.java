@@ -56,8 +56,14 @@ class TeamsMessageTest {
 
     /** True when every Markdown-active character in {@code s} is escaped and nothing can be a tag or bare URL. */
     private static void assertInert(String what, String s) {
-        assertThat(s).as(what).doesNotContain("<").doesNotContain(">").doesNotContain("://")
-                .doesNotContainIgnoringCase("www.").doesNotContain("\n").doesNotContain("\r");
+        assertThat(s)
+                .as(what)
+                .doesNotContain("<")
+                .doesNotContain(">")
+                .doesNotContain("://")
+                .doesNotContainIgnoringCase("www.")
+                .doesNotContain("\n")
+                .doesNotContain("\r");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if ("*_[]()`~&!".indexOf(c) >= 0) {
@@ -65,7 +71,9 @@ class TeamsMessageTest {
                 for (int j = i - 1; j >= 0 && s.charAt(j) == '\\'; j--) {
                     backslashes++;
                 }
-                assertThat(backslashes % 2).as("%s: '%s' at %d is escaped in %s", what, c, i, s).isEqualTo(1);
+                assertThat(backslashes % 2)
+                        .as("%s: '%s' at %d is escaped in %s", what, c, i, s)
+                        .isEqualTo(1);
             }
         }
     }
@@ -73,7 +81,10 @@ class TeamsMessageTest {
     @Test
     void anOpenedPageIsAnAdaptiveCardMessageInTheWorkflowsShape() {
         AlertEvent e = opened("monitor/checkout", Severity.CRITICAL);
-        assertThat(TeamsMessage.build(e)).isEqualTo(json("""
+        assertThat(TeamsMessage.build(e))
+                .isEqualTo(
+                        json(
+                                """
                 {"type":"message","attachments":[{"contentType":"application/vnd.microsoft.card.adaptive","contentUrl":null,
                  "content":{"$schema":"http://adaptivecards.io/schemas/adaptive-card.json","type":"AdaptiveCard","version":"1.4",
                   "body":[
@@ -115,7 +126,11 @@ class TeamsMessageTest {
     private static String[] header(AlertEvent e) {
         JsonNode container = card(TeamsMessage.build(e)).path("body").get(0);
         JsonNode title = container.path("items").get(0);
-        return new String[] {container.path("style").asText(), title.path("color").asText(), title.path("text").asText()};
+        return new String[] {
+            container.path("style").asText(),
+            title.path("color").asText(),
+            title.path("text").asText()
+        };
     }
 
     @Test
@@ -125,17 +140,27 @@ class TeamsMessageTest {
         JsonNode body = card.path("body");
         assertThat(body).hasSize(4);
         List<String> facts = new ArrayList<>();
-        body.get(2).path("facts").forEach(f -> facts.add(f.path("title").asText() + "=" + f.path("value").asText()));
-        assertThat(facts).containsExactly("State=resolved", "Service=checkout-api", "Severity=critical",
-                "Fingerprint=monitor/checkout", "First seen=2026-01-01T00:00:00Z", "Resolved=2026-01-01T00:04:00Z");
+        body.get(2)
+                .path("facts")
+                .forEach(f -> facts.add(
+                        f.path("title").asText() + "=" + f.path("value").asText()));
+        assertThat(facts)
+                .containsExactly(
+                        "State=resolved",
+                        "Service=checkout-api",
+                        "Severity=critical",
+                        "Fingerprint=monitor/checkout",
+                        "First seen=2026-01-01T00:00:00Z",
+                        "Resolved=2026-01-01T00:04:00Z");
         assertThat(card.toString()).doesNotContain("us-east").doesNotContain("Attributes");
-        assertThat(card.path("actions").get(0).path("url").asText()).isEqualTo("https://grafana.example.test/d/checkout");
+        assertThat(card.path("actions").get(0).path("url").asText())
+                .isEqualTo("https://grafana.example.test/d/checkout");
     }
 
     @Test
     void anAcknowledgementIsAShortNeutralNoticeWhoseDataIsInertToo() {
-        AlertEvent ack = TestEvents.acknowledged(opened("monitor/checkout", Severity.CRITICAL), "ops <at>everyone</at>",
-                T0 + 120_000);
+        AlertEvent ack = TestEvents.acknowledged(
+                opened("monitor/checkout", Severity.CRITICAL), "ops <at>everyone</at>", T0 + 120_000);
         Map<String, String> attrs = new LinkedHashMap<>(ack.attributes());
         attrs.put("acknowledgedUntil", "2026-01-01T02:00:00Z");
         ack = withSummary(ack, "Acknowledged by ops: on it " + HOSTILE, attrs, ack.links());
@@ -143,29 +168,44 @@ class TeamsMessageTest {
         JsonNode body = card.path("body");
         assertThat(body.get(0).path("style").asText()).isEqualTo("emphasis");
         assertThat(body.get(0).path("items").get(0).path("color").asText()).isEqualTo("default");
-        assertThat(body.get(0).path("items").get(0).path("text").asText()).isEqualTo("\\[CRITICAL\\] acknowledged: checkout-api");
+        assertThat(body.get(0).path("items").get(0).path("text").asText())
+                .isEqualTo("\\[CRITICAL\\] acknowledged: checkout-api");
         List<String> facts = new ArrayList<>();
-        body.get(2).path("facts").forEach(f -> facts.add(f.path("title").asText() + "=" + f.path("value").asText()));
-        assertThat(facts).containsExactly("Acknowledged by=ops ＜at＞everyone＜/at＞", "Until=2026-01-01T02:00:00Z",
-                "Service=checkout-api", "Severity=critical", "Fingerprint=monitor/checkout",
-                "Incident=monitor/checkout@1767225600000");
+        body.get(2)
+                .path("facts")
+                .forEach(f -> facts.add(
+                        f.path("title").asText() + "=" + f.path("value").asText()));
+        assertThat(facts)
+                .containsExactly(
+                        "Acknowledged by=ops ＜at＞everyone＜/at＞",
+                        "Until=2026-01-01T02:00:00Z",
+                        "Service=checkout-api",
+                        "Severity=critical",
+                        "Fingerprint=monitor/checkout",
+                        "Incident=monitor/checkout@1767225600000");
         assertThat(card.toString()).doesNotContain("us-east").doesNotContain("Occurrences");
         markdownTexts(card, "$", new ArrayList<>()).forEach(t -> assertInert(t[0], t[1]));
     }
 
     @Test
     void aHostileSummaryCanFormNoLinkEmphasisListOrMention() {
-        AlertEvent e = withSummary(opened("monitor/checkout", Severity.CRITICAL), HOSTILE + " \u202Eevil\u200B", Map.of(),
-                Map.of());
+        AlertEvent e = withSummary(
+                opened("monitor/checkout", Severity.CRITICAL), HOSTILE + " \u202Eevil\u200B", Map.of(), Map.of());
         JsonNode summary = card(TeamsMessage.build(e)).path("body").get(1);
-        String expected = ("\\[click\\]\\(https[:]//evil.example\\) \\*\\*bold\\*\\* \\_\\_under\\_\\_ ＜at＞everyone＜/at＞"
-                + " \\~\\~gone\\~\\~ \\`code\\` \\&#91;x\\&#93;\\&#40;https[:]//evil.example\\&#41;"
-                + " \\!\\[img\\]\\(https[:]//evil.example/i.png\\) www[.]evil.example \\\\\\*not\\\\\\* 1\\) ok evil")
-                .replace("[:]", "\\[:\\]").replace("[.]", "\\[.\\]");
+        String expected =
+                ("\\[click\\]\\(https[:]//evil.example\\) \\*\\*bold\\*\\* \\_\\_under\\_\\_ ＜at＞everyone＜/at＞"
+                                + " \\~\\~gone\\~\\~ \\`code\\` \\&#91;x\\&#93;\\&#40;https[:]//evil.example\\&#41;"
+                                + " \\!\\[img\\]\\(https[:]//evil.example/i.png\\) www[.]evil.example \\\\\\*not\\\\\\* 1\\) ok evil")
+                        .replace("[:]", "\\[:\\]")
+                        .replace("[.]", "\\[.\\]");
         assertThat(summary.path("text").asText()).isEqualTo(expected);
         assertInert("summary", summary.path("text").asText());
-        assertThat(card(TeamsMessage.build(e)).has("actions")).as("no link from data becomes an action").isFalse();
-        assertThat(card(TeamsMessage.build(e)).has("msteams")).as("no mention entities").isFalse();
+        assertThat(card(TeamsMessage.build(e)).has("actions"))
+                .as("no link from data becomes an action")
+                .isFalse();
+        assertThat(card(TeamsMessage.build(e)).has("msteams"))
+                .as("no mention entities")
+                .isFalse();
     }
 
     @Test
@@ -184,7 +224,11 @@ class TeamsMessageTest {
         texts.forEach(t -> assertInert(t[0], t[1]));
         // block markers where a text starts are escaped too
         List<String> attributeFacts = new ArrayList<>();
-        card.path("body").get(4).path("facts").forEach(f -> attributeFacts.add(f.path("title").asText() + "=" + f.path("value").asText()));
+        card.path("body")
+                .get(4)
+                .path("facts")
+                .forEach(f -> attributeFacts.add(
+                        f.path("title").asText() + "=" + f.path("value").asText()));
         assertThat(attributeFacts).contains("\\- list=\\# heading", "1\\. first=＞ quote ＜b＞");
         // the action title is plain text: shown as typed, no tags
         JsonNode action = card.path("actions").get(0);
@@ -202,7 +246,8 @@ class TeamsMessageTest {
         assertThat(TeamsMessage.escape("3) item")).isEqualTo("3\\) item");
         assertThat(TeamsMessage.escape("v1.2 and 2026-01-01 - fine")).isEqualTo("v1.2 and 2026-01-01 - fine");
         assertThat(TeamsMessage.escape("a\\b")).isEqualTo("a\\\\b");
-        assertThat(TeamsMessage.escape("line\nbreak\u2028here\r\nand\u0085there")).isEqualTo("line break here and there");
+        assertThat(TeamsMessage.escape("line\nbreak\u2028here\r\nand\u0085there"))
+                .isEqualTo("line break here and there");
         assertThat(TeamsMessage.escape("bi\u202Edi\u200Bzw")).isEqualTo("bidizw");
         assertThat(TeamsMessage.escape("HTTP://X.test WWW.Y.test")).isEqualTo("HTTP\\[:\\]//X.test WWW\\[.\\]Y.test");
     }
@@ -224,8 +269,9 @@ class TeamsMessageTest {
             assertThat(a.path("type").asText()).isEqualTo("Action.OpenUrl");
             urls.add(a.path("url").asText());
         });
-        assertThat(urls).containsExactlyInAnyOrder("https://grafana.example.test/d/checkout?from=now-1h&to=now",
-                "http://status.example.test/");
+        assertThat(urls)
+                .containsExactlyInAnyOrder(
+                        "https://grafana.example.test/d/checkout?from=now-1h&to=now", "http://status.example.test/");
     }
 
     /** The largest event the contract allows, every character of it worst-case for escaping and UTF-8. */
@@ -245,10 +291,13 @@ class TeamsMessageTest {
     @Test
     void theLargestEventFitsTheCardSizeLimitAndSaysItWasShortened() {
         ObjectNode m = TeamsMessage.build(largest());
-        assertThat(TeamsMessage.size(m)).isLessThanOrEqualTo(TeamsMessage.MAX_BYTES).isLessThan(28 * 1024);
+        assertThat(TeamsMessage.size(m))
+                .isLessThanOrEqualTo(TeamsMessage.MAX_BYTES)
+                .isLessThan(28 * 1024);
         JsonNode card = card(m);
         assertThat(card.toString()).contains("Shortened to fit the Teams message size limit");
-        assertThat(card.path("body").get(0).path("items").get(0).path("text").asText()).startsWith("\\[CRITICAL\\] opened: ");
+        assertThat(card.path("body").get(0).path("items").get(0).path("text").asText())
+                .startsWith("\\[CRITICAL\\] opened: ");
         assertThat(card.path("body").get(1).path("text").asText()).isNotBlank();
         markdownTexts(card, "$", new ArrayList<>()).forEach(t -> assertInert(t[0], t[1]));
     }

@@ -52,7 +52,8 @@ class TeamsNotifierTest {
     }
 
     private static String reason(DeliveryOutcome o) {
-        return o instanceof DeliveryOutcome.Permanent p ? p.reason()
+        return o instanceof DeliveryOutcome.Permanent p
+                ? p.reason()
                 : o instanceof DeliveryOutcome.Transient t ? t.reason() : "";
     }
 
@@ -78,7 +79,9 @@ class TeamsNotifierTest {
     void everyStateIsPostedAsItsOwnCard() {
         vendor.respond(r -> Reply.of(200));
         AlertEvent open = opened("monitor/checkout", Severity.WARNING);
-        List<AlertEvent> events = List.of(open, event("monitor/checkout", AlertState.REMINDER, Severity.WARNING, 2),
+        List<AlertEvent> events = List.of(
+                open,
+                event("monitor/checkout", AlertState.REMINDER, Severity.WARNING, 2),
                 event("monitor/checkout", AlertState.ESCALATED, Severity.CRITICAL, 3),
                 TestEvents.acknowledged(open, "alice", T0 + 200_000),
                 event("monitor/checkout", AlertState.RESOLVED, Severity.CRITICAL, 4));
@@ -87,16 +90,29 @@ class TeamsNotifierTest {
         }
         List<String> titles = new ArrayList<>();
         vendor.requests.forEach(r -> titles.add(Json.tree(r.body().getBytes(StandardCharsets.UTF_8))
-                .path("attachments").get(0).path("content").path("body").get(0).path("items").get(0).path("text").asText()));
-        assertThat(titles).containsExactly("\\[WARNING\\] opened: checkout-api", "\\[WARNING\\] still firing: checkout-api",
-                "\\[CRITICAL\\] escalated: checkout-api", "\\[WARNING\\] acknowledged: checkout-api",
-                "\\[CRITICAL\\] resolved: checkout-api");
+                .path("attachments")
+                .get(0)
+                .path("content")
+                .path("body")
+                .get(0)
+                .path("items")
+                .get(0)
+                .path("text")
+                .asText()));
+        assertThat(titles)
+                .containsExactly(
+                        "\\[WARNING\\] opened: checkout-api",
+                        "\\[WARNING\\] still firing: checkout-api",
+                        "\\[CRITICAL\\] escalated: checkout-api",
+                        "\\[WARNING\\] acknowledged: checkout-api",
+                        "\\[CRITICAL\\] resolved: checkout-api");
     }
 
     @Test
     void throttlingIsTransientAndHonoursRetryAfter() {
-        vendor.respond(r -> Reply.json(429, "{\"error\":{\"code\":\"WorkflowRequestsThrottled\",\"message\":\"slow down\"}}")
-                .withHeader("Retry-After", "7"));
+        vendor.respond(
+                r -> Reply.json(429, "{\"error\":{\"code\":\"WorkflowRequestsThrottled\",\"message\":\"slow down\"}}")
+                        .withHeader("Retry-After", "7"));
         DeliveryOutcome o = send(opened("monitor/checkout", Severity.CRITICAL));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(((DeliveryOutcome.Transient) o).retryAfter()).isEqualTo(Duration.ofSeconds(7));
@@ -105,8 +121,12 @@ class TeamsNotifierTest {
 
     @Test
     void aRetiredConnectorsThrottledAnswerIsTransientDespiteItsStatus200() {
-        vendor.respond(r -> new Reply(200, java.util.Map.of(), "Webhook message delivery failed with error: Microsoft"
-                + " Teams endpoint returned HTTP error 429 with ContextId ...", null));
+        vendor.respond(r -> new Reply(
+                200,
+                java.util.Map.of(),
+                "Webhook message delivery failed with error: Microsoft"
+                        + " Teams endpoint returned HTTP error 429 with ContextId ...",
+                null));
         DeliveryOutcome o = send(opened("monitor/checkout", Severity.CRITICAL));
         assertThat(o).isInstanceOf(DeliveryOutcome.Transient.class);
         assertThat(o.httpStatus()).isEqualTo(200);
@@ -153,14 +173,22 @@ class TeamsNotifierTest {
         assertThat(outcomes).hasSize(9).allSatisfy(o -> {
             assertThat(o).isNotInstanceOf(DeliveryOutcome.Delivered.class);
             String reason = reason(o);
-            assertThat(reason).isNotBlank().doesNotContain(SIG).doesNotContain(SIG.substring(0, 10))
-                    .doesNotContain(WORKFLOW_ID).doesNotContain(WORKFLOW_ID.substring(0, 10)).doesNotContain("sig=");
+            assertThat(reason)
+                    .isNotBlank()
+                    .doesNotContain(SIG)
+                    .doesNotContain(SIG.substring(0, 10))
+                    .doesNotContain(WORKFLOW_ID)
+                    .doesNotContain(WORKFLOW_ID.substring(0, 10))
+                    .doesNotContain("sig=");
         });
         assertThat(reason(outcomes.get(0))).contains("[redacted]");
     }
 
     @Test
     void toStringNamesOnlyTheHost() {
-        assertThat(teams.toString()).isEqualTo("TeamsNotifier[127.0.0.1]").doesNotContain(SIG).doesNotContain(WORKFLOW_ID);
+        assertThat(teams.toString())
+                .isEqualTo("TeamsNotifier[127.0.0.1]")
+                .doesNotContain(SIG)
+                .doesNotContain(WORKFLOW_ID);
     }
 }
