@@ -10,6 +10,7 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.api.RequestBodies;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
@@ -21,7 +22,6 @@ import dev.vigil.streams.topology.StoreNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +48,7 @@ import reactor.core.publisher.Mono;
  * pages and ends it; the resolution is always sent.
  */
 public final class AckRoutes {
-    static final Set<String> FIELDS = Set.of("until", "comment");
+    static final Set<String> FIELDS = RequestBodies.members(AckRequest.class);
     /** An acknowledgement lasts at most this long (longer is a silence, or a disabled monitor). */
     static final Duration MAX_UNTIL = Duration.ofDays(31);
 
@@ -81,18 +81,9 @@ public final class AckRoutes {
         Long until;
         String comment;
         try {
-            JsonNode body = req.body().length == 0 ? Json.tree("{}".getBytes()) : Json.tree(req.body());
-            if (body == null || !body.isObject()) {
-                throw new ContractViolation("body", "must be a JSON object");
-            }
-            for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                if (!FIELDS.contains(name)) {
-                    throw new ContractViolation(name, "unknown field; expected until, comment");
-                }
-            }
-            until = until(body.get("until"), now);
-            comment = text(body, "comment");
+            AckRequest body = RequestBodies.read(req.body(), AckRequest.class, true);
+            until = until(body.until(), now);
+            comment = body.comment();
             Require.optionalText("comment", comment, 300);
         } catch (ContractViolation e) {
             return Mono.just(HttpResult.badRequest(e.getMessage(), req.path(), e.field()));
@@ -255,6 +246,12 @@ public final class AckRoutes {
         return v;
     }
 
+    /**
+     * An acknowledgement's body (bound strictly by {@link RequestBodies}; an empty body is no until and no comment):
+     * {@code until} is an instant, epoch milliseconds or a duration, so it stays JSON here.
+     */
+    record AckRequest(JsonNode until, String comment) {}
+
     /** {@code until}: absent/null, an instant, epoch ms, or {@code 30m}/{@code 2h}/{@code 1d} from now; at most 31 days. */
     static Long until(JsonNode n, long now) {
         if (n == null || n.isNull()) {
@@ -306,16 +303,5 @@ public final class AckRoutes {
             throw new ContractViolation(
                     "until", "must be an ISO-8601 instant, epoch milliseconds or a duration like 2h");
         }
-    }
-
-    private static String text(JsonNode root, String field) {
-        JsonNode n = root.get(field);
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        if (!n.isTextual()) {
-            throw new ContractViolation(field, "must be a string");
-        }
-        return n.asText();
     }
 }

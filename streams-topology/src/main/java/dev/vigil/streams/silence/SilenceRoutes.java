@@ -9,6 +9,7 @@ import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.silence.Schedule;
 import dev.vigil.schemas.silence.Silence;
+import dev.vigil.streams.api.RequestBodies;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
 import dev.vigil.streams.query.ApiRoutes;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,18 +72,10 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
 
     static final Set<String> STATES = Set.of("active", "pending", "expired", "all");
-    static final Set<String> FIELDS = Set.of(
-            "fingerprint",
-            "service",
-            "attributes",
-            "startsAt",
-            "endsAt",
-            "durationMinutes",
-            "author",
-            "reason",
-            "comment",
-            "schedule");
-    static final Set<String> SCHEDULE_FIELDS = Set.of("days", "at", "durationMinutes", "zone");
+    /** The members a POST body may have: the request record's. */
+    static final Set<String> FIELDS = RequestBodies.members(SilenceRequest.class);
+
+    static final Set<String> SCHEDULE_FIELDS = RequestBodies.members(ScheduleRequest.class);
     static final Duration PRUNE_EVERY = Duration.ofMinutes(10);
 
     private final ApiWriter writer;
@@ -327,46 +319,48 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     }
 
     /** As {@link #parse(byte[], String, long, String)}, held to {@code bounds} as well. */
+    /**
+     * A POST body, bound strictly by {@link RequestBodies}: these members and no other, each of its own type. The times
+     * take a number (epoch milliseconds) or ISO-8601 text, and {@code durationMinutes} is checked by hand so its
+     * problem says what a whole number of minutes is; they stay JSON here.
+     */
+    record SilenceRequest(
+            String fingerprint,
+            String service,
+            Map<String, String> attributes,
+            JsonNode startsAt,
+            JsonNode endsAt,
+            JsonNode durationMinutes,
+            String author,
+            String reason,
+            String comment,
+            ScheduleRequest schedule) {}
+
+    /** The {@code schedule} member of a POST body. */
+    record ScheduleRequest(List<String> days, String at, JsonNode durationMinutes, String zone) {}
+
     static Silence parse(byte[] body, String id, long now, String author, Bounds bounds) {
-        JsonNode root;
+        SilenceRequest root;
         try {
-            root = Json.tree(body);
-        } catch (RuntimeException e) {
-            throw new ContractViolation("body", "must be a JSON object");
-        }
-        if (root == null || !root.isObject()) {
-            throw new ContractViolation("body", "must be a JSON object");
-        }
-        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw new ContractViolation(
-                        name,
-                        "unknown field; expected "
-                                + String.join(", ", FIELDS.stream().sorted().toList())
-                                + (name.equals("id") || name.equals("createdAt")
-                                        ? " (the server assigns " + name + ")"
-                                        : ""));
+            root = RequestBodies.read(body, SilenceRequest.class, false);
+        } catch (ContractViolation e) {
+            if (e.field().equals("id") || e.field().equals("createdAt")) {
+                throw new ContractViolation(e.field(), e.problem() + " (the server assigns " + e.field() + ")");
             }
+            throw e;
         }
-        String fingerprint = text(root, "fingerprint");
-        String service = text(root, "service");
-        Map<String, String> attributes = null;
-        JsonNode attrs = root.get("attributes");
-        if (attrs != null && !attrs.isNull()) {
-            if (!attrs.isObject()) {
-                throw new ContractViolation("attributes", "must be an object of string values");
-            }
-            attributes = new LinkedHashMap<>();
-            for (var it = attrs.fields(); it.hasNext(); ) {
-                var e = it.next();
-                if (!e.getValue().isTextual()) {
-                    throw new ContractViolation("attributes." + e.getKey(), "must be a string");
-                }
-                attributes.put(e.getKey(), e.getValue().asText());
-            }
+        String fingerprint = root.fingerprint();
+        String service = root.service();
+        Map<String, String> attributes = root.attributes() == null ? null : new LinkedHashMap<>(root.attributes());
+        if (attributes != null && attributes.containsValue(null)) {
+            String key = attributes.entrySet().stream()
+                    .filter(e -> e.getValue() == null)
+                    .findFirst()
+                    .orElseThrow()
+                    .getKey();
+            throw new ContractViolation("attributes." + key, "must be a string");
         }
-        Long startsAtGiven = instant(root, "startsAt");
+        Long startsAtGiven = instant(root.startsAt(), "startsAt");
         long startsAt = startsAtGiven == null ? now : startsAtGiven;
         if (bounds.maxStartAhead() != null
                 && startsAt - now > bounds.maxStartAhead().toMillis()) {
@@ -376,8 +370,8 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                     "must be at most " + DurationText.format(bounds.maxStartAhead())
                             + " from now (silences.maxStartAhead)");
         }
-        Long endsAt = instant(root, "endsAt");
-        JsonNode minutes = root.get("durationMinutes");
+        Long endsAt = instant(root.endsAt(), "endsAt");
+        JsonNode minutes = root.durationMinutes();
         if (minutes != null && !minutes.isNull()) {
             if (endsAt != null) {
                 throw new ContractViolation("durationMinutes", "give either endsAt or durationMinutes, not both");
@@ -395,8 +389,8 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
         if (endsAt <= now) {
             throw new ContractViolation("endsAt", "must be in the future");
         }
-        String comment = text(root, "comment");
-        String freeAuthor = text(root, "author");
+        String comment = root.comment();
+        String freeAuthor = root.author();
         if (comment == null && freeAuthor != null) {
             comment = freeAuthor; // older clients sent a free-text author: kept as the comment, never as the identity
         } else if (comment != null && freeAuthor != null) {
@@ -410,7 +404,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                             + DurationText.format(bounds.maxDuration())
                             + " (silences.maxDuration); ask an admin for longer");
         }
-        Schedule schedule = schedule(root.get("schedule"));
+        Schedule schedule = schedule(root.schedule());
         Silence silence = new Silence(
                 1,
                 id,
@@ -420,7 +414,7 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
                 startsAt,
                 endsAt,
                 author,
-                text(root, "reason"),
+                root.reason(),
                 now,
                 comment,
                 schedule);
@@ -459,39 +453,15 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
     }
 
     /** The {@code schedule} member of a POST body, or null; problems name {@code schedule.<field>}. */
-    private static Schedule schedule(JsonNode n) {
-        if (n == null || n.isNull()) {
+    private static Schedule schedule(ScheduleRequest n) {
+        if (n == null) {
             return null;
         }
-        if (!n.isObject()) {
-            throw new ContractViolation("schedule", "must be an object {days, at, durationMinutes, zone}");
-        }
-        for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!SCHEDULE_FIELDS.contains(name)) {
-                throw new ContractViolation(
-                        "schedule." + name,
-                        "unknown field; expected "
-                                + String.join(
-                                        ", ", SCHEDULE_FIELDS.stream().sorted().toList()));
-            }
-        }
-        List<String> days = null;
-        JsonNode d = n.get("days");
-        if (d != null && !d.isNull()) {
-            if (!d.isArray()) {
-                throw new ContractViolation("schedule.days", "must be an array such as [\"mon\", \"thu\"]");
-            }
-            days = new ArrayList<>();
-            for (int i = 0; i < d.size(); i++) {
-                if (!d.get(i).isTextual()) {
-                    throw new ContractViolation("schedule.days[" + i + "]", "must be a string");
-                }
-                days.add(d.get(i).asText());
-            }
+        if (n.days() != null && n.days().contains(null)) {
+            throw new ContractViolation("schedule.days[" + n.days().indexOf(null) + "]", "must be a string");
         }
         Integer minutes = null;
-        JsonNode m = n.get("durationMinutes");
+        JsonNode m = n.durationMinutes();
         if (m != null && !m.isNull()) {
             if (!m.isIntegralNumber() || !m.canConvertToInt()) {
                 throw new ContractViolation(
@@ -500,39 +470,14 @@ public final class SilenceRoutes implements RouteExtension, AutoCloseable {
             }
             minutes = m.asInt();
         }
-        String at = scheduleText(n, "at");
-        String zone = scheduleText(n, "zone");
         try {
-            return new Schedule(days, at, minutes, zone);
+            return new Schedule(n.days(), n.at(), minutes, n.zone());
         } catch (ContractViolation e) {
             throw new ContractViolation("schedule." + e.field(), e.problem());
         }
     }
 
-    private static String scheduleText(JsonNode schedule, String field) {
-        JsonNode n = schedule.get(field);
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        if (!n.isTextual()) {
-            throw new ContractViolation("schedule." + field, "must be a string");
-        }
-        return n.asText();
-    }
-
-    private static String text(JsonNode root, String field) {
-        JsonNode n = root.get(field);
-        if (n == null || n.isNull()) {
-            return null;
-        }
-        if (!n.isTextual()) {
-            throw new ContractViolation(field, "must be a string");
-        }
-        return n.asText();
-    }
-
-    private static Long instant(JsonNode root, String field) {
-        JsonNode n = root.get(field);
+    private static Long instant(JsonNode n, String field) {
         if (n == null || n.isNull()) {
             return null;
         }

@@ -1,0 +1,149 @@
+package dev.vigil.streams.api;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.vigil.schemas.contract.ContractViolation;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The query API's request bodies bound to records by Jackson, strictly: a JSON object whose members are exactly the
+ * record's (an unknown one is refused with the list of known ones), each of the record's type with no coercion (a
+ * number is not a string, a string is not a number, a fraction is not a whole number), nothing after the object. Every
+ * refusal is a {@link ContractViolation} naming the member by its path ({@code attributes.env},
+ * {@code schedule.days[0]}), which the routes answer as a 400 problem naming that field. Members that take more than
+ * one shape (a time as epoch milliseconds or ISO-8601 text) are bound as {@code JsonNode} and read by the route.
+ */
+public final class RequestBodies {
+    private static final JsonMapper MAPPER = strictMapper();
+
+    private RequestBodies() {}
+
+    private static JsonMapper strictMapper() {
+        JsonMapper m = JsonMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+                .build();
+        for (LogicalType t :
+                List.of(LogicalType.Textual, LogicalType.Integer, LogicalType.Float, LogicalType.Boolean)) {
+            for (CoercionInputShape shape : List.of(
+                    CoercionInputShape.Integer,
+                    CoercionInputShape.Float,
+                    CoercionInputShape.Boolean,
+                    CoercionInputShape.String,
+                    CoercionInputShape.EmptyString)) {
+                if (!sameShape(t, shape)) {
+                    m.coercionConfigFor(t).setCoercion(shape, CoercionAction.Fail);
+                }
+            }
+        }
+        return m;
+    }
+
+    private static boolean sameShape(LogicalType type, CoercionInputShape shape) {
+        return switch (type) {
+            case Textual -> shape == CoercionInputShape.String || shape == CoercionInputShape.EmptyString;
+            case Integer -> shape == CoercionInputShape.Integer;
+            case Float -> shape == CoercionInputShape.Float || shape == CoercionInputShape.Integer;
+            case Boolean -> shape == CoercionInputShape.Boolean;
+            default -> false;
+        };
+    }
+
+    /** {@code body} as a {@code type}; an empty body reads as {@code {}} when {@code emptyIsObject}. */
+    public static <T> T read(byte[] body, Class<T> type, boolean emptyIsObject) {
+        byte[] json = body.length == 0 && emptyIsObject ? new byte[] {'{', '}'} : body;
+        ObjectReader reader = MAPPER.readerFor(type);
+        T value;
+        try {
+            value = reader.readValue(json);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ContractViolation(path(e), "unknown field; expected " + known(e.getKnownPropertyIds()));
+        } catch (MismatchedInputException e) {
+            String path = path(e);
+            throw new ContractViolation(path, path.equals("body") ? "must be a JSON object" : "must be " + shape(e));
+        } catch (JsonMappingException e) {
+            // a member of the right shape that its record refused (its constructor's own check)
+            if (e.getCause() instanceof ContractViolation v) {
+                throw v;
+            }
+            throw new ContractViolation(path(e), "is not valid here");
+        } catch (JacksonException e) {
+            throw new ContractViolation("body", "must be a JSON object");
+        } catch (IOException e) {
+            throw new ContractViolation("body", "could not be read");
+        }
+        if (value == null) {
+            throw new ContractViolation("body", "must be a JSON object");
+        }
+        return value;
+    }
+
+    /** The member names of a request record, as a body spells them. */
+    public static Set<String> members(Class<? extends Record> type) {
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (var c : type.getRecordComponents()) {
+            names.add(c.getName());
+        }
+        return Set.copyOf(names);
+    }
+
+    /** The member a binding error is about, as {@code a.b[2].c}; {@code body} for the body itself. */
+    static String path(JsonMappingException e) {
+        StringBuilder p = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                if (p.length() > 0) {
+                    p.append('.');
+                }
+                p.append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                p.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return p.length() == 0 ? "body" : p.toString();
+    }
+
+    private static String shape(MismatchedInputException e) {
+        Class<?> t = e.getTargetType();
+        if (t == null) {
+            return "of another type";
+        }
+        if (t == String.class) {
+            return "a string";
+        }
+        if (t == Integer.class || t == int.class || t == Long.class || t == long.class) {
+            return "a whole number";
+        }
+        if (t == Boolean.class || t == boolean.class) {
+            return "true or false";
+        }
+        if (Collection.class.isAssignableFrom(t) || t.isArray()) {
+            return "an array";
+        }
+        if (Map.class.isAssignableFrom(t) || t.isRecord()) {
+            return "an object";
+        }
+        return "of another type";
+    }
+
+    private static String known(Collection<Object> ids) {
+        TreeSet<String> names = new TreeSet<>();
+        ids.forEach(id -> names.add(String.valueOf(id)));
+        return String.join(", ", names);
+    }
+}
