@@ -151,7 +151,15 @@ class WriteRoutesFuzzTest {
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest request = b.build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException closed) {
+            // The edge guard closes a connection after refusing an overlong request line; a request the client
+            // had already put on that pooled connection gets no answer at all. That is the transport, not an
+            // answer to this request: it is sent once more, and a server that drops it again fails the test.
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
     }
 
     /** One generated request and what its answer must satisfy. */
