@@ -214,7 +214,10 @@ public final class ClusterDrill {
             pause();
             rollingDrill();
 
-            targets.healAll();
+            // the outages in progress run their whole length, then none follows
+            Instant outagesOver = targets.stopScheduling();
+            LocalCluster.sleep(
+                    Math.max(0, Duration.between(Instant.now(), outagesOver).toMillis()));
             poster.stop();
             joinQuietly(posterThread);
             Instant q = Instant.now();

@@ -45,13 +45,23 @@ final class DrillTargets implements AutoCloseable {
         outages.put(monitorId, List.copyOf(list));
     }
 
-    /** Ends every outage now and schedules none after it (an outage in progress is cut short at now). */
-    void healAll() {
+    /**
+     * Schedules no outage after now and answers when the outages in progress end. Each runs its whole length: an
+     * outage cut to a few seconds could not page, and the count would call a missed page what was barely an outage.
+     */
+    Instant stopScheduling() {
         Instant now = Instant.now();
-        outages.replaceAll((id, list) -> list.stream()
-                .filter(o -> o.start().isBefore(now))
-                .map(o -> o.end().isAfter(now) ? new Outage(id, o.start(), now) : o)
-                .toList());
+        outages.replaceAll(
+                (id, list) -> list.stream().filter(o -> o.start().isBefore(now)).toList());
+        Instant over = now;
+        for (List<Outage> list : outages.values()) {
+            for (Outage o : list) {
+                if (o.end().isAfter(over)) {
+                    over = o.end();
+                }
+            }
+        }
+        return over;
     }
 
     List<Outage> outages(String monitorId) {
