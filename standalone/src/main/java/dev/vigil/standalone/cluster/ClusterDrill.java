@@ -187,6 +187,7 @@ public final class ClusterDrill {
             awaitStatus(monitors.size(), Duration.ofMinutes(3), 1);
             record(new Step("monitors", LocalCluster.seconds(decided), Map.of("monitors", "" + monitors.size())));
 
+            awaitWarmUpIncidentsResolved(Duration.ofMinutes(3));
             Instant scheduleStart = Instant.now().plusSeconds(5);
             scenarioStartMs = scheduleStart.toEpochMilli();
             Instant scheduleEnd = scheduleStart.plus(Duration.ofHours(2));
@@ -867,6 +868,26 @@ public final class ClusterDrill {
                 ingestMissing,
                 scenario,
                 problems);
+    }
+
+    /**
+     * Waits (within {@code bound}) until no incident of the drill's monitors is open: one a cold start opened (slow
+     * first probes on a busy machine) would still be open when the first outage began, the outage would extend it
+     * instead of opening its own, and the count would see an outage that never paged.
+     */
+    private void awaitWarmUpIncidentsResolved(Duration bound) {
+        Instant deadline = Instant.now().plus(bound);
+        while (Instant.now().isBefore(deadline)) {
+            Map<String, JsonNode> read = readAlerts();
+            boolean open = monitors.stream().anyMatch(id -> lastState(read.values().stream()
+                            .filter(e -> e.path("fingerprint").asText().equals("monitor/" + id))
+                            .toList())
+                    .equals("opened"));
+            if (!open) {
+                return;
+            }
+            LocalCluster.sleep(2000);
+        }
     }
 
     /** The events of a monitor's incidents that opened once the scenario had begun. */
