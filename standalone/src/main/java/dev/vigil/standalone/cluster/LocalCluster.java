@@ -576,7 +576,9 @@ public final class LocalCluster {
     public void awaitReady(String name, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         while (readyCode(name) != 200) {
-            if (processes.running(name).isEmpty()) {
+            // seen gone twice, a second apart: a process just started can read as not yet ours for a moment (its
+            // command line and start time are read from /proc while the launcher checks them)
+            if (processes.running(name).isEmpty() && gone(name)) {
                 throw new IllegalStateException(name + " exited; see " + processes.log(name));
             }
             if (Instant.now().isAfter(deadline)) {
@@ -585,6 +587,11 @@ public final class LocalCluster {
             }
             sleep(250);
         }
+    }
+
+    private boolean gone(String name) {
+        sleep(1000);
+        return processes.running(name).isEmpty();
     }
 
     // ---------------------------------------------------------------- helpers
