@@ -3,12 +3,12 @@ package dev.vigil.bench.probe;
 import static dev.vigil.bench.BenchSupport.report;
 
 import dev.vigil.bench.BenchSupport;
+import dev.vigil.kit.net.Cidr;
+import dev.vigil.kit.net.HostResolver;
+import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.probe.probe.ProbeSettings;
 import dev.vigil.probe.probe.Probes;
 import dev.vigil.probe.probe.TrustStores;
-import dev.vigil.probe.safety.Cidr;
-import dev.vigil.probe.safety.HostResolver;
-import dev.vigil.probe.safety.TargetGuard;
 import dev.vigil.probe.schedule.ProbeScheduler;
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.schemas.contract.CheckType;

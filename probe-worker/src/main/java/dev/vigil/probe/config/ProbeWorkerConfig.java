@@ -6,7 +6,7 @@ import static dev.vigil.kit.config.DeprecatedKey.renamed;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.Problems;
-import dev.vigil.probe.safety.Cidr;
+import dev.vigil.kit.net.Cidr;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;

@@ -1,7 +1,7 @@
 package dev.vigil.probe.probe;
 
-import dev.vigil.probe.safety.Target;
-import dev.vigil.probe.safety.TargetGuard;
+import dev.vigil.kit.net.Target;
+import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.ProbeResult;

@@ -1,6 +1,6 @@
 package dev.vigil.probe.probe;
 
-import dev.vigil.probe.safety.TargetGuard;
+import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;

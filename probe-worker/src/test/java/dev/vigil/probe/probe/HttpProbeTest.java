@@ -2,9 +2,9 @@ package dev.vigil.probe.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vigil.probe.safety.Cidr;
-import dev.vigil.probe.safety.HostResolver;
-import dev.vigil.probe.safety.TargetGuard;
+import dev.vigil.kit.net.Cidr;
+import dev.vigil.kit.net.HostResolver;
+import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.schemas.contract.ErrorKind;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;

@@ -4,9 +4,9 @@ import static dev.vigil.probe.probe.Monitors.WINDOW;
 import static dev.vigil.probe.probe.Monitors.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vigil.probe.safety.Cidr;
-import dev.vigil.probe.safety.HostResolver;
-import dev.vigil.probe.safety.TargetGuard;
+import dev.vigil.kit.net.Cidr;
+import dev.vigil.kit.net.HostResolver;
+import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.HeaderValue;
 import dev.vigil.schemas.contract.MonitorDefinition;

@@ -151,7 +151,7 @@ class ProbesTest {
 
     @Test
     void theStandardProbesCoverEveryProbedType() {
-        var guard = new dev.vigil.probe.safety.TargetGuard(List.of(), dev.vigil.probe.safety.HostResolver.system());
+        var guard = new dev.vigil.kit.net.TargetGuard(List.of(), dev.vigil.kit.net.HostResolver.system());
         Probes standard = Probes.standard(guard, ProbeSettings.of("us-east", "w-1", "0.1.0"));
         // A refusal shows the real probe of each type ran, without any network.
         ProbeResult tcp = standard.probe(Monitors.tcp("127.0.0.1", 22, null, null, 2000), WINDOW)

@@ -1,4 +1,4 @@
-package dev.vigil.probe.safety;
+package dev.vigil.kit.net;
 
 /** What an IP address is, as far as outbound probing is concerned. Only {@link #PUBLIC} may be probed by default. */
 public enum AddressClass {

@@ -1,4 +1,4 @@
-package dev.vigil.probe.safety;
+package dev.vigil.kit.net;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,4 +1,4 @@
-package dev.vigil.probe.safety;
+package dev.vigil.kit.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

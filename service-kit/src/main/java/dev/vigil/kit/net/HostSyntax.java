@@ -1,4 +1,4 @@
-package dev.vigil.probe.safety;
+package dev.vigil.kit.net;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
