@@ -10,6 +10,10 @@ public enum Scope {
     SILENCE,
     /** acknowledge and unacknowledge incidents */
     ACK,
+    /** create, change and delete monitors (and validate them) */
+    MONITORS,
+    /** create, change and delete metric alert rules (and validate them) */
+    RULES,
     /** everything, including the audit log */
     ADMIN;
 
@@ -24,6 +28,7 @@ public enum Scope {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown scope '" + text + "'; expected read, silence, ack or admin");
+        throw new IllegalArgumentException(
+                "unknown scope '" + text + "'; expected read, silence, ack, monitors, rules or admin");
     }
 }

@@ -12,9 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A JSON object of flat members (strings, numbers, booleans, null): what the kit's own answers (problem bodies, the ops
- * endpoints) need, written by Jackson. A value of any other type is written as its string
- * form; a number JSON cannot hold (NaN, an infinity) as null. U+2028 and U+2029 are escaped as well, so a body pasted
+ * A JSON object of flat members (strings, numbers, booleans, null, and lists and maps of those, such as a problem's
+ * list of field errors): what the kit's own answers (problem bodies, the ops endpoints) need, written by Jackson. A
+ * value of any other type is written as its string form; a number JSON cannot hold (NaN, an infinity) as null. U+2028 and U+2029 are escaped as well, so a body pasted
  * into a script stays one string.
  */
 public final class FlatJson {
@@ -51,6 +51,15 @@ public final class FlatJson {
         }
         if (value instanceof Double || value instanceof Float) {
             return Double.isFinite(((Number) value).doubleValue()) ? value : null;
+        }
+        if (value instanceof java.util.List<?> list) {
+            // a list of field errors in a problem body: each element written by the same rules
+            return list.stream().map(FlatJson::flat).toList();
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> out.put(String.valueOf(k), flat(v)));
+            return out;
         }
         return value.toString();
     }

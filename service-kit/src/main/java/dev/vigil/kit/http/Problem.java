@@ -48,7 +48,7 @@ public record Problem(int status, String type, String title, String detail, Stri
     }
 
     /**
-     * The body with flat extension members after the standard ones (strings, numbers, booleans, null; see
+     * The body with flat extension members after the standard ones (strings, numbers, booleans, null, lists; see
      * {@link FlatJson}). An extension named like a standard member is left out.
      */
     public byte[] bytes(Map<String, ?> extensions) {

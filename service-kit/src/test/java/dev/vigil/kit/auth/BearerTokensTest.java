@@ -50,7 +50,7 @@ class BearerTokensTest {
         assertThat(new TokenSpec("ok", "zz", List.of("read", "root")).problems("auth.tokens[0]"))
                 .containsExactly(
                         "auth.tokens[0].sha256: must be the 64-character lower-case hex SHA-256 of the token (vigil token hash)",
-                        "auth.tokens[0].scopes[1]: unknown scope 'root'; expected read, silence, ack or admin");
+                        "auth.tokens[0].scopes[1]: unknown scope 'root'; expected read, silence, ack, monitors, rules or admin");
         String h = BearerTokens.hash("x");
         assertThatThrownBy(() -> BearerTokens.of(
                         List.of(

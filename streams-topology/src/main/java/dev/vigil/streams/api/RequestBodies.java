@@ -3,6 +3,7 @@ package dev.vigil.streams.api;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
@@ -91,6 +92,42 @@ public final class RequestBodies {
             throw new ContractViolation("body", "must be a JSON object");
         }
         return value;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper CONTRACT =
+            dev.vigil.schemas.json.Json.mapper().copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /**
+     * A contract record ({@code MonitorDefinition}, {@code AlertRule}) from a request: read as the topics read it (the
+     * contract's own types and checks, its violations re-rooted under the member being read) and, unlike a topic
+     * reader, refusing members the contract does not know, so a typo is an error and not a setting silently dropped.
+     * Violations name the member under {@code prefix} ({@code monitors[3].tcp.host}).
+     */
+    public static <T> T contract(JsonNode node, Class<T> type, String prefix) {
+        try {
+            return CONTRACT.treeToValue(node, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ContractViolation(
+                    under(prefix, path(e)), "unknown field; expected " + known(e.getKnownPropertyIds()));
+        } catch (IOException e) {
+            ContractViolation v = dev.vigil.schemas.json.Json.violation(e);
+            throw new ContractViolation(under(prefix, v.field()), v.problem());
+        } catch (IllegalArgumentException e) {
+            if (e.getCause() instanceof IOException io) {
+                ContractViolation v = dev.vigil.schemas.json.Json.violation(io);
+                throw new ContractViolation(under(prefix, v.field()), v.problem());
+            }
+            throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "is not valid here");
+        }
+    }
+
+    private static String under(String prefix, String field) {
+        if (prefix.isEmpty()) {
+            return field == null || field.isEmpty() || field.equals("$") ? "body" : field;
+        }
+        return field == null || field.isEmpty() || field.equals("$") || field.equals("body")
+                ? prefix
+                : field.startsWith("[") ? prefix + field : prefix + "." + field;
     }
 
     /** The member names of a request record, as a body spells them. */

@@ -4,10 +4,17 @@ import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.http.ServerLimits;
+import dev.vigil.kit.kafka.CompactedTopicView;
 import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.schemas.contract.MonitorDefinition;
+import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.alertapi.AckRoutes;
 import dev.vigil.streams.alertapi.AlertingRoutes;
+import dev.vigil.streams.api.Catalog;
+import dev.vigil.streams.api.MonitorChecks;
+import dev.vigil.streams.api.MonitorsResource;
+import dev.vigil.streams.api.RegionsResource;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.audit.AuditLog;
 import dev.vigil.streams.audit.AuditRoutes;
@@ -141,6 +148,19 @@ public final class StreamsApp {
         silences.register(routes, backend, forwarder);
         new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
+        Catalog<MonitorDefinition> monitorCatalog = monitorCatalog(cfg).start();
+        new MonitorsResource(
+                        monitorCatalog,
+                        new MonitorChecks(
+                                cfg.management().probeAllowList(),
+                                cfg.management().resolveTimeout()),
+                        writer,
+                        cfg.topics().monitors(),
+                        cfg.management().ingestUrl(),
+                        cfg.management().maxApplyMonitors(),
+                        Clock.systemUTC())
+                .register(routes, backend, forwarder);
+        new RegionsResource(monitorCatalog, Clock.systemUTC()).register(routes, backend, forwarder);
         new AuditRoutes(
                         new AuditLog(
                                 cfg.kafka().bootstrapServers(),
@@ -168,6 +188,7 @@ public final class StreamsApp {
         } catch (RuntimeException e) {
             silences.close();
             writer.close();
+            monitorCatalog.close();
             throw e;
         }
         KafkaStreams streams = null;
@@ -192,7 +213,7 @@ public final class StreamsApp {
                     self.host(),
                     self.port(),
                     server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences);
+            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences, monitorCatalog);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
@@ -200,9 +221,32 @@ public final class StreamsApp {
             server.close();
             silences.close();
             writer.close();
+            monitorCatalog.close();
             forwarder.close();
             throw e;
         }
+    }
+
+    /**
+     * The monitors as the management API reads them: {@code vigil.monitors} followed whole by a consumer of this
+     * instance's own (every instance answers for every monitor; the verdict's partitioned copy holds only its tasks').
+     */
+    static Catalog<MonitorDefinition> monitorCatalog(StreamsServiceConfig cfg) {
+        String topic = cfg.topics().monitors();
+        var serde = VigilSerdes.monitorDefinition();
+        return new Catalog<>(
+                listener -> CompactedTopicView.of(
+                        CompactedTopicView.consumerProperties(
+                                cfg.kafka().bootstrapServers(),
+                                "vigil-streams-monitor-catalog",
+                                consumerOverrides(cfg)),
+                        topic,
+                        r -> serde.deserializer().deserialize(topic, r.value()),
+                        listener,
+                        CompactedTopicView.Options.of(
+                                "vigil-monitor-catalog", CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
+                MonitorDefinition::id,
+                Clock.systemUTC());
     }
 
     /** {@code kafka.properties} entries prefixed {@code consumer.} (as Streams reads them) also tune the audit reader. */
@@ -364,6 +408,7 @@ public final class StreamsApp {
         private final HostInfo self;
         private final ApiWriter writer;
         private final SilenceRoutes silences;
+        private final Catalog<MonitorDefinition> monitorCatalog;
 
         Running(
                 QueryServer server,
@@ -372,7 +417,9 @@ public final class StreamsApp {
                 KafkaStreamsMetrics metrics,
                 HostInfo self,
                 ApiWriter writer,
-                SilenceRoutes silences) {
+                SilenceRoutes silences,
+                Catalog<MonitorDefinition> monitorCatalog) {
+            this.monitorCatalog = monitorCatalog;
             this.writer = writer;
             this.silences = silences;
             this.server = server;
@@ -404,6 +451,7 @@ public final class StreamsApp {
             server.close();
             silences.close();
             writer.close(); // waits for a write still in flight
+            monitorCatalog.close();
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));

@@ -36,7 +36,8 @@ public record StreamsServiceConfig(
         AuthSettings auth,
         SilenceSettings silences,
         List<StatusPage> statusPages,
-        TopologyConfig.SelfWatchSettings selfWatch) {
+        TopologyConfig.SelfWatchSettings selfWatch,
+        ManagementSettings management) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     /**
@@ -83,6 +84,7 @@ public record StreamsServiceConfig(
         silences = silences == null ? SilenceSettings.defaults() : silences;
         statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
         selfWatch = selfWatch == null ? TopologyConfig.SelfWatchSettings.defaults() : selfWatch;
+        management = management == null ? ManagementSettings.defaults() : management;
         Set<String> pageIds = new HashSet<>();
         for (int i = 0; i < statusPages.size(); i++) {
             StatusPage page = statusPages.get(i);
@@ -91,6 +93,20 @@ public record StreamsServiceConfig(
             }
         }
         p.throwIfAny();
+    }
+
+    /** The shape before the management API's settings. */
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting,
+            AuthSettings auth,
+            SilenceSettings silences,
+            List<StatusPage> statusPages,
+            TopologyConfig.SelfWatchSettings selfWatch) {
+        this(kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, null);
     }
 
     /** The shape before the self-watch settings. */
@@ -129,7 +145,7 @@ public record StreamsServiceConfig(
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
@@ -156,7 +172,8 @@ public record StreamsServiceConfig(
     }
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
-        return new StreamsServiceConfig(k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch);
+        return new StreamsServiceConfig(
+                k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management);
     }
 
     public StreamsServiceConfig withTopics(TopicNames t) {
@@ -164,23 +181,33 @@ public record StreamsServiceConfig(
     }
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
-        return new StreamsServiceConfig(kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch);
+        return new StreamsServiceConfig(
+                kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
-        return new StreamsServiceConfig(kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch);
+        return new StreamsServiceConfig(
+                kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch, management);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch);
+        return new StreamsServiceConfig(
+                kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch, management);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch);
+        return new StreamsServiceConfig(
+                kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch, management);
+    }
+
+    public StreamsServiceConfig withManagement(ManagementSettings m) {
+        return new StreamsServiceConfig(
+                kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, m);
     }
 
     public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
-        return new StreamsServiceConfig(kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch);
+        return new StreamsServiceConfig(
+                kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch, management);
     }
 
     /**
@@ -325,6 +352,49 @@ public record StreamsServiceConfig(
 
         public static SilenceSettings defaults() {
             return new SilenceSettings(null, null, null, null, null);
+        }
+    }
+
+    /**
+     * The management API (monitors and alert rules through {@code /v1}). {@code probeAllowList}: the CIDR blocks the
+     * probe workers are allowed to probe although private (their {@code allowList}), so a monitor is judged here as the
+     * probe will judge it, and a target the probe would refuse is refused at write time; {@code ingestUrl}: ingest's
+     * base URL as jobs reach it, for the ping URL of a heartbeat monitor's new token (empty: only the path is given);
+     * {@code resolveTimeout}: how long a write may wait for the target's DNS answer (a name that does not resolve in
+     * time is accepted with a warning: it may not exist yet); {@code maxApplyMonitors}: the most monitors one
+     * {@code :apply} request may hold.
+     */
+    public record ManagementSettings(
+            List<String> probeAllowList, String ingestUrl, Duration resolveTimeout, Integer maxApplyMonitors) {
+        public ManagementSettings {
+            Problems p = new Problems();
+            probeAllowList = probeAllowList == null ? List.of() : List.copyOf(probeAllowList);
+            for (int i = 0; i < probeAllowList.size(); i++) {
+                try {
+                    dev.vigil.kit.net.Cidr.parse(probeAllowList.get(i));
+                } catch (IllegalArgumentException e) {
+                    p.add("probeAllowList[" + i + "]", e.getMessage());
+                }
+            }
+            ingestUrl = ingestUrl == null ? "" : ingestUrl.strip();
+            if (ingestUrl.endsWith("/")) {
+                ingestUrl = ingestUrl.substring(0, ingestUrl.length() - 1);
+            }
+            p.check(
+                    ingestUrl.isEmpty()
+                            || (ingestUrl.startsWith("http://") || ingestUrl.startsWith("https://"))
+                                    && !ingestUrl.contains("?")
+                                    && !ingestUrl.contains("#"),
+                    "ingestUrl",
+                    "must be an http(s) base URL without query, e.g. https://ingest.example.com");
+            resolveTimeout = p.duration(
+                    "resolveTimeout", resolveTimeout, Duration.ofSeconds(2), Duration.ZERO, Duration.ofSeconds(30));
+            maxApplyMonitors = p.range("maxApplyMonitors", maxApplyMonitors, 5_000, 1, 100_000);
+            p.throwIfAny();
+        }
+
+        public static ManagementSettings defaults() {
+            return new ManagementSettings(null, null, null, null);
         }
     }
 

@@ -66,6 +66,12 @@ public final class ApiAccess {
         if (template.equals("/v1/alerts/{fingerprint}/ack")) {
             return Scope.ACK;
         }
+        if (template.startsWith("/v1/monitors")) {
+            return Scope.MONITORS;
+        }
+        if (template.startsWith("/v1/rules")) {
+            return Scope.RULES;
+        }
         return Scope.ADMIN;
     }
 

@@ -7,7 +7,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * The query API's endpoints: (method, template) such as {@code GET /v1/monitors/{id}/history} and the handler that
- * answers it. Each concern adds its endpoints with {@link #get}, {@link #post} or {@link #delete} before the server
+ * answers it. Each concern adds its endpoints with {@link #get}, {@link #post}, {@link #put} or {@link #delete} before the server
  * starts (e.g. {@code /v1/alerts}, {@code /v1/silences}); {@link QueryServer} hands them to Reactor Netty's routing,
  * which matches request paths against the templates and binds their {@code {parameters}}.
  */
@@ -22,11 +22,23 @@ public final class ApiRoutes {
     public enum Method {
         GET,
         POST,
-        DELETE
+        PUT,
+        DELETE;
+
+        /** Whether a request of this method carries a JSON body. */
+        public boolean hasBody() {
+            return this == POST || this == PUT;
+        }
     }
 
-    /** One endpoint, in registration order (Reactor Netty answers with the first that matches). */
-    public record Route(Method method, String template, Handler handler) {}
+    /** The largest body a route takes unless it says otherwise. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+    /**
+     * One endpoint, in registration order (Reactor Netty answers with the first that matches), with the largest body
+     * it reads (a bigger one is refused with 413 before the handler runs).
+     */
+    public record Route(Method method, String template, Handler handler, int maxBodyBytes) {}
 
     private final List<Route> routes = new ArrayList<>();
 
@@ -38,18 +50,31 @@ public final class ApiRoutes {
         return add(Method.POST, template, handler);
     }
 
+    /** A POST endpoint that takes bodies up to {@code maxBodyBytes} (a whole file's worth of monitors). */
+    public ApiRoutes post(String template, int maxBodyBytes, Handler handler) {
+        return add(Method.POST, template, handler, maxBodyBytes);
+    }
+
+    public ApiRoutes put(String template, Handler handler) {
+        return add(Method.PUT, template, handler);
+    }
+
     public ApiRoutes delete(String template, Handler handler) {
         return add(Method.DELETE, template, handler);
     }
 
     private ApiRoutes add(Method method, String template, Handler handler) {
+        return add(method, template, handler, DEFAULT_MAX_BODY_BYTES);
+    }
+
+    private ApiRoutes add(Method method, String template, Handler handler, int maxBodyBytes) {
         if (!template.startsWith("/")) {
             throw new IllegalArgumentException("route template must start with /: " + template);
         }
         if (handler(method, template).isPresent()) {
             throw new IllegalArgumentException("route already registered: " + method + " " + template);
         }
-        routes.add(new Route(method, template, handler));
+        routes.add(new Route(method, template, handler, maxBodyBytes));
         return this;
     }
 

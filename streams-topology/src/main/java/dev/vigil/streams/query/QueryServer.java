@@ -58,8 +58,8 @@ import reactor.netty.http.server.HttpServerRoutes;
 public final class QueryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
     static final Duration HANDLER_TIMEOUT = Duration.ofSeconds(15);
-    /** Largest request body accepted (POST); beyond it the answer is 413. */
-    public static final int MAX_BODY_BYTES = 64 * 1024;
+    /** Largest request body a route accepts unless it says otherwise; beyond it the answer is 413. */
+    public static final int MAX_BODY_BYTES = ApiRoutes.DEFAULT_MAX_BODY_BYTES;
     /** The methods {@link HttpServerRoutes} has a route for; a known path asked with one it does not answer is 405. */
     private static final List<HttpMethod> ROUTABLE = List.of(
             HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.OPTIONS);
@@ -139,6 +139,7 @@ public final class QueryServer implements AutoCloseable {
                 switch (route.method()) {
                     case GET -> r.get(template, handler).head(template, handler);
                     case POST -> r.post(template, handler);
+                    case PUT -> r.put(template, handler);
                     case DELETE -> r.delete(template, handler);
                 }
             }
@@ -228,7 +229,7 @@ public final class QueryServer implements AutoCloseable {
                 return respond(Mono.just(unauthorized(req, path)), res);
             }
         }
-        if (method == Method.POST && !isJson(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE))) {
+        if (method.hasBody() && !isJson(req.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE))) {
             return respond(
                     Mono.just(HttpResult.problem(
                             415,
@@ -264,10 +265,18 @@ public final class QueryServer implements AutoCloseable {
         String remote = req.remoteAddress() == null
                 ? ""
                 : req.remoteAddress().getAddress().getHostAddress();
-        Mono<byte[]> body = method == Method.POST ? readBody(req) : Mono.just(new byte[0]);
+        Map<String, String> conditions = new HashMap<>();
+        for (String name : QueryRequest.CONDITION_HEADERS) {
+            String value = req.requestHeaders().get(name);
+            if (value != null) {
+                conditions.put(name, value);
+            }
+        }
+        int maxBody = route.maxBodyBytes();
+        Mono<byte[]> body = method.hasBody() ? readBody(req, maxBody) : Mono.just(new byte[0]);
         Mono<HttpResult> result = body.flatMap(bytes -> route.handler()
                         .handle(new QueryRequest(
-                                method, path, params, query, forwarded, req.uri(), bytes, caller, remote)))
+                                method, path, params, query, forwarded, req.uri(), bytes, caller, remote, conditions)))
                 .timeout(HANDLER_TIMEOUT)
                 .onErrorResume(e -> {
                     if (e instanceof BodyTooLarge) {
@@ -275,7 +284,7 @@ public final class QueryServer implements AutoCloseable {
                                 413,
                                 "payload-too-large",
                                 "Payload too large",
-                                "the request body must be at most " + MAX_BODY_BYTES + " bytes",
+                                "the request body must be at most " + maxBody + " bytes",
                                 path));
                     }
                     if (e instanceof java.util.concurrent.TimeoutException) {
@@ -410,6 +419,9 @@ public final class QueryServer implements AutoCloseable {
         if (HttpMethod.POST.equals(m)) {
             return Method.POST;
         }
+        if (HttpMethod.PUT.equals(m)) {
+            return Method.PUT;
+        }
         if (HttpMethod.DELETE.equals(m)) {
             return Method.DELETE;
         }
@@ -434,12 +446,12 @@ public final class QueryServer implements AutoCloseable {
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
-    /** The whole body, failing with {@link BodyTooLarge} as soon as it exceeds {@link #MAX_BODY_BYTES}. */
-    private static Mono<byte[]> readBody(HttpServerRequest req) {
+    /** The whole body, failing with {@link BodyTooLarge} as soon as it exceeds {@code max} bytes. */
+    private static Mono<byte[]> readBody(HttpServerRequest req, int max) {
         String declared = req.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
         if (declared != null) {
             try {
-                if (Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
+                if (Long.parseLong(declared.trim()) > max) {
                     return Mono.error(new BodyTooLarge());
                 }
             } catch (NumberFormatException e) {
@@ -449,7 +461,7 @@ public final class QueryServer implements AutoCloseable {
         return req.receive()
                 .asByteArray()
                 .reduceWith(ByteArrayOutputStream::new, (buf, chunk) -> {
-                    if (buf.size() + chunk.length > MAX_BODY_BYTES) {
+                    if (buf.size() + chunk.length > max) {
                         throw new BodyTooLarge();
                     }
                     buf.writeBytes(chunk);

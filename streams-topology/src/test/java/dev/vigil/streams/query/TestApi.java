@@ -16,6 +16,9 @@ public final class TestApi {
     /** A second token with the silence scope (another author). */
     public static final String SILENCER_2 = "vgl_test-silencer-2";
 
+    /** Manages monitors (scope monitors) and nothing else. */
+    public static final String MONITOR_EDITOR = "vgl_test-monitors";
+
     public static final String INSTANCE = "vgl_test-instance";
 
     private TestApi() {}
@@ -26,7 +29,8 @@ public final class TestApi {
                 new TokenSpec("test-reader", BearerTokens.hash(READER), List.of("read")),
                 new TokenSpec("test-silencer", BearerTokens.hash(SILENCER), List.of("silence")),
                 new TokenSpec("test-silencer-2", BearerTokens.hash(SILENCER_2), List.of("silence")),
-                new TokenSpec("test-acker", BearerTokens.hash(ACKER), List.of("ack")));
+                new TokenSpec("test-acker", BearerTokens.hash(ACKER), List.of("ack")),
+                new TokenSpec("test-monitors", BearerTokens.hash(MONITOR_EDITOR), List.of("monitors", "read")));
     }
 
     public static ApiAccess access() {

@@ -1,4 +1,4 @@
-package dev.vigil.standalone.monitors;
+package dev.vigil.streams.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,24 +69,12 @@ class RegionCheckTest {
         assertThat(said.get(said.size() - 1)).contains("--allow-region us-east");
     }
 
-    @org.junit.jupiter.api.io.TempDir
-    java.nio.file.Path dir;
-
     @Test
-    void checksPerDayAreRegionsTimesTheDayOverTheInterval() throws Exception {
-        MonitorDefinition heartbeat = MonitorsFile.read(
-                        java.nio.file.Files.writeString(
-                                dir.resolve("hb.yaml"),
-                                """
-                monitors:
-                  - id: nightly
-                    type: heartbeat
-                    heartbeat:
-                      schedule: "0 2 * * *"
-                      graceSeconds: 600
-                """),
-                        Set.of())
-                .get(0);
+    void checksPerDayAreRegionsTimesTheDayOverTheInterval() {
+        MonitorDefinition heartbeat = dev.vigil.schemas.json.Json.read(
+                "{\"schemaVersion\":1,\"id\":\"nightly\",\"type\":\"heartbeat\",\"heartbeat\":{\"schedule\":\"0 2 * * *\","
+                        + "\"graceSeconds\":600}}",
+                MonitorDefinition.class);
         List<String> lines = RegionCheck.checksPerDay(List.of(
                 http("api", 60, List.of("us-east", "eu-west", "ap-south")),
                 http("shop", 10, List.of("us-east")),

@@ -1,4 +1,4 @@
-package dev.vigil.standalone.monitors;
+package dev.vigil.streams.api;
 
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.schemas.contract.CheckType;

@@ -1,4 +1,4 @@
-package dev.vigil.standalone.monitors;
+package dev.vigil.streams.api;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.RegionStatus;

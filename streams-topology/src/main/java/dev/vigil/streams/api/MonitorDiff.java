@@ -1,4 +1,4 @@
-package dev.vigil.standalone.monitors;
+package dev.vigil.streams.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.MonitorDefinition;

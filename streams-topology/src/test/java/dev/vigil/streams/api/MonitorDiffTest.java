@@ -1,4 +1,4 @@
-package dev.vigil.standalone.monitors;
+package dev.vigil.streams.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
