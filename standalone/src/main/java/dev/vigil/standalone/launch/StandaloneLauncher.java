@@ -244,8 +244,9 @@ public final class StandaloneLauncher implements AutoCloseable {
         StreamsApp.Running streams = step(
                 progress,
                 "streams topology",
-                () -> StreamsApp.start(
-                        StreamsServiceConfig.load(null, streamsEnv).withStatusPages(options.statusPages())));
+                () -> StreamsApp.start(StreamsServiceConfig.load(null, streamsEnv)
+                        .withStatusPages(options.statusPages())
+                        .withManagement(management())));
         running.push(new Named("streams", streams));
         queryPort = streams.httpPort();
         progress.accept(String.format(
@@ -381,6 +382,15 @@ public final class StandaloneLauncher implements AutoCloseable {
 
     private interface Step<T> {
         T run();
+    }
+
+    /**
+     * The management API judges a monitor's target as this stack's probe workers will (their allow-list), and prints a
+     * heartbeat monitor's ping URL with this stack's ingest (known ahead when its port is fixed, as the demo's is).
+     */
+    private StreamsServiceConfig.ManagementSettings management() {
+        String ingest = options.ingestPort() > 0 ? "http://" + options.host() + ":" + options.ingestPort() : null;
+        return new StreamsServiceConfig.ManagementSettings(options.allowList(), ingest, null, null);
     }
 
     private static <T> T step(Consumer<String> progress, String what, Step<T> step) {
