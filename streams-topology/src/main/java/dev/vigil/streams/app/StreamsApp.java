@@ -213,7 +213,8 @@ public final class StreamsApp {
                     self.host(),
                     self.port(),
                     server.port());
-            return new Running(server, streams, forwarder, streamsMetrics, self, writer, silences, monitorCatalog);
+            return new Running(
+                    server, streams, forwarder, streamsMetrics, self, writer, silences, monitorCatalog, routes);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
@@ -409,6 +410,7 @@ public final class StreamsApp {
         private final ApiWriter writer;
         private final SilenceRoutes silences;
         private final Catalog<MonitorDefinition> monitorCatalog;
+        private final ApiRoutes routes;
 
         Running(
                 QueryServer server,
@@ -418,8 +420,10 @@ public final class StreamsApp {
                 HostInfo self,
                 ApiWriter writer,
                 SilenceRoutes silences,
-                Catalog<MonitorDefinition> monitorCatalog) {
+                Catalog<MonitorDefinition> monitorCatalog,
+                ApiRoutes routes) {
             this.monitorCatalog = monitorCatalog;
+            this.routes = routes;
             this.writer = writer;
             this.silences = silences;
             this.server = server;
@@ -431,6 +435,11 @@ public final class StreamsApp {
 
         public int httpPort() {
             return server.port();
+        }
+
+        /** Every endpoint this instance answers (what the OpenAPI document must describe). */
+        public List<ApiRoutes.Route> routes() {
+            return routes.routes();
         }
 
         /** The {@code host:port} other instances use to reach this one. */
