@@ -670,6 +670,11 @@ public final class MonitorsResource implements RouteExtension {
     }
 
     static HttpResult invalid(List<ContractViolation> problems, String path) {
+        return invalid(problems, path, "invalid-monitor", "Invalid monitor");
+    }
+
+    /** 400 naming every member at fault ({@code errors}) and the first ({@code field}); nothing was published. */
+    static HttpResult invalid(List<ContractViolation> problems, String path, String type, String title) {
         ContractViolation first = problems.get(0);
         List<Map<String, String>> errors = problems.stream()
                 .map(p -> Map.of("field", p.field(), "problem", p.problem()))
@@ -677,13 +682,7 @@ public final class MonitorsResource implements RouteExtension {
         String detail = problems.size() == 1
                 ? first.getMessage()
                 : problems.size() + " problems, nothing was published; the first: " + first.getMessage();
-        return HttpResult.problem(
-                400,
-                "invalid-monitor",
-                "Invalid monitor",
-                detail,
-                path,
-                Map.of("field", first.field(), "errors", errors));
+        return HttpResult.problem(400, type, title, detail, path, Map.of("field", first.field(), "errors", errors));
     }
 
     private static HttpResult notReady(QueryRequest req) {

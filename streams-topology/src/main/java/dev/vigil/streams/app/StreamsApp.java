@@ -7,6 +7,7 @@ import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.kit.kafka.CompactedTopicView;
 import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.alertapi.AckRoutes;
@@ -15,6 +16,7 @@ import dev.vigil.streams.api.Catalog;
 import dev.vigil.streams.api.MonitorChecks;
 import dev.vigil.streams.api.MonitorsResource;
 import dev.vigil.streams.api.RegionsResource;
+import dev.vigil.streams.api.RulesResource;
 import dev.vigil.streams.audit.ApiWriter;
 import dev.vigil.streams.audit.AuditLog;
 import dev.vigil.streams.audit.AuditRoutes;
@@ -161,6 +163,9 @@ public final class StreamsApp {
                         Clock.systemUTC())
                 .register(routes, backend, forwarder);
         new RegionsResource(monitorCatalog, Clock.systemUTC()).register(routes, backend, forwarder);
+        Catalog<AlertRule> ruleCatalog = ruleCatalog(cfg).start();
+        new RulesResource(ruleCatalog, writer, cfg.topics().alertRules(), Clock.systemUTC())
+                .register(routes, backend, forwarder);
         new AuditRoutes(
                         new AuditLog(
                                 cfg.kafka().bootstrapServers(),
@@ -189,6 +194,7 @@ public final class StreamsApp {
             silences.close();
             writer.close();
             monitorCatalog.close();
+            ruleCatalog.close();
             throw e;
         }
         KafkaStreams streams = null;
@@ -214,7 +220,15 @@ public final class StreamsApp {
                     self.port(),
                     server.port());
             return new Running(
-                    server, streams, forwarder, streamsMetrics, self, writer, silences, monitorCatalog, routes);
+                    server,
+                    streams,
+                    forwarder,
+                    streamsMetrics,
+                    self,
+                    writer,
+                    silences,
+                    List.of(monitorCatalog, ruleCatalog),
+                    routes);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
@@ -223,6 +237,7 @@ public final class StreamsApp {
             silences.close();
             writer.close();
             monitorCatalog.close();
+            ruleCatalog.close();
             forwarder.close();
             throw e;
         }
@@ -247,6 +262,23 @@ public final class StreamsApp {
                         CompactedTopicView.Options.of(
                                 "vigil-monitor-catalog", CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
                 MonitorDefinition::id,
+                Clock.systemUTC());
+    }
+
+    /** The published alert rules as the management API reads them (the topology reads its global store of them). */
+    static Catalog<AlertRule> ruleCatalog(StreamsServiceConfig cfg) {
+        String topic = cfg.topics().alertRules();
+        var serde = VigilSerdes.alertRule();
+        return new Catalog<>(
+                listener -> CompactedTopicView.of(
+                        CompactedTopicView.consumerProperties(
+                                cfg.kafka().bootstrapServers(), "vigil-streams-rule-catalog", consumerOverrides(cfg)),
+                        topic,
+                        r -> serde.deserializer().deserialize(topic, r.value()),
+                        listener,
+                        CompactedTopicView.Options.of(
+                                "vigil-rule-catalog", CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
+                AlertRule::id,
                 Clock.systemUTC());
     }
 
@@ -409,7 +441,7 @@ public final class StreamsApp {
         private final HostInfo self;
         private final ApiWriter writer;
         private final SilenceRoutes silences;
-        private final Catalog<MonitorDefinition> monitorCatalog;
+        private final List<Catalog<?>> catalogs;
         private final ApiRoutes routes;
 
         Running(
@@ -420,9 +452,9 @@ public final class StreamsApp {
                 HostInfo self,
                 ApiWriter writer,
                 SilenceRoutes silences,
-                Catalog<MonitorDefinition> monitorCatalog,
+                List<Catalog<?>> catalogs,
                 ApiRoutes routes) {
-            this.monitorCatalog = monitorCatalog;
+            this.catalogs = catalogs;
             this.routes = routes;
             this.writer = writer;
             this.silences = silences;
@@ -460,7 +492,7 @@ public final class StreamsApp {
             server.close();
             silences.close();
             writer.close(); // waits for a write still in flight
-            monitorCatalog.close();
+            catalogs.forEach(Catalog::close);
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));

@@ -58,7 +58,69 @@ class MonitorsApiIT {
             credentialsAndHeartbeatTokens();
             hostileRequestsPublishNothing();
             regionsAreListed();
+            rulesAreManagedThroughTheApi();
         }
+    }
+
+    private void rulesAreManagedThroughTheApi() throws Exception {
+        JsonNode rules = ItSupport.json(send("GET", "/v1/rules", null, TestApi.READER, Map.of()));
+        Map<String, JsonNode> byId = new java.util.TreeMap<>();
+        rules.path("rules").forEach(r -> byId.put(r.path("id").asText(), r));
+        assertThat(byId).containsKeys("dlq-routed", "http-5xx-ratio", "http-p95-latency", "http-error-spike");
+        assertThat(byId.get("http-5xx-ratio").path("source").asText()).isEqualTo("default");
+
+        HttpResponse<String> shipped = send("GET", "/v1/rules/http-5xx-ratio", null, TestApi.READER, Map.of());
+        String shippedTag = shipped.headers().firstValue("ETag").orElseThrow();
+        String stricter = shipped.body().replace("\"threshold\":0.05", "\"threshold\":0.02");
+        assertThat(stricter).isNotEqualTo(shipped.body());
+        // the rules scope is needed, not the monitors one; and an existing rule is replaced only with If-Match
+        assertThat(send("PUT", "/v1/rules/http-5xx-ratio", stricter, TestApi.MONITOR_EDITOR, Map.of())
+                        .statusCode())
+                .isEqualTo(403);
+        assertThat(send("PUT", "/v1/rules/http-5xx-ratio", stricter, TestApi.ADMIN, Map.of())
+                        .statusCode())
+                .isEqualTo(428);
+        HttpResponse<String> overridden =
+                send("PUT", "/v1/rules/http-5xx-ratio", stricter, TestApi.ADMIN, Map.of("If-Match", shippedTag));
+        assertThat(overridden.statusCode()).as(overridden.body()).isEqualTo(200);
+        assertThat(ItSupport.json(send("GET", "/v1/rules/http-5xx-ratio", null, TestApi.READER, Map.of()))
+                        .path("source")
+                        .asText())
+                .isEqualTo("override");
+
+        String custom = "{\"appId\":\"shop\",\"metricName\":\"checkout_failed\",\"aggregation\":\"count\","
+                + "\"windowMinutes\":5,\"comparator\":\"gt\",\"threshold\":3,\"severity\":\"warning\","
+                + "\"summary\":\"{app}: {events} failed checkouts in {window} min\"}";
+        HttpResponse<String> created = send("PUT", "/v1/rules/checkout-failures", custom, TestApi.ADMIN, Map.of());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        Map<String, String> bad = Map.of(
+                custom.replace("\"windowMinutes\":5", "\"windowMinutes\":0"), "windowMinutes",
+                custom.replaceFirst("\\{", "{\"treshold\":1,"), "treshold",
+                custom.replace("\"count\"", "\"median\""), "aggregation");
+        for (var c : bad.entrySet()) {
+            HttpResponse<String> res = send(
+                    "POST",
+                    "/v1/rules:validate",
+                    c.getKey().replaceFirst("\\{", "{\"id\":\"x\","),
+                    TestApi.ADMIN,
+                    Map.of());
+            assertThat(res.statusCode()).as(res.body()).isEqualTo(400);
+            assertThat(ItSupport.json(res).path("field").asText()).isEqualTo(c.getValue());
+        }
+
+        // deleting the override brings the shipped rule back; a shipped rule itself is switched off, not deleted
+        HttpResponse<String> removed = send("DELETE", "/v1/rules/http-5xx-ratio", null, TestApi.ADMIN, Map.of());
+        assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
+        assertThat(ItSupport.json(removed).path("rule").path("source").asText()).isEqualTo("default");
+        assertThat(send("DELETE", "/v1/rules/http-5xx-ratio", null, TestApi.ADMIN, Map.of())
+                        .statusCode())
+                .isEqualTo(409);
+        assertThat(send("DELETE", "/v1/rules/checkout-failures", null, TestApi.ADMIN, Map.of())
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(audits())
+                .extracting(AuditRecord::action)
+                .contains("rule.replaced", "rule.created", "rule.override-removed", "rule.deleted");
     }
 
     private void createReadReplaceDelete() throws Exception {

@@ -1,0 +1,313 @@
+package dev.vigil.streams.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.schemas.contract.AlertRule;
+import dev.vigil.schemas.contract.AuditRecord;
+import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.contract.Require;
+import dev.vigil.schemas.json.Json;
+import dev.vigil.streams.audit.ApiWriter;
+import dev.vigil.streams.query.ApiRoutes;
+import dev.vigil.streams.query.Forwarder;
+import dev.vigil.streams.query.HttpResult;
+import dev.vigil.streams.query.QueryBackend;
+import dev.vigil.streams.query.QueryRequest;
+import dev.vigil.streams.query.RouteExtension;
+import dev.vigil.streams.rules.DefaultRules;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import reactor.core.publisher.Mono;
+
+/**
+ * Metric alert rules managed through the query API (docs/api.md#managing-alert-rules), the same way as monitors
+ * ({@link MonitorsResource}): read from a {@link Catalog} of {@code vigil.alert-rules}, written with their audit record
+ * in one transaction, replaced only with the revision the editor read. The rules in force are the shipped defaults
+ * ({@link DefaultRules}), each replaced by a published rule of the same id, plus every other published rule; so a
+ * default is visible here ({@code source: default}), is edited like any rule (its first edit publishes an override,
+ * {@code source: override}), and comes back when its override is deleted. A shipped rule itself cannot be deleted:
+ * it is switched off with {@code enabled: false}.
+ * <ul>
+ *   <li>{@code GET /v1/rules}, {@code GET /v1/rules/{id}} (scope {@code read}; the latter with {@code ETag});</li>
+ *   <li>{@code PUT /v1/rules/{id}} (scope {@code rules}): create (201) or replace (200) with {@code If-Match};
+ *       428 replacing without it, 412 when stale;</li>
+ *   <li>{@code DELETE /v1/rules/{id}} (rules): a custom rule is deleted, an override removed (the default is back);</li>
+ *   <li>{@code POST /v1/rules:validate} (rules): the checks and the change, publishing nothing.</li>
+ * </ul>
+ */
+public final class RulesResource implements RouteExtension {
+    private final Catalog<AlertRule> catalog;
+    private final ApiWriter writer;
+    private final String topic;
+    private final Clock clock;
+
+    public RulesResource(Catalog<AlertRule> catalog, ApiWriter writer, String topic, Clock clock) {
+        this.catalog = catalog;
+        this.writer = writer;
+        this.topic = topic;
+        this.clock = clock;
+    }
+
+    @Override
+    public void register(ApiRoutes routes, QueryBackend backend, Forwarder forwarder) {
+        routes.get("/v1/rules", this::list)
+                .get("/v1/rules/{id}", this::one)
+                .put("/v1/rules/{id}", req -> put(req, false))
+                .delete("/v1/rules/{id}", this::delete)
+                .post("/v1/rules:validate", req -> put(req, true));
+    }
+
+    /** The shipped rules by id. */
+    private static Map<String, AlertRule> defaults() {
+        Map<String, AlertRule> out = new LinkedHashMap<>();
+        DefaultRules.all().forEach(r -> out.put(r.id(), r));
+        return out;
+    }
+
+    /** The rule in force under {@code id}: the published one, else the shipped one, else null. */
+    private AlertRule effective(String id) {
+        AlertRule published = catalog.get(id);
+        return published != null ? published : defaults().get(id);
+    }
+
+    private static String source(String id, AlertRule published) {
+        boolean shipped = defaults().containsKey(id);
+        if (published == null) {
+            return shipped ? "default" : "none";
+        }
+        return shipped ? "override" : "custom";
+    }
+
+    private static ObjectNode view(AlertRule r, String source) {
+        ObjectNode n = (ObjectNode) Json.toTree(r);
+        n.remove("schemaVersion");
+        n.put("source", source);
+        n.put("revision", Revisions.of(r));
+        return n;
+    }
+
+    private Mono<HttpResult> list(QueryRequest req) {
+        if (!catalog.ready()) {
+            return Mono.just(notReady(req));
+        }
+        Map<String, AlertRule> published = catalog.snapshot();
+        Map<String, AlertRule> inForce = new TreeMap<>(defaults());
+        inForce.putAll(published);
+        List<Object> rows = new ArrayList<>();
+        inForce.forEach((id, r) -> rows.add(view(r, source(id, published.get(id)))));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("generatedAt", clock.millis());
+        body.put("count", rows.size());
+        body.put("rules", rows);
+        return Mono.just(HttpResult.ok(body));
+    }
+
+    private Mono<HttpResult> one(QueryRequest req) {
+        String id = req.param("id");
+        if (!catalog.ready()) {
+            return Mono.just(notReady(req));
+        }
+        AlertRule r = Require.SLUG.matcher(id).matches() ? effective(id) : null;
+        if (r == null) {
+            return Mono.just(HttpResult.notFound("no rule " + id, req.path()));
+        }
+        return Mono.just(HttpResult.ok(view(r, source(id, catalog.get(id)))).withHeader("ETag", Revisions.of(r)));
+    }
+
+    private Mono<HttpResult> put(QueryRequest req, boolean dryRun) {
+        String id = dryRun ? null : req.param("id");
+        if (id != null && !Require.SLUG.matcher(id).matches()) {
+            return Mono.just(
+                    HttpResult.badRequest("a rule id is 1 to 63 lower-case letters, digits and '-'", req.path(), "id"));
+        }
+        AlertRule asked;
+        try {
+            asked = read(Json.tree(req.body()), id);
+        } catch (ContractViolation e) {
+            return Mono.just(MonitorsResource.invalid(List.of(e), req.path(), "invalid-rule", "Invalid rule"));
+        }
+        if (!catalog.ready()) {
+            return Mono.just(notReady(req));
+        }
+        String ruleId = asked.id();
+        AlertRule published = catalog.get(ruleId);
+        AlertRule current = published != null ? published : defaults().get(ruleId);
+        String currentRevision = Revisions.of(current);
+        String change = current == null ? "created" : current.equals(asked) ? "unchanged" : "replaced";
+        if (!dryRun) {
+            HttpResult refused = preconditions(req, ruleId, current, currentRevision, change);
+            if (refused != null) {
+                return Mono.just(refused);
+            }
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", ruleId);
+        body.put("change", change);
+        body.put("revision", Revisions.of(asked));
+        body.put("previousRevision", currentRevision);
+        body.put("rule", view(asked, defaults().containsKey(ruleId) ? "override" : "custom"));
+        if (dryRun || change.equals("unchanged")) {
+            body.put("dryRun", dryRun);
+            return Mono.just(HttpResult.ok(body));
+        }
+        if (!catalog.reserve(ruleId, published, asked)) {
+            return Mono.just(conflict(ruleId, req));
+        }
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("metricName", asked.metricName());
+        details.put("before", currentRevision == null ? "none" : currentRevision);
+        details.put("after", Revisions.of(asked));
+        AuditRecord audit = audit(req, current == null ? "rule.created" : "rule.replaced", ruleId, details);
+        return writer.write(List.of(new ProducerRecord<>(topic, ruleId, Json.bytes(asked))), audit)
+                .doOnError(e -> catalog.release(ruleId, asked))
+                .thenReturn(HttpResult.json(current == null ? 201 : 200, body).withHeader("ETag", Revisions.of(asked)))
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    /** A rule from a body: the contract read strictly (the members GET adds are tolerated and dropped). */
+    static AlertRule read(JsonNode node, String pathId) {
+        if (!(node instanceof ObjectNode o)) {
+            throw new ContractViolation("body", "must be a JSON object (a rule)");
+        }
+        ObjectNode copy = o.deepCopy();
+        copy.remove("source");
+        copy.remove("revision");
+        if (pathId != null) {
+            JsonNode given = copy.get("id");
+            if (given == null || given.isNull()) {
+                copy.put("id", pathId);
+            } else if (!given.isTextual() || !given.asText().equals(pathId)) {
+                throw new ContractViolation("id", "must be the id in the URL (" + pathId + ") or left out");
+            }
+        }
+        if (!copy.has("schemaVersion")) {
+            copy.put("schemaVersion", 1);
+        }
+        return RequestBodies.contract(copy, AlertRule.class, "");
+    }
+
+    private static HttpResult preconditions(
+            QueryRequest req, String id, AlertRule current, String currentRevision, String change) {
+        String ifNoneMatch = req.condition("If-None-Match");
+        String ifMatch = req.condition("If-Match");
+        if (ifNoneMatch != null && !Revisions.ifNoneMatch(ifNoneMatch, currentRevision)) {
+            return stale(req, currentRevision, "rule " + id + " already exists (If-None-Match: " + ifNoneMatch + ")");
+        }
+        if (ifMatch != null && !Revisions.ifMatch(ifMatch, currentRevision)) {
+            return stale(
+                    req,
+                    currentRevision,
+                    current == null
+                            ? "rule " + id + " does not exist"
+                            : "rule " + id + " changed since revision " + ifMatch + "; it is now " + currentRevision);
+        }
+        if (ifMatch == null && current != null && change.equals("replaced")) {
+            return HttpResult.problem(
+                            428,
+                            "precondition-required",
+                            "Precondition required",
+                            "rule " + id + " exists: send If-Match with the revision you edited (GET /v1/rules/" + id
+                                    + " gives it in ETag)",
+                            req.path(),
+                            Map.of("currentRevision", currentRevision))
+                    .withHeader("ETag", currentRevision);
+        }
+        return null;
+    }
+
+    private Mono<HttpResult> delete(QueryRequest req) {
+        String id = req.param("id");
+        if (!catalog.ready()) {
+            return Mono.just(notReady(req));
+        }
+        AlertRule published = Require.SLUG.matcher(id).matches() ? catalog.get(id) : null;
+        boolean shipped = defaults().containsKey(id);
+        if (published == null) {
+            return Mono.just(
+                    shipped
+                            ? HttpResult.problem(
+                                    409,
+                                    "shipped-rule",
+                                    "A shipped rule",
+                                    "rule " + id + " ships with Vigil and cannot be deleted; switch it off with "
+                                            + "\"enabled\": false",
+                                    req.path())
+                            : HttpResult.notFound("no rule " + id, req.path()));
+        }
+        String revision = Revisions.of(published);
+        String ifMatch = req.condition("If-Match");
+        if (ifMatch != null && !Revisions.ifMatch(ifMatch, revision)) {
+            return Mono.just(stale(req, revision, "rule " + id + " changed since revision " + ifMatch));
+        }
+        if (!catalog.reserve(id, published, null)) {
+            return Mono.just(conflict(id, req));
+        }
+        AuditRecord audit = audit(
+                req,
+                shipped ? "rule.override-removed" : "rule.deleted",
+                id,
+                Map.of(
+                        "before",
+                        revision,
+                        "after",
+                        shipped ? Revisions.of(defaults().get(id)) : "none"));
+        return writer.write(List.of(new ProducerRecord<>(topic, id, null)), audit)
+                .doOnError(e -> catalog.release(id, null))
+                .then(Mono.fromCallable(() -> {
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("id", id);
+                    body.put("deleted", true);
+                    body.put("previousRevision", revision);
+                    if (shipped) {
+                        body.put("rule", view(defaults().get(id), "default"));
+                    }
+                    return HttpResult.ok(body);
+                }))
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
+    private static HttpResult stale(QueryRequest req, String currentRevision, String detail) {
+        Map<String, Object> ext = new HashMap<>();
+        if (currentRevision != null) {
+            ext.put("currentRevision", currentRevision);
+        }
+        HttpResult r = HttpResult.problem(412, "precondition-failed", "Precondition failed", detail, req.path(), ext);
+        return currentRevision == null ? r : r.withHeader("ETag", currentRevision);
+    }
+
+    private static HttpResult conflict(String id, QueryRequest req) {
+        return HttpResult.problem(
+                409,
+                "concurrent-change",
+                "Concurrent change",
+                "rule " + id + " was changed by another request just now; read it again and retry",
+                req.path());
+    }
+
+    private AuditRecord audit(QueryRequest req, String action, String id, Map<String, String> details) {
+        return new AuditRecord(
+                1,
+                UUID.randomUUID().toString(),
+                clock.millis(),
+                req.actor(),
+                action,
+                "rule/" + id,
+                req.remoteAddress(),
+                details);
+    }
+
+    private static HttpResult notReady(QueryRequest req) {
+        return HttpResult.unavailable("this instance is still reading the rules topic; retry in a moment", req.path());
+    }
+}
