@@ -40,10 +40,12 @@ import reactor.core.publisher.Mono;
  * {@link Catalog} every instance keeps of {@code vigil.monitors}, writes go to the topic with their audit record in
  * one Kafka transaction ({@link ApiWriter}), as silences do.
  * <ul>
- *   <li>{@code GET /v1/monitors?service=&type=&region=&limit=&after=} (scope {@code read}): the definitions, by id,
- *       a page at a time ({@code next} is the {@code after} of the next page).</li>
- *   <li>{@code GET /v1/monitors/{id}/definition} (read): the definition as {@code PUT} takes it, with its revision
- *       in {@code ETag}. ({@code GET /v1/monitors/{id}} is the monitor's status.)</li>
+ *   <li>{@code GET /v1/monitors?service=&type=&region=&limit=&after=} (scope {@code monitors}): the definitions, by
+ *       id, a page at a time ({@code next} is the {@code after} of the next page).</li>
+ *   <li>{@code GET /v1/monitors/{id}/definition} (monitors): the definition as {@code PUT} takes it, with its
+ *       revision in {@code ETag}. ({@code GET /v1/monitors/{id}} is the monitor's status, for {@code read}.) Whole
+ *       definitions hold URLs, plain header values and bodies, which every {@code read} answer redacts: they are for
+ *       those who manage monitors.</li>
  *   <li>{@code PUT /v1/monitors/{id}} (scope {@code monitors}): create (201) or replace (200). Replacing needs
  *       {@code If-Match} with the revision the editor read (428 without, 412 when it changed since);
  *       {@code If-None-Match: *} creates only. An identical body is 200 with {@code change: unchanged} and writes

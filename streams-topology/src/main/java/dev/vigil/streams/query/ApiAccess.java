@@ -57,6 +57,10 @@ public final class ApiAccess {
         if (template.equals("/v1/audit")) {
             return Scope.ADMIN;
         }
+        if (template.equals("/v1/monitors") || template.equals("/v1/monitors/{id}/definition")) {
+            // whole definitions: URLs, plain header values and bodies, which every other read redacts
+            return Scope.MONITORS;
+        }
         if (method == ApiRoutes.Method.GET && template.startsWith("/v1/")) {
             return Scope.READ;
         }

@@ -149,15 +149,23 @@ class MonitorsApiIT {
         assertThat(audit.details()).containsEntry("after", etag).containsEntry("before", "none");
 
         // the same instance reads what it wrote at once, with the same revision
-        HttpResponse<String> read = send("GET", "/v1/monitors/checkout/definition", null, TestApi.READER, Map.of());
+        HttpResponse<String> read =
+                send("GET", "/v1/monitors/checkout/definition", null, TestApi.MONITOR_EDITOR, Map.of());
         assertThat(read.statusCode()).isEqualTo(200);
+        // whole definitions (URLs, plain headers, bodies) are for those who manage monitors; every other read redacts
+        assertThat(send("GET", "/v1/monitors/checkout/definition", null, TestApi.READER, Map.of())
+                        .statusCode())
+                .isEqualTo(403);
+        assertThat(send("GET", "/v1/monitors", null, TestApi.READER, Map.of()).statusCode())
+                .isEqualTo(403);
         assertThat(read.headers().firstValue("ETag")).hasValue(etag);
         assertThat(ItSupport.json(read).path("intervalSeconds").asInt()).isEqualTo(30);
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> ItSupport.json(send("GET", "/v1/monitors?service=shop", null, TestApi.READER, Map.of()))
-                                .path("total")
-                                .asInt()
-                        == 1);
+                .until(() ->
+                        ItSupport.json(send("GET", "/v1/monitors?service=shop", null, TestApi.MONITOR_EDITOR, Map.of()))
+                                        .path("total")
+                                        .asInt()
+                                == 1);
 
         // create-only is refused now that it exists
         assertThat(send("PUT", "/v1/monitors/checkout", body, TestApi.MONITOR_EDITOR, Map.of("If-None-Match", "*"))
@@ -210,7 +218,7 @@ class MonitorsApiIT {
                 send("DELETE", "/v1/monitors/checkout", null, TestApi.MONITOR_EDITOR, Map.of("If-Match", newTag));
         assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
         assertThat(monitorsOnTopic()).doesNotContainKey("checkout");
-        assertThat(send("GET", "/v1/monitors/checkout/definition", null, TestApi.READER, Map.of())
+        assertThat(send("GET", "/v1/monitors/checkout/definition", null, TestApi.MONITOR_EDITOR, Map.of())
                         .statusCode())
                 .isEqualTo(404);
         assertThat(send("DELETE", "/v1/monitors/checkout", null, TestApi.MONITOR_EDITOR, Map.of())
@@ -304,7 +312,7 @@ class MonitorsApiIT {
                 TestApi.MONITOR_EDITOR,
                 Map.of());
         assertThat(byReference.statusCode()).as(byReference.body()).isEqualTo(201);
-        assertThat(send("GET", "/v1/monitors/private-api/definition", null, TestApi.READER, Map.of())
+        assertThat(send("GET", "/v1/monitors/private-api/definition", null, TestApi.MONITOR_EDITOR, Map.of())
                         .body())
                 .contains("\"secretEnv\":\"PRIVATE_API_TOKEN\"");
 
@@ -321,7 +329,7 @@ class MonitorsApiIT {
         assertThat(ItSupport.json(heartbeat).path("heartbeat").path("pingPath").asText())
                 .isEqualTo("/v1/heartbeat/nightly-backup");
         HttpResponse<String> shown =
-                send("GET", "/v1/monitors/nightly-backup/definition", null, TestApi.READER, Map.of());
+                send("GET", "/v1/monitors/nightly-backup/definition", null, TestApi.MONITOR_EDITOR, Map.of());
         assertThat(shown.body()).doesNotContain(token).doesNotContain("tokenSha256");
         assertThat(ItSupport.json(shown).path("heartbeat").path("hasToken").asBoolean())
                 .isTrue();
@@ -412,7 +420,7 @@ class MonitorsApiIT {
         Map<String, JsonNode> byName = new java.util.TreeMap<>();
         regions.path("regions").forEach(r -> byName.put(r.path("region").asText(), r));
         assertThat(byName)
-                .as(send("GET", "/v1/monitors/rollout/definition", null, TestApi.READER, Map.of())
+                .as(send("GET", "/v1/monitors/rollout/definition", null, TestApi.MONITOR_EDITOR, Map.of())
                         .body())
                 .containsKeys("us-east", "eu-west", "ap-south");
         assertThat(byName.get("us-east").path("state").asText()).isEqualTo("serving");
