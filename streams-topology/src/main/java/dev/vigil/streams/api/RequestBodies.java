@@ -104,6 +104,8 @@ public final class RequestBodies {
      * Violations name the member under {@code prefix} ({@code monitors[3].tcp.host}).
      */
     public static <T> T contract(JsonNode node, Class<T> type, String prefix) {
+        // before binding: a record's own checks run first and would blame a missing member for a misspelt one
+        unknownMembers(node, type, prefix);
         try {
             return CONTRACT.treeToValue(node, type);
         } catch (UnrecognizedPropertyException e) {
@@ -118,6 +120,40 @@ public final class RequestBodies {
                 throw new ContractViolation(under(prefix, v.field()), v.problem());
             }
             throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "is not valid here");
+        }
+    }
+
+    /** Refuses the first member of {@code node}, or of a nested record's object, that {@code type} does not have. */
+    static void unknownMembers(JsonNode node, Class<?> type, String prefix) {
+        if (!type.isRecord() || node == null || !node.isObject()) {
+            return;
+        }
+        Map<String, java.lang.reflect.RecordComponent> components = new java.util.LinkedHashMap<>();
+        for (var c : type.getRecordComponents()) {
+            components.put(c.getName(), c);
+        }
+        var names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            var c = components.get(name);
+            String at = prefix.isEmpty() ? name : prefix + "." + name;
+            if (c == null) {
+                throw new ContractViolation(
+                        at, "unknown field; expected " + String.join(", ", new TreeSet<>(components.keySet())));
+            }
+            JsonNode value = node.get(name);
+            if (c.getType().isRecord()) {
+                unknownMembers(value, c.getType(), at);
+            } else if (List.class.isAssignableFrom(c.getType())
+                    && c.getGenericType() instanceof java.lang.reflect.ParameterizedType pt
+                    && pt.getActualTypeArguments()[0] instanceof Class<?> element
+                    && element.isRecord()
+                    && value != null
+                    && value.isArray()) {
+                for (int i = 0; i < value.size(); i++) {
+                    unknownMembers(value.get(i), element, at + "[" + i + "]");
+                }
+            }
         }
     }
 
