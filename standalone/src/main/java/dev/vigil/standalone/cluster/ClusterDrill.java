@@ -360,7 +360,7 @@ public final class ClusterDrill {
                     decided,
                     decidedAt,
                     r.headers()
-                            .firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER)
+                            .firstValue(dev.vigil.streams.query.QueryBackend.STANDBY_HEADER)
                             .isPresent());
         } catch (IOException e) {
             return null;

@@ -14,7 +14,6 @@ import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
-import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryRequest;
 import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.topology.StoreNames;
@@ -43,7 +42,7 @@ import reactor.core.scheduler.Schedulers;
  * </ul>
  * Store reads run off the event loop; a rebalancing instance or a failing peer answers 503, never a partial list. A
  * peer that does not answer at all is stood in for by this instance's standby copies of its partitions, as
- * {@code /v1/status} does ({@code answeredFromStandby}, {@link QueryHandlers#STANDBY_HEADER}).
+ * {@code /v1/status} does ({@code answeredFromStandby}, {@link QueryBackend#STANDBY_HEADER}).
  */
 public final class AlertingRoutes implements RouteExtension {
     static final Set<String> STATES = Set.of("open", "firing", "resolving", "healthy", "all");
@@ -104,7 +103,7 @@ public final class AlertingRoutes implements RouteExtension {
                     HttpResult ok = HttpResult.ok(body);
                     return stoodInFor.isEmpty()
                             ? ok
-                            : ok.withHeader(QueryHandlers.STANDBY_HEADER, String.join(",", stoodInFor));
+                            : ok.withHeader(QueryBackend.STANDBY_HEADER, String.join(",", stoodInFor));
                 })
                 .onErrorResume(
                         QueryBackend.Unavailable.class,

@@ -31,9 +31,9 @@ import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DeferredBackend;
 import dev.vigil.streams.query.Forwarder;
 import dev.vigil.streams.query.KafkaStreamsBackend;
-import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.RouteExtension;
+import dev.vigil.streams.readmodel.ReadModel;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.VigilTopology;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -137,7 +137,7 @@ public final class StreamsApp {
         Forwarder forwarder =
                 new Forwarder(FORWARD_CONNECT_TIMEOUT, FORWARD_RESPONSE_TIMEOUT, access.instanceAuthorization());
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(backend, forwarder, Clock.systemUTC()).register(routes);
+        ReadModel.register(routes, backend, forwarder, Clock.systemUTC());
         for (RouteExtension ext : extensions) {
             ext.register(routes, backend, forwarder);
         }
@@ -493,10 +493,12 @@ public final class StreamsApp {
             silences.close();
             writer.close(); // waits for a write still in flight
             catalogs.forEach(Catalog::close);
+            // Before Streams closes its stores: the metrics binder's thread reads RocksDB properties, and a read of a
+            // closed store can crash the JVM in native code.
+            metrics.close();
             // Leave the group so partitions move to the remaining instances at once, not after the session timeout.
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
-            metrics.close();
             forwarder.close();
         }
     }

@@ -12,6 +12,12 @@ import reactor.core.publisher.Mono;
  * and this instance's local (active) stores. {@link KafkaStreamsBackend} is the real one.
  */
 public interface QueryBackend {
+    /**
+     * Set on an answer that holds rows read from this instance's standby copies because the instance that owns them
+     * did not answer: its value is that instance ({@code host:port}, comma-separated when several). Such rows are
+     * behind the owner's by the standby's lag (usually under a second).
+     */
+    String STANDBY_HEADER = "X-Vigil-Standby-For";
 
     /** True while stores can be queried for a whole and correct answer (Streams RUNNING, not rebalancing). */
     boolean ready();

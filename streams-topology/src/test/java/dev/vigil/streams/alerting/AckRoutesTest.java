@@ -58,7 +58,7 @@ class AckRoutesTest {
         var backend = new dev.vigil.streams.query.DriverBackend(h.driver);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         new AckRoutes(writer, "vigil.acks", "vigil.alerts", clock).register(routes, backend, forwarder);
-        new dev.vigil.streams.query.QueryHandlers(backend, forwarder, clock).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, clock);
         server = TestApi.start(routes);
         h.define(new MonitorDefinition(
                 1,

@@ -156,7 +156,7 @@ class AlertingRoutesTest {
                     .containsExactly("monitor/api", "monitor/web");
             assertThat(Json.tree(whole.body().getBytes()).has("answeredFromStandby"))
                     .isFalse();
-            assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER))
+            assertThat(whole.headers().firstValue(dev.vigil.streams.query.QueryBackend.STANDBY_HEADER))
                     .isEmpty();
 
             // B alive but rebalancing: its 503 is the truth, not a standby's copy
@@ -186,7 +186,7 @@ class AlertingRoutesTest {
                     .as(stoodIn.body())
                     .extracting(JsonNode::asText)
                     .containsExactly(b);
-            assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryHandlers.STANDBY_HEADER))
+            assertThat(stoodIn.headers().firstValue(dev.vigil.streams.query.QueryBackend.STANDBY_HEADER))
                     .hasValue(b);
 
             // no standby copy of B's partitions here: a 503 that says both, never A's alerts alone

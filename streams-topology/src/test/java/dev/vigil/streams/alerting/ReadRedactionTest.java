@@ -21,7 +21,6 @@ import dev.vigil.streams.console.StatusPages;
 import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
-import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.TestApi;
 import dev.vigil.streams.silence.SilenceRoutes;
@@ -79,7 +78,7 @@ class ReadRedactionTest {
         routes = new ApiRoutes();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         DriverBackend backend = new DriverBackend(h.driver);
-        new QueryHandlers(backend, forwarder, clock).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, clock);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         silenceRoutes = new SilenceRoutes(writer, "vigil.silences", clock, SilenceSettings.defaults());
         silenceRoutes.register(routes, backend, forwarder);

@@ -19,7 +19,6 @@ import dev.vigil.streams.config.StreamsServiceConfig.SilenceSettings;
 import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
-import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.TestApi;
 import dev.vigil.streams.silence.SilenceRoutes;
@@ -90,7 +89,7 @@ class WriteRoutesFuzzTest {
         ApiRoutes routes = new ApiRoutes();
         Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         DriverBackend backend = new DriverBackend(h.driver);
-        new QueryHandlers(backend, forwarder, clock).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, clock);
         new AlertingRoutes(clock).register(routes, backend, forwarder);
         // small caps so the fuzz reaches them, and a long write bound so a slow machine never turns into a 503
         silenceRoutes =

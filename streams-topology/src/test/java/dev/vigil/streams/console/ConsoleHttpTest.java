@@ -15,7 +15,6 @@ import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import dev.vigil.streams.query.ApiRoutes;
 import dev.vigil.streams.query.DriverBackend;
 import dev.vigil.streams.query.Forwarder;
-import dev.vigil.streams.query.QueryHandlers;
 import dev.vigil.streams.query.QueryServer;
 import dev.vigil.streams.query.TestApi;
 import dev.vigil.streams.topology.DriverHarness;
@@ -67,7 +66,7 @@ class ConsoleHttpTest {
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backend = new DriverBackend(harness.driver);
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(backend, forwarder, CLOCK).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, CLOCK);
         assets = ConsoleAssets.load();
         new ConsoleRoutes(assets).register(routes);
         StatusPage page = new StatusPage(

@@ -136,7 +136,7 @@ class MonitorTypesQueryTest {
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         DriverBackend backend = new DriverBackend(h.driver);
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(backend, forwarder, CLOCK).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, CLOCK);
         server = TestApi.start(routes);
     }
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class OpenApiDocumentTest {
     private static final String FIELDS = "#/components/schemas/MonitorFields";
 
-    private final JsonNode doc = Json.tree(QueryHandlers.openApiDocument());
+    private final JsonNode doc = Json.tree(ApiDocs.openApiDocument());
 
     @Test
     void everyReferenceResolves() {

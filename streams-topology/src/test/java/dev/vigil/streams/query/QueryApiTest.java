@@ -71,7 +71,7 @@ class QueryApiTest {
 
     private QueryServer serve(DriverBackend backend) {
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(backend, forwarder, CLOCK).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, CLOCK);
         return TestApi.start(routes, QueryServer.ops(backend, () -> "# metrics\n"));
     }
 
@@ -274,7 +274,7 @@ class QueryApiTest {
 
         var status = get(serverA, "/v1/status");
         assertThat(status.statusCode()).isEqualTo(200);
-        assertThat(status.headers().firstValue(QueryHandlers.STANDBY_HEADER)).hasValue(b);
+        assertThat(status.headers().firstValue(QueryBackend.STANDBY_HEADER)).hasValue(b);
         JsonNode body = json(status);
         assertThat(body.path("answeredFromStandby"))
                 .extracting(JsonNode::asText)
@@ -303,11 +303,11 @@ class QueryApiTest {
 
         var blog = get(serverA, "/v1/monitors/blog");
         assertThat(blog.statusCode()).isEqualTo(200);
-        assertThat(blog.headers().firstValue(QueryHandlers.STANDBY_HEADER)).hasValue(b);
+        assertThat(blog.headers().firstValue(QueryBackend.STANDBY_HEADER)).hasValue(b);
         assertThat(json(blog).path("status").path("status").asText()).isEqualTo("up");
         var shop = get(serverA, "/v1/monitors/shop");
         assertThat(shop.statusCode()).isEqualTo(200);
-        assertThat(shop.headers().firstValue(QueryHandlers.STANDBY_HEADER))
+        assertThat(shop.headers().firstValue(QueryBackend.STANDBY_HEADER))
                 .as("answered by its owner")
                 .isEmpty();
     }

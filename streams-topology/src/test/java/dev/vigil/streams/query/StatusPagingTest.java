@@ -82,7 +82,7 @@ class StatusPagingTest {
 
     private QueryServer serve(DriverBackend backend) {
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(backend, forwarder, CLOCK).register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, CLOCK);
         return TestApi.start(routes, QueryServer.ops(backend, () -> ""));
     }
 

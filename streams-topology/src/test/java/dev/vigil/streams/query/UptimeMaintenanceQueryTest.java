@@ -148,8 +148,8 @@ class UptimeMaintenanceQueryTest {
 
         forwarder = TestApi.forwarder(Duration.ofSeconds(5));
         ApiRoutes routes = new ApiRoutes();
-        new QueryHandlers(new DriverBackend(driver), forwarder, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC))
-                .register(routes);
+        dev.vigil.streams.readmodel.ReadModel.register(
+                routes, new DriverBackend(driver), forwarder, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
         server = TestApi.start(routes);
     }
 
@@ -269,7 +269,7 @@ class UptimeMaintenanceQueryTest {
     void theOccurrenceListIsBoundedAndSaysWhenItWasCut() throws Exception {
         JsonNode body = uptime("/v1/monitors/busy/uptime?days=90");
         JsonNode maintenance = body.path("maintenance");
-        assertThat(maintenance).hasSize(QueryHandlers.MAX_MAINTENANCE_OCCURRENCES);
+        assertThat(maintenance).hasSize(dev.vigil.streams.readmodel.MonitorResource.MAX_MAINTENANCE_OCCURRENCES);
         assertThat(body.path("maintenanceTruncated").asBoolean()).isTrue();
         // earliest first: the range starts 89 days before Tuesday, at 00:00Z
         long first = TUESDAY - 89 * DAY;

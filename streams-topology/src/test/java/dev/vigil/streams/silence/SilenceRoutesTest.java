@@ -427,8 +427,8 @@ class SilenceRoutesTest {
 
     @Test
     void openApiDocumentsTheSilencesEndpoints() {
-        JsonNode paths = Json.tree(dev.vigil.streams.query.QueryHandlers.openApiDocument())
-                .path("paths");
+        JsonNode paths =
+                Json.tree(dev.vigil.streams.query.ApiDocs.openApiDocument()).path("paths");
         assertThat(paths.path("/v1/silences").has("get")).isTrue();
         assertThat(paths.path("/v1/silences").path("post").path("responses").has("413"))
                 .isTrue();
@@ -437,7 +437,7 @@ class SilenceRoutesTest {
 
     @Test
     void openApiDocumentsTheSchedule() {
-        JsonNode doc = Json.tree(dev.vigil.streams.query.QueryHandlers.openApiDocument());
+        JsonNode doc = Json.tree(dev.vigil.streams.query.ApiDocs.openApiDocument());
         JsonNode body = doc.path("paths")
                 .path("/v1/silences")
                 .path("post")
