@@ -550,8 +550,9 @@
         h('p', { class: 'once-note', role: 'alert' }, 'This token is shown only once: Vigil keeps only its hash. Copy it now into the job that pings.'),
         V.append(h('dl', { class: 'kv token-kv' }),
           [h('div', { class: 'kv-item' }, h('dt', null, 'Ping token'), h('dd', null, h('code', { id: 'me-ping-token', class: 'break' }, token))),
-            h('div', { class: 'kv-item' }, h('dt', null, hb.pingUrl ? 'Ping URL' : 'Ping path'), h('dd', null, h('code', { id: 'me-ping-url', class: 'break' }, where)))]),
-        h('p', { class: 'small muted' }, 'The job sends a POST to the ping URL with the header Authorization: Bearer <token> when it finishes.'),
+            h('div', { class: 'kv-item' }, h('dt', null, hb.pingUrl ? 'Ping URL' : 'Ping path (on ingest)'), h('dd', null, h('code', { id: 'me-ping-url', class: 'break' }, where)))]),
+        h('p', { class: 'small muted' }, 'When it finishes, the job sends a POST to ' + (hb.pingUrl ? 'the ping URL' : 'this path on the ingest service')
+          + ' with the header Authorization: Bearer <token>.'),
         h('div', { class: 'form-buttons' }, copy, h('a', { class: 'btn btn-primary', id: 'me-token-done', href: '#/monitors/' + encodeURIComponent(id) }, 'I have copied it: go to the monitor')));
       form.hidden = true;
       tokenPanel.hidden = false;

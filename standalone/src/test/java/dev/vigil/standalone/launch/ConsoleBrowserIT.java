@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.topic.Topics;
@@ -18,6 +20,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +63,9 @@ class ConsoleBrowserIT {
     @TempDir
     static Path dir;
 
+    /** A token that may read but not write monitors: the console offers it no editor. */
+    static final String READER = BearerTokens.generate();
+
     static StandaloneLauncher vigil;
     static DemoTargets targets;
     static ChromeDriver browser;
@@ -65,9 +73,13 @@ class ConsoleBrowserIT {
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         HeadlessChromium.assumeInstalled();
         Map<String, String> env = StackSupport.withExternalDb(new HashMap<>());
+        Path tokens = Files.writeString(
+                dir.resolve("reader-tokens.yaml"),
+                "tokens:\n  - name: reader\n    sha256: \"" + BearerTokens.hash(READER) + "\"\n    scopes: [read]\n");
+        env.put(StandaloneLauncher.TOKENS_FILE_ENV, tokens.toString());
         StatusPage page = new StatusPage(
                 "public",
                 "Shop status",
@@ -318,8 +330,7 @@ class ConsoleBrowserIT {
 
     /** The figure of "Expected target checks per day: 4,320" (grouping separators dropped). */
     private static long checksPerDay() {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("per day: ([0-9.,\\u00a0\\u202f]+)")
-                .matcher(text("#me-checks"));
+        Matcher m = Pattern.compile("per day: ([0-9.,\\u00a0\\u202f]+)").matcher(text("#me-checks"));
         assertThat(m.find()).as(text("#me-checks")).isTrue();
         return Long.parseLong(m.group(1).replaceAll("[^0-9]", ""));
     }
@@ -407,6 +418,8 @@ class ConsoleBrowserIT {
         browser.findElement(By.cssSelector("#me-headers .header-row:last-child input.header-value"))
                 .sendKeys("console");
         HeadlessChromium.screenshot(browser, "08-editor-new");
+        browser.executeScript("document.getElementById('me-checks').scrollIntoView({block: 'center'});");
+        HeadlessChromium.screenshot(browser, "08b-editor-new-regions");
         browser.findElement(By.id("me-save")).click();
 
         await("the console shows the new monitor")
@@ -519,8 +532,7 @@ class ConsoleBrowserIT {
                         .getAttribute("value")
                         .startsWith("Made in the browser"));
         HttpResponse<String> read = send("GET", "/v1/monitors/" + MADE + "/definition", null, Map.of());
-        com.fasterxml.jackson.databind.node.ObjectNode def = (com.fasterxml.jackson.databind.node.ObjectNode)
-                Json.tree(read.body().getBytes(StandardCharsets.UTF_8));
+        ObjectNode def = (ObjectNode) Json.tree(read.body().getBytes(StandardCharsets.UTF_8));
         def.put("name", "Changed elsewhere");
         HttpResponse<String> put = send(
                 "PUT",
@@ -575,7 +587,19 @@ class ConsoleBrowserIT {
         browser.get(base + "/#/new-monitor");
         awaitForm();
         type("me-id", "browser-beat");
+        // each type shows its own fields only
+        choose("me-type", "tcp");
+        assertThat(browser.findElement(By.id("me-tcp-host")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.id("me-url")).isDisplayed()).isFalse();
+        choose("me-type", "tls");
+        assertThat(browser.findElement(By.id("me-tls-port")).getAttribute("value"))
+                .isEqualTo("443");
+        choose("me-type", "dns");
+        assertThat(browser.findElement(By.id("me-dns-query")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.id("me-tcp-host")).isDisplayed()).isFalse();
+        HeadlessChromium.screenshot(browser, "14-editor-dns");
         choose("me-type", "heartbeat");
+        assertThat(browser.findElement(By.id("me-regions")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("me-url")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("me-hb-schedule")).isDisplayed()).isTrue();
         assertThat(checksPerDay()).isZero();
@@ -587,12 +611,34 @@ class ConsoleBrowserIT {
         assertThat(text("#me-ping-token")).isNotBlank();
         assertThat(text("#me-ping-url")).contains("browser-beat");
         assertThat(text("#me-token")).contains("shown only once");
-        HeadlessChromium.screenshot(browser, "14-heartbeat-token");
+        HeadlessChromium.screenshot(browser, "15-heartbeat-token");
         JsonNode def = api("/v1/monitors/browser-beat/definition");
         assertThat(def.path("heartbeat").path("schedule").asText()).isEqualTo("0 3 * * *");
         assertThat(def.path("heartbeat").path("hasToken").asBoolean()).isTrue();
         assertThat(send("DELETE", "/v1/monitors/browser-beat", null, Map.of()).statusCode())
                 .isEqualTo(200);
+    }
+
+    @Test
+    @Order(13)
+    void aTokenThatMayOnlyReadIsOfferedNoEditor() {
+        browser.get(base + "/#/fleet");
+        waitFor("button#signout").click();
+        waitFor("form#signin");
+        browser.findElement(By.id("token")).sendKeys(READER);
+        browser.findElement(By.id("signin-submit")).click();
+        waitFor("#fleet [data-monitor=\"demo-healthy\"]");
+        assertThat(text("#whoami")).isEqualTo("reader");
+        assertThat(browser.findElements(By.id("fleet-new"))).isEmpty();
+        browser.get(base + "/#/monitors/demo-healthy");
+        waitFor("#monitor-detail");
+        for (String id : List.of("monitor-edit", "monitor-duplicate", "monitor-delete")) {
+            assertThat(browser.findElement(By.id(id)).isDisplayed()).as(id).isFalse();
+        }
+        browser.get(base + "/#/new-monitor");
+        waitFor("#monitor-editor");
+        assertThat(browser.findElements(By.id("monitor-form"))).isEmpty();
+        assertThat(text("#monitor-editor")).contains("may read monitors but not change them");
     }
 
     /** An expire button may ask first; a test answers yes. */
@@ -605,7 +651,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(13)
+    @Order(14)
     void thePublicStatusPageShowsOnlyItsMonitorsAndNoUrl() throws Exception {
         browser.get(base + "/status/public");
         waitFor("main.status-page");
@@ -636,7 +682,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(14)
+    @Order(15)
     void theBadgeIsValidSvgWithTheRightText() throws Exception {
         String svg = await("the badge says up")
                 .atMost(Duration.ofSeconds(30))
@@ -666,7 +712,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(15)
+    @Order(16)
     void signingOutForgetsTheToken() {
         browser.get(base + "/");
         waitFor("button#signout").click();
@@ -677,7 +723,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(16)
+    @Order(17)
     void theWholeRunRaisedNoScriptErrorAndNoPolicyViolation() {
         // everything the browser logged at SEVERE since it started: script errors, refused scripts or styles (CSP)
         // and failed requests. Expected: the 401s the first test asked for on purpose, 503s while Streams starts
