@@ -508,6 +508,19 @@ class ConsoleBrowserIT {
         browser.findElement(By.cssSelector("#me-headers .header-row:last-child button.header-remove"))
                 .click();
 
+        // a target the probe workers' allow-list refuses is marked on the input that names it
+        choose("me-type", "tcp");
+        type("me-tcp-host", "10.1.2.3");
+        type("me-tcp-port", "5432");
+        browser.findElement(By.id("me-save")).click();
+        await("the refused target marks the host")
+                .atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        "true".equals(browser.findElement(By.id("me-tcp-host")).getAttribute("aria-invalid")));
+        assertThat(text("#me-tcp-host-problem")).contains("refuse");
+        HeadlessChromium.screenshot(browser, "11b-editor-target-refused");
+        choose("me-type", "http");
+
         type("me-name", "Made in the browser, edited");
         browser.findElement(By.id("me-save")).click();
         await("the console shows the saved monitor")
