@@ -60,14 +60,23 @@
   }
 
   /**
-   * api('/v1/status', {method, body, signal, token}) → parsed JSON (or null for an empty body).
+   * api('/v1/status', {method, body, signal, token, headers}) → parsed JSON (or null for an empty body).
    * Throws ApiError; a 401 also drops the token and calls session.onUnauthorized (unless opts.noSignOut).
    */
   async function api(path, opts) {
+    return (await apiResponse(path, opts)).data;
+  }
+
+  /**
+   * Like api(), but answers {data, status, etag}: for conditional writes, which send back the revision (ETag) they
+   * read. opts.headers adds request headers (If-Match, If-None-Match); it cannot replace Authorization.
+   */
+  async function apiResponse(path, opts) {
     const o = opts || {};
     if (typeof path !== 'string' || !path.startsWith('/v1/')) throw new Error('refusing a non-API path');
     const token = o.token || session.token;
-    const headers = { Accept: 'application/json, application/problem+json' };
+    const headers = Object.assign({}, o.headers || {}, { Accept: 'application/json, application/problem+json' });
+    delete headers.Authorization;
     if (token) headers.Authorization = 'Bearer ' + token;
     let body;
     if (o.body !== undefined) {
@@ -109,9 +118,10 @@
         dropToken();
         if (session.onUnauthorized) session.onUnauthorized(err);
       }
+      err.etag = res.headers.get('ETag');
       throw err;
     }
-    return data;
+    return { data, status: res.status, etag: res.headers.get('ETag') };
   }
 
   function enc(s) {
@@ -121,6 +131,7 @@
   V.ApiError = ApiError;
   V.session = session;
   V.api = api;
+  V.apiResponse = apiResponse;
   V.enc = enc;
   V.can = can;
   V.loadToken = loadToken;

@@ -12,9 +12,24 @@
  *                [data-monitor="<id>"] containing .status (exactly the status word, or "pending"), .monitor-name,
  *                .region-dot[data-region="<region>"] (title/aria-label "us-east: success"; "missing" when absent),
  *                a.monitor-link (href "#/monitors/<id>"); pager buttons #fleet-prev / #fleet-next, #fleet-range
+ *                a#fleet-new ("New monitor", to tokens with the monitors or admin scope)
  *   Detail       #monitor-detail, #monitor-name, .region-result[data-region="<region>"], #rt-chart (uPlot canvas),
  *                #uptime-bar with .uptime-day children (aria-label/title "<date>: <percent>" or "no data"),
- *                #uptime-overall, #incidents (alert rows as below)
+ *                #uptime-overall, #incidents (alert rows as below); to monitors/admin tokens a#monitor-edit,
+ *                a#monitor-duplicate, button#monitor-delete → dialog#monitor-delete-dialog (#monitor-delete-error,
+ *                button#monitor-delete-confirm, button#monitor-delete-cancel)
+ *   Editor       #monitor-editor[data-mode="new|edit|duplicate"] (#/new-monitor, #/new-monitor?from=<id>,
+ *                #/monitors/<id>/edit); form#monitor-form with input#me-id (not when editing), input#me-name,
+ *                input#me-service, select#me-severity, select#me-type (http|tcp|dns|tls|heartbeat);
+ *                http: input#me-url, select#me-method, input#me-status-codes, textarea#me-body, #me-headers with
+ *                .header-row (input.header-name, select.header-kind value|secretEnv, input.header-value), button
+ *                #me-add-header; input#me-tcp-host, #me-tcp-port; input#me-dns-query, select#me-dns-type,
+ *                input#me-dns-resolver; input#me-tls-host, #me-tls-port; input#me-hb-schedule, #me-hb-zone,
+ *                #me-hb-grace; select#me-interval (seconds), input#me-timeout (ms); #me-regions with
+ *                input[name=me-region][value=<region>] in label.region-check[data-region]; #me-checks
+ *                ("Expected target checks per day: N"); button#me-save; #me-form-error; a problem shows as
+ *                aria-invalid="true" on the input, .field-invalid on its field and its text in .field-problem;
+ *                #me-stale with button#me-reload (changed meanwhile); #me-token with #me-ping-token, #me-ping-url
  *   Alerts       #alerts; select#alert-filter; rows [data-fingerprint="<fp>"] with button.ack-button → .ack-form
  *                (input.ack-comment, select.ack-until, button.ack-confirm), button.unack-button,
  *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, button.silence-button → .silence-form
@@ -182,12 +197,15 @@
     workers: { view: 'workers', nav: 'workers', title: 'Workers' },
     metrics: { view: 'metrics', nav: 'metrics', title: 'Metrics' },
     audit: { view: 'audit', nav: 'audit', title: 'Audit log' },
+    'new-monitor': { view: 'editor', nav: 'fleet', title: 'New monitor' },
   };
+  // #/monitors/<id>/edit: the editor rather than the monitor's detail
+  const EDIT_ROUTE = { view: 'editor', nav: 'fleet', title: 'Edit monitor' };
 
   function route() {
     if (!state.signedIn) return;
     const parsed = V.parseHash(location.hash);
-    let r = ROUTES[parsed.route];
+    let r = parsed.route === 'monitors' && parsed.rest[1] === 'edit' ? EDIT_ROUTE : ROUTES[parsed.route];
     if (!r || (parsed.route === 'monitors' && !parsed.rest[0])) {
       if (location.hash !== '#/fleet') {
         history.replaceState(null, '', '#/fleet');

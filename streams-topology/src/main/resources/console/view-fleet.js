@@ -114,8 +114,12 @@
     t.tbody.appendChild(V.messageRow(COLUMNS.length, 'Loading monitors…'));
     const generated = h('p', { class: 'muted small' });
 
+    // the editor is offered to tokens that may write monitors (unknown scopes: the server decides)
+    const newMonitor = V.can('monitors')
+      ? h('a', { id: 'fleet-new', class: 'btn btn-primary', href: '#/new-monitor' }, 'New monitor') : null;
     const el = h('section', { id: 'fleet', class: 'view-section', 'aria-labelledby': 'fleet-title' },
-      h('div', { class: 'view-header' }, h('h1', { id: 'fleet-title' }, 'Fleet'), generated),
+      h('div', { class: 'view-header' }, h('div', { class: 'title-line' }, h('h1', { id: 'fleet-title' }, 'Fleet'), generated),
+        newMonitor ? h('div', { class: 'header-actions' }, newMonitor) : null),
       counts,
       h('form', { class: 'toolbar', role: 'search', novalidate: true },
         V.field('Search', search), V.field('Show', filter)),

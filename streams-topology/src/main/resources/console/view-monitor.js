@@ -37,6 +37,86 @@
     return 'bad';
   }
 
+  /**
+   * The delete confirmation: a modal dialog element (no window.confirm). It reads the monitor's revision when it
+   * opens and deletes with If-Match, so a monitor someone changed meanwhile is not deleted unseen.
+   */
+  function deleteConfirmation(id) {
+    let etag = null;
+    let busy = false;
+    const title = h('h2', { id: 'monitor-delete-title' }, 'Delete this monitor?');
+    const text = h('p', { id: 'monitor-delete-text' });
+    const error = h('p', { id: 'monitor-delete-error', class: 'form-error', role: 'alert' });
+    const confirm = h('button', { id: 'monitor-delete-confirm', type: 'button', class: 'btn btn-danger' }, 'Delete');
+    const cancel = h('button', { id: 'monitor-delete-cancel', type: 'button', class: 'btn' }, 'Cancel');
+    const dialog = h('dialog', { id: 'monitor-delete-dialog', class: 'confirm-dialog', 'aria-labelledby': 'monitor-delete-title', 'aria-describedby': 'monitor-delete-text' },
+      title, text,
+      h('p', { class: 'small muted' }, 'Its probes stop, it leaves the fleet and its open incidents resolve; its verdict history and uptime expire with retention. This cannot be undone (but it can be created again).'),
+      error, h('div', { class: 'form-buttons' }, confirm, cancel));
+
+    async function readRevision() {
+      const res = await V.apiResponse('/v1/monitors/' + V.enc(id) + '/definition');
+      etag = res.etag;
+    }
+
+    async function open(label) {
+      error.textContent = '';
+      setText(text, 'Delete ' + label + (label !== id ? ' (' + id + ')' : '') + '?');
+      confirm.disabled = true;
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+      cancel.focus();
+      try {
+        await readRevision();
+        confirm.disabled = false;
+      } catch (e) {
+        if (e.status !== 401) error.textContent = e.status === 404 ? 'This monitor no longer exists.' : 'Could not read the monitor: ' + (e.detail || e.message);
+      }
+    }
+
+    function close() {
+      if (dialog.open) dialog.close();
+    }
+
+    cancel.addEventListener('click', close);
+    confirm.addEventListener('click', async () => {
+      if (busy) return;
+      busy = true;
+      confirm.disabled = true;
+      error.textContent = '';
+      try {
+        await V.apiResponse('/v1/monitors/' + V.enc(id), { method: 'DELETE', headers: etag ? { 'If-Match': etag } : {} });
+        close();
+        V.notice('Deleted monitor ' + id + '.', 'success');
+        location.hash = '#/fleet';
+      } catch (e) {
+        if (e.status === 401) return;
+        if (e.status === 412 || e.status === 409) {
+          // read the new revision so a second click deletes what the page now shows
+          error.textContent = 'Someone changed this monitor meanwhile; it was not deleted. The page now shows its current version: check it, then delete again.';
+          V.refreshNow();
+          try {
+            await readRevision();
+          } catch (e2) {
+            /* the next click reports it */
+          }
+        } else if (e.status === 404) {
+          close();
+          V.notice('The monitor ' + id + ' was already deleted.', 'success');
+          location.hash = '#/fleet';
+          return;
+        } else {
+          error.textContent = 'Could not delete the monitor: ' + (e.detail || e.message);
+        }
+      } finally {
+        busy = false;
+        confirm.disabled = !etag;
+      }
+    });
+
+    return { el: dialog, open, close };
+  }
+
   function create(params) {
     const id = params.rest[0] || '';
     const fingerprints = new Set(['monitor/' + id, 'monitor/' + id + '/no-data', 'monitor/' + id + '/tls']);
@@ -88,13 +168,23 @@
       h('section', { class: 'panel panel-wide', 'aria-labelledby': 'recent-title' },
         h('h2', { id: 'recent-title' }, 'Recent windows'), recent.wrap));
 
+    // editing is offered to tokens that may write monitors; Vigil's own monitors only to admins (as the server rules)
+    const canEdit = V.can('monitors') && (!id.startsWith('vigil-') || V.can('admin'));
+    const editLink = h('a', { id: 'monitor-edit', class: 'btn btn-small', href: '#/monitors/' + encodeURIComponent(id) + '/edit' }, 'Edit');
+    const duplicateLink = h('a', { id: 'monitor-duplicate', class: 'btn btn-small', href: '#/new-monitor?from=' + encodeURIComponent(id) }, 'Duplicate');
+    const deleteButton = h('button', { id: 'monitor-delete', type: 'button', class: 'btn btn-small btn-danger' }, 'Delete…');
+    const editActions = [editLink, duplicateLink, deleteButton];
+    const deleteDialog = deleteConfirmation(id);
+    deleteButton.addEventListener('click', () => deleteDialog.open(nameEl.textContent || id));
+
     const notFound = h('p', { class: 'panel', hidden: true });
     const el = h('section', { id: 'monitor-detail', class: 'view-section', dataset: { monitorId: id }, 'aria-labelledby': 'monitor-name' },
       h('p', { class: 'breadcrumb' }, h('a', { href: '#/fleet' }, '← Fleet')),
       h('div', { class: 'view-header' }, h('div', { class: 'title-block' }, h('div', { class: 'title-line' }, nameEl, statusHolder), subtitle),
-        h('div', { class: 'header-actions' }, silenceLink)),
-      notFound, body);
+        h('div', { class: 'header-actions' }, silenceLink, editActions)),
+      notFound, body, deleteDialog.el);
     silenceLink.hidden = !V.can('silence');
+    for (const a of editActions) a.hidden = !canEdit;
 
     let chart = null;
     let lastHistory = 0;
@@ -279,6 +369,7 @@
           notFound.hidden = false;
           body.hidden = true;
           silenceLink.hidden = true;
+          for (const a of editActions) a.hidden = true;
           setText(notFound, 'There is no monitor with the id “' + id + '”. ' + (e.detail || ''));
           setText(nameEl, id);
           return;
@@ -288,6 +379,7 @@
       notFound.hidden = true;
       body.hidden = false;
       silenceLink.hidden = !V.can('silence');
+      for (const a of editActions) a.hidden = !canEdit;
       const m = detail.monitor || {};
       setText(nameEl, m.name || id);
       V.setTitle(m.name || id);
@@ -337,6 +429,7 @@
 
     function destroy() {
       destroyed = true;
+      deleteDialog.close();
       if (chart) chart.destroy();
       alertRows.clear();
     }
