@@ -5,7 +5,7 @@
  *   Sign-in      form#signin, input#token (type password), button#signin-submit, #signin-error (message text)
  *   Session      #whoami (the token's name), button#signout, #live-status ("updated HH:MM:SS")
  *   Nav          nav a[href="#/fleet"], a[href="#/alerts"], a[href="#/silences"], a[href="#/workers"],
- *                a[href="#/metrics"], a[href="#/audit"] (shown to admin tokens only)
+ *                a[href="#/metrics"], a[href="#/rules"], a[href="#/audit"] (shown to admin tokens only)
  *   Notices      #notice (text only; aria-live polite; action results) in #notice-bar with button#notice-dismiss,
  *                #live-announcer (aria-live polite; refresh failures and recovery)
  *   Fleet        #fleet; #fleet-counts; input#fleet-search; select#fleet-filter; one row per monitor
@@ -30,6 +30,16 @@
  *                ("Expected target checks per day: N"); button#me-save; #me-form-error; a problem shows as
  *                aria-invalid="true" on the input, .field-invalid on its field and its text in .field-problem;
  *                #me-stale with button#me-reload (changed meanwhile); #me-token with #me-ping-token, #me-ping-url
+ *   Rules        #rules (#/rules); rows [data-rule="<id>"][data-source="default|override|custom"] with .rule-condition
+ *                (the condition in words), .rule-source badge (shipped|overridden|custom), .rule-enabled badge; to
+ *                rules/admin tokens a#rules-new, a.rule-edit, button.rule-toggle (Disable|Enable), button.rule-restore
+ *                (an override) or button.rule-delete (a custom rule) → dialog#rule-delete-dialog
+ *                (button#rule-delete-confirm, #rule-delete-error); form #rule-editor[data-mode="new|edit"]
+ *                (#/new-rule, #/rules/<id>/edit): form#rule-form with input#rule-id (new only), #rule-app,
+ *                #rule-metric, select#rule-aggregation, input#rule-filter, #rule-window, select#rule-comparator,
+ *                input#rule-threshold, #rule-min-events, select#rule-severity, input#rule-summary,
+ *                checkbox#rule-enabled, button#rule-save, #rule-form-error, problems as in the monitor editor;
+ *                #rule-stale with button#rule-reload (changed meanwhile)
  *   Alerts       #alerts; select#alert-filter; rows [data-fingerprint="<fp>"] with button.ack-button → .ack-form
  *                (input.ack-comment, select.ack-until, button.ack-confirm), button.unack-button,
  *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, button.silence-button → .silence-form
@@ -198,14 +208,19 @@
     metrics: { view: 'metrics', nav: 'metrics', title: 'Metrics' },
     audit: { view: 'audit', nav: 'audit', title: 'Audit log' },
     'new-monitor': { view: 'editor', nav: 'fleet', title: 'New monitor' },
+    rules: { view: 'rules', nav: 'rules', title: 'Rules' },
+    'new-rule': { view: 'ruleEditor', nav: 'rules', title: 'New rule' },
   };
-  // #/monitors/<id>/edit: the editor rather than the monitor's detail
+  // #/monitors/<id>/edit: the editor rather than the monitor's detail; #/rules/<id>/edit: a rule's form
   const EDIT_ROUTE = { view: 'editor', nav: 'fleet', title: 'Edit monitor' };
+  const RULE_EDIT_ROUTE = { view: 'ruleEditor', nav: 'rules', title: 'Edit rule' };
 
   function route() {
     if (!state.signedIn) return;
     const parsed = V.parseHash(location.hash);
-    let r = parsed.route === 'monitors' && parsed.rest[1] === 'edit' ? EDIT_ROUTE : ROUTES[parsed.route];
+    const editing = parsed.rest[1] === 'edit' && parsed.rest[0];
+    let r = parsed.route === 'monitors' && editing ? EDIT_ROUTE
+      : parsed.route === 'rules' && editing ? RULE_EDIT_ROUTE : ROUTES[parsed.route];
     if (!r || (parsed.route === 'monitors' && !parsed.rest[0])) {
       if (location.hash !== '#/fleet') {
         history.replaceState(null, '', '#/fleet');
