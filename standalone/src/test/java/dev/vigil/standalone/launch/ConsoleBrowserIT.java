@@ -53,7 +53,7 @@ import org.w3c.dom.Document;
  * demo targets: sign-in, the fleet grid, a down monitor's detail, acknowledging and silencing from the browser (and
  * the API reporting the change), the monitor editor (create, edit, refused and stale saves, delete, a heartbeat's
  * one-time token), metric rules (the shipped ones listed, an override made and restored, a refused window, a custom
- * rule created, switched off and deleted), a hostile monitor name kept inert, a public status page and a badge. Screenshots
+ * rule created, refused when stale, switched off and deleted), a hostile monitor name kept inert, a public status page and a badge. Screenshots
  * land in {@code target/console-screenshots/}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -761,6 +761,30 @@ class ConsoleBrowserIT {
         assertThat(created.path("comparator").asText()).isEqualTo("gte");
         assertThat(created.path("enabled").asBoolean()).isTrue();
 
+        // a rule changed elsewhere while its form is open is not overwritten: the form offers to reload it
+        browser.findElement(By.cssSelector("tr[data-rule=\"" + RULE + "\"] a.rule-edit"))
+                .click();
+        awaitRuleForm("rule-threshold", "3");
+        HttpResponse<String> read = send("GET", "/v1/rules/" + RULE, null, Map.of());
+        ObjectNode elsewhere = (ObjectNode) Json.tree(read.body().getBytes(StandardCharsets.UTF_8));
+        elsewhere.put("threshold", 4);
+        HttpResponse<String> put = send(
+                "PUT",
+                "/v1/rules/" + RULE,
+                elsewhere.toString(),
+                Map.of("If-Match", read.headers().firstValue("ETag").orElseThrow()));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        type("rule-threshold", "5");
+        browser.findElement(By.id("rule-save")).click();
+        waitFor("#rule-stale button#rule-reload");
+        assertThat(text("#rule-stale")).contains("changed this rule meanwhile");
+        HeadlessChromium.screenshot(browser, "21-rule-stale");
+        browser.findElement(By.id("rule-reload")).click();
+        awaitRuleForm("rule-threshold", "4");
+        assertThat(api("/v1/rules/" + RULE).path("threshold").asDouble()).isEqualTo(4.0);
+        browser.findElement(By.id("rule-cancel")).click();
+        waitFor("#rules tr[data-rule=\"" + RULE + "\"]");
+
         browser.findElement(By.cssSelector("tr[data-rule=\"" + RULE + "\"] button.rule-toggle"))
                 .click();
         await("the rule shows disabled")
@@ -768,7 +792,7 @@ class ConsoleBrowserIT {
                 .ignoreExceptions()
                 .until(() -> rowText(RULE, ".rule-enabled").equals("disabled"));
         assertThat(api("/v1/rules/" + RULE).path("enabled").asBoolean()).isFalse();
-        HeadlessChromium.screenshot(browser, "21-rules-custom-disabled");
+        HeadlessChromium.screenshot(browser, "22-rules-custom-disabled");
 
         waitFor("tr[data-rule=\"" + RULE + "\"] button.rule-delete").click();
         waitFor("dialog#rule-delete-dialog");
@@ -896,13 +920,14 @@ class ConsoleBrowserIT {
         // and failed requests. Expected: the 401s the first test asked for on purpose, 503s while Streams starts
         // (the API's documented "retry shortly"; the console retries with backoff), and the editor's refused saves
         // the editor tests provoke on purpose (400: a reserved header, a rule's window out of bounds; 412: a monitor
-        // changed meanwhile)
+        // and a rule changed meanwhile)
         List<String> severe = new ArrayList<>();
         for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
             String m = e.getMessage();
             boolean refusedSave = (m.contains("/v1/monitors/" + MADE + " ")
                             && (m.contains("status of 400") || m.contains("status of 412")))
-                    || (m.contains("/v1/rules/http-5xx-ratio ") && m.contains("status of 400"));
+                    || (m.contains("/v1/rules/http-5xx-ratio ") && m.contains("status of 400"))
+                    || (m.contains("/v1/rules/" + RULE + " ") && m.contains("status of 412"));
             if (e.getLevel().intValue() >= Level.SEVERE.intValue()
                     && !m.contains("status of 401")
                     && !m.contains("status of 503")
