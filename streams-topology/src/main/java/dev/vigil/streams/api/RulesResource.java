@@ -39,7 +39,10 @@ import reactor.core.publisher.Mono;
  *   <li>{@code PUT /v1/rules/{id}} (scope {@code rules}): create (201) or replace (200) with {@code If-Match};
  *       428 replacing without it, 412 when stale;</li>
  *   <li>{@code DELETE /v1/rules/{id}} (rules): a custom rule is deleted, an override removed (the default is back);</li>
- *   <li>{@code POST /v1/rules:validate} (rules): the checks and the change, publishing nothing.</li>
+ *   <li>{@code POST /v1/rules:validate} (rules): the checks and the change, publishing nothing;</li>
+ *   <li>{@code POST /v1/rules:apply} (rules): {@code {rules: [...], prune?, dryRun?}} — every rule checked, then all
+ *       published in one transaction or none; {@code prune} deletes the published rules the request leaves out (an
+ *       override left out brings its shipped rule back).</li>
  * </ul>
  */
 public final class RulesResource implements RouteExtension {
@@ -61,7 +64,8 @@ public final class RulesResource implements RouteExtension {
                 .get("/v1/rules/{id}", this::one)
                 .put("/v1/rules/{id}", req -> put(req, false))
                 .delete("/v1/rules/{id}", this::delete)
-                .post("/v1/rules:validate", req -> put(req, true));
+                .post("/v1/rules:validate", req -> put(req, true))
+                .post("/v1/rules:apply", MonitorsResource.MAX_APPLY_BODY_BYTES, this::apply);
     }
 
     /** The shipped rules by id. */
@@ -173,10 +177,102 @@ public final class RulesResource implements RouteExtension {
                         e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
+    /** The body of {@code :apply}: the rules, each read strictly on its own so its problems name its position. */
+    record ApplyRequest(List<JsonNode> rules, Boolean prune, Boolean dryRun) {}
+
+    private Mono<HttpResult> apply(QueryRequest req) {
+        ApplyRequest body;
+        List<ContractViolation> problems = new ArrayList<>();
+        Map<String, AlertRule> desired = new LinkedHashMap<>();
+        try {
+            body = RequestBodies.read(req.body(), ApplyRequest.class, false);
+            if (body.rules() == null) {
+                throw new ContractViolation("rules", "is required: the whole set of rules to apply");
+            }
+        } catch (ContractViolation e) {
+            return Mono.just(MonitorsResource.invalid(List.of(e), req.path(), "invalid-rule", "Invalid rule"));
+        }
+        for (int i = 0; i < body.rules().size(); i++) {
+            String at = "rules[" + i + "]";
+            try {
+                AlertRule r = read(body.rules().get(i), null, at);
+                if (desired.putIfAbsent(r.id(), r) != null) {
+                    problems.add(new ContractViolation(at + ".id", "'" + r.id() + "' is the id of an earlier rule"));
+                }
+            } catch (ContractViolation e) {
+                problems.add(e);
+            }
+        }
+        if (!problems.isEmpty()) {
+            return Mono.just(MonitorsResource.invalid(problems, req.path(), "invalid-rule", "Invalid rule"));
+        }
+        if (!catalog.ready()) {
+            return Mono.just(notReady(req));
+        }
+        boolean prune = Boolean.TRUE.equals(body.prune());
+        boolean dryRun = Boolean.TRUE.equals(body.dryRun());
+        Map<String, AlertRule> published = catalog.snapshot();
+        List<String> created = new ArrayList<>();
+        List<String> replaced = new ArrayList<>();
+        int unchanged = 0;
+        Map<String, AlertRule> writes = new TreeMap<>();
+        for (AlertRule r : desired.values()) {
+            AlertRule current = published.containsKey(r.id())
+                    ? published.get(r.id())
+                    : defaults().get(r.id());
+            if (r.equals(current)) {
+                unchanged++;
+            } else {
+                (current == null ? created : replaced).add(r.id());
+                writes.put(r.id(), r);
+            }
+        }
+        List<String> left = published.keySet().stream()
+                .filter(id -> !desired.containsKey(id))
+                .sorted()
+                .toList();
+        if (prune) {
+            left.forEach(id -> writes.put(id, null));
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("dryRun", dryRun);
+        answer.put("prune", prune);
+        answer.put("created", created);
+        answer.put("replaced", replaced);
+        answer.put("unchanged", unchanged);
+        answer.put(prune ? "deleted" : "notInRequest", left);
+        if (dryRun || writes.isEmpty()) {
+            answer.put("published", 0);
+            return Mono.just(HttpResult.ok(answer));
+        }
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        writes.forEach((id, r) -> records.add(new ProducerRecord<>(topic, id, r == null ? null : Json.bytes(r))));
+        Map<String, String> details = new LinkedHashMap<>();
+        details.put("created", String.valueOf(created.size()));
+        details.put("replaced", String.valueOf(replaced.size()));
+        details.put("deleted", String.valueOf(prune ? left.size() : 0));
+        details.put("after", Revisions.digest(Json.string(writes.keySet()) + Json.string(writes.values())));
+        catalog.reserveAll(writes);
+        return writer.write(records, audit(req, "rules.applied", "*", details))
+                .doOnError(e -> writes.forEach(catalog::release))
+                .then(Mono.fromCallable(() -> {
+                    answer.put("published", records.size());
+                    return HttpResult.ok(answer);
+                }))
+                .onErrorResume(
+                        QueryBackend.Unavailable.class,
+                        e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
+    }
+
     /** A rule from a body: the contract read strictly (the members GET adds are tolerated and dropped). */
     static AlertRule read(JsonNode node, String pathId) {
+        return read(node, pathId, "");
+    }
+
+    /** As {@link #read(JsonNode, String)}, violations named under {@code prefix} ({@code rules[2].threshold}). */
+    static AlertRule read(JsonNode node, String pathId, String prefix) {
         if (!(node instanceof ObjectNode o)) {
-            throw new ContractViolation("body", "must be a JSON object (a rule)");
+            throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "must be a JSON object (a rule)");
         }
         ObjectNode copy = o.deepCopy();
         copy.remove("source");
@@ -192,7 +288,7 @@ public final class RulesResource implements RouteExtension {
         if (!copy.has("schemaVersion")) {
             copy.put("schemaVersion", 1);
         }
-        return RequestBodies.contract(copy, AlertRule.class, "");
+        return RequestBodies.contract(copy, AlertRule.class, prefix);
     }
 
     private static HttpResult preconditions(

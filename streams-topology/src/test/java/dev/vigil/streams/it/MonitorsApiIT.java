@@ -121,6 +121,42 @@ class MonitorsApiIT {
         assertThat(audits())
                 .extracting(AuditRecord::action)
                 .contains("rule.replaced", "rule.created", "rule.override-removed", "rule.deleted");
+
+        // a whole file of rules: all or nothing
+        String second = custom.replace("checkout_failed", "payment_failed");
+        String broken = custom.replace("\"windowMinutes\":5", "\"windowMinutes\":61");
+        HttpResponse<String> refused = send(
+                "POST",
+                "/v1/rules:apply",
+                "{\"rules\":[" + withId(custom, "checkout-failures") + "," + withId(broken, "payment-failures") + "]}",
+                TestApi.ADMIN,
+                Map.of());
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(ItSupport.json(refused).path("field").asText()).isEqualTo("rules[1].windowMinutes");
+        String file = "[" + withId(custom, "checkout-failures") + "," + withId(second, "payment-failures") + "]";
+        HttpResponse<String> applied =
+                send("POST", "/v1/rules:apply", "{\"rules\":" + file + "}", TestApi.ADMIN, Map.of());
+        assertThat(applied.statusCode()).as(applied.body()).isEqualTo(200);
+        assertThat(ItSupport.json(applied).path("created").size()).isEqualTo(2);
+        assertThat(ItSupport.json(applied).path("published").asInt()).isEqualTo(2);
+        HttpResponse<String> again =
+                send("POST", "/v1/rules:apply", "{\"dryRun\":true,\"rules\":" + file + "}", TestApi.ADMIN, Map.of());
+        assertThat(ItSupport.json(again).path("unchanged").asInt()).isEqualTo(2);
+        assertThat(ItSupport.json(again).path("published").asInt()).isZero();
+        HttpResponse<String> pruned = send(
+                "POST",
+                "/v1/rules:apply",
+                "{\"prune\":true,\"rules\":[" + withId(custom, "checkout-failures") + "]}",
+                TestApi.ADMIN,
+                Map.of());
+        assertThat(ItSupport.json(pruned).path("deleted").toString()).isEqualTo("[\"payment-failures\"]");
+        assertThat(send("GET", "/v1/rules/payment-failures", null, TestApi.READER, Map.of())
+                        .statusCode())
+                .isEqualTo(404);
+    }
+
+    private static String withId(String rule, String id) {
+        return rule.replaceFirst("\\{", "{\"id\":\"" + id + "\",");
     }
 
     private void createReadReplaceDelete() throws Exception {
