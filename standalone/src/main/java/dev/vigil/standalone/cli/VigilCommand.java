@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
             StandaloneCommand.class,
             DemoCommand.class,
             MonitorsCommand.class,
+            RulesCommand.class,
             StatusCommand.class,
             AlertsCommand.class,
             AckCommand.Ack.class,
