@@ -98,8 +98,10 @@ class SelfWatchIT {
             "apply",
             "-f",
             file.toString(),
-            "--bootstrap-servers",
-            vigil.bootstrapServers(),
+            "--url",
+            "http://127.0.0.1:" + vigil.queryPort(),
+            "--token",
+            vigil.adminToken(),
             "--timeout",
             "PT20S"
         };
