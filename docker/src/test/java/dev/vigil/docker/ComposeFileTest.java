@@ -265,7 +265,7 @@ class ComposeFileTest {
                 .singleElement()
                 .asString()
                 .startsWith("x: `apply` has no option --bootstrap (has ")
-                .contains("--bootstrap-servers");
+                .contains("--url");
         assertThat(cli.check("y", List.of("monitors", "publish")))
                 .singleElement()
                 .asString()

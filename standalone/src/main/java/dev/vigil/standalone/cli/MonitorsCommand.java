@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code vigil monitors apply|diff|export|delete}: the monitor catalogue through the query API's management
- * endpoints (docs/api.md#managing-monitors), with the token of the other API commands. The API checks and publishes
+ * endpoints (docs/monitors.md#publishing-monitors), with the token of the other API commands. The API checks and publishes
  * (every monitor or none, audited under the token's name); this command reads the file, shows the plan and prints a
  * new heartbeat token once.
  */
@@ -319,6 +319,8 @@ public final class MonitorsCommand implements Runnable {
 
     private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder()
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // a status code written "200" must read back as the string it is
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .build());

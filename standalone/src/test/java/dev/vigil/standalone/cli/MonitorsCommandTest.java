@@ -259,7 +259,7 @@ class MonitorsCommandTest {
                  {"id":"aaa","name":"Yes","url":"https://a.example.com/?q=1#x","method":"POST","intervalSeconds":60,
                   "timeoutMs":5000,"regions":["us-east"],"type":"http","enabled":true,"severity":"critical",
                   "headers":{"Accept":"yes","Authorization":{"secretEnv":"A_TOKEN"}},"body":"null: ~ # not a comment",
-                  "links":{"runbook":"https://wiki.example.com/a: b"},"service":"0123","revision":"\\"r1\\"",
+                  "links":{"runbook":"https://wiki.example.com/a: b"},"expect":{"statusCodes":["204","200-299"]},"component":"1e3","service":"0123","revision":"\\"r1\\"",
                   "checksPerDay":1440},
                  {"id":"api","type":"heartbeat","regions":["push"],"intervalSeconds":60,"timeoutMs":5000,
                   "heartbeat":{"schedule":"0 2 * * *","zone":"Europe/Paris","graceSeconds":600,"hasToken":true},
@@ -300,6 +300,8 @@ class MonitorsCommandTest {
         assertThat(read.get(0).headers().get("Authorization").secretEnv()).isEqualTo("A_TOKEN");
         assertThat(read.get(0).body()).isEqualTo("null: ~ # not a comment");
         assertThat(read.get(0).service()).isEqualTo("0123");
+        assertThat(read.get(0).expect().statusCodes()).containsExactly("204", "200-299");
+        assertThat(read.get(0).component()).isEqualTo("1e3");
     }
 
     @Test
