@@ -290,6 +290,28 @@ class ComposeFileTest {
     }
 
     @Test
+    void anOptionOfAMixinCounts() {
+        CliChecks cli = new CliChecks(
+                List.of(
+                        new JavaText.Source(
+                                Path.of("S.java"),
+                                """
+                final class Shared {
+                    @Option(names = "--url") String url;
+                }
+                @Command(name = "apply", mixinStandardHelpOptions = true)
+                static final class Apply implements Callable<Integer> {
+                    @CommandLine.Mixin
+                    Shared shared;
+                    @Option(names = "--prune") boolean prune;
+                }
+                """)));
+        assertThat(cli.check("s", List.of("apply", "--url", "http://x", "--prune")))
+                .isEmpty();
+        assertThat(cli.check("s", List.of("apply", "--uri", "http://x"))).hasSize(1);
+    }
+
+    @Test
     void theExampleMonitorsServiceMountsTheExampleFile() {
         JsonNode svc = stack.compose.path("services").path("monitors-apply");
         assertThat(svc.path("profiles").toString()).contains("examples");
