@@ -168,7 +168,8 @@ public final class MonitorsCommand implements Runnable {
                 "Write every published monitor as a monitors file that apply reads back unchanged (GET /v1/monitors, "
                         + "scope read).",
                 "Heartbeat ping tokens are not in it (only their hashes are published, and those stay as they are on "
-                        + "re-apply); Vigil's own vigil-* monitors are left out (apply keeps them)."
+                        + "re-apply); Vigil's own vigil-* monitors are left out (apply keeps them). With --json, the "
+                        + "same file as JSON."
             })
     static final class Export implements Callable<Integer> {
         @CommandLine.Spec
@@ -362,7 +363,9 @@ public final class MonitorsCommand implements Runnable {
             e.problems().forEach(p -> err.println("  - " + p));
             return ExitCode.CONFIG.code();
         }
-        out.printf("%s: %d monitor(s) valid%n", file, desired.size());
+        if (!query.json) {
+            out.printf("%s: %d monitor(s) valid%n", file, desired.size());
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("monitors", written);
         body.put("prune", options.prune);
@@ -373,7 +376,12 @@ public final class MonitorsCommand implements Runnable {
         try {
             reply = query.client(options.timeout).post("/v1/monitors:apply", body);
         } catch (IllegalStateException e) {
-            err.println("error: " + e.getMessage() + "; nothing was published");
+            err.println("error: " + e.getMessage());
+            if (!dryRun) {
+                // an answer that never came may follow a publish that did happen
+                err.println("nothing was published unless the API received the request; vigil monitors diff -f " + file
+                        + " shows where things stand");
+            }
             return ExitCode.ERROR.code();
         }
         if (reply.status() == 400 && reply.body() != null) {
@@ -486,8 +494,6 @@ public final class MonitorsCommand implements Runnable {
         if (reply.status() == 401) {
             err.println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token file (vigil "
                     + "standalone writes " + QueryOptions.standaloneTokenFile() + ")");
-        } else if (reply.status() == 403) {
-            err.println("hint: changing monitors needs a token with the monitors scope; reading them, the read scope");
         }
         return ExitCode.ERROR.code();
     }
