@@ -21,12 +21,14 @@ final class CliChecks {
     private static final Pattern OPTION = Pattern.compile("@Option\\s*\\(");
     private static final Pattern EXTENDS = Pattern.compile("\\bextends\\s+([\\w.]+)");
     private static final Pattern NAMES = Pattern.compile("\\bnames\\s*=\\s*(\\{[^}]*}|\"[^\"]*\")");
+    private static final Pattern MIXIN =
+            Pattern.compile("@(?:CommandLine\\.)?Mixin\\b\\s*(?:\\([^)]*\\))?\\s+([\\w.]+)\\s+\\w+\\s*;");
 
-    /** Command name → option names of the class(es) declaring it, inherited options included. */
+    /** Command name → option names of the class(es) declaring it, inherited and mixed-in options included. */
     private final Map<String, Set<String>> commands = new LinkedHashMap<>();
 
-    /** A class: the options declared in its body and the class it extends (or null). */
-    private record ClassInfo(Set<String> options, String superclass) {}
+    /** A class: the options declared in its body, the class it extends (or null) and its mixins' classes. */
+    private record ClassInfo(Set<String> options, String superclass, List<String> mixins) {}
 
     CliChecks(List<Source> sources) {
         Map<String, ClassInfo> classes = new LinkedHashMap<>();
@@ -38,7 +40,14 @@ final class CliChecks {
                 int bodyClose = JavaText.closing(code, bodyOpen);
                 String body = code.substring(bodyOpen, bodyClose < 0 ? code.length() : bodyClose);
                 Matcher ext = EXTENDS.matcher(cls.group());
-                classes.put(cls.group(1), new ClassInfo(options(body), ext.find() ? ext.group(1) : null));
+                List<String> mixins = new ArrayList<>();
+                Matcher mix = MIXIN.matcher(body);
+                while (mix.find()) {
+                    mixins.add(simpleName(mix.group(1)));
+                }
+                classes.put(
+                        cls.group(1),
+                        new ClassInfo(options(body), ext.find() ? simpleName(ext.group(1)) : null, mixins));
             }
         }
         for (Source s : sources) {
@@ -53,13 +62,28 @@ final class CliChecks {
                 }
                 Set<String> options = commands.computeIfAbsent(
                         n.group(1), k -> new LinkedHashSet<>(List.of("--help", "-h", "--version", "-V")));
-                String name = cls.group(1);
-                for (int depth = 0; name != null && classes.containsKey(name) && depth < 10; depth++) {
-                    options.addAll(classes.get(name).options());
-                    name = classes.get(name).superclass();
-                }
+                addOptions(cls.group(1), classes, options, 0);
             }
         }
+    }
+
+    /** The options of {@code name}, of the classes it extends and of its mixins ({@code @Mixin} fields). */
+    private static void addOptions(String name, Map<String, ClassInfo> classes, Set<String> options, int depth) {
+        ClassInfo info = classes.get(name);
+        if (info == null || depth > 10) {
+            return;
+        }
+        options.addAll(info.options());
+        for (String mixin : info.mixins()) {
+            addOptions(mixin, classes, options, depth + 1);
+        }
+        if (info.superclass() != null) {
+            addOptions(info.superclass(), classes, options, depth + 1);
+        }
+    }
+
+    private static String simpleName(String type) {
+        return type.substring(type.lastIndexOf('.') + 1);
     }
 
     /** Option names declared by {@code @Option(names = …)} in a class body (nested classes' included). */

@@ -265,7 +265,7 @@ class ComposeFileTest {
                 .singleElement()
                 .asString()
                 .startsWith("x: `apply` has no option --bootstrap (has ")
-                .contains("--bootstrap-servers");
+                .contains("--url");
         assertThat(cli.check("y", List.of("monitors", "publish")))
                 .singleElement()
                 .asString()
@@ -287,6 +287,28 @@ class ComposeFileTest {
                 """)));
         assertThat(cli.check("s", List.of("svc", "--config", "/etc/x.yaml"))).isEmpty();
         assertThat(cli.check("s", List.of("svc", "--conf", "/etc/x.yaml"))).hasSize(1);
+    }
+
+    @Test
+    void anOptionOfAMixinCounts() {
+        CliChecks cli = new CliChecks(
+                List.of(
+                        new JavaText.Source(
+                                Path.of("S.java"),
+                                """
+                final class Shared {
+                    @Option(names = "--url") String url;
+                }
+                @Command(name = "apply", mixinStandardHelpOptions = true)
+                static final class Apply implements Callable<Integer> {
+                    @CommandLine.Mixin
+                    Shared shared;
+                    @Option(names = "--prune") boolean prune;
+                }
+                """)));
+        assertThat(cli.check("s", List.of("apply", "--url", "http://x", "--prune")))
+                .isEmpty();
+        assertThat(cli.check("s", List.of("apply", "--uri", "http://x"))).hasSize(1);
     }
 
     @Test

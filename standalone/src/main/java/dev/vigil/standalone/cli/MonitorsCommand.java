@@ -1,39 +1,60 @@
 package dev.vigil.standalone.cli;
 
-import dev.vigil.kit.auth.BearerTokens;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
-import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.json.VigilSerdes;
-import dev.vigil.schemas.topic.Topics;
-import dev.vigil.standalone.launch.Canary;
-import dev.vigil.standalone.launch.StandaloneOptions;
-import dev.vigil.standalone.monitors.CompactedTopic;
-import dev.vigil.standalone.monitors.MonitorCatalog;
 import dev.vigil.standalone.monitors.MonitorsFile;
 import dev.vigil.streams.api.HeartbeatTokens;
-import dev.vigil.streams.api.MonitorDiff;
 import dev.vigil.streams.api.RegionCheck;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code vigil monitors ...}: manage the monitor catalogue on the {@code vigil.monitors} topic. */
+/**
+ * {@code vigil monitors apply|diff|export|delete}: the monitor catalogue through the query API's management
+ * endpoints (docs/monitors.md#publishing-monitors), with the token of the other API commands. The API checks and publishes
+ * (every monitor or none, audited under the token's name); this command reads the file, shows the plan and prints a
+ * new heartbeat token once.
+ */
 @Command(
         name = "monitors",
         mixinStandardHelpOptions = true,
-        description = "Manage monitor definitions.",
-        subcommands = {MonitorsCommand.Apply.class})
+        description = "Manage monitor definitions through the query API.",
+        subcommands = {
+            MonitorsCommand.Apply.class,
+            MonitorsCommand.Diff.class,
+            MonitorsCommand.Export.class,
+            MonitorsCommand.Delete.class
+        })
 public final class MonitorsCommand implements Runnable {
+    /** The largest page {@code GET /v1/monitors} gives. */
+    static final int PAGE = 1000;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -42,20 +63,8 @@ public final class MonitorsCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(
-            name = "apply",
-            mixinStandardHelpOptions = true,
-            description = {
-                "Validate a monitors file, show what changes, and publish it.",
-                "Monitors absent from the file are kept unless --prune is given.",
-                "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
-                        + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
-                        + "--rotate-heartbeat-token issues a new one."
-            })
-    static final class Apply implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    /** What apply and diff share: the file and how it is judged. */
+    static final class FileOptions {
         @Option(
                 names = {"-f", "--file"},
                 required = true,
@@ -64,24 +73,12 @@ public final class MonitorsCommand implements Runnable {
         Path file;
 
         @Option(
-                names = "--bootstrap-servers",
-                paramLabel = "HOST:PORT",
-                defaultValue = "${env:VIGIL_KAFKA_BOOTSTRAP_SERVERS:-localhost:9092}",
-                description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env VIGIL_KAFKA_BOOTSTRAP_SERVERS).")
-        String bootstrapServers;
-
-        @Option(
-                names = "--topic",
-                defaultValue = Topics.MONITORS,
-                description = "Monitors topic (default: ${DEFAULT-VALUE}).")
-        String topic;
-
-        @Option(
                 names = "--regions",
                 split = ",",
                 paramLabel = "REGION",
                 defaultValue = "${env:VIGIL_REGIONS:-}",
-                description = "Regions this deployment runs; monitors naming others are refused (default: any).")
+                description = "Regions this deployment runs; the file is refused before any call when a monitor "
+                        + "names another (default: any; the API refuses regions no probe worker has served).")
         List<String> regions;
 
         @Option(
@@ -92,33 +89,42 @@ public final class MonitorsCommand implements Runnable {
                         + "being rolled out); repeatable or comma-separated. Without it such monitors are refused.")
         List<String> allowRegions;
 
-        @Option(
-                names = "--regions-topic",
-                defaultValue = Topics.REGIONS,
-                description = "Where the regions the probe workers serve are (default: ${DEFAULT-VALUE}).")
-        String regionsTopic;
-
-        @Option(names = "--prune", description = "Delete monitors that are on the topic but not in the file.")
+        @Option(names = "--prune", description = "Delete monitors that are published but not in the file.")
         boolean prune;
-
-        @Option(names = "--dry-run", description = "Validate and show the diff; publish nothing.")
-        boolean dryRun;
 
         @Option(
                 names = "--timeout",
                 defaultValue = "PT30S",
-                description = "How long to wait for Kafka (ISO-8601 duration, default: ${DEFAULT-VALUE}).")
+                description = "How long to wait for the API, which checks every target it publishes (ISO-8601 "
+                        + "duration, default: ${DEFAULT-VALUE}).")
         Duration timeout;
+    }
+
+    @Command(
+            name = "apply",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Validate a monitors file, show what changes, and publish it through the query API (POST "
+                        + "/v1/monitors:apply, scope monitors): every monitor is checked, then all are published or none.",
+                "Monitors absent from the file are kept unless --prune is given.",
+                "A heartbeat monitor without a ping token gets one: only its hash is published, and the token "
+                        + "and its ping command (a POST) are printed once. Re-applying keeps the token; "
+                        + "--rotate-heartbeat-token issues a new one."
+            })
+    static final class Apply implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        QueryOptions query;
+
+        @CommandLine.Mixin
+        FileOptions options;
 
         @Option(
-                names = "--ingest-url",
-                paramLabel = "URL",
-                defaultValue = "${env:VIGIL_INGEST_URL}",
-                description =
-                        "Ingest's base URL, for the ping URLs of new heartbeat tokens (default: $VIGIL_INGEST_URL, "
-                                + "else the standalone's http://127.0.0.1:" + StandaloneOptions.INGEST_PORT + " when "
-                                + "--bootstrap-servers is on loopback; otherwise only the path is printed).")
-        String ingestUrl;
+                names = "--dry-run",
+                description = "Validate and show the diff; publish nothing (as vigil monitors diff).")
+        boolean dryRun;
 
         @Option(
                 names = "--rotate-heartbeat-token",
@@ -130,175 +136,381 @@ public final class MonitorsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
+            return apply(spec, query, options, dryRun, rotate == null ? List.of() : rotate);
+        }
+    }
+
+    @Command(
+            name = "diff",
+            mixinStandardHelpOptions = true,
+            description = "Show what apply would change, checked by the API as apply checks it; publish nothing "
+                    + "(apply --dry-run).")
+    static final class Diff implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        QueryOptions query;
+
+        @CommandLine.Mixin
+        FileOptions options;
+
+        @Override
+        public Integer call() {
+            return apply(spec, query, options, true, List.of());
+        }
+    }
+
+    @Command(
+            name = "export",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Write every published monitor as a monitors file that apply reads back unchanged (GET /v1/monitors, "
+                        + "scope read).",
+                "Heartbeat ping tokens are not in it (only their hashes are published, and those stay as they are on "
+                        + "re-apply); Vigil's own vigil-* monitors are left out (apply keeps them). With --json, the "
+                        + "same file as JSON."
+            })
+    static final class Export implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        QueryOptions query;
+
+        @Option(
+                names = {"-o", "--output"},
+                paramLabel = "FILE",
+                description = "Write to FILE (default: standard output).")
+        Path output;
+
+        @Override
+        public Integer call() {
             PrintWriter err = spec.commandLine().getErr();
-            Set<String> allowed = new LinkedHashSet<>();
-            if (regions != null) {
-                regions.stream().filter(r -> !r.isBlank()).map(String::strip).forEach(allowed::add);
-            }
-            List<MonitorDefinition> desired;
+            QueryClient client;
             try {
-                desired = MonitorsFile.read(file, allowed);
-            } catch (ConfigLoader.ConfigException e) {
-                err.println("error: " + file + " is not valid; nothing was published:");
-                e.problems().forEach(p -> err.println("  - " + p));
-                return ExitCode.CONFIG.code();
-            }
-            out.printf("%s: %d monitor(s) valid%n", file, desired.size());
-            String ingestBase;
-            try {
-                ingestBase = ingestBase(ingestUrl, bootstrapServers);
-            } catch (IllegalArgumentException e) {
+                client = query.client(Duration.ofSeconds(30));
+            } catch (IllegalStateException e) {
                 err.println("error: " + e.getMessage());
-                return ExitCode.CONFIG.code();
+                return ExitCode.ERROR.code();
             }
-            MonitorCatalog catalog = new MonitorCatalog(bootstrapServers, topic, timeout);
-            out.printf("reading %s from %s ...%n", topic, bootstrapServers);
-            Map<String, MonitorDefinition> current = catalog.current(err::println);
-            HeartbeatTokens.Prepared prepared;
+            ArrayNode monitors = JsonNodeFactory.instance.arrayNode();
+            List<String> skipped = new ArrayList<>();
+            String after = null;
             try {
-                prepared = HeartbeatTokens.prepare(
-                        current, desired, rotate == null ? Set.of() : Set.copyOf(rotate), BearerTokens::generate);
-            } catch (IllegalArgumentException e) {
-                err.println("error: " + e.getMessage() + "; nothing was published");
-                return ExitCode.CONFIG.code();
+                do {
+                    String path = "/v1/monitors?limit=" + PAGE
+                            + (after == null ? "" : "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8));
+                    QueryClient.Reply reply = client.get(path);
+                    if (!reply.ok() || reply.body() == null) {
+                        return failed(spec, reply, "nothing was exported");
+                    }
+                    for (JsonNode m : reply.body().path("monitors")) {
+                        if (m.path("id").asText().startsWith(RESERVED_PREFIX)) {
+                            skipped.add(m.path("id").asText());
+                        } else {
+                            monitors.add(definition(m));
+                        }
+                    }
+                    JsonNode next = reply.body().path("next");
+                    after = next.isTextual() && !next.asText().isEmpty() ? next.asText() : null;
+                } while (after != null);
+            } catch (IllegalStateException e) {
+                err.println("error: " + e.getMessage());
+                return ExitCode.ERROR.code();
             }
-            MonitorDiff full = MonitorDiff.between(current, prepared.monitors());
-            // the dead-man's switch's canary is registered by vigil standalone, not by a file: pruning it would stop
-            // the heartbeat pings and page everyone
-            MonitorDiff diff = full.keeping(Canary.ID);
-            if (prune && full.removed().contains(Canary.ID)) {
-                out.printf("  = %s (the dead-man's switch's canary; kept)%n", Canary.ID);
+            ObjectNode root = JsonNodeFactory.instance.objectNode();
+            root.set("monitors", monitors);
+            String text;
+            if (query.json) {
+                text = root.toPrettyString() + "\n";
+            } else {
+                text = "# " + monitors.size() + " monitor(s) exported from " + query.url + " at "
+                        + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                        + " by vigil monitors export\n" + yaml(root);
             }
-            // only what this apply publishes is judged: a monitor already on the topic is not refused again here
-            List<MonitorDefinition> publishing = new java.util.ArrayList<>(diff.added());
-            diff.changed().forEach(c -> publishing.add(c.next()));
-            Map<String, dev.vigil.schemas.contract.RegionStatus> known;
+            if (output == null) {
+                spec.commandLine().getOut().print(text);
+                spec.commandLine().getOut().flush();
+            } else {
+                try {
+                    Files.writeString(output, text);
+                } catch (IOException e) {
+                    err.println("error: cannot write " + output + ": " + e.getMessage());
+                    return ExitCode.ERROR.code();
+                }
+            }
+            err.printf(
+                    "exported %d monitor(s)%s%s%n",
+                    monitors.size(),
+                    output == null ? "" : " to " + output,
+                    skipped.isEmpty() ? "" : " (left out Vigil's own: " + String.join(", ", skipped) + ")");
+            return ExitCode.OK.code();
+        }
+    }
+
+    @Command(
+            name = "delete",
+            mixinStandardHelpOptions = true,
+            description = "Delete one monitor (DELETE /v1/monitors/{id}, scope monitors): its status leaves the fleet "
+                    + "and its open incidents resolve.")
+    static final class Delete implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Mixin
+        QueryOptions query;
+
+        @Parameters(paramLabel = "ID", description = "The monitor id.")
+        String id;
+
+        @Option(
+                names = "--if-match",
+                paramLabel = "REV",
+                description = "Delete only if the monitor is still at this revision (GET "
+                        + "/v1/monitors/{id}/definition gives it in ETag).")
+        String ifMatch;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            QueryClient.Reply reply;
             try {
-                known = CompactedTopic.read(
-                        bootstrapServers,
-                        regionsTopic,
-                        timeout,
-                        VigilSerdes.regionStatus(),
-                        "vigil-cli-regions",
-                        err::println);
-            } catch (RuntimeException e) {
-                err.println("error: cannot read " + regionsTopic + ": " + e.getMessage() + "; nothing was published");
-                return ExitCode.CONFIG.code();
+                String path = "/v1/monitors/" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+                reply = ifMatch == null
+                        ? query.client().delete(path)
+                        : query.client().delete(path, Map.of("If-Match", quoted(ifMatch)));
+            } catch (IllegalStateException e) {
+                spec.commandLine().getErr().println("error: " + e.getMessage());
+                return ExitCode.ERROR.code();
             }
-            Set<String> rollingOut = new java.util.TreeSet<>();
-            if (allowRegions != null) {
-                allowRegions.stream()
-                        .map(String::strip)
-                        .filter(r -> !r.isEmpty())
-                        .forEach(rollingOut::add);
+            if (!reply.ok()) {
+                return failed(spec, reply, "nothing was deleted");
             }
-            List<RegionCheck.Refusal> refused = RegionCheck.refusals(publishing, known, rollingOut);
-            if (!refused.isEmpty()) {
-                List<String> why = RegionCheck.explain(refused, known, regionsTopic);
-                err.println("error: " + why.get(0));
-                why.subList(1, why.size()).forEach(err::println);
-                return ExitCode.CONFIG.code();
-            }
-            diff.added().forEach(m -> out.printf("  + %s (new: %s)%n", m.id(), describe(m)));
-            diff.changed()
-                    .forEach(c -> out.printf("  ~ %s (changed: %s)%n", c.next().id(), String.join(", ", c.fields())));
-            diff.removed()
-                    .forEach(id -> out.printf(
-                            prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id));
-            out.printf(
-                    "%d to add, %d to change, %d unchanged, %d to delete%n",
-                    diff.added().size(),
-                    diff.changed().size(),
-                    diff.unchanged().size(),
-                    prune ? diff.removed().size() : 0);
-            if (dryRun) {
-                RegionCheck.checksPerDay(prepared.monitors()).forEach(out::println);
-                prepared.issued().forEach(t -> out.printf("  (a ping token for %s would be issued)%n", t.monitorId()));
-                out.println("dry run: nothing published");
-                return ExitCode.OK.code();
-            }
-            if (diff.isEmpty(prune)) {
-                out.println("nothing to publish");
-                return ExitCode.OK.code();
-            }
-            List<MonitorDefinition> upserts = new java.util.ArrayList<>(diff.added());
-            diff.changed().forEach(c -> upserts.add(c.next()));
-            List<String> deletes = prune ? diff.removed() : List.of();
-            catalog.publish(
-                    upserts,
-                    deletes,
-                    Topics.AUDIT,
-                    new AuditRecord(
-                            1,
-                            java.util.UUID.randomUUID().toString(),
-                            System.currentTimeMillis(),
-                            "cli:" + System.getProperty("user.name", "unknown"),
-                            "monitors.applied",
-                            "monitors",
-                            localHost(),
-                            java.util.Map.of(
-                                    "added",
-                                    String.valueOf(diff.added().size()),
-                                    "changed",
-                                    String.valueOf(diff.changed().size()),
-                                    "deleted",
-                                    String.valueOf(deletes.size()),
-                                    "heartbeatTokens",
-                                    String.valueOf(prepared.issued().size()),
-                                    "file",
-                                    String.valueOf(file.getFileName()))));
-            out.printf(
-                    "published %d change(s) to %s%n",
-                    upserts.size() + (prune ? diff.removed().size() : 0), topic);
-            // only now that the hash is on the topic: a failed publish issued nothing (the next apply makes a new one)
-            for (HeartbeatTokens.Issued t : prepared.issued()) {
-                out.println(HeartbeatTokens.pingInstructions(t, ingestBase));
+            if (query.json) {
+                out.println(reply.body().toPrettyString());
+            } else {
+                out.printf(
+                        "monitor %s deleted (it was revision %s)%n",
+                        id, reply.body().path("previousRevision").asText("?"));
             }
             return ExitCode.OK.code();
         }
 
-        /** What a new monitor checks, for the diff: the target, and how often from where (heartbeats are pushed). */
-        private static String describe(MonitorDefinition m) {
-            if (!m.isProbed()) {
-                return m.target() + ", pinged at /v1/heartbeat/" + m.id();
-            }
-            return m.target() + " every " + m.intervalSeconds() + "s from " + String.join(",", m.regions());
+        /** An entity tag is sent quoted; one given bare (as people copy it) is quoted here. */
+        private static String quoted(String revision) {
+            String r = revision.strip();
+            return r.startsWith("\"") || r.startsWith("W/") || r.equals("*") ? r : "\"" + r + "\"";
         }
+    }
+
+    /** The prefix of Vigil's own monitors (the dead-man's switch's canary): only an admin changes them. */
+    static final String RESERVED_PREFIX = dev.vigil.streams.api.MonitorsResource.RESERVED_PREFIX;
+
+    /** Members {@code GET /v1/monitors} adds to a definition that are not part of it. */
+    static ObjectNode definition(JsonNode listed) {
+        ObjectNode m = ((ObjectNode) listed).deepCopy();
+        m.remove("revision");
+        m.remove("checksPerDay");
+        if (m.get("heartbeat") instanceof ObjectNode hb) {
+            hb.remove("hasToken");
+        }
+        return m;
+    }
+
+    private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder()
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            // a status code written "200" must read back as the string it is
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .build());
+
+    static String yaml(JsonNode root) {
+        try {
+            return YAML.writeValueAsString(root);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write YAML: " + e.getMessage(), e);
+        }
+    }
+
+    /** apply and diff: the file checked here, then sent whole to {@code :apply}, and the plan printed. */
+    static int apply(
+            CommandLine.Model.CommandSpec spec,
+            QueryOptions query,
+            FileOptions options,
+            boolean dryRun,
+            List<String> rotate) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path file = options.file;
+        Set<String> allowed = new LinkedHashSet<>();
+        if (options.regions != null) {
+            options.regions.stream()
+                    .filter(r -> !r.isBlank())
+                    .map(String::strip)
+                    .forEach(allowed::add);
+        }
+        List<MonitorDefinition> desired;
+        JsonNode written;
+        try {
+            desired = MonitorsFile.read(file, allowed);
+            // sent as the file wrote them: the API fills in the defaults as the contract says, so a default that
+            // changes is not frozen into every monitor by the command that happened to apply it
+            written = ConfigLoader.readYaml(file).get("monitors");
+        } catch (ConfigLoader.ConfigException e) {
+            err.println("error: " + file + " is not valid; nothing was published:");
+            e.problems().forEach(p -> err.println("  - " + p));
+            return ExitCode.CONFIG.code();
+        }
+        if (!query.json) {
+            out.printf("%s: %d monitor(s) valid%n", file, desired.size());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("monitors", written);
+        body.put("prune", options.prune);
+        body.put("dryRun", dryRun);
+        body.put("allowRegions", clean(options.allowRegions));
+        body.put("rotateHeartbeatTokens", clean(rotate));
+        QueryClient.Reply reply;
+        try {
+            reply = query.client(options.timeout).post("/v1/monitors:apply", body);
+        } catch (IllegalStateException e) {
+            err.println("error: " + e.getMessage());
+            if (!dryRun) {
+                // an answer that never came may follow a publish that did happen
+                err.println("nothing was published unless the API received the request; vigil monitors diff -f " + file
+                        + " shows where things stand");
+            }
+            return ExitCode.ERROR.code();
+        }
+        if (reply.status() == 400 && reply.body() != null) {
+            err.println("error: the API refused " + file + "; nothing was published:");
+            JsonNode errors = reply.body().path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                errors.forEach(e -> err.println("  - " + where(e.path("field").asText(), written) + ": "
+                        + e.path("problem").asText()));
+            } else {
+                err.println("  - " + reply.problem());
+            }
+            if (errors.toString().contains("served by no probe worker")) {
+                err.println("hint: --allow-region REGION accepts a region that is being rolled out");
+            }
+            return ExitCode.CONFIG.code();
+        }
+        if (!reply.ok() || reply.body() == null) {
+            return failed(spec, reply, "nothing was published");
+        }
+        JsonNode plan = reply.body();
+        if (query.json) {
+            out.println(plan.toPrettyString());
+            return ExitCode.OK.code();
+        }
+        printPlan(out, plan, desired, options.prune);
+        plan.path("warnings").forEach(w -> out.println("warning: " + w.asText()));
+        if (dryRun) {
+            RegionCheck.checksPerDay(desired).forEach(out::println);
+            plan.path("heartbeatTokensWouldBeIssued")
+                    .forEach(id -> out.printf("  (a ping token for %s would be issued)%n", id.asText()));
+            out.println("dry run: nothing published");
+            return ExitCode.OK.code();
+        }
+        out.printf(
+                "expected target checks per day: %,d%n",
+                plan.path("checksPerDay").asLong());
+        int published = plan.path("published").asInt();
+        if (published == 0) {
+            out.println("nothing to publish");
+            return ExitCode.OK.code();
+        }
+        out.printf("published %d change(s) through %s%n", published, query.url);
+        for (JsonNode t : plan.path("heartbeatTokens")) {
+            out.println(pingInstructions(t));
+        }
+        return ExitCode.OK.code();
+    }
+
+    /** The plan as apply prints it: one line per monitor that changes, then the counts. */
+    static void printPlan(PrintWriter out, JsonNode plan, List<MonitorDefinition> desired, boolean prune) {
+        Map<String, MonitorDefinition> byId =
+                desired.stream().collect(Collectors.toMap(MonitorDefinition::id, Function.identity(), (a, b) -> a));
+        plan.path("added").forEach(id -> {
+            MonitorDefinition m = byId.get(id.asText());
+            out.printf("  + %s (new%s)%n", id.asText(), m == null ? "" : ": " + describe(m));
+        });
+        plan.path("changed").forEach(c -> {
+            List<String> fields = new ArrayList<>();
+            c.path("fields").forEach(f -> fields.add(f.asText()));
+            out.printf("  ~ %s (changed: %s)%n", c.path("id").asText(), String.join(", ", fields));
+        });
+        JsonNode removed = prune ? plan.path("deleted") : plan.path("notInRequest");
+        removed.forEach(id -> out.printf(
+                prune ? "  - %s (deleted)%n" : "  ? %s (not in file; kept, use --prune to delete)%n", id.asText()));
+        if (prune) {
+            plan.path("keptReserved").forEach(id -> out.printf("  = %s (Vigil's own monitor; kept)%n", id.asText()));
+        }
+        out.printf(
+                "%d to add, %d to change, %d unchanged, %d to delete%n",
+                plan.path("added").size(),
+                plan.path("changed").size(),
+                plan.path("unchanged").asInt(),
+                prune ? removed.size() : 0);
     }
 
     /**
-     * Ingest's base URL without a trailing slash: {@code --ingest-url} (or $VIGIL_INGEST_URL); else, when Kafka is on
-     * loopback (the standalone's), the standalone's ingest; else null (unknown).
+     * The ping instructions of a token the API issued, worded as {@link HeartbeatTokens#pingInstructions}: with
+     * ingest's base URL when the server knows it ({@code pingUrl}), else the path to prefix.
      */
-    static String ingestBase(String option, String bootstrapServers) {
-        if (option != null && !option.isBlank()) {
-            String url = option.strip();
-            if (!(url.startsWith("http://") || url.startsWith("https://")) || url.contains("?") || url.contains("#")) {
-                throw new IllegalArgumentException(
-                        "--ingest-url must be an http(s) base URL without query, e.g. " + "https://ingest.example.com");
-            }
-            return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        }
-        for (String server : bootstrapServers.split(",")) {
-            String s = server.strip();
-            int colon = s.lastIndexOf(':');
-            String host = colon > 0 && !s.endsWith("]") ? s.substring(0, colon) : s;
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            if (!LoopbackHosts.isLoopback(host)) {
-                return null;
-            }
-        }
-        return "http://127.0.0.1:" + StandaloneOptions.INGEST_PORT;
+    static String pingInstructions(JsonNode issued) {
+        String path = issued.path("pingPath").asText();
+        String url = issued.path("pingUrl").asText(null);
+        String base = url != null && url.endsWith(path) ? url.substring(0, url.length() - path.length()) : null;
+        String text = HeartbeatTokens.pingInstructions(
+                new HeartbeatTokens.Issued(
+                        issued.path("monitorId").asText(),
+                        issued.path("pingToken").asText()),
+                base);
+        // the ping URL is the server's to give (management.ingestUrl), no option of this command
+        return text.replace(
+                ", or pass --ingest-url",
+                "; the query API gives the whole URL once its " + "management.ingestUrl is set");
     }
 
-    private static String localHost() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
-            return "";
+    /** A field of the API's problem, {@code monitors[3].url}, with the id the file gives that monitor. */
+    static String where(String field, JsonNode written) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("^monitors\\[(\\d+)]").matcher(field);
+        if (!m.find() || written == null) {
+            return field;
         }
+        JsonNode id = written.path(Integer.parseInt(m.group(1))).path("id");
+        return id.isTextual() ? m.group() + " (id " + id.asText() + ")" + field.substring(m.end()) : field;
+    }
+
+    /** An error answer that is not a refusal of the file: the problem detail, and a hint for a missing token. */
+    static int failed(CommandLine.Model.CommandSpec spec, QueryClient.Reply reply, String consequence) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("error: " + reply.problem() + "; " + consequence);
+        if (reply.status() == 401) {
+            err.println("hint: pass --token, set VIGIL_TOKEN, or point --token-file at a token file (vigil "
+                    + "standalone writes " + QueryOptions.standaloneTokenFile() + ")");
+        }
+        return ExitCode.ERROR.code();
+    }
+
+    private static List<String> clean(List<String> values) {
+        List<String> out = new ArrayList<>();
+        if (values != null) {
+            values.stream().map(String::strip).filter(v -> !v.isEmpty()).forEach(out::add);
+        }
+        return out;
+    }
+
+    /** What a new monitor checks, for the diff: the target, and how often from where (heartbeats are pushed). */
+    static String describe(MonitorDefinition m) {
+        if (!m.isProbed()) {
+            return m.target() + ", pinged at /v1/heartbeat/" + m.id();
+        }
+        return m.target() + " every " + m.intervalSeconds() + "s from " + String.join(",", m.regions());
     }
 }

@@ -86,6 +86,11 @@ final class QueryClient {
         return exchange(http.delete().uri(baseUrl + path));
     }
 
+    /** A DELETE with extra request headers (such as {@code If-Match}). */
+    Reply delete(String path, java.util.Map<String, String> headers) {
+        return exchange(http.headers(h -> headers.forEach(h::add)).delete().uri(baseUrl + path));
+    }
+
     Reply post(String path, Object body) {
         byte[] bytes = Json.bytes(body);
         return exchange(http.headers(h -> h.add("Content-Type", "application/json"))

@@ -37,7 +37,12 @@ final class QueryOptions {
     Path tokenFile;
 
     QueryClient client() {
-        return new QueryClient(url, Duration.ofSeconds(10), resolveToken());
+        return client(Duration.ofSeconds(10));
+    }
+
+    /** A client whose requests may take up to {@code timeout} (an apply checks every target it publishes). */
+    QueryClient client(Duration timeout) {
+        return new QueryClient(url, timeout, resolveToken());
     }
 
     /**

@@ -147,8 +147,9 @@ public final class ClusterCommand implements Runnable {
             out.println("query API: " + cluster.layout().streamsUrl(1) + " and "
                     + cluster.layout().streamsUrl(2) + " (admin token in "
                     + cluster.layout().config().resolve(LocalCluster.ADMIN_TOKEN_FILE) + ")");
-            out.println("apply monitors: vigil monitors apply -f FILE --bootstrap-servers "
-                    + cluster.layout().bootstrapServers());
+            out.println("apply monitors: vigil monitors apply -f FILE --url "
+                    + cluster.layout().streamsUrl(1) + " --token-file "
+                    + cluster.layout().config().resolve(LocalCluster.ADMIN_TOKEN_FILE));
             if (scraping) {
                 out.println("prometheus UI and API: " + prometheus.url() + " (loopback only)");
                 checkDashboard(

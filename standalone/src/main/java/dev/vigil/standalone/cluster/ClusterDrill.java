@@ -298,28 +298,39 @@ public final class ClusterDrill {
         Path file = layout.config().resolve("monitors-drill.yaml");
         LocalCluster.write(file, yaml.toString());
         String java = ProcessHandle.current().info().command().orElse("java");
-        cluster.runToCompletion(
-                "monitors-apply",
-                List.of(
-                        java,
-                        "-Xmx256m",
-                        "-cp",
-                        cluster.classpath(),
-                        "dev.vigil.standalone.cli.VigilCommand",
-                        "monitors",
-                        "apply",
-                        "-f",
-                        file.toString(),
-                        "--bootstrap-servers",
-                        layout.bootstrapServers(),
-                        "--regions",
-                        String.join(",", layout.regions()),
-                        // its workers start with the cluster: the regions may not be on vigil.regions yet when it
-                        // applies
-                        "--allow-region",
-                        String.join(",", layout.regions())),
-                Map.of(),
-                Duration.ofMinutes(2));
+        List<String> apply = List.of(
+                java,
+                "-Xmx256m",
+                "-cp",
+                cluster.classpath(),
+                "dev.vigil.standalone.cli.VigilCommand",
+                "monitors",
+                "apply",
+                "-f",
+                file.toString(),
+                "--url",
+                layout.streamsUrl(1),
+                "--token-file",
+                layout.config().resolve(LocalCluster.ADMIN_TOKEN_FILE).toString(),
+                "--regions",
+                String.join(",", layout.regions()),
+                // its workers start with the cluster: the regions may not be on vigil.regions yet when it
+                // applies
+                "--allow-region",
+                String.join(",", layout.regions()));
+        // a Streams instance answers 503 until it has read the monitors topic; the file has no heartbeat monitor,
+        // so applying it again is harmless
+        for (int attempt = 1; ; attempt++) {
+            try {
+                cluster.runToCompletion("monitors-apply", apply, Map.of(), Duration.ofMinutes(2));
+                return;
+            } catch (IllegalStateException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+                LocalCluster.sleep(3000);
+            }
+        }
     }
 
     /** The monitors {@code /v1/status} of a Streams instance lists with a decided state, or -1 when it fails. */

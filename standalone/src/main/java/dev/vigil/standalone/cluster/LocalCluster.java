@@ -481,6 +481,8 @@ public final class LocalCluster {
                     "VIGIL_AUTH_TOKENS_FILE",
                     layout.config().resolve("streams-tokens.yaml").toString());
             env.put("VIGIL_INSTANCE_TOKEN", instanceToken());
+            // monitors are applied through the API, which judges their targets as the probe workers will (below)
+            env.put("VIGIL_MANAGEMENT_PROBE_ALLOW_LIST", "127.0.0.0/8");
         } else if (name.startsWith("notifier-")) {
             service = "notifier";
             env.put("VIGIL_KAFKA_GROUP_INSTANCE_ID", name);

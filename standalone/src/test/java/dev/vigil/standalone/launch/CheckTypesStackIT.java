@@ -9,6 +9,7 @@ import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.CheckType;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
+import dev.vigil.standalone.cli.CliRun;
 import dev.vigil.standalone.monitors.MonitorCatalog;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +32,8 @@ import reactor.netty.tcp.TcpServer;
 /**
  * Check types on the whole stack (docs/monitors.md#check-types), pages to a webhook channel: a heartbeat monitor that is pinged
  * through ingest, then goes silent and pages {@code opened}, then is pinged again and resolves; and a TCP monitor
- * whose banner server goes away and pages.
+ * whose banner server goes away and pages. And {@code vigil monitors} through the query API with a monitor of every
+ * type: apply, an export that applies back as no change, a file with one bad monitor that publishes nothing, delete.
  */
 class CheckTypesStackIT {
     private static final String HEARTBEAT = "job-heartbeat";
@@ -45,6 +47,7 @@ class CheckTypesStackIT {
     static DisposableServer banner;
     static final String TOKEN = BearerTokens.generate();
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    static StandaloneOptions options;
 
     @BeforeAll
     static void start() throws Exception {
@@ -73,7 +76,7 @@ class CheckTypesStackIT {
         Map<String, String> env = new HashMap<>();
         env.put("CHECKS_WEBHOOK_SECRET", "check-types-webhook-signing-secret-32b");
         StackSupport.withExternalDb(env);
-        StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
+        options = StandaloneOptions.defaults(dir.resolve("data"))
                 .withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32"))
                 .withRouting(routing);
@@ -207,5 +210,113 @@ class CheckTypesStackIT {
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(TCP, AlertState.OPENED).isEmpty());
+    }
+
+    private static CliRun monitors(String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 4);
+        all[args.length] = "--url";
+        all[args.length + 1] = "http://127.0.0.1:" + vigil.queryPort();
+        all[args.length + 2] = "--token";
+        all[args.length + 3] = vigil.adminToken();
+        return CliRun.vigil(all);
+    }
+
+    private static int definitionStatus(String id) throws Exception {
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + vigil.queryPort() + "/v1/monitors/" + id + "/definition"))
+                                .header("Authorization", "Bearer " + vigil.adminToken())
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    @Test
+    void monitorsOfEveryTypeGoThroughTheApiAndAnExportAppliesBackAsNoChange() throws Exception {
+        String region = options.regions().get(0);
+        Path file = dir.resolve("every-type.yaml");
+        Files.writeString(
+                file,
+                """
+                monitors:
+                  - id: it-http
+                    name: "Checkout: health"
+                    url: https://127.0.0.1:9/health?deep=yes
+                    method: POST
+                    intervalSeconds: 60
+                    regions: [%1$s]
+                    headers:
+                      Accept: application/json
+                      Authorization: {secretEnv: IT_HEALTH_TOKEN}
+                    body: '{"ping": true}'
+                    expect:
+                      statusCodes: ["200", "204"]
+                      bodyContains: ok
+                    links: {runbook: "https://wiki.example.com/checkout#health"}
+                    service: checkout
+                  - id: it-tcp
+                    regions: [%1$s]
+                    type: tcp
+                    tcp: {host: 127.0.0.1, port: 9, send: "PING\\r\\n", expect: "+PONG"}
+                  - id: it-dns
+                    regions: [%1$s]
+                    type: dns
+                    dns: {query: example.com, recordType: MX}
+                  - id: it-tls
+                    regions: [%1$s]
+                    type: tls
+                    tls: {host: 127.0.0.1, port: 9}
+                    tlsExpiryWarnDays: 21
+                  - id: it-heartbeat
+                    type: heartbeat
+                    heartbeat: {schedule: "0 2 * * *", zone: Europe/Paris, graceSeconds: 600}
+                """
+                        .formatted(region));
+        // the API refuses a region until a probe worker has reported serving it
+        CliRun[] applied = new CliRun[1];
+        await("apply through the API")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> (applied[0] = monitors("monitors", "apply", "-f", file.toString())).exit() == 0);
+        assertThat(applied[0].out())
+                .contains("+ it-http", "+ it-tcp", "+ it-dns", "+ it-tls", "+ it-heartbeat", "5 to add, 0 to change")
+                .contains("ping token for it-heartbeat: vgl_");
+        for (String id : List.of("it-http", "it-tcp", "it-dns", "it-tls", "it-heartbeat")) {
+            assertThat(definitionStatus(id)).as(id).isEqualTo(200);
+        }
+
+        Path exported = dir.resolve("export.yaml");
+        CliRun export = monitors("monitors", "export", "-o", exported.toString());
+        assertThat(export.exit()).as(export.err()).isZero();
+        assertThat(Files.readString(exported))
+                .contains("it-http", "secretEnv: IT_HEALTH_TOKEN", HEARTBEAT, TCP)
+                .doesNotContain("revision", "checksPerDay", "hasToken", "tokenSha256");
+        CliRun back = monitors("monitors", "apply", "-f", exported.toString(), "--dry-run", "--prune");
+        assertThat(back.exit()).as(back.err()).isZero();
+        assertThat(back.out())
+                .contains("0 to add, 0 to change, 7 unchanged, 0 to delete", "dry run: nothing published");
+
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(
+                bad,
+                """
+                monitors:
+                  - id: it-never
+                    url: https://127.0.0.1:9/
+                    regions: [%s]
+                  - id: it-leaky
+                    url: https://127.0.0.1:9/
+                    regions: [%s]
+                    headers: {Authorization: "Bearer written-in-the-file"}
+                """
+                        .formatted(region, region));
+        CliRun refused = monitors("monitors", "apply", "-f", bad.toString());
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("nothing was published", "monitors[1] (id it-leaky).headers.Authorization");
+        assertThat(definitionStatus("it-never")).isEqualTo(404);
+
+        CliRun deleted = monitors("monitors", "delete", "it-dns");
+        assertThat(deleted.exit()).as(deleted.err()).isZero();
+        assertThat(definitionStatus("it-dns")).isEqualTo(404);
     }
 }

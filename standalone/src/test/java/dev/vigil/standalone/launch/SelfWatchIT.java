@@ -98,8 +98,10 @@ class SelfWatchIT {
             "apply",
             "-f",
             file.toString(),
-            "--bootstrap-servers",
-            vigil.bootstrapServers(),
+            "--url",
+            "http://127.0.0.1:" + vigil.queryPort(),
+            "--token",
+            vigil.adminToken(),
             "--timeout",
             "PT20S"
         };
@@ -131,12 +133,11 @@ class SelfWatchIT {
                 .pollInterval(Duration.ofSeconds(2))
                 .until(() -> {
                     refused[0] = apply(file);
-                    return refused[0].exit() == 2
-                            && refused[0].err().contains("asia-east")
-                            && refused[0].err().contains("eu-west")
-                            && refused[0].err().contains("us-east");
+                    return refused[0].exit() == 2 && refused[0].err().contains("known: asia-east, eu-west, us-east");
                 });
-        assertThat(refused[0].err()).contains("ap-south").contains("--allow-region");
+        assertThat(refused[0].err())
+                .contains("'ap-south' is served by no probe worker", "--allow-region")
+                .doesNotContain("'us-east' is served by no probe worker");
         MonitorCatalog catalog = new MonitorCatalog(vigil.bootstrapServers(), Topics.MONITORS, Duration.ofSeconds(20));
         assertThat(catalog.current(p -> {}).keySet()).as("nothing published").doesNotContain("dead-region-test");
 
