@@ -465,15 +465,11 @@ public final class MonitorsCommand implements Runnable {
         String path = issued.path("pingPath").asText();
         String url = issued.path("pingUrl").asText(null);
         String base = url != null && url.endsWith(path) ? url.substring(0, url.length() - path.length()) : null;
-        String text = HeartbeatTokens.pingInstructions(
+        return HeartbeatTokens.pingInstructions(
                 new HeartbeatTokens.Issued(
                         issued.path("monitorId").asText(),
                         issued.path("pingToken").asText()),
                 base);
-        // the ping URL is the server's to give (management.ingestUrl), no option of this command
-        return text.replace(
-                ", or pass --ingest-url",
-                "; the query API gives the whole URL once its " + "management.ingestUrl is set");
     }
 
     /** A field of the API's problem, {@code monitors[3].url}, with the id the file gives that monitor. */

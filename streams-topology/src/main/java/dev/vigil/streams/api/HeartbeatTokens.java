@@ -149,6 +149,9 @@ public final class HeartbeatTokens {
                 + "secret store as " + TOKEN_VARIABLE + ")\n"
                 + "  ping:    " + curl + target + "\n"
                 + "  failure: " + curl + target + "/fail"
-                + (base == null ? "\n  (prefix the path with ingest's base URL, or pass --ingest-url)" : "");
+                + (base == null
+                        ? "\n  (prefix the path with ingest's base URL; the query API gives the whole URL once its"
+                                + " management.ingestUrl is set)"
+                        : "");
     }
 }

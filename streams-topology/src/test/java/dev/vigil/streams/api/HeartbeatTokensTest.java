@@ -74,7 +74,7 @@ class HeartbeatTokensTest {
                         "https://ingest.example/v1/heartbeat/nightly/fail");
         assertThat(HeartbeatTokens.pingInstructions(p.issued().get(0), null))
                 .contains(" /v1/heartbeat/nightly\n")
-                .contains("--ingest-url");
+                .contains("management.ingestUrl");
         assertThat(p.issued().get(0).toString()).doesNotContain("vgl_one");
     }
 
