@@ -90,6 +90,12 @@ class CrashRestartIT {
                         .until(() -> distinctWindows(ItSupport.readAllVerdicts(kafka))
                                         .size()
                                 >= MONITORS * WINDOWS);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                // the instances' own logs are in a directory JUnit deletes: say here why the restart did not finish
+                throw new AssertionError(
+                        "the restarted instance did not decide every window within 2 minutes (alive: "
+                                + second.isAlive() + "); its log ends:\n" + tail(dir.resolve("second.log"), 40),
+                        e);
             } finally {
                 second.destroy();
                 second.waitFor();
@@ -167,6 +173,15 @@ class CrashRestartIT {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
                 .start();
+    }
+
+    private static String tail(Path log, int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
     }
 
     private static int freePort() throws IOException {
