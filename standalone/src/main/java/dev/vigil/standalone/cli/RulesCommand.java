@@ -35,9 +35,9 @@ import picocli.CommandLine.Parameters;
         description = "Metric alert rules: list, apply a file, export, delete (through the query API).",
         subcommands = {
             RulesCommand.ListRules.class,
-            RulesCommand.Apply.class,
-            RulesCommand.Export.class,
-            RulesCommand.Delete.class
+            RulesCommand.ApplyRules.class,
+            RulesCommand.ExportRules.class,
+            RulesCommand.DeleteRules.class
         })
 public final class RulesCommand implements Runnable {
     @CommandLine.Spec
@@ -114,7 +114,7 @@ public final class RulesCommand implements Runnable {
                 "A shipped rule's id in the file overrides it; --prune deletes the published rules the file leaves "
                         + "out (an override left out brings its shipped rule back)."
             })
-    static final class Apply implements Callable<Integer> {
+    static final class ApplyRules implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -194,7 +194,7 @@ public final class RulesCommand implements Runnable {
             name = "export",
             mixinStandardHelpOptions = true,
             description = "Write the published rules (overrides and custom rules) as the YAML 'rules apply' reads.")
-    static final class Export implements Callable<Integer> {
+    static final class ExportRules implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -245,7 +245,7 @@ public final class RulesCommand implements Runnable {
             name = "delete",
             mixinStandardHelpOptions = true,
             description = "Delete a custom rule, or remove an override so its shipped rule is back.")
-    static final class Delete implements Callable<Integer> {
+    static final class DeleteRules implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
