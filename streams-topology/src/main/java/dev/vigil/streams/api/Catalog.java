@@ -1,6 +1,8 @@
 package dev.vigil.streams.api;
 
 import dev.vigil.kit.kafka.CompactedTopicView;
+import dev.vigil.streams.query.HttpResult;
+import dev.vigil.streams.query.QueryRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -68,6 +70,12 @@ public final class Catalog<V> implements AutoCloseable {
     /** Whether the topic was read up to where it ended when this instance started: until then answers would be partial. */
     public boolean ready() {
         return view.isCaughtUp();
+    }
+
+    /** 503 while {@link #ready} is false: an answer now would be made of part of the topic. */
+    public HttpResult notReady(QueryRequest req) {
+        return HttpResult.unavailable(
+                "this instance is still reading " + view.topic() + "; retry in a moment", req.path());
     }
 
     /** The current value of {@code id}, or null. */

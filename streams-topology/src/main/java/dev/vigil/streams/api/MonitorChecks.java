@@ -1,7 +1,6 @@
 package dev.vigil.streams.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.kit.net.Cidr;
 import dev.vigil.kit.net.HostResolver;
 import dev.vigil.kit.net.Target;
@@ -41,6 +40,9 @@ public final class MonitorChecks {
     private static final List<String> CREDENTIAL_WORDS =
             List.of("token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "session", "auth");
 
+    /** What the API shows with a monitor that is not part of it: tolerated, and dropped, on the way back in. */
+    static final List<String> SHOWN_ONLY = List.of("revision", "checksPerDay", "heartbeat.hasToken");
+
     private final TargetGuard guard;
     private final Duration resolveTimeout;
 
@@ -59,23 +61,8 @@ public final class MonitorChecks {
      * id is refused. Violations name the member under {@code prefix}.
      */
     public static MonitorDefinition read(JsonNode node, String pathId, String prefix) {
-        if (node == null || !node.isObject()) {
-            throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "must be a JSON object (a monitor)");
-        }
-        ObjectNode copy = ((ObjectNode) node).deepCopy();
-        if (pathId != null) {
-            JsonNode id = copy.get("id");
-            if (id == null || id.isNull()) {
-                copy.put("id", pathId);
-            } else if (!id.isTextual() || !id.asText().equals(pathId)) {
-                throw new ContractViolation(
-                        field(prefix, "id"), "must be the id in the URL (" + pathId + ") or left out");
-            }
-        }
-        if (!copy.has("schemaVersion")) {
-            copy.put("schemaVersion", 1);
-        }
-        MonitorDefinition m = RequestBodies.contract(copy, MonitorDefinition.class, prefix);
+        MonitorDefinition m =
+                RequestBodies.managed(node, MonitorDefinition.class, pathId, prefix, "monitor", SHOWN_ONLY);
         credentialsByReference(m, prefix);
         return m;
     }

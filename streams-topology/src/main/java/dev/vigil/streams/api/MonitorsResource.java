@@ -120,7 +120,7 @@ public final class MonitorsResource implements RouteExtension {
 
     private Mono<HttpResult> list(QueryRequest req) {
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         Integer limit = limit(req.queryParam("limit"));
         if (limit == null) {
@@ -170,7 +170,7 @@ public final class MonitorsResource implements RouteExtension {
     private Mono<HttpResult> definition(QueryRequest req) {
         String id = req.param("id");
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         MonitorDefinition m = Require.SLUG.matcher(id).matches() ? catalog.get(id) : null;
         if (m == null) {
@@ -207,23 +207,23 @@ public final class MonitorsResource implements RouteExtension {
         }
         MonitorDefinition asked;
         try {
-            JsonNode body = Json.tree(req.body());
-            if (body instanceof ObjectNode o) {
-                // what GET adds is tolerated on the way back in, so a definition read can be put back as it is
-                stripShown(o);
-            }
-            asked = MonitorChecks.read(body, id, "");
+            asked = MonitorChecks.read(Json.tree(req.body()), id, "");
         } catch (ContractViolation e) {
             return Mono.just(invalid(List.of(e), req.path()));
         }
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         String monitorId = asked.id();
         MonitorDefinition current = catalog.get(monitorId);
         String currentRevision = Revisions.of(current);
         if (!dryRun) {
-            HttpResult refused = preconditions(req, current, currentRevision, asked);
+            HttpResult refused = Preconditions.refusal(
+                    req,
+                    "monitor " + asked.id(),
+                    currentRevision,
+                    current != null && !sameIgnoringToken(current, asked),
+                    "/v1/monitors/" + asked.id() + "/definition");
             if (refused != null) {
                 return Mono.just(refused);
             }
@@ -277,7 +277,7 @@ public final class MonitorsResource implements RouteExtension {
                 return Mono.just(dryRun ? ok : ok.withHeader("ETag", Revisions.of(current)));
             }
             if (!catalog.reserve(monitorId, current, next)) {
-                return Mono.just(conflict(monitorId, req));
+                return Mono.just(Preconditions.concurrentChange(req, "monitor " + monitorId));
             }
             Map<String, String> details = new LinkedHashMap<>();
             details.put("type", next.type().wire());
@@ -306,54 +306,6 @@ public final class MonitorsResource implements RouteExtension {
         });
     }
 
-    /** The members GET adds that are not the definition's ({@code revision}, {@code heartbeat.hasToken}). */
-    private static void stripShown(ObjectNode o) {
-        o.remove("revision");
-        o.remove("checksPerDay");
-        if (o.get("heartbeat") instanceof ObjectNode hb) {
-            hb.remove("hasToken");
-        }
-    }
-
-    /**
-     * The conditional-request rules of a replace: {@code If-None-Match: *} creates only; {@code If-Match} must name
-     * the current revision; a replace that would change an existing monitor without {@code If-Match} is refused (428),
-     * so two editors never silently overwrite each other. Null when the write may go on.
-     */
-    private static HttpResult preconditions(
-            QueryRequest req, MonitorDefinition current, String currentRevision, MonitorDefinition asked) {
-        String ifNoneMatch = req.condition("If-None-Match");
-        String ifMatch = req.condition("If-Match");
-        if (ifNoneMatch != null && !Revisions.ifNoneMatch(ifNoneMatch, currentRevision)) {
-            return stale(
-                    req,
-                    currentRevision,
-                    "monitor " + asked.id() + " already exists (If-None-Match: " + ifNoneMatch + ")");
-        }
-        if (ifMatch != null && !Revisions.ifMatch(ifMatch, currentRevision)) {
-            return stale(
-                    req,
-                    currentRevision,
-                    current == null
-                            ? "monitor " + asked.id() + " does not exist (it was deleted, or never created)"
-                            : "monitor " + asked.id() + " changed since revision " + ifMatch + "; it is now "
-                                    + currentRevision + ": read it again and re-apply your edit");
-        }
-        if (ifMatch == null && current != null && !sameIgnoringToken(current, asked)) {
-            return HttpResult.problem(
-                            428,
-                            "precondition-required",
-                            "Precondition required",
-                            "monitor " + asked.id() + " exists: send If-Match with the revision you edited (GET "
-                                    + "/v1/monitors/" + asked.id() + "/definition gives it in ETag), so a change made "
-                                    + "meanwhile is not overwritten",
-                            req.path(),
-                            Map.of("currentRevision", currentRevision))
-                    .withHeader("ETag", currentRevision);
-        }
-        return null;
-    }
-
     /** Whether {@code asked} equals {@code current} once the published token hash is carried over. */
     private static boolean sameIgnoringToken(MonitorDefinition current, MonitorDefinition asked) {
         MonitorDefinition a = asked;
@@ -366,24 +318,6 @@ public final class MonitorsResource implements RouteExtension {
         return MonitorDiff.between(Map.of(current.id(), current), List.of(a))
                 .changed()
                 .isEmpty();
-    }
-
-    private static HttpResult stale(QueryRequest req, String currentRevision, String detail) {
-        Map<String, Object> ext = new HashMap<>();
-        if (currentRevision != null) {
-            ext.put("currentRevision", currentRevision);
-        }
-        HttpResult r = HttpResult.problem(412, "precondition-failed", "Precondition failed", detail, req.path(), ext);
-        return currentRevision == null ? r : r.withHeader("ETag", currentRevision);
-    }
-
-    private static HttpResult conflict(String id, QueryRequest req) {
-        return HttpResult.problem(
-                409,
-                "concurrent-change",
-                "Concurrent change",
-                "monitor " + id + " was changed by another request just now; read it again and retry",
-                req.path());
     }
 
     private static HttpResult reserved(String id, QueryRequest req) {
@@ -403,23 +337,22 @@ public final class MonitorsResource implements RouteExtension {
             return Mono.just(HttpResult.notFound("no monitor " + id, req.path()));
         }
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         MonitorDefinition current = catalog.get(id);
         if (current == null) {
             return Mono.just(HttpResult.notFound("no monitor " + id + " (never created, or deleted)", req.path()));
         }
         String revision = Revisions.of(current);
-        String ifMatch = req.condition("If-Match");
-        if (ifMatch != null && !Revisions.ifMatch(ifMatch, revision)) {
-            return Mono.just(stale(
-                    req, revision, "monitor " + id + " changed since revision " + ifMatch + "; it is now " + revision));
+        HttpResult refused = Preconditions.deleteRefusal(req, "monitor " + id, revision);
+        if (refused != null) {
+            return Mono.just(refused);
         }
         if (id.startsWith(RESERVED_PREFIX) && !isAdmin(req)) {
             return Mono.just(reserved(id, req));
         }
         if (!catalog.reserve(id, current, null)) {
-            return Mono.just(conflict(id, req));
+            return Mono.just(Preconditions.concurrentChange(req, "monitor " + id));
         }
         AuditRecord audit = audit(
                 req, "monitor.deleted", id, Map.of("type", current.type().wire(), "before", revision, "after", "none"));
@@ -476,9 +409,6 @@ public final class MonitorsResource implements RouteExtension {
             String at = "monitors[" + i + "]";
             JsonNode node = body.monitors().get(i);
             try {
-                if (node instanceof ObjectNode o) {
-                    stripShown(o);
-                }
                 MonitorDefinition m = MonitorChecks.read(node, null, at);
                 Integer earlier = positions.putIfAbsent(m.id(), i);
                 if (earlier != null) {
@@ -501,7 +431,7 @@ public final class MonitorsResource implements RouteExtension {
             return Mono.just(invalid(problems, req.path()));
         }
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         SortedMap<String, MonitorDefinition> current = catalog.snapshot();
         Set<String> rotate = body.rotateHeartbeatTokens() == null ? Set.of() : Set.copyOf(body.rotateHeartbeatTokens());
@@ -685,11 +615,6 @@ public final class MonitorsResource implements RouteExtension {
                 ? first.getMessage()
                 : problems.size() + " problems, nothing was published; the first: " + first.getMessage();
         return HttpResult.problem(400, type, title, detail, path, Map.of("field", first.field(), "errors", errors));
-    }
-
-    private static HttpResult notReady(QueryRequest req) {
-        return HttpResult.unavailable(
-                "this instance is still reading the monitors topic; retry in a moment", req.path());
     }
 
     private static boolean isAdmin(QueryRequest req) {

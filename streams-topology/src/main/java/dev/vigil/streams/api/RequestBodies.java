@@ -123,6 +123,43 @@ public final class RequestBodies {
         }
     }
 
+    /**
+     * A managed value from a request ({@code PUT /v1/<kind>s/{id}}, an item of {@code :apply}): a JSON object,
+     * without the members an answer shows but the value does not hold ({@code shownOnly}, dotted paths such as
+     * {@code heartbeat.hasToken}, so a value read can be put back as it is), its {@code id} the URL's ({@code pathId},
+     * when given: taken when absent, refused when different), then read strictly as {@code type}.
+     */
+    public static <T> T managed(
+            JsonNode node, Class<T> type, String pathId, String prefix, String kind, List<String> shownOnly) {
+        if (!(node instanceof com.fasterxml.jackson.databind.node.ObjectNode o)) {
+            throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "must be a JSON object (a " + kind + ")");
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = o.deepCopy();
+        for (String path : shownOnly) {
+            int dot = path.indexOf('.');
+            if (dot < 0) {
+                copy.remove(path);
+            } else if (copy.get(path.substring(0, dot))
+                    instanceof com.fasterxml.jackson.databind.node.ObjectNode inner) {
+                inner.remove(path.substring(dot + 1));
+            }
+        }
+        if (pathId != null) {
+            JsonNode id = copy.get("id");
+            if (id == null || id.isNull()) {
+                copy.put("id", pathId);
+            } else if (!id.isTextual() || !id.asText().equals(pathId)) {
+                throw new ContractViolation(
+                        prefix.isEmpty() ? "id" : prefix + ".id",
+                        "must be the id in the URL (" + pathId + ") or left out");
+            }
+        }
+        if (!copy.has("schemaVersion")) {
+            copy.put("schemaVersion", 1);
+        }
+        return contract(copy, type, prefix);
+    }
+
     /** Refuses the first member of {@code node}, or of a nested record's object, that {@code type} does not have. */
     static void unknownMembers(JsonNode node, Class<?> type, String prefix) {
         if (!type.isRecord() || node == null || !node.isObject()) {

@@ -17,7 +17,6 @@ import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.rules.DefaultRules;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +98,7 @@ public final class RulesResource implements RouteExtension {
 
     private Mono<HttpResult> list(QueryRequest req) {
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         Map<String, AlertRule> published = catalog.snapshot();
         Map<String, AlertRule> inForce = new TreeMap<>(defaults());
@@ -116,7 +115,7 @@ public final class RulesResource implements RouteExtension {
     private Mono<HttpResult> one(QueryRequest req) {
         String id = req.param("id");
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         AlertRule r = Require.SLUG.matcher(id).matches() ? effective(id) : null;
         if (r == null) {
@@ -138,7 +137,7 @@ public final class RulesResource implements RouteExtension {
             return Mono.just(MonitorsResource.invalid(List.of(e), req.path(), "invalid-rule", "Invalid rule"));
         }
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         String ruleId = asked.id();
         AlertRule published = catalog.get(ruleId);
@@ -146,7 +145,8 @@ public final class RulesResource implements RouteExtension {
         String currentRevision = Revisions.of(current);
         String change = current == null ? "created" : current.equals(asked) ? "unchanged" : "replaced";
         if (!dryRun) {
-            HttpResult refused = preconditions(req, ruleId, current, currentRevision, change);
+            HttpResult refused = Preconditions.refusal(
+                    req, "rule " + ruleId, currentRevision, change.equals("replaced"), "/v1/rules/" + ruleId);
             if (refused != null) {
                 return Mono.just(refused);
             }
@@ -162,7 +162,7 @@ public final class RulesResource implements RouteExtension {
             return Mono.just(HttpResult.ok(body));
         }
         if (!catalog.reserve(ruleId, published, asked)) {
-            return Mono.just(conflict(ruleId, req));
+            return Mono.just(Preconditions.concurrentChange(req, "rule " + ruleId));
         }
         Map<String, String> details = new LinkedHashMap<>();
         details.put("metricName", asked.metricName());
@@ -207,7 +207,7 @@ public final class RulesResource implements RouteExtension {
             return Mono.just(MonitorsResource.invalid(problems, req.path(), "invalid-rule", "Invalid rule"));
         }
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         boolean prune = Boolean.TRUE.equals(body.prune());
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
@@ -271,59 +271,13 @@ public final class RulesResource implements RouteExtension {
 
     /** As {@link #read(JsonNode, String)}, violations named under {@code prefix} ({@code rules[2].threshold}). */
     static AlertRule read(JsonNode node, String pathId, String prefix) {
-        if (!(node instanceof ObjectNode o)) {
-            throw new ContractViolation(prefix.isEmpty() ? "body" : prefix, "must be a JSON object (a rule)");
-        }
-        ObjectNode copy = o.deepCopy();
-        copy.remove("source");
-        copy.remove("revision");
-        if (pathId != null) {
-            JsonNode given = copy.get("id");
-            if (given == null || given.isNull()) {
-                copy.put("id", pathId);
-            } else if (!given.isTextual() || !given.asText().equals(pathId)) {
-                throw new ContractViolation("id", "must be the id in the URL (" + pathId + ") or left out");
-            }
-        }
-        if (!copy.has("schemaVersion")) {
-            copy.put("schemaVersion", 1);
-        }
-        return RequestBodies.contract(copy, AlertRule.class, prefix);
-    }
-
-    private static HttpResult preconditions(
-            QueryRequest req, String id, AlertRule current, String currentRevision, String change) {
-        String ifNoneMatch = req.condition("If-None-Match");
-        String ifMatch = req.condition("If-Match");
-        if (ifNoneMatch != null && !Revisions.ifNoneMatch(ifNoneMatch, currentRevision)) {
-            return stale(req, currentRevision, "rule " + id + " already exists (If-None-Match: " + ifNoneMatch + ")");
-        }
-        if (ifMatch != null && !Revisions.ifMatch(ifMatch, currentRevision)) {
-            return stale(
-                    req,
-                    currentRevision,
-                    current == null
-                            ? "rule " + id + " does not exist"
-                            : "rule " + id + " changed since revision " + ifMatch + "; it is now " + currentRevision);
-        }
-        if (ifMatch == null && current != null && change.equals("replaced")) {
-            return HttpResult.problem(
-                            428,
-                            "precondition-required",
-                            "Precondition required",
-                            "rule " + id + " exists: send If-Match with the revision you edited (GET /v1/rules/" + id
-                                    + " gives it in ETag)",
-                            req.path(),
-                            Map.of("currentRevision", currentRevision))
-                    .withHeader("ETag", currentRevision);
-        }
-        return null;
+        return RequestBodies.managed(node, AlertRule.class, pathId, prefix, "rule", List.of("source", "revision"));
     }
 
     private Mono<HttpResult> delete(QueryRequest req) {
         String id = req.param("id");
         if (!catalog.ready()) {
-            return Mono.just(notReady(req));
+            return Mono.just(catalog.notReady(req));
         }
         AlertRule published = Require.SLUG.matcher(id).matches() ? catalog.get(id) : null;
         boolean shipped = defaults().containsKey(id);
@@ -340,12 +294,12 @@ public final class RulesResource implements RouteExtension {
                             : HttpResult.notFound("no rule " + id, req.path()));
         }
         String revision = Revisions.of(published);
-        String ifMatch = req.condition("If-Match");
-        if (ifMatch != null && !Revisions.ifMatch(ifMatch, revision)) {
-            return Mono.just(stale(req, revision, "rule " + id + " changed since revision " + ifMatch));
+        HttpResult refused = Preconditions.deleteRefusal(req, "rule " + id, revision);
+        if (refused != null) {
+            return Mono.just(refused);
         }
         if (!catalog.reserve(id, published, null)) {
-            return Mono.just(conflict(id, req));
+            return Mono.just(Preconditions.concurrentChange(req, "rule " + id));
         }
         AuditRecord audit = audit(
                 req,
@@ -373,24 +327,6 @@ public final class RulesResource implements RouteExtension {
                         e -> Mono.just(HttpResult.unavailable(e.getMessage(), req.path())));
     }
 
-    private static HttpResult stale(QueryRequest req, String currentRevision, String detail) {
-        Map<String, Object> ext = new HashMap<>();
-        if (currentRevision != null) {
-            ext.put("currentRevision", currentRevision);
-        }
-        HttpResult r = HttpResult.problem(412, "precondition-failed", "Precondition failed", detail, req.path(), ext);
-        return currentRevision == null ? r : r.withHeader("ETag", currentRevision);
-    }
-
-    private static HttpResult conflict(String id, QueryRequest req) {
-        return HttpResult.problem(
-                409,
-                "concurrent-change",
-                "Concurrent change",
-                "rule " + id + " was changed by another request just now; read it again and retry",
-                req.path());
-    }
-
     private AuditRecord audit(QueryRequest req, String action, String id, Map<String, String> details) {
         return new AuditRecord(
                 1,
@@ -401,9 +337,5 @@ public final class RulesResource implements RouteExtension {
                 "rule/" + id,
                 req.remoteAddress(),
                 details);
-    }
-
-    private static HttpResult notReady(QueryRequest req) {
-        return HttpResult.unavailable("this instance is still reading the rules topic; retry in a moment", req.path());
     }
 }

@@ -150,7 +150,9 @@ public final class StreamsApp {
         silences.register(routes, backend, forwarder);
         new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
-        Catalog<MonitorDefinition> monitorCatalog = monitorCatalog(cfg).start();
+        Catalog<MonitorDefinition> monitorCatalog = catalog(
+                        cfg, cfg.topics().monitors(), VigilSerdes.monitorDefinition(), MonitorDefinition::id)
+                .start();
         new MonitorsResource(
                         monitorCatalog,
                         new MonitorChecks(
@@ -163,7 +165,8 @@ public final class StreamsApp {
                         Clock.systemUTC())
                 .register(routes, backend, forwarder);
         new RegionsResource(monitorCatalog, Clock.systemUTC()).register(routes, backend, forwarder);
-        Catalog<AlertRule> ruleCatalog = ruleCatalog(cfg).start();
+        Catalog<AlertRule> ruleCatalog = catalog(cfg, cfg.topics().alertRules(), VigilSerdes.alertRule(), AlertRule::id)
+                .start();
         new RulesResource(ruleCatalog, writer, cfg.topics().alertRules(), Clock.systemUTC())
                 .register(routes, backend, forwarder);
         new AuditRoutes(
@@ -244,41 +247,25 @@ public final class StreamsApp {
     }
 
     /**
-     * The monitors as the management API reads them: {@code vigil.monitors} followed whole by a consumer of this
-     * instance's own (every instance answers for every monitor; the verdict's partitioned copy holds only its tasks').
+     * A compacted topic as the management API reads it (the monitors, the alert rules): followed whole by a consumer
+     * of this instance's own, since every instance answers for every key (the topology's copies are partitioned, or
+     * not written to by this instance's own writes at once).
      */
-    static Catalog<MonitorDefinition> monitorCatalog(StreamsServiceConfig cfg) {
-        String topic = cfg.topics().monitors();
-        var serde = VigilSerdes.monitorDefinition();
+    static <V> Catalog<V> catalog(
+            StreamsServiceConfig cfg,
+            String topic,
+            org.apache.kafka.common.serialization.Serde<V> serde,
+            java.util.function.Function<V, String> idOf) {
+        String name = "vigil-catalog-" + topic;
         return new Catalog<>(
                 listener -> CompactedTopicView.of(
                         CompactedTopicView.consumerProperties(
-                                cfg.kafka().bootstrapServers(),
-                                "vigil-streams-monitor-catalog",
-                                consumerOverrides(cfg)),
+                                cfg.kafka().bootstrapServers(), name, consumerOverrides(cfg)),
                         topic,
                         r -> serde.deserializer().deserialize(topic, r.value()),
                         listener,
-                        CompactedTopicView.Options.of(
-                                "vigil-monitor-catalog", CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
-                MonitorDefinition::id,
-                Clock.systemUTC());
-    }
-
-    /** The published alert rules as the management API reads them (the topology reads its global store of them). */
-    static Catalog<AlertRule> ruleCatalog(StreamsServiceConfig cfg) {
-        String topic = cfg.topics().alertRules();
-        var serde = VigilSerdes.alertRule();
-        return new Catalog<>(
-                listener -> CompactedTopicView.of(
-                        CompactedTopicView.consumerProperties(
-                                cfg.kafka().bootstrapServers(), "vigil-streams-rule-catalog", consumerOverrides(cfg)),
-                        topic,
-                        r -> serde.deserializer().deserialize(topic, r.value()),
-                        listener,
-                        CompactedTopicView.Options.of(
-                                "vigil-rule-catalog", CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
-                AlertRule::id,
+                        CompactedTopicView.Options.of(name, CompactedTopicView.MissingTopic.HOLDS_NOTHING, true)),
+                idOf,
                 Clock.systemUTC());
     }
 
