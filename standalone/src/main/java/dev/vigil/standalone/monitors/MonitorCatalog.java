@@ -1,8 +1,6 @@
 package dev.vigil.standalone.monitors;
 
-import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.json.Json;
 import dev.vigil.schemas.json.VigilSerdes;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +14,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Reads and writes the compacted monitors topic: the catalogue of what Vigil probes. */
@@ -40,16 +37,11 @@ public final class MonitorCatalog {
                 bootstrapServers, topic, timeout, VigilSerdes.monitorDefinition(), "vigil-cli-monitors", onPoison);
     }
 
-    /** Publishes upserts and tombstones, waiting until the broker acknowledged every one. */
-    public void publish(List<MonitorDefinition> upserts, List<String> deletes) {
-        publish(upserts, deletes, null, null);
-    }
-
     /**
-     * {@link #publish(List, List)}, then {@code audit} (who applied what) to {@code auditTopic} with the same producer,
-     * acknowledged like the changes; null for none (the demo and tests seeding monitors).
+     * Publishes upserts and tombstones, waiting until the broker acknowledged every one: how Vigil seeds its own
+     * monitors (the demo's, the canary, benchmarks' fleets). Operators manage monitors through the query API.
      */
-    public void publish(List<MonitorDefinition> upserts, List<String> deletes, String auditTopic, AuditRecord audit) {
+    public void publish(List<MonitorDefinition> upserts, List<String> deletes) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -67,14 +59,6 @@ public final class MonitorCatalog {
             producer.flush();
             for (var f : sent) {
                 f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            }
-            if (audit != null) {
-                try (var auditProducer =
-                        new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-                    auditProducer
-                            .send(new ProducerRecord<>(auditTopic, audit.target(), Json.bytes(audit)))
-                            .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                }
             }
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;

@@ -6,7 +6,6 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.RegionStatus;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RegionCheckTest {
@@ -36,37 +35,8 @@ class RegionCheckTest {
     }
 
     @Test
-    void aRegionNoWorkerEverServedIsRefusedUnlessRollingOut() {
-        List<MonitorDefinition> monitors = List.of(
-                http("api", 60, List.of("us-east", "eu-west")),
-                http("shop", 30, List.of("us-east", "ap-south", "sa-east")));
+    void aRegionCountsAsServedOnceAnyWorkerReportedItEvenWhileBlind() {
         assertThat(RegionCheck.served(KNOWN)).containsExactly("eu-west", "us-east");
-        List<RegionCheck.Refusal> refused = RegionCheck.refusals(monitors, KNOWN, Set.of());
-        assertThat(refused).containsExactly(new RegionCheck.Refusal("shop", List.of("ap-south", "sa-east")));
-        assertThat(RegionCheck.refusals(monitors, KNOWN, Set.of("ap-south")))
-                .containsExactly(new RegionCheck.Refusal("shop", List.of("sa-east")));
-        assertThat(RegionCheck.refusals(monitors, KNOWN, Set.of("ap-south", "sa-east")))
-                .isEmpty();
-
-        List<String> said = RegionCheck.explain(refused, KNOWN, "vigil.regions");
-        assertThat(said)
-                .containsExactly(
-                        "refused: monitors name regions no probe worker has ever served; nothing was published:",
-                        "  - shop: ap-south, sa-east",
-                        "known regions: eu-west (0 live workers), us-east (1 live worker)",
-                        "start a probe worker for those regions, or pass --allow-region ap-south,sa-east if they are being"
-                                + " rolled out");
-    }
-
-    @Test
-    void withNoRegionReportedEveryProbedMonitorIsRefusedAndTheMessageSaysNoWorkerReported() {
-        List<RegionCheck.Refusal> refused =
-                RegionCheck.refusals(List.of(http("api", 60, List.of("us-east"))), Map.of(), Set.of());
-        assertThat(refused).hasSize(1);
-        List<String> said = RegionCheck.explain(refused, Map.of(), "vigil.regions");
-        assertThat(said.get(0)).startsWith("no probe worker has reported yet (vigil.regions");
-        assertThat(said).noneMatch(l -> l.startsWith("known regions"));
-        assertThat(said.get(said.size() - 1)).contains("--allow-region us-east");
     }
 
     @Test
@@ -85,6 +55,5 @@ class RegionCheckTest {
                         "  shop: 1 region x 86,400 / 10 s = 8,640 target checks/day",
                         "expected target checks per day: 12,960 (2 probed monitors); heartbeat monitors are pinged by their"
                                 + " jobs, not counted: nightly");
-        assertThat(RegionCheck.refusals(List.of(heartbeat), Map.of(), Set.of())).isEmpty();
     }
 }
