@@ -4,20 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.standalone.monitors.MonitorsFile;
 import dev.vigil.streams.api.HeartbeatTokens;
 import dev.vigil.streams.api.RegionCheck;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -227,18 +222,10 @@ public final class MonitorsCommand implements Runnable {
             } else {
                 text = "# " + monitors.size() + " monitor(s) exported from " + query.url + " at "
                         + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                        + " by vigil monitors export\n" + yaml(root);
+                        + " by vigil monitors export\n" + ExportFiles.yaml(root);
             }
-            if (output == null) {
-                spec.commandLine().getOut().print(text);
-                spec.commandLine().getOut().flush();
-            } else {
-                try {
-                    Files.writeString(output, text);
-                } catch (IOException e) {
-                    err.println("error: cannot write " + output + ": " + e.getMessage());
-                    return ExitCode.ERROR.code();
-                }
+            if (!ExportFiles.write(spec, output, text)) {
+                return ExitCode.ERROR.code();
             }
             err.printf(
                     "exported %d monitor(s)%s%s%n",
@@ -308,30 +295,10 @@ public final class MonitorsCommand implements Runnable {
     static final String RESERVED_PREFIX = dev.vigil.streams.api.MonitorsResource.RESERVED_PREFIX;
 
     /** Members {@code GET /v1/monitors} adds to a definition that are not part of it. */
+    static final List<String> SHOWN_ONLY = List.of("revision", "checksPerDay", "heartbeat.hasToken");
+
     static ObjectNode definition(JsonNode listed) {
-        ObjectNode m = ((ObjectNode) listed).deepCopy();
-        m.remove("revision");
-        m.remove("checksPerDay");
-        if (m.get("heartbeat") instanceof ObjectNode hb) {
-            hb.remove("hasToken");
-        }
-        return m;
-    }
-
-    private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder()
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            // a status code written "200" must read back as the string it is
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .build());
-
-    static String yaml(JsonNode root) {
-        try {
-            return YAML.writeValueAsString(root);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write YAML: " + e.getMessage(), e);
-        }
+        return ExportFiles.withoutShown(listed, SHOWN_ONLY);
     }
 
     /** apply and diff: the file checked here, then sent whole to {@code :apply}, and the plan printed. */

@@ -3,17 +3,12 @@ package dev.vigil.standalone.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.schemas.json.Json;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,13 +40,6 @@ public final class RulesCommand implements Runnable {
 
     /** The members the API adds to a rule that are not the rule's own. */
     static final List<String> SHOWN_ONLY = List.of("source", "revision");
-
-    private static final YAMLMapper YAML = new YAMLMapper(YAMLFactory.builder()
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .build());
 
     @Override
     public void run() {
@@ -217,25 +205,16 @@ public final class RulesCommand implements Runnable {
             ArrayNode rules = Json.mapper().createArrayNode();
             for (JsonNode r : reply.body().path("rules")) {
                 if (!r.path("source").asText().equals("default")) {
-                    ObjectNode copy = ((ObjectNode) r).deepCopy();
-                    SHOWN_ONLY.forEach(copy::remove);
-                    rules.add(copy);
+                    rules.add(ExportFiles.withoutShown(r, SHOWN_ONLY));
                 }
             }
             ObjectNode doc = Json.mapper().createObjectNode();
             doc.set("rules", rules);
-            try {
-                String yaml = YAML.writeValueAsString(doc);
-                if (output == null) {
-                    out.print(yaml);
-                    out.flush();
-                } else {
-                    Files.writeString(output, yaml, StandardCharsets.UTF_8);
-                    spec.commandLine().getErr().printf("wrote %d rule(s) to %s%n", rules.size(), output);
-                }
-            } catch (IOException e) {
-                spec.commandLine().getErr().println("error: cannot write " + output + ": " + e.getMessage());
+            if (!ExportFiles.write(spec, output, ExportFiles.yaml(doc))) {
                 return ExitCode.ERROR.code();
+            }
+            if (output != null) {
+                spec.commandLine().getErr().printf("wrote %d rule(s) to %s%n", rules.size(), output);
             }
             return ExitCode.OK.code();
         }
