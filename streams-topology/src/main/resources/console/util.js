@@ -246,6 +246,89 @@ window.Vigil.views = window.Vigil.views || {};
     return s;
   }
 
+  /**
+   * The problems shown on a form's fields (its own checks, and the server's problem+json `errors[].field`): each field
+   * is registered under the key a problem names (`slot`), with a message slot under it; `mark` shows a problem there.
+   */
+  function formProblems(formError) {
+    const slots = new Map(); // key → {wrap, control, msg}
+
+    function slot(key, labelText, control, hint) {
+      const f = field(labelText, control, hint);
+      const msg = h('p', { class: 'field-problem', id: control.id + '-problem', hidden: true });
+      f.appendChild(msg);
+      slots.set(key, { wrap: f, control, msg });
+      return f;
+    }
+
+    /** Marks `control` invalid and ties the message to it for assistive technology. */
+    function describe(control, msg) {
+      if (!control) return;
+      control.setAttribute('aria-invalid', 'true');
+      const ids = (control.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+      if (msg.id && !ids.includes(msg.id)) control.setAttribute('aria-describedby', ids.concat(msg.id).join(' '));
+    }
+
+    function show(msg, text) {
+      msg.textContent = msg.textContent ? msg.textContent + ' ' + text : text;
+      msg.hidden = false;
+    }
+
+    /** Shows `problem` on the visible field registered under `key`: its message element, or null when none. */
+    function mark(key, problem) {
+      const s = slots.get(key);
+      if (!s || s.wrap.hidden) return null;
+      s.wrap.classList.add('field-invalid');
+      describe(s.control, s.msg);
+      show(s.msg, problem);
+      return s.msg;
+    }
+
+    /** Clears every problem shown in `root` (the form). */
+    function clearAll(root) {
+      formError.textContent = '';
+      for (const s of slots.values()) {
+        s.wrap.classList.remove('field-invalid');
+        s.msg.hidden = true;
+        s.msg.textContent = '';
+      }
+      for (const i of root.querySelectorAll('[aria-invalid]')) i.removeAttribute('aria-invalid');
+    }
+
+    function focusFirst(root) {
+      const first = root.querySelector('[aria-invalid="true"]');
+      if (first) first.focus();
+    }
+
+    return { slots, slot, describe, show, mark, clear: clearAll, focusFirst };
+  }
+
+  /**
+   * The "changed meanwhile" box of an editor: `text`, and a button (`buttonId`) that reloads the current version
+   * (`reload`, a promise); on 404 it says `goneText` and links back (`backHref`, `backLabel`).
+   */
+  function staleBox(box, { text, buttonId, reload, reloaded, goneText, backHref, backLabel, what }) {
+    box.hidden = false;
+    const again = h('button', { type: 'button', id: buttonId, class: 'btn btn-small' }, 'Reload the current version');
+    again.addEventListener('click', async () => {
+      again.disabled = true;
+      try {
+        await reload();
+        box.hidden = true;
+        if (reloaded) reloaded();
+      } catch (e) {
+        if (e.status === 404) {
+          box.replaceChildren(h('p', null, goneText), h('a', { class: 'btn btn-small', href: backHref }, backLabel));
+        } else if (e.status !== 401) {
+          V.notice('Could not reload the ' + what + ': ' + (e.detail || e.message), 'error');
+          again.disabled = false;
+        }
+      }
+    });
+    box.replaceChildren(h('p', null, text), again);
+    again.focus();
+  }
+
   function copyText(text) {
     if (navigator.clipboard && navigator.clipboard.writeText) return navigator.clipboard.writeText(text);
     return Promise.reject(new Error('clipboard unavailable'));
@@ -255,6 +338,6 @@ window.Vigil.views = window.Vigil.views || {};
     STATUS_ORDER, STATUSES, OUTCOME_LABEL,
     h, append, setText, clear, clock, dateTime, shortTime, utcDate, relative, duration, minutesText, num, percent,
     statusOf, statusBadge, outcomeBadge, severityBadge, cssToken, debounce, globToRegExp, quantile, parseHash,
-    messageRow, table, field, select, copyText, validTime,
+    messageRow, table, field, select, formProblems, staleBox, copyText, validTime,
   });
 })(window.Vigil);

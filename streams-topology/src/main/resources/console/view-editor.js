@@ -64,15 +64,8 @@
     const formError = h('p', { id: 'me-form-error', class: 'form-error', role: 'alert' });
 
     // ---- fields (each with a slot for the problem the server or the form finds in it) ----
-    const slots = new Map(); // key → {wrap, control, msg}
-
-    function slot(key, labelText, control, hint) {
-      const f = V.field(labelText, control, hint);
-      const msg = h('p', { class: 'field-problem', id: control.id + '-problem', hidden: true });
-      f.appendChild(msg);
-      slots.set(key, { wrap: f, control, msg });
-      return f;
-    }
+    const fieldProblems = V.formProblems(formError);
+    const { slots, slot, describe, show } = fieldProblems;
 
     const idInput = h('input', { id: 'me-id', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '63', required: true, pattern: '[a-z0-9][a-z0-9-]{0,62}' });
     const name = h('input', { id: 'me-name', type: 'text', autocomplete: 'off', maxlength: '200' });
@@ -333,31 +326,13 @@
 
     // ---- problems ----
     function clearProblems() {
-      formError.textContent = '';
-      for (const s of slots.values()) {
-        s.wrap.classList.remove('field-invalid');
-        s.msg.hidden = true;
-        s.msg.textContent = '';
-      }
-      for (const i of form.querySelectorAll('[aria-invalid]')) i.removeAttribute('aria-invalid');
+      fieldProblems.clear(form);
       for (const r of regionList.querySelectorAll('.check-invalid')) r.classList.remove('check-invalid');
       for (const r of headerRows) {
         r.row.classList.remove('field-invalid');
         r.msg.hidden = true;
         r.msg.textContent = '';
       }
-    }
-
-    function describe(control, msg) {
-      if (!control) return;
-      control.setAttribute('aria-invalid', 'true');
-      const ids = (control.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
-      if (msg.id && !ids.includes(msg.id)) control.setAttribute('aria-describedby', ids.concat(msg.id).join(' '));
-    }
-
-    function show(msg, text) {
-      msg.textContent = msg.textContent ? msg.textContent + ' ' + text : text;
-      msg.hidden = false;
     }
 
     /** Marks the input the field path names (id, url, timeoutMs, regions[0], headers.X-Y, tcp.host…); false if none. */
@@ -400,17 +375,12 @@
       if (key === 'heartbeat') key = 'heartbeat.schedule';
       while (!slots.has(key) && key.includes('.')) key = key.slice(0, key.lastIndexOf('.'));
       if (key === 'tcp' || key === 'dns' || key === 'tls' || key === 'heartbeat') key += key === 'dns' ? '.query' : key === 'heartbeat' ? '.schedule' : '.host';
-      const s = slots.get(key);
-      if (!s || s.wrap.hidden || (mode === 'edit' && key === 'id')) return null;
-      s.wrap.classList.add('field-invalid');
-      describe(s.control, s.msg);
-      show(s.msg, problem);
-      return s.msg;
+      if (mode === 'edit' && key === 'id') return null;
+      return fieldProblems.mark(key, problem);
     }
 
     function focusFirstProblem() {
-      const first = form.querySelector('[aria-invalid="true"]');
-      if (first) first.focus();
+      fieldProblems.focusFirst(form);
     }
 
     // ---- building the definition ----
@@ -514,27 +484,19 @@
 
     // ---- saving ----
     function showStale(text) {
-      stale.hidden = false;
-      const reload = h('button', { type: 'button', id: 'me-reload', class: 'btn btn-small' }, 'Reload the current version');
-      reload.addEventListener('click', async () => {
-        reload.disabled = true;
-        try {
-          await loadDefinition();
-          stale.hidden = true;
+      V.staleBox(stale, {
+        text,
+        buttonId: 'me-reload',
+        what: 'monitor',
+        reload: () => loadDefinition(),
+        reloaded: () => {
           clearProblems();
           V.notice('Reloaded ' + sourceId + ': the form shows its current version.', 'success');
-        } catch (e) {
-          if (e.status === 404) {
-            stale.replaceChildren(h('p', null, 'The monitor ' + sourceId + ' no longer exists (it was deleted).'),
-              h('a', { class: 'btn btn-small', href: '#/fleet' }, 'Back to the fleet'));
-          } else if (e.status !== 401) {
-            V.notice('Could not reload the monitor: ' + (e.detail || e.message), 'error');
-            reload.disabled = false;
-          }
-        }
+        },
+        goneText: 'The monitor ' + sourceId + ' no longer exists (it was deleted).',
+        backHref: '#/fleet',
+        backLabel: 'Back to the fleet',
       });
-      stale.replaceChildren(h('p', null, text), reload);
-      reload.focus();
     }
 
     function showToken(id, hb) {

@@ -258,15 +258,8 @@
     const loading = h('p', { class: 'panel muted', hidden: loaded }, 'Loading the rule…');
     const stale = h('div', { id: 'rule-stale', class: 'stale-box', role: 'alert', hidden: true });
     const formError = h('p', { id: 'rule-form-error', class: 'form-error', role: 'alert' });
-    const slots = new Map(); // key → {wrap, control, msg}
-
-    function slot(key, labelText, control, hint) {
-      const f = V.field(labelText, control, hint);
-      const msg = h('p', { class: 'field-problem', id: control.id + '-problem', hidden: true });
-      f.appendChild(msg);
-      slots.set(key, { wrap: f, control, msg });
-      return f;
-    }
+    const fieldProblems = V.formProblems(formError);
+    const { slot } = fieldProblems;
 
     const idInput = h('input', { id: 'rule-id', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '63', required: true, pattern: '[a-z0-9][a-z0-9-]{0,62}' });
     const appId = h('input', { id: 'rule-app', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: '63', value: '*' });
@@ -362,36 +355,16 @@
 
     // ---- problems ----
     function clearProblems() {
-      formError.textContent = '';
-      for (const s of slots.values()) {
-        s.wrap.classList.remove('field-invalid');
-        s.msg.hidden = true;
-        s.msg.textContent = '';
-      }
-      for (const i of form.querySelectorAll('[aria-invalid]')) i.removeAttribute('aria-invalid');
+      fieldProblems.clear(form);
     }
 
-    function describe(control, msg) {
-      control.setAttribute('aria-invalid', 'true');
-      const ids = (control.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
-      if (msg.id && !ids.includes(msg.id)) control.setAttribute('aria-describedby', ids.concat(msg.id).join(' '));
-    }
-
-    /** Marks the input the field path names (windowMinutes, filter[0], threshold…); false if none. */
+    /** Marks the input the field path names (windowMinutes, filter[0], threshold…); null if none. */
     function markField(field, problem) {
-      const key = String(field || '').replace(/\[\d+\]$/, '');
-      const s = slots.get(key);
-      if (!s || s.wrap.hidden) return null;
-      s.wrap.classList.add('field-invalid');
-      describe(s.control, s.msg);
-      s.msg.textContent = s.msg.textContent ? s.msg.textContent + ' ' + problem : problem;
-      s.msg.hidden = false;
-      return s.msg;
+      return fieldProblems.mark(String(field || '').replace(/\[\d+\]$/, ''), problem);
     }
 
     function focusFirstProblem() {
-      const first = form.querySelector('[aria-invalid="true"]');
-      if (first) first.focus();
+      fieldProblems.focusFirst(form);
     }
 
     // ---- building the rule ----
@@ -429,26 +402,19 @@
 
     // ---- saving ----
     function showStale(text) {
-      stale.hidden = false;
-      const reload = h('button', { type: 'button', id: 'rule-reload', class: 'btn btn-small' }, 'Reload the current version');
-      reload.addEventListener('click', async () => {
-        reload.disabled = true;
-        try {
-          await loadRule();
-          stale.hidden = true;
+      V.staleBox(stale, {
+        text,
+        buttonId: 'rule-reload',
+        what: 'rule',
+        reload: () => loadRule(),
+        reloaded: () => {
           clearProblems();
           V.notice('Reloaded ' + editId + ': the form shows its current version.', 'success');
-        } catch (e) {
-          if (e.status === 404) {
-            stale.replaceChildren(h('p', null, 'The rule ' + editId + ' no longer exists.'), h('a', { class: 'btn btn-small', href: '#/rules' }, 'Back to the rules'));
-          } else if (e.status !== 401) {
-            V.notice('Could not reload the rule: ' + (e.detail || e.message), 'error');
-            reload.disabled = false;
-          }
-        }
+        },
+        goneText: 'The rule ' + editId + ' no longer exists.',
+        backHref: '#/rules',
+        backLabel: 'Back to the rules',
       });
-      stale.replaceChildren(h('p', null, text), reload);
-      reload.focus();
     }
 
     form.addEventListener('submit', async (ev) => {
