@@ -252,12 +252,13 @@ public final class MonitorsResource implements RouteExtension {
         if (!change.equals("unchanged") && (current == null || fields.contains("regions") || fields.contains("type"))) {
             problems.addAll(MonitorChecks.unknownRegions(next, regions(backend), rolling, ""));
         }
-        if (!problems.isEmpty()) {
-            return Mono.just(invalid(problems, req.path()));
-        }
         return checks.target(next, "").flatMap(target -> {
+            // every problem at once: the regions' and the target's, so one round trip shows them all
             if (target.refused() && !change.equals("unchanged")) {
-                return Mono.just(invalid(List.of(new ContractViolation(target.field(), target.detail())), req.path()));
+                problems.add(new ContractViolation(target.field(), target.detail()));
+            }
+            if (!problems.isEmpty()) {
+                return Mono.just(invalid(problems, req.path()));
             }
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("id", monitorId);
@@ -456,21 +457,19 @@ public final class MonitorsResource implements RouteExtension {
         for (MonitorDefinition m : publishing) {
             problems.addAll(MonitorChecks.unknownRegions(m, known, rolling, "monitors[" + positions.get(m.id()) + "]"));
         }
-        if (!problems.isEmpty()) {
-            return Mono.just(invalid(problems, req.path()));
-        }
         MonitorDiff plan = diff;
         return Flux.fromIterable(publishing)
                 .flatMapSequential(
                         m -> checks.target(m, "monitors[" + positions.get(m.id()) + "]"), TARGET_CHECKS_AT_ONCE)
                 .collectList()
                 .flatMap(verdicts -> {
-                    List<ContractViolation> refused = verdicts.stream()
+                    // every problem at once, in the file's order: the regions' and the targets'
+                    verdicts.stream()
                             .filter(MonitorChecks.TargetVerdict::refused)
-                            .map(v -> new ContractViolation(v.field(), v.detail()))
-                            .toList();
-                    if (!refused.isEmpty()) {
-                        return Mono.just(invalid(refused, req.path()));
+                            .forEach(v -> problems.add(new ContractViolation(v.field(), v.detail())));
+                    if (!problems.isEmpty()) {
+                        problems.sort(java.util.Comparator.comparing(MonitorsResource::position));
+                        return Mono.just(invalid(problems, req.path()));
                     }
                     List<String> warnings = verdicts.stream()
                             .filter(v -> v.verdict().equals("unresolved"))
@@ -478,6 +477,13 @@ public final class MonitorsResource implements RouteExtension {
                             .toList();
                     return applyPlan(req, plan, prepared, prune, dryRun, kept, warnings);
                 });
+    }
+
+    /** A problem's monitor position ({@code monitors[12].url} → 12), so problems read in the file's order. */
+    private static int position(ContractViolation v) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("^monitors\\[(\\d+)]").matcher(v.field());
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     private Mono<HttpResult> applyPlan(

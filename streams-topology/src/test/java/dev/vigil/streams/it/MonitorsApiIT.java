@@ -415,6 +415,16 @@ class MonitorsApiIT {
                     .as(c.getKey())
                     .isEqualTo(c.getValue());
         }
+        // every problem in one answer: an unserved region and a metadata target together
+        HttpResponse<String> both = send(
+                "PUT",
+                "/v1/monitors/x1",
+                "{\"url\":\"http://169.254.169.254/\",\"regions\":[\"us-east\",\"mars-1\"]}",
+                TestApi.MONITOR_EDITOR,
+                Map.of());
+        assertThat(both.statusCode()).as(both.body()).isEqualTo(400);
+        assertThat(ItSupport.json(both).path("errors").findValuesAsText("field"))
+                .containsExactly("regions[1]", "url");
         // deep JSON, an oversized body, not JSON at all, duplicate ids in one apply, an invalid id
         String deep = "{\"url\":".repeat(200) + "1" + "}".repeat(200);
         assertThat(send("PUT", "/v1/monitors/x1", deep, TestApi.MONITOR_EDITOR, Map.of())
