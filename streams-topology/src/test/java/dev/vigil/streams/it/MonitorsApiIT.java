@@ -88,6 +88,21 @@ class MonitorsApiIT {
                         .asText())
                 .isEqualTo("override");
 
+        // hostile callers at the rules' doors: no token, a forged id, not JSON, not an object
+        assertThat(send("PUT", "/v1/rules/http-5xx-ratio", stricter, null, Map.of())
+                        .statusCode())
+                .isEqualTo(401);
+        HttpResponse<String> forged =
+                send("PUT", "/v1/rules/other-id", stricter, TestApi.ADMIN, Map.of("If-None-Match", "*"));
+        assertThat(forged.statusCode()).as(forged.body()).isEqualTo(400);
+        assertThat(ItSupport.json(forged).path("field").asText()).isEqualTo("id");
+        assertThat(send("PUT", "/v1/rules/x", "{\"appId\":", TestApi.ADMIN, Map.of())
+                        .statusCode())
+                .isEqualTo(400);
+        assertThat(send("POST", "/v1/rules:apply", "{\"rules\":[1]}", TestApi.ADMIN, Map.of())
+                        .statusCode())
+                .isEqualTo(400);
+
         String custom = "{\"appId\":\"shop\",\"metricName\":\"checkout_failed\",\"aggregation\":\"count\","
                 + "\"windowMinutes\":5,\"comparator\":\"gt\",\"threshold\":3,\"severity\":\"warning\","
                 + "\"summary\":\"{app}: {events} failed checkouts in {window} min\"}";
