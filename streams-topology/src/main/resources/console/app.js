@@ -40,6 +40,9 @@
  *                input#rule-threshold, #rule-min-events, select#rule-severity, input#rule-summary,
  *                checkbox#rule-enabled, button#rule-save, #rule-form-error, problems as in the monitor editor;
  *                #rule-stale with button#rule-reload (changed meanwhile)
+ *   Incident     #incident[data-fingerprint] (#/incident/<fingerprint, percent-encoded>): h1#incident-title,
+ *                #incident-status, #incident-table (one alert row as below), dl#incident-facts,
+ *                ul#incident-links (li[data-link="<name>"] per link, a.incident-monitor-link)
  *   Alerts       #alerts; select#alert-filter; rows [data-fingerprint="<fp>"] with button.ack-button → .ack-form
  *                (input.ack-comment, select.ack-until, button.ack-confirm), button.unack-button,
  *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, button.silence-button → .silence-form
@@ -203,6 +206,7 @@
     fleet: { view: 'fleet', nav: 'fleet', title: 'Fleet' },
     monitors: { view: 'monitor', nav: 'fleet', title: 'Monitor' },
     alerts: { view: 'alerts', nav: 'alerts', title: 'Alerts' },
+    incident: { view: 'incident', nav: 'alerts', title: 'Incident' },
     silences: { view: 'silences', nav: 'silences', title: 'Silences' },
     workers: { view: 'workers', nav: 'workers', title: 'Workers' },
     metrics: { view: 'metrics', nav: 'metrics', title: 'Metrics' },
@@ -221,7 +225,7 @@
     const editing = parsed.rest[1] === 'edit' && parsed.rest[0];
     let r = parsed.route === 'monitors' && editing ? EDIT_ROUTE
       : parsed.route === 'rules' && editing ? RULE_EDIT_ROUTE : ROUTES[parsed.route];
-    if (!r || (parsed.route === 'monitors' && !parsed.rest[0])) {
+    if (!r || ((parsed.route === 'monitors' || parsed.route === 'incident') && !parsed.rest[0])) {
       if (location.hash !== '#/fleet') {
         history.replaceState(null, '', '#/fleet');
       }

@@ -1,5 +1,6 @@
 /*
- * Vigil console — metric series (#/metrics?app=demo&name=http_request&range=1h): request and error counts per step,
+ * Vigil console — metric series (#/metrics?app=demo&name=http_request&range=1h, or #/metrics/<app>/<metric> as pages
+ * link it): request and error counts per step,
  * and the p50/p95/p99 durations, from GET /v1/metrics/{appId}/{metricName}.
  */
 'use strict';
@@ -13,6 +14,8 @@
   const METRIC = /^[a-z][a-z0-9_]{0,63}$/;
 
   function create(params) {
+    if (params.rest[0]) memory.app = params.rest[0];
+    if (params.rest[1]) memory.name = params.rest[1];
     if (params.query.get('app')) memory.app = params.query.get('app');
     if (params.query.get('name')) memory.name = params.query.get('name');
     if (RANGE[params.query.get('range')]) memory.range = params.query.get('range');

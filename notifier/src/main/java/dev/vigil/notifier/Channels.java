@@ -30,7 +30,7 @@ public final class Channels implements AutoCloseable {
             case LOG -> new LogNotifier();
             case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock);
             case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock);
-            case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
+            case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock, c.reach());
             case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
             case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock);
             case EMAIL -> new EmailNotifier(c.email(), clock);

@@ -205,6 +205,9 @@ public final class NotifierService {
                         timer);
                 Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
+                    if (c.type() == ChannelType.BETTERSTACK) {
+                        LOG.info("channel {} reaches the on-call person by severity: {}", c.name(), c.reach());
+                    }
                     ChannelLane lane = new ChannelLane(c.name(), c.ratePerSecond(), c.concurrency(), timer);
                     closeables.add(lane);
                     Gauge.builder("vigil.notifier.queue", lane, ChannelLane::queued)

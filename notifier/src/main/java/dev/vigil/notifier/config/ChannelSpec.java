@@ -1,6 +1,10 @@
 package dev.vigil.notifier.config;
 
 import dev.vigil.kit.config.Problems;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One configured channel as written in YAML. Secrets are never inline: {@code urlEnv} names the environment
@@ -11,6 +15,8 @@ import dev.vigil.kit.config.Problems;
  * @param ratePerSecond messages per second this channel may send (0 = unlimited)
  * @param concurrency   sends in flight at once on this channel
  * @param email         the SMTP relay, sender and recipients of an {@code email} channel (its password: {@code secretEnv})
+ * @param reach         a {@code betterstack} channel's ways of reaching the on-call person per severity, e.g.
+ *                      {@code critical: [call, sms, email, push]}; a severity left out keeps its default
  */
 public record ChannelSpec(
         ChannelType type,
@@ -19,7 +25,8 @@ public record ChannelSpec(
         String secretEnv,
         Double ratePerSecond,
         Integer concurrency,
-        EmailSpec email) {
+        EmailSpec email,
+        Map<String, List<String>> reach) {
 
     public ChannelSpec {
         Problems p = new Problems();
@@ -54,15 +61,29 @@ public record ChannelSpec(
         }
         p.range("concurrency", concurrency, 8, 1, 1024);
         p.throwIfAny();
+        // insertion order kept, so problems are named in the file's order; values are checked by the validator
+        reach = reach == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(reach));
+    }
+
+    /** A channel with an e-mail block (or none) and no per-severity reach. */
+    public ChannelSpec(
+            ChannelType type,
+            String url,
+            String urlEnv,
+            String secretEnv,
+            Double ratePerSecond,
+            Integer concurrency,
+            EmailSpec email) {
+        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, email, null);
     }
 
     /** A channel without an e-mail block. */
     public ChannelSpec(
             ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond, Integer concurrency) {
-        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, null);
+        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, null, null);
     }
 
     public static ChannelSpec of(ChannelType type) {
-        return new ChannelSpec(type, null, null, null, null, null, null);
+        return new ChannelSpec(type, null, null, null, null, null, null, null);
     }
 }

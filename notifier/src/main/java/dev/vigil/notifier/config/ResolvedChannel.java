@@ -1,11 +1,15 @@
 package dev.vigil.notifier.config;
 
+import dev.vigil.notifier.channel.betterstack.OnCallReach;
 import dev.vigil.notifier.channel.email.EmailSettings;
 import java.net.URI;
 
 /**
  * A channel after validation, with its secrets read from the environment. {@link #toString()} never shows
  * the secret or a secret URL.
+ *
+ * @param reach how a {@code betterstack} channel's incidents reach the on-call person per severity (the defaults on
+ *              every other channel, which ignores it)
  */
 public record ResolvedChannel(
         String name,
@@ -14,11 +18,16 @@ public record ResolvedChannel(
         String secret,
         double ratePerSecond,
         int concurrency,
-        EmailSettings email) {
-    /** A channel that is not e-mail. */
+        EmailSettings email,
+        OnCallReach reach) {
+    public ResolvedChannel {
+        reach = reach == null ? OnCallReach.defaults() : reach;
+    }
+
+    /** A channel that is not e-mail, reaching people (BetterStack) as the defaults say. */
     public ResolvedChannel(
             String name, ChannelType type, URI url, String secret, double ratePerSecond, int concurrency) {
-        this(name, type, url, secret, ratePerSecond, concurrency, null);
+        this(name, type, url, secret, ratePerSecond, concurrency, null, null);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.vigil.notifier.config;
 import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.kit.config.DurationText;
 import dev.vigil.notifier.channel.PlainTransport;
+import dev.vigil.notifier.channel.betterstack.OnCallReach;
 import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -159,6 +161,13 @@ public final class RoutingValidator {
         if (c.email() != null && c.type() != ChannelType.EMAIL) {
             problems.add(path + ".email: only email channels take an email block");
         }
+        OnCallReach reach = null;
+        if (c.reach() != null && c.type() != ChannelType.BETTERSTACK) {
+            problems.add(path + ".reach: only betterstack channels take reach (how BetterStack reaches the on-call"
+                    + " person per severity)");
+        } else if (c.reach() != null) {
+            reach = reach(path + ".reach", c.reach(), problems);
+        }
         switch (c.type()) {
             case BETTERSTACK -> {
                 url = c.url() == null ? BETTERSTACK_DEFAULT_URL : url(path + ".url", c.url(), problems);
@@ -225,7 +234,39 @@ public final class RoutingValidator {
         if (problems.size() > before) {
             return null;
         }
-        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency(), email);
+        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency(), email, reach);
+    }
+
+    /** A betterstack channel's {@code reach:} over the defaults, every problem added with its key path. */
+    private static OnCallReach reach(String path, Map<String, List<String>> byName, List<String> problems) {
+        OnCallReach reach = OnCallReach.defaults();
+        for (Map.Entry<String, List<String>> e : byName.entrySet()) {
+            Severity severity = java.util.Arrays.stream(Severity.values())
+                    .filter(s -> s.wire().equals(e.getKey()))
+                    .findFirst()
+                    .orElse(null);
+            if (severity == null) {
+                problems.add(path + "." + e.getKey() + ": not a severity (critical, warning or info)");
+                continue;
+            }
+            if (e.getValue() == null) {
+                problems.add(path + "." + e.getKey() + ": a list of mediums, [] for none (" + OnCallReach.Medium.names()
+                        + ")");
+                continue;
+            }
+            EnumSet<OnCallReach.Medium> mediums = EnumSet.noneOf(OnCallReach.Medium.class);
+            for (int i = 0; i < e.getValue().size(); i++) {
+                OnCallReach.Medium m = OnCallReach.Medium.of(e.getValue().get(i));
+                if (m == null) {
+                    problems.add(path + "." + e.getKey() + "[" + i + "]: "
+                            + e.getValue().get(i) + " is not one of " + OnCallReach.Medium.names());
+                } else {
+                    mediums.add(m);
+                }
+            }
+            reach = reach.with(severity, mediums);
+        }
+        return reach;
     }
 
     /** The e-mail settings of {@code spec} with the password, every problem added with its key path; null if any. */

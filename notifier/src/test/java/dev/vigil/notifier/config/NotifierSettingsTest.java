@@ -362,6 +362,49 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void aBetterStackChannelSaysHowItReachesTheOnCallPersonPerSeverity() throws IOException {
+        var loaded = NotifierSettings.load(
+                write(
+                        "vigil-notifier.yaml",
+                        """
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    bs:
+                      type: betterstack
+                      secretEnv: BETTERSTACK_API_TOKEN
+                      reach: { critical: [call, critical_alert], info: [] }
+                    bs2: { type: betterstack, secretEnv: BETTERSTACK_API_TOKEN }
+                  defaults: { critical: [bs], warning: [bs2], info: [bs2] }
+                """),
+                ENV);
+        assertThat(loaded.routing().channels().get("bs").reach())
+                .hasToString("critical=[call, critical_alert], warning=[email, push], info=[]");
+        assertThat(loaded.routing().channels().get("bs2").reach())
+                .hasToString("critical=[call, sms, email, push], warning=[email, push], info=[email]");
+
+        List<String> p = problems(
+                """
+                kafka: { bootstrapServers: "k:9092", groupId: g }
+                routing:
+                  channels:
+                    bs:
+                      type: betterstack
+                      secretEnv: BETTERSTACK_API_TOKEN
+                      reach: { critical: [call, fax], P1: [sms], warning: }
+                    slack: { type: slack, urlEnv: SLACK_WEBHOOK_URL, reach: { critical: [call] } }
+                  defaults: { critical: [bs], warning: [slack], info: [slack] }
+                """,
+                ENV);
+        assertThat(p)
+                .containsExactly(
+                        "routing: channels.bs.reach.critical[1]: fax is not one of call, sms, email, push, critical_alert",
+                        "routing: channels.bs.reach.P1: not a severity (critical, warning or info)",
+                        "routing: channels.bs.reach.warning: a list of mediums, [] for none (call, sms, email, push, critical_alert)",
+                        "routing: channels.slack.reach: only betterstack channels take reach (how BetterStack reaches the on-call person per severity)");
+    }
+
+    @Test
     void anEmailChannelTakesItsRelayFromTheEmailBlockAndItsPasswordFromTheEnvironment() throws IOException {
         var loaded = NotifierSettings.load(
                 write(

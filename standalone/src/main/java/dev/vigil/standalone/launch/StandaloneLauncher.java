@@ -213,7 +213,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         startProbeWorkers(processEnv, common, progress);
 
         t = System.nanoTime();
-        // Alert links carry the query API's address, so it must be known before streams starts.
+        // Pages link to the console, so its address must be known before streams starts.
         int queryPortWanted = options.queryPort() == 0 ? freePort() : options.queryPort();
         Map<String, String> streamsEnv = new HashMap<>(common);
         streamsEnv.put("VIGIL_KAFKA_STATE_DIR", dataDir.resolve("streams").toString());
@@ -223,7 +223,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         streamsEnv.put("VIGIL_HTTP_HOST", options.host());
         streamsEnv.put("VIGIL_HTTP_PORT", Integer.toString(queryPortWanted));
         streamsEnv.put("VIGIL_HTTP_ADVERTISED_HOST", options.host());
-        streamsEnv.put("VIGIL_ALERTING_QUERY_BASE_URL", "http://" + options.host() + ":" + queryPortWanted);
+        streamsEnv.putIfAbsent(
+                "VIGIL_CONSOLE_PUBLIC_URL", "http://" + Canary.host(options.host()) + ":" + queryPortWanted);
         // the workers heartbeat every 10 s beside Streams: two missed heartbeats and a region without another worker
         // is blind, paged as Vigil's own gap within the demo's third window
         streamsEnv.put("VIGIL_WORKERS_HEALTHY", "20s");

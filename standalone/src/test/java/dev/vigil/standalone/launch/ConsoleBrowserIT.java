@@ -16,6 +16,7 @@ import dev.vigil.streams.config.StreamsServiceConfig.Group;
 import dev.vigil.streams.config.StreamsServiceConfig.StatusPage;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -913,8 +914,67 @@ class ConsoleBrowserIT {
         assertNoDialog();
     }
 
+    /**
+     * Every link a page of the down monitor carries leads to the console: the shell answers 200 without a token, a
+     * browser that is signed out is asked to sign in and then lands on the linked view, never on a JSON route.
+     */
     @Test
     @Order(19)
+    void everyLinkInAPageSignsInAndLandsOnItsView() throws Exception {
+        String fp = "monitor/demo-status-down";
+        JsonNode alerts = api("/v1/alerts?state=all&fingerprint=" + URLEncoder.encode(fp, StandardCharsets.UTF_8))
+                .path("alerts");
+        assertThat(alerts).hasSize(1);
+        JsonNode links = alerts.get(0).path("links");
+        assertThat(links.path("incident").asText()).endsWith("/#/incident/monitor%2Fdemo-status-down");
+        assertThat(links.path("monitor").asText()).endsWith("/#/monitors/demo-status-down");
+        Map<String, String> views = Map.of(
+                "incident", "#incident[data-fingerprint=\"" + fp + "\"] #incident-facts", "monitor", "#monitor-detail");
+        for (var link : (Iterable<Map.Entry<String, JsonNode>>) links::fields) {
+            URI uri = URI.create(link.getValue().asText());
+            assertThat(uri.getPath()).as(link.getKey()).isIn("/", "");
+            assertThat(uri.getRawQuery()).as(link.getKey()).isNull();
+            assertThat(uri.getPort()).as(link.getKey()).isEqualTo(vigil.queryPort());
+            HttpResponse<String> shell =
+                    HTTP.send(HttpRequest.newBuilder(uri.resolve("/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(shell.statusCode()).as(link.getKey()).isEqualTo(200);
+            assertThat(views).as("a view for every link").containsKey(link.getKey());
+
+            // signed out, the link asks for a token, then shows its view (the page's own address kept)
+            browser.get(uri.toString());
+            waitFor("form#signin");
+            browser.findElement(By.id("token")).clear();
+            browser.findElement(By.id("token")).sendKeys(vigil.adminToken());
+            browser.findElement(By.id("signin-submit")).click();
+            waitFor(views.get(link.getKey()));
+            assertThat(browser.getCurrentUrl()).endsWith("#" + uri.getRawFragment());
+            if (link.getKey().equals("incident")) {
+                assertThat(text("#incident-title")).isNotEmpty().isNotEqualTo(fp);
+                await("the incident's acknowledgement and its way to the monitor")
+                        .atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> text("#incident-table .ack-mark").contains("Acknowledged by")
+                                && !browser.findElements(By.cssSelector("#incident-links a.incident-monitor-link"))
+                                        .isEmpty());
+                HeadlessChromium.screenshot(browser, "19-incident-view");
+            }
+            waitFor("button#signout").click();
+            waitFor("form#signin");
+        }
+        browser.get(base + "/#/incident/" + URLEncoder.encode("monitor/no-such-monitor", StandardCharsets.UTF_8));
+        browser.findElement(By.id("token")).sendKeys(vigil.adminToken());
+        browser.findElement(By.id("signin-submit")).click();
+        await("an unknown incident says so")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> text("#incident-status").contains("No incident monitor/no-such-monitor"));
+        waitFor("button#signout").click();
+        waitFor("form#signin");
+        assertNoDialog();
+    }
+
+    @Test
+    @Order(20)
     void theWholeRunRaisedNoScriptErrorAndNoPolicyViolation() {
         // everything the browser logged at SEVERE since it started: script errors, refused scripts or styles (CSP)
         // and failed requests. Expected: the 401s the first test asked for on purpose, 503s while Streams starts

@@ -16,6 +16,7 @@ import dev.vigil.streams.query.HttpResult;
 import dev.vigil.streams.query.QueryBackend;
 import dev.vigil.streams.query.QueryRequest;
 import dev.vigil.streams.query.RouteExtension;
+import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.topology.StoreNames;
 import java.time.Clock;
 import java.time.Instant;
@@ -36,7 +37,9 @@ import reactor.core.scheduler.Schedulers;
  * The alerting half's query endpoints, registered through {@link RouteExtension}:
  * <ul>
  *   <li>{@code GET /v1/alerts?state=open|firing|resolving|healthy|all} (default {@code open}: firing and
- *       resolving) — alert states from every instance ({@code ?scope=local} answers with this instance's only);</li>
+ *       resolving) — alert states from every instance ({@code ?scope=local} answers with this instance's only);
+ *       {@code &fingerprint=} keeps only that fingerprint's (read by key, not by walking the stores), which is how the
+ *       console's incident view finds the incident a page links to;</li>
  *   <li>{@code GET /v1/metrics/{appId}/{metricName}?from=&to=&step=1m} — one-minute windows combined per step
  *       (count, error count, sum, p50/p95/p99), answered by the owner of {@code appId/metricName} (forwarded).</li>
  * </ul>
@@ -46,6 +49,7 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class AlertingRoutes implements RouteExtension {
     static final Set<String> STATES = Set.of("open", "firing", "resolving", "healthy", "all");
+    private static final int MAX_FINGERPRINT = 512;
     private static final int GATHER_CONCURRENCY = 8;
 
     private final Clock clock;
@@ -72,11 +76,16 @@ public final class AlertingRoutes implements RouteExtension {
             return Mono.just(
                     HttpResult.badRequest("state must be one of open, firing, resolving, healthy, all", req.path()));
         }
+        String fingerprint = req.queryParam("fingerprint");
+        if (fingerprint != null && (fingerprint.isEmpty() || fingerprint.length() > MAX_FINGERPRINT)) {
+            return Mono.just(
+                    HttpResult.badRequest("fingerprint must be 1-" + MAX_FINGERPRINT + " characters", req.path()));
+        }
         if (!backend.ready()) {
             return Mono.just(rebalancing(req, backend));
         }
         if ("local".equals(req.queryParam("scope"))) {
-            return QueryBackend.read(() -> localAlerts(backend, state, clock.millis()))
+            return QueryBackend.read(() -> localAlerts(backend, state, fingerprint, clock.millis()))
                     .map(rows -> HttpResult.ok(Map.of("alerts", rows)))
                     .onErrorResume(
                             QueryBackend.Unavailable.class,
@@ -89,7 +98,7 @@ public final class AlertingRoutes implements RouteExtension {
             return Mono.just(HttpResult.unavailable(e.getMessage(), req.path()));
         }
         Set<String> stoodInFor = new ConcurrentSkipListSet<>();
-        return gather(backend, forwarder, state, clock.millis(), stoodInFor)
+        return gather(backend, forwarder, state, fingerprint, clock.millis(), stoodInFor)
                 .map(all -> {
                     Map<String, Object> body = new LinkedHashMap<>();
                     body.put("generatedAt", clock.millis());
@@ -112,7 +121,7 @@ public final class AlertingRoutes implements RouteExtension {
 
     /** {@link #gather(QueryBackend, Forwarder, String, long, Set)}, not saying which peers were stood in for. */
     static Mono<List<JsonNode>> gather(QueryBackend backend, Forwarder forwarder, String state, long now) {
-        return gather(backend, forwarder, state, now, new ConcurrentSkipListSet<>());
+        return gather(backend, forwarder, state, null, now, new ConcurrentSkipListSet<>());
     }
 
     /**
@@ -122,16 +131,23 @@ public final class AlertingRoutes implements RouteExtension {
      * of its partitions when it holds all of them; such peers are added to {@code stoodInFor}.
      */
     static Mono<List<JsonNode>> gather(
-            QueryBackend backend, Forwarder forwarder, String state, long now, Set<String> stoodInFor) {
+            QueryBackend backend,
+            Forwarder forwarder,
+            String state,
+            String fingerprint,
+            long now,
+            Set<String> stoodInFor) {
         List<String> peers;
         try {
             peers = backend.peers();
         } catch (QueryBackend.Unavailable e) {
             return Mono.error(e);
         }
-        Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state, now));
+        Mono<List<JsonNode>> mine = QueryBackend.read(() -> localAlerts(backend, state, fingerprint, now));
         Flux<List<JsonNode>> theirs = Flux.fromIterable(peers)
-                .flatMap(peer -> fromPeer(backend, forwarder, peer, state, now, stoodInFor), GATHER_CONCURRENCY);
+                .flatMap(
+                        peer -> fromPeer(backend, forwarder, peer, state, fingerprint, now, stoodInFor),
+                        GATHER_CONCURRENCY);
         return Flux.concat(mine, theirs).collectList().map(parts -> {
             List<JsonNode> all = new ArrayList<>();
             parts.forEach(all::addAll);
@@ -142,16 +158,28 @@ public final class AlertingRoutes implements RouteExtension {
 
     /** A peer's alert states as it answers them, or, when it does not answer at all, as this instance's standbys hold them. */
     private static Mono<List<JsonNode>> fromPeer(
-            QueryBackend backend, Forwarder forwarder, String peer, String state, long now, Set<String> stoodInFor) {
+            QueryBackend backend,
+            Forwarder forwarder,
+            String peer,
+            String state,
+            String fingerprint,
+            long now,
+            Set<String> stoodInFor) {
         record Reply(HttpResult answer, QueryBackend.Unavailable silence) {}
+        String query = "/v1/alerts?scope=local&state=" + state
+                + (fingerprint == null
+                        ? ""
+                        : "&fingerprint="
+                                + java.net.URLEncoder.encode(fingerprint, java.nio.charset.StandardCharsets.UTF_8));
         return forwarder
-                .get(peer, "/v1/alerts?scope=local&state=" + state)
+                .get(peer, query)
                 .map(answer -> new Reply(answer, null))
                 .onErrorResume(QueryBackend.Unavailable.class, silence -> Mono.just(new Reply(null, silence)))
                 .flatMap(reply -> {
                     if (reply.answer() == null) {
                         return QueryBackend.read(() -> {
-                                    List<JsonNode> rows = localAlerts(backend.standbyFor(peer), state, now);
+                                    List<JsonNode> rows =
+                                            localAlerts(backend.standbyFor(peer), state, fingerprint, now);
                                     stoodInFor.add(peer);
                                     return rows;
                                 })
@@ -173,11 +201,15 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
-    /** An alert's links (a monitor's own dashboard and runbook URLs among them) through the one redaction rule. */
+    /**
+     * An alert's links (a monitor's own dashboard and runbook URLs among them) through the one redaction rule, except
+     * the console's own ({@link AlertLinks#CONSOLE_LINKS}): Vigil builds those, a definition cannot name them, and
+     * their fragment is the console's route, not a secret.
+     */
     private static void redactLinks(com.fasterxml.jackson.databind.node.ObjectNode row) {
         if (row.get("links") instanceof com.fasterxml.jackson.databind.node.ObjectNode links) {
             links.fields().forEachRemaining(e -> {
-                if (e.getValue().isTextual()) {
+                if (e.getValue().isTextual() && !AlertLinks.CONSOLE_LINKS.contains(e.getKey())) {
                     e.setValue(links.textNode(dev.vigil.schemas.validate.Redaction.redactUrl(
                             e.getValue().asText())));
                 }
@@ -186,6 +218,11 @@ public final class AlertingRoutes implements RouteExtension {
     }
 
     static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
+        return localAlerts(backend, state, null, now);
+    }
+
+    /** As above, only {@code fingerprint}'s when it is not null (one read per store by key). */
+    static List<JsonNode> localAlerts(QueryBackend backend, String state, String fingerprint, long now) {
         ReadOnlyKeyValueStore<String, Ack> acks;
         try {
             acks = backend.keyValueStore(StoreNames.ACKS_STORE);
@@ -197,7 +234,7 @@ public final class AlertingRoutes implements RouteExtension {
         List<JsonNode> rows = new ArrayList<>();
         for (String store : StoreNames.ALERT_STORES) {
             ReadOnlyKeyValueStore<String, AlertStateRecord> s = backend.keyValueStore(store);
-            try (var it = s.all()) {
+            try (var it = fingerprint == null ? s.all() : s.range(fingerprint, fingerprint)) {
                 while (it.hasNext()) {
                     AlertStateRecord r = it.next().value;
                     if (r != null && selected(r.phase(), state)) {

@@ -81,7 +81,7 @@ public final class MetricAlertProcessor implements Processor<String, DomainMetri
         this.stores = stores;
         this.alertsChild = alertsChild;
         this.deadLetterChild = deadLetterChild;
-        this.rules = new MetricRules(new AlertLinks(config.queryBaseUrl()));
+        this.rules = new MetricRules(new AlertLinks(config.consoleUrl()));
         this.counters = counters;
         this.lateMetrics = lateMetrics;
         this.expiredMetrics = expiredMetrics;

@@ -78,7 +78,7 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         this.config = config;
         this.stores = stores;
         this.alertsChild = alertsChild;
-        this.rules = new MonitorRules(new AlertLinks(config.queryBaseUrl()));
+        this.rules = new MonitorRules(new AlertLinks(config.consoleUrl()));
         this.counters = counters;
     }
 

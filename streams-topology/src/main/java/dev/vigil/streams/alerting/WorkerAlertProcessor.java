@@ -50,7 +50,7 @@ public final class WorkerAlertProcessor implements Processor<String, WorkerHealt
         this.config = config;
         this.stores = stores;
         this.alertsChild = alertsChild;
-        this.rules = new WorkerRules(new AlertLinks(config.queryBaseUrl()));
+        this.rules = new WorkerRules(new AlertLinks(config.consoleUrl()));
         this.counters = counters;
     }
 

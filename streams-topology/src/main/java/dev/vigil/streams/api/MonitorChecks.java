@@ -9,6 +9,7 @@ import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.HeaderValue;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.RegionStatus;
+import dev.vigil.streams.rules.AlertLinks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,8 @@ import reactor.core.publisher.Mono;
  *       {@code Cookie}, {@code X-Api-Key}, anything naming a token, secret, password, key or session) must be a
  *       {@code secretEnv} reference, never a value written into the monitor, which every reader of the topic, of
  *       the API and of an export would see;</li>
+ *   <li><b>links of their own</b>: a link may not take the name of one the console's pages carry ({@code incident},
+ *       {@code monitor}, …);</li>
  *   <li><b>regions</b>: a probed monitor names only regions a probe worker has served ({@link RegionCheck}), unless
  *       the request names the region as being rolled out;</li>
  *   <li><b>the target</b>, judged as the probe workers will judge it ({@link TargetGuard} with their allow-list): a
@@ -64,7 +67,21 @@ public final class MonitorChecks {
         MonitorDefinition m =
                 RequestBodies.managed(node, MonitorDefinition.class, pathId, prefix, "monitor", SHOWN_ONLY);
         credentialsByReference(m, prefix);
+        linksOfTheirOwn(m, prefix);
         return m;
+    }
+
+    /** Refuses a link named as one of the console's own, which every page of the monitor carries already. */
+    static void linksOfTheirOwn(MonitorDefinition m, String prefix) {
+        for (String name : m.links().keySet()) {
+            if (AlertLinks.CONSOLE_LINKS.contains(name)) {
+                throw new ContractViolation(
+                        field(prefix, "links." + name),
+                        "is the name of a link every page carries to the console ("
+                                + String.join(", ", new java.util.TreeSet<>(AlertLinks.CONSOLE_LINKS))
+                                + "); give yours another name, such as runbook or dashboard");
+            }
+        }
     }
 
     /** Refuses a credential header written inline. */

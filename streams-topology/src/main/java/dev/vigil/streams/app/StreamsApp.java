@@ -207,7 +207,7 @@ public final class StreamsApp {
                             ? cfg.http().advertisedHost() + ":" + server.port()
                             : cfg.http().applicationServer());
             checkTopics(cfg);
-            Topology topology = VigilTopology.build(cfg.topology(), cfg.alerting(), registry);
+            Topology topology = VigilTopology.build(cfg.topology(), cfg.topologyAlerting(), registry);
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
             streams.setUncaughtExceptionHandler(StreamThreadFailures.standard());
             streams.setGlobalStateRestoreListener(RestoreLog.standard(registry));

@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * @param debounce            time between notifications of one incident (15m)
  * @param healthyToResolve    healthy evaluations in a row that resolve an incident (2)
- * @param queryBaseUrl        public base URL of the query API, for the links in alerts
+ * @param queryBaseUrl        the older name of {@code console.publicUrl}, where pages link (empty: not set here)
  * @param metricRetention     how long one-minute metric windows are kept (90d)
  * @param metricGrace         how far event time must pass a minute's end before the minute is closed and rules run (5s)
  * @param idleClose           how long a task must have seen no metric before wall clock closes minutes, so absent data
@@ -33,12 +33,14 @@ public record AlertingConfig(
         Problems p = new Problems();
         debounce = p.duration("debounce", debounce, Duration.ofMinutes(15), Duration.ofMinutes(1), Duration.ofDays(1));
         healthyToResolve = p.range("healthyToResolve", healthyToResolve, 2, 1, 100);
-        queryBaseUrl = queryBaseUrl == null ? "http://localhost:8084" : queryBaseUrl;
+        queryBaseUrl = queryBaseUrl == null ? "" : queryBaseUrl.strip();
         p.check(
-                (queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://"))
-                        && !queryBaseUrl.contains("?"),
+                queryBaseUrl.isEmpty()
+                        || (queryBaseUrl.startsWith("http://") || queryBaseUrl.startsWith("https://"))
+                                && !queryBaseUrl.contains("?")
+                                && !queryBaseUrl.contains("#"),
                 "queryBaseUrl",
-                "must be an http(s) URL without a query string");
+                "must be an http(s) URL without a query string or fragment");
         metricRetention = p.duration(
                 "metricRetention", metricRetention, Duration.ofDays(90), Duration.ofDays(1), Duration.ofDays(3650));
         metricGrace =
@@ -80,11 +82,16 @@ public record AlertingConfig(
                 null);
     }
 
+    /** Where pages link: the console's URL as the service resolved it, else a local console's. */
+    public String consoleUrl() {
+        return queryBaseUrl.isEmpty() ? "http://localhost:8084" : queryBaseUrl;
+    }
+
     public static AlertingConfig defaults() {
         return new AlertingConfig(null, null, null, null, null, null, null);
     }
 
-    /** The same settings with alert links pointing at {@code url}. */
+    /** The same settings with pages linking to the console at {@code url}. */
     public AlertingConfig withQueryBaseUrl(String url) {
         return new AlertingConfig(
                 debounce,

@@ -37,7 +37,8 @@ public record StreamsServiceConfig(
         SilenceSettings silences,
         List<StatusPage> statusPages,
         TopologyConfig.SelfWatchSettings selfWatch,
-        ManagementSettings management) {
+        ManagementSettings management,
+        ConsoleSettings console) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     /**
@@ -79,12 +80,13 @@ public record StreamsServiceConfig(
         http = http == null ? HttpSettings.defaults() : http;
         verdict = verdict == null ? VerdictSettings.defaults() : verdict;
         workers = workers == null ? WorkerSettings.defaults() : workers;
-        alerting = alerting == null ? defaultAlerting(http) : alerting;
+        alerting = alerting == null ? AlertingConfig.defaults() : alerting;
         auth = auth == null ? AuthSettings.defaults() : auth;
         silences = silences == null ? SilenceSettings.defaults() : silences;
         statusPages = statusPages == null ? List.of() : List.copyOf(statusPages);
         selfWatch = selfWatch == null ? TopologyConfig.SelfWatchSettings.defaults() : selfWatch;
         management = management == null ? ManagementSettings.defaults() : management;
+        console = console == null ? new ConsoleSettings(null) : console;
         Set<String> pageIds = new HashSet<>();
         for (int i = 0; i < statusPages.size(); i++) {
             StatusPage page = statusPages.get(i);
@@ -93,6 +95,21 @@ public record StreamsServiceConfig(
             }
         }
         p.throwIfAny();
+    }
+
+    /** The shape before the console's public URL (it then follows {@code alerting.queryBaseUrl}). */
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting,
+            AuthSettings auth,
+            SilenceSettings silences,
+            List<StatusPage> statusPages,
+            TopologyConfig.SelfWatchSettings selfWatch,
+            ManagementSettings management) {
+        this(kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, null);
     }
 
     /** The shape before the management API's settings. */
@@ -145,12 +162,26 @@ public record StreamsServiceConfig(
     }
 
     public static StreamsServiceConfig defaults() {
-        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null, null);
+        return new StreamsServiceConfig(null, null, null, null, null, null, null, null, null, null, null);
     }
 
-    /** Alert links point at this instance's query API unless {@code alerting.queryBaseUrl} says otherwise. */
-    private static AlertingConfig defaultAlerting(HttpSettings http) {
-        return AlertingConfig.defaults().withQueryBaseUrl("http://" + http.advertisedHost() + ":" + http.port());
+    /**
+     * Where pages link: {@code console.publicUrl}, else an older file's {@code alerting.queryBaseUrl}, else this
+     * instance's own console ({@code http.advertisedHost} and {@code http.port}). Resolved here, not stored as a
+     * default, so a port or host set in the file or the environment is the one pages name.
+     */
+    public String consoleUrl() {
+        if (!console.publicUrl().isEmpty()) {
+            return console.publicUrl();
+        }
+        return !alerting.queryBaseUrl().isEmpty()
+                ? alerting.queryBaseUrl()
+                : "http://" + http.advertisedHost() + ":" + http.port();
+    }
+
+    /** The alerting settings the topology runs with: pages link to {@link #consoleUrl()}. */
+    public AlertingConfig topologyAlerting() {
+        return alerting.withQueryBaseUrl(consoleUrl());
     }
 
     /** Defaults, then the YAML file (if any), then {@code VIGIL_*} variables; throws ConfigException listing every problem. */
@@ -173,7 +204,7 @@ public record StreamsServiceConfig(
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
         return new StreamsServiceConfig(
-                k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management);
+                k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
     }
 
     public StreamsServiceConfig withTopics(TopicNames t) {
@@ -182,32 +213,56 @@ public record StreamsServiceConfig(
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
         return new StreamsServiceConfig(
-                kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management);
+                kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
         return new StreamsServiceConfig(
-                kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch, management);
+                kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch, management);
+                kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch, management, console);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch, management);
+                kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch, management, console);
     }
 
     public StreamsServiceConfig withManagement(ManagementSettings m) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, m);
+                kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, m, console);
     }
 
     public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch, management);
+                kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch, management, console);
+    }
+
+    /**
+     * Where people reach the console: the base URL every page's links start from (the console's incident and monitor
+     * views, which ask for sign-in and then land on the page). Behind a proxy or a load balancer, the URL people use;
+     * left out, this instance's own address ({@code http.advertisedHost} and {@code http.port}).
+     */
+    public record ConsoleSettings(String publicUrl) {
+        public ConsoleSettings {
+            publicUrl = publicUrl == null ? "" : publicUrl.strip();
+            if (!publicUrl.isEmpty()) {
+                Problems p = new Problems();
+                p.check(
+                        (publicUrl.startsWith("http://") || publicUrl.startsWith("https://"))
+                                && !publicUrl.contains("?")
+                                && !publicUrl.contains("#")
+                                && !publicUrl.contains("@"),
+                        "publicUrl",
+                        "must be an http(s) URL without user-info, query or fragment, such as"
+                                + " https://vigil.example.com");
+                p.throwIfAny();
+                publicUrl = publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
+            }
+        }
     }
 
     /**

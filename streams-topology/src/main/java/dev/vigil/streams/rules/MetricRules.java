@@ -156,7 +156,7 @@ public final class MetricRules {
         attrs.put("threshold", format(rule.threshold()));
         attrs.put("events", Long.toString(events));
         attrs.put("windowMinutes", Integer.toString(rule.windowMinutes()));
-        Map<String, String> metricLinks = links.metric(appId, rule.metricName());
+        Map<String, String> metricLinks = links.metric(fp, appId, rule.metricName());
         Evaluation ev = breach
                 ? Evaluation.breach(
                         fp,

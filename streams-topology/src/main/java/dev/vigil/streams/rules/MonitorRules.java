@@ -163,7 +163,7 @@ public final class MonitorRules {
         List<Evaluation> out = new ArrayList<>(2);
         String fp = Fingerprints.monitor(def.id());
         Map<String, String> attrs = attributes(def, verdict);
-        Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
+        Map<String, String> monitorLinks = links.monitor(fp, def.id(), def.links());
         if (s == Status.DOWN) {
             out.add(Evaluation.breach(
                     fp,
@@ -199,6 +199,7 @@ public final class MonitorRules {
         }
         // else: unknown, or degraded below the streak: neither breaches nor heals availability
         String noData = Fingerprints.noData(def.id());
+        Map<String, String> noDataLinks = links.monitor(noData, def.id(), def.links());
         if (noDataBreach) {
             out.add(Evaluation.breach(
                     noData,
@@ -207,7 +208,7 @@ public final class MonitorRules {
                     def.service(),
                     COMPONENT_TYPE,
                     "No probe results for " + def.name() + " in " + unknown + " windows in a row",
-                    monitorLinks,
+                    noDataLinks,
                     attrs,
                     AlertSource.PROBE));
         } else if (s != Status.UNKNOWN && noDataHealthyCounts) {
@@ -217,7 +218,7 @@ public final class MonitorRules {
                     def.service(),
                     COMPONENT_TYPE,
                     "Probe results for " + def.name() + " arrive again",
-                    monitorLinks,
+                    noDataLinks,
                     attrs,
                     AlertSource.PROBE));
         }
@@ -255,7 +256,7 @@ public final class MonitorRules {
         attrs.put("region", r.region());
         attrs.put("tlsDaysLeft", Integer.toString(days));
         attrs.put("tlsExpiryWarnDays", Integer.toString(def.tlsExpiryWarnDays()));
-        Map<String, String> monitorLinks = links.monitor(def.id(), def.links());
+        Map<String, String> monitorLinks = links.monitor(fp, def.id(), def.links());
         Evaluation ev = null;
         if (breach && !breachSeen) {
             String when = days < 0

@@ -43,7 +43,7 @@ public final class WorkerRules {
                     SERVICE,
                     COMPONENT_TYPE,
                     who + " is dead: no heartbeat for " + silentSeconds + " s",
-                    links.workers(),
+                    links.workers(fp),
                     attrs,
                     AlertSource.HEARTBEAT);
         }
@@ -53,7 +53,7 @@ public final class WorkerRules {
                 SERVICE,
                 COMPONENT_TYPE,
                 who + " is sending heartbeats again",
-                links.workers(),
+                links.workers(fp),
                 attrs,
                 AlertSource.HEARTBEAT);
     }

@@ -66,7 +66,7 @@ public final class RegionWatchProcessor implements Processor<String, WatchSignal
         this.regionsChild = regionsChild;
         this.alertsChild = alertsChild;
         this.counters = counters;
-        this.rules = new SelfWatchRules(new AlertLinks(alerting.queryBaseUrl()));
+        this.rules = new SelfWatchRules(new AlertLinks(alerting.consoleUrl()));
     }
 
     @Override

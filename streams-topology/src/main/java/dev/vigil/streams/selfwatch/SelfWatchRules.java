@@ -64,7 +64,7 @@ public final class SelfWatchRules {
                     SERVICE,
                     "region",
                     summary,
-                    links.workers(),
+                    links.workers(fp),
                     attrs,
                     AlertSource.HEARTBEAT);
         }
@@ -72,7 +72,7 @@ public final class SelfWatchRules {
                 ? "No monitor names region " + region + " any more"
                 : "Region " + region + " is served again by " + picture.liveWorkers() + " live probe worker"
                         + (picture.liveWorkers() == 1 ? "" : "s");
-        return Evaluation.healthy(fp, at, SERVICE, "region", summary, links.workers(), attrs, AlertSource.HEARTBEAT);
+        return Evaluation.healthy(fp, at, SERVICE, "region", summary, links.workers(fp), attrs, AlertSource.HEARTBEAT);
     }
 
     /**
@@ -101,7 +101,7 @@ public final class SelfWatchRules {
                     SERVICE,
                     "worker",
                     summary,
-                    links.workers(),
+                    links.workers(fp),
                     attrs,
                     AlertSource.HEARTBEAT);
         }
@@ -111,7 +111,7 @@ public final class SelfWatchRules {
                 SERVICE,
                 "worker",
                 who + " probes its monitors again",
-                links.workers(),
+                links.workers(fp),
                 attrs,
                 AlertSource.HEARTBEAT);
     }
@@ -128,7 +128,15 @@ public final class SelfWatchRules {
                     + " since " + java.time.Instant.ofEpochMilli(watch.firstAt())
                     + ": Vigil could not read or process them (read the topic for the cause)";
             return Evaluation.breach(
-                    fp, at, Severity.WARNING, SERVICE, "pipeline", summary, Map.of(), attrs, AlertSource.HEARTBEAT);
+                    fp,
+                    at,
+                    Severity.WARNING,
+                    SERVICE,
+                    "pipeline",
+                    summary,
+                    incidentLink(fp),
+                    attrs,
+                    AlertSource.HEARTBEAT);
         }
         return Evaluation.healthy(
                 fp,
@@ -136,8 +144,12 @@ public final class SelfWatchRules {
                 SERVICE,
                 "pipeline",
                 "No record reached " + topic + " since " + java.time.Instant.ofEpochMilli(watch.lastAt()),
-                Map.of(),
+                incidentLink(fp),
                 attrs,
                 AlertSource.HEARTBEAT);
+    }
+
+    private Map<String, String> incidentLink(String fingerprint) {
+        return Map.of(AlertLinks.INCIDENT, links.incident(fingerprint));
     }
 }

@@ -103,6 +103,27 @@ class AlertingRoutesTest {
                         .size())
                 .isEqualTo(2);
 
+        // one fingerprint, as the console's incident view asks for it (percent-encoded)
+        JsonNode one = Json.tree(get("/v1/alerts?state=all&fingerprint=rule%2Fdlq-routed%2Fshop")
+                .body()
+                .getBytes());
+        assertThat(one.path("alerts").findValuesAsText("fingerprint")).containsExactly("rule/dlq-routed/shop");
+        assertThat(one.path("alerts").get(0).path("links").path("incident").asText())
+                .endsWith("/#/incident/rule%2Fdlq-routed%2Fshop");
+        assertThat(Json.tree(get("/v1/alerts?state=resolving&fingerprint=monitor%2Fapi")
+                                .body()
+                                .getBytes())
+                        .path("alerts"))
+                .isEmpty();
+        assertThat(Json.tree(get("/v1/alerts?state=all&fingerprint=monitor%2Fnone")
+                                .body()
+                                .getBytes())
+                        .path("count")
+                        .asInt())
+                .isZero();
+        assertThat(get("/v1/alerts?fingerprint=" + "x".repeat(513)).statusCode())
+                .isEqualTo(400);
+
         var bad = get("/v1/alerts?state=broken");
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.headers().firstValue("content-type"))

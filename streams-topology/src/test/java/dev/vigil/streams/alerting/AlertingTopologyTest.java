@@ -109,7 +109,9 @@ class AlertingTopologyTest {
             assertThat(log(out)).containsExactly("opened:critical", "resolved:critical");
             assertThat(out).allMatch(e -> e.fingerprint().equals("monitor/flappy") && e.source() == AlertSource.PROBE);
             assertThat(out.get(0).incidentId()).isEqualTo("monitor/flappy@" + W0);
-            assertThat(out.get(0).links().get("history")).endsWith("/v1/monitors/flappy");
+            assertThat(out.get(0).links())
+                    .containsEntry("incident", "http://localhost:8084/#/incident/monitor%2Fflappy")
+                    .containsEntry("monitor", "http://localhost:8084/#/monitors/flappy");
             assertThat(out.get(1).occurrences()).isEqualTo(2);
         }
     }

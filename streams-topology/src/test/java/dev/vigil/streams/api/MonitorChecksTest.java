@@ -40,6 +40,25 @@ class MonitorChecksTest {
     }
 
     @Test
+    void aLinkMayNotTakeTheNameOfOneTheConsoleGivesEveryPage() {
+        assertThatThrownBy(() -> MonitorChecks.read(
+                        Json.tree(("{\"id\":\"a\",\"url\":\"https://93.184.216.34/\",\"regions\":[\"r\"],"
+                                        + "\"links\":{\"runbook\":\"https://wiki.example.com/a\","
+                                        + "\"incident\":\"https://elsewhere.example.com/\"}}")
+                                .getBytes()),
+                        null,
+                        "monitors[4]"))
+                .isInstanceOfSatisfying(ContractViolation.class, v -> {
+                    assertThat(v.field()).isEqualTo("monitors[4].links.incident");
+                    assertThat(v.getMessage()).contains("runbook or dashboard");
+                });
+        assertThat(read("{\"id\":\"a\",\"url\":\"https://93.184.216.34/\",\"regions\":[\"r\"],"
+                                + "\"links\":{\"runbook\":\"https://wiki.example.com/a\"}}")
+                        .links())
+                .containsKey("runbook");
+    }
+
+    @Test
     void theBodyIsReadStrictlyAndTheUrlIdWins() {
         assertThatThrownBy(() -> read("{\"id\":\"a\",\"url\":\"https://93.184.216.34/\",\"regoins\":[\"us-east\"]}"))
                 .isInstanceOfSatisfying(

@@ -29,7 +29,37 @@ class StreamsServiceConfigAlertingKeyTest {
                 Map.of("VIGIL_ALERTING_DEBOUNCE", "1m", "VIGIL_ALERTING_QUERY_BASE_URL", "http://vigil.example:8081"));
         org.assertj.core.api.Assertions.assertThat(cfg.alerting().debounce())
                 .isEqualTo(java.time.Duration.ofMinutes(1));
-        org.assertj.core.api.Assertions.assertThat(cfg.alerting().queryBaseUrl())
-                .isEqualTo("http://vigil.example:8081");
+        org.assertj.core.api.Assertions.assertThat(cfg.consoleUrl()).isEqualTo("http://vigil.example:8081");
+    }
+
+    @Test
+    void pagesLinkToTheConsolesPublicUrlWhichDefaultsToThisInstance() throws Exception {
+        var defaults = StreamsServiceConfig.load(
+                null, Map.of("VIGIL_HTTP_PORT", "8099", "VIGIL_HTTP_ADVERTISED_HOST", "vigil-1.internal"));
+        org.assertj.core.api.Assertions.assertThat(defaults.consoleUrl()).isEqualTo("http://vigil-1.internal:8099");
+        org.assertj.core.api.Assertions.assertThat(defaults.topologyAlerting().consoleUrl())
+                .isEqualTo("http://vigil-1.internal:8099");
+        org.assertj.core.api.Assertions.assertThat(StreamsServiceConfig.load(
+                                null, Map.of("VIGIL_CONSOLE_PUBLIC_URL", "https://status-admin.example.com"))
+                        .consoleUrl())
+                .isEqualTo("https://status-admin.example.com");
+
+        Path file = dir.resolve("vigil-streams.yaml");
+        Files.writeString(file, "console:\n  publicUrl: https://vigil.example.com/\n");
+        var set = StreamsServiceConfig.load(file, Map.of());
+        org.assertj.core.api.Assertions.assertThat(set.console().publicUrl()).isEqualTo("https://vigil.example.com");
+        org.assertj.core.api.Assertions.assertThat(set.consoleUrl()).isEqualTo("https://vigil.example.com");
+        org.assertj.core.api.Assertions.assertThat(set.topologyAlerting().consoleUrl())
+                .isEqualTo("https://vigil.example.com");
+
+        var older =
+                StreamsServiceConfig.load(null, Map.of("VIGIL_ALERTING_QUERY_BASE_URL", "http://vigil.example:8081"));
+        org.assertj.core.api.Assertions.assertThat(older.consoleUrl()).isEqualTo("http://vigil.example:8081");
+
+        Files.writeString(file, "console:\n  publicUrl: \"https://user:pw@vigil.example.com/#/x\"\n");
+        assertThatThrownBy(() -> StreamsServiceConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("console.publicUrl: must be an http(s) URL without user-info, query or fragment")
+                .hasMessageNotContaining("pw@");
     }
 }

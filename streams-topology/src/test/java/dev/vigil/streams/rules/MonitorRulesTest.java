@@ -202,8 +202,10 @@ class MonitorRulesTest {
         assertThat(ev.service()).isEqualTo("checkout");
         assertThat(ev.summary()).isEqualTo("Checkout API is down: failing in eu-west, us-east");
         assertThat(ev.links())
-                .containsEntry("history", "http://vigil.test:8084/v1/monitors/checkout-api")
-                .containsEntry("runbook", "https://wiki.example.com/runbooks/checkout");
+                .containsEntry("incident", "http://vigil.test:8084/#/incident/monitor%2Fcheckout-api")
+                .containsEntry("monitor", "http://vigil.test:8084/#/monitors/checkout-api")
+                .containsEntry("runbook", "https://wiki.example.com/runbooks/checkout")
+                .allSatisfy((name, url) -> assertThat(url).doesNotContain("/v1/"));
         assertThat(ev.attributes())
                 .containsEntry("monitorId", "checkout-api")
                 .containsEntry("status", "down")
@@ -390,7 +392,16 @@ class MonitorRulesTest {
         for (int i = 0; i < 8; i++) {
             many.put("l" + i, "https://example.com/" + i);
         }
-        assertThat(LINKS.monitor("a", many)).hasSize(8).containsKey("history");
+        assertThat(LINKS.monitor("monitor/a", "a", many))
+                .hasSize(8)
+                .containsKeys("incident", "monitor")
+                .allSatisfy((name, url) -> assertThat(url).doesNotContain("?"));
+        // a definition's own link never replaces the console's
+        assertThat(LINKS.monitor("monitor/a", "a", Map.of("incident", "https://elsewhere.test/")))
+                .containsEntry("incident", "http://vigil.test:8084/#/incident/monitor%2Fa");
+        assertThat(LINKS.incident("app/shop/checkout failed")).endsWith("/#/incident/app%2Fshop%2Fcheckout%20failed");
+        assertThat(LINKS.metric("rule/x/shop", "shop", "checkout_failed"))
+                .containsEntry("metric", "http://vigil.test:8084/#/metrics/shop/checkout_failed");
         assertThatThrownBy(() -> new AlertLinks("http://x/?a=b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AlertLinks("ftp://x")).isInstanceOf(IllegalArgumentException.class);
     }

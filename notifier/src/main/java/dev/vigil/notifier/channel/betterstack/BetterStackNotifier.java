@@ -31,14 +31,24 @@ import reactor.core.publisher.Mono;
  * <a href="https://betterstack.com/docs/uptime/api/acknowledge-an-ongoing-incident/">Acknowledge an ongoing
  * incident</a> in BetterStack's Uptime API. 409 (already acknowledged) counts as delivered; without the id of an
  * incident of ours it calls nothing.
+ *
+ * <p>How the incident reaches the on-call person (phone call, SMS, e-mail, push) follows the page's severity through
+ * {@link OnCallReach}: by default a critical page rings the phone.
  */
 public final class BetterStackNotifier implements Notifier {
     private final URI base;
     private final String token;
     private final HttpSender http;
     private final Clock clock;
+    private final OnCallReach reach;
 
+    /** A channel that reaches people as {@link OnCallReach#defaults()} says. */
     public BetterStackNotifier(URI base, String token, HttpSender http, Clock clock) {
+        this(base, token, http, clock, OnCallReach.defaults());
+    }
+
+    public BetterStackNotifier(URI base, String token, HttpSender http, Clock clock, OnCallReach reach) {
+        this.reach = reach;
         String b = base.toString();
         this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
         this.token = token;
@@ -87,7 +97,10 @@ public final class BetterStackNotifier implements Notifier {
                 .append(e.occurrences());
         e.links().forEach((k, v) -> d.append('\n').append(k).append(": ").append(v));
         body.put("description", Text.truncate(d.toString(), 10_000));
-        body.put("call", false).put("sms", false).put("email", true).put("push", true);
+        var mediums = reach.of(e.severity());
+        for (OnCallReach.Medium m : OnCallReach.Medium.values()) {
+            body.put(m.wire(), mediums.contains(m));
+        }
         return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body))
                 .map(this::created);
     }

@@ -1,0 +1,102 @@
+/*
+ * Vigil console — one incident (#/incident/<fingerprint, percent-encoded>): where every page links. Its state,
+ * severity and summary with the acknowledge / silence actions of the Alerts view, its facts (incident id, source,
+ * first and last seen, occurrences, attributes) and its links (the monitor's view, its runbook, …), from
+ * GET /v1/alerts?state=all&fingerprint=<fp>.
+ */
+'use strict';
+
+(function (V) {
+  const { h, setText } = V;
+
+  /** Links a person may follow from here: absolute http(s) only, never javascript: or data:. */
+  function safeHref(url) {
+    try {
+      const u = new URL(String(url));
+      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password ? u.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** An attribute as a person reads it: epoch milliseconds under a time-like name as a date. */
+  function attrText(name, value) {
+    const v = String(value);
+    return /(At|Start|Seen)$/.test(name) && /^\d{12,14}$/.test(v) ? V.dateTime(Number(v)) : v;
+  }
+
+  function create(params) {
+    const fp = params.rest.join('/');
+    const title = h('h1', { id: 'incident-title' }, fp || 'Incident');
+    const status = h('p', { class: 'muted', id: 'incident-status' }, 'Loading the incident…');
+    const t = V.table('Incident', V.alertColumns, { id: 'incident-table', cls: 'alerts-table', captionHidden: true });
+    const facts = h('dl', { class: 'kv', id: 'incident-facts' });
+    const linkList = h('ul', { class: 'incident-links', id: 'incident-links' });
+    const details = h('section', { class: 'panel', 'aria-labelledby': 'incident-facts-title', hidden: true },
+      h('h2', { id: 'incident-facts-title' }, 'Details'), facts,
+      h('h2', { class: 'incident-links-title' }, 'Links'), linkList);
+    const el = h('section', { id: 'incident', class: 'view-section', 'aria-labelledby': 'incident-title', dataset: { fingerprint: fp } },
+      h('p', { class: 'breadcrumb' }, h('a', { href: '#/alerts' }, '← Alerts')),
+      h('div', { class: 'view-header' }, title),
+      status, t.wrap, details);
+    const rows = new Map();
+    t.wrap.hidden = true;
+
+    function fact(label, value, title) {
+      return [h('div', { class: 'kv-item' }, h('dt', null, label), h('dd', title ? { title } : null, value))];
+    }
+
+    function render(a) {
+      setText(title, a.summary || fp);
+      V.syncAlertRows(t.tbody, rows, [a]);
+      t.wrap.hidden = false;
+      const phase = V.alertPhase(a);
+      setText(status, V.alertIsOpen(a) ? 'Open since ' + V.dateTime(a.firstSeen) + '.'
+        : 'Resolved; it was first seen ' + V.dateTime(a.firstSeen) + '.');
+      status.className = phase === 'firing' ? 'incident-firing' : 'muted';
+      const attrs = a.attributes && typeof a.attributes === 'object' ? a.attributes : {};
+      facts.replaceChildren(
+        ...fact('Fingerprint', h('code', null, fp)),
+        ...fact('Incident', h('code', null, a.incidentId || '—')),
+        ...fact('Source', a.source || '—'),
+        ...fact('Service', a.service || '—'),
+        ...fact('First seen', V.relative(a.firstSeen), V.dateTime(a.firstSeen)),
+        ...fact('Last seen', a.lastSeen ? V.relative(a.lastSeen) : '—', a.lastSeen ? V.dateTime(a.lastSeen) : ''),
+        ...fact('Occurrences', V.num(a.occurrences)),
+        ...Object.keys(attrs).sort().flatMap((k) => fact(k, attrText(k, attrs[k]))));
+      const links = a.links && typeof a.links === 'object' ? a.links : {};
+      const items = [];
+      const monitorId = attrs.monitorId;
+      if (monitorId) items.push(h('li', null, h('a', { href: '#/monitors/' + encodeURIComponent(monitorId), class: 'incident-monitor-link' }, 'Monitor ' + monitorId)));
+      for (const k of Object.keys(links).sort((x, y) => (x === 'runbook' ? -1 : y === 'runbook' ? 1 : x.localeCompare(y)))) {
+        if (k === 'incident' || k === 'monitor') continue; // this page, and the monitor link above
+        const href = safeHref(links[k]);
+        if (!href) continue;
+        items.push(h('li', { dataset: { link: k } }, h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, k), ' ', h('span', { class: 'muted small' }, href)));
+      }
+      linkList.replaceChildren(...(items.length ? items : [h('li', { class: 'muted' }, 'No links.')]));
+      details.hidden = false;
+    }
+
+    async function refresh(signal) {
+      if (!fp) {
+        setText(status, 'No incident named in the address.');
+        return;
+      }
+      const data = await V.api('/v1/alerts?state=all&fingerprint=' + encodeURIComponent(fp), { signal });
+      const found = (data && Array.isArray(data.alerts) ? data.alerts : []).find((a) => a && a.fingerprint === fp);
+      if (!found) {
+        t.wrap.hidden = true;
+        details.hidden = true;
+        setText(status, 'No incident ' + fp + ' is known here: it may have expired, or it was never raised by Vigil.');
+        status.className = 'muted';
+        return;
+      }
+      render(found);
+    }
+
+    return { el, title: 'Incident', refresh, destroy() { rows.clear(); } };
+  }
+
+  V.views.incident = { create };
+})(window.Vigil);
