@@ -109,6 +109,7 @@ public final class StandaloneScale {
         Map<String, Double> f = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
         say("step %d: publishing monitors %d..%d", n, from + 1, n);
+        Map<String, Double> atPublishing = ClusterScale.probeCounters(probeMetrics(vigil));
         Instant p = Instant.now();
         List<MonitorDefinition> defs =
                 ScaleFigures.monitors(from, n, port, options.addresses(), regions, options.intervalSeconds());
@@ -147,6 +148,9 @@ public final class StandaloneScale {
         ClusterScale.Recorder.Pages pages = recorder.pages(w0, end);
         ClusterScale.Recorder.Pages publishing = recorder.pages(Windows.windowStart(publishedAt, intervalMs), w0);
         ClusterScale.windowFigures(f, notes, v, pages, publishing, before, after, n, regions.size(), options);
+        // what the probes of the publishing windows met, beside the pages those windows opened
+        notes.put("failures_by_kind_publishing", ClusterScale.byLabel(atPublishing, before, "failed"));
+        notes.put("skipped_by_reason_publishing", ClusterScale.byLabel(atPublishing, before, "skipped"));
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         f.put("heap_mib", Math.round(heapPeak / 1048576.0 * 10) / 10.0);
