@@ -21,15 +21,34 @@ import reactor.core.publisher.Mono;
  * starved (a machine saturated, a long pause) and the time it measured is mostly its own. Such a probe is published as
  * skipped ({@code overloaded}): the verdict counts the region as missing and the worker's skip count (and its
  * self-alert) says so, instead of a page that calls a healthy target down.
+ *
+ * <p>The same holds for a timeout in the worker's first {@link #WARM_UP_MS} (its warm-up): its code is not compiled
+ * yet, every connection and name is new, and a fleet's first probes all start at once, so a timeout then says more
+ * about the cold worker than about the target (measured: a standalone started with 10,000 monitors paged hundreds of
+ * healthy targets down in its first window, every failure a timeout). Such a probe is skipped ({@code overloaded}) too:
+ * a target that hangs is paged one window later, and any other failure (refused, reset, a wrong status, a failed
+ * assertion) counts at once. The region watch does not judge a worker's skips over the same first span.
  */
 public final class Probes implements Probe {
     /** How late a probe's own deadline may fire before the timeout says more about the worker than the target. */
     public static final long STARVED_DEADLINE_MS = 250;
+    /** How long after the worker starts a timeout is the cold worker's, not the target's (see the class comment). */
+    public static final long WARM_UP_MS = 60_000;
 
     private final Map<CheckType, Probe> byType;
+    private final long warmUntil;
 
-    /** @param byType a probe for every probed type; a missing one is a wiring error, reported at construction */
+    /** Probes without a warm-up (a timeout is the target's from the start). */
     public Probes(Map<CheckType, Probe> byType) {
+        this(byType, Long.MIN_VALUE);
+    }
+
+    /**
+     * @param byType    a probe for every probed type; a missing one is a wiring error, reported at construction
+     * @param warmUntil epoch ms until which a timeout is the worker's own (its start plus {@link #WARM_UP_MS})
+     */
+    public Probes(Map<CheckType, Probe> byType, long warmUntil) {
+        this.warmUntil = warmUntil;
         EnumMap<CheckType, Probe> copy = new EnumMap<>(CheckType.class);
         copy.putAll(byType);
         for (CheckType t : CheckType.values()) {
@@ -41,13 +60,18 @@ public final class Probes implements Probe {
         this.byType = copy;
     }
 
-    /** The worker's probes: one per type, sharing the SSRF guard and the settings. */
+    /**
+     * The worker's probes: one per type, sharing the SSRF guard and the settings, warming up for {@link #WARM_UP_MS}
+     * from now on the settings' clock.
+     */
     public static Probes standard(TargetGuard guard, ProbeSettings settings) {
-        return new Probes(Map.of(
-                CheckType.HTTP, new HttpProbe(guard, settings),
-                CheckType.TCP, new TcpProbe(guard, settings),
-                CheckType.TLS, new TlsProbe(guard, settings),
-                CheckType.DNS, new DnsProbe(guard, settings)));
+        return new Probes(
+                Map.of(
+                        CheckType.HTTP, new HttpProbe(guard, settings),
+                        CheckType.TCP, new TcpProbe(guard, settings),
+                        CheckType.TLS, new TlsProbe(guard, settings),
+                        CheckType.DNS, new DnsProbe(guard, settings)),
+                settings.wallClock().getAsLong() + WARM_UP_MS);
     }
 
     @Override
@@ -55,7 +79,27 @@ public final class Probes implements Probe {
         if (!monitor.isProbed()) {
             return Mono.empty();
         }
-        return byType.get(monitor.type()).probe(monitor, windowStart).map(r -> starved(monitor, r) ? skipped(r) : r);
+        return byType.get(monitor.type()).probe(monitor, windowStart).map(r -> {
+            if (starved(monitor, r)) {
+                return skipped(
+                        r,
+                        "not probed faithfully: its timeout fired " + r.totalMs()
+                                + " ms after the start, the worker was" + " overloaded");
+            }
+            if (warmingUp(r)) {
+                return skipped(
+                        r,
+                        "not probed faithfully: it timed out in the worker's first " + WARM_UP_MS / 1000
+                                + " s, while the worker was still cold");
+            }
+            return r;
+        });
+    }
+
+    /** A timeout of a probe that started during the worker's warm-up (see the class comment). */
+    boolean warmingUp(ProbeResult r) {
+        return (r.errorKind() == ErrorKind.TIMEOUT || r.errorKind() == ErrorKind.CONNECT_TIMEOUT)
+                && r.startedAt() < warmUntil;
     }
 
     /** A timeout measured well past the probe's own deadline (see the class comment). */
@@ -67,7 +111,7 @@ public final class Probes implements Probe {
         return measured > monitor.timeoutMs() + STARVED_DEADLINE_MS;
     }
 
-    private static ProbeResult skipped(ProbeResult r) {
+    private static ProbeResult skipped(ProbeResult r, String detail) {
         return new ProbeResult(
                 r.schemaVersion(),
                 r.monitorId(),
@@ -87,8 +131,7 @@ public final class Probes implements Probe {
                 null,
                 null,
                 null,
-                "not probed faithfully: its timeout fired " + r.totalMs() + " ms after the start, the worker was "
-                        + "overloaded",
+                detail,
                 r.requestId(),
                 r.checkType(),
                 null,

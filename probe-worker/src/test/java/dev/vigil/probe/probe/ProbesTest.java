@@ -72,11 +72,41 @@ class ProbesTest {
 
     /** A probe of every type that ends as {@code result} builds it, for the given monitor and window. */
     private static Probes answering(java.util.function.BiFunction<MonitorDefinition, Long, ProbeResult> result) {
+        return answering(result, Long.MIN_VALUE);
+    }
+
+    private static Probes answering(
+            java.util.function.BiFunction<MonitorDefinition, Long, ProbeResult> result, long warmUntil) {
         Map<CheckType, Probe> m = new EnumMap<>(CheckType.class);
         for (CheckType t : List.of(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS)) {
             m.put(t, (monitor, ws) -> Mono.fromCallable(() -> result.apply(monitor, ws)));
         }
-        return new Probes(m);
+        return new Probes(m, warmUntil);
+    }
+
+    @Test
+    void aTimeoutInTheWorkersWarmUpIsTheWorkersGapAndAnyOtherFailureCountsAtOnce() {
+        MonitorDefinition monitor = Monitors.http("https://example.com/", null, null, null, null, 2000);
+        // the probe starts at WINDOW + 10 (see timeout()): inside a warm-up that ends a minute later
+        long warmUntil = WINDOW + Probes.WARM_UP_MS;
+        for (ErrorKind kind : List.of(ErrorKind.TIMEOUT, ErrorKind.CONNECT_TIMEOUT)) {
+            ProbeResult cold = answering((m, ws) -> timeout(m, ws, kind, 2000), warmUntil)
+                    .probe(monitor, WINDOW)
+                    .block(Duration.ofSeconds(5));
+            assertThat(cold.outcome()).as(kind.wire()).isEqualTo(Outcome.SKIPPED);
+            assertThat(cold.skipReason()).isEqualTo(SkipReason.OVERLOADED);
+            assertThat(cold.detail()).contains("first 60 s").contains("cold");
+        }
+        ProbeResult refused = answering((m, ws) -> timeout(m, ws, ErrorKind.CONNECT_REFUSED, 3), warmUntil)
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(refused.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
+        // the same timeout once the warm-up is over is the target's
+        ProbeResult warm = answering((m, ws) -> timeout(m, ws, ErrorKind.TIMEOUT, 2000), WINDOW + 10)
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(warm.outcome()).isEqualTo(Outcome.NETWORK_FAILURE);
+        assertThat(warm.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
     }
 
     private static ProbeResult timeout(MonitorDefinition monitor, long ws, ErrorKind kind, int totalMs) {
