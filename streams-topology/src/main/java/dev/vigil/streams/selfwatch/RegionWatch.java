@@ -28,6 +28,8 @@ public record RegionWatch(
         Map<String, Worker> workers,
         Map<String, Naming> naming,
         RegionStatus published) {
+    /** A probe worker's warm-up, as the worker itself counts it (its first minute after a start). */
+    public static final long WARM_UP_MS = 60_000;
 
     public RegionWatch {
         workers = workers == null ? Map.of() : Map.copyOf(workers);
@@ -104,10 +106,18 @@ public record RegionWatch(
         return new RegionWatch(region, watchedSince, newest, blindSince, own, names, published);
     }
 
+    /**
+     * The workers whose latest heartbeat is younger than {@code healthyMs}, or than twice that while the worker is in
+     * its first {@link #WARM_UP_MS} (as its heartbeats tell): a worker that has just started runs cold code, loads its
+     * whole fleet and opens every connection anew, and one late heartbeat then is its start, not its death. A worker
+     * that dies in its first minute is called dead one healthy span later; a worker past its warm-up is judged as
+     * always.
+     */
     public int liveWorkers(long now, long healthyMs) {
         int live = 0;
         for (Worker w : workers.values()) {
-            if (now - w.lastHeartbeatAt() < healthyMs) {
+            boolean warmingUp = w.runSince() != null && w.lastHeartbeatAt() - w.runSince() < WARM_UP_MS;
+            if (now - w.lastHeartbeatAt() < (warmingUp ? 2 * healthyMs : healthyMs)) {
                 live++;
             }
         }

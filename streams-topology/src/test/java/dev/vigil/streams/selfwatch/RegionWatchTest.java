@@ -34,15 +34,36 @@ class RegionWatchTest {
                 .judged(T + 31_000, HEALTHY, FORGET);
         assertThat(served.blind()).isFalse();
         assertThat(served.status(T + 31_000, HEALTHY).liveWorkers()).isEqualTo(1);
-        // its only worker falls silent: blind again once its heartbeat is older than workers.healthy
-        assertThat(served.judged(T + 31_000 + HEALTHY - 1, HEALTHY, FORGET).blind())
+        // its only worker falls silent in its first minute: one late heartbeat then is its cold start, so it is live
+        // for twice workers.healthy, and blind after that
+        var late = served.heard(beat("w-eu", "eu-west", "ap-south", T + 60_000, 0, 0, 7), 60_000)
+                .judged(T + 61_000 + 5_000, HEALTHY, FORGET);
+        assertThat(late.blind())
+                .as("warming up: a late heartbeat is not a death")
                 .isFalse();
-        var dead = served.heard(beat("w-eu", "eu-west", "ap-south", T + 60_000, 0, 0, 7), 60_000)
-                .judged(T + 61_000, HEALTHY, FORGET);
+        var dead = served.heard(beat("w-eu", "eu-west", "ap-south", T + 90_000, 0, 0, 7), 60_000)
+                .judged(T + 91_000, HEALTHY, FORGET);
         assertThat(dead.blind()).isTrue();
-        assertThat(dead.status(T + 61_000, HEALTHY).everServed()).isTrue();
+        assertThat(dead.status(T + 91_000, HEALTHY).everServed()).isTrue();
         // no live worker reports that monitors name it: not blind (nothing is unwatched)
-        assertThat(dead.judged(T + 61_000 + HEALTHY, HEALTHY, FORGET).blind()).isFalse();
+        assertThat(dead.judged(T + 91_000 + HEALTHY, HEALTHY, FORGET).blind()).isFalse();
+    }
+
+    @Test
+    void aWorkerPastItsWarmUpIsDeadOnceItsHeartbeatIsOlderThanWorkersHealthy() {
+        var w = RegionWatch.first("eu-west", T);
+        for (int i = 0; i <= 7; i++) {
+            w = w.heard(beat("w", "eu-west", "eu-west", T + i * 10_000L, 10L * i, 0, 3), 60_000);
+        }
+        long last = T + 70_000;
+        assertThat(w.liveWorkers(last + HEALTHY - 1, HEALTHY)).isEqualTo(1);
+        assertThat(w.liveWorkers(last + HEALTHY, HEALTHY))
+                .as("past its first minute")
+                .isZero();
+        // the same silence in its first minute still counts it live
+        var fresh = RegionWatch.first("eu-west", T).heard(beat("w", "eu-west", "eu-west", T, 0, 0, 3), 60_000);
+        assertThat(fresh.liveWorkers(T + HEALTHY, HEALTHY)).isEqualTo(1);
+        assertThat(fresh.liveWorkers(T + 2 * HEALTHY, HEALTHY)).isZero();
     }
 
     @Test
