@@ -38,7 +38,7 @@ public final class DemoTargets implements AutoCloseable {
         this.forced = forced;
     }
 
-    /** Starts the targets on {@code host:port} (port 0 = any free port). */
+    /** Starts the targets on {@code host:port} (port 0 = any free port), the TCP service on the next port (any when 0). */
     public static DemoTargets start(String host, int port, Clock clock) {
         Instant started = clock.instant();
         Map<String, DemoScenario.Answer> forced = new ConcurrentHashMap<>();
@@ -62,9 +62,11 @@ public final class DemoTargets implements AutoCloseable {
                             : Mono.delay(answer.delay()).then(reply);
                 }))
                 .bindNow();
+        // the next port when the HTTP one is fixed: a restarted demo's stored monitor then finds its TCP service where
+        // it was, instead of probing a port of the last run (refused) until the new definition is published
         DisposableServer tcp = TcpServer.create()
                 .host(host)
-                .port(0)
+                .port(port == 0 ? 0 : port + 1)
                 .handle((in, out) ->
                         out.sendString(Mono.just(TCP_BANNER)).then(in.receive().then()))
                 .bindNow();

@@ -85,6 +85,27 @@ class DemoTargetsTest {
     }
 
     @Test
+    void withAFixedPortTheTcpServiceListensOnTheNextSoARestartFindsItWhereItWas() throws Exception {
+        int port = 0;
+        for (int attempt = 0; attempt < 20 && port == 0; attempt++) {
+            try (java.net.ServerSocket a = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                int p = a.getLocalPort();
+                try (java.net.ServerSocket b =
+                        new java.net.ServerSocket(p + 1, 1, java.net.InetAddress.getLoopbackAddress())) {
+                    port = p;
+                } catch (java.io.IOException busy) {
+                    // the next port is taken: try another pair
+                }
+            }
+        }
+        assertThat(port).as("two adjacent free ports").isPositive();
+        try (DemoTargets fixed = DemoTargets.start("127.0.0.1", port, clock)) {
+            assertThat(fixed.tcpPort()).isEqualTo(port + 1);
+            assertThat(fixed.tcpMonitor(List.of("us-east")).tcp().port()).isEqualTo(port + 1);
+        }
+    }
+
+    @Test
     void theHeartbeatMonitorIsPushedToWithTheJobsTokenHash() {
         try (DemoHeartbeat job = new DemoHeartbeat()) {
             MonitorDefinition hb = job.monitor();
