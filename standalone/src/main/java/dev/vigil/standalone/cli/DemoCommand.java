@@ -190,9 +190,9 @@ public final class DemoCommand extends StandaloneCommand {
                 DemoHeartbeat.STOPS_AT.toSeconds(),
                 DemoHeartbeat.INTERVAL.toSeconds(),
                 DemoHeartbeat.GRACE.toSeconds());
+        // the targets close after the stack (they are beforeStart's): probes still running at the stop must find them
         return () -> {
             heartbeat.close();
-            targets.close();
         };
     }
 }

@@ -217,6 +217,13 @@ public class StandaloneCommand implements Callable<Integer> {
                                 out.println("demo shutdown: " + e.getMessage());
                             }
                             launcher.close();
+                            try {
+                                // what ran before the stack (the demo's targets) stops after it, so the last probes
+                                // find their targets up
+                                early.close();
+                            } catch (Exception e) {
+                                out.println("demo shutdown: " + e.getMessage());
+                            }
                             out.println("stopped cleanly");
                             out.flush();
                             stopped.countDown();
