@@ -66,6 +66,28 @@ public final class TestEvents {
                 List.of());
     }
 
+    /** The same event from another source (e.g. an application's). */
+    public static AlertEvent withSource(AlertEvent e, dev.vigil.schemas.contract.AlertSource source) {
+        return new AlertEvent(
+                e.schemaVersion(),
+                e.eventId(),
+                e.fingerprint(),
+                e.incidentId(),
+                e.state(),
+                e.severity(),
+                e.service(),
+                e.componentType(),
+                e.summary(),
+                e.links(),
+                e.attributes(),
+                e.occurrences(),
+                e.firstSeen(),
+                e.lastSeen(),
+                source,
+                e.silenced(),
+                e.channels());
+    }
+
     public static AlertEvent with(
             AlertEvent e, String service, Map<String, String> attributes, List<String> channels, boolean silenced) {
         return new AlertEvent(

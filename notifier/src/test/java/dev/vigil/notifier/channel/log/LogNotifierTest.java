@@ -1,6 +1,7 @@
 package dev.vigil.notifier.channel.log;
 
 import static dev.vigil.notifier.support.TestEvents.opened;
+import static dev.vigil.notifier.support.TestEvents.withSource;
 import static dev.vigil.notifier.support.TestEvents.withSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,27 +31,6 @@ class LogNotifierTest {
             logger.detachAppender(lines);
         }
         return lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-    }
-
-    private static AlertEvent withSource(AlertEvent e, AlertSource source) {
-        return new AlertEvent(
-                e.schemaVersion(),
-                e.eventId(),
-                e.fingerprint(),
-                e.incidentId(),
-                e.state(),
-                e.severity(),
-                e.service(),
-                e.componentType(),
-                e.summary(),
-                e.links(),
-                e.attributes(),
-                e.occurrences(),
-                e.firstSeen(),
-                e.lastSeen(),
-                source,
-                e.silenced(),
-                e.channels());
     }
 
     @Test
