@@ -63,10 +63,8 @@ class TcpProbeTest {
             OutputStream out = s.getOutputStream();
             out.write("+PO".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            Thread.sleep(50);
             // The expected text arrives split over two segments.
-            out.write("NG\r\n".getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            TestTcpServer.sendLater(s, Duration.ofMillis(50), "NG\r\n");
             TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), "PING", "+PONG", 3000));
@@ -191,8 +189,7 @@ class TcpProbeTest {
     @Test
     void maxResponseMsAppliesToTheBanner() {
         try (var server = new TestTcpServer(s -> {
-            Thread.sleep(300);
-            s.getOutputStream().write("READY\n".getBytes(StandardCharsets.UTF_8));
+            TestTcpServer.sendLater(s, Duration.ofMillis(300), "READY\n");
             TestTcpServer.holdOpen(s);
         })) {
             ProbeResult r = run(tcp("127.0.0.1", server.port(), null, "READY", 3000, 100));

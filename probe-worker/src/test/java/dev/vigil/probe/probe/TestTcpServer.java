@@ -68,6 +68,25 @@ final class TestTcpServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code text} on the connection {@code delay} from now, from a timer rather than the connection's own
+     * thread, which stays free to {@link #holdOpen} it meanwhile: a peer that answers late, or in two segments.
+     */
+    static void sendLater(Socket socket, java.time.Duration delay, String text) {
+        java.util.concurrent.CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        var out = socket.getOutputStream();
+                        out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        out.flush();
+                    } catch (IOException closed) {
+                        // the probe hung up first
+                    }
+                },
+                java.util.concurrent.CompletableFuture.delayedExecutor(
+                        delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+    }
+
     int port() {
         return server.getLocalPort();
     }
