@@ -65,18 +65,6 @@ public record ChannelSpec(
         reach = reach == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(reach));
     }
 
-    /** A channel with an e-mail block (or none) and no per-severity reach. */
-    public ChannelSpec(
-            ChannelType type,
-            String url,
-            String urlEnv,
-            String secretEnv,
-            Double ratePerSecond,
-            Integer concurrency,
-            EmailSpec email) {
-        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, email, null);
-    }
-
     /** A channel without an e-mail block. */
     public ChannelSpec(
             ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond, Integer concurrency) {

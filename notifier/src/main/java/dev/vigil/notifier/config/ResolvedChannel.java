@@ -24,12 +24,6 @@ public record ResolvedChannel(
         reach = reach == null ? OnCallReach.defaults() : reach;
     }
 
-    /** A channel that is not e-mail, reaching people (BetterStack) as the defaults say. */
-    public ResolvedChannel(
-            String name, ChannelType type, URI url, String secret, double ratePerSecond, int concurrency) {
-        this(name, type, url, secret, ratePerSecond, concurrency, null, null);
-    }
-
     @Override
     public String toString() {
         return "ResolvedChannel[" + name + ", " + type.wire() + ", rate=" + ratePerSecond + "/s, concurrency="

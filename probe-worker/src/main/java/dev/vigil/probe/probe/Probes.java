@@ -7,6 +7,7 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Outcome;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.SkipReason;
+import dev.vigil.schemas.window.Windows;
 import java.util.EnumMap;
 import java.util.Map;
 import reactor.core.publisher.Mono;
@@ -33,7 +34,7 @@ public final class Probes implements Probe {
     /** How late a probe's own deadline may fire before the timeout says more about the worker than the target. */
     public static final long STARVED_DEADLINE_MS = 250;
     /** How long after the worker starts a timeout is the cold worker's, not the target's (see the class comment). */
-    public static final long WARM_UP_MS = 60_000;
+    public static final long WARM_UP_MS = Windows.WORKER_WARM_UP_MS;
 
     private final Map<CheckType, Probe> byType;
     private final long warmUntil;

@@ -21,6 +21,12 @@ import java.nio.charset.StandardCharsets;
 public final class Windows {
     public static final long DEFAULT_GRACE_MS = 5_000;
 
+    /**
+     * A probe worker's warm-up, its first minute after a start: the worker counts a timeout then as its own gap, and
+     * the region watch gives its heartbeats twice the usual time. One figure, so both sides agree on it.
+     */
+    public static final long WORKER_WARM_UP_MS = 60_000;
+
     private Windows() {}
 
     public static long windowStart(long epochMs, long intervalMs) {

@@ -18,6 +18,8 @@ import dev.vigil.streams.query.QueryRequest;
 import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.rules.AlertLinks;
 import dev.vigil.streams.topology.StoreNames;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -167,10 +169,7 @@ public final class AlertingRoutes implements RouteExtension {
             Set<String> stoodInFor) {
         record Reply(HttpResult answer, QueryBackend.Unavailable silence) {}
         String query = "/v1/alerts?scope=local&state=" + state
-                + (fingerprint == null
-                        ? ""
-                        : "&fingerprint="
-                                + java.net.URLEncoder.encode(fingerprint, java.nio.charset.StandardCharsets.UTF_8));
+                + (fingerprint == null ? "" : "&fingerprint=" + URLEncoder.encode(fingerprint, StandardCharsets.UTF_8));
         return forwarder
                 .get(peer, query)
                 .map(answer -> new Reply(answer, null))

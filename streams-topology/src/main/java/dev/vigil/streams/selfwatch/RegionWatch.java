@@ -1,6 +1,7 @@
 package dev.vigil.streams.selfwatch;
 
 import dev.vigil.schemas.contract.RegionStatus;
+import dev.vigil.schemas.window.Windows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,6 @@ public record RegionWatch(
         Map<String, Worker> workers,
         Map<String, Naming> naming,
         RegionStatus published) {
-    /** A probe worker's warm-up, as the worker itself counts it (its first minute after a start). */
-    public static final long WARM_UP_MS = 60_000;
-
     public RegionWatch {
         workers = workers == null ? Map.of() : Map.copyOf(workers);
         naming = naming == null ? Map.of() : Map.copyOf(naming);
@@ -108,7 +106,7 @@ public record RegionWatch(
 
     /**
      * The workers whose latest heartbeat is younger than {@code healthyMs}, or than twice that while the worker is in
-     * its first {@link #WARM_UP_MS} (as its heartbeats tell): a worker that has just started runs cold code, loads its
+     * its first {@link Windows#WORKER_WARM_UP_MS} (as its heartbeats tell): a worker that has just started runs cold code, loads its
      * whole fleet and opens every connection anew, and one late heartbeat then is its start, not its death. A worker
      * that dies in its first minute is called dead one healthy span later; a worker past its warm-up is judged as
      * always.
@@ -116,7 +114,7 @@ public record RegionWatch(
     public int liveWorkers(long now, long healthyMs) {
         int live = 0;
         for (Worker w : workers.values()) {
-            boolean warmingUp = w.runSince() != null && w.lastHeartbeatAt() - w.runSince() < WARM_UP_MS;
+            boolean warmingUp = w.runSince() != null && w.lastHeartbeatAt() - w.runSince() < Windows.WORKER_WARM_UP_MS;
             if (now - w.lastHeartbeatAt() < (warmingUp ? 2 * healthyMs : healthyMs)) {
                 live++;
             }
