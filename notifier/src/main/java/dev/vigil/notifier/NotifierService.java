@@ -12,6 +12,7 @@ import dev.vigil.kit.retry.Backoff;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.Migrations;
+import dev.vigil.notifier.claim.TierStore;
 import dev.vigil.notifier.config.ChannelType;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.notifier.config.NotifierSettings;
@@ -29,6 +30,8 @@ import dev.vigil.notifier.core.RecordStage;
 import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.notifier.core.SilenceGate;
+import dev.vigil.notifier.core.TierClock;
+import dev.vigil.notifier.core.TierLog;
 import dev.vigil.notifier.core.VendorAcknowledgements;
 import dev.vigil.notifier.selfwatch.CanaryWatch;
 import dev.vigil.notifier.selfwatch.DeadMansSwitch;
@@ -258,6 +261,8 @@ public final class NotifierService {
                     AlertConsumer c = consumerRef.get();
                     return c == null ? java.util.OptionalLong.empty() : c.assignedSince(CanaryWatch.FINGERPRINT);
                 });
+                boolean escalates = loaded.routing().routes().escalates();
+                TierLog tiers = escalates ? new TierStore(pool, instance) : TierLog.none();
                 this.dispatcher = new Dispatcher(
                         loaded.routing().routes(),
                         pipelines,
@@ -265,7 +270,9 @@ public final class NotifierService {
                         timer,
                         registry,
                         new SilenceGate(matcher::get, acks::get, clock),
-                        canary);
+                        canary,
+                        tiers,
+                        clock);
 
                 Map<String, List<String>> vendorChannels = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {
@@ -308,6 +315,19 @@ public final class NotifierService {
                         .register(registry);
                 consumerRef.set(consumer);
                 consumer.startAfter(mirrorsReady);
+                if (escalates) {
+                    // only the instance consuming an incident's alerts fires its tiers: the climb then runs in the
+                    // incident's order, after any acknowledgement or resolution this instance has read
+                    closeables.add(new TierClock(
+                                    tiers,
+                                    dispatcher,
+                                    fp -> consumer.assignedSince(fp).isPresent(),
+                                    clock,
+                                    timer,
+                                    TierClock.EVERY,
+                                    lease)
+                            .start(registry));
+                }
                 if (loaded.deadManUrl().isPresent()) {
                     NotifierConfig.DeadMan dm = cfg.deadMan();
                     Scheduler single = Schedulers.newSingle("vigil-dead-man", true);

@@ -11,17 +11,33 @@ import java.util.Map;
  * @param severities severities (critical, warning, info, or aliases P1-P3)
  * @param services   exact service names
  * @param attributes attribute values that must all be equal
+ * @param escalation the tiers paged while an incident this route paged stays unacknowledged (empty: none)
  */
 public record RouteSpec(
         String name,
         List<String> severities,
         List<String> services,
         Map<String, String> attributes,
-        List<String> channels) {
+        List<String> channels,
+        List<TierSpec> escalation) {
     public RouteSpec {
         severities = severities == null ? List.of() : List.copyOf(severities);
         services = services == null ? List.of() : List.copyOf(services);
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
         channels = channels == null ? List.of() : List.copyOf(channels);
+        // null entries kept for the validator to name
+        escalation = escalation == null
+                ? List.of()
+                : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(escalation));
+    }
+
+    /** A route without escalation tiers. */
+    public RouteSpec(
+            String name,
+            List<String> severities,
+            List<String> services,
+            Map<String, String> attributes,
+            List<String> channels) {
+        this(name, severities, services, attributes, channels, null);
     }
 }

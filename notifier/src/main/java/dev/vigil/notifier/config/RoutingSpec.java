@@ -11,12 +11,15 @@ import java.util.Map;
  *
  * @param defaults severity name → channels, used when no route matches
  * @param apps     app id → what that app's events may override (absent: app events get no override)
+ * @param escalation severity name → the tiers paged while an incident its default route paged stays
+ *                   unacknowledged (absent: none)
  */
 public record RoutingSpec(
         Map<String, ChannelSpec> channels,
         List<RouteSpec> routes,
         Map<String, List<String>> defaults,
-        Map<String, AppSpec> apps) {
+        Map<String, AppSpec> apps,
+        Map<String, List<TierSpec>> escalation) {
 
     public static final String BETTERSTACK_TOKEN_ENV = "BETTERSTACK_API_TOKEN";
     public static final String SLACK_URL_ENV = "SLACK_WEBHOOK_URL";
@@ -28,6 +31,16 @@ public record RoutingSpec(
         defaults = defaults == null ? standardDefaults() : Map.copyOf(defaults);
         // insertion order kept (problems are reported in file order); null values kept for the validator to name
         apps = apps == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(apps));
+        escalation =
+                escalation == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(escalation));
+    }
+
+    public RoutingSpec(
+            Map<String, ChannelSpec> channels,
+            List<RouteSpec> routes,
+            Map<String, List<String>> defaults,
+            Map<String, AppSpec> apps) {
+        this(channels, routes, defaults, apps, null);
     }
 
     /** Routing without an {@code apps} section: no app event may override its channels. */

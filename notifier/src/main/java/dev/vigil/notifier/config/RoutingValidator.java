@@ -7,6 +7,7 @@ import dev.vigil.notifier.channel.betterstack.OnCallReach;
 import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
+import dev.vigil.notifier.core.Tier;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
 import java.net.URI;
@@ -31,6 +32,10 @@ public final class RoutingValidator {
     public static final URI PAGERDUTY_DEFAULT_URL = URI.create("https://events.pagerduty.com/v2/enqueue");
     /** The longest {@code service} an alert event may carry (the contract's limit). */
     static final int SERVICE_MAX_LENGTH = 100;
+    /** The longest escalation climb a route may have, beyond its own channels. */
+    static final int MAX_TIERS = 5;
+    /** The latest a tier may wait: past a day an unacknowledged page is no longer on-call work. */
+    static final java.time.Duration MAX_TIER_DELAY = java.time.Duration.ofDays(1);
 
     private RoutingValidator() {}
 
@@ -73,12 +78,19 @@ public final class RoutingValidator {
             }
             checkKnown(path + ".channels", r.channels(), spec.channels().keySet(), problems);
             checkServices(path + ".services", r.services(), problems);
+            List<Tier> tiers = tiers(
+                    path + ".escalation",
+                    r.escalation(),
+                    r.channels(),
+                    spec.channels().keySet(),
+                    problems);
             routes.add(new Route(
                     r.name() == null ? "route-" + i : r.name(),
                     severities,
                     Set.copyOf(r.services()),
                     r.attributes(),
-                    r.channels()));
+                    r.channels(),
+                    tiers));
         }
         Map<Severity, List<String>> defaults = new EnumMap<>(Severity.class);
         for (var e : spec.defaults().entrySet()) {
@@ -99,6 +111,27 @@ public final class RoutingValidator {
                 problems.add(source + ": defaults." + s.wire()
                         + ": a default route for every severity is required (an event must never route nowhere)");
             }
+        }
+        Map<Severity, List<Tier>> defaultTiers = new EnumMap<>(Severity.class);
+        for (var e : spec.escalation().entrySet()) {
+            String path = source + ": escalation." + e.getKey();
+            Severity sev;
+            try {
+                sev = Severity.parseStrict(e.getKey());
+            } catch (IllegalArgumentException ex) {
+                problems.add(path + ": unknown severity; expected critical, warning or info (the default route whose"
+                        + " pages climb)");
+                continue;
+            }
+            List<TierSpec> written = e.getValue() == null ? List.of() : e.getValue();
+            defaultTiers.put(
+                    sev,
+                    tiers(
+                            path,
+                            written,
+                            defaults.getOrDefault(sev, List.of()),
+                            spec.channels().keySet(),
+                            problems));
         }
         Map<String, Set<String>> apps = new LinkedHashMap<>();
         Map<String, Set<String>> appServices = new LinkedHashMap<>();
@@ -122,7 +155,66 @@ public final class RoutingValidator {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Validated(Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps, appServices));
+        return new Validated(
+                Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps, appServices, defaultTiers));
+    }
+
+    /**
+     * The escalation tiers written at {@code path}, numbered from 2 (tier 1 is {@code first}, the route's own
+     * channels). Each waits longer than the one before and pages channels no earlier tier pages: a tier that repeats a
+     * channel would page the same people twice and read as if it reached someone new.
+     */
+    private static List<Tier> tiers(
+            String path, List<TierSpec> written, List<String> first, Set<String> known, List<String> problems) {
+        List<Tier> tiers = new ArrayList<>();
+        if (written.size() > MAX_TIERS) {
+            problems.add(path + ": at most " + MAX_TIERS + " escalation tiers");
+            return List.of();
+        }
+        Map<String, Integer> pagedBy = new LinkedHashMap<>();
+        first.forEach(c -> pagedBy.putIfAbsent(c, 1));
+        java.time.Duration previous = java.time.Duration.ZERO;
+        for (int i = 0; i < written.size(); i++) {
+            String at = path + "[" + i + "]";
+            TierSpec t = written.get(i);
+            int number = i + 2;
+            if (t == null) {
+                problems.add(at + ": give after (e.g. 10m) and channels");
+                continue;
+            }
+            int before = problems.size();
+            java.time.Duration after = null;
+            if (t.after() == null) {
+                problems.add(at + ".after: required: how long the incident stays unacknowledged before this tier is"
+                        + " paged (e.g. 10m)");
+            } else {
+                after = duration(at + ".after", t.after(), problems);
+                if (after != null && (after.isNegative() || after.isZero())) {
+                    problems.add(at + ".after: must be positive");
+                } else if (after != null && after.compareTo(previous) <= 0) {
+                    problems.add(at + ".after: must be later than the tier before it (" + DurationText.format(previous)
+                            + ")");
+                } else if (after != null && after.compareTo(MAX_TIER_DELAY) > 0) {
+                    problems.add(at + ".after: at most " + DurationText.format(MAX_TIER_DELAY));
+                }
+            }
+            if (t.channels().isEmpty()) {
+                problems.add(at + ".channels: a tier must page at least one channel");
+            }
+            checkKnown(at + ".channels", t.channels(), known, problems);
+            for (String c : t.channels()) {
+                Integer earlier = pagedBy.putIfAbsent(c, number);
+                if (earlier != null && earlier != number) {
+                    problems.add(at + ".channels: " + c + " is already paged by tier " + earlier
+                            + (earlier == 1 ? " (the route's own channels)" : ""));
+                }
+            }
+            if (problems.size() == before) {
+                tiers.add(new Tier(number, after, new ArrayList<>(new LinkedHashSet<>(t.channels()))));
+                previous = after;
+            }
+        }
+        return tiers;
     }
 
     private static void checkKnown(String path, List<String> names, Set<String> known, List<String> problems) {

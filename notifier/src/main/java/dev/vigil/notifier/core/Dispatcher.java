@@ -1,9 +1,13 @@
 package dev.vigil.notifier.core;
 
+import dev.vigil.kit.config.DurationText;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +35,10 @@ public final class Dispatcher {
     public static final String ROUTE_REFUSED = "vigil.notifier.route.refused";
     /** Counter of events muted here (not by the topology), tagged {@code reason} silence or acknowledged. */
     public static final String MUTED = "vigil.notifier.muted";
+    /** Counter of escalation tiers paged (or recorded silenced), tagged with the tier's number. */
+    public static final String TIER_FIRED = "vigil.notifier.tier.fired";
+    /** Counter of escalation tiers cancelled before their time, tagged {@code reason} acknowledged or resolved. */
+    public static final String TIER_CANCELLED = "vigil.notifier.tier.cancelled";
     /** The tag value for a refused name that is no configured channel. */
     static final String UNCONFIGURED = "unconfigured";
     /** Why an acknowledgement was not sent to a channel of its route: its incident was never paged there. */
@@ -45,8 +53,14 @@ public final class Dispatcher {
     private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
     private final java.util.function.Predicate<AlertEvent> selfWatch;
+    private final TierLog tiers;
+    private final Clock clock;
     /** The route of an event the self-watch consumed: no channel. */
     static final String SELF_WATCH = "self-watch: consumed before routing";
+    /** The route of a tier that was fired elsewhere or cancelled after this instance claimed it: no channel. */
+    static final String TIER_ENDED = "escalation: tier already ended";
+    /** The contract's longest summary. */
+    private static final int SUMMARY_MAX = 300;
 
     public Dispatcher(Routes routes, Map<String, ChannelPipeline> pipelines, DeliveryLog log, Scheduler timer) {
         this(routes, pipelines, log, timer, new SimpleMeterRegistry());
@@ -88,6 +102,25 @@ public final class Dispatcher {
             MeterRegistry meters,
             Muting muting,
             java.util.function.Predicate<AlertEvent> selfWatch) {
+        this(routes, pipelines, log, timer, meters, muting, selfWatch, TierLog.none(), Clock.systemUTC());
+    }
+
+    /**
+     * @param tiers where escalation tiers are scheduled, cancelled and read (a route's {@code escalation})
+     * @param clock the time tiers are counted in
+     */
+    public Dispatcher(
+            Routes routes,
+            Map<String, ChannelPipeline> pipelines,
+            DeliveryLog log,
+            Scheduler timer,
+            MeterRegistry meters,
+            Muting muting,
+            java.util.function.Predicate<AlertEvent> selfWatch,
+            TierLog tiers,
+            Clock clock) {
+        this.tiers = tiers;
+        this.clock = clock;
         this.selfWatch = selfWatch;
         this.meters = meters;
         this.muting = muting;
@@ -119,6 +152,14 @@ public final class Dispatcher {
         }
         AlertEvent e = muted.isPresent() ? received.withSilenced() : received;
         RouteDecision d = routes.route(e);
+        if (muted.isPresent() && muted.get().startsWith(SilenceGate.ACKNOWLEDGED)) {
+            // an application's page held by an acknowledgement: the climb stops as for an acknowledged event
+            return cancelTiers(e, "acknowledged").then(dispatchRouted(e, d));
+        }
+        return dispatchRouted(e, d);
+    }
+
+    private Mono<EventResult> dispatchRouted(AlertEvent e, RouteDecision d) {
         if (!d.refused().isEmpty()) {
             refused(e, d);
         }
@@ -129,20 +170,154 @@ public final class Dispatcher {
         if (e.state() == AlertState.ACKNOWLEDGED) {
             // as for a resolution: the look-up runs after the incident's earlier events are final here, and the
             // resolution that follows waits for this one in the same sequencer
-            return ClaimStage.untilStored(() -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged")
+            return cancelTiers(e, "acknowledged")
+                    .then(ClaimStage.untilStored(
+                            () -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged"))
                     .flatMap(paged -> acknowledgement(e, d, paged));
         }
-        Mono<Void> incident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
+        Mono<Void> recordIncident = ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident");
         if (e.isResolution()) {
             // runs after the incident's earlier events are final here (the sequencer), so every page of it that
             // was going to be delivered has been recorded by now
-            return ClaimStage.untilStored(() -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged")
-                    .flatMap(paged -> resolution(e, d, paged, incident));
+            return cancelTiers(e, "resolved")
+                    .then(ClaimStage.untilStored(
+                            () -> log.pagedChannels(e.incidentId(), e.fingerprint()), timer, "paged"))
+                    .flatMap(paged -> resolution(e, d, paged, recordIncident));
+        }
+        Mono<Void> incident = recordIncident;
+        if (!d.tiers().isEmpty() && (e.state() == AlertState.OPENED || e.state() == AlertState.ESCALATED)) {
+            // the climb starts with the page that opens (or escalates) the incident; it is durable before the event
+            // is final, and writing it again for a redelivered page changes nothing
+            Instant base = Instant.ofEpochMilli(Math.min(e.lastSeen(), clock.millis()));
+            incident = incident.then(ClaimStage.untilStored(() -> tiers.schedule(e, d.tiers(), base), timer, "tiers"));
         }
         if (e.silenced()) {
             return silenced(e, d, d.channels(), incident);
         }
+        if (e.state() == AlertState.REMINDER && !d.tiers().isEmpty()) {
+            // a reminder reaches every tier the incident climbed to, not only the route's first
+            Mono<Void> recorded = incident;
+            return ClaimStage.untilStored(() -> tiers.firedChannels(e.incidentId(), e.fingerprint()), timer, "tiers")
+                    .flatMap(fired -> {
+                        List<String> to = new ArrayList<>(d.channels());
+                        new TreeSet<>(fired)
+                                .stream()
+                                        .filter(c -> pipelines.containsKey(c) && !to.contains(c))
+                                        .forEach(to::add);
+                        RouteDecision all = to.size() == d.channels().size()
+                                ? d
+                                : d.to(
+                                        to,
+                                        d.reason() + " + tiers "
+                                                + to.subList(d.channels().size(), to.size()));
+                        return deliver(e, all, to, recorded);
+                    });
+        }
         return deliver(e, d, d.channels(), incident);
+    }
+
+    /**
+     * Pages an escalation tier whose time has come, in its incident's order: unless the tier was ended meanwhile
+     * (acknowledged, resolved, fired by another instance), its channels get the page that started the climb as a
+     * page of their own ({@link #tierPage}). An acknowledgement that holds now cancels the rest of the climb; a
+     * silence records the tier on its channels without paging them. Completes when the tier is final.
+     */
+    public Mono<EventResult> escalate(DueTier t) {
+        AlertEvent page = tierPage(t);
+        return sequencer.run(t.fingerprint(), () -> ClaimStage.untilStored(() -> tiers.pending(t), timer, "tiers")
+                .flatMap(pending -> {
+                    if (!pending) {
+                        return Mono.just(
+                                new EventResult(page.eventId(), new RouteDecision(List.of(), TIER_ENDED), List.of()));
+                    }
+                    RouteDecision d = new RouteDecision(
+                            t.channels(), "escalation:tier " + t.tier() + " of " + t.tiers(), List.of(), List.of());
+                    java.util.Optional<String> muted = muting.tierMutedBecause(page);
+                    if (muted.isPresent() && muted.get().startsWith(SilenceGate.ACKNOWLEDGED)) {
+                        LOG.info("tier {} of incident {} not paged: {}", t.tier(), t.incidentId(), muted.get());
+                        return cancelTiers(page, "acknowledged")
+                                .thenReturn(new EventResult(page.eventId(), d, silencedOn(t.channels(), muted.get())));
+                    }
+                    Mono<EventResult> sent = muted.isPresent()
+                            ? silenced(page.withSilenced(), d, t.channels(), Mono.empty())
+                            : deliver(page, d, t.channels(), Mono.empty());
+                    return sent.flatMap(
+                            r -> ClaimStage.untilStored(() -> tiers.fired(t, clock.instant()), timer, "tiers")
+                                    .then(Mono.fromRunnable(() -> {
+                                        meters.counter(TIER_FIRED, "tier", Integer.toString(t.tier()))
+                                                .increment();
+                                        LOG.info(
+                                                "incident {} unacknowledged: tier {} of {} paged {}",
+                                                t.incidentId(),
+                                                t.tier(),
+                                                t.tiers(),
+                                                t.channels());
+                                    }))
+                                    .thenReturn(r));
+                }));
+    }
+
+    /**
+     * The page a tier sends: the climb's first page under an event id of its own (so claims deliver it once per
+     * channel however often the tier is tried), its summary saying how long nobody acknowledged it.
+     */
+    static AlertEvent tierPage(DueTier t) {
+        AlertEvent p = t.page();
+        String id = p.incidentId().startsWith(p.fingerprint() + "@")
+                ? p.incidentId() + "/tier/" + t.tier()
+                // an incident id not derived from its fingerprint could be another's: the fingerprint keeps it apart
+                : "tier/" + t.tier() + "/" + sha256Hex(p.fingerprint() + "\n" + p.incidentId());
+        long waited = Math.max(
+                0, t.dueAt().toEpochMilli() - Math.min(p.lastSeen(), t.dueAt().toEpochMilli()));
+        String prefix = "Unacknowledged for " + DurationText.format(Duration.ofSeconds(Math.round(waited / 1000.0)))
+                + ", tier " + t.tier() + ": ";
+        String summary = prefix + p.summary();
+        if (summary.length() > SUMMARY_MAX) {
+            int cut = SUMMARY_MAX - 1;
+            if (Character.isHighSurrogate(summary.charAt(cut - 1))) {
+                cut--;
+            }
+            summary = summary.substring(0, cut) + "…";
+        }
+        return new AlertEvent(
+                p.schemaVersion(),
+                id,
+                p.fingerprint(),
+                p.incidentId(),
+                p.state(),
+                p.severity(),
+                p.service(),
+                p.componentType(),
+                summary,
+                p.links(),
+                p.attributes(),
+                p.occurrences(),
+                p.firstSeen(),
+                p.lastSeen(),
+                p.source(),
+                false,
+                List.of());
+    }
+
+    private static String sha256Hex(String text) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    private Mono<Void> cancelTiers(AlertEvent e, String reason) {
+        return ClaimStage.untilStored(() -> tiers.cancel(e.incidentId(), e.fingerprint(), reason), timer, "tiers")
+                .doOnNext(n -> {
+                    if (n > 0) {
+                        meters.counter(TIER_CANCELLED, "reason", reason).increment(n);
+                        LOG.info("incident {} {}: {} escalation tier(s) cancelled", e.incidentId(), reason, n);
+                    }
+                })
+                .then();
     }
 
     /**

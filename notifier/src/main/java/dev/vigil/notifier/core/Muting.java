@@ -14,6 +14,15 @@ public interface Muting {
     /** Why {@code event} must be recorded and not paged, or empty to page it as it is. */
     Optional<String> mutedBecause(AlertEvent event);
 
+    /**
+     * Why an escalation tier's page must not go out, whatever its source: the notifier raises it itself, so no
+     * topology decided on it. An acknowledgement ({@code acknowledged by …}) ends the climb; a silence
+     * ({@code silence …}) records the tier without paging it.
+     */
+    default Optional<String> tierMutedBecause(AlertEvent tierPage) {
+        return Optional.empty();
+    }
+
     static Muting none() {
         return e -> Optional.empty();
     }

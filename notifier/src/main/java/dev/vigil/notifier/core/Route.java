@@ -6,18 +6,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** One routing rule: empty matchers match anything; all given matchers must hold. */
+/**
+ * One routing rule: empty matchers match anything; all given matchers must hold.
+ *
+ * @param tiers the escalation climb of the incidents this route pages (tier 2 onwards; empty: none)
+ */
 public record Route(
         String name,
         Set<Severity> severities,
         Set<String> services,
         Map<String, String> attributes,
-        List<String> channels) {
+        List<String> channels,
+        List<Tier> tiers) {
     public Route {
         severities = Set.copyOf(severities);
         services = Set.copyOf(services);
         attributes = Map.copyOf(attributes);
         channels = List.copyOf(channels);
+        tiers = tiers == null ? List.of() : List.copyOf(tiers);
+    }
+
+    /** A route without escalation tiers. */
+    public Route(
+            String name,
+            Set<Severity> severities,
+            Set<String> services,
+            Map<String, String> attributes,
+            List<String> channels) {
+        this(name, severities, services, attributes, channels, List.of());
     }
 
     /**

@@ -11,12 +11,25 @@ import java.util.List;
  * @param refusedRoutes names of routes that matched an app event's service or attributes but were not taken, as
  *                      the routing's {@code apps} section does not let that app speak for the event's service (in
  *                      route order; empty for every other event)
+ * @param tiers the escalation climb of the route or severity default that decided (empty for overrides and routes
+ *              without one)
  */
-public record RouteDecision(List<String> channels, String reason, List<String> refused, List<String> refusedRoutes) {
+public record RouteDecision(
+        List<String> channels, String reason, List<String> refused, List<String> refusedRoutes, List<Tier> tiers) {
     public RouteDecision {
         channels = List.copyOf(channels);
         refused = List.copyOf(refused);
         refusedRoutes = List.copyOf(refusedRoutes);
+        tiers = tiers == null ? List.of() : List.copyOf(tiers);
+    }
+
+    public RouteDecision(List<String> channels, String reason, List<String> refused, List<String> refusedRoutes) {
+        this(channels, reason, refused, refusedRoutes, List.of());
+    }
+
+    /** The same decision sent to {@code to} instead (the climb kept). */
+    public RouteDecision to(List<String> to, String why) {
+        return new RouteDecision(to, why, refused, refusedRoutes, tiers);
     }
 
     public RouteDecision(List<String> channels, String reason, List<String> refused) {

@@ -33,6 +33,7 @@ public final class Routes {
     private final Set<String> channels;
     private final Map<String, Set<String>> appChannels;
     private final Map<String, Set<String>> appServices;
+    private final Map<Severity, List<Tier>> defaultTiers;
 
     public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels) {
         this(routes, defaults, channels, Map.of());
@@ -57,7 +58,22 @@ public final class Routes {
             Set<String> channels,
             Map<String, Set<String>> appChannels,
             Map<String, Set<String>> appServices) {
+        this(routes, defaults, channels, appChannels, appServices, Map.of());
+    }
+
+    /**
+     * @param defaultTiers severity → the escalation climb of events its default route pages (absent: none)
+     */
+    public Routes(
+            List<Route> routes,
+            Map<Severity, List<String>> defaults,
+            Set<String> channels,
+            Map<String, Set<String>> appChannels,
+            Map<String, Set<String>> appServices,
+            Map<Severity, List<Tier>> defaultTiers) {
         this.routes = List.copyOf(routes);
+        this.defaultTiers = new EnumMap<>(Severity.class);
+        defaultTiers.forEach((s, t) -> this.defaultTiers.put(s, List.copyOf(t)));
         this.defaults = new EnumMap<>(Severity.class);
         this.defaults.putAll(defaults);
         this.channels = Set.copyOf(channels);
@@ -125,13 +141,15 @@ public final class Routes {
                     dedupe(r.channels()),
                     "route:" + r.name() + routeNote + routesRefused(app, refusedRoutes),
                     refused,
-                    refusedRoutes);
+                    refusedRoutes,
+                    r.tiers());
         }
         return new RouteDecision(
                 dedupe(defaults.get(e.severity())),
                 "default:" + e.severity().wire() + note + routesRefused(app, refusedRoutes),
                 refused,
-                refusedRoutes);
+                refusedRoutes,
+                defaultTiers.getOrDefault(e.severity(), List.of()));
     }
 
     /** Names only the routes and the app id (never the event's service or attributes: they are the app's text). */
@@ -184,6 +202,12 @@ public final class Routes {
 
     public Set<String> channels() {
         return channels;
+    }
+
+    /** Whether any route or severity default escalates: only then does the notifier keep tier timers. */
+    public boolean escalates() {
+        return routes.stream().anyMatch(r -> !r.tiers().isEmpty())
+                || defaultTiers.values().stream().anyMatch(t -> !t.isEmpty());
     }
 
     private static List<String> dedupe(List<String> list) {

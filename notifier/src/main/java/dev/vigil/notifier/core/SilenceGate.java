@@ -32,6 +32,9 @@ import java.util.function.Supplier;
  * about the wall clock.
  */
 public final class SilenceGate implements Muting {
+    /** How a reason given for an acknowledgement starts (a silence's starts {@code silence}). */
+    public static final String ACKNOWLEDGED = "acknowledged by ";
+
     private final Supplier<SilenceMatcher> silences;
     private final Function<String, Ack> acks;
     private final Clock clock;
@@ -61,11 +64,30 @@ public final class SilenceGate implements Muting {
             return Optional.of("silence " + matching.get(0).id());
         }
         if (state == AlertState.OPENED || state == AlertState.REMINDER) {
-            Ack ack = acks.apply(e.fingerprint());
-            if (ack != null && ack.holdsFor(e.incidentId(), e.severity(), now)) {
-                return Optional.of("acknowledged by " + ack.by());
-            }
+            return acknowledged(e, now);
         }
         return Optional.empty();
+    }
+
+    /** Silences and acknowledgements hold for a tier's page of any source, escalated or not. */
+    @Override
+    public Optional<String> tierMutedBecause(AlertEvent tierPage) {
+        long now = clock.millis();
+        Optional<String> ack = acknowledged(tierPage, now);
+        if (ack.isPresent()) {
+            return ack;
+        }
+        List<Silence> matching =
+                silences.get().matching(tierPage.fingerprint(), tierPage.service(), tierPage.attributes(), now);
+        return matching.isEmpty()
+                ? Optional.empty()
+                : Optional.of("silence " + matching.get(0).id());
+    }
+
+    private Optional<String> acknowledged(AlertEvent e, long now) {
+        Ack ack = acks.apply(e.fingerprint());
+        return ack != null && ack.holdsFor(e.incidentId(), e.severity(), now)
+                ? Optional.of(ACKNOWLEDGED + ack.by())
+                : Optional.empty();
     }
 }
