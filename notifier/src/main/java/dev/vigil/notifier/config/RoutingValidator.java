@@ -171,8 +171,8 @@ public final class RoutingValidator {
             problems.add(path + ": at most " + MAX_TIERS + " escalation tiers");
             return List.of();
         }
-        Map<String, Integer> pagedBy = new LinkedHashMap<>();
-        first.forEach(c -> pagedBy.putIfAbsent(c, 1));
+        Map<String, String> pagedBy = new LinkedHashMap<>();
+        first.forEach(c -> pagedBy.putIfAbsent(c, "the route's own channels"));
         java.time.Duration previous = java.time.Duration.ZERO;
         for (int i = 0; i < written.size(); i++) {
             String at = path + "[" + i + "]";
@@ -202,11 +202,11 @@ public final class RoutingValidator {
                 problems.add(at + ".channels: a tier must page at least one channel");
             }
             checkKnown(at + ".channels", t.channels(), known, problems);
+            String here = "escalation[" + i + "]";
             for (String c : t.channels()) {
-                Integer earlier = pagedBy.putIfAbsent(c, number);
-                if (earlier != null && earlier != number) {
-                    problems.add(at + ".channels: " + c + " is already paged by tier " + earlier
-                            + (earlier == 1 ? " (the route's own channels)" : ""));
+                String earlier = pagedBy.putIfAbsent(c, here);
+                if (earlier != null && !earlier.equals(here)) {
+                    problems.add(at + ".channels: " + c + " is already paged by " + earlier);
                 }
             }
             if (problems.size() == before) {
