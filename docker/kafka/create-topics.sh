@@ -41,5 +41,7 @@ create vigil.acks 1 compact
 create vigil.vendor-updates 1 delete 604800000
 # regions: which regions live workers serve, keyed by region (Streams' region watch; vigil monitors apply reads it)
 create vigil.regions 1 compact
+# escalations: where each incident's escalation climb stands, keyed by fingerprint (notifier → console)
+create vigil.escalations 1 compact
 
 echo "all Vigil topics present"

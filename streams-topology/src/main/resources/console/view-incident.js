@@ -1,8 +1,8 @@
 /*
  * Vigil console — one incident (#/incident/<fingerprint, percent-encoded>): where every page links. Its state,
  * severity and summary with the acknowledge / silence actions of the Alerts view, its facts (incident id, source,
- * first and last seen, occurrences, attributes) and its links (the monitor's view, its runbook, …), from
- * GET /v1/alerts?state=all&fingerprint=<fp>.
+ * first and last seen, occurrences, attributes), its escalation climb (which tier it is at, when the next pages) and
+ * its links (the monitor's view, its runbook, …), from GET /v1/alerts?state=all&fingerprint=<fp>.
  */
 'use strict';
 
@@ -25,6 +25,37 @@
     return /(At|Start|Seen)$/.test(name) && /^\d{12,14}$/.test(v) ? V.dateTime(Number(v)) : v;
   }
 
+  /**
+   * The climb as a person reads it: "Tier 1 (the route's channels) paged", then each tier paged, due or cancelled,
+   * and one line saying where it stands now. Channel names are configuration, set as text.
+   */
+  function escalationItems(tiers, open) {
+    const items = [h('li', { dataset: { tier: '1' } }, h('strong', null, 'Tier 1'), ' — the route\'s channels, paged at once')];
+    let next = null;
+    let at = 1;
+    for (const t of tiers) {
+      if (!t || typeof t !== 'object') continue;
+      const channels = Array.isArray(t.channels) ? t.channels.join(', ') : '';
+      let what;
+      if (t.state === 'fired') {
+        at = Math.max(at, Number(t.tier) || at);
+        what = 'paged ' + V.dateTime(t.firedAt) + ' (' + V.relative(t.firedAt) + ')';
+      } else if (t.state === 'cancelled') {
+        what = 'not paged: ' + (t.cancelledBy === 'resolved' ? 'resolved first' : 'acknowledged first');
+      } else {
+        if (!next) next = t;
+        what = open ? 'pages ' + V.dateTime(t.dueAt) + ' (' + V.relative(t.dueAt) + ') unless acknowledged' : 'not paged';
+      }
+      items.push(h('li', { dataset: { tier: String(t.tier), state: String(t.state) } },
+        h('strong', null, 'Tier ' + t.tier), ' → ' + channels + ': ' + what));
+    }
+    const last = tiers.length ? Number(tiers[tiers.length - 1].tier) || tiers.length + 1 : 1;
+    const summary = 'At tier ' + at + ' of ' + last
+      + (next && open ? '; tier ' + next.tier + ' pages ' + V.relative(next.dueAt) + ' unless someone acknowledges.'
+        : '.');
+    return { items, summary };
+  }
+
   function create(params) {
     const fp = params.rest.join('/');
     const title = h('h1', { id: 'incident-title' }, fp || 'Incident');
@@ -32,8 +63,12 @@
     const t = V.table('Incident', V.alertColumns, { id: 'incident-table', cls: 'alerts-table', captionHidden: true });
     const facts = h('dl', { class: 'kv', id: 'incident-facts' });
     const linkList = h('ul', { class: 'incident-links', id: 'incident-links' });
+    const climbSummary = h('p', { id: 'incident-escalation-summary' });
+    const climbList = h('ul', { class: 'incident-links', id: 'incident-escalation' });
+    const climb = h('div', { hidden: true },
+      h('h2', { class: 'incident-links-title', id: 'incident-escalation-title' }, 'Escalation'), climbSummary, climbList);
     const details = h('section', { class: 'panel', 'aria-labelledby': 'incident-facts-title', hidden: true },
-      h('h2', { id: 'incident-facts-title' }, 'Details'), facts,
+      h('h2', { id: 'incident-facts-title' }, 'Details'), facts, climb,
       h('h2', { class: 'incident-links-title' }, 'Links'), linkList);
     const el = h('section', { id: 'incident', class: 'view-section', 'aria-labelledby': 'incident-title', dataset: { fingerprint: fp } },
       h('p', { class: 'breadcrumb' }, h('a', { href: '#/alerts' }, '← Alerts')),
@@ -64,6 +99,13 @@
         ...fact('Last seen', a.lastSeen ? V.relative(a.lastSeen) : '—', a.lastSeen ? V.dateTime(a.lastSeen) : ''),
         ...fact('Occurrences', V.num(a.occurrences)),
         ...Object.keys(attrs).sort().flatMap((k) => fact(k, attrText(k, attrs[k]))));
+      const tiers = Array.isArray(a.escalation) ? a.escalation : [];
+      if (tiers.length) {
+        const c = escalationItems(tiers, V.alertIsOpen(a) && !a.acknowledgedBy);
+        setText(climbSummary, c.summary);
+        climbList.replaceChildren(...c.items);
+      }
+      climb.hidden = !tiers.length;
       const links = a.links && typeof a.links === 'object' ? a.links : {};
       const items = [];
       const monitorId = attrs.monitorId;

@@ -29,6 +29,7 @@ import dev.vigil.notifier.core.Dispatcher;
 import dev.vigil.notifier.core.RecordStage;
 import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
+import dev.vigil.notifier.core.ShownTiers;
 import dev.vigil.notifier.core.SilenceGate;
 import dev.vigil.notifier.core.TierClock;
 import dev.vigil.notifier.core.TierLog;
@@ -189,7 +190,8 @@ public final class NotifierService {
                 KafkaEscalations escalations = new KafkaEscalations(
                         producer,
                         cfg.kafka().topics().deadLetter(),
-                        cfg.kafka().topics().alerts());
+                        cfg.kafka().topics().alerts(),
+                        cfg.kafka().topics().escalations());
 
                 Channels channels = new Channels();
                 closeables.add(channels);
@@ -262,7 +264,8 @@ public final class NotifierService {
                     return c == null ? java.util.OptionalLong.empty() : c.assignedSince(CanaryWatch.FINGERPRINT);
                 });
                 boolean escalates = loaded.routing().routes().escalates();
-                TierLog tiers = escalates ? new TierStore(pool, instance) : TierLog.none();
+                TierLog tiers =
+                        escalates ? new ShownTiers(new TierStore(pool, instance), escalations, clock) : TierLog.none();
                 this.dispatcher = new Dispatcher(
                         loaded.routing().routes(),
                         pipelines,

@@ -158,9 +158,16 @@ public record NotifierConfig(
      *                      where acknowledgements made in a vendor's tool are written
      * @param vendorUpdates what people did in a vendor's tool (from ingest's BetterStack webhook)
      * @param audit         where those acknowledgements are audited
+     * @param escalations   where each incident's escalation climb is shown (compacted, read by the console's API)
      */
     public record TopicNames(
-            String alerts, String deadLetter, String silences, String acks, String vendorUpdates, String audit) {
+            String alerts,
+            String deadLetter,
+            String silences,
+            String acks,
+            String vendorUpdates,
+            String audit,
+            String escalations) {
         public TopicNames {
             Problems p = new Problems();
             alerts = p.topic("alerts", alerts, Topics.ALERTS);
@@ -169,7 +176,14 @@ public record NotifierConfig(
             acks = p.topic("acks", acks, Topics.ACKS);
             vendorUpdates = p.topic("vendorUpdates", vendorUpdates, Topics.VENDOR_UPDATES);
             audit = p.topic("audit", audit, Topics.AUDIT);
+            escalations = p.topic("escalations", escalations, Topics.ESCALATIONS);
             p.throwIfAny();
+        }
+
+        /** Every topic but the escalations' named (its default). */
+        public TopicNames(
+                String alerts, String deadLetter, String silences, String acks, String vendorUpdates, String audit) {
+            this(alerts, deadLetter, silences, acks, vendorUpdates, audit, null);
         }
 
         /** The alerts and dead-letter topics; every other topic its default. */
@@ -178,7 +192,7 @@ public record NotifierConfig(
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null, null);
+            return new TopicNames(null, null, null, null, null, null, null);
         }
     }
 

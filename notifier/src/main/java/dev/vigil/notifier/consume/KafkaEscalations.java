@@ -1,24 +1,46 @@
 package dev.vigil.notifier.consume;
 
 import dev.vigil.notifier.core.Escalations;
+import dev.vigil.notifier.core.TierBoard;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.DeadLetter;
+import dev.vigil.schemas.contract.EscalationStatus;
 import dev.vigil.schemas.json.Json;
+import dev.vigil.schemas.topic.Topics;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import reactor.core.publisher.Mono;
 
-/** Dead letters and delivery-failing alerts through an idempotent, acks=all producer; completes on the broker's ack. */
-public final class KafkaEscalations implements Escalations {
+/**
+ * Dead letters, delivery-failing alerts and escalation climbs through an idempotent, acks=all producer; completes on
+ * the broker's ack.
+ */
+public final class KafkaEscalations implements Escalations, TierBoard {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String deadLetterTopic;
     private final String alertsTopic;
+    private final String escalationsTopic;
 
     public KafkaEscalations(KafkaProducer<byte[], byte[]> producer, String deadLetterTopic, String alertsTopic) {
+        this(producer, deadLetterTopic, alertsTopic, Topics.ESCALATIONS);
+    }
+
+    public KafkaEscalations(
+            KafkaProducer<byte[], byte[]> producer,
+            String deadLetterTopic,
+            String alertsTopic,
+            String escalationsTopic) {
         this.producer = producer;
         this.deadLetterTopic = deadLetterTopic;
         this.alertsTopic = alertsTopic;
+        this.escalationsTopic = escalationsTopic;
+    }
+
+    /** Keyed by fingerprint on a compacted topic: the newest climb of each fingerprint is what the console shows. */
+    @Override
+    public Mono<Void> show(EscalationStatus status) {
+        return send(new ProducerRecord<>(escalationsTopic, bytes(status.fingerprint()), Json.bytes(status)));
     }
 
     @Override

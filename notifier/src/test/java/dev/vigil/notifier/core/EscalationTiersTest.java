@@ -11,6 +11,7 @@ import dev.vigil.notifier.support.RecordingEscalations;
 import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
+import dev.vigil.schemas.contract.EscalationStatus;
 import dev.vigil.schemas.contract.Severity;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -120,6 +121,11 @@ class EscalationTiersTest {
     }
 
     private Instance instance(String name, Muting muting) {
+        return instance(name, muting, null);
+    }
+
+    /** @param board where the climb is shown, or null for none */
+    private Instance instance(String name, Muting muting, TierBoard board) {
         Routes routes = routes();
         RetryPolicy policy =
                 new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
@@ -153,7 +159,9 @@ class EscalationTiersTest {
                             Duration.ofMillis(10),
                             new SimpleMeterRegistry()));
         }
-        MemoryTierLog tiers = new MemoryTierLog(table, name);
+        TierLog tiers = board == null
+                ? new MemoryTierLog(table, name)
+                : new ShownTiers(new MemoryTierLog(table, name), board, clock);
         Dispatcher d =
                 new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting, e -> false, tiers, clock);
         TierClock c = new TierClock(tiers, d, fp -> true, clock, Schedulers.parallel(), TierClock.EVERY, LEASE);
@@ -386,6 +394,37 @@ class EscalationTiersTest {
         assertThat(sentTo("pagerduty")).hasSize(20).doesNotHaveDuplicates();
         assertThat(sentTo("lead-mail")).hasSize(20).doesNotHaveDuplicates();
         assertThat(table.rows()).allSatisfy(r -> assertThat(r.status).isEqualTo("fired"));
+    }
+
+    @Test
+    void theClimbIsShownAfterEachChangeAndABoardThatFailsHoldsNoPage() {
+        List<EscalationStatus> shown = new CopyOnWriteArrayList<>();
+        Instance a = instance("a", Muting.none(), status -> Mono.fromRunnable(() -> shown.add(status)));
+        AlertEvent page = opened(FP, Severity.CRITICAL);
+        a.dispatch(page);
+        clock.advance(Duration.ofMinutes(10));
+        a.tick();
+        a.dispatch(TestEvents.acknowledged(page, "carol", clock.millis()));
+        assertThat(shown)
+                .extracting(s ->
+                        s.tiers().stream().map(t -> t.tier() + ":" + t.state()).toList())
+                .containsExactly(
+                        List.of("2:pending", "3:pending"),
+                        List.of("2:fired", "3:pending"),
+                        List.of("2:fired", "3:cancelled"));
+        assertThat(shown.get(1).tiers().get(0).firedAt()).isEqualTo(clock.millis());
+        assertThat(shown.get(2).tiers().get(1).cancelledBy()).isEqualTo("acknowledged");
+        assertThat(shown).allSatisfy(s -> {
+            assertThat(s.fingerprint()).isEqualTo(FP);
+            assertThat(s.incidentId()).isEqualTo(page.incidentId());
+        });
+
+        Instance broken = instance("b", Muting.none(), status -> Mono.error(new IllegalStateException("broker away")));
+        AlertEvent other = opened("monitor/other-api", Severity.CRITICAL);
+        broken.dispatch(other);
+        clock.advance(Duration.ofMinutes(10));
+        assertThat(broken.tick()).isEqualTo(1);
+        assertThat(sentTo("pagerduty")).contains(tierId(other, 2));
     }
 
     @Test

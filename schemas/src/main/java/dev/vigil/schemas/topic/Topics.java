@@ -25,6 +25,12 @@ public final class Topics {
     /** What people did to Vigil's incidents in a vendor's tool (BetterStack acknowledged, resolved), from ingest. */
     public static final String VENDOR_UPDATES = "vigil.vendor-updates";
 
+    /**
+     * Where each incident's escalation climb stands ({@code EscalationStatus}), keyed by fingerprint (compacted):
+     * written by the notifier, shown by the console.
+     */
+    public static final String ESCALATIONS = "vigil.escalations";
+
     /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
     public static final int DEFAULT_PARTITIONS = 6;
 
@@ -63,6 +69,7 @@ public final class Topics {
                 new TopicSpec(AUDIT, 1, false),
                 new TopicSpec(ACKS, 1, true),
                 new TopicSpec(VENDOR_UPDATES, 1, false),
-                new TopicSpec(REGIONS, 1, true));
+                new TopicSpec(REGIONS, 1, true),
+                new TopicSpec(ESCALATIONS, 1, true));
     }
 }

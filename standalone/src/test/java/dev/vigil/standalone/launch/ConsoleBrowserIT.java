@@ -87,10 +87,23 @@ class ConsoleBrowserIT {
                 "Shop status",
                 null,
                 List.of(new Group("Storefront", List.of("demo-healthy", "demo-status-down"))));
+        // the console's routing, with a climb for pages nobody takes: the incident view shows it
+        Path routing = Files.writeString(
+                dir.resolve("routing.yaml"),
+                """
+                channels:
+                  console: { type: log }
+                  lead: { type: log }
+                defaults: { critical: [console], warning: [console], info: [console] }
+                escalation:
+                  critical: [{ after: 1h, channels: [lead] }]
+                  warning: [{ after: 1h, channels: [lead] }]
+                """);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
                 .withFreePorts()
                 .withAllowList(List.of("127.0.0.1/32"))
-                .withStatusPages(List.of(page));
+                .withStatusPages(List.of(page))
+                .withRouting(routing);
         vigil = StandaloneLauncher.start(options, env, line -> {});
         targets = StackSupport.targets(vigil, options, true, Set.of("demo-healthy", "demo-status-down", "demo-slow"));
         MonitorDefinition hostile = new MonitorDefinition(
@@ -956,6 +969,13 @@ class ConsoleBrowserIT {
                         .until(() -> text("#incident-table .ack-mark").contains("Acknowledged by")
                                 && !browser.findElements(By.cssSelector("#incident-links a.incident-monitor-link"))
                                         .isEmpty());
+                // its climb: tier 1 paged, the lead's tier never (acknowledged first)
+                await("the incident's escalation climb")
+                        .atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> text("#incident-escalation-summary").equals("At tier 1 of 2.")
+                                && text("#incident-escalation li[data-tier=\"2\"]")
+                                        .equals("Tier 2 → lead: not paged: acknowledged first"));
                 HeadlessChromium.screenshot(browser, "19-incident-view");
             }
             waitFor("button#signout").click();

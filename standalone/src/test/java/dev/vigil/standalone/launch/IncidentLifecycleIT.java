@@ -25,10 +25,15 @@ import reactor.netty.DisposableServer;
  * webhook channel and BetterStack; {@code vigil ack} stops its reminders and acknowledges the BetterStack incident;
  * a silence added afterwards does not eat the resolution: when the target recovers, the channels that got the page
  * get the resolution, once. Then the next outage is acknowledged in BetterStack: its outgoing webhook, posted to
- * ingest, acknowledges the Vigil incident, and every channel paged is told who took it.
+ * ingest, acknowledges the Vigil incident, and every channel paged is told who took it. Critical incidents climb one
+ * escalation tier (the team lead's webhook) when nobody acknowledges them within a minute: the first outage, acknowledged
+ * in time, never reaches it; the second does, and the lead then hears who took it and its end. The critical page makes
+ * BetterStack call and text.
  */
 class IncidentLifecycleIT {
     private static final String FP = "monitor/demo-outage";
+    /** When the team lead is paged for a critical incident nobody has acknowledged. */
+    private static final int TIER_SECONDS = 60;
 
     @TempDir
     static Path dir;
@@ -63,12 +68,19 @@ class IncidentLifecycleIT {
                     type: betterstack
                     url: http://127.0.0.1:%d
                     secretEnv: LIFECYCLE_BETTERSTACK_TOKEN
+                  lead:
+                    type: webhook
+                    url: %s
+                    secretEnv: LIFECYCLE_WEBHOOK_SECRET
                 defaults:
                   critical: [oncall, betterstack]
                   warning: [oncall]
                   info: [oncall]
+                escalation:
+                  critical:
+                    - { after: %ds, channels: [lead] }
                 """
-                        .formatted(sink.url("oncall"), betterstack.port()));
+                        .formatted(sink.url("oncall"), betterstack.port(), sink.url("lead"), TIER_SECONDS));
         Map<String, String> env = new HashMap<>();
         env.put("LIFECYCLE_WEBHOOK_SECRET", "lifecycle-webhook-signing-secret-32-bytes");
         env.put("LIFECYCLE_BETTERSTACK_TOKEN", "bs-token-for-the-fake");
@@ -87,10 +99,24 @@ class IncidentLifecycleIT {
         StackSupport.closeAll(targets, vigil, sink, betterstack == null ? null : betterstack::disposeNow);
     }
 
+    /** What the on-call webhook (the route's own channel) received of the outage's incidents. */
     private static List<AlertEvent> delivered(AlertState state) {
+        return deliveredTo("oncall", state);
+    }
+
+    private static List<AlertEvent> deliveredTo(String channel, AlertState state) {
         return sink.deliveries().stream()
+                .filter(d -> d.channel().equals(channel))
                 .map(WebhookSink.Delivery::event)
                 .filter(e -> e.fingerprint().equals(FP) && e.state() == state)
+                .toList();
+    }
+
+    private static List<AlertEvent> deliveredTo(String channel) {
+        return sink.deliveries().stream()
+                .filter(d -> d.channel().equals(channel))
+                .map(WebhookSink.Delivery::event)
+                .filter(e -> e.fingerprint().equals(FP))
                 .toList();
     }
 
@@ -111,6 +137,12 @@ class IncidentLifecycleIT {
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> !delivered(AlertState.OPENED).isEmpty()
                         && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents ")));
+        // a critical page rings: BetterStack calls, texts, mails and pushes the on-call person
+        assertThat(vendorCalls.stream()
+                        .filter(c -> c.startsWith("POST /api/v2/incidents "))
+                        .findFirst())
+                .hasValueSatisfying(c ->
+                        assertThat(c).contains("\"call\":true", "\"sms\":true", "\"email\":true", "\"push\":true"));
 
         // the CLI answers 1 with the API's 503 while the instance rebalances (just after start): an operator retries
         List<CliRun> tries = new CopyOnWriteArrayList<>();
@@ -144,6 +176,14 @@ class IncidentLifecycleIT {
                 .pollInterval(Duration.ofSeconds(2))
                 .until(() -> delivered(AlertState.REMINDER).size() == remindersAtAck);
 
+        long openedAt = delivered(AlertState.OPENED).get(0).lastSeen();
+        await("past the escalation tier's time")
+                .atMost(Duration.ofSeconds(TIER_SECONDS + 30))
+                .until(() -> System.currentTimeMillis() > openedAt + TIER_SECONDS * 1000L + 5_000);
+        assertThat(deliveredTo("lead"))
+                .as("acknowledged in time: the lead is never paged")
+                .isEmpty();
+
         CliRun silence = cli("silence", "add", "--fingerprint", FP, "--duration", "30m", "--reason", "noisy");
         assertThat(silence.exit()).as(silence.err()).isZero();
         targets.force("outage", true);
@@ -174,7 +214,20 @@ class IncidentLifecycleIT {
                                         .filter(c -> c.startsWith("POST /api/v2/incidents "))
                                         .count()
                                 == 2);
-        String second = delivered(AlertState.OPENED).get(1).incidentId();
+        AlertEvent secondPage = delivered(AlertState.OPENED).get(1);
+        String second = secondPage.incidentId();
+        await("nobody acknowledges the second outage: its escalation tier pages the lead")
+                .atMost(Duration.ofSeconds(TIER_SECONDS + 60))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> !deliveredTo("lead", AlertState.OPENED).isEmpty());
+        AlertEvent tier = deliveredTo("lead", AlertState.OPENED).get(0);
+        assertThat(tier.incidentId()).isEqualTo(second);
+        assertThat(tier.eventId()).isEqualTo(second + "/tier/2");
+        assertThat(tier.summary()).startsWith("Unacknowledged for ").contains(", tier 2: " + secondPage.summary());
+        assertThat(tier.links()).containsKey("incident");
+        assertThat(delivered(AlertState.OPENED))
+                .as("the route's own channel is not paged again")
+                .hasSize(2);
         String webhook =
                 """
                 {"data":{"id":"bs-43","type":"incident","attributes":{"name":"demo-outage","cause":"Vigil",
@@ -210,13 +263,22 @@ class IncidentLifecycleIT {
         assertThat(delivered(AlertState.ACKNOWLEDGED).stream()
                         .filter(e -> e.incidentId().equals(second)))
                 .hasSize(1);
+        await("the acknowledgement reaches the tier it climbed to")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> deliveredTo("lead", AlertState.ACKNOWLEDGED).size() == 1);
 
         targets.force("outage", true);
         await("the second incident resolves on the webhook and in BetterStack")
                 .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> delivered(AlertState.RESOLVED).size() == 2
-                        && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-43/resolve")));
+                        && vendorCalls.stream().anyMatch(c -> c.startsWith("POST /api/v2/incidents/bs-43/resolve"))
+                        && deliveredTo("lead", AlertState.RESOLVED).size() == 1);
+        assertThat(deliveredTo("lead"))
+                .extracting(AlertEvent::state)
+                .as("the lead heard of the second incident only: its tier page, who took it, its end")
+                .containsExactly(AlertState.OPENED, AlertState.ACKNOWLEDGED, AlertState.RESOLVED);
     }
 
     private static java.net.http.HttpResponse<String> post(String url, String body) throws Exception {

@@ -2,6 +2,7 @@ package dev.vigil.streams.alertapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.Ack;
+import dev.vigil.schemas.contract.EscalationStatus;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertPhase;
@@ -199,7 +200,6 @@ public final class AlertingRoutes implements RouteExtension {
                 });
     }
 
-    /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
     /**
      * An alert's links (a monitor's own dashboard and runbook URLs among them) through the one redaction rule, except
      * the console's own ({@link AlertLinks#CONSOLE_LINKS}): Vigil builds those, a definition cannot name them, and
@@ -216,6 +216,7 @@ public final class AlertingRoutes implements RouteExtension {
         }
     }
 
+    /** This instance's alert states of {@code state}, each with its acknowledgement when one holds at {@code now}. */
     static List<JsonNode> localAlerts(QueryBackend backend, String state, long now) {
         return localAlerts(backend, state, null, now);
     }
@@ -229,6 +230,14 @@ public final class AlertingRoutes implements RouteExtension {
             throw e; // standby copies without the acknowledgements: not a whole answer
         } catch (RuntimeException e) {
             acks = null; // a topology without acknowledgements (tests of the alerting half alone)
+        }
+        ReadOnlyKeyValueStore<String, EscalationStatus> climbs;
+        try {
+            climbs = backend.keyValueStore(StoreNames.ESCALATIONS_STORE);
+        } catch (QueryBackend.NoStandby e) {
+            throw e;
+        } catch (RuntimeException e) {
+            climbs = null;
         }
         List<JsonNode> rows = new ArrayList<>();
         for (String store : StoreNames.ALERT_STORES) {
@@ -250,6 +259,10 @@ public final class AlertingRoutes implements RouteExtension {
                             if (ack.comment() != null) {
                                 row.put("acknowledgedComment", ack.comment());
                             }
+                        }
+                        EscalationStatus climb = climbs == null ? null : climbs.get(r.fingerprint());
+                        if (climb != null && climb.incidentId().equals(r.incidentId())) {
+                            row.set("escalation", Json.toTree(climb.tiers()));
                         }
                         rows.add(row);
                     }

@@ -43,6 +43,7 @@ public record TopologyConfig(
      * @param silences   compacted silences and maintenance windows
      * @param metrics    domain metrics
      * @param regions    compacted picture of each probe region (served, blind), written by the self-watch
+     * @param escalations compacted escalation climbs, written by the notifier, shown beside each incident
      */
     public record TopicNames(
             String monitors,
@@ -56,7 +57,8 @@ public record TopologyConfig(
             String alertRules,
             String silences,
             String metrics,
-            String regions) {
+            String regions,
+            String escalations) {
         public TopicNames {
             Problems p = new Problems();
             monitors = p.topic("monitors", monitors, Topics.MONITORS);
@@ -71,7 +73,38 @@ public record TopologyConfig(
             silences = p.topic("silences", silences, Topics.SILENCES);
             metrics = p.topic("metrics", metrics, Topics.METRICS);
             regions = p.topic("regions", regions, Topics.REGIONS);
+            escalations = p.topic("escalations", escalations, Topics.ESCALATIONS);
             p.throwIfAny();
+        }
+
+        /** Every topic but the escalations' named (its default). */
+        public TopicNames(
+                String monitors,
+                String probeResults,
+                String heartbeats,
+                String monitorStatus,
+                String deadLetter,
+                String audit,
+                String acks,
+                String alerts,
+                String alertRules,
+                String silences,
+                String metrics,
+                String regions) {
+            this(
+                    monitors,
+                    probeResults,
+                    heartbeats,
+                    monitorStatus,
+                    deadLetter,
+                    audit,
+                    acks,
+                    alerts,
+                    alertRules,
+                    silences,
+                    metrics,
+                    regions,
+                    null);
         }
 
         /** Every topic but the regions' named (its default). */

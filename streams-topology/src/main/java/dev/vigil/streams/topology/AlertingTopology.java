@@ -2,6 +2,7 @@ package dev.vigil.streams.topology;
 
 import dev.vigil.schemas.contract.Ack;
 import dev.vigil.schemas.contract.AlertRule;
+import dev.vigil.schemas.contract.EscalationStatus;
 import dev.vigil.schemas.contract.RegionStatus;
 import dev.vigil.schemas.json.JsonSerde;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -56,6 +57,8 @@ public final class AlertingTopology {
     public static final String ACKS_UPDATER = "acks-updater";
     public static final String REGIONS_SOURCE = "regions-source";
     public static final String REGIONS_UPDATER = "regions-updater";
+    public static final String ESCALATIONS_SOURCE = "escalations-source";
+    public static final String ESCALATIONS_UPDATER = "escalations-updater";
 
     private AlertingTopology() {}
 
@@ -119,6 +122,19 @@ public final class AlertingTopology {
                 cfg.topics().regions(),
                 REGIONS_UPDATER,
                 () -> new CompactedTopicMirror<>(StoreNames.REGIONS_STORE, RegionStatus::region));
+        // where each incident's escalation climb stands, written by the notifier: the API shows it beside the incident
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.ESCALATIONS_STORE),
+                                Serdes.String(),
+                                new JsonSerde<>(EscalationStatus.class))
+                        .withLoggingDisabled(),
+                ESCALATIONS_SOURCE,
+                Serdes.String().deserializer(),
+                new JsonSerde<>(EscalationStatus.class),
+                cfg.topics().escalations(),
+                ESCALATIONS_UPDATER,
+                () -> new CompactedTopicMirror<>(StoreNames.ESCALATIONS_STORE, EscalationStatus::fingerprint));
 
         // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
         // the verdict sub-topology

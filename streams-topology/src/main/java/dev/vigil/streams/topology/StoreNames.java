@@ -55,6 +55,8 @@ public final class StoreNames {
     public static final String ACKS_STORE = "acks";
     /** Global store of the regions' pictures ({@code vigil.regions}: region → region status). */
     public static final String REGIONS_STORE = "regions";
+    /** Global store of escalation climbs ({@code vigil.escalations}: fingerprint → escalation status). */
+    public static final String ESCALATIONS_STORE = "escalations";
 
     private StoreNames() {}
 

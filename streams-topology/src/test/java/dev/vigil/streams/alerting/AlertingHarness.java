@@ -44,6 +44,7 @@ final class AlertingHarness implements AutoCloseable {
     final TestInputTopic<String, AlertRule> rules;
     final TestInputTopic<String, Silence> silences;
     final TestInputTopic<String, Ack> acks;
+    final TestInputTopic<String, dev.vigil.schemas.contract.EscalationStatus> escalations;
     final TestOutputTopic<String, AlertEvent> alerts;
     final TestOutputTopic<String, DeadLetter> deadLetters;
     private final Path stateDir;
@@ -81,6 +82,10 @@ final class AlertingHarness implements AutoCloseable {
         silences = driver.createInputTopic(
                 config.topics().silences(), new StringSerializer(), new JsonSerde<>(Silence.class));
         acks = driver.createInputTopic(t.acks(), new StringSerializer(), new JsonSerde<>(Ack.class));
+        escalations = driver.createInputTopic(
+                t.escalations(),
+                new StringSerializer(),
+                new JsonSerde<>(dev.vigil.schemas.contract.EscalationStatus.class));
         alerts = driver.createOutputTopic(config.topics().alerts(), new StringDeserializer(), VigilSerdes.alertEvent());
         deadLetters = driver.createOutputTopic(t.deadLetter(), new StringDeserializer(), VigilSerdes.deadLetter());
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.schemas.contract.DomainMetric;
+import dev.vigil.schemas.contract.EscalationStatus;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alertapi.AlertingRoutes;
@@ -128,6 +129,58 @@ class AlertingRoutesTest {
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.headers().firstValue("content-type"))
                 .hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+    }
+
+    @Test
+    void anIncidentCarriesItsEscalationClimbAndOnlyItsOwn() throws Exception {
+        h.define(new MonitorDefinition(
+                1,
+                "api",
+                null,
+                "https://example.com/api",
+                null,
+                60,
+                2500,
+                List.of("eu-west"),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null));
+        h.wallClockTo(W0 - 20_000);
+        h.result(failure("api", "eu-west", W0));
+        String incident = "monitor/api@" + W0;
+        var climb = List.of(
+                new EscalationStatus.Step(2, List.of("pagerduty"), W0 + 600_000, "fired", W0 + 601_000, null),
+                new EscalationStatus.Step(3, List.of("lead-mail"), W0 + 1_800_000, "pending", null, null));
+        h.escalations.pipeInput("monitor/api", new EscalationStatus(1, "monitor/api", incident, climb, W0 + 601_000));
+        JsonNode row = Json.tree(get("/v1/alerts?state=all&fingerprint=monitor%2Fapi")
+                        .body()
+                        .getBytes())
+                .path("alerts")
+                .get(0);
+        assertThat(row.path("escalation").findValuesAsText("state")).containsExactly("fired", "pending");
+        assertThat(row.path("escalation").get(1).path("dueAt").asLong()).isEqualTo(W0 + 1_800_000);
+        assertThat(row.path("escalation").get(0).path("channels").get(0).asText())
+                .isEqualTo("pagerduty");
+
+        // the climb of an earlier incident of the same fingerprint is not this one's
+        h.escalations.pipeInput(
+                "monitor/api", new EscalationStatus(1, "monitor/api", "monitor/api@1", climb, W0 + 700_000));
+        JsonNode again = Json.tree(
+                        get("/v1/alerts?fingerprint=monitor%2Fapi").body().getBytes())
+                .path("alerts")
+                .get(0);
+        assertThat(again.has("escalation")).isFalse();
+        // a record filed under another fingerprint's key is not kept
+        h.escalations.pipeInput("monitor/api", new EscalationStatus(1, "monitor/web", incident, climb, W0));
+        assertThat(Json.tree(get("/v1/alerts?fingerprint=monitor%2Fapi").body().getBytes())
+                        .path("alerts")
+                        .get(0)
+                        .has("escalation"))
+                .isFalse();
     }
 
     @Test
