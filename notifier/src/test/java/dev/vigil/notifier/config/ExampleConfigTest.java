@@ -36,8 +36,10 @@ class ExampleConfigTest {
                         "https://prod.example.logic.azure.com/workflows/1/triggers/manual?sig=x",
                         "SMTP_PASSWORD",
                         "pw"),
-                example.toString());
+                example.toString(),
+                example.getParent());
         assertThat(v.channels()).containsOnlyKeys("pagerduty", "teams", "oncall-mail", "log");
+        assertThat(v.channels().get("pagerduty").template()).contains("{{severityUpper}}");
         assertThat(v.channels().get("oncall-mail").email().to()).containsExactly("oncall@example.com");
     }
 
@@ -46,6 +48,7 @@ class ExampleConfigTest {
         NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
         assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
         assertThat(l.config().http().port()).isEqualTo(8082);
+        assertThat(l.routing().channels().get("slack").template()).startsWith("{{#isResolution}}");
         // the example grants the checkout app slack, and nothing else, in an override
         AlertEvent base = TestEvents.opened("monitor/x", Severity.CRITICAL);
         AlertEvent app = new AlertEvent(

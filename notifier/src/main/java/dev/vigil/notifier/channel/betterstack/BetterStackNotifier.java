@@ -111,6 +111,12 @@ public final class BetterStackNotifier implements Notifier {
     }
 
     private Mono<DeliveryOutcome> create(AlertEvent event) {
+        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(incident(event)))
+                .map(this::created);
+    }
+
+    /** The body that creates the incident for {@code event}: name, summary, description and how it reaches people. */
+    ObjectNode incident(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
         ObjectNode body = Json.mapper().createObjectNode();
         body.put("name", Text.truncate(e.service(), 100));
@@ -131,8 +137,7 @@ public final class BetterStackNotifier implements Notifier {
         for (OnCallReach.Medium m : OnCallReach.Medium.values()) {
             body.put(m.wire(), mediums.contains(m));
         }
-        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body))
-                .map(this::created);
+        return body;
     }
 
     DeliveryOutcome created(HttpReply reply) {

@@ -50,14 +50,15 @@ public final class MessageTemplate {
     /**
      * The text of {@code template} for {@code event}, or null when there is no template or it renders nothing but
      * whitespace for this event (a template may say nothing about, say, acknowledgements): the caller then shows its
-     * default text, so no vendor receives an empty message.
+     * default text, so no vendor receives an empty message. Trailing whitespace (a template file's last line break)
+     * is not part of the text.
      */
     public static String renderOrNull(MessageTemplate template, AlertEvent event) {
         if (template == null) {
             return null;
         }
         String text = template.render(MessageModel.of(event));
-        return text.isBlank() ? null : text;
+        return text.isBlank() ? null : text.stripTrailing();
     }
 
     /**
