@@ -7,6 +7,8 @@ import dev.vigil.schemas.contract.AlertEvent;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A channel's message template (Mustache, JMustache) over a {@link MessageModel}, bound to its vendor's escaper.
@@ -19,6 +21,7 @@ import java.util.function.UnaryOperator;
  * service starts by rendering against {@link MessageModel#samples()}.
  */
 public final class MessageTemplate {
+    private static final Logger LOG = LoggerFactory.getLogger(MessageTemplate.class);
     private final Template template;
 
     private MessageTemplate(Template template) {
@@ -57,7 +60,17 @@ public final class MessageTemplate {
         if (template == null) {
             return null;
         }
-        String text = template.render(MessageModel.of(event));
+        String text;
+        try {
+            text = template.render(MessageModel.of(event));
+        } catch (RuntimeException e) {
+            // validated at start, so this is a bug, not a bad template: the page still goes out, with today's text
+            LOG.warn(
+                    "message template failed for event {} ({}); the default text is sent",
+                    event.eventId(),
+                    e.getClass().getSimpleName());
+            return null;
+        }
         return text.isBlank() ? null : text.stripTrailing();
     }
 

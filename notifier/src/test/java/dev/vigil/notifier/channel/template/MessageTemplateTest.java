@@ -110,6 +110,22 @@ class MessageTemplateTest {
     }
 
     @Test
+    void aTemplateThatFailsWhileRenderingLeavesTheDefaultTextInsteadOfLosingThePage() {
+        MessageTemplate t = MessageTemplate.compile("{{summary}}", v -> {
+            if (v.contains("boom")) {
+                throw new IllegalStateException("escaper failed");
+            }
+            return v;
+        });
+        AlertEvent opened = TestEvents.opened("monitor/checkout", Severity.CRITICAL);
+
+        assertThat(MessageTemplate.renderOrNull(t, opened)).isEqualTo(opened.summary());
+        assertThat(MessageTemplate.renderOrNull(
+                        t, TestEvents.withSummary(opened, "boom", opened.attributes(), opened.links())))
+                .isNull();
+    }
+
+    @Test
     void problemsNameTheLineAndTheUnknownName() {
         assertThat(MessageTemplate.problem("{{title}}\n{{sumary}}")).contains("line 2: unknown variable 'sumary'");
         // found although only a resolution, or an event without links, enters the section
