@@ -53,8 +53,8 @@ public final class MessageTemplate {
     /**
      * The text of {@code template} for {@code event}, or null when there is no template or it renders nothing but
      * whitespace for this event (a template may say nothing about, say, acknowledgements): the caller then shows its
-     * default text, so no vendor receives an empty message. Trailing whitespace (a template file's last line break)
-     * is not part of the text.
+     * default text, so no vendor receives an empty message. Leading and trailing whitespace (a template file's last
+     * line break, the line break of a section that rendered nothing) is not part of the text.
      */
     public static String renderOrNull(MessageTemplate template, AlertEvent event) {
         if (template == null) {
@@ -71,7 +71,7 @@ public final class MessageTemplate {
                     e.getClass().getSimpleName());
             return null;
         }
-        return text.isBlank() ? null : text.stripTrailing();
+        return text.isBlank() ? null : text.strip();
     }
 
     /**
