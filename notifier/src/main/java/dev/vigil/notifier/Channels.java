@@ -28,12 +28,13 @@ public final class Channels implements AutoCloseable {
     public Notifier build(ResolvedChannel c, Duration sendTimeout, Clock clock) {
         return switch (c.type()) {
             case LOG -> new LogNotifier();
-            case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock);
-            case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock);
-            case BETTERSTACK -> new BetterStackNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock, c.reach());
-            case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock);
-            case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock);
-            case EMAIL -> new EmailNotifier(c.email(), clock);
+            case SLACK -> new SlackNotifier(c.url(), sender(c, sendTimeout), clock, c.template());
+            case DISCORD -> new DiscordNotifier(c.url(), sender(c, sendTimeout), clock, c.template());
+            case BETTERSTACK -> new BetterStackNotifier(
+                    c.url(), c.secret(), sender(c, sendTimeout), clock, c.reach(), c.template());
+            case PAGERDUTY -> new PagerDutyNotifier(c.url(), c.secret(), sender(c, sendTimeout), clock, c.template());
+            case TEAMS -> new TeamsNotifier(c.url(), sender(c, sendTimeout), clock, c.template());
+            case EMAIL -> new EmailNotifier(c.email(), clock, c.template());
             case WEBHOOK -> new WebhookNotifier(
                     c.url(),
                     new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param email         the SMTP relay, sender and recipients of an {@code email} channel (its password: {@code secretEnv})
  * @param reach         a {@code betterstack} channel's ways of reaching the on-call person per severity, e.g.
  *                      {@code critical: [call, sms, email, push]}; a severity left out keeps its default
+ * @param template      a Mustache template for the main text of this channel's messages (see the notifier README)
+ * @param templateFile  the same in a file, relative to the file that configures the channel
  */
 public record ChannelSpec(
         ChannelType type,
@@ -26,7 +28,9 @@ public record ChannelSpec(
         Double ratePerSecond,
         Integer concurrency,
         EmailSpec email,
-        Map<String, List<String>> reach) {
+        Map<String, List<String>> reach,
+        String template,
+        String templateFile) {
 
     public ChannelSpec {
         Problems p = new Problems();
@@ -65,6 +69,19 @@ public record ChannelSpec(
         reach = reach == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(reach));
     }
 
+    /** A channel with its vendor's default message. */
+    public ChannelSpec(
+            ChannelType type,
+            String url,
+            String urlEnv,
+            String secretEnv,
+            Double ratePerSecond,
+            Integer concurrency,
+            EmailSpec email,
+            Map<String, List<String>> reach) {
+        this(type, url, urlEnv, secretEnv, ratePerSecond, concurrency, email, reach, null, null);
+    }
+
     /** A channel without an e-mail block. */
     public ChannelSpec(
             ChannelType type, String url, String urlEnv, String secretEnv, Double ratePerSecond, Integer concurrency) {
@@ -72,6 +89,6 @@ public record ChannelSpec(
     }
 
     public static ChannelSpec of(ChannelType type) {
-        return new ChannelSpec(type, null, null, null, null, null, null, null);
+        return new ChannelSpec(type, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -33,12 +33,14 @@ public final class NotifierSettings {
     public static Loaded resolve(NotifierConfig config, Path baseDir, Map<String, String> env) {
         RoutingSpec spec;
         String source;
+        Path templatesDir = baseDir;
         if (config.routingFile() != null) {
             Path p = Path.of(config.routingFile());
             if (!p.isAbsolute() && baseDir != null) {
                 p = baseDir.resolve(p);
             }
             source = p.toString();
+            templatesDir = p.toAbsolutePath().getParent();
             spec = ConfigLoader.bind(ConfigLoader.readYaml(p), RoutingSpec.class, source);
         } else if (config.routing() != null) {
             spec = config.routing();
@@ -47,7 +49,7 @@ public final class NotifierSettings {
             spec = RoutingSpec.standard();
             source = "built-in routing";
         }
-        RoutingValidator.Validated routing = RoutingValidator.validate(spec, env, source);
+        RoutingValidator.Validated routing = RoutingValidator.validate(spec, env, source, templatesDir);
         dev.vigil.kit.config.Problems p = new dev.vigil.kit.config.Problems();
         java.util.Optional<java.net.URI> deadMan = config.deadMan().url(env, p);
         if (!p.isEmpty()) {

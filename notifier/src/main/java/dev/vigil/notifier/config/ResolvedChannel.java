@@ -10,6 +10,7 @@ import java.net.URI;
  *
  * @param reach how a {@code betterstack} channel's incidents reach the on-call person per severity (the defaults on
  *              every other channel, which ignores it)
+ * @param template the channel's validated message template (its text), or null for the vendor's default message
  */
 public record ResolvedChannel(
         String name,
@@ -19,9 +20,23 @@ public record ResolvedChannel(
         double ratePerSecond,
         int concurrency,
         EmailSettings email,
-        OnCallReach reach) {
+        OnCallReach reach,
+        String template) {
     public ResolvedChannel {
         reach = reach == null ? OnCallReach.defaults() : reach;
+    }
+
+    /** A channel with its vendor's default message. */
+    public ResolvedChannel(
+            String name,
+            ChannelType type,
+            URI url,
+            String secret,
+            double ratePerSecond,
+            int concurrency,
+            EmailSettings email,
+            OnCallReach reach) {
+        this(name, type, url, secret, ratePerSecond, concurrency, email, reach, null);
     }
 
     @Override

@@ -5,13 +5,17 @@ import dev.vigil.kit.config.DurationText;
 import dev.vigil.notifier.channel.PlainTransport;
 import dev.vigil.notifier.channel.betterstack.OnCallReach;
 import dev.vigil.notifier.channel.email.EmailSettings;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
 import dev.vigil.notifier.core.Tier;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -36,6 +40,16 @@ public final class RoutingValidator {
     static final int MAX_TIERS = 5;
     /** The latest a tier may wait: past a day an unacknowledged page is no longer on-call work. */
     static final java.time.Duration MAX_TIER_DELAY = java.time.Duration.ofDays(1);
+    /** Channels whose people-facing text a template may replace; webhook bodies are the event's JSON, for machines. */
+    static final Set<ChannelType> TEMPLATED = EnumSet.of(
+            ChannelType.SLACK,
+            ChannelType.DISCORD,
+            ChannelType.TEAMS,
+            ChannelType.PAGERDUTY,
+            ChannelType.BETTERSTACK,
+            ChannelType.EMAIL);
+    /** Far above any vendor's message limit: a longer template is a mistake (or not a template). */
+    static final int TEMPLATE_MAX_CHARS = 16_384;
 
     private RoutingValidator() {}
 
@@ -43,6 +57,14 @@ public final class RoutingValidator {
     public record Validated(Map<String, ResolvedChannel> channels, Routes routes) {}
 
     public static Validated validate(RoutingSpec spec, Map<String, String> env, String source) {
+        return validate(spec, env, source, null);
+    }
+
+    /**
+     * @param baseDir where a channel's relative {@code templateFile} is looked up: the directory of the file that
+     *                configures the channel (null = working directory)
+     */
+    public static Validated validate(RoutingSpec spec, Map<String, String> env, String source, Path baseDir) {
         List<String> problems = new ArrayList<>();
         Map<String, ResolvedChannel> channels = new LinkedHashMap<>();
         for (var e : spec.channels().entrySet()) {
@@ -52,7 +74,7 @@ public final class RoutingValidator {
                 problems.add(path + ": channel names must be slugs [a-z0-9-]");
                 continue;
             }
-            ResolvedChannel rc = resolve(name, e.getValue(), env, path, problems);
+            ResolvedChannel rc = resolve(name, e.getValue(), env, path, baseDir, problems);
             if (rc != null) {
                 channels.put(name, rc);
             }
@@ -241,7 +263,7 @@ public final class RoutingValidator {
     }
 
     private static ResolvedChannel resolve(
-            String name, ChannelSpec c, Map<String, String> env, String path, List<String> problems) {
+            String name, ChannelSpec c, Map<String, String> env, String path, Path baseDir, List<String> problems) {
         if (c == null) {
             problems.add(path + ": channel definition is empty; give at least its type");
             return null;
@@ -323,10 +345,60 @@ public final class RoutingValidator {
                 }
             }
         }
+        String template = template(path, c, baseDir, problems);
         if (problems.size() > before) {
             return null;
         }
-        return new ResolvedChannel(name, c.type(), url, secret, c.ratePerSecond(), c.concurrency(), email, reach);
+        return new ResolvedChannel(
+                name, c.type(), url, secret, c.ratePerSecond(), c.concurrency(), email, reach, template);
+    }
+
+    /**
+     * The channel's template text (inline, or read from {@code templateFile}), checked against the message model:
+     * a template that does not compile or names a variable the model lacks is a problem naming its key (and file).
+     */
+    private static String template(String path, ChannelSpec c, Path baseDir, List<String> problems) {
+        if (c.template() == null && c.templateFile() == null) {
+            return null;
+        }
+        if (!TEMPLATED.contains(c.type())) {
+            problems.add(path + (c.template() != null ? ".template" : ".templateFile") + ": "
+                    + c.type().wire() + " channels take no template ("
+                    + (c.type() == ChannelType.WEBHOOK
+                            ? "a webhook's body is the alert event's JSON, for machines"
+                            : "a log line keeps one format, for searching")
+                    + ")");
+            return null;
+        }
+        if (c.template() != null && c.templateFile() != null) {
+            problems.add(path + ": give template or templateFile, not both");
+            return null;
+        }
+        String key;
+        String text;
+        if (c.template() != null) {
+            key = path + ".template";
+            text = c.template();
+        } else {
+            Path file = Path.of(c.templateFile());
+            if (!file.isAbsolute() && baseDir != null) {
+                file = baseDir.resolve(file);
+            }
+            key = path + ".templateFile (" + file + ")";
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                problems.add(key + ": cannot be read (" + e.getClass().getSimpleName() + ")");
+                return null;
+            }
+        }
+        if (text.length() > TEMPLATE_MAX_CHARS) {
+            problems.add(key + ": longer than " + TEMPLATE_MAX_CHARS + " characters");
+            return null;
+        }
+        int before = problems.size();
+        MessageTemplate.problem(text).ifPresent(m -> problems.add(key + ": " + m));
+        return problems.size() > before ? null : text;
     }
 
     /** A betterstack channel's {@code reach:} over the defaults, every problem added with its key path. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigLoader.ConfigException;
 import dev.vigil.notifier.NotifierService;
+import dev.vigil.notifier.channel.pagerduty.PagerDutyEvent;
+import dev.vigil.notifier.channel.slack.SlackMessage;
 import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
@@ -36,8 +38,16 @@ class ExampleConfigTest {
                         "https://prod.example.logic.azure.com/workflows/1/triggers/manual?sig=x",
                         "SMTP_PASSWORD",
                         "pw"),
-                example.toString());
+                example.toString(),
+                example.getParent());
         assertThat(v.channels()).containsOnlyKeys("pagerduty", "teams", "oncall-mail", "log");
+        AlertEvent opened = TestEvents.opened("monitor/checkout", Severity.CRITICAL);
+        var pagerduty = PagerDutyEvent.template(v.channels().get("pagerduty").template());
+        assertThat(PagerDutyEvent.build(opened, "R0123456789abcdef0123456789abcde", pagerduty)
+                        .path("payload")
+                        .path("summary")
+                        .asText())
+                .isEqualTo("CRITICAL checkout-api: checkout-api is down in 2 of 3 regions [region=us-east]");
         assertThat(v.channels().get("oncall-mail").email().to()).containsExactly("oncall@example.com");
     }
 
@@ -46,6 +56,18 @@ class ExampleConfigTest {
         NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
         assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
         assertThat(l.config().http().port()).isEqualTo(8082);
+        var slack = SlackMessage.template(l.routing().channels().get("slack").template());
+        AlertEvent opened = TestEvents.opened("monitor/checkout", Severity.CRITICAL);
+        AlertEvent resolved = TestEvents.event("monitor/checkout", AlertState.RESOLVED, Severity.CRITICAL, 2);
+        assertThat(SlackMessage.build(opened, slack)
+                        .at("/attachments/0/blocks/1/text/text")
+                        .asText())
+                .isEqualTo(
+                        "checkout-api is down in 2 of 3 regions\n<https://grafana.example.test/d/checkout|dashboard>");
+        assertThat(SlackMessage.build(resolved, slack)
+                        .at("/attachments/0/blocks/1/text/text")
+                        .asText())
+                .startsWith(":white_check_mark: *checkout-api* recovered: checkout-api is down");
         // the example grants the checkout app slack, and nothing else, in an override
         AlertEvent base = TestEvents.opened("monitor/x", Severity.CRITICAL);
         AlertEvent app = new AlertEvent(

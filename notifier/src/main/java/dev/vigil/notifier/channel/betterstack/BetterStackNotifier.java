@@ -7,6 +7,7 @@ import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.StatusMapping;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
@@ -36,11 +37,32 @@ import reactor.core.publisher.Mono;
  * {@link OnCallReach}: by default a critical page rings the phone.
  */
 public final class BetterStackNotifier implements Notifier {
+    public static final int DESCRIPTION_MAX = 10_000;
     private final URI base;
     private final String token;
     private final HttpSender http;
     private final Clock clock;
     private final OnCallReach reach;
+    private final MessageTemplate template;
+
+    /**
+     * Today's incident description as a template (all of the event's links are listed there; the template's
+     * {@code links} are those that may be rendered as links). A channel's {@code template} replaces it.
+     */
+    public static final String DEFAULT_TEMPLATE =
+            """
+            {{summary}}
+
+            fingerprint: {{fingerprint}}
+            incident: {{incidentId}}
+            first seen: {{firstSeen}}
+            occurrences: {{occurrences}}{{#links}}
+            {{name}}: {{url}}{{/links}}""";
+
+    /** Incident descriptions are plain text: values go in as they are (JSON encoding is all the API needs). */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, v -> v);
+    }
 
     /** A channel that reaches people as {@link OnCallReach#defaults()} says. */
     public BetterStackNotifier(URI base, String token, HttpSender http, Clock clock) {
@@ -48,7 +70,14 @@ public final class BetterStackNotifier implements Notifier {
     }
 
     public BetterStackNotifier(URI base, String token, HttpSender http, Clock clock, OnCallReach reach) {
+        this(base, token, http, clock, reach, null);
+    }
+
+    /** @param template the incident description's template (see {@link #DEFAULT_TEMPLATE}), or null for today's */
+    public BetterStackNotifier(
+            URI base, String token, HttpSender http, Clock clock, OnCallReach reach, String template) {
         this.reach = reach;
+        this.template = template == null ? null : template(template);
         String b = base.toString();
         this.base = URI.create(b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
         this.token = token;
@@ -82,6 +111,12 @@ public final class BetterStackNotifier implements Notifier {
     }
 
     private Mono<DeliveryOutcome> create(AlertEvent event) {
+        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(incident(event)))
+                .map(this::created);
+    }
+
+    /** The body that creates the incident for {@code event}: name, summary, description and how it reaches people. */
+    ObjectNode incident(AlertEvent event) {
         AlertEvent e = Presentation.clean(event);
         ObjectNode body = Json.mapper().createObjectNode();
         body.put("name", Text.truncate(e.service(), 100));
@@ -96,13 +131,13 @@ public final class BetterStackNotifier implements Notifier {
                 .append("\noccurrences: ")
                 .append(e.occurrences());
         e.links().forEach((k, v) -> d.append('\n').append(k).append(": ").append(v));
-        body.put("description", Text.truncate(d.toString(), 10_000));
+        String custom = MessageTemplate.renderOrNull(template, e);
+        body.put("description", Text.truncate(custom != null ? custom : d.toString(), DESCRIPTION_MAX));
         var mediums = reach.of(e.severity());
         for (OnCallReach.Medium m : OnCallReach.Medium.values()) {
             body.put(m.wire(), mediums.contains(m));
         }
-        return http.postJson(URI.create(base + "/api/v2/incidents"), auth(), Json.bytes(body))
-                .map(this::created);
+        return body;
     }
 
     DeliveryOutcome created(HttpReply reply) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
@@ -35,10 +36,24 @@ public final class DiscordMessage {
     public static final int TOTAL_MAX = 6000;
     public static final int USERNAME_MAX = 80;
 
+    /** Today's embed description as a template. A channel's {@code template} replaces it; the rest stays. */
+    public static final String DEFAULT_TEMPLATE = "{{summary}}";
+
     private DiscordMessage() {}
 
+    /** {@code source} compiled with Discord's markdown escaper for every value ({@link #escapeMarkdown}). */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, DiscordMessage::escapeMarkdown);
+    }
+
     public static ObjectNode build(AlertEvent event) {
+        return build(event, null);
+    }
+
+    /** The payload with the embed description from {@code template} (null: the default text). */
+    public static ObjectNode build(AlertEvent event, MessageTemplate template) {
         AlertEvent e = Presentation.clean(event);
+        String custom = MessageTemplate.renderOrNull(template, e);
         String title = Text.truncate(Presentation.title(e), TITLE_MAX);
         String footer = Text.truncate("Vigil · " + e.fingerprint() + " · event " + e.eventId(), FOOTER_MAX);
         List<String[]> fields = new ArrayList<>();
@@ -86,7 +101,7 @@ public final class DiscordMessage {
             fieldChars -= last[0].length() + last[1].length();
         }
         int room = Math.max(0, Math.min(DESCRIPTION_MAX, TOTAL_MAX - fixed - fieldChars));
-        String description = Text.truncate(escapeMarkdown(e.summary()), room);
+        String description = Text.truncate(custom != null ? custom : escapeMarkdown(e.summary()), room);
 
         ObjectNode root = Json.mapper().createObjectNode();
         root.put("username", "Vigil");

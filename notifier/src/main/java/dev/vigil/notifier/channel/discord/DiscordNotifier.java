@@ -5,6 +5,7 @@ import dev.vigil.kit.http.TransientStatus;
 import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.StatusMapping;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
@@ -24,11 +25,18 @@ public final class DiscordNotifier implements Notifier {
     private final URI webhook;
     private final HttpSender http;
     private final Clock clock;
+    private final MessageTemplate template;
 
     public DiscordNotifier(URI webhook, HttpSender http, Clock clock) {
+        this(webhook, http, clock, null);
+    }
+
+    /** @param template the embed description's template (see {@link DiscordMessage#DEFAULT_TEMPLATE}), or null */
+    public DiscordNotifier(URI webhook, HttpSender http, Clock clock, String template) {
         this.webhook = withWait(webhook);
         this.http = http;
         this.clock = clock;
+        this.template = template == null ? null : DiscordMessage.template(template);
     }
 
     static URI withWait(URI u) {
@@ -41,7 +49,7 @@ public final class DiscordNotifier implements Notifier {
 
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
-        byte[] body = Json.bytes(DiscordMessage.build(n.event()));
+        byte[] body = Json.bytes(DiscordMessage.build(n.event(), template));
         return http.postJson(webhook, Map.of(), body).map(this::outcome);
     }
 

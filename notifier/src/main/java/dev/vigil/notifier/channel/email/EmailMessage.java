@@ -4,6 +4,7 @@ import com.samskivert.mustache.Template;
 import dev.vigil.kit.template.Templates;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import jakarta.mail.Message;
@@ -61,16 +62,34 @@ public final class EmailMessage {
     /** The plain-text part: no HTML escaping; values arrive as single lines (see {@link #line}). */
     private static final Template TEXT = Templates.text("templates/email/alert.txt.mustache");
 
+    /**
+     * Today's subject after the prefix as a template. A channel's {@code template} replaces it; the prefix, the
+     * bodies and the headers stay.
+     */
+    public static final String DEFAULT_TEMPLATE = "[{{severityUpper}}] {{state}}: {{summary}}";
+
     private EmailMessage() {}
+
+    /** {@code source} compiled with the header escaper for every value ({@link #headerText}: one line, no controls). */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, EmailMessage::headerText);
+    }
 
     /** The message ready to send (after {@code saveChanges}, which keeps our Message-ID). */
     public static MimeMessage build(AlertEvent event, EmailSettings settings, Session session, Instant date)
+            throws MessagingException {
+        return build(event, settings, session, date, null);
+    }
+
+    /** The message with its subject (after the prefix) from {@code subject} (null: the default subject). */
+    public static MimeMessage build(
+            AlertEvent event, EmailSettings settings, Session session, Instant date, MessageTemplate subject)
             throws MessagingException {
         AlertEvent e = Presentation.clean(event);
         MimeMessage m = new FixedIdMessage(session, messageId(event));
         m.setFrom(settings.fromAddress());
         m.setRecipients(Message.RecipientType.TO, settings.toAddresses());
-        m.setSubject(subject(e, settings.subjectPrefix()), "UTF-8");
+        m.setSubject(subject(e, settings.subjectPrefix(), subject), "UTF-8");
         m.setSentDate(Date.from(date));
         String thread = threadId(event);
         m.setHeader("In-Reply-To", thread);
@@ -96,10 +115,18 @@ public final class EmailMessage {
 
     /** {@code <prefix> [SEVERITY] <state>: <summary>}, one clean line of at most {@value #SUBJECT_MAX} characters. */
     public static String subject(AlertEvent event, String prefix) {
+        return subject(event, prefix, null);
+    }
+
+    /** The subject with the text after the prefix from {@code template} (null: the default text). */
+    public static String subject(AlertEvent event, String prefix, MessageTemplate template) {
         String p = prefix == null ? "" : headerText(prefix);
-        String s = (p.isEmpty() ? "" : p + " ") + "[" + event.severity().wire().toUpperCase(Locale.ROOT) + "] "
-                + event.state().wire() + ": " + event.summary();
-        return Text.truncate(headerText(s), SUBJECT_MAX);
+        String custom = MessageTemplate.renderOrNull(template, event);
+        String text = custom != null
+                ? custom
+                : "[" + event.severity().wire().toUpperCase(Locale.ROOT) + "] "
+                        + event.state().wire() + ": " + event.summary();
+        return Text.truncate(headerText((p.isEmpty() ? "" : p + " ") + text), SUBJECT_MAX);
     }
 
     /**

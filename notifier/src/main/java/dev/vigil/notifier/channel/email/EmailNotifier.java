@@ -1,6 +1,7 @@
 package dev.vigil.notifier.channel.email;
 
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
@@ -76,13 +77,22 @@ public final class EmailNotifier implements Notifier {
     private final Clock clock;
     private final List<String> secrets;
     private final SSLSocketFactory tlsSockets;
+    private final MessageTemplate subject;
 
     /**
      * @throws IllegalArgumentException when the settings have a problem ({@link EmailSettings#problems}); the
      *                                  wiring should have reported those with their key paths already
      */
     public EmailNotifier(EmailSettings settings, Clock clock) {
-        this(settings, clock, null);
+        this(settings, clock, null, null);
+    }
+
+    /**
+     * @param template the subject's template after the prefix (see {@link EmailMessage#DEFAULT_TEMPLATE}), or null
+     *                 for today's subject
+     */
+    public EmailNotifier(EmailSettings settings, Clock clock, String template) {
+        this(settings, clock, null, template);
     }
 
     /**
@@ -90,10 +100,15 @@ public final class EmailNotifier implements Notifier {
      * default; the host name is checked either way. Tests only.
      */
     EmailNotifier(EmailSettings settings, Clock clock, SSLSocketFactory tlsSockets) {
+        this(settings, clock, tlsSockets, null);
+    }
+
+    EmailNotifier(EmailSettings settings, Clock clock, SSLSocketFactory tlsSockets, String template) {
         this.settings = settings.requireValid("email");
         this.clock = clock;
         this.secrets = secretForms(settings);
         this.tlsSockets = tlsSockets;
+        this.subject = template == null ? null : EmailMessage.template(template);
     }
 
     @Override
@@ -163,7 +178,7 @@ public final class EmailNotifier implements Notifier {
             Session session = Session.getInstance(p);
             MimeMessage message;
             try {
-                message = EmailMessage.build(event, settings, session, clock.instant());
+                message = EmailMessage.build(event, settings, session, clock.instant(), subject);
             } catch (MessagingException | RuntimeException ex) {
                 return new DeliveryOutcome.Permanent(
                         scrub(where() + ": could not build the message: " + describe(ex)), null);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
@@ -50,7 +51,18 @@ public final class PagerDutyEvent {
     /** Line and paragraph separators and every C0/C1 control (tab, DEL and U+0085 included). */
     private static final Pattern LINE_BREAKING = Pattern.compile("[\\p{Cc}\\u2028\\u2029]+");
 
+    /** Today's {@code payload.summary} as a template. A channel's {@code template} replaces it; the rest stays. */
+    public static final String DEFAULT_TEMPLATE = "{{title}}";
+
     private PagerDutyEvent() {}
+
+    /**
+     * {@code source} compiled with a plain-text escaper: each value made one line. The rendered summary is made one
+     * line and cut to {@value #SUMMARY_MAX} characters as well ({@link #summary}).
+     */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, PagerDutyEvent::oneLine);
+    }
 
     /** {@code trigger}, {@code acknowledge} or {@code resolve}. */
     public static String action(AlertState state) {
@@ -63,6 +75,11 @@ public final class PagerDutyEvent {
 
     /** The whole request body, routing key included: keep it out of logs. */
     public static ObjectNode build(AlertEvent event, String routingKey) {
+        return build(event, routingKey, null);
+    }
+
+    /** The body with {@code payload.summary} from {@code template} (null: the default text). */
+    public static ObjectNode build(AlertEvent event, String routingKey, MessageTemplate template) {
         AlertEvent e = Presentation.clean(event);
         String action = action(e.state());
         ObjectNode root = Json.mapper().createObjectNode();
@@ -73,7 +90,8 @@ public final class PagerDutyEvent {
             return root;
         }
         ObjectNode payload = root.putObject("payload");
-        payload.put("summary", summary(Presentation.title(e)));
+        String custom = MessageTemplate.renderOrNull(template, e);
+        payload.put("summary", summary(custom != null ? custom : Presentation.title(e)));
         String service = oneLine(e.service()).strip();
         payload.put("source", service.isEmpty() ? DEFAULT_SOURCE : service);
         payload.put(

@@ -5,6 +5,7 @@ import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.StatusMapping;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
@@ -57,8 +58,14 @@ public final class PagerDutyNotifier implements Notifier {
     private final Pattern routingKeyPattern;
     private final HttpSender http;
     private final Clock clock;
+    private final MessageTemplate template;
 
     public PagerDutyNotifier(URI eventsUrl, String routingKey, HttpSender http, Clock clock) {
+        this(eventsUrl, routingKey, http, clock, null);
+    }
+
+    /** @param template the summary's template (see {@link PagerDutyEvent#DEFAULT_TEMPLATE}), or null for today's */
+    public PagerDutyNotifier(URI eventsUrl, String routingKey, HttpSender http, Clock clock, String template) {
         this.eventsUrl = Objects.requireNonNull(eventsUrl, "eventsUrl");
         if (routingKey == null || routingKey.isBlank()) {
             throw new IllegalArgumentException("a PagerDuty routing key is required");
@@ -67,12 +74,13 @@ public final class PagerDutyNotifier implements Notifier {
         this.routingKeyPattern = Pattern.compile(Pattern.quote(routingKey.strip()), Pattern.CASE_INSENSITIVE);
         this.http = Objects.requireNonNull(http, "http");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.template = template == null ? null : PagerDutyEvent.template(template);
     }
 
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
-                    byte[] body = Json.bytes(PagerDutyEvent.build(n.event(), routingKey));
+                    byte[] body = Json.bytes(PagerDutyEvent.build(n.event(), routingKey, template));
                     return http.postJson(eventsUrl, Map.of(), body).map(this::outcome);
                 })
                 .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
@@ -32,12 +33,30 @@ public final class SlackMessage {
     public static final int BLOCKS_MAX = 50;
     public static final int FALLBACK_MAX = 3000;
 
+    /**
+     * Today's text of the main section as a template: the summary, or the title on an acknowledgement notice.
+     * A channel's {@code template} replaces it; everything else in the message stays.
+     */
+    public static final String DEFAULT_TEMPLATE =
+            "{{#isAcknowledgement}}{{title}}{{/isAcknowledgement}}{{^isAcknowledgement}}{{summary}}{{/isAcknowledgement}}";
+
     private SlackMessage() {}
 
+    /** {@code source} compiled with Slack's escaper for every value ({@link #escape}). */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, SlackMessage::escape);
+    }
+
     public static ObjectNode build(AlertEvent event) {
+        return build(event, null);
+    }
+
+    /** The payload with the main section's text from {@code template} (null: the default text). */
+    public static ObjectNode build(AlertEvent event, MessageTemplate template) {
         AlertEvent e = Presentation.clean(event);
+        String custom = MessageTemplate.renderOrNull(template, e);
         if (e.state() == AlertState.ACKNOWLEDGED) {
-            return notice(e);
+            return notice(e, custom);
         }
         ObjectNode root = Json.mapper().createObjectNode();
         String title = escape(Presentation.title(e));
@@ -46,7 +65,7 @@ public final class SlackMessage {
         ObjectNode header = blocks.addObject().put("type", "header");
         header.set("text", plain(Text.truncate(title, HEADER_MAX)));
         ObjectNode summary = blocks.addObject().put("type", "section");
-        summary.set("text", mrkdwn(Text.truncate(escape(e.summary()), SECTION_MAX)));
+        summary.set("text", mrkdwn(Text.truncate(custom != null ? custom : escape(e.summary()), SECTION_MAX)));
         ObjectNode facts = blocks.addObject().put("type", "section");
         ArrayNode fields = facts.putArray("fields");
         field(fields, "Severity", e.severity().wire());
@@ -72,13 +91,13 @@ public final class SlackMessage {
     }
 
     /** The acknowledgement notice of an already cleaned event: no severity colour, no occurrence facts. */
-    private static ObjectNode notice(AlertEvent e) {
+    private static ObjectNode notice(AlertEvent e, String custom) {
         ObjectNode root = Json.mapper().createObjectNode();
         String title = escape(Presentation.title(e));
         root.put("text", Text.truncate(title, FALLBACK_MAX));
         ArrayNode blocks = Json.mapper().createArrayNode();
         ObjectNode line = blocks.addObject().put("type", "section");
-        line.set("text", mrkdwn(Text.truncate(title, SECTION_MAX)));
+        line.set("text", mrkdwn(Text.truncate(custom != null ? custom : title, SECTION_MAX)));
         ObjectNode facts = blocks.addObject().put("type", "section");
         ArrayNode fields = facts.putArray("fields");
         field(fields, "Acknowledged by", Presentation.acknowledgedBy(e, "-"));

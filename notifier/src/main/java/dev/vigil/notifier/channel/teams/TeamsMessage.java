@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.Presentation;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.json.Json;
@@ -88,13 +89,30 @@ public final class TeamsMessage {
     /** Block markers (heading, bullet): meaningful only where a line starts, so escaped there. */
     private static final String LEADING = "#+-*";
 
+    /** Today's summary TextBlock as a template. A channel's {@code template} replaces it; the rest of the card stays. */
+    public static final String DEFAULT_TEMPLATE = "{{summary}}";
+
     private TeamsMessage() {}
 
+    /**
+     * {@code source} compiled with the card's Markdown escaper for every value ({@link #escape} of the value as one
+     * stripped line). The template's own text may hold line breaks and Markdown.
+     */
+    public static MessageTemplate template(String source) {
+        return MessageTemplate.compile(source, v -> escape(oneLine(v).strip()));
+    }
+
     public static ObjectNode build(AlertEvent event) {
+        return build(event, null);
+    }
+
+    /** The payload with the summary TextBlock from {@code template} (null: the default text). */
+    public static ObjectNode build(AlertEvent event, MessageTemplate template) {
         AlertEvent e = Presentation.clean(event);
+        String custom = MessageTemplate.renderOrNull(template, e);
         ObjectNode message = null;
         for (Budget b : BUDGETS) {
-            message = render(e, b);
+            message = render(e, b, custom);
             if (Json.bytes(message).length <= MAX_BYTES) {
                 return message;
             }
@@ -107,7 +125,7 @@ public final class TeamsMessage {
         return Json.bytes(message).length;
     }
 
-    private static ObjectNode render(AlertEvent e, Budget b) {
+    private static ObjectNode render(AlertEvent e, Budget b, String custom) {
         ObjectNode message = Json.mapper().createObjectNode();
         message.put("type", "message");
         ObjectNode attachment = message.putArray("attachments").addObject();
@@ -134,13 +152,17 @@ public final class TeamsMessage {
                 .put("color", colour(e))
                 .put("wrap", true);
 
-        String summary = oneLine(e.summary()).strip();
+        String summary = custom != null ? custom : oneLine(e.summary()).strip();
         if (summary.length() > b.summaryMax()) {
             cut = true;
         }
         body.addObject()
                 .put("type", "TextBlock")
-                .put("text", escape(Text.truncate(summary, b.summaryMax())))
+                .put(
+                        "text",
+                        custom != null
+                                ? truncateEscaped(custom, b.summaryMax())
+                                : escape(Text.truncate(summary, b.summaryMax())))
                 .put("wrap", true);
 
         List<String[]> facts = new ArrayList<>();
@@ -322,6 +344,23 @@ public final class TeamsMessage {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Already escaped text cut to {@code max}: a backslash the cut separated from what it escaped is dropped, so the
+     * cut cannot escape the ellipsis.
+     */
+    static String truncateEscaped(String escaped, int max) {
+        String t = Text.truncate(escaped, max);
+        if (t.length() == escaped.length() || !t.endsWith(Text.ELLIPSIS)) {
+            return t;
+        }
+        String head = t.substring(0, t.length() - Text.ELLIPSIS.length());
+        int backslashes = 0;
+        while (backslashes < head.length() && head.charAt(head.length() - 1 - backslashes) == '\\') {
+            backslashes++;
+        }
+        return backslashes % 2 == 1 ? head.substring(0, head.length() - 1) + Text.ELLIPSIS : t;
     }
 
     /** The index of the dot in a leading {@code 12.} (an ordered-list marker), else -1. */

@@ -5,6 +5,7 @@ import dev.vigil.notifier.channel.HttpReply;
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.StatusMapping;
 import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
@@ -53,18 +54,25 @@ public final class TeamsNotifier implements Notifier {
     private final List<String> secrets;
     private final HttpSender http;
     private final Clock clock;
+    private final MessageTemplate template;
 
     public TeamsNotifier(URI workflowUrl, HttpSender http, Clock clock) {
+        this(workflowUrl, http, clock, null);
+    }
+
+    /** @param template the summary TextBlock's template (see {@link TeamsMessage#DEFAULT_TEMPLATE}), or null */
+    public TeamsNotifier(URI workflowUrl, HttpSender http, Clock clock, String template) {
         this.workflowUrl = Objects.requireNonNull(workflowUrl, "workflowUrl");
         this.secrets = secretParts(workflowUrl);
         this.http = Objects.requireNonNull(http, "http");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.template = template == null ? null : TeamsMessage.template(template);
     }
 
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
-                    byte[] body = Json.bytes(TeamsMessage.build(n.event()));
+                    byte[] body = Json.bytes(TeamsMessage.build(n.event(), template));
                     return http.postJson(workflowUrl, Map.of(), body).map(this::outcome);
                 })
                 .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
