@@ -392,14 +392,19 @@ public final class StreamsApp {
         }
     }
 
-    /** Creates the self-watch's topics ({@code SelfWatchTopology.topics}) when missing. */
+    /**
+     * Creates the topics this service keeps or mirrors when missing: the self-watch's ({@code SelfWatchTopology.topics})
+     * and the notifier's escalation climbs ({@code AlertingTopology.topics}), which a deployment older than the notifier
+     * that writes them does not have yet.
+     */
     private static void createSelfWatchTopics(Admin admin, StreamsServiceConfig cfg, Set<String> existing)
             throws InterruptedException, java.util.concurrent.ExecutionException,
                     java.util.concurrent.TimeoutException {
         int rf = cfg.kafka().replicationFactor();
-        var missing = dev.vigil.streams.topology.SelfWatchTopology.topics(
-                        cfg.topology(), rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf))
-                .stream()
+        java.util.Optional<Short> replication = rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf);
+        var missing = java.util.stream.Stream.concat(
+                        dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(), replication).stream(),
+                        dev.vigil.streams.topology.AlertingTopology.topics(cfg.topology(), replication).stream())
                 .filter(t -> !existing.contains(t.name()))
                 .toList();
         if (missing.isEmpty()) {
@@ -408,7 +413,7 @@ public final class StreamsApp {
         try {
             admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
             LOG.info(
-                    "created the self-watch topics {}",
+                    "created the topics {}",
                     missing.stream()
                             .map(org.apache.kafka.clients.admin.NewTopic::name)
                             .toList());

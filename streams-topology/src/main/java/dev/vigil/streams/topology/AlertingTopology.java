@@ -20,6 +20,10 @@ import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -61,6 +65,17 @@ public final class AlertingTopology {
     public static final String ESCALATIONS_UPDATER = "escalations-updater";
 
     private AlertingTopology() {}
+
+    /**
+     * The topic this half mirrors but no input of it creates: the notifier's escalation climbs (compacted, one
+     * partition, as a global store reads it whole).
+     *
+     * @param replication empty for the broker's default
+     */
+    public static List<NewTopic> topics(TopologyConfig cfg, Optional<Short> replication) {
+        return List.of(new NewTopic(cfg.topics().escalations(), Optional.of(1), replication)
+                .configs(Map.of("cleanup.policy", "compact")));
+    }
 
     public static Topology addTo(
             Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {

@@ -35,20 +35,19 @@ public final class AlertingStreamsMain {
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1000);
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
         try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of("bootstrap.servers", args[0]))) {
-            // the self-watch's own topics, as StreamsApp creates them at start-up
-            admin.createTopics(
-                            dev.vigil.streams.topology.SelfWatchTopology.topics(cfg, java.util.Optional.of((short) 1)))
-                    .values()
-                    .values()
-                    .forEach(f -> {
-                        try {
-                            f.get();
-                        } catch (java.util.concurrent.ExecutionException e) {
-                            // already there
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
+            // the self-watch's own topics and the escalations, as StreamsApp creates them at start-up
+            var own = new java.util.ArrayList<>(
+                    dev.vigil.streams.topology.SelfWatchTopology.topics(cfg, java.util.Optional.of((short) 1)));
+            own.addAll(dev.vigil.streams.topology.AlertingTopology.topics(cfg, java.util.Optional.of((short) 1)));
+            admin.createTopics(own).values().values().forEach(f -> {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // already there
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
         }
         KafkaStreams streams = new KafkaStreams(topology, p);
         CountDownLatch done = new CountDownLatch(1);
