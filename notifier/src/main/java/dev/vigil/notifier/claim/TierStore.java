@@ -46,6 +46,15 @@ public final class TierStore implements TierLog {
             + " ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED) d"
             + " WHERE t.incident_id = d.incident_id AND t.fingerprint = d.fingerprint AND t.tier = d.tier"
             + " RETURNING t.incident_id, t.fingerprint, t.tier, t.tiers, t.channels, t.due_at, t.page";
+    /**
+     * Due tiers of incidents the notifier already recorded as resolved end here: their resolution passed while no
+     * instance cancelled climbs (the routing had no escalation then), and paging them now would wake someone for
+     * nothing.
+     */
+    private static final String END_RESOLVED_SQL = "UPDATE escalation_tiers t SET status = 'cancelled',"
+            + " cancelled_by = 'resolved', page = NULL, lease_until = NULL WHERE t.status = 'pending' AND t.due_at <= $1"
+            + " AND EXISTS (SELECT 1 FROM incidents i WHERE i.incident_id = t.incident_id"
+            + " AND i.fingerprint = t.fingerprint AND i.state = 'resolved')";
     /** The fingerprints with a due tier: the caller keeps those it owns before claiming. */
     private static final String DUE_SQL = "SELECT DISTINCT fingerprint FROM escalation_tiers WHERE status = 'pending'"
             + " AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) LIMIT $2";
@@ -87,9 +96,13 @@ public final class TierStore implements TierLog {
     @Override
     public Flux<DueTier> claimDue(Instant now, Duration lease, int limit, Predicate<String> owned) {
         return withConnection(c -> {
+                    Statement end = c.createStatement(END_RESOLVED_SQL);
+                    end.bind("$1", at(now));
                     Statement s = c.createStatement(DUE_SQL);
                     s.bind("$1", at(now)).bind("$2", limit);
-                    return Flux.from(s.execute())
+                    return Flux.from(end.execute())
+                            .flatMap(r -> r.getRowsUpdated())
+                            .thenMany(Flux.from(s.execute()))
                             .flatMap(r -> r.map((row, m) -> row.get("fingerprint", String.class)))
                             .filter(owned)
                             .collectList();

@@ -187,6 +187,30 @@ class TierStoreIT {
     }
 
     @Test
+    void aDueTierOfAnIncidentAlreadyResolvedEndsInsteadOfPaging() {
+        TierStore a = new TierStore(db, "a");
+        AlertEvent page = page();
+        a.schedule(page, CLIMB, OPENED).block();
+        // the resolution was recorded while no instance cancelled climbs
+        Wiring.rows(
+                db,
+                "INSERT INTO incidents (incident_id, fingerprint, service, severity, state, first_seen, last_seen,"
+                        + " occurrences) VALUES ($1, $2, 'svc', 'critical', 'resolved', now(), now(), 1)"
+                        + " RETURNING incident_id",
+                page.incidentId(),
+                page.fingerprint());
+        assertThat(a.claimDue(OPENED.plusSeconds(600), LEASE, 10, only(page))
+                        .collectList()
+                        .block())
+                .isEmpty();
+        assertThat(a.tiers(page.incidentId(), page.fingerprint()).block())
+                .extracting(TierLog.TierState::state, TierLog.TierState::cancelledBy)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("cancelled", "resolved"),
+                        org.assertj.core.groups.Tuple.tuple("pending", null));
+    }
+
+    @Test
     void theSameIncidentIdUnderAnotherFingerprintIsAnotherClimb() {
         TierStore a = new TierStore(db, "a");
         AlertEvent page = page();
