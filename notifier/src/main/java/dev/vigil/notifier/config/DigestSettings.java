@@ -23,7 +23,10 @@ final class DigestSettings {
             String key = "digest.channels[" + i + "]";
             ResolvedChannel c = name == null ? null : channels.get(name);
             if (c == null) {
-                p.add(key, "unknown channel '" + name + "'; the channels of " + routing + " are " + channels.keySet());
+                p.add(
+                        key,
+                        "unknown channel '" + name + "'; the channels of " + routing + " are "
+                                + new java.util.TreeSet<>(channels.keySet()));
             } else if (!SENDS_TO.contains(c.type())) {
                 p.add(
                         key,
