@@ -16,13 +16,14 @@ CREATE TABLE IF NOT EXISTS digest_entries (
 ;
 CREATE INDEX IF NOT EXISTS digest_entries_recorded ON digest_entries (recorded_at)
 ;
--- One row per digest day, claimed by the instance that composes and sends it: a live lease keeps the other
--- instances off, sent_at keeps a restart from sending it again.
+-- One row per digest day, written by a notifier running before the day's digest time (the digest is owed) and
+-- claimed by the instance that composes and sends it: a live lease keeps the other instances off, sent_at keeps a
+-- restart from sending it again.
 CREATE TABLE IF NOT EXISTS digests (
     day         date        PRIMARY KEY,
-    owner       text        NOT NULL,
-    claimed_at  timestamptz NOT NULL,
-    lease_until timestamptz NOT NULL,
+    owner       text,
+    claimed_at  timestamptz,
+    lease_until timestamptz,
     sent_at     timestamptz,
     channels    text[]
 )

@@ -392,7 +392,7 @@ public record NotifierConfig(
     }
 
     /**
-     * The daily digest (off unless {@code channels} names at least one): at {@code at} (HH:mm) in {@code zone}, the
+     * The daily digest (off unless {@code channels} names at least one): at {@code at} (HH:mm, or HH:mm:ss) in {@code zone}, the
      * digest of the day before goes to each of {@code channels} (slack or email channels of the routing), once per
      * day across restarts and instances.
      */
@@ -402,7 +402,10 @@ public record NotifierConfig(
             at = at == null ? "09:00" : at.strip();
             zone = zone == null ? "UTC" : zone.strip();
             channels = channels == null ? java.util.List.of() : java.util.List.copyOf(channels);
-            p.check(at.matches("([01][0-9]|2[0-3]):[0-5][0-9]"), "at", "must be a time of day HH:mm, e.g. \"09:00\"");
+            p.check(
+                    at.matches("([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?"),
+                    "at",
+                    "must be a time of day HH:mm, e.g. \"09:00\"");
             try {
                 java.time.ZoneId.of(zone);
             } catch (java.time.DateTimeException e) {

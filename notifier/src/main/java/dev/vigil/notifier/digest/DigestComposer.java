@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * Composes a {@link DigestReport} from what the store holds for its window. Pure: the same data, window and time
- * give the same report.
+ * give the same report. Incidents are those of severity warning or critical (info pages nobody; the info events a
+ * digest channel recorded have their own section); Vigil's skipped-probes alerts have their own section too.
  */
 public final class DigestComposer {
     /** Incidents of one fingerprint opened in one window from which it counts as flapping. */
@@ -27,6 +28,8 @@ public final class DigestComposer {
     public static final int WORST_UPTIME_MAX = 5;
     /** Fingerprints of Vigil's alerts that probes were not run: a worker skipping its schedule, a region blind. */
     private static final List<String> SKIPPED_PROBES = List.of("vigil/worker-skipping/", "vigil/region-blind/");
+
+    private static final String INFO = "info";
 
     private DigestComposer() {}
 
@@ -48,6 +51,9 @@ public final class DigestComposer {
                 t.add(inWindow, openedInWindow);
                 t.openNow |= i.open();
                 continue;
+            }
+            if (INFO.equals(i.severity())) {
+                continue; // pages nobody: shown where a digest channel recorded it, not as an incident
             }
             if (openedInWindow) {
                 opened.add(new Change(i.fingerprint(), i.service(), i.severity(), i.firstSeen(), null));

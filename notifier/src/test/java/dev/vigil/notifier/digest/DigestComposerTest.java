@@ -19,11 +19,15 @@ class DigestComposerTest {
     private static final Instant NOW = Instant.parse("2026-12-06T08:00:05Z");
 
     private static IncidentRow row(String fp, String opened, String resolved, boolean ack) {
+        return row(fp, "critical", opened, resolved, ack);
+    }
+
+    private static IncidentRow row(String fp, String severity, String opened, String resolved, boolean ack) {
         return new IncidentRow(
                 fp + "@" + Instant.parse(opened).toEpochMilli(),
                 fp,
                 fp.substring(fp.lastIndexOf('/') + 1),
-                "critical",
+                severity,
                 Instant.parse(opened),
                 resolved == null ? null : Instant.parse(resolved),
                 ack);
@@ -43,7 +47,8 @@ class DigestComposerTest {
                                 "2026-12-05T12:10:00Z",
                                 false),
                         row("monitor/old", "2026-12-04T01:00:00Z", "2026-12-04T02:00:00Z", false),
-                        row("monitor/late", "2026-12-06T08:00:01Z", null, false)),
+                        row("monitor/late", "2026-12-06T08:00:01Z", null, false),
+                        row("app/checkout/deploy", "info", "2026-12-05T09:00:00Z", null, false)),
                 List.of(new ChannelFailures("slack", 3, 1), new ChannelFailures("discord", 0, 0)),
                 List.of(new RecordedGroup("checkout", "app/checkout/deploy", "info", 5, "Deployed v1.2")));
     }
@@ -104,6 +109,8 @@ class DigestComposerTest {
         assertThat(text).contains("app/checkout/deploy (checkout): 5 event(s), latest \"Deployed v1.2\"");
         assertThat(text).contains("vigil/worker-skipping/eu-west/w-busy: 1 incident(s), 10m 0s");
         assertThat(text).doesNotContain("monitor/late").doesNotContain("monitor/old");
+        // the info incident is in the recorded events only
+        assertThat(text.indexOf("app/checkout/deploy")).isEqualTo(text.lastIndexOf("app/checkout/deploy"));
     }
 
     @Test
