@@ -44,7 +44,9 @@ class ExampleConfigTest {
     @Test
     void theExampleLoads() {
         NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
-        assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
+        assertThat(l.routing().channels())
+                .containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log", "daily");
+        assertThat(l.config().digest().channels()).containsExactly("slack");
         assertThat(l.config().http().port()).isEqualTo(8082);
         // the example grants the checkout app slack, and nothing else, in an override
         AlertEvent base = TestEvents.opened("monitor/x", Severity.CRITICAL);
@@ -110,6 +112,7 @@ class ExampleConfigTest {
                 .config()
                 .withDatabase(new NotifierConfig.Database(
                         "r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil", null, 2, "2s"))
+                .withDigest(null)
                 .withRouting(new RoutingSpec(
                         Map.of("log", ChannelSpec.of(ChannelType.LOG)),
                         java.util.List.of(),
