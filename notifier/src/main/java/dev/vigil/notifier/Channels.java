@@ -2,16 +2,21 @@ package dev.vigil.notifier;
 
 import dev.vigil.notifier.channel.HttpSender;
 import dev.vigil.notifier.channel.betterstack.BetterStackNotifier;
+import dev.vigil.notifier.channel.digest.DigestNotifier;
 import dev.vigil.notifier.channel.discord.DiscordNotifier;
+import dev.vigil.notifier.channel.email.EmailDigest;
 import dev.vigil.notifier.channel.email.EmailNotifier;
 import dev.vigil.notifier.channel.log.LogNotifier;
 import dev.vigil.notifier.channel.pagerduty.PagerDutyNotifier;
+import dev.vigil.notifier.channel.slack.SlackDigestNotifier;
 import dev.vigil.notifier.channel.slack.SlackNotifier;
 import dev.vigil.notifier.channel.teams.TeamsNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookNotifier;
 import dev.vigil.notifier.channel.webhook.WebhookSignature;
 import dev.vigil.notifier.config.ResolvedChannel;
 import dev.vigil.notifier.core.Notifier;
+import dev.vigil.notifier.digest.DigestInbox;
+import dev.vigil.notifier.digest.DigestReports;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +29,12 @@ import java.util.List;
  */
 public final class Channels implements AutoCloseable {
     private final List<HttpSender> senders = new ArrayList<>();
+    private final DigestInbox digestInbox;
+
+    /** @param digestInbox where {@code digest} channels record the events routed to them */
+    public Channels(DigestInbox digestInbox) {
+        this.digestInbox = digestInbox;
+    }
 
     public Notifier build(ResolvedChannel c, Duration sendTimeout, Clock clock) {
         return switch (c.type()) {
@@ -40,6 +51,17 @@ public final class Channels implements AutoCloseable {
                     new WebhookSignature(c.secret().getBytes(StandardCharsets.UTF_8)),
                     sender(c, sendTimeout),
                     clock);
+            case DIGEST -> new DigestNotifier(digestInbox);
+        };
+    }
+
+    /** The adapter that sends the daily digest to {@code c}, a slack or email channel (checked at start). */
+    public Notifier buildDigest(ResolvedChannel c, Duration sendTimeout, Clock clock, DigestReports reports) {
+        return switch (c.type()) {
+            case SLACK -> new SlackDigestNotifier(c.url(), sender(c, sendTimeout), clock, reports);
+            case EMAIL -> new EmailNotifier(c.email(), clock, EmailDigest.messages(reports));
+            default -> throw new IllegalArgumentException(
+                    "the digest is not sent to " + c.type().wire() + " channels");
         };
     }
 

@@ -11,6 +11,7 @@ import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.kit.retry.Backoff;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
+import dev.vigil.notifier.claim.DigestTables;
 import dev.vigil.notifier.claim.Migrations;
 import dev.vigil.notifier.claim.TierStore;
 import dev.vigil.notifier.config.ChannelType;
@@ -193,7 +194,8 @@ public final class NotifierService {
                         cfg.kafka().topics().alerts(),
                         cfg.kafka().topics().escalations());
 
-                Channels channels = new Channels();
+                DigestTables digestTables = new DigestTables(pool);
+                Channels channels = new Channels(digestTables);
                 closeables.add(channels);
                 RetryPolicy policy = new RetryPolicy(
                         d.retryBaseDuration(),
@@ -276,6 +278,24 @@ public final class NotifierService {
                         canary,
                         tiers,
                         clock);
+
+                if (cfg.digest().enabled()) {
+                    DigestWiring.Wired digest = DigestWiring.wire(
+                            cfg,
+                            loaded.routing().channels(),
+                            channels,
+                            digestTables,
+                            store,
+                            deadLetters,
+                            policy,
+                            acks::get,
+                            instance,
+                            clock,
+                            timer,
+                            registry);
+                    closeables.addAll(digest.lanes());
+                    closeables.add(digest.scheduler().start());
+                }
 
                 Map<String, List<String>> vendorChannels = new LinkedHashMap<>();
                 for (ResolvedChannel c : loaded.routing().channels().values()) {

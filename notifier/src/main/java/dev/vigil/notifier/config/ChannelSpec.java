@@ -37,7 +37,7 @@ public record ChannelSpec(
         p.check(
                 type != null,
                 "type",
-                "is required (betterstack, slack, discord, webhook, pagerduty, teams, email or log)");
+                "is required (betterstack, slack, discord, webhook, pagerduty, teams, email, log or digest)");
         if (ratePerSecond == null) {
             // the vendors' documented limits: Slack 1 message/s per webhook, Teams workflows about 4/s but 100 an
             // hour per connector, PagerDuty about 120 events a minute per integration key

@@ -12,7 +12,9 @@ public enum ChannelType implements WireEnum {
     LOG,
     PAGERDUTY,
     TEAMS,
-    EMAIL;
+    EMAIL,
+    /** Records the events routed to it for the daily digest instead of sending them. */
+    DIGEST;
 
     @JsonCreator
     public static ChannelType fromWire(String value) {

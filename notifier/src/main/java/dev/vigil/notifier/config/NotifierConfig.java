@@ -25,7 +25,8 @@ public record NotifierConfig(
         Http http,
         String routingFile,
         RoutingSpec routing,
-        DeadMan deadMan) {
+        DeadMan deadMan,
+        Digest digest) {
 
     /**
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
@@ -48,6 +49,7 @@ public record NotifierConfig(
         delivery = delivery == null ? Delivery.defaults() : delivery;
         http = http == null ? Http.defaults() : http;
         deadMan = deadMan == null ? DeadMan.defaults() : deadMan;
+        digest = digest == null ? Digest.off() : digest;
         p.check(
                 routingFile == null || routing == null,
                 "routingFile",
@@ -74,28 +76,44 @@ public record NotifierConfig(
         this(kafka, database, delivery, http, routingFile, routing, null);
     }
 
+    /** The shape without the daily digest (off). */
+    public NotifierConfig(
+            Kafka kafka,
+            Database database,
+            Delivery delivery,
+            Http http,
+            String routingFile,
+            RoutingSpec routing,
+            DeadMan deadMan) {
+        this(kafka, database, delivery, http, routingFile, routing, deadMan, null);
+    }
+
+    public NotifierConfig withDigest(Digest g) {
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, deadMan, g);
+    }
+
     public NotifierConfig withDeadMan(DeadMan m) {
-        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, m);
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, m, digest);
     }
 
     public NotifierConfig withKafka(Kafka k) {
-        return new NotifierConfig(k, database, delivery, http, routingFile, routing, deadMan);
+        return new NotifierConfig(k, database, delivery, http, routingFile, routing, deadMan, digest);
     }
 
     public NotifierConfig withDatabase(Database d) {
-        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing, deadMan);
+        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing, deadMan, digest);
     }
 
     public NotifierConfig withDelivery(Delivery d) {
-        return new NotifierConfig(kafka, database, d, http, routingFile, routing, deadMan);
+        return new NotifierConfig(kafka, database, d, http, routingFile, routing, deadMan, digest);
     }
 
     public NotifierConfig withHttp(Http h) {
-        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing, deadMan);
+        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing, deadMan, digest);
     }
 
     public NotifierConfig withRouting(RoutingSpec r) {
-        return new NotifierConfig(kafka, database, delivery, http, null, r, deadMan);
+        return new NotifierConfig(kafka, database, delivery, http, null, r, deadMan, digest);
     }
 
     /**
@@ -384,6 +402,49 @@ public record NotifierConfig(
                 p.add("deadMan.urlEnv", "the value of " + urlEnv + " is not a URL");
                 return java.util.Optional.empty();
             }
+        }
+    }
+
+    /**
+     * The daily digest (off unless {@code channels} names at least one): at {@code at} (HH:mm, or HH:mm:ss) in {@code zone}, the
+     * digest of the day before goes to each of {@code channels} (slack or email channels of the routing), once per
+     * day across restarts and instances.
+     */
+    public record Digest(String at, String zone, java.util.List<String> channels) {
+        public Digest {
+            Problems p = new Problems();
+            at = at == null ? "09:00" : at.strip();
+            zone = zone == null ? "UTC" : zone.strip();
+            channels = channels == null ? java.util.List.of() : java.util.List.copyOf(channels);
+            p.check(
+                    at.matches("([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?"),
+                    "at",
+                    "must be a time of day HH:mm, e.g. \"09:00\"");
+            try {
+                java.time.ZoneId.of(zone);
+            } catch (java.time.DateTimeException e) {
+                p.add("zone", "'" + zone + "' is not a time zone; use a region id such as Europe/Berlin, or UTC");
+            }
+            p.throwIfAny();
+        }
+
+        static Digest off() {
+            return new Digest(null, null, null);
+        }
+
+        @JsonIgnore
+        public boolean enabled() {
+            return !channels.isEmpty();
+        }
+
+        @JsonIgnore
+        public java.time.LocalTime time() {
+            return java.time.LocalTime.parse(at);
+        }
+
+        @JsonIgnore
+        public java.time.ZoneId zoneId() {
+            return java.time.ZoneId.of(zone);
         }
     }
 

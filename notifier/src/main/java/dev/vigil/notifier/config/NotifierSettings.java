@@ -52,6 +52,7 @@ public final class NotifierSettings {
         RoutingValidator.Validated routing = RoutingValidator.validate(spec, env, source, templatesDir);
         dev.vigil.kit.config.Problems p = new dev.vigil.kit.config.Problems();
         java.util.Optional<java.net.URI> deadMan = config.deadMan().url(env, p);
+        DigestSettings.check(config.digest(), routing.channels(), source, p);
         if (!p.isEmpty()) {
             throw new ConfigLoader.ConfigException(
                     p.list().stream().map(Object::toString).toList());

@@ -339,9 +339,9 @@ public final class RoutingValidator {
                         : secret(path + ".secretEnv", c.secretEnv(), env, "the SMTP password", problems);
                 email = email(path, c.email(), password, problems);
             }
-            case LOG -> {
+            case LOG, DIGEST -> {
                 if (c.url() != null || c.urlEnv() != null || c.secretEnv() != null) {
-                    problems.add(path + ": a log channel takes no url, urlEnv or secretEnv");
+                    problems.add(path + ": a " + c.type().wire() + " channel takes no url, urlEnv or secretEnv");
                 }
             }
         }

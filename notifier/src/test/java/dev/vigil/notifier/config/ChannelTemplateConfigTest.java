@@ -120,7 +120,7 @@ class ChannelTemplateConfigTest {
     @Test
     void theBuiltChannelSendsItsTemplatedTextOverHttp() throws IOException {
         try (FakeVendor slack = new FakeVendor();
-                Channels channels = new Channels()) {
+                Channels channels = new Channels((event, channel) -> reactor.core.publisher.Mono.empty())) {
             slack.respond(r -> FakeVendor.Reply.of(200));
             Path file = config(
                     """

@@ -54,7 +54,9 @@ class ExampleConfigTest {
     @Test
     void theExampleLoads() {
         NotifierSettings.Loaded l = NotifierSettings.load(EXAMPLE, ENV);
-        assertThat(l.routing().channels()).containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log");
+        assertThat(l.routing().channels())
+                .containsOnlyKeys("betterstack", "slack", "discord", "payments-hook", "log", "daily");
+        assertThat(l.config().digest().channels()).containsExactly("slack");
         assertThat(l.config().http().port()).isEqualTo(8082);
         var slack = SlackMessage.template(l.routing().channels().get("slack").template());
         AlertEvent opened = TestEvents.opened("monitor/checkout", Severity.CRITICAL);
@@ -132,6 +134,7 @@ class ExampleConfigTest {
                 .config()
                 .withDatabase(new NotifierConfig.Database(
                         "r2dbc:postgresql://127.0.0.1:" + closedPort + "/vigil", "vigil", null, 2, "2s"))
+                .withDigest(null)
                 .withRouting(new RoutingSpec(
                         Map.of("log", ChannelSpec.of(ChannelType.LOG)),
                         java.util.List.of(),

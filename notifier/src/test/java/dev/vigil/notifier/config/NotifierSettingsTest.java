@@ -505,7 +505,7 @@ class NotifierSettingsTest {
         assertThat(p.get(0))
                 .contains("routing.channels.pager.type")
                 .contains(
-                        "unknown value; expected one of [betterstack, slack, discord, webhook, log, pagerduty, teams, email]");
+                        "unknown value; expected one of [betterstack, slack, discord, webhook, log, pagerduty, teams, email, digest]");
     }
 
     @Test

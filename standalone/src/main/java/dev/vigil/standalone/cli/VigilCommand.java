@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             AckCommand.Unack.class,
             SilenceCommand.class,
             DrillCommand.class,
+            DigestCommand.class,
             dev.vigil.standalone.cluster.ClusterCommand.class,
             CheckDashboardCommand.class,
             ServiceCommands.Ingest.class,

@@ -5,7 +5,6 @@ import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
-import dev.vigil.schemas.contract.AlertEvent;
 import jakarta.mail.AuthenticationFailedException;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;
@@ -21,6 +20,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.IdentityHashMap;
@@ -77,14 +77,21 @@ public final class EmailNotifier implements Notifier {
     private final Clock clock;
     private final List<String> secrets;
     private final SSLSocketFactory tlsSockets;
-    private final MessageTemplate subject;
+    private final Messages messages;
+
+    /** Builds the message one send hands to the relay. */
+    @FunctionalInterface
+    public interface Messages {
+        MimeMessage build(Notification n, EmailSettings settings, Session session, Instant date)
+                throws MessagingException;
+    }
 
     /**
      * @throws IllegalArgumentException when the settings have a problem ({@link EmailSettings#problems}); the
      *                                  wiring should have reported those with their key paths already
      */
     public EmailNotifier(EmailSettings settings, Clock clock) {
-        this(settings, clock, null, null);
+        this(settings, clock, (String) null);
     }
 
     /**
@@ -92,7 +99,7 @@ public final class EmailNotifier implements Notifier {
      *                 for today's subject
      */
     public EmailNotifier(EmailSettings settings, Clock clock, String template) {
-        this(settings, clock, null, template);
+        this(settings, clock, null, alerts(template));
     }
 
     /**
@@ -100,22 +107,33 @@ public final class EmailNotifier implements Notifier {
      * default; the host name is checked either way. Tests only.
      */
     EmailNotifier(EmailSettings settings, Clock clock, SSLSocketFactory tlsSockets) {
-        this(settings, clock, tlsSockets, null);
+        this(settings, clock, tlsSockets, alerts(null));
     }
 
-    EmailNotifier(EmailSettings settings, Clock clock, SSLSocketFactory tlsSockets, String template) {
+    /** Sends the messages {@code messages} builds (the daily digest's) over the same SMTP path as alerts. */
+    public EmailNotifier(EmailSettings settings, Clock clock, Messages messages) {
+        this(settings, clock, null, messages);
+    }
+
+    EmailNotifier(EmailSettings settings, Clock clock, SSLSocketFactory tlsSockets, Messages messages) {
         this.settings = settings.requireValid("email");
         this.clock = clock;
         this.secrets = secretForms(settings);
         this.tlsSockets = tlsSockets;
-        this.subject = template == null ? null : EmailMessage.template(template);
+        this.messages = messages;
+    }
+
+    /** An alert's message ({@link EmailMessage}), its subject from {@code template} when one is given. */
+    private static Messages alerts(String template) {
+        MessageTemplate subject = template == null ? null : EmailMessage.template(template);
+        return (n, s, session, date) -> EmailMessage.build(n.event(), s, session, date, subject);
     }
 
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
             Attempt attempt = new Attempt();
-            return Mono.fromCallable(() -> attempt.run(n.event()))
+            return Mono.fromCallable(() -> attempt.run(n))
                     .subscribeOn(Schedulers.boundedElastic())
                     .doOnCancel(attempt::abort)
                     .timeout(
@@ -168,7 +186,7 @@ public final class EmailNotifier implements Notifier {
     private final class Attempt {
         private final CapturingSocketFactory sockets = new CapturingSocketFactory();
 
-        DeliveryOutcome run(AlertEvent event) {
+        DeliveryOutcome run(Notification n) {
             Properties p = properties();
             p.put("mail.smtp.socketFactory", sockets);
             p.setProperty("mail.smtp.socketFactory.fallback", "false");
@@ -178,7 +196,7 @@ public final class EmailNotifier implements Notifier {
             Session session = Session.getInstance(p);
             MimeMessage message;
             try {
-                message = EmailMessage.build(event, settings, session, clock.instant(), subject);
+                message = messages.build(n, settings, session, clock.instant());
             } catch (MessagingException | RuntimeException ex) {
                 return new DeliveryOutcome.Permanent(
                         scrub(where() + ": could not build the message: " + describe(ex)), null);
