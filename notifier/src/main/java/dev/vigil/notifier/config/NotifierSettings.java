@@ -51,6 +51,14 @@ public final class NotifierSettings {
         }
         RoutingValidator.Validated routing = RoutingValidator.validate(spec, env, source, templatesDir);
         dev.vigil.kit.config.Problems p = new dev.vigil.kit.config.Problems();
+        if (spec.digest() != null && spec.digest().enabled()) {
+            // the routing file may carry the digest beside its channels (the standalone reads only that file)
+            if (config.digest().enabled()) {
+                p.add("digest", "the daily digest is configured both here and in " + source + "; keep one");
+            } else {
+                config = config.withDigest(spec.digest());
+            }
+        }
         java.util.Optional<java.net.URI> deadMan = config.deadMan().url(env, p);
         DigestSettings.check(config.digest(), routing.channels(), source, p);
         if (!p.isEmpty()) {

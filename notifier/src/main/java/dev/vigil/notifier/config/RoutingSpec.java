@@ -13,13 +13,16 @@ import java.util.Map;
  * @param apps     app id → what that app's events may override (absent: app events get no override)
  * @param escalation severity name → the tiers paged while an incident its default route paged stays
  *                   unacknowledged (absent: none)
+ * @param digest   the daily digest, beside the channels it goes to (also accepted in the notifier's own
+ *                 configuration; one of the two)
  */
 public record RoutingSpec(
         Map<String, ChannelSpec> channels,
         List<RouteSpec> routes,
         Map<String, List<String>> defaults,
         Map<String, AppSpec> apps,
-        Map<String, List<TierSpec>> escalation) {
+        Map<String, List<TierSpec>> escalation,
+        NotifierConfig.Digest digest) {
 
     public static final String BETTERSTACK_TOKEN_ENV = "BETTERSTACK_API_TOKEN";
     public static final String SLACK_URL_ENV = "SLACK_WEBHOOK_URL";
@@ -40,7 +43,7 @@ public record RoutingSpec(
             List<RouteSpec> routes,
             Map<String, List<String>> defaults,
             Map<String, AppSpec> apps) {
-        this(channels, routes, defaults, apps, null);
+        this(channels, routes, defaults, apps, null, null);
     }
 
     /** Routing without an {@code apps} section: no app event may override its channels. */

@@ -56,6 +56,23 @@ class DigestConfigTest {
     }
 
     @Test
+    void aRoutingFileMayCarryTheDigestBesideItsChannelsButNotBothPlaces() throws IOException {
+        Path routing = dir.resolve("routing.yaml");
+        Files.writeString(
+                routing,
+                ROUTING.replace("routing:\n", "").replace("\n  ", "\n").strip().indent(0)
+                        + "digest: { at: \"06:45\", zone: UTC, channels: [slack] }\n");
+        NotifierConfig.Digest d =
+                load("routingFile: " + routing + "\n").config().digest();
+        assertThat(d.enabled()).isTrue();
+        assertThat(d.time()).isEqualTo(LocalTime.of(6, 45));
+        assertThat(d.channels()).containsExactly("slack");
+
+        assertThat(problems("routingFile: " + routing + "\ndigest: { channels: [slack] }\n"))
+                .containsExactly("digest: the daily digest is configured both here and in " + routing + "; keep one");
+    }
+
+    @Test
     void offUnlessConfigured() throws IOException {
         String routing = ROUTING.replace("daily: { type: digest }", "").replace("[daily]", "[console]");
 
