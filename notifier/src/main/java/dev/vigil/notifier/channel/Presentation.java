@@ -1,5 +1,6 @@
 package dev.vigil.notifier.channel;
 
+import dev.vigil.notifier.core.Text;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import java.net.URI;

@@ -2,6 +2,7 @@ package dev.vigil.notifier.channel;
 
 import dev.vigil.kit.http.TransientStatus;
 import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.Text;
 import java.time.Clock;
 
 /**

@@ -188,7 +188,7 @@ public final class DigestScheduler implements AutoCloseable {
                 Severity.INFO,
                 "vigil",
                 null,
-                dev.vigil.notifier.channel.Text.truncate(DigestText.title(r) + ": " + DigestText.summary(r), 300),
+                dev.vigil.notifier.core.Text.truncate(DigestText.title(r) + ": " + DigestText.summary(r), 300),
                 null,
                 null,
                 1,

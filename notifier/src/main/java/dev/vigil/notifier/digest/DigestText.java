@@ -1,6 +1,6 @@
 package dev.vigil.notifier.digest;
 
-import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.notifier.digest.DigestData.ChannelFailures;
 import dev.vigil.notifier.digest.DigestData.RecordedGroup;
 import dev.vigil.notifier.digest.DigestReport.Downtime;

@@ -18,6 +18,7 @@ import dev.vigil.notifier.channel.webhook.WebhookSignature;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.notifier.support.FakeVendor;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.Severity;

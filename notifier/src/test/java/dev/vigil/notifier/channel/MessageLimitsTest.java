@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vigil.notifier.channel.discord.DiscordMessage;
 import dev.vigil.notifier.channel.slack.SlackMessage;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.Severity;
 import java.util.LinkedHashMap;

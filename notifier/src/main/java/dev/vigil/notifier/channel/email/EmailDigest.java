@@ -54,6 +54,6 @@ public final class EmailDigest {
     public static String subject(DigestReport r, String prefix) {
         String p = prefix == null ? "" : EmailMessage.headerText(prefix);
         String s = (p.isEmpty() ? "" : p + " ") + "Digest " + r.day() + ": " + DigestText.summary(r);
-        return dev.vigil.notifier.channel.Text.truncate(EmailMessage.headerText(s), EmailMessage.SUBJECT_MAX);
+        return dev.vigil.notifier.core.Text.truncate(EmailMessage.headerText(s), EmailMessage.SUBJECT_MAX);
     }
 }

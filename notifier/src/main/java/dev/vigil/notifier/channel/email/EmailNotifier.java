@@ -1,10 +1,10 @@
 package dev.vigil.notifier.channel.email;
 
-import dev.vigil.notifier.channel.Text;
 import dev.vigil.notifier.channel.template.MessageTemplate;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
 import dev.vigil.notifier.core.Notifier;
+import dev.vigil.notifier.core.Text;
 import jakarta.mail.AuthenticationFailedException;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;

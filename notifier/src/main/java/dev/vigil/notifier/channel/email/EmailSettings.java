@@ -2,7 +2,7 @@ package dev.vigil.notifier.channel.email;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import dev.vigil.notifier.channel.PlainTransport;
-import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.schemas.contract.WireEnum;
 import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.InternetAddress;

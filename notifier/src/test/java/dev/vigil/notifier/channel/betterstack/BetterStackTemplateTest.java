@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.notifier.channel.HttpSender;
-import dev.vigil.notifier.channel.Text;
 import dev.vigil.notifier.core.DeliveryOutcome;
 import dev.vigil.notifier.core.Notification;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.notifier.support.FakeVendor;
 import dev.vigil.notifier.support.TemplateEvents;
 import dev.vigil.notifier.support.TestEvents;

@@ -3,7 +3,7 @@ package dev.vigil.notifier.channel.discord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.notifier.support.TemplateEvents;
 import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.contract.AlertEvent;

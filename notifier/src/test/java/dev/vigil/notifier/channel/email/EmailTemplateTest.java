@@ -2,7 +2,7 @@ package dev.vigil.notifier.channel.email;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vigil.notifier.channel.Text;
+import dev.vigil.notifier.core.Text;
 import dev.vigil.notifier.support.TemplateEvents;
 import dev.vigil.notifier.support.TestEvents;
 import dev.vigil.schemas.contract.AlertEvent;

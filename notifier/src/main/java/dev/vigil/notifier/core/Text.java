@@ -1,4 +1,4 @@
-package dev.vigil.notifier.channel;
+package dev.vigil.notifier.core;
 
 /**
  * Text rules shared by every adapter: safe truncation for vendor limits (counts UTF-16 units, what Slack and
@@ -79,7 +79,7 @@ public final class Text {
     }
 
     /** All of them are in the BMP, so a char test never meets half a surrogate pair. */
-    static boolean isInvisible(char c) {
+    public static boolean isInvisible(char c) {
         return c == '\u061C' // arabic letter mark
                 || (c >= '\u200B' && c <= '\u200D') // zero-width space, non-joiner, joiner
                 || c == '\u200E'
