@@ -492,11 +492,45 @@ public final class EmbeddedPostgres implements AutoCloseable {
         return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (cause: " + root + ")";
     }
 
+    /**
+     * A free port below the kernel's ephemeral range when it is known: the port is only bound when the server starts,
+     * and in between the kernel may hand a port of its ephemeral range to anyone binding port 0 (another test's HTTP
+     * server) or connecting out. Outside that range only another process picking ports the same way could take it.
+     */
     private static int freePort() {
+        int[] ephemeral = ephemeralRange();
+        if (ephemeral != null && ephemeral[0] > BELOW_EPHEMERAL + 1024) {
+            java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+            for (int i = 0; i < 100; i++) {
+                int candidate = random.nextInt(ephemeral[0] - BELOW_EPHEMERAL, ephemeral[0]);
+                try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress())) {
+                    return socket.getLocalPort();
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free local port for the embedded PostgreSQL", e);
+        }
+    }
+
+    /** How many ports below the ephemeral range a free port is looked for in. */
+    private static final int BELOW_EPHEMERAL = 10_000;
+
+    /** The kernel's ephemeral port range (Linux), or null when it cannot be read. */
+    private static int[] ephemeralRange() {
+        try {
+            // read by lines: procfs files report size 0, and reading them whole returned one byte
+            String[] parts = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .get(0)
+                    .strip()
+                    .split("\\s+");
+            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

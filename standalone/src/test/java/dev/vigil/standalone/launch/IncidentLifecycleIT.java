@@ -34,12 +34,19 @@ class IncidentLifecycleIT {
     private static final String FP = "monitor/demo-outage";
     /** When the team lead is paged for a critical incident nobody has acknowledged. */
     private static final int TIER_SECONDS = 60;
+    /** When the daily digest is due, counted from the test's start: after both outages have been paged. */
+    private static final int DIGEST_AFTER_SECONDS = 200;
 
     @TempDir
     static Path dir;
 
     static WebhookSink sink;
     static DisposableServer betterstack;
+    static DisposableServer slack;
+    static final List<String> slackCalls = new CopyOnWriteArrayList<>();
+    /** The daily digest's time today: a few minutes after the stack starts, so this run sees it sent. */
+    static java.time.LocalTime digestAt;
+
     static final List<String> vendorCalls = new CopyOnWriteArrayList<>();
     static StandaloneLauncher vigil;
     static DemoTargets targets;
@@ -55,6 +62,10 @@ class IncidentLifecycleIT {
                         ? Map.entry(
                                 201, "{\"data\":{\"id\":\"bs-" + ids.incrementAndGet() + "\",\"type\":\"incident\"}}")
                         : Map.entry(200, "{}"));
+        slack = StackSupport.recordingVendor(slackCalls, uri -> Map.entry(200, "ok"));
+        digestAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC)
+                .plusSeconds(DIGEST_AFTER_SECONDS)
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         Path routing = dir.resolve("routing.yaml");
         Files.writeString(
                 routing,
@@ -72,6 +83,10 @@ class IncidentLifecycleIT {
                     type: webhook
                     url: %s
                     secretEnv: LIFECYCLE_WEBHOOK_SECRET
+                  team-slack:
+                    type: slack
+                    urlEnv: LIFECYCLE_SLACK_URL
+                digest: { at: "%s", zone: UTC, channels: [team-slack] }
                 defaults:
                   critical: [oncall, betterstack]
                   warning: [oncall]
@@ -80,10 +95,16 @@ class IncidentLifecycleIT {
                   critical:
                     - { after: %ds, channels: [lead] }
                 """
-                        .formatted(sink.url("oncall"), betterstack.port(), sink.url("lead"), TIER_SECONDS));
+                        .formatted(
+                                sink.url("oncall"),
+                                betterstack.port(),
+                                sink.url("lead"),
+                                digestAt.format(java.time.format.DateTimeFormatter.ISO_LOCAL_TIME),
+                                TIER_SECONDS));
         Map<String, String> env = new HashMap<>();
         env.put("LIFECYCLE_WEBHOOK_SECRET", "lifecycle-webhook-signing-secret-32-bytes");
         env.put("LIFECYCLE_BETTERSTACK_TOKEN", "bs-token-for-the-fake");
+        env.put("LIFECYCLE_SLACK_URL", "http://127.0.0.1:" + slack.port() + "/services/T0/B0/digest");
         StackSupport.withExternalDb(env);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
                 .withFreePorts()
@@ -96,7 +117,12 @@ class IncidentLifecycleIT {
 
     @AfterAll
     static void stop() throws Exception {
-        StackSupport.closeAll(targets, vigil, sink, betterstack == null ? null : betterstack::disposeNow);
+        StackSupport.closeAll(
+                targets,
+                vigil,
+                sink,
+                betterstack == null ? null : betterstack::disposeNow,
+                slack == null ? null : slack::disposeNow);
     }
 
     /** What the on-call webhook (the route's own channel) received of the outage's incidents. */
@@ -279,6 +305,22 @@ class IncidentLifecycleIT {
                 .extracting(AlertEvent::state)
                 .as("the lead heard of the second incident only: its tier page, who took it, its end")
                 .containsExactly(AlertState.OPENED, AlertState.ACKNOWLEDGED, AlertState.RESOLVED);
+
+        // the daily digest, due a few minutes after start: sent once, to Slack, with the day's incidents
+        await("the daily digest reaches Slack at its time")
+                .atMost(Duration.ofSeconds(DIGEST_AFTER_SECONDS + 120))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> !slackCalls.isEmpty());
+        assertThat(java.time.LocalTime.now(java.time.ZoneOffset.UTC))
+                .as("not before its time")
+                .isAfterOrEqualTo(digestAt.minusSeconds(1));
+        await("and only once")
+                .during(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> slackCalls.size() == 1);
+        assertThat(slackCalls.get(0))
+                .startsWith("POST /services/T0/B0/digest ")
+                .contains("Vigil digest", "New since the previous digest", "Opened", "demo-outage");
     }
 
     private static java.net.http.HttpResponse<String> post(String url, String body) throws Exception {
