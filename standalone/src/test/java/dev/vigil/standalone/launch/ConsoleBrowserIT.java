@@ -988,6 +988,16 @@ class ConsoleBrowserIT {
                 .atMost(Duration.ofSeconds(30))
                 .ignoreExceptions()
                 .until(() -> text("#incident-status").contains("No incident monitor/no-such-monitor"));
+        // an incident nobody has taken: its climb says when the next tier pages (a hash change, so still signed in)
+        ((org.openqa.selenium.JavascriptExecutor) browser)
+                .executeScript("location.hash = arguments[0]", "#/incident/monitor%2Fdemo-slow");
+        await("a pending tier says when it pages")
+                .atMost(Duration.ofSeconds(30))
+                .ignoreExceptions()
+                .until(() -> text("#incident-escalation-summary")
+                                .matches("At tier 1 of 2; tier 2 pages .+ unless someone acknowledges\\.")
+                        && text("#incident-escalation li[data-tier=\"2\"]").startsWith("Tier 2 → lead: pages "));
+        HeadlessChromium.screenshot(browser, "19b-incident-climbing");
         waitFor("button#signout").click();
         waitFor("form#signin");
         assertNoDialog();
