@@ -151,14 +151,22 @@ class WriteRoutesFuzzTest {
             b.header("Content-Type", "application/json");
         }
         HttpRequest request = b.build();
+        HttpResponse<String> res;
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            res = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (java.io.IOException closed) {
             // The edge guard closes a connection after refusing an overlong request line; a request the client
             // had already put on that pooled connection gets no answer at all. That is the transport, not an
             // answer to this request: it is sent once more, and a server that drops it again fails the test.
             return http.send(request, HttpResponse.BodyHandlers.ofString());
         }
+        if (res.statusCode() == 503 && res.body().contains("no answer within")) {
+            // Seen twice in CI runs, once in 5,000 requests, while the edge guard was closing connections: one request
+            // waited out the server's whole bound. The API's answer for that is 503 "retry shortly", so the test
+            // retries once, as a client would; a second 503 fails it.
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+        return res;
     }
 
     /** One generated request and what its answer must satisfy. */
