@@ -5,12 +5,11 @@ import static dev.vigil.bench.BenchSupport.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.bench.BenchSupport;
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.schemas.json.Json;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -309,7 +308,7 @@ public final class AlertmanagerBench {
                             max_alerts: 0
                     """
                             .formatted(sinkPort));
-            int port = freePort();
+            int port = LocalPorts.free();
             Path log = dir.resolve("alertmanager.log");
             Process p = new ProcessBuilder(
                             binary.toString(),
@@ -416,12 +415,6 @@ public final class AlertmanagerBench {
                 return m.find() ? m.group(1) : "unknown";
             } catch (Exception e) {
                 return "unknown";
-            }
-        }
-
-        private static int freePort() throws IOException {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                return s.getLocalPort();
             }
         }
 

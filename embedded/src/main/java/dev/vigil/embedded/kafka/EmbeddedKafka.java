@@ -1,13 +1,10 @@
 package dev.vigil.embedded.kafka;
 
 import dev.vigil.embedded.internal.Dirs;
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.schemas.topic.Topics.TopicSpec;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -428,13 +425,9 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private static int freePort(int... excluded) {
         for (int i = 0; i < 10; i++) {
-            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-                int candidate = socket.getLocalPort();
-                if (Arrays.stream(excluded).noneMatch(p -> p == candidate)) {
-                    return candidate;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("no free local port for the embedded Kafka broker", e);
+            int candidate = LocalPorts.free();
+            if (Arrays.stream(excluded).noneMatch(p -> p == candidate)) {
+                return candidate;
             }
         }
         throw new IllegalStateException("no free local port for the embedded Kafka broker");

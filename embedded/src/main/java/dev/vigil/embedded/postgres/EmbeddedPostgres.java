@@ -1,11 +1,10 @@
 package dev.vigil.embedded.postgres;
 
 import dev.vigil.embedded.internal.Dirs;
+import dev.vigil.embedded.net.LocalPorts;
 import io.r2dbc.spi.ConnectionFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -82,7 +81,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
         } else {
             this.ownsDataDir = builder.dataDir == null;
             this.dataDir = ownsDataDir ? Dirs.createTemp("vigil-postgres-") : builder.dataDir.toAbsolutePath();
-            this.port = builder.port != 0 ? builder.port : freePort();
+            this.port = builder.port != 0 ? builder.port : LocalPorts.free();
             this.serverConfig = serverConfig(ownsDataDir, builder.serverConfig);
             // Known before start() so database() and its URLs can be handed out first; written by the first start.
             String password = PasswordFile.read(PasswordFile.in(dataDir)).orElseGet(PasswordFile::generate);
@@ -490,48 +489,6 @@ public final class EmbeddedPostgres implements AutoCloseable {
             root = root.getCause();
         }
         return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (cause: " + root + ")";
-    }
-
-    /**
-     * A free port below the kernel's ephemeral range when it is known: the port is only bound when the server starts,
-     * and in between the kernel may hand a port of its ephemeral range to anyone binding port 0 (another test's HTTP
-     * server) or connecting out. Outside that range only another process picking ports the same way could take it.
-     */
-    private static int freePort() {
-        int[] ephemeral = ephemeralRange();
-        if (ephemeral != null && ephemeral[0] > BELOW_EPHEMERAL + 1024) {
-            java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-            for (int i = 0; i < 100; i++) {
-                int candidate = random.nextInt(ephemeral[0] - BELOW_EPHEMERAL, ephemeral[0]);
-                try (ServerSocket socket = new ServerSocket(candidate, 1, InetAddress.getLoopbackAddress())) {
-                    return socket.getLocalPort();
-                } catch (IOException taken) {
-                    // try another
-                }
-            }
-        }
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free local port for the embedded PostgreSQL", e);
-        }
-    }
-
-    /** How many ports below the ephemeral range a free port is looked for in. */
-    private static final int BELOW_EPHEMERAL = 10_000;
-
-    /** The kernel's ephemeral port range (Linux), or null when it cannot be read. */
-    private static int[] ephemeralRange() {
-        try {
-            // read by lines: procfs files report size 0, and reading them whole returned one byte
-            String[] parts = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
-                    .get(0)
-                    .strip()
-                    .split("\\s+");
-            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 
     /** Builds an {@link EmbeddedPostgres}; nothing starts until {@link EmbeddedPostgres#start()}. */

@@ -3,9 +3,9 @@ package dev.vigil.embedded.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vigil.embedded.net.LocalPorts;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ class LeftoverServerIT {
     @Test
     void aServerLeftByAKilledJvmIsStoppedAndReplacedWithNothingLost() throws Exception {
         Path data = dir.resolve("pg");
-        int port = freePort();
+        int port = LocalPorts.free();
         Process child = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp",
@@ -102,11 +102,5 @@ class LeftoverServerIT {
             }
         }
         throw new AssertionError("the child JVM never started its server:\n" + seen);
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

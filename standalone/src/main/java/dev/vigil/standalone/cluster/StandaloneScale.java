@@ -1,5 +1,6 @@
 package dev.vigil.standalone.cluster;
 
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.topic.Topics;
 import dev.vigil.schemas.window.Windows;
@@ -54,7 +55,7 @@ public final class StandaloneScale {
     /** Starts the stack, runs every step, prints and returns their figures, and stops the stack. */
     public List<ScaleFigures.Step> run() {
         List<ScaleFigures.Step> results = new ArrayList<>();
-        int port = freePort();
+        int port = LocalPorts.free();
         StandaloneOptions stack =
                 StandaloneOptions.defaults(dataDir).withFreePorts().withAllowList(List.of("127.0.0.0/8"));
         Instant t0 = Instant.now();
@@ -202,13 +203,5 @@ public final class StandaloneScale {
 
     private static void sleepUntil(long epochMs) {
         LocalCluster.sleep(Math.max(0, epochMs - System.currentTimeMillis()));
-    }
-
-    private static int freePort() {
-        try (var socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("no free port for the target", e);
-        }
     }
 }

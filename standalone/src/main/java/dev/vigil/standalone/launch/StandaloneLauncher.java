@@ -1,6 +1,7 @@
 package dev.vigil.standalone.launch;
 
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
 import dev.vigil.ingest.IngestServer;
@@ -214,7 +215,7 @@ public final class StandaloneLauncher implements AutoCloseable {
 
         t = System.nanoTime();
         // Pages link to the console, so its address must be known before streams starts.
-        int queryPortWanted = options.queryPort() == 0 ? freePort() : options.queryPort();
+        int queryPortWanted = options.queryPort() == 0 ? LocalPorts.free() : options.queryPort();
         Map<String, String> streamsEnv = new HashMap<>(common);
         streamsEnv.put("VIGIL_KAFKA_STATE_DIR", dataDir.resolve("streams").toString());
         // One instance per data dir: a static member id lets a restart after kill -9 take its tasks back at once
@@ -402,14 +403,6 @@ public final class StandaloneLauncher implements AutoCloseable {
             throw new LaunchException(what + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new LaunchException(what + " failed to start: " + e.getMessage(), e);
-        }
-    }
-
-    private static int freePort() {
-        try (var socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port for the query API", e);
         }
     }
 

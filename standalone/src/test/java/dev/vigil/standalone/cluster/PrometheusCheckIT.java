@@ -2,6 +2,7 @@ package dev.vigil.standalone.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.probe.http.ProbeMetrics;
@@ -10,7 +11,6 @@ import dev.vigil.standalone.dashboard.SeriesNames;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -71,7 +71,7 @@ class PrometheusCheckIT {
         processes = new ProcessTable(dir.resolve("run"), dir.resolve("logs"));
         prometheus = new ClusterPrometheus(
                 dir.resolve("prometheus"),
-                freePort(),
+                LocalPorts.free(),
                 List.of(new ClusterPrometheus.Job(
                         "vigil-probe-worker",
                         List.of(new ClusterPrometheus.Target(
@@ -95,9 +95,14 @@ class PrometheusCheckIT {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** The end of Prometheus's own log, for a failure's message. */
+    private String prometheusLog() {
+        try {
+            List<String> lines = Files.readAllLines(processes.log(ClusterPrometheus.NAME));
+            return "\n--- prometheus log (last 20 lines) ---\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "\n(no prometheus log: " + e.getMessage() + ")";
         }
     }
 
@@ -107,7 +112,9 @@ class PrometheusCheckIT {
         int exit = ClusterCommand.checkDashboard(
                 prometheus, DASHBOARD, Map.of(), Duration.ofSeconds(60), out, new PrintWriter(errors, true));
         String report = printed.toString();
-        assertThat(report).as(report + errors).contains("prometheus: every target up (2, scraped every 5 s)");
+        assertThat(report)
+                .as(report + errors + prometheusLog())
+                .contains("prometheus: every target up (2, scraped every 5 s)");
         assertThat(errors.toString()).as(report).isEmpty();
 
         // what the worker's /metrics has and the dashboard queries: each must have reached Prometheus
@@ -153,10 +160,11 @@ class PrometheusCheckIT {
                   {"type": "timeseries", "title": "Published", "targets": [
                     {"refId": "A", "expr": "sum by (region) (rate(vigil_probe_published_total[$__rate_interval]))"}]}]}
                 """);
+        StringWriter errors = new StringWriter();
         int exit = ClusterCommand.checkDashboard(
-                prometheus, board, Map.of(), Duration.ofSeconds(60), out, new PrintWriter(new StringWriter(), true));
+                prometheus, board, Map.of(), Duration.ofSeconds(60), out, new PrintWriter(errors, true));
         assertThat(printed.toString())
-                .as(printed.toString())
+                .as(printed + "" + errors + prometheusLog())
                 .contains("PASS: 2 queries, 2 metrics: 2 present, 0 missing; 1 sources read")
                 .contains("dashboard check: exit 0");
         assertThat(exit).isZero();

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.app.StreamsApp;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +68,7 @@ class CrashRestartIT {
             }
             producer.flush();
         }
-        int port = freePort();
+        int port = LocalPorts.free();
         Path config = writeConfig(port);
         Process first = launch(config, "first");
         CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> produceWindows(0, BEFORE_KILL));
@@ -181,12 +181,6 @@ class CrashRestartIT {
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }
