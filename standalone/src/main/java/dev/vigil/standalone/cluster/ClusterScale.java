@@ -168,6 +168,7 @@ public final class ClusterScale {
         Map<String, Double> f = new LinkedHashMap<>();
         Map<String, String> notes = new LinkedHashMap<>();
         say("step %d: publishing monitors %d..%d", n, from + 1, n);
+        Map<String, Double> atPublishing = probeCounters();
         Instant p = Instant.now();
         List<MonitorDefinition> defs = ScaleFigures.monitors(
                 from, n, layout.targetsPort(), options.addresses(), layout.regions(), options.intervalSeconds());
@@ -223,6 +224,9 @@ public final class ClusterScale {
                 n,
                 layout.regions().size(),
                 options);
+        // what the probes of the publishing windows met, beside the pages those windows opened
+        notes.put("failures_by_kind_publishing", byLabel(atPublishing, skipsBefore, "failed"));
+        notes.put("skipped_by_reason_publishing", byLabel(atPublishing, skipsBefore, "skipped"));
         f.put("status_page_p50_ms", (double) ScaleFigures.percentile(pageMs, 50));
         f.put("status_page_p99_ms", (double) ScaleFigures.percentile(pageMs, 99));
         notes.put("status_page_samples", "" + pageMs.size());
@@ -328,6 +332,8 @@ public final class ClusterScale {
         // of new definitions) are where a healthy target is most likely to be paged
         f.put("alerts_opened_publishing", (double) publishing.availabilityOpened());
         f.put("self_alerts_opened_publishing", (double) publishing.selfOpened());
+        notes.put("alerts_opened_publishing_why", publishing.availabilityWhy());
+        notes.put("alerts_opened_why", pages.availabilityWhy());
         notes.put(
                 "self_alerts_publishing",
                 publishing.selfFingerprints().isEmpty() ? "none" : publishing.selfFingerprints());
@@ -697,7 +703,7 @@ public final class ClusterScale {
          * One event on {@code vigil.alerts}: when this process read it, its fingerprint and state, and when its
          * incident began ({@code firstSeen}: a monitor's window start, a self-alert's evaluation time).
          */
-        record AlertSeen(long readAt, String fingerprint, String state, long firstSeen) {}
+        record AlertSeen(long readAt, String fingerprint, String state, long firstSeen, String summary) {}
 
         Recorder(String bootstrap, long intervalMs) {
             this.bootstrap = bootstrap;
@@ -805,7 +811,8 @@ public final class ClusterScale {
                     readAt,
                     e.path("fingerprint").asText(r.key()),
                     e.path("state").asText(),
-                    e.path("firstSeen").asLong(readAt)));
+                    e.path("firstSeen").asLong(readAt),
+                    e.path("summary").asText("")));
         }
 
         /**
@@ -820,7 +827,8 @@ public final class ClusterScale {
                 long selfResolved,
                 String selfFingerprints,
                 long firstSelfOpenedAt,
-                long lastSelfResolvedAt) {}
+                long lastSelfResolvedAt,
+                String availabilityWhy) {}
 
         Pages pages(long from, long to) {
             long availability = 0;
@@ -830,6 +838,7 @@ public final class ClusterScale {
             long firstSelf = -1;
             long lastResolved = -1;
             java.util.TreeSet<String> self = new java.util.TreeSet<>();
+            Map<String, Long> why = new java.util.TreeMap<>();
             for (AlertSeen a : alerts) {
                 if (a.firstSeen() < from || a.firstSeen() >= to) {
                     continue;
@@ -842,6 +851,7 @@ public final class ClusterScale {
                             noData++;
                         } else if (fp.indexOf('/', "monitor/".length()) < 0) {
                             availability++;
+                            why.merge(a.summary().replaceAll("\\d+", "#"), 1L, Long::sum);
                         }
                     }
                 } else if ((fp.startsWith("vigil/") && !fp.startsWith("vigil/canary")) || fp.startsWith("worker/")) {
@@ -856,7 +866,26 @@ public final class ClusterScale {
                 }
             }
             return new Pages(
-                    availability, noData, selfOpened, selfResolved, String.join(",", self), firstSelf, lastResolved);
+                    availability,
+                    noData,
+                    selfOpened,
+                    selfResolved,
+                    String.join(",", self),
+                    firstSelf,
+                    lastResolved,
+                    topReasons(why));
+        }
+
+        /** The three commonest summaries (digits as {@code #}) with their counts: why healthy targets were paged. */
+        static String topReasons(Map<String, Long> why) {
+            if (why.isEmpty()) {
+                return "none";
+            }
+            return why.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .limit(3)
+                    .map(e -> e.getValue() + "x " + e.getKey().replace(' ', '_'))
+                    .collect(java.util.stream.Collectors.joining("|"));
         }
 
         /** The first value of a top-level numeric field of a JSON object; -1 when absent. */

@@ -163,6 +163,14 @@ class ScaleFiguresTest {
     }
 
     @Test
+    void theCommonestReasonsForPagesComeFirstWithDigitsFolded() {
+        assertThat(ClusterScale.Recorder.topReasons(java.util.Map.of())).isEqualTo("none");
+        assertThat(ClusterScale.Recorder.topReasons(java.util.Map.of(
+                        "a is down", 2L, "b timed out", 7L, "c", 1L, "d", 3L)))
+                .isEqualTo("7x b_timed_out|3x d|2x a_is_down");
+    }
+
+    @Test
     void countersByLabelShowWhatGrew() {
         Map<String, Double> before = Map.of("skipped", 5.0, "skipped:overloaded", 5.0, "skipped:late", 0.0);
         Map<String, Double> after = new java.util.TreeMap<>(Map.of(
