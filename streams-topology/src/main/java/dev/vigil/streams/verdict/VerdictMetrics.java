@@ -20,6 +20,7 @@ public final class VerdictMetrics {
     private final Counter unmonitored;
     private final Counter duplicate;
     private final Counter invalid;
+    private final Counter heldForBacklog;
 
     public VerdictMetrics(MeterRegistry registry) {
         for (Trigger t : Trigger.values()) {
@@ -47,6 +48,9 @@ public final class VerdictMetrics {
         invalid = Counter.builder("vigil.verdict.invalid.records")
                 .description("records sent to the dead-letter topic by the verdict processor")
                 .register(registry);
+        heldForBacklog = Counter.builder("vigil.verdict.backlog.holds")
+                .description("punctuations that held due windows because unread results could still hold theirs")
+                .register(registry);
     }
 
     void emitted(Trigger trigger, Status status) {
@@ -67,6 +71,14 @@ public final class VerdictMetrics {
 
     void invalid() {
         invalid.increment();
+    }
+
+    void heldForBacklog() {
+        heldForBacklog.increment();
+    }
+
+    public double heldForBacklogCount() {
+        return heldForBacklog.count();
     }
 
     public double lateCount() {

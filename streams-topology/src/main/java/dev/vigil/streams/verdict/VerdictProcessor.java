@@ -36,11 +36,20 @@ import org.apache.kafka.streams.state.WindowStore;
  * {@link VerdictInput}s. Output: {@link MonitorEvent}s (verdicts, TLS observations, disabled and deleted monitors,
  * each with its definition) to {@link #eventsChild} and dead letters to {@link #deadLetterChild}.
  *
+ * <p>A deadline turns missing results into a verdict only when they are missing, not unread: while this task reads its
+ * results behind the wall clock (the last result it processed was produced more than the grace ago, and results are
+ * still coming in), a due window is decided only once the task's stream time has passed its deadline, since until
+ * then its results may sit in the backlog (Streams starved of CPU, catching up after a pause). The hold ends when the
+ * input catches up, stops (a silent fleet still yields verdicts), or after {@link #BACKLOG_HOLD_MAX_MS}.
+ *
  * <p>Exactly once per window, across restarts: every decision is recorded in changelogged stores in the
  * same exactly_once_v2 transaction as the output record; a window counts as decided when the history
  * store holds its verdict. The stores read per record are {@link MirroredStore}s, made anew in {@link #init}.
  */
 public final class VerdictProcessor implements Processor<String, VerdictInput, String, Object> {
+    /** The longest a due window waits for a backlog of results: past it, what is missing is decided missing. */
+    static final long BACKLOG_HOLD_MAX_MS = 5 * 60_000L;
+
     /** The names of the stores it owns: definitions, pending windows, cursors, latest status, verdict history. */
     public record Stores(String definitions, String pending, String cursors, String latest, String history) {}
 
@@ -62,6 +71,10 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private WindowStore<String, MonitorStatus> history;
     private long holdDeadlinesUntil;
+    /** Wall-clock time the last probe result was processed, and how long after it was produced. */
+    private long lastResultReadAt = Long.MIN_VALUE;
+
+    private long lastResultDelayMs;
 
     public VerdictProcessor(
             TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
@@ -114,6 +127,9 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
             if (in.result() == null) {
                 deadLetter(key, null, "tombstone on the probe-results topic");
             } else {
+                long now = context.currentSystemTimeMs();
+                lastResultReadAt = now;
+                lastResultDelayMs = now - record.timestamp();
                 onResult(key, in.result());
                 tlsObserved(key, in.result(), record.timestamp());
             }
@@ -236,6 +252,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         if (now < holdDeadlinesUntil) {
             return;
         }
+        long horizon = deadlineHorizon(now);
         List<PendingWindow> due = new ArrayList<>();
         for (PendingWindow window : pending.values()) { // in key order: by monitor, then window start
             MonitorDefinition def = definitions.get(window.monitorId());
@@ -247,7 +264,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
             if (windows.decidesInOrder() && !behindCursor(def.id(), window.windowStart())) {
                 continue; // decided by the in-order sweep of emitSilentWindows
             }
-            if (windows.deadline(window.windowStart()) <= now) {
+            if (windows.deadline(window.windowStart()) <= horizon) {
                 due.add(window);
             }
         }
@@ -260,12 +277,29 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         }
         for (MonitorDefinition def : new ArrayList<>(definitions.values())) {
             if (def.enabled()) {
-                emitSilentWindows(def, now);
+                emitSilentWindows(def, now, horizon);
             }
         }
     }
 
-    private void emitSilentWindows(MonitorDefinition def, long now) {
+    /**
+     * The latest deadline this punctuation may pass: the wall clock, or while the task reads its results behind it
+     * (see the class comment) its stream time, held back by at most {@link #BACKLOG_HOLD_MAX_MS}.
+     */
+    long deadlineHorizon(long now) {
+        long grace = config.verdict().grace().toMillis();
+        boolean reading = lastResultReadAt != Long.MIN_VALUE && now - lastResultReadAt <= Math.max(grace, 1_000);
+        if (!reading || lastResultDelayMs <= grace) {
+            return now;
+        }
+        long horizon = Math.max(Math.min(now, context.currentStreamTimeMs()), now - BACKLOG_HOLD_MAX_MS);
+        if (horizon < now) {
+            metrics.heldForBacklog();
+        }
+        return horizon;
+    }
+
+    private void emitSilentWindows(MonitorDefinition def, long now, long horizon) {
         MonitorWindows windows = definitions.view(def.id());
         Long stored = cursors.get(def.id());
         if (stored == null) {
@@ -276,10 +310,10 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         // a cursor of an earlier definition (another interval or schedule) moves to this one's next window start
         long cursor = windows.startAtOrAfter(stored);
         if (windows.decidesInOrder()) {
-            cursor = sweepInOrder(def, windows, cursor, now);
+            cursor = sweepInOrder(def, windows, cursor, now, horizon);
         } else {
             int budget = config.verdict().maxBackfillWindows();
-            while (budget-- > 0 && windows.deadline(cursor) <= now) {
+            while (budget-- > 0 && windows.deadline(cursor) <= horizon) {
                 if (!decided(def.id(), cursor) && !pending.containsKey(PendingWindow.key(def.id(), cursor))) {
                     emit(def, PendingWindow.empty(def.id(), cursor), VerdictMetrics.Trigger.DEADLINE, now);
                 }
@@ -320,13 +354,13 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
      * was decided early, and decided with what it has at its deadline; the sweep stops at the first window that is
      * neither decided nor due. Returns the new cursor.
      */
-    private long sweepInOrder(MonitorDefinition def, MonitorWindows windows, long cursor, long now) {
+    private long sweepInOrder(MonitorDefinition def, MonitorWindows windows, long cursor, long now, long horizon) {
         int budget = config.verdict().maxBackfillWindows();
         while (budget-- > 0) {
             PendingWindow waiting = pending.get(PendingWindow.key(def.id(), cursor));
             if (waiting != null) {
                 boolean complete = VerdictRule.complete(def.regions(), waiting);
-                if (!complete && windows.deadline(cursor) > now) {
+                if (!complete && windows.deadline(cursor) > horizon) {
                     break;
                 }
                 emit(
@@ -335,7 +369,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
                         complete ? VerdictMetrics.Trigger.COMPLETE : VerdictMetrics.Trigger.DEADLINE,
                         now);
             } else if (!decided(def.id(), cursor)) {
-                if (windows.deadline(cursor) > now) {
+                if (windows.deadline(cursor) > horizon) {
                     break;
                 }
                 emit(

@@ -119,6 +119,81 @@ class VerdictTopologyTest {
         assertThat(s.missingRegions()).hasSize(missing);
     }
 
+    /**
+     * The task reads a window's first result only just before the window's deadline: its input runs behind the wall
+     * clock (Streams starved, catching up), so the other regions' results may still be unread.
+     */
+    private long readTheFirstResultLate() {
+        defineAndSettle(monitor("shop", regions(3)));
+        long deadline = deadline("shop", W0);
+        h.wallClockTo(deadline - 1);
+        h.result(success("shop", "eu-west", W0));
+        return deadline;
+    }
+
+    @Test
+    void aDeadlinePassedOnTheWallClockButNotInTheInputWaitsForTheUnreadResults() {
+        long deadline = readTheFirstResultLate();
+        h.wallClockTo(deadline + h.config.verdict().punctuationInterval().toMillis());
+        assertThat(h.status.isEmpty())
+                .as("the deadline passed on the wall clock only: the other regions' results may be in the backlog")
+                .isTrue();
+        h.result(success("shop", "us-east", W0));
+        h.result(success("shop", "ap-south", W0));
+        assertThat(h.status.readValuesToList()).singleElement().satisfies(s -> {
+            assertThat(s.status()).isEqualTo(Status.UP);
+            assertThat(s.complete()).isTrue();
+        });
+    }
+
+    @Test
+    void aBacklogThatPassesTheDeadlineDecidesWhatIsMissingThen() {
+        long deadline = readTheFirstResultLate();
+        h.wallClockTo(deadline + h.config.verdict().punctuationInterval().toMillis());
+        // the next result read was produced after the deadline: whatever this window lacks now is missing, not unread
+        var later = success("shop", "eu-west", W0 + INTERVAL_MS);
+        h.results.pipeInput(later.monitorId(), later, deadline + 1);
+        h.wallClockTo(deadline + 2 * h.config.verdict().punctuationInterval().toMillis());
+        assertThat(h.status.readValuesToList()).singleElement().satisfies(s -> {
+            assertThat(s.windowStart()).isEqualTo(W0);
+            assertThat(s.status()).isEqualTo(Status.DEGRADED);
+            assertThat(s.complete()).isFalse();
+            assertThat(s.missingRegions()).containsExactlyInAnyOrder("us-east", "ap-south");
+        });
+    }
+
+    @Test
+    void aFleetThatFallsSilentWhileBehindIsStillDecidedOnceTheInputStops() {
+        long deadline = readTheFirstResultLate();
+        long grace = h.config.verdict().grace().toMillis();
+        h.wallClockTo(
+                deadline + grace + 2 * h.config.verdict().punctuationInterval().toMillis());
+        assertThat(h.status.readValuesToList()).singleElement().satisfies(s -> {
+            assertThat(s.status()).isEqualTo(Status.DEGRADED);
+            assertThat(s.missingRegions()).hasSize(2);
+        });
+    }
+
+    @Test
+    void anInputThatNeverCatchesUpHoldsAWindowForABoundedTime() {
+        long deadline = readTheFirstResultLate();
+        var stale = success("other", "eu-west", W0);
+        long t = deadline;
+        // results keep coming, all produced long ago: the task never catches up with the wall clock
+        while (t < deadline + VerdictProcessor.BACKLOG_HOLD_MAX_MS + 2_000 && h.status.isEmpty()) {
+            t += 1_000;
+            h.wallClockTo(t);
+            h.results.pipeInput(stale.monitorId(), stale, stale.startedAt());
+        }
+        assertThat(t)
+                .as("held while the backlog could still hold the window's results")
+                .isGreaterThan(deadline + VerdictProcessor.BACKLOG_HOLD_MAX_MS - 2_000);
+        assertThat(h.status.readValuesToList()).singleElement().satisfies(s -> {
+            assertThat(s.windowStart()).isEqualTo(W0);
+            assertThat(s.missingRegions()).hasSize(2);
+        });
+    }
+
     @Test
     void earlyEmissionHappensWithoutWallClockAndOnlyOnce() {
         defineAndSettle(monitor("shop", regions(3)));
