@@ -11,6 +11,10 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.streams.Fixtures;
 import dev.vigil.streams.app.StreamsApp;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,9 +96,22 @@ class CrashRestartIT {
                                 >= MONITORS * WINDOWS);
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 // the instances' own logs are in a directory JUnit deletes: say here why the restart did not finish
+                Set<String> decided = distinctWindows(ItSupport.readAllVerdicts(kafka));
+                List<String> undecided = new ArrayList<>();
+                for (int m = 0; m < MONITORS; m++) {
+                    for (int k = 0; k < WINDOWS; k++) {
+                        if (!decided.contains("c-" + m + "@" + (BASE + k * HOUR))) {
+                            undecided.add("c-" + m + "@window " + k);
+                        }
+                    }
+                }
                 throw new AssertionError(
                         "the restarted instance did not decide every window within 2 minutes (alive: "
-                                + second.isAlive() + "); its log ends:\n" + tail(dir.resolve("second.log"), 40),
+                                + second.isAlive() + "); " + undecided.size() + " undecided, first "
+                                + undecided.subList(0, Math.min(10, undecided.size()))
+                                + "\nits verdict counters:\n" + verdictCounters(port)
+                                + "\nits stream threads:\n" + streamThreads(second)
+                                + "\nits log ends:\n" + tail(dir.resolve("second.log"), 40),
                         e);
             } finally {
                 second.destroy();
@@ -173,6 +190,52 @@ class CrashRestartIT {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
                 .start();
+    }
+
+    /** What the instance counted of the results it read: decided, late, duplicate, unmonitored. */
+    private static String verdictCounters(int port) {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                    .timeout(Duration.ofSeconds(5))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return r.body()
+                    .lines()
+                    .filter(l -> l.startsWith("vigil_verdict_") || l.startsWith("kafka_stream_state"))
+                    .collect(java.util.stream.Collectors.joining("\n"));
+        } catch (IOException | RuntimeException e) {
+            return "(no metrics: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
+    }
+
+    /** The instance's stream threads as jcmd prints them: where a stuck one waits. */
+    private static String streamThreads(Process instance) {
+        try {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(instance.pid()), "Thread.print")
+                    .redirectErrorStream(true)
+                    .start();
+            String dump = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            StringBuilder out = new StringBuilder();
+            for (String thread : dump.split("\n\n")) {
+                if (thread.contains("StreamThread")) {
+                    out.append(thread.lines().limit(25).collect(java.util.stream.Collectors.joining("\n")))
+                            .append("\n\n");
+                }
+            }
+            return out.length() == 0 ? "(no stream thread in the dump)" : out.toString();
+        } catch (IOException | RuntimeException e) {
+            return "(no thread dump: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
     }
 
     private static String tail(Path log, int lines) {
