@@ -12,6 +12,7 @@ import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.probe.http.ProbeMetrics;
 import dev.vigil.probe.probe.ProbeSettings;
 import dev.vigil.probe.probe.Probes;
+import dev.vigil.probe.probe.StallWatch;
 import dev.vigil.probe.probe.TrustStores;
 import dev.vigil.probe.publish.KafkaResultPublisher;
 import dev.vigil.probe.publish.RemoteResultPublisher;
@@ -146,7 +147,13 @@ public final class ProbeWorker {
                         .withSecrets(env, java.util.Set.copyOf(cfg.headerSecrets()));
                 TargetGuard guard = new TargetGuard(
                         cfg.allowList().stream().map(Cidr::parse).toList(), HostResolver.system());
-                Probes probes = Probes.standard(guard, settings);
+                StallWatch stallWatch = StallWatch.start();
+                closeables.add(stallWatch);
+                metrics.bindStalls(() -> {
+                    long now = System.currentTimeMillis();
+                    return stallWatch.worstMs(now - 60_000, now) / 1000.0;
+                });
+                Probes probes = Probes.standard(guard, settings, stallWatch.stalls());
                 this.publisher = publisher(cfg, env, delivery);
                 this.scheduler = new ProbeScheduler(
                         cfg.region(),

@@ -108,6 +108,14 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
                 .register(registry);
     }
 
+    /** The worker's worst stall of the last minute ({@code StallWatch}): how long its own threads could not run. */
+    public void bindStalls(Supplier<Number> worstLastMinuteSeconds) {
+        Gauge.builder("vigil.probe.worker.stall", worstLastMinuteSeconds)
+                .description("the worker's worst stall in the last minute (its threads not run: host overloaded, GC)")
+                .baseUnit("seconds")
+                .register(registry);
+    }
+
     /** A probe's result; a skipped one counts as a skipped window, never as a probe's outcome. */
     public void record(ProbeResult r) {
         if (r.skipped()) {

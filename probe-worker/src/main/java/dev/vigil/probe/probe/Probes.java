@@ -29,6 +29,10 @@ import reactor.core.publisher.Mono;
  * healthy targets down in its first window, every failure a timeout). Such a probe is skipped ({@code overloaded}) too:
  * a target that hangs is paged one window later, and any other failure (refused, reset, a wrong status, a failed
  * assertion) counts at once. The region watch does not judge a worker's skips over the same first span.
+ *
+ * <p>And the same holds for a timeout while the worker's own threads stalled for {@link #STARVED_DEADLINE_MS} or more
+ * ({@link StallWatch}: the process not scheduled on a saturated host, a long GC pause): the wait it measured was partly
+ * its own, even when its deadline then fired on time.
  */
 public final class Probes implements Probe {
     /** How late a probe's own deadline may fire before the timeout says more about the worker than the target. */
@@ -38,18 +42,26 @@ public final class Probes implements Probe {
 
     private final Map<CheckType, Probe> byType;
     private final long warmUntil;
+    private final StallWatch.Stalls stalls;
 
     /** Probes without a warm-up (a timeout is the target's from the start). */
     public Probes(Map<CheckType, Probe> byType) {
         this(byType, Long.MIN_VALUE);
     }
 
+    /** Probes that know of no stall of their worker. */
+    public Probes(Map<CheckType, Probe> byType, long warmUntil) {
+        this(byType, warmUntil, StallWatch.Stalls.NONE);
+    }
+
     /**
      * @param byType    a probe for every probed type; a missing one is a wiring error, reported at construction
      * @param warmUntil epoch ms until which a timeout is the worker's own (its start plus {@link #WARM_UP_MS})
+     * @param stalls    the worker's own stalls, from its {@link StallWatch}
      */
-    public Probes(Map<CheckType, Probe> byType, long warmUntil) {
+    public Probes(Map<CheckType, Probe> byType, long warmUntil, StallWatch.Stalls stalls) {
         this.warmUntil = warmUntil;
+        this.stalls = java.util.Objects.requireNonNull(stalls, "stalls");
         EnumMap<CheckType, Probe> copy = new EnumMap<>(CheckType.class);
         copy.putAll(byType);
         for (CheckType t : CheckType.values()) {
@@ -63,16 +75,22 @@ public final class Probes implements Probe {
 
     /**
      * The worker's probes: one per type, sharing the SSRF guard and the settings, warming up for {@link #WARM_UP_MS}
-     * from now on the settings' clock.
+     * from now on the settings' clock, knowing of no stall.
      */
     public static Probes standard(TargetGuard guard, ProbeSettings settings) {
+        return standard(guard, settings, StallWatch.Stalls.NONE);
+    }
+
+    /** The worker's probes, as {@link #standard(TargetGuard, ProbeSettings)}, judging timeouts by its stalls. */
+    public static Probes standard(TargetGuard guard, ProbeSettings settings, StallWatch.Stalls stalls) {
         return new Probes(
                 Map.of(
                         CheckType.HTTP, new HttpProbe(guard, settings),
                         CheckType.TCP, new TcpProbe(guard, settings),
                         CheckType.TLS, new TlsProbe(guard, settings),
                         CheckType.DNS, new DnsProbe(guard, settings)),
-                settings.wallClock().getAsLong() + WARM_UP_MS);
+                settings.wallClock().getAsLong() + WARM_UP_MS,
+                stalls);
     }
 
     @Override
@@ -86,6 +104,13 @@ public final class Probes implements Probe {
                         r,
                         "not probed faithfully: its timeout fired " + r.totalMs()
                                 + " ms after the start, the worker was" + " overloaded");
+            }
+            long stalled = stalledFor(monitor, r);
+            if (stalled >= STARVED_DEADLINE_MS) {
+                return skipped(
+                        r,
+                        "not probed faithfully: it timed out while the worker's own threads stalled " + stalled
+                                + " ms, the worker's host was overloaded");
             }
             if (warmingUp(r)) {
                 return skipped(
@@ -101,6 +126,15 @@ public final class Probes implements Probe {
     boolean warmingUp(ProbeResult r) {
         return (r.errorKind() == ErrorKind.TIMEOUT || r.errorKind() == ErrorKind.CONNECT_TIMEOUT)
                 && r.startedAt() < warmUntil;
+    }
+
+    /** For a timeout, the worker's worst stall while the probe ran (see the class comment); 0 for any other result. */
+    long stalledFor(MonitorDefinition monitor, ProbeResult r) {
+        if (r.errorKind() != ErrorKind.TIMEOUT && r.errorKind() != ErrorKind.CONNECT_TIMEOUT) {
+            return 0;
+        }
+        long measured = Math.max(r.totalMs() == null ? 0 : r.totalMs(), r.responseMs() == null ? 0 : r.responseMs());
+        return stalls.worstMs(r.startedAt(), r.startedAt() + Math.max(measured, monitor.timeoutMs()));
     }
 
     /** A timeout measured well past the probe's own deadline (see the class comment). */

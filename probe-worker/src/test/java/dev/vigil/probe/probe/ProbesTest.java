@@ -135,6 +135,42 @@ class ProbesTest {
                 null);
     }
 
+    /** Probes whose every probe ends as {@code result}, on a worker that stalled {@code stalledMs} meanwhile. */
+    private static Probes stalled(java.util.function.BiFunction<MonitorDefinition, Long, ProbeResult> result, long ms) {
+        Map<CheckType, Probe> m = new EnumMap<>(CheckType.class);
+        for (CheckType t : List.of(CheckType.HTTP, CheckType.TCP, CheckType.DNS, CheckType.TLS)) {
+            m.put(t, (monitor, ws) -> Mono.fromCallable(() -> result.apply(monitor, ws)));
+        }
+        // the stall is asked for over the probe's own span: from its start to its start plus what it waited
+        return new Probes(m, Long.MIN_VALUE, (from, to) -> from == WINDOW + 10 && to >= from + 2000 ? ms : 0);
+    }
+
+    @Test
+    void aTimeoutWhileTheWorkersOwnThreadsStalledIsTheWorkersGapAndAnyOtherResultStands() {
+        MonitorDefinition monitor = Monitors.http("https://example.com/", null, null, null, null, 2000);
+        for (ErrorKind kind : List.of(ErrorKind.TIMEOUT, ErrorKind.CONNECT_TIMEOUT)) {
+            // the deadline fired on time (2,000 ms), but the worker had stalled while it waited
+            ProbeResult r = stalled((m, ws) -> timeout(m, ws, kind, 2000), Probes.STARVED_DEADLINE_MS)
+                    .probe(monitor, WINDOW)
+                    .block(Duration.ofSeconds(5));
+            assertThat(r.outcome()).as(kind.wire()).isEqualTo(Outcome.SKIPPED);
+            assertThat(r.skipReason()).isEqualTo(SkipReason.OVERLOADED);
+            assertThat(r.detail()).contains("stalled 250 ms");
+        }
+        ProbeResult shortStall = stalled(
+                        (m, ws) -> timeout(m, ws, ErrorKind.TIMEOUT, 2000), Probes.STARVED_DEADLINE_MS - 1)
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(shortStall.outcome()).as("a short stall says nothing").isEqualTo(Outcome.NETWORK_FAILURE);
+        ProbeResult refused = stalled((m, ws) -> timeout(m, ws, ErrorKind.CONNECT_REFUSED, 3), 5_000)
+                .probe(monitor, WINDOW)
+                .block(Duration.ofSeconds(5));
+        assertThat(refused.outcome())
+                .as("a refusal is the target's, stall or not")
+                .isEqualTo(Outcome.NETWORK_FAILURE);
+        assertThat(refused.errorKind()).isEqualTo(ErrorKind.CONNECT_REFUSED);
+    }
+
     @Test
     void aTimeoutTheWorkerCouldNotEnforceOnTimeIsSkippedAsOverloadedNotAFailureOfTheTarget() {
         MonitorDefinition monitor = Monitors.http("https://example.com/", null, null, null, null, 2000);
