@@ -165,8 +165,8 @@ class ScaleFiguresTest {
     @Test
     void theCommonestReasonsForPagesComeFirstWithDigitsFolded() {
         assertThat(ClusterScale.Recorder.topReasons(java.util.Map.of())).isEqualTo("none");
-        assertThat(ClusterScale.Recorder.topReasons(java.util.Map.of(
-                        "a is down", 2L, "b timed out", 7L, "c", 1L, "d", 3L)))
+        assertThat(ClusterScale.Recorder.topReasons(
+                        java.util.Map.of("a is down", 2L, "b timed out", 7L, "c", 1L, "d", 3L)))
                 .isEqualTo("7x b_timed_out|3x d|2x a_is_down");
     }
 
