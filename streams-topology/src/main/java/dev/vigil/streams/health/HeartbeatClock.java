@@ -7,28 +7,16 @@ package dev.vigil.streams.health;
  * still to be read is not called silent; when no heartbeat arrives at all it advances with wall clock, so silence is
  * still noticed. Before the first heartbeat it is wall clock. One per processor instance: after a restart it starts
  * again from the first heartbeat read, which is what a restart catching up needs.
- *
- * <p>When the newest heartbeat was read late (more than {@link #TRANSIT_MS} after it was sent: this task reads behind,
- * starved of CPU or catching up), the next one is expected as late: the clock runs on only once that lateness has
- * passed too, at most {@link #MAX_LATENESS_MS}. Otherwise a reader behind by more than a worker's healthy span, and
- * fetching the heartbeats in bursts, would call live workers silent between two bursts.
  */
 public final class HeartbeatClock {
-    /** How late a heartbeat may be read and still count as read on time (its transit, a commit interval). */
-    static final long TRANSIT_MS = 5_000;
-    /** The most the run-on waits for a reader behind: past it, silence is silence however far behind it reads. */
-    static final long MAX_LATENESS_MS = 5 * 60_000L;
-
     private long newestSentAt = Long.MIN_VALUE;
     private long readAt;
-    private long lateness;
 
     /** A heartbeat sent at {@code sentAt} was read at wall-clock time {@code wall}. */
     public void read(long sentAt, long wall) {
         if (sentAt > newestSentAt) {
             newestSentAt = sentAt;
             readAt = wall;
-            lateness = Math.min(MAX_LATENESS_MS, Math.max(0, wall - sentAt - TRANSIT_MS));
         }
     }
 
@@ -37,6 +25,6 @@ public final class HeartbeatClock {
         if (newestSentAt == Long.MIN_VALUE) {
             return wall;
         }
-        return Math.min(wall, newestSentAt + Math.max(0, wall - readAt - lateness));
+        return Math.min(wall, newestSentAt + Math.max(0, wall - readAt));
     }
 }
