@@ -57,6 +57,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
     private final boolean ownsDataDir;
     private final Map<String, String> serverConfig;
     private final int poolSize;
+    private final boolean stopOnJvmExit;
     private final int port;
     private final PostgresDatabase defaultDatabase;
     private final Set<PostgresDatabase> createdDatabases = new LinkedHashSet<>();
@@ -71,6 +72,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
 
     private EmbeddedPostgres(Builder builder) {
         this.poolSize = builder.poolSize;
+        this.stopOnJvmExit = builder.stopOnJvmExit;
         this.external = builder.externalUrl();
         if (external != null) {
             this.dataDir = null;
@@ -401,6 +403,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setPGStartupWait(Duration.ofSeconds(30))
+                    .setRegisterShutdownHook(stopOnJvmExit)
                     // zonky's readiness check and data sources connect with this
                     .setConnectConfig("password", password)
                     // runs after initdb, before the server starts: the password is on disk before it is needed
@@ -498,6 +501,7 @@ public final class EmbeddedPostgres implements AutoCloseable {
         private int poolSize = 4;
         private String externalUrl;
         private boolean useEnvironment = true;
+        private boolean stopOnJvmExit = true;
         private final Map<String, String> serverConfig = new HashMap<>();
 
         private Builder() {}
@@ -536,6 +540,16 @@ public final class EmbeddedPostgres implements AutoCloseable {
         /** Whether {@value EmbeddedPostgres#URL_ENV} may name an external server (default true). */
         public Builder useEnvironment(boolean useEnvironment) {
             this.useEnvironment = useEnvironment;
+            return this;
+        }
+
+        /**
+         * Whether a JVM exit stops the server by itself (default true: a test that never closes it leaves no server
+         * behind). An application that stops its services in order on exit passes false and closes the server last:
+         * a hook of its own would stop the database while the services that use it are still finishing.
+         */
+        public Builder stopOnJvmExit(boolean stopOnJvmExit) {
+            this.stopOnJvmExit = stopOnJvmExit;
             return this;
         }
 

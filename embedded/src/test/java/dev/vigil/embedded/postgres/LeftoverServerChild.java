@@ -15,6 +15,8 @@ public final class LeftoverServerChild {
                 .useEnvironment(false)
                 .dataDir(Path.of(args[0]))
                 .port(Integer.parseInt(args[1]))
+                // "owner-stops": an application that stops the server itself, last, on its own exit
+                .stopOnJvmExit(!(args.length > 2 && args[2].equals("owner-stops")))
                 .start();
         Sql.update(pg.connectionFactory(), "CREATE TABLE IF NOT EXISTS kept (v text)");
         Sql.update(pg.connectionFactory(), "INSERT INTO kept VALUES ('written before the kill')");

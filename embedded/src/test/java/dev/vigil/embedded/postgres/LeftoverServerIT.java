@@ -87,6 +87,59 @@ class LeftoverServerIT {
         }
     }
 
+    @Test
+    void anOrderlyJvmExitStopsTheServerUnlessItsOwnerStopsItInOrder() throws Exception {
+        // by default the JVM's exit (SIGTERM here) stops the server: a test that never closes it leaves none behind
+        Path plain = dir.resolve("plain");
+        Process child = child(plain, LocalPorts.free());
+        awaitReady(child);
+        long server = LeftoverServer.postmasterPid(plain).orElseThrow();
+        child.destroy();
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(stopsWithin(server, 30)).as("stopped with the JVM").isTrue();
+
+        // an application that stops its services in order keeps the server until it closes it itself, last; this
+        // child closes nothing, so its exit leaves the server running for the next start to take over
+        Path owned = dir.resolve("owned");
+        int port = LocalPorts.free();
+        Process owner = child(owned, port, "owner-stops");
+        awaitReady(owner);
+        long kept = LeftoverServer.postmasterPid(owned).orElseThrow();
+        owner.destroy();
+        assertThat(owner.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(stopsWithin(kept, 3)).as("not stopped by the JVM's exit").isFalse();
+        try (EmbeddedPostgres next = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .dataDir(owned)
+                .port(port)
+                .start()) {
+            assertThat(next.leftoverStopped()).hasValue(kept);
+        }
+    }
+
+    private static Process child(Path data, int port, String... mode) throws java.io.IOException {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                LeftoverServerChild.class.getName(),
+                data.toString(),
+                Integer.toString(port)));
+        cmd.addAll(java.util.List.of(mode));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static boolean stopsWithin(long pid, int seconds) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
     private static void awaitReady(Process child) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();

@@ -153,7 +153,8 @@ public final class StandaloneLauncher implements AutoCloseable {
         }
 
         long t = System.nanoTime();
-        EmbeddedPostgres.Builder pg = EmbeddedPostgres.builder().poolSize(2);
+        // stopped last by this launcher's ordered close (the shutdown hook's too), after every service that uses it
+        EmbeddedPostgres.Builder pg = EmbeddedPostgres.builder().poolSize(2).stopOnJvmExit(false);
         String externalDb = processEnv.get(EmbeddedPostgres.URL_ENV);
         if (externalDb == null || externalDb.isBlank()) {
             pg.port(options.postgresPort()).dataDir(dataDir.resolve("postgres")).useEnvironment(false);
