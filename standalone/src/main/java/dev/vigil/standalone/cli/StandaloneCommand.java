@@ -193,7 +193,10 @@ public class StandaloneCommand implements Callable<Integer> {
             spec.commandLine()
                     .getErr()
                     .println("(ports in use? pass --kafka-port/--ingest-port/...; "
-                            + "a stale lock? stop the other Vigil or use another --data-dir)");
+                            + "a stale lock? stop the other Vigil or use another --data-dir; "
+                            + "Streams' local state written by another Vigil version? remove "
+                            + options.dataDir().resolve("streams")
+                            + ", Kafka's changelogs rebuild it)");
             return ExitCode.STARTUP.code();
         }
         AutoCloseable extra = afterStart(launcher, out);
