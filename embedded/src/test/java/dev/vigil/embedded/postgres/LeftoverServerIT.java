@@ -2,6 +2,7 @@ package dev.vigil.embedded.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.vigil.embedded.net.LocalPorts;
 import java.io.BufferedReader;
@@ -9,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,15 +28,7 @@ class LeftoverServerIT {
     void aServerLeftByAKilledJvmIsStoppedAndReplacedWithNothingLost() throws Exception {
         Path data = dir.resolve("pg");
         int port = LocalPorts.free();
-        Process child = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LeftoverServerChild.class.getName(),
-                        data.toString(),
-                        Integer.toString(port))
-                .redirectErrorStream(true)
-                .start();
+        Process child = child(data, port);
         long orphan;
         try {
             awaitReady(child);
@@ -96,7 +90,7 @@ class LeftoverServerIT {
         long server = LeftoverServer.postmasterPid(plain).orElseThrow();
         child.destroy();
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(stopsWithin(server, 30)).as("stopped with the JVM").isTrue();
+        await("the server stopped with the JVM").atMost(Duration.ofSeconds(30)).until(() -> !alive(server));
 
         // an application that stops its services in order keeps the server until it closes it itself, last; this
         // child closes nothing, so its exit leaves the server running for the next start to take over
@@ -107,7 +101,10 @@ class LeftoverServerIT {
         long kept = LeftoverServer.postmasterPid(owned).orElseThrow();
         owner.destroy();
         assertThat(owner.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(stopsWithin(kept, 3)).as("not stopped by the JVM's exit").isFalse();
+        await("the server not stopped by the JVM's exit")
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> alive(kept));
         try (EmbeddedPostgres next = EmbeddedPostgres.builder()
                 .useEnvironment(false)
                 .dataDir(owned)
@@ -129,15 +126,8 @@ class LeftoverServerIT {
         return new ProcessBuilder(cmd).redirectErrorStream(true).start();
     }
 
-    private static boolean stopsWithin(long pid, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                return true;
-            }
-            Thread.sleep(100);
-        }
-        return false;
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     private static void awaitReady(Process child) throws Exception {
