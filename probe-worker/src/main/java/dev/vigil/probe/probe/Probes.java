@@ -124,26 +124,29 @@ public final class Probes implements Probe {
 
     /** A timeout of a probe that started during the worker's warm-up (see the class comment). */
     boolean warmingUp(ProbeResult r) {
-        return (r.errorKind() == ErrorKind.TIMEOUT || r.errorKind() == ErrorKind.CONNECT_TIMEOUT)
-                && r.startedAt() < warmUntil;
+        return timedOut(r) && r.startedAt() < warmUntil;
     }
 
     /** For a timeout, the worker's worst stall while the probe ran (see the class comment); 0 for any other result. */
     long stalledFor(MonitorDefinition monitor, ProbeResult r) {
-        if (r.errorKind() != ErrorKind.TIMEOUT && r.errorKind() != ErrorKind.CONNECT_TIMEOUT) {
+        if (!timedOut(r)) {
             return 0;
         }
-        long measured = Math.max(r.totalMs() == null ? 0 : r.totalMs(), r.responseMs() == null ? 0 : r.responseMs());
-        return stalls.worstMs(r.startedAt(), r.startedAt() + Math.max(measured, monitor.timeoutMs()));
+        return stalls.worstMs(r.startedAt(), r.startedAt() + Math.max(waitedMs(r), monitor.timeoutMs()));
     }
 
     /** A timeout measured well past the probe's own deadline (see the class comment). */
     static boolean starved(MonitorDefinition monitor, ProbeResult r) {
-        if (r.errorKind() != ErrorKind.TIMEOUT && r.errorKind() != ErrorKind.CONNECT_TIMEOUT) {
-            return false;
-        }
-        long measured = Math.max(r.totalMs() == null ? 0 : r.totalMs(), r.responseMs() == null ? 0 : r.responseMs());
-        return measured > monitor.timeoutMs() + STARVED_DEADLINE_MS;
+        return timedOut(r) && waitedMs(r) > monitor.timeoutMs() + STARVED_DEADLINE_MS;
+    }
+
+    private static boolean timedOut(ProbeResult r) {
+        return r.errorKind() == ErrorKind.TIMEOUT || r.errorKind() == ErrorKind.CONNECT_TIMEOUT;
+    }
+
+    /** How long the probe waited, as it measured it. */
+    private static long waitedMs(ProbeResult r) {
+        return Math.max(r.totalMs() == null ? 0 : r.totalMs(), r.responseMs() == null ? 0 : r.responseMs());
     }
 
     private static ProbeResult skipped(ProbeResult r, String detail) {
