@@ -29,6 +29,7 @@ import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.kit.main.ExitCode;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.sign.RequestSigner;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -120,8 +121,14 @@ public final class IngestServer {
                 .baseUnit("bytes")
                 .register(registry);
         BatchParser parser = new BatchParser(limits.maxEvents());
-        BatchResponder batches = new BatchResponder(publisher, responder, registry, (int)
-                config.kafka().retryAfter().toSeconds());
+        Tracing tracing = Tracing.start(
+                "ingest", config.http().host() + ":" + config.http().port(), config.otel(), env, registry);
+        BatchResponder batches = new BatchResponder(
+                publisher,
+                responder,
+                registry,
+                (int) config.kafka().retryAfter().toSeconds(),
+                tracing);
         ApiKeys apiKeys = new ApiKeys(config.apiKeys());
         var topics = config.kafka().topics();
         MetricsHandler metrics = new MetricsHandler(
@@ -258,7 +265,7 @@ public final class IngestServer {
                 betterStack == null ? "off" : "→ " + topics.vendorUpdates(),
                 edge.allowedHosts().isEmpty() ? "any" : new java.util.TreeSet<>(edge.allowedHosts()),
                 topics.monitors());
-        return new Running(server, publisher, admin, registry, gc, monitorsFollower);
+        return new Running(server, publisher, admin, registry, gc, monitorsFollower, tracing);
     }
 
     /** Ready once every transactional producer is initialised and the cluster answers; run off the event loop. */
@@ -366,6 +373,7 @@ public final class IngestServer {
         private final PrometheusMeterRegistry registry;
         private final JvmGcMetrics gc;
         private final MonitorsFollower monitorsFollower;
+        private final Tracing tracing;
         private boolean closed;
 
         Running(
@@ -374,7 +382,9 @@ public final class IngestServer {
                 Admin admin,
                 PrometheusMeterRegistry registry,
                 JvmGcMetrics gc,
-                MonitorsFollower monitorsFollower) {
+                MonitorsFollower monitorsFollower,
+                Tracing tracing) {
+            this.tracing = tracing;
             this.server = server;
             this.publisher = publisher;
             this.admin = admin;
@@ -404,6 +414,7 @@ public final class IngestServer {
             server.disposeNow(Duration.ofSeconds(15));
             monitorsFollower.close();
             publisher.close();
+            tracing.close();
             admin.close(Duration.ofSeconds(2));
             gc.close();
             registry.close();

@@ -9,6 +9,7 @@ import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.kit.ops.OpsServer;
 import dev.vigil.kit.retry.Backoff;
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.DigestTables;
@@ -26,6 +27,7 @@ import dev.vigil.notifier.core.ChannelLane;
 import dev.vigil.notifier.core.ChannelPipeline;
 import dev.vigil.notifier.core.ClaimStage;
 import dev.vigil.notifier.core.DeadLetterStage;
+import dev.vigil.notifier.core.DeliveryTrace;
 import dev.vigil.notifier.core.Dispatcher;
 import dev.vigil.notifier.core.RecordStage;
 import dev.vigil.notifier.core.RetryPolicy;
@@ -135,6 +137,7 @@ public final class NotifierService {
         private final java.util.function.BooleanSupplier mirrorsReady;
         private final AlertConsumer consumer;
         private final OpsServer http;
+        private final Tracing tracing;
         /** The dead-man's switch when configured; stopped first on close, so no ping outlives the notifier. */
         private DeadMansSwitch deadMan;
 
@@ -145,6 +148,8 @@ public final class NotifierService {
             NotifierConfig cfg = loaded.config();
             NotifierConfig.Delivery d = cfg.delivery();
             Scheduler timer = Schedulers.parallel();
+            this.tracing = Tracing.start("notifier", instance, cfg.otel(), env, registry);
+            closeables.add(tracing);
             try {
                 new JvmMemoryMetrics().bindTo(registry);
                 new JvmThreadMetrics().bindTo(registry);
@@ -425,7 +430,7 @@ public final class NotifierService {
             if (e == null) {
                 return Mono.empty();
             }
-            return dispatcher.dispatch(e);
+            return dispatcher.dispatch(e).contextWrite(c -> DeliveryTrace.in(c, tracing, r.headers()));
         }
 
         public boolean ready() {

@@ -8,6 +8,7 @@ import dev.vigil.kit.net.TargetGuard;
 import dev.vigil.kit.ops.Check;
 import dev.vigil.kit.ops.OpsRoutes;
 import dev.vigil.kit.ops.OpsServer;
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.probe.config.ProbeWorkerConfig;
 import dev.vigil.probe.http.ProbeMetrics;
 import dev.vigil.probe.probe.ProbeSettings;
@@ -107,6 +108,7 @@ public final class ProbeWorker {
         private final KafkaMonitorFeed kafkaFeed;
         private final Disposable heartbeats;
         private final OpsServer http;
+        private final Tracing tracing;
         private volatile boolean closed;
 
         Running(ProbeWorkerConfig cfg, Map<String, String> env, ResultPublisher.Listener observer) {
@@ -136,6 +138,8 @@ public final class ProbeWorker {
                     observer.heartbeatFailed(heartbeat, error);
                 }
             };
+            this.tracing = Tracing.start(
+                    "probe-worker", cfg.region() + "/" + cfg.workerId(), cfg.otel(), env, metrics.registry());
             try {
                 ProbeSettings settings = new ProbeSettings(
                                 cfg.region(),
@@ -249,7 +253,8 @@ public final class ProbeWorker {
                     cfg.kafka().topics().probeResults(),
                     cfg.kafka().topics().heartbeats(),
                     Map.of(),
-                    delivery);
+                    delivery,
+                    tracing);
             new KafkaClientMetrics(kafka.producer()).bindTo(metrics.registry());
             return kafka;
         }
@@ -345,6 +350,7 @@ public final class ProbeWorker {
             run(() -> publisher.close(Duration.ofSeconds(30)), publisher != null);
             run(() -> http.close(), http != null);
             run(timer::dispose, true);
+            run(tracing::close, true);
             run(metrics::close, true);
         }
 

@@ -7,6 +7,7 @@ import static dev.vigil.kit.config.DeprecatedKey.seconds;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.Problems;
+import dev.vigil.kit.trace.OtelSettings;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;
@@ -35,7 +36,8 @@ public record IngestConfig(
         Map<String, ProbeWorkerKey> probeWorkers,
         Limits limits,
         Integrations integrations,
-        Quotas quotas) {
+        Quotas quotas,
+        OtelSettings otel) {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern KEY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
@@ -60,6 +62,7 @@ public record IngestConfig(
             millis("limits.idleTimeoutMs", "limits.idleTimeout"));
 
     public IngestConfig {
+        otel = otel == null ? OtelSettings.defaults() : otel;
         Problems p = new Problems();
         http = http == null ? Http.defaults() : http;
         p.required("kafka", kafka);
@@ -118,6 +121,18 @@ public record IngestConfig(
         p.throwIfAny();
     }
 
+    /** The shape before tracing ({@code otel}: export off). */
+    public IngestConfig(
+            Http http,
+            Kafka kafka,
+            Map<String, List<String>> apiKeys,
+            Map<String, ProbeWorkerKey> probeWorkers,
+            Limits limits,
+            Integrations integrations,
+            Quotas quotas) {
+        this(http, kafka, apiKeys, probeWorkers, limits, integrations, quotas, null);
+    }
+
     /** No vendor integrations. */
     public IngestConfig(
             Http http,
@@ -161,23 +176,23 @@ public record IngestConfig(
     }
 
     public IngestConfig withLimits(Limits newLimits) {
-        return new IngestConfig(http, kafka, apiKeys, probeWorkers, newLimits, integrations, quotas);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, newLimits, integrations, quotas, otel);
     }
 
     public IngestConfig withHttp(Http newHttp) {
-        return new IngestConfig(newHttp, kafka, apiKeys, probeWorkers, limits, integrations, quotas);
+        return new IngestConfig(newHttp, kafka, apiKeys, probeWorkers, limits, integrations, quotas, otel);
     }
 
     public IngestConfig withKafka(Kafka newKafka) {
-        return new IngestConfig(http, newKafka, apiKeys, probeWorkers, limits, integrations, quotas);
+        return new IngestConfig(http, newKafka, apiKeys, probeWorkers, limits, integrations, quotas, otel);
     }
 
     public IngestConfig withIntegrations(Integrations newIntegrations) {
-        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, newIntegrations, quotas);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, newIntegrations, quotas, otel);
     }
 
     public IngestConfig withQuotas(Quotas newQuotas) {
-        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, integrations, newQuotas);
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, integrations, newQuotas, otel);
     }
 
     /**
@@ -678,5 +693,10 @@ public record IngestConfig(
                     requestTimeout,
                     idleTimeout);
         }
+    }
+
+    /** With other tracing settings. */
+    public IngestConfig withOtel(OtelSettings o) {
+        return new IngestConfig(http, kafka, apiKeys, probeWorkers, limits, integrations, quotas, o);
     }
 }

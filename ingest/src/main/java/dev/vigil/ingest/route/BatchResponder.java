@@ -6,9 +6,15 @@ import dev.vigil.ingest.validate.Accepted;
 import dev.vigil.ingest.validate.BatchResult;
 import dev.vigil.ingest.validate.Rejection;
 import dev.vigil.kit.http.HttpProblem;
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.json.Json;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +22,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -30,10 +38,22 @@ public final class BatchResponder {
     private final Responder responder;
     private final MeterRegistry registry;
     private final int retryAfterSeconds;
+    private final Tracing tracing;
     private final Map<String, Counter> eventCounters = new ConcurrentHashMap<>();
 
     public BatchResponder(
             AcknowledgedPublisher publisher, Responder responder, MeterRegistry registry, int retryAfterSeconds) {
+        this(publisher, responder, registry, retryAfterSeconds, Tracing.off("ingest"));
+    }
+
+    /** @param tracing each accepted batch continues the request's {@code traceparent} into its records */
+    public BatchResponder(
+            AcknowledgedPublisher publisher,
+            Responder responder,
+            MeterRegistry registry,
+            int retryAfterSeconds,
+            Tracing tracing) {
+        this.tracing = tracing;
         this.publisher = publisher;
         this.responder = responder;
         this.registry = registry;
@@ -74,8 +94,11 @@ public final class BatchResponder {
         }
         List<ProducerRecord<String, byte[]>> records =
                 new ArrayList<>(batch.accepted().size());
+        Headers trace = trace(route, req, batch.accepted().size());
         for (Accepted<T> a : batch.accepted()) {
-            records.add(new ProducerRecord<>(topic, a.key(), Json.bytes(a.value())));
+            var record = new ProducerRecord<>(topic, a.key(), Json.bytes(a.value()));
+            trace.forEach(h -> record.headers().add(h));
+            records.add(record);
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("accepted", batch.accepted().size());
@@ -83,6 +106,40 @@ public final class BatchResponder {
         body.putAll(extra);
         return publishRecords(route, records, res, body, onUnavailable);
     }
+
+    /**
+     * The trace context the batch's records carry: the request's {@code traceparent} continued by this hop's span
+     * when exporting, passed on unchanged when not; none without a valid one (or, exporting, a new trace).
+     */
+    private Headers trace(String route, HttpServerRequest req, int events) {
+        Context parent = tracing.extract(req.requestHeaders(), HEADERS);
+        Headers out = new RecordHeaders();
+        if (!tracing.exporting()) {
+            tracing.inject(parent, out);
+            return out;
+        }
+        Span span = tracing.tracer()
+                .spanBuilder("ingest " + route)
+                .setSpanKind(SpanKind.SERVER)
+                .setParent(parent)
+                .setAttribute("vigil.ingest.events", events)
+                .startSpan();
+        span.end();
+        tracing.inject(span, out);
+        return out;
+    }
+
+    private static final TextMapGetter<HttpHeaders> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(HttpHeaders headers) {
+            return headers.names();
+        }
+
+        @Override
+        public String get(HttpHeaders headers, String key) {
+            return headers == null ? null : headers.get(key);
+        }
+    };
 
     /**
      * Publishes the records of one request that is not a batch of events (a vendor's webhook) with the same

@@ -7,6 +7,7 @@ import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.DurationText;
 import dev.vigil.kit.config.Problems;
+import dev.vigil.kit.trace.OtelSettings;
 import dev.vigil.schemas.topic.Topics;
 import java.net.URI;
 import java.nio.file.Path;
@@ -26,7 +27,8 @@ public record NotifierConfig(
         String routingFile,
         RoutingSpec routing,
         DeadMan deadMan,
-        Digest digest) {
+        Digest digest,
+        OtelSettings otel) {
 
     /**
      * How {@link ConfigLoader} reads this configuration, and the table of the keys it was written with before every
@@ -43,6 +45,7 @@ public record NotifierConfig(
             renamed("kafka.auditTopic", "kafka.topics.audit"));
 
     public NotifierConfig {
+        otel = otel == null ? OtelSettings.defaults() : otel;
         Problems p = new Problems();
         kafka = kafka == null ? Kafka.defaults() : kafka;
         database = database == null ? Database.defaults() : database;
@@ -55,6 +58,19 @@ public record NotifierConfig(
                 "routingFile",
                 "give routing inline or in routingFile, not both");
         p.throwIfAny();
+    }
+
+    /** The shape before tracing ({@code otel}: export off). */
+    public NotifierConfig(
+            Kafka kafka,
+            Database database,
+            Delivery delivery,
+            Http http,
+            String routingFile,
+            RoutingSpec routing,
+            DeadMan deadMan,
+            Digest digest) {
+        this(kafka, database, delivery, http, routingFile, routing, deadMan, digest, null);
     }
 
     /**
@@ -89,31 +105,31 @@ public record NotifierConfig(
     }
 
     public NotifierConfig withDigest(Digest g) {
-        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, deadMan, g);
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, deadMan, g, otel);
     }
 
     public NotifierConfig withDeadMan(DeadMan m) {
-        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, m, digest);
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, m, digest, otel);
     }
 
     public NotifierConfig withKafka(Kafka k) {
-        return new NotifierConfig(k, database, delivery, http, routingFile, routing, deadMan, digest);
+        return new NotifierConfig(k, database, delivery, http, routingFile, routing, deadMan, digest, otel);
     }
 
     public NotifierConfig withDatabase(Database d) {
-        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing, deadMan, digest);
+        return new NotifierConfig(kafka, d, delivery, http, routingFile, routing, deadMan, digest, otel);
     }
 
     public NotifierConfig withDelivery(Delivery d) {
-        return new NotifierConfig(kafka, database, d, http, routingFile, routing, deadMan, digest);
+        return new NotifierConfig(kafka, database, d, http, routingFile, routing, deadMan, digest, otel);
     }
 
     public NotifierConfig withHttp(Http h) {
-        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing, deadMan, digest);
+        return new NotifierConfig(kafka, database, delivery, h, routingFile, routing, deadMan, digest, otel);
     }
 
     public NotifierConfig withRouting(RoutingSpec r) {
-        return new NotifierConfig(kafka, database, delivery, http, null, r, deadMan, digest);
+        return new NotifierConfig(kafka, database, delivery, http, null, r, deadMan, digest, otel);
     }
 
     /**
@@ -462,5 +478,10 @@ public record NotifierConfig(
         static Http defaults() {
             return new Http(null, null);
         }
+    }
+
+    /** With other tracing settings. */
+    public NotifierConfig withOtel(OtelSettings o) {
+        return new NotifierConfig(kafka, database, delivery, http, routingFile, routing, deadMan, digest, o);
     }
 }

@@ -98,9 +98,15 @@ public final class ChannelPipeline {
      *                         the incident upsert runs alongside the claim and the send instead of before them
      */
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed, Mono<Void> incidentRecorded) {
-        return Mono.defer(() -> attempt(e, routed, 1, clock.instant(), incidentRecorded))
-                .doOnNext(r ->
-                        finals.computeIfAbsent(r.outcome(), this::deliveries).increment());
+        return Mono.deferContextual(context -> {
+            io.opentelemetry.api.trace.Span span = DeliveryTrace.start(context, e, channel);
+            return attempt(e, routed, 1, clock.instant(), incidentRecorded)
+                    .doOnNext(r -> {
+                        finals.computeIfAbsent(r.outcome(), this::deliveries).increment();
+                        DeliveryTrace.end(span, e, r);
+                    })
+                    .doOnError(err -> DeliveryTrace.fail(span, err));
+        });
     }
 
     /** A claim and, when it was ours, what the send gave. */

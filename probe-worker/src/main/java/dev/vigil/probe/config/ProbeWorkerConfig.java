@@ -7,6 +7,7 @@ import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.Problems;
 import dev.vigil.kit.net.Cidr;
+import dev.vigil.kit.trace.OtelSettings;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.topic.Topics;
@@ -50,7 +51,8 @@ public record ProbeWorkerConfig(
         Kafka kafka,
         Http http,
         Remote remote,
-        List<String> headerSecrets) {
+        List<String> headerSecrets,
+        OtelSettings otel) {
 
     public static final String VERSION = "0.1.0";
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
@@ -72,6 +74,7 @@ public record ProbeWorkerConfig(
             millis("remote.flushIntervalMs", "remote.flushInterval"));
 
     public ProbeWorkerConfig {
+        otel = otel == null ? OtelSettings.defaults() : otel;
         Problems p = new Problems();
         if (p.required("regions", regions) != null) {
             p.check(!regions.isEmpty(), "regions", "must list at least one region");
@@ -147,6 +150,38 @@ public record ProbeWorkerConfig(
                     "is required unless remote.enabled is true and monitorsFile is set");
         }
         p.throwIfAny();
+    }
+
+    /** The shape before tracing ({@code otel}: export off). */
+    public ProbeWorkerConfig(
+            String region,
+            String workerId,
+            List<String> regions,
+            Integer concurrency,
+            String monitorsFile,
+            List<String> allowList,
+            String trustedCaFile,
+            Duration heartbeatInterval,
+            Duration drainTimeout,
+            Kafka kafka,
+            Http http,
+            Remote remote,
+            List<String> headerSecrets) {
+        this(
+                region,
+                workerId,
+                regions,
+                concurrency,
+                monitorsFile,
+                allowList,
+                trustedCaFile,
+                heartbeatInterval,
+                drainTimeout,
+                kafka,
+                http,
+                remote,
+                headerSecrets,
+                null);
     }
 
     /** The list, checked by the contracts' list rule; empty when absent or not usable. */
@@ -308,6 +343,26 @@ public record ProbeWorkerConfig(
                 new Kafka(bootstrap, kafka.topics()),
                 http,
                 remote,
-                headerSecrets);
+                headerSecrets,
+                otel);
+    }
+
+    /** With other tracing settings. */
+    public ProbeWorkerConfig withOtel(OtelSettings o) {
+        return new ProbeWorkerConfig(
+                region,
+                workerId,
+                regions,
+                concurrency,
+                monitorsFile,
+                allowList,
+                trustedCaFile,
+                heartbeatInterval,
+                drainTimeout,
+                kafka,
+                http,
+                remote,
+                headerSecrets,
+                o);
     }
 }

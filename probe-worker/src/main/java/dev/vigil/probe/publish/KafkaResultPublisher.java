@@ -1,5 +1,6 @@
 package dev.vigil.probe.publish;
 
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.contract.WorkerHeartbeat;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -31,6 +32,7 @@ public final class KafkaResultPublisher implements ResultPublisher {
     private final String resultsTopic;
     private final String heartbeatsTopic;
     private final Listener listener;
+    private final ProbeSpans spans;
     private final ExecutorService sender;
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -44,6 +46,18 @@ public final class KafkaResultPublisher implements ResultPublisher {
             String heartbeatsTopic,
             Map<String, Object> overrides,
             Listener listener) {
+        this(bootstrapServers, clientId, resultsTopic, heartbeatsTopic, overrides, listener, Tracing.off("probe"));
+    }
+
+    /** @param tracing records each result's probe span and starts its trace in the record's headers */
+    public KafkaResultPublisher(
+            String bootstrapServers,
+            String clientId,
+            String resultsTopic,
+            String heartbeatsTopic,
+            Map<String, Object> overrides,
+            Listener listener,
+            Tracing tracing) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -60,6 +74,7 @@ public final class KafkaResultPublisher implements ResultPublisher {
         this.resultsTopic = resultsTopic;
         this.heartbeatsTopic = heartbeatsTopic;
         this.listener = listener;
+        this.spans = new ProbeSpans(tracing);
         this.sender = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "vigil-probe-publisher");
             t.setDaemon(true);
@@ -77,7 +92,9 @@ public final class KafkaResultPublisher implements ResultPublisher {
         byte[] value = VigilSerdes.probeResult().serialize(resultsTopic, result);
         sender.execute(() -> {
             try {
-                producer.send(new ProducerRecord<>(resultsTopic, result.monitorId(), value), (md, ex) -> {
+                var record = new ProducerRecord<>(resultsTopic, result.monitorId(), value);
+                spans.record(result, record.headers());
+                producer.send(record, (md, ex) -> {
                     if (ex == null) {
                         acked.incrementAndGet();
                         lastAckAt = System.currentTimeMillis();

@@ -376,7 +376,8 @@ public final class StandaloneLauncher implements AutoCloseable {
     private static Map<String, String> baseEnv(Map<String, String> processEnv) {
         Map<String, String> env = new HashMap<>();
         processEnv.forEach((k, v) -> {
-            if (!k.startsWith(ConfigLoader.ENV_PREFIX)) {
+            // the stack's own settings are given per service below; tracing's reach every service alike
+            if (!k.startsWith(ConfigLoader.ENV_PREFIX) || k.startsWith(ConfigLoader.ENV_PREFIX + "OTEL_")) {
                 env.put(k, v);
             }
         });

@@ -6,13 +6,17 @@ import dev.vigil.schemas.silence.Silence;
 import dev.vigil.schemas.silence.SilenceMatcher;
 import dev.vigil.streams.rules.Evaluation;
 import dev.vigil.streams.store.MirroredStore;
+import dev.vigil.streams.trace.HopSpans;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -25,6 +29,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * clock).
  */
 public final class AlertEmitter {
+    private static final AttributeKey<String> FINGERPRINT = AttributeKey.stringKey("vigil.alert.fingerprint");
+    private static final AttributeKey<String> INCIDENT = AttributeKey.stringKey("vigil.alert.incident_id");
+    private static final AttributeKey<String> EVENT_ID = AttributeKey.stringKey("vigil.alert.event_id");
+    private static final AttributeKey<String> SEVERITY = AttributeKey.stringKey("vigil.alert.severity");
     private final AlertStateMachine machine;
     private final KeyValueStore<String, AlertStateRecord> store;
     private final ReadOnlyKeyValueStore<String, Silence> silences;
@@ -37,6 +45,10 @@ public final class AlertEmitter {
     private final String acksStore;
     /** The global acknowledgements store, looked up on first use (every task can read a global store). */
     private ReadOnlyKeyValueStore<String, Ack> acks;
+    /** The alert event's hop of a trace (set once, at init). */
+    private HopSpans spans = HopSpans.OFF;
+    /** The headers of the record being processed, whose trace an event it causes continues. */
+    private Headers cause;
 
     public AlertEmitter(
             AlertStateMachine machine,
@@ -83,6 +95,17 @@ public final class AlertEmitter {
             Counters counters) {
         return new AlertEmitter(
                 machine, store, silences, acksStore, context, alertsChild, counters, MirroredStore.load(store));
+    }
+
+    /** Alert events continue the trace of the record that caused them, through {@code spans}. */
+    public AlertEmitter tracedBy(HopSpans spans) {
+        this.spans = spans;
+        return this;
+    }
+
+    /** The headers of the record now processed (null when done, or in a punctuation). */
+    public void causedBy(Headers headers) {
+        this.cause = headers;
     }
 
     /** The fingerprint's record, or null. */
@@ -152,7 +175,21 @@ public final class AlertEmitter {
         long timestamp = Math.min(at, context.currentSystemTimeMs());
         t.event().ifPresent(e -> {
             counters.emitted(e);
-            context.forward(new Record<String, Object>(e.fingerprint(), e, timestamp), alertsChild);
+            Headers headers = spans.hop(
+                    "alert " + e.state().wire(),
+                    cause,
+                    spans.recording()
+                            ? Attributes.of(
+                                    FINGERPRINT, e.fingerprint(),
+                                    INCIDENT, e.incidentId(),
+                                    EVENT_ID, e.eventId(),
+                                    SEVERITY, e.severity().wire())
+                            : Attributes.empty());
+            context.forward(
+                    headers == null
+                            ? new Record<String, Object>(e.fingerprint(), e, timestamp)
+                            : new Record<String, Object>(e.fingerprint(), e, timestamp, headers),
+                    alertsChild);
         });
         return t.event();
     }

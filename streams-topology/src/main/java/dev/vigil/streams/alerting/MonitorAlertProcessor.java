@@ -14,6 +14,7 @@ import dev.vigil.streams.rules.MonitorRules;
 import dev.vigil.streams.rules.VigilGaps;
 import dev.vigil.streams.store.MirroredStore;
 import dev.vigil.streams.store.OptionalStore;
+import dev.vigil.streams.trace.HopSpans;
 import dev.vigil.streams.verdict.MonitorEvent;
 import java.time.Duration;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -54,6 +55,7 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
 
     private AlertEmitter emitter;
+    private final HopSpans spans;
 
     public MonitorAlertProcessor(
             AlertingConfig config, Stores stores, String alertsChild, AlertEmitter.Counters counters) {
@@ -74,6 +76,18 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
             String alertsChild,
             AlertEmitter.Counters counters,
             Duration silentRegionAfter) {
+        this(config, stores, alertsChild, counters, silentRegionAfter, HopSpans.OFF);
+    }
+
+    /** @param spans alert events continue the trace of the verdict (or TLS observation) that caused them */
+    public MonitorAlertProcessor(
+            AlertingConfig config,
+            Stores stores,
+            String alertsChild,
+            AlertEmitter.Counters counters,
+            Duration silentRegionAfter,
+            HopSpans spans) {
+        this.spans = spans;
         this.silentRegionAfterMs = silentRegionAfter.toMillis();
         this.config = config;
         this.stores = stores;
@@ -91,17 +105,27 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
         // the mirrors are made anew on every init: a revived task's stores were restored to the last commit
         this.emitter = AlertEmitter.mirrored(
-                new AlertStateMachine(AlertStateMachine.Config.of(config)),
-                alerts,
-                silences,
-                stores.acks(),
-                context,
-                alertsChild,
-                counters);
+                        new AlertStateMachine(AlertStateMachine.Config.of(config)),
+                        alerts,
+                        silences,
+                        stores.acks(),
+                        context,
+                        alertsChild,
+                        counters)
+                .tracedBy(spans);
     }
 
     @Override
     public void process(Record<String, MonitorEvent> record) {
+        emitter.causedBy(record.headers());
+        try {
+            dispatch(record);
+        } finally {
+            emitter.causedBy(null);
+        }
+    }
+
+    private void dispatch(Record<String, MonitorEvent> record) {
         MonitorEvent event = record.value();
         if (event instanceof MonitorEvent.Decided decided) {
             onVerdict(decided);

@@ -7,6 +7,7 @@ import dev.vigil.kit.http.ServerLimits;
 import dev.vigil.kit.kafka.CompactedTopicView;
 import dev.vigil.kit.kafka.StaticMembership;
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.contract.AlertRule;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.VigilSerdes;
@@ -36,6 +37,7 @@ import dev.vigil.streams.query.RouteExtension;
 import dev.vigil.streams.readmodel.ReadModel;
 import dev.vigil.streams.silence.SilenceRoutes;
 import dev.vigil.streams.topology.VigilTopology;
+import dev.vigil.streams.trace.HopSpans;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -201,13 +203,16 @@ public final class StreamsApp {
             throw e;
         }
         KafkaStreams streams = null;
+        Tracing tracing = null;
         try {
             HostInfo self = HostInfo.buildFromEndpoint(
                     cfg.http().applicationServer().isEmpty()
                             ? cfg.http().advertisedHost() + ":" + server.port()
                             : cfg.http().applicationServer());
             checkTopics(cfg);
-            Topology topology = VigilTopology.build(cfg.topology(), cfg.topologyAlerting(), registry);
+            tracing = Tracing.start("streams", self.host() + ":" + self.port(), cfg.otel(), env, registry);
+            Topology topology =
+                    VigilTopology.build(cfg.topology(), cfg.topologyAlerting(), registry, new HopSpans(tracing));
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
             streams.setUncaughtExceptionHandler(StreamThreadFailures.standard());
             streams.setGlobalStateRestoreListener(RestoreLog.standard(registry));
@@ -231,10 +236,14 @@ public final class StreamsApp {
                     writer,
                     silences,
                     List.of(monitorCatalog, ruleCatalog),
-                    routes);
+                    routes,
+                    tracing);
         } catch (RuntimeException e) {
             if (streams != null) {
                 streams.close(Duration.ofSeconds(10));
+            }
+            if (tracing != null) {
+                tracing.close();
             }
             server.close();
             silences.close();
@@ -426,6 +435,7 @@ public final class StreamsApp {
 
     /** A running service: its bound query port and a clean close (HTTP first, then Streams with a commit). */
     public static final class Running implements AutoCloseable {
+        private final Tracing tracing;
         private final QueryServer server;
         private final KafkaStreams streams;
         private final Forwarder forwarder;
@@ -445,7 +455,9 @@ public final class StreamsApp {
                 ApiWriter writer,
                 SilenceRoutes silences,
                 List<Catalog<?>> catalogs,
-                ApiRoutes routes) {
+                ApiRoutes routes,
+                Tracing tracing) {
+            this.tracing = tracing;
             this.catalogs = catalogs;
             this.routes = routes;
             this.writer = writer;
@@ -492,6 +504,7 @@ public final class StreamsApp {
             streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                     .withTimeout(Duration.ofSeconds(30)));
             forwarder.close();
+            tracing.close();
         }
     }
 

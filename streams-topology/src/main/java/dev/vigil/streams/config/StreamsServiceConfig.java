@@ -10,6 +10,7 @@ import dev.vigil.kit.auth.TokenSpec;
 import dev.vigil.kit.config.ConfigLoader;
 import dev.vigil.kit.config.ConfigSpec;
 import dev.vigil.kit.config.Problems;
+import dev.vigil.kit.trace.OtelSettings;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.streams.config.TopologyConfig.TopicNames;
 import dev.vigil.streams.config.TopologyConfig.VerdictSettings;
@@ -38,7 +39,8 @@ public record StreamsServiceConfig(
         List<StatusPage> statusPages,
         TopologyConfig.SelfWatchSettings selfWatch,
         ManagementSettings management,
-        ConsoleSettings console) {
+        ConsoleSettings console,
+        OtelSettings otel) {
     public static final String DEFAULT_FILE = "vigil-streams.yaml";
 
     /**
@@ -75,6 +77,7 @@ public record StreamsServiceConfig(
             days("silences.keepExpiredDays", "silences.keepExpired"));
 
     public StreamsServiceConfig {
+        otel = otel == null ? OtelSettings.defaults() : otel;
         Problems p = new Problems();
         kafka = kafka == null ? KafkaSettings.defaults() : kafka;
         http = http == null ? HttpSettings.defaults() : http;
@@ -95,6 +98,34 @@ public record StreamsServiceConfig(
             }
         }
         p.throwIfAny();
+    }
+
+    /** The shape before tracing ({@code otel}: export off). */
+    public StreamsServiceConfig(
+            KafkaSettings kafka,
+            HttpSettings http,
+            VerdictSettings verdict,
+            WorkerSettings workers,
+            AlertingConfig alerting,
+            AuthSettings auth,
+            SilenceSettings silences,
+            List<StatusPage> statusPages,
+            TopologyConfig.SelfWatchSettings selfWatch,
+            ManagementSettings management,
+            ConsoleSettings console) {
+        this(
+                kafka,
+                http,
+                verdict,
+                workers,
+                alerting,
+                auth,
+                silences,
+                statusPages,
+                selfWatch,
+                management,
+                console,
+                null);
     }
 
     /** The shape before the console's public URL (it then follows {@code alerting.queryBaseUrl}). */
@@ -204,7 +235,7 @@ public record StreamsServiceConfig(
 
     public StreamsServiceConfig withKafka(KafkaSettings k) {
         return new StreamsServiceConfig(
-                k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
+                k, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, console, otel);
     }
 
     public StreamsServiceConfig withTopics(TopicNames t) {
@@ -213,32 +244,54 @@ public record StreamsServiceConfig(
 
     public StreamsServiceConfig withHttp(HttpSettings h) {
         return new StreamsServiceConfig(
-                kafka, h, verdict, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
+                kafka,
+                h,
+                verdict,
+                workers,
+                alerting,
+                auth,
+                silences,
+                statusPages,
+                selfWatch,
+                management,
+                console,
+                otel);
     }
 
     public StreamsServiceConfig withVerdict(VerdictSettings v) {
         return new StreamsServiceConfig(
-                kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch, management, console);
+                kafka, http, v, workers, alerting, auth, silences, statusPages, selfWatch, management, console, otel);
     }
 
     public StreamsServiceConfig withAuth(AuthSettings a) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, a, silences, statusPages, selfWatch, management, console);
+                kafka,
+                http,
+                verdict,
+                workers,
+                alerting,
+                a,
+                silences,
+                statusPages,
+                selfWatch,
+                management,
+                console,
+                otel);
     }
 
     public StreamsServiceConfig withSilences(SilenceSettings s) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch, management, console);
+                kafka, http, verdict, workers, alerting, auth, s, statusPages, selfWatch, management, console, otel);
     }
 
     public StreamsServiceConfig withManagement(ManagementSettings m) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, m, console);
+                kafka, http, verdict, workers, alerting, auth, silences, statusPages, selfWatch, m, console, otel);
     }
 
     public StreamsServiceConfig withStatusPages(List<StatusPage> pages) {
         return new StreamsServiceConfig(
-                kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch, management, console);
+                kafka, http, verdict, workers, alerting, auth, silences, pages, selfWatch, management, console, otel);
     }
 
     /**
@@ -614,5 +667,22 @@ public record StreamsServiceConfig(
         public static HttpSettings loopback(int port) {
             return new HttpSettings("127.0.0.1", port, "127.0.0.1", "", null);
         }
+    }
+
+    /** With other tracing settings. */
+    public StreamsServiceConfig withOtel(OtelSettings o) {
+        return new StreamsServiceConfig(
+                kafka,
+                http,
+                verdict,
+                workers,
+                alerting,
+                auth,
+                silences,
+                statusPages,
+                selfWatch,
+                management,
+                console,
+                o);
     }
 }

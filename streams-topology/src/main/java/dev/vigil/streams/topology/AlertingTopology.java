@@ -18,6 +18,7 @@ import dev.vigil.streams.health.WorkerHealth;
 import dev.vigil.streams.metrics.MetricAggregateSerde;
 import dev.vigil.streams.metrics.SeriesState;
 import dev.vigil.streams.rules.MonitorRuleStateSerde;
+import dev.vigil.streams.trace.HopSpans;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -79,6 +80,11 @@ public final class AlertingTopology {
 
     public static Topology addTo(
             Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
+        return addTo(topology, cfg, alerting, registry, HopSpans.OFF);
+    }
+
+    public static Topology addTo(
+            Topology topology, TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry, HopSpans spans) {
         var counters = new AlertEmitter.Counters(registry);
         Counter late = Counter.builder("vigil.streams.metrics.late")
                 .description("metrics for a minute whose rules had already run (kept for queries)")
@@ -160,7 +166,8 @@ public final class AlertingTopology {
                         StoreNames.monitorAlerts(),
                         MONITOR_ALERTS_SINK,
                         counters,
-                        cfg.selfWatch().silentRegionAfter()),
+                        cfg.selfWatch().silentRegionAfter(),
+                        spans),
                 VerdictTopology.VERDICTS_NODE);
         // one small entry per monitor / per monitor fingerprint, touched on every verdict: in memory and changelogged
         // (see VerdictTopology on the choice)

@@ -5,6 +5,7 @@ import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.trace.HopSpans;
 import dev.vigil.streams.uptime.DailyUptimeSerde;
 import dev.vigil.streams.uptime.UptimeProcessor;
 import dev.vigil.streams.verdict.MonitorEvent;
@@ -47,6 +48,10 @@ public final class VerdictTopology {
     private VerdictTopology() {}
 
     public static Topology addTo(Topology topology, TopologyConfig cfg, MeterRegistry registry) {
+        return addTo(topology, cfg, registry, HopSpans.OFF);
+    }
+
+    public static Topology addTo(Topology topology, TopologyConfig cfg, MeterRegistry registry, HopSpans spans) {
         var topics = cfg.topics();
         var verdictMetrics = new VerdictMetrics(registry);
         var statusSerde = new LastValueSerde<>(VigilSerdes.monitorStatus());
@@ -64,7 +69,8 @@ public final class VerdictTopology {
                 RESULTS_SOURCE);
         topology.addProcessor(
                 VERDICT_PROCESSOR,
-                () -> new VerdictProcessor(cfg, StoreNames.verdict(), VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics),
+                () -> new VerdictProcessor(
+                        cfg, StoreNames.verdict(), VERDICTS_NODE, DEAD_LETTER_SINK, verdictMetrics, spans),
                 MONITORS_INPUT,
                 RESULTS_INPUT);
         topology.addProcessor(

@@ -2,6 +2,7 @@ package dev.vigil.streams.topology;
 
 import dev.vigil.streams.config.AlertingConfig;
 import dev.vigil.streams.config.TopologyConfig;
+import dev.vigil.streams.trace.HopSpans;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.streams.Topology;
@@ -34,8 +35,19 @@ public final class VigilTopology {
 
     /** The whole topology: the status half plus alerting (metric windows, rules, alert state, silences). */
     public static Topology build(TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry) {
-        Topology topology = build(cfg, registry);
-        AlertingTopology.addTo(topology, cfg, alerting, registry);
+        return build(cfg, alerting, registry, HopSpans.OFF);
+    }
+
+    /**
+     * The whole topology, its verdicts and monitor alerts hops of the trace a probe result began.
+     *
+     * @param spans records each hop's span (or only passes the context on, with export off); never read as input
+     */
+    public static Topology build(TopologyConfig cfg, AlertingConfig alerting, MeterRegistry registry, HopSpans spans) {
+        Topology topology = new Topology();
+        VerdictTopology.addTo(topology, cfg, registry, spans);
+        WorkerHealthTopology.addTo(topology, cfg);
+        AlertingTopology.addTo(topology, cfg, alerting, registry, spans);
         return topology;
     }
 }

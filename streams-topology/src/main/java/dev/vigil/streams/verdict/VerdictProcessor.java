@@ -8,8 +8,12 @@ import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.streams.config.TopologyConfig;
 import dev.vigil.streams.deadletter.DeadLetters;
 import dev.vigil.streams.store.MirroredStore;
+import dev.vigil.streams.trace.HopSpans;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -76,8 +80,29 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private long lastResultDelayMs;
 
+    private static final AttributeKey<String> MONITOR_ID = AttributeKey.stringKey("vigil.monitor.id");
+    private static final AttributeKey<String> STATUS = AttributeKey.stringKey("vigil.verdict.status");
+    private static final AttributeKey<String> TRIGGER = AttributeKey.stringKey("vigil.verdict.trigger");
+    private static final AttributeKey<Long> WINDOW_START = AttributeKey.longKey("vigil.window.start");
+
+    private final HopSpans spans;
+    /** The headers of the result being processed: its trace is the one a verdict it completes continues. */
+    private Headers cause;
+
     public VerdictProcessor(
             TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
+        this(config, stores, eventsChild, deadLetterChild, metrics, HopSpans.OFF);
+    }
+
+    /** @param spans the verdict's hop of a trace: a verdict a result completed continues that result's trace */
+    public VerdictProcessor(
+            TopologyConfig config,
+            Stores stores,
+            String eventsChild,
+            String deadLetterChild,
+            VerdictMetrics metrics,
+            HopSpans spans) {
+        this.spans = spans;
         this.config = config;
         this.stores = stores;
         this.eventsChild = eventsChild;
@@ -121,6 +146,15 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     @Override
     public void process(Record<String, VerdictInput> record) {
+        cause = record.headers();
+        try {
+            dispatch(record);
+        } finally {
+            cause = null;
+        }
+    }
+
+    private void dispatch(Record<String, VerdictInput> record) {
         String key = record.key();
         VerdictInput input = record.value();
         if (input instanceof VerdictInput.Result in) {
@@ -157,6 +191,14 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private void forward(String key, MonitorEvent event, long timestamp) {
         context.forward(new Record<String, Object>(key, event, timestamp), eventsChild);
+    }
+
+    private void forward(String key, MonitorEvent event, long timestamp, Headers headers) {
+        context.forward(
+                headers == null
+                        ? new Record<String, Object>(key, event, timestamp)
+                        : new Record<String, Object>(key, event, timestamp, headers),
+                eventsChild);
     }
 
     private void onResult(String key, ProbeResult result) {
@@ -337,7 +379,21 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         metrics.emitted(trigger, verdict.status());
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
         // stamped now, since brokers reject timestamps too far ahead.
-        forward(def.id(), new MonitorEvent.Decided(def, verdict, newestBefore), Math.min(window.windowStart(), now));
+        Headers headers = spans.hop(
+                "verdict",
+                cause,
+                spans.recording()
+                        ? Attributes.of(
+                                MONITOR_ID, def.id(),
+                                STATUS, verdict.status().name(),
+                                TRIGGER, trigger.name(),
+                                WINDOW_START, window.windowStart())
+                        : Attributes.empty());
+        forward(
+                def.id(),
+                new MonitorEvent.Decided(def, verdict, newestBefore),
+                Math.min(window.windowStart(), now),
+                headers);
     }
 
     private boolean decided(String monitorId, long windowStart) {
