@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.embedded.otel.OtlpReceiver;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
@@ -42,6 +43,9 @@ class StandaloneEndToEndIT {
     static Path dir;
 
     static WebhookSink sink;
+    /** A collector's OTLP endpoint every service exports its spans to. */
+    static OtlpReceiver collector;
+
     static StandaloneLauncher vigil;
     static DemoTargets targets;
     /** The dashboard compose provisions into Grafana (failsafe runs in the module directory). */
@@ -57,6 +61,7 @@ class StandaloneEndToEndIT {
     @BeforeAll
     static void start() throws Exception {
         sink = new WebhookSink();
+        collector = OtlpReceiver.start();
         Path routing = dir.resolve("routing.yaml");
         StringBuilder yaml = new StringBuilder("channels:\n");
         for (String c : CHANNELS) {
@@ -74,6 +79,7 @@ class StandaloneEndToEndIT {
 
         Map<String, String> env = new HashMap<>();
         env.put(SECRET_ENV, "e2e-webhook-signing-secret-of-32-bytes!");
+        env.put("VIGIL_OTEL_ENDPOINT", collector.endpoint());
         StackSupport.withExternalDb(env);
         StandaloneOptions options = StandaloneOptions.defaults(dir.resolve("data"))
                 .withFreePorts()
@@ -102,6 +108,9 @@ class StandaloneEndToEndIT {
         }
         if (sink != null) {
             sink.close();
+        }
+        if (collector != null) {
+            collector.close();
         }
     }
 
@@ -244,6 +253,66 @@ class StandaloneEndToEndIT {
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> status(id).path("status").asInt() == 404);
+    }
+
+    /**
+     * The outage's page is one trace across three services: the probe (a new trace, its phases as events), the
+     * verdict and the alert in the topology, and one delivery per channel, each span the child of the one before, in
+     * time order. A verdict decided at its deadline (a region's result late) starts its own trace instead; the rest of
+     * the chain is the same.
+     */
+    @Test
+    void theOutagePageIsOneTraceFromProbeToEachDelivery() {
+        var chain = await("the opened alert of demo-outage and its deliveries exported")
+                .atMost(Duration.ofSeconds(120))
+                .until(
+                        () -> collector.spans().stream()
+                                .filter(s -> s.name().equals("alert opened")
+                                        && "monitor/demo-outage"
+                                                .equals(s.attributes().get("vigil.alert.fingerprint")))
+                                .map(s -> collector.trace(s.traceId()))
+                                .filter(t -> t.stream()
+                                                .filter(s -> s.name().startsWith("deliver "))
+                                                .count()
+                                        == CHANNELS.size())
+                                .findFirst(),
+                        java.util.Optional::isPresent)
+                .orElseThrow();
+        OtlpReceiver.ReceivedSpan verdict = only(chain, "verdict");
+        OtlpReceiver.ReceivedSpan alert = only(chain, "alert opened");
+        assertThat(verdict.service()).isEqualTo("vigil-streams");
+        assertThat(verdict.attributes()).containsEntry("vigil.monitor.id", "demo-outage");
+        assertThat(alert.parentSpanId()).isEqualTo(verdict.spanId());
+        assertThat(alert.startNanos()).isGreaterThanOrEqualTo(verdict.startNanos());
+        if ("COMPLETE".equals(verdict.attributes().get("vigil.verdict.trigger"))) {
+            OtlpReceiver.ReceivedSpan probe = only(chain, "probe http");
+            assertThat(probe.service()).isEqualTo("vigil-probe-worker");
+            assertThat(probe.isRoot()).isTrue();
+            assertThat(probe.attributes()).containsEntry("vigil.monitor.id", "demo-outage");
+            assertThat(probe.events()).contains("connect", "first byte");
+            assertThat(verdict.parentSpanId()).isEqualTo(probe.spanId());
+            assertThat(verdict.startNanos()).isGreaterThanOrEqualTo(probe.endNanos());
+        } else {
+            assertThat(verdict.isRoot()).isTrue();
+        }
+        for (String channel : CHANNELS) {
+            OtlpReceiver.ReceivedSpan delivery = only(chain, "deliver " + channel);
+            assertThat(delivery.service()).isEqualTo("vigil-notifier");
+            assertThat(delivery.parentSpanId()).isEqualTo(alert.spanId());
+            assertThat(delivery.startNanos()).isGreaterThanOrEqualTo(alert.startNanos());
+            assertThat(delivery.attributes())
+                    .containsEntry("vigil.delivery.outcome", "delivered")
+                    .containsEntry("vigil.channel", channel);
+        }
+        // the privacy rule: no span carries the target's address or a page's body
+        assertThat(collector.spans())
+                .allSatisfy(s -> assertThat(s.attributes().values()).noneMatch(v -> v.contains("http://")));
+    }
+
+    private static OtlpReceiver.ReceivedSpan only(List<OtlpReceiver.ReceivedSpan> trace, String name) {
+        var found = trace.stream().filter(s -> s.name().equals(name)).toList();
+        assertThat(found).as("spans named %s in %s", name, trace).hasSize(1);
+        return found.get(0);
     }
 
     @Test
