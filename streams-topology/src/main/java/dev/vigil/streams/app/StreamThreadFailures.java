@@ -8,7 +8,6 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-import org.apache.kafka.streams.processor.internals.GlobalStreamThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +25,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamThreadFailures implements StreamsUncaughtExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(StreamThreadFailures.class);
+    /**
+     * How Kafka Streams ends the name of the thread that reads the global stores ({@code <client id>-GlobalStreamThread});
+     * Kafka itself tells that thread apart by its name, and its class is internal.
+     */
+    static final String GLOBAL_THREAD_SUFFIX = "-GlobalStreamThread";
+
     private final int maxReplacements;
     private final Duration window;
     private final LongSupplier nowMillis;
@@ -55,7 +60,7 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
     @Override
     public StreamThreadExceptionResponse handle(Throwable failure) {
         // Kafka Streams calls this on the thread that died; it can replace a stream thread but not the global one
-        return handle(failure, Thread.currentThread() instanceof GlobalStreamThread);
+        return handle(failure, Thread.currentThread().getName().endsWith(GLOBAL_THREAD_SUFFIX));
     }
 
     /** @param globalThread whether the thread that died reads the global stores (Kafka cannot replace it) */

@@ -91,11 +91,20 @@ class StreamThreadFailuresTest {
     }
 
     @Test
-    void aTransientFailureOfTheGlobalThreadShutsDownUncountedAsKafkaCannotReplaceIt() {
+    void aTransientFailureOfTheGlobalThreadShutsDownUncountedAsKafkaCannotReplaceIt() throws Exception {
         var clock = new AtomicLong(Instant.parse("2026-12-02T10:00:00Z").toEpochMilli());
         var failures = new StreamThreadFailures(3, Duration.ofMinutes(10), clock::get, heals);
         var transientFailure = new StreamsException("restore failed", new TimeoutException("broker away"));
         assertThat(failures.handle(transientFailure, true)).isEqualTo(SHUTDOWN_CLIENT);
+        assertThat(replaced()).isZero();
+        // told apart by the name Kafka Streams gives that thread
+        var answer = new java.util.concurrent.atomic.AtomicReference<Object>();
+        Thread global = new Thread(
+                () -> answer.set(failures.handle(transientFailure)),
+                "vigil-streams-1" + StreamThreadFailures.GLOBAL_THREAD_SUFFIX);
+        global.start();
+        global.join(10_000);
+        assertThat(answer.get()).isEqualTo(SHUTDOWN_CLIENT);
         assertThat(replaced()).isZero();
         assertThat(failures.handle(transientFailure, false)).isEqualTo(REPLACE_THREAD);
         assertThat(replaced()).isEqualTo(1.0);
