@@ -135,6 +135,12 @@ public final class ProbeWorker {
                     metrics.heartbeatFailed(heartbeat, error);
                     observer.heartbeatFailed(heartbeat, error);
                 }
+
+                @Override
+                public void retrySucceeded() {
+                    metrics.retrySucceeded();
+                    observer.retrySucceeded();
+                }
             };
             try {
                 ProbeSettings settings = new ProbeSettings(

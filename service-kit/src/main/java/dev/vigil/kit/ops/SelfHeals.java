@@ -35,9 +35,16 @@ public final class SelfHeals {
     /** Notifier: a claim whose holder stopped renewing it (lease run out) was taken over and its delivery sent again. */
     public static final String CLAIM_RESENT = "claim_resent";
 
+    /** Probe worker sending to ingest: a batch of results ingest did not take for a transient reason, taken on a retry. */
+    public static final String PUBLISH_RETRY_SUCCEEDED = "publish_retry_succeeded";
+
     /** Every kind there is. */
-    public static final List<String> KINDS =
-            List.of(DELIVERY_RETRY_SUCCEEDED, STREAMS_THREAD_REPLACED, CONSUMER_REBALANCE_SURVIVED, CLAIM_RESENT);
+    public static final List<String> KINDS = List.of(
+            DELIVERY_RETRY_SUCCEEDED,
+            STREAMS_THREAD_REPLACED,
+            CONSUMER_REBALANCE_SURVIVED,
+            CLAIM_RESENT,
+            PUBLISH_RETRY_SUCCEEDED);
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
