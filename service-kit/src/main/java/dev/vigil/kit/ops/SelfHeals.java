@@ -9,9 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Recoveries a service made without a person: one counter for all of them, {@code vigil_self_heals_total}, told apart
- * by its {@code kind} tag, so one dashboard panel and one alert rule cover every service. Each kind counts the recovery
- * once it has happened (the retried send got through, the new thread was started), never the failure alone: a rate
- * that rises says Vigil is absorbing faults that would otherwise have needed someone.
+ * by its {@code kind} tag, so one dashboard panel and one alert rule cover every service. Each kind counts a recovery
+ * as it is made (the retried send got through, the dead thread is being replaced, the abandoned delivery is sent
+ * again), never the failure alone: a rate that rises says Vigil is absorbing faults that would otherwise have needed
+ * someone.
  *
  * <p>A service names the kinds it can heal when it builds this; their series then exist at 0 from the start, so the
  * dashboard reads 0 rather than "No data" before the first recovery. The kinds are a closed list: a tag value
@@ -32,7 +33,7 @@ public final class SelfHeals {
     /** Notifier: a rebalance took partitions from the alert consumer and it went on with its new assignment. */
     public static final String CONSUMER_REBALANCE_SURVIVED = "consumer_rebalance_survived";
 
-    /** Notifier: a claim whose holder stopped renewing it (lease run out) was taken over and its delivery sent again. */
+    /** Notifier: a claim its holder left unsettled past its lease (died or hung mid-send), taken over and sent again. */
     public static final String CLAIM_RESENT = "claim_resent";
 
     /** Probe worker sending to ingest: a batch of results ingest did not take for a transient reason, taken on a retry. */
