@@ -335,7 +335,8 @@ public final class NotifierService {
                         cfg.kafka().topics().alerts(),
                         cfg.kafka().maxInFlight(),
                         r -> handle(r, serde, escalations, clock),
-                        Duration.ofSeconds(15));
+                        Duration.ofSeconds(15),
+                        registry);
                 KafkaClientMetrics consumerMetrics = new KafkaClientMetrics(consumer.kafkaConsumer());
                 consumerMetrics.bindTo(registry);
                 closeables.add(consumerMetrics);

@@ -137,6 +137,12 @@ public final class ProbeWorker {
                     metrics.heartbeatFailed(heartbeat, error);
                     observer.heartbeatFailed(heartbeat, error);
                 }
+
+                @Override
+                public void retrySucceeded() {
+                    metrics.retrySucceeded();
+                    observer.retrySucceeded();
+                }
             };
             this.tracing = Tracing.start(
                     "probe-worker", cfg.region() + "/" + cfg.workerId(), cfg.otel(), env, metrics.registry());

@@ -28,13 +28,18 @@ import reactor.core.publisher.Mono;
  * {@link DeliveryLog} on PostgreSQL through R2DBC. A claim is one atomic upsert on (event_id, channel): a new row,
  * or an existing row that is released, whose lease has run out, or whose delivery is older than the dedupe window,
  * becomes ours (a fresh token); anything else is a duplicate (folded: counted) or busy (someone holds a live lease).
+ * A claim taken from a holder whose lease ran out names that holder ({@link Claim#takenOverFrom}), so the resend can
+ * be counted as a self-heal.
  * Concurrent claims, batched requests and the instances' own statements are serialised by the row lock
  * {@code ON CONFLICT DO UPDATE} takes. Claims, settlements and incident upserts are batched (group commit:
  * arrays through {@code unnest}), so one statement serves many deliveries.
  */
 public final class ClaimStore implements DeliveryLog {
+    /** A claim whose holder neither settled nor released it within its lease: it died or hung mid-send. */
+    private static final String STALE = "(c.status = 'claimed' AND c.lease_until < now())";
+
     private static final String CLAIMABLE = "(c.status = 'released'"
-            + " OR (c.status = 'claimed' AND c.lease_until < now())"
+            + " OR " + STALE
             + " OR (c.status IN ('delivered', 'dead') AND c.claimed_at < now() - $6::interval))";
 
     /** The claim statement; {@code $1..$3} arrays of event ids, channels, tokens; $4 owner; $5 lease; $6 window. */
@@ -50,8 +55,11 @@ public final class ClaimStore implements DeliveryLog {
             + " lease_until = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.lease_until ELSE c.lease_until END,"
             + " settled_at = CASE WHEN " + CLAIMABLE + " THEN NULL ELSE c.settled_at END,"
             + " attempts = c.attempts + CASE WHEN " + CLAIMABLE + " THEN 1 ELSE 0 END,"
-            + " folded = c.folded + CASE WHEN " + CLAIMABLE + " OR c.status = 'claimed' THEN 0 ELSE 1 END"
-            + " RETURNING c.event_id, c.channel, c.status, c.token";
+            + " folded = c.folded + CASE WHEN " + CLAIMABLE + " OR c.status = 'claimed' THEN 0 ELSE 1 END,"
+            // every SET expression reads the row as it was, so this still sees the stale holder it replaces
+            + " taken_over_from = CASE WHEN " + CLAIMABLE + " THEN CASE WHEN " + STALE + " THEN coalesce(c.owner, '')"
+            + " END ELSE c.taken_over_from END"
+            + " RETURNING c.event_id, c.channel, c.status, c.token, c.taken_over_from";
 
     private static final String SETTLE_SQL = "WITH s AS ("
             + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS s(event_id, channel, token, status)"
@@ -333,7 +341,8 @@ public final class ClaimStore implements DeliveryLog {
                                 row.get("event_id", String.class),
                                 row.get("channel", String.class),
                                 row.get("status", String.class),
-                                row.get("token", String.class)
+                                row.get("token", String.class),
+                                row.get("taken_over_from", String.class)
                             }))
                             .collectList();
                 })
@@ -351,7 +360,8 @@ public final class ClaimStore implements DeliveryLog {
                         Claim.Status st = req.token.equals(r[3])
                                 ? Claim.Status.CLAIMED
                                 : "claimed".equals(r[2]) ? Claim.Status.BUSY : Claim.Status.DUPLICATE;
-                        out.add(new Claim(req.eventId, req.channel, st, st == Claim.Status.CLAIMED ? req.token : null));
+                        boolean ours = st == Claim.Status.CLAIMED;
+                        out.add(new Claim(req.eventId, req.channel, st, ours ? req.token : null, ours ? r[4] : null));
                     }
                     return out;
                 });

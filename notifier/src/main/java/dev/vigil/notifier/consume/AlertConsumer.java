@@ -1,6 +1,8 @@
 package dev.vigil.notifier.consume;
 
+import dev.vigil.kit.ops.SelfHeals;
 import dev.vigil.kit.retry.Backoff;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,6 +32,8 @@ import reactor.core.scheduler.Schedulers;
  * record to the handler (a Mono that completes when the record reached its final outcome), and commits, on the same
  * thread, only offsets below which everything is finished. When {@code maxInFlight} records are unfinished, all
  * partitions are paused (the consumer keeps polling to stay in the group but receives nothing) until half drained.
+ * Each rebalance that took partitions from it and after which it went on counts as a self-heal
+ * ({@link RebalanceSurvivals}).
  */
 public final class AlertConsumer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AlertConsumer.class);
@@ -59,6 +63,7 @@ public final class AlertConsumer implements AutoCloseable {
     private static final Backoff RETRY = Backoff.jittered(Duration.ofMillis(500), 2.0, Duration.ofSeconds(10));
 
     private final Scheduler retries = Schedulers.parallel();
+    private final RebalanceSurvivals rebalances;
 
     /** A finished record, tied to the assignment it was read under (a completion from before a rebalance is dropped). */
     private record Finished(TopicPartition tp, PartitionProgress progress, long offset) {}
@@ -68,7 +73,8 @@ public final class AlertConsumer implements AutoCloseable {
             String topic,
             int maxInFlight,
             Function<ConsumerRecord<byte[], byte[]>, Mono<?>> handler,
-            Duration drainTimeout) {
+            Duration drainTimeout,
+            MeterRegistry meters) {
         this.consumer = new KafkaConsumer<>(
                 props,
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
@@ -77,6 +83,7 @@ public final class AlertConsumer implements AutoCloseable {
         this.maxInFlight = maxInFlight;
         this.handler = handler;
         this.drainTimeout = drainTimeout;
+        this.rebalances = new RebalanceSurvivals(new SelfHeals(meters, SelfHeals.CONSUMER_REBALANCE_SURVIVED));
         this.owner = new Thread(this::loop, "vigil-notifier-consumer");
         this.owner.setDaemon(true);
     }
@@ -147,6 +154,7 @@ public final class AlertConsumer implements AutoCloseable {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    rebalances.taken(partitions);
                     drainFinished();
                     commitSync();
                     partitions.forEach(progress::remove);
@@ -169,10 +177,12 @@ public final class AlertConsumer implements AutoCloseable {
                         consumer.pause(partitions);
                     }
                     assigned.set(true);
+                    rebalances.assigned();
                 }
 
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    rebalances.taken(partitions);
                     partitions.forEach(progress::remove);
                     partitions.forEach(tp -> assignedAt.remove(tp.partition()));
                 }

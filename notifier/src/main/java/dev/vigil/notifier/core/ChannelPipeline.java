@@ -1,5 +1,6 @@
 package dev.vigil.notifier.core;
 
+import dev.vigil.kit.ops.SelfHeals;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -16,8 +19,14 @@ import reactor.core.scheduler.Scheduler;
  * One channel's delivery of one event, in the spirit of Alertmanager's notify stages:
  * claim → send (through the channel's own lane) → record, looping on transient failures (release, back off,
  * claim again) until delivered, dead-lettered, or found already delivered by someone else.
+ *
+ * <p>Two recoveries count as self-heals: a delivery that got through after at least one transient failure
+ * ({@link SelfHeals#DELIVERY_RETRY_SUCCEEDED}, once per delivery however many retries it took), and a send made on a
+ * claim taken over from a sender whose lease ran out ({@link SelfHeals#CLAIM_RESENT}, once per such send, whatever
+ * its outcome: the delivery is moving again, and its later retries count as any other).
  */
 public final class ChannelPipeline {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelPipeline.class);
     /** The outcomes of one send, as {@link #kind} names them. */
     private static final List<String> SEND_KINDS = List.of("delivered", "transient", "permanent");
 
@@ -32,6 +41,7 @@ public final class ChannelPipeline {
     private final Scheduler timer;
     private final Duration busyRetry;
     private final MeterRegistry meters;
+    private final SelfHeals heals;
     private final java.util.Map<String, Timer> sendTimers = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Map<FinalOutcome, io.micrometer.core.instrument.Counter> finals =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -59,6 +69,7 @@ public final class ChannelPipeline {
         this.timer = timer;
         this.busyRetry = busyRetry;
         this.meters = meters;
+        this.heals = new SelfHeals(meters, SelfHeals.DELIVERY_RETRY_SUCCEEDED, SelfHeals.CLAIM_RESENT);
         // Every outcome's counter and every send timer exist from the start: a channel that has sent nothing yet
         // reads 0 on the dashboard, not "No data" (which looks like a broken scrape).
         for (FinalOutcome o : FinalOutcome.values()) {
@@ -103,6 +114,10 @@ public final class ChannelPipeline {
             return attempt(e, routed, 1, clock.instant(), incidentRecorded)
                     .doOnNext(r -> {
                         finals.computeIfAbsent(r.outcome(), this::deliveries).increment();
+                        // only a transient failure leads to another send, so a second send means one was retried
+                        if (r.outcome() == FinalOutcome.DELIVERED && r.attempts() > 1) {
+                            heals.record(SelfHeals.DELIVERY_RETRY_SUCCEEDED);
+                        }
                         DeliveryTrace.end(span, e, r);
                     })
                     .doOnError(err -> DeliveryTrace.fail(span, err));
@@ -122,6 +137,7 @@ public final class ChannelPipeline {
                         ? Mono.just(new Step(c, null))
                         : vendorRef(e)
                                 .flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
+                                .doOnNext(sent -> resent(c))
                                 .map(sent -> new Step(c, sent)));
         return lane.submit(step).flatMap(s -> switch (s.claim().status()) {
             case DUPLICATE -> Mono.just(new ChannelResult(
@@ -129,6 +145,18 @@ public final class ChannelPipeline {
             case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first, incident)));
             case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent(), incident);
         });
+    }
+
+    /** A send on a claim its previous holder left unsettled: the delivery it abandoned is moving again. */
+    private void resent(Claim c) {
+        if (c.takenOver()) {
+            LOG.info(
+                    "sent {} to {} again on a claim taken over from {}, whose lease ran out before it settled",
+                    c.eventId(),
+                    channel,
+                    c.takenOverFrom());
+            heals.record(SelfHeals.CLAIM_RESENT);
+        }
     }
 
     private Mono<java.util.Optional<String>> vendorRef(AlertEvent e) {

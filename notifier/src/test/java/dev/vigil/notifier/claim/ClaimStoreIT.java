@@ -140,6 +140,41 @@ class ClaimStoreIT {
     }
 
     @Test
+    void aClaimTakenFromAnExpiredLeaseNamesItsHolderAndNoOtherClaimDoes() {
+        ClaimStore a = store(Duration.ofMillis(300), Duration.ofMillis(200), "notifier-a");
+        ClaimStore b = store(Duration.ofMillis(300), Duration.ofMillis(200), "notifier-b");
+        String e = id();
+        Claim first = a.claim(e, "slack").block();
+        assertThat(first.status()).isEqualTo(Claim.Status.CLAIMED);
+        assertThat(first.takenOver()).as("a new row").isFalse();
+        // notifier-a never settles, as when it died mid-send: once its lease ran out, b takes the claim over
+        Claim taken = await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> b.claim(e, "slack").block(), c -> c.status() == Claim.Status.CLAIMED);
+        assertThat(taken.takenOver()).isTrue();
+        assertThat(taken.takenOverFrom()).isEqualTo("notifier-a");
+        assertThat(row("SELECT owner, taken_over_from FROM claims WHERE event_id = $1", e))
+                .containsEntry("owner", "notifier-b")
+                .containsEntry("taken_over_from", "notifier-a");
+
+        // released after a failed send and claimed again: an ordinary retry
+        b.settle(taken, attempt(e, "slack", "transient"), Settlement.RELEASED).block();
+        Claim retried = a.claim(e, "slack").block();
+        assertThat(retried.status()).isEqualTo(Claim.Status.CLAIMED);
+        assertThat(retried.takenOver()).isFalse();
+        assertThat(row("SELECT taken_over_from FROM claims WHERE event_id = $1", e))
+                .containsEntry("taken_over_from", null);
+
+        // delivered, then claimable again once the dedupe window ended: no takeover either
+        a.settle(retried, attempt(e, "slack", "delivered"), Settlement.DELIVERED)
+                .block();
+        Claim reopened = await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> b.claim(e, "slack").block(), c -> c.status() == Claim.Status.CLAIMED);
+        assertThat(reopened.takenOver()).isFalse();
+    }
+
+    @Test
     void concurrentClaimsFromTwoInstancesGiveExactlyOneWinnerPerKey() throws Exception {
         ClaimStore a = store(Duration.ofHours(1), Duration.ofMinutes(1), "a");
         ClaimStore b = store(Duration.ofHours(1), Duration.ofMinutes(1), "b");

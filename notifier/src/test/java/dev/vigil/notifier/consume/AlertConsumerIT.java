@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.vigil.embedded.junit.WithKafka;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
+import dev.vigil.kit.ops.SelfHeals;
 import dev.vigil.schemas.topic.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,7 +51,8 @@ class AlertConsumerIT {
                                     gates.put(r.offset(), gate);
                                     return gate.asMono();
                                 },
-                                Duration.ofSeconds(2))
+                                Duration.ofSeconds(2),
+                                new SimpleMeterRegistry())
                         .start();
                 Admin admin = Admin.create(kafka.adminProps())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> gates.size() == 5 && c.isPaused());
@@ -73,6 +76,41 @@ class AlertConsumerIT {
                 return gates.size() == 20 && committed(admin, group, topic) == 20;
             });
         }
+    }
+
+    @Test
+    void aRebalanceThatTookPartitionsAndAfterWhichTheConsumerWentOnCountsOnce() throws Exception {
+        String topic = "rebalance-" + System.nanoTime();
+        String group = "rebalance-group-" + System.nanoTime();
+        kafka.createTopics(new Topics.TopicSpec(topic, 4, false));
+        SimpleMeterRegistry firstMeters = new SimpleMeterRegistry();
+        SelfHeals first = new SelfHeals(firstMeters);
+        try (AlertConsumer a = consumer(group, topic, firstMeters).start()) {
+            await().atMost(Duration.ofSeconds(30)).until(a::isAssigned);
+            assertThat(first.count(SelfHeals.CONSUMER_REBALANCE_SURVIVED))
+                    .as("the first assignment took nothing away")
+                    .isZero();
+            // a second member joins: the first gives up its partitions and goes on with its share
+            SimpleMeterRegistry secondMeters = new SimpleMeterRegistry();
+            try (AlertConsumer b = consumer(group, topic, secondMeters).start()) {
+                await().atMost(Duration.ofSeconds(60)).until(b::isAssigned);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> first.count(SelfHeals.CONSUMER_REBALANCE_SURVIVED) == 1.0);
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(2))
+                        .until(() -> first.count(SelfHeals.CONSUMER_REBALANCE_SURVIVED) == 1.0);
+            }
+        }
+    }
+
+    private AlertConsumer consumer(String group, String topic, SimpleMeterRegistry meters) {
+        return new AlertConsumer(
+                kafka.consumerProps(group),
+                topic,
+                5,
+                r -> reactor.core.publisher.Mono.empty(),
+                Duration.ofSeconds(2),
+                meters);
     }
 
     private static long committed(Admin admin, String group, String topic) throws Exception {

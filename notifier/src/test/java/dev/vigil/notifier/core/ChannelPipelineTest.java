@@ -4,6 +4,7 @@ import static dev.vigil.notifier.support.TestEvents.event;
 import static dev.vigil.notifier.support.TestEvents.opened;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vigil.kit.ops.SelfHeals;
 import dev.vigil.notifier.support.MemoryDeliveryLog;
 import dev.vigil.notifier.support.RecordingEscalations;
 import dev.vigil.schemas.contract.AlertEvent;
@@ -50,6 +51,8 @@ class ChannelPipelineTest {
     private final RecordingEscalations escalations = new RecordingEscalations();
     private final List<Notification> sent = new CopyOnWriteArrayList<>();
     private final Deque<DeliveryOutcome> script = new ArrayDeque<>();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final SelfHeals heals = new SelfHeals(meters);
     private final Routes routes;
 
     ChannelPipelineTest() {
@@ -84,7 +87,7 @@ class ChannelPipelineTest {
                 clock,
                 vts,
                 Duration.ofSeconds(1),
-                new SimpleMeterRegistry());
+                meters);
     }
 
     private ChannelResult run(ChannelPipeline p, AlertEvent e, Duration advance) {
@@ -260,5 +263,79 @@ class ChannelPipelineTest {
                 event("monitor/a", AlertState.RESOLVED, Severity.CRITICAL, 3),
                 Duration.ZERO);
         assertThat(sent).extracting(Notification::vendorRef).containsExactly(null, "inc-42");
+    }
+
+    @Test
+    void aDeliveryThatGotThroughOnARetryIsOneSelfHealAndAFirstTimeDeliveryNone() {
+        ChannelPipeline p = pipeline(scripted, Duration.ofHours(1));
+        assertThat(run(p, opened("monitor/a", Severity.CRITICAL), Duration.ZERO).attempts())
+                .isEqualTo(1);
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isZero();
+
+        script.add(new DeliveryOutcome.Transient("slack answered HTTP 503", null, 503));
+        ChannelResult r = run(p, opened("monitor/b", Severity.CRITICAL), Duration.ofSeconds(5));
+        assertThat(r).isEqualTo(new ChannelResult("slack", FinalOutcome.DELIVERED, 2, null));
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isEqualTo(1.0);
+
+        // however many retries it took, one delivery is one recovery
+        script.add(new DeliveryOutcome.Transient("slack answered HTTP 503", null, 503));
+        script.add(new DeliveryOutcome.Transient("slack answered HTTP 502", null, 502));
+        assertThat(run(p, opened("monitor/c", Severity.CRITICAL), Duration.ofSeconds(10))
+                        .attempts())
+                .isEqualTo(3);
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isEqualTo(2.0);
+        assertThat(heals.count(SelfHeals.CLAIM_RESENT)).isZero();
+    }
+
+    @Test
+    void retriesThatEndDeadLetteredOrAFoldedRedeliveryAreNoSelfHeal() {
+        for (int i = 0; i < 20; i++) {
+            script.add(new DeliveryOutcome.Transient("slack answered HTTP 500", null, 500));
+        }
+        AlertEvent e = opened("monitor/a", Severity.CRITICAL);
+        assertThat(run(pipeline(scripted, Duration.ofSeconds(10)), e, Duration.ofMinutes(1))
+                        .outcome())
+                .isEqualTo(FinalOutcome.DEAD_LETTERED);
+        assertThat(run(pipeline(scripted, Duration.ofSeconds(10)), e, Duration.ZERO)
+                        .outcome())
+                .isEqualTo(FinalOutcome.DEDUPLICATED);
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isZero();
+    }
+
+    @Test
+    void aClaimLeftByASenderThatDiedIsTakenOverResentAndCountedOnce() {
+        AlertEvent e = opened("monitor/a", Severity.CRITICAL);
+        log.abandonByOther(e.eventId(), "slack", "notifier-dead");
+        ChannelResult r = run(pipeline(scripted, Duration.ofHours(1)), e, Duration.ZERO);
+        assertThat(r.outcome()).isEqualTo(FinalOutcome.DELIVERED);
+        assertThat(sent).hasSize(1);
+        assertThat(heals.count(SelfHeals.CLAIM_RESENT)).isEqualTo(1.0);
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isZero();
+
+        // a claim another sender released after a failed send is an ordinary retry, not a takeover
+        AlertEvent other = opened("monitor/b", Severity.CRITICAL);
+        log.settleOther(other.eventId(), "slack", "released");
+        run(pipeline(scripted, Duration.ofHours(1)), other, Duration.ZERO);
+        assertThat(sent).hasSize(2);
+        assertThat(heals.count(SelfHeals.CLAIM_RESENT)).isEqualTo(1.0);
+    }
+
+    @Test
+    void aTakenOverClaimCountsWhenItsSendIsMadeAndItsRetriesNotAgain() {
+        script.add(new DeliveryOutcome.Transient("slack answered HTTP 503", null, 503));
+        AlertEvent e = opened("monitor/a", Severity.CRITICAL);
+        log.abandonByOther(e.eventId(), "slack", "notifier-dead");
+        ChannelResult r = run(pipeline(scripted, Duration.ofHours(1)), e, Duration.ofSeconds(5));
+        assertThat(r).isEqualTo(new ChannelResult("slack", FinalOutcome.DELIVERED, 2, null));
+        assertThat(heals.count(SelfHeals.CLAIM_RESENT)).isEqualTo(1.0);
+        assertThat(heals.count(SelfHeals.DELIVERY_RETRY_SUCCEEDED)).isEqualTo(1.0);
+    }
+
+    @Test
+    void bothKindsAreScrapedAtZeroOnceAPipelineExists() {
+        pipeline(scripted, Duration.ofHours(1));
+        assertThat(meters.find(SelfHeals.NAME).counters())
+                .extracting(c -> c.getId().getTag(SelfHeals.KIND))
+                .containsExactlyInAnyOrder(SelfHeals.DELIVERY_RETRY_SUCCEEDED, SelfHeals.CLAIM_RESENT);
     }
 }

@@ -48,10 +48,15 @@ public final class MemoryDeliveryLog implements DeliveryLog {
             synchronized (this) {
                 String key = eventId + "|" + channel;
                 String[] row = claims.get(key);
-                if (row == null || row[0].equals("released")) {
+                if (row == null || row[0].equals("released") || row[0].equals("stale")) {
                     String token = UUID.randomUUID().toString();
                     claims.put(key, new String[] {"claimed", token});
-                    return new Claim(eventId, channel, Claim.Status.CLAIMED, token);
+                    return new Claim(
+                            eventId,
+                            channel,
+                            Claim.Status.CLAIMED,
+                            token,
+                            row != null && row[0].equals("stale") ? row[1] : null);
                 }
                 return new Claim(
                         eventId, channel, row[0].equals("claimed") ? Claim.Status.BUSY : Claim.Status.DUPLICATE, null);
@@ -62,6 +67,11 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     /** Marks a key as claimed by someone else (for BUSY tests). */
     public synchronized void holdByOther(String eventId, String channel) {
         claims.put(eventId + "|" + channel, new String[] {"claimed", "other"});
+    }
+
+    /** Leaves a key claimed by {@code owner} with its lease run out, as a sender that died mid-send does. */
+    public synchronized void abandonByOther(String eventId, String channel, String owner) {
+        claims.put(eventId + "|" + channel, new String[] {"stale", owner});
     }
 
     public synchronized void settleOther(String eventId, String channel, String status) {

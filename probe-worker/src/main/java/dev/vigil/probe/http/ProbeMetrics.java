@@ -1,5 +1,6 @@
 package dev.vigil.probe.http;
 
+import dev.vigil.kit.ops.SelfHeals;
 import dev.vigil.probe.publish.ResultPublisher;
 import dev.vigil.probe.schedule.ScheduleListener;
 import dev.vigil.schemas.contract.CheckType;
@@ -35,6 +36,7 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
     private final Counter publishFailed;
     private final Counter heartbeatsAcknowledged;
     private final Counter heartbeatsFailed;
+    private final SelfHeals heals;
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
     public ProbeMetrics() {
@@ -62,6 +64,7 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
                 .tag("result", "failed")
                 .description("heartbeats by delivery result")
                 .register(registry);
+        this.heals = new SelfHeals(registry, SelfHeals.PUBLISH_RETRY_SUCCEEDED);
         for (SkipReason r : SkipReason.values()) {
             skips.put(
                     r,
@@ -171,6 +174,11 @@ public final class ProbeMetrics implements ScheduleListener, ResultPublisher.Lis
     @Override
     public void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {
         heartbeatsFailed.increment();
+    }
+
+    @Override
+    public void retrySucceeded() {
+        heals.record(SelfHeals.PUBLISH_RETRY_SUCCEEDED);
     }
 
     public String scrape() {

@@ -227,6 +227,9 @@ public final class RemoteResultPublisher implements ResultPublisher {
             healthy = true;
             acked.addAndGet(batch.size());
             batch.forEach(listener::acknowledged);
+            if (attempt > 0) {
+                listener.retrySucceeded();
+            }
             sending.set(false);
             boolean more;
             synchronized (pending) {

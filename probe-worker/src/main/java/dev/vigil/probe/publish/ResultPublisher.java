@@ -43,5 +43,8 @@ public interface ResultPublisher extends AutoCloseable {
 
         /** A heartbeat was not delivered (no retry: the next one follows within the heartbeat period). */
         default void heartbeatFailed(WorkerHeartbeat heartbeat, Throwable error) {}
+
+        /** A batch the destination did not take for a transient reason was taken on a retry (once per batch). */
+        default void retrySucceeded() {}
     }
 }

@@ -65,6 +65,16 @@ class RemoteResultPublisherRetryTest {
                 .bindNow();
     }
 
+    /** Counts the batches taken on a retry, as the worker's metrics count them as self-heals. */
+    private final AtomicInteger retriesSucceeded = new AtomicInteger();
+
+    private final ResultPublisher.Listener counting = new ResultPublisher.Listener() {
+        @Override
+        public void retrySucceeded() {
+            retriesSucceeded.incrementAndGet();
+        }
+    };
+
     @Test
     void a503IsRetriedNoSoonerThanItsRetryAfterWithTheSameRequestId() {
         List<Arrival> arrivals = new CopyOnWriteArrayList<>();
@@ -77,10 +87,13 @@ class RemoteResultPublisherRetryTest {
                 1,
                 Duration.ofMillis(50),
                 System::currentTimeMillis,
-                ResultPublisher.Listener.NONE);
+                counting);
         try {
             publisher.publish(result());
             await().atMost(Duration.ofSeconds(20)).until(() -> publisher.acknowledged() == 1);
+            assertThat(retriesSucceeded)
+                    .as("the batch got through on its retry")
+                    .hasValue(1);
             assertThat(arrivals).hasSize(2);
             // the backoff alone would have retried within 500 ms: the wait is ingest's Retry-After
             assertThat(Duration.ofNanos(
@@ -88,6 +101,12 @@ class RemoteResultPublisherRetryTest {
                     .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
             assertThat(arrivals.get(1).requestId()).isEqualTo(arrivals.get(0).requestId());
             assertThat(publisher.failed()).isZero();
+
+            // a batch taken at once is no recovery
+            publisher.publish(result());
+            await().atMost(Duration.ofSeconds(20)).until(() -> publisher.acknowledged() == 2);
+            assertThat(arrivals).hasSize(3);
+            assertThat(retriesSucceeded).hasValue(1);
         } finally {
             publisher.close(Duration.ofSeconds(1));
             server.disposeNow();
@@ -106,13 +125,14 @@ class RemoteResultPublisherRetryTest {
                 1,
                 Duration.ofMillis(50),
                 System::currentTimeMillis,
-                ResultPublisher.Listener.NONE);
+                counting);
         try {
             publisher.publish(result());
             await().atMost(Duration.ofSeconds(20)).until(() -> publisher.failed() == 1);
             // a second look after several backoff ceilings: still the one request
             await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> arrivals.size() == 1);
             assertThat(publisher.acknowledged()).isZero();
+            assertThat(retriesSucceeded).hasValue(0);
         } finally {
             publisher.close(Duration.ofSeconds(1));
             server.disposeNow();

@@ -52,7 +52,8 @@ class DashboardQueriesTest {
                         "vigil_probe_duration_seconds_bucket",
                         "up",
                         "kafka_consumer_fetch_manager_records_lag",
-                        "jvm_memory_used_bytes");
+                        "jvm_memory_used_bytes",
+                        "vigil_self_heals_total");
         assertThat(d.metrics()).allMatch(m -> m.matches("(vigil|kafka|jvm)_[a-z_]+|up"));
     }
 }

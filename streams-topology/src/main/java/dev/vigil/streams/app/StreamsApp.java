@@ -214,7 +214,7 @@ public final class StreamsApp {
             Topology topology =
                     VigilTopology.build(cfg.topology(), cfg.topologyAlerting(), registry, new HopSpans(tracing));
             streams = new KafkaStreams(topology, streamsProperties(cfg, self, registry));
-            streams.setUncaughtExceptionHandler(StreamThreadFailures.standard());
+            streams.setUncaughtExceptionHandler(StreamThreadFailures.standard(registry));
             streams.setGlobalStateRestoreListener(RestoreLog.standard(registry));
             streams.setStateListener((next, prev) -> LOG.info("streams state {} -> {}", prev, next));
             KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
