@@ -431,7 +431,7 @@ public final class NotifierService {
             if (e == null) {
                 return Mono.empty();
             }
-            return dispatcher.dispatch(e).contextWrite(c -> DeliveryTrace.in(c, tracing, r.headers()));
+            return dispatcher.dispatch(e).contextWrite(c -> DeliveryTrace.in(c, tracing, tracing.extract(r.headers())));
         }
 
         public boolean ready() {

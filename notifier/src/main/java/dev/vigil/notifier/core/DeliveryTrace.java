@@ -7,7 +7,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
-import org.apache.kafka.common.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.util.context.ContextView;
@@ -31,10 +30,10 @@ public final class DeliveryTrace {
         this.parent = parent;
     }
 
-    /** The dispatch's Reactor context with the event record's trace. */
+    /** The dispatch's Reactor context with the event's trace (as the consumer read it from the record). */
     public static reactor.util.context.Context in(
-            reactor.util.context.Context context, Tracing tracing, Headers headers) {
-        return context.put(KEY, new DeliveryTrace(tracing, tracing.extract(headers)));
+            reactor.util.context.Context context, Tracing tracing, Context parent) {
+        return context.put(KEY, new DeliveryTrace(tracing, parent));
     }
 
     /** The delivery's span, begun; an invalid span when the dispatch carries no trace or export is off. */
