@@ -188,7 +188,7 @@ public final class AlertEmitter {
             context.forward(
                     headers == null
                             ? new Record<String, Object>(e.fingerprint(), e, timestamp)
-                            : new Record<String, Object>(e.fingerprint(), e, timestamp, headers),
+                            : new Record<String, Object>(e.fingerprint(), spans.stamp(e, headers), timestamp, headers),
                     alertsChild);
         });
         return t.event();

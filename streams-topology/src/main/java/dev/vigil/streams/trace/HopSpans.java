@@ -1,9 +1,13 @@
 package dev.vigil.streams.trace;
 
 import dev.vigil.kit.trace.Tracing;
+import dev.vigil.schemas.contract.AlertEvent;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -19,6 +23,12 @@ public final class HopSpans {
     public static final HopSpans OFF = new HopSpans(Tracing.off("streams"));
     private static final String TRACEPARENT = "traceparent";
     private static final String TRACESTATE = "tracestate";
+    /** The contract's limits on an alert event's links and attributes. */
+    private static final int MAX_LINKS = 8;
+
+    private static final int MAX_ATTRIBUTES = 16;
+    public static final String TRACE_LINK = "trace";
+    public static final String TRACE_ATTRIBUTE = "trace_id";
 
     private final Tracing tracing;
 
@@ -45,6 +55,60 @@ public final class HopSpans {
         Headers out = new RecordHeaders();
         tracing.inject(span, out);
         return out;
+    }
+
+    /**
+     * The event as its pages carry it: with the trace it continues (the headers {@link #hop} gave) linked when a trace
+     * UI is configured ({@code links.trace}), else named ({@code attributes.trace_id}), so whoever is paged can find
+     * the trace; unchanged without a trace or where the contract's room for links or attributes is used up.
+     */
+    public AlertEvent stamp(AlertEvent e, Headers headers) {
+        String traceId = traceId(headers);
+        if (traceId == null) {
+            return e;
+        }
+        String link = tracing.settings().traceLink(traceId);
+        Map<String, String> links = e.links();
+        Map<String, String> attributes = e.attributes();
+        if (!link.isEmpty() && links.size() < MAX_LINKS && !links.containsKey(TRACE_LINK)) {
+            links = new LinkedHashMap<>(links);
+            links.put(TRACE_LINK, link);
+        } else if (attributes.size() < MAX_ATTRIBUTES && !attributes.containsKey(TRACE_ATTRIBUTE)) {
+            attributes = new LinkedHashMap<>(attributes);
+            attributes.put(TRACE_ATTRIBUTE, traceId);
+        } else {
+            return e;
+        }
+        return new AlertEvent(
+                e.schemaVersion(),
+                e.eventId(),
+                e.fingerprint(),
+                e.incidentId(),
+                e.state(),
+                e.severity(),
+                e.service(),
+                e.componentType(),
+                e.summary(),
+                links,
+                attributes,
+                e.occurrences(),
+                e.firstSeen(),
+                e.lastSeen(),
+                e.source(),
+                e.silenced(),
+                e.channels());
+    }
+
+    /** The trace id a record's {@code traceparent} names, or null. */
+    public static String traceId(Headers headers) {
+        if (headers == null) {
+            return null;
+        }
+        Header parent = headers.lastHeader(TRACEPARENT);
+        if (parent == null || parent.value() == null || parent.value().length < 55) {
+            return null;
+        }
+        return new String(parent.value(), 3, 32, StandardCharsets.US_ASCII);
     }
 
     /** True when hops record spans: callers skip building attributes otherwise. */

@@ -35,6 +35,9 @@ class TraceContextTopologyTest {
             Header carried = out.get(0).headers().lastHeader("traceparent");
             assertThat(carried).isNotNull();
             assertThat(new String(carried.value(), StandardCharsets.UTF_8)).isEqualTo(PARENT);
+            // the page names the trace, so whoever is paged can find it (no trace UI configured: no link)
+            assertThat(out.get(0).value().attributes()).containsEntry("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736");
+            assertThat(out.get(0).value().links()).doesNotContainKey("trace");
         }
     }
 
@@ -47,6 +50,7 @@ class TraceContextTopologyTest {
             var out = h.alerts.readRecordsToList();
             assertThat(out).hasSize(1);
             assertThat(out.get(0).headers().lastHeader("traceparent")).isNull();
+            assertThat(out.get(0).value().attributes()).doesNotContainKey("trace_id");
         }
     }
 }
