@@ -3,6 +3,7 @@ package dev.vigil.bench.notifier;
 import static dev.vigil.bench.BenchSupport.percentile;
 import static dev.vigil.bench.BenchSupport.report;
 
+import dev.vigil.bench.TraceExport;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
@@ -117,7 +118,9 @@ public final class NotifierThroughputBench {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
                 EmbeddedPostgres pg =
                         EmbeddedPostgres.builder().useEnvironment(false).start();
-                Sink sink = new Sink()) {
+                Sink sink = new Sink();
+                TraceExport trace = TraceExport.fromProperty()) {
+            result.put("tracing", trace.mode());
             PostgresDatabase db = pg.createDatabase("notifier_bench");
             String topic = "bench-alerts";
             kafka.createTopics(
@@ -129,7 +132,7 @@ public final class NotifierThroughputBench {
                     new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false));
             Map<String, String> env =
                     Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789", DB_PASSWORD_ENV, db.password());
-            NotifierConfig cfg = config(kafka, db, topic, sink.port());
+            NotifierConfig cfg = config(kafka, db, topic, sink.port()).withOtel(trace.settings());
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
                             kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
                     NotifierService.Running notifier = NotifierService.start(cfg, env);

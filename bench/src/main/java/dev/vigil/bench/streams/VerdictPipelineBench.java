@@ -6,6 +6,7 @@ import static dev.vigil.bench.BenchSupport.writeJson;
 
 import dev.vigil.bench.BenchSupport;
 import dev.vigil.bench.TopicTail;
+import dev.vigil.bench.TraceExport;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.TokenSpec;
@@ -233,13 +234,16 @@ public final class VerdictPipelineBench {
             };
         }
         Result r = run(o);
-        System.out.println(r.line());
+        // tracing=on: the service exported a span per verdict and per alert (see TraceExport)
+        System.out.println(
+                r.line() + " tracing=" + ("on".equals(System.getProperty("vigil.bench.otel")) ? "on" : "off"));
         System.exit(0);
     }
 
     public static Result run(Options o) throws Exception {
         Path work = Files.createTempDirectory("vigil-bench-streams");
-        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start()) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
+                TraceExport trace = TraceExport.fromProperty()) {
             List<TopicSpec> topics = new ArrayList<>(Topics.all());
             topics.add(new TopicSpec(RAW_IN, Topics.DEFAULT_PARTITIONS, false));
             topics.add(new TopicSpec(RAW_OUT, Topics.DEFAULT_PARTITIONS, false));
@@ -269,7 +273,8 @@ public final class VerdictPipelineBench {
                             extraKafkaProperties()))
                     .withHttp(HttpSettings.loopback(0))
                     .withAuth(StreamsServiceConfig.AuthSettings.of(
-                            List.of(new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))));
+                            List.of(new TokenSpec("bench", BearerTokens.hash(BENCH_TOKEN), List.of("read")))))
+                    .withOtel(trace.settings());
             List<ProducerRecord<String, byte[]>> definitions = new ArrayList<>();
             for (int m = 0; m < o.monitors(); m++) {
                 MonitorDefinition def = new MonitorDefinition(

@@ -48,15 +48,31 @@ public final class OtlpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
     private final AtomicInteger requests = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+    private final boolean keep;
     private volatile boolean refusing;
 
-    private OtlpReceiver(HttpServer server) {
+    private OtlpReceiver(HttpServer server, boolean keep) {
         this.server = server;
+        this.keep = keep;
     }
 
     public static OtlpReceiver start() throws IOException {
+        return start(true);
+    }
+
+    /**
+     * A receiver that answers every export at once and keeps nothing (it counts requests and bytes): the collector
+     * of a benchmark, where decoding and keeping spans would cost the measured process what a collector elsewhere
+     * costs another machine.
+     */
+    public static OtlpReceiver discarding() throws IOException {
+        return start(false);
+    }
+
+    private static OtlpReceiver start(boolean keep) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        OtlpReceiver receiver = new OtlpReceiver(server);
+        OtlpReceiver receiver = new OtlpReceiver(server, keep);
         server.createContext("/v1/traces", receiver::handle);
         server.start();
         return receiver;
@@ -88,6 +104,11 @@ public final class OtlpReceiver implements AutoCloseable {
         return requests.get();
     }
 
+    /** Request bytes received (after decompression). */
+    public long bytes() {
+        return bytes.get();
+    }
+
     /** While true every export is answered 503 and its spans are not kept. */
     public void refuse(boolean refuse) {
         this.refusing = refuse;
@@ -107,8 +128,14 @@ public final class OtlpReceiver implements AutoCloseable {
                             : exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
+            bytes.addAndGet(body.length);
             if (refusing) {
                 exchange.sendResponseHeaders(503, -1);
+                return;
+            }
+            if (!keep) {
+                exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+                exchange.sendResponseHeaders(200, -1);
                 return;
             }
             ExportTraceServiceRequest request;

@@ -3,6 +3,7 @@ package dev.vigil.standalone.cli;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresUrl;
 import dev.vigil.kit.main.ExitCode;
+import dev.vigil.kit.trace.OtelSettings;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.standalone.drill.Drill;
 import dev.vigil.standalone.launch.StandaloneOptions;
@@ -74,6 +75,25 @@ public final class DrillCommand implements Callable<Integer> {
             description = "How long to wait for each hop (ISO-8601, default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
+    @Option(
+            names = "--trace-url",
+            defaultValue = "${env:VIGIL_OTEL_TRACE_URL:-}",
+            paramLabel = "URL",
+            description = "A trace UI link with {traceId} (e.g. https://jaeger.example/trace/{traceId}) to print beside"
+                    + " the drill's trace id (default: $VIGIL_OTEL_TRACE_URL, else none).")
+    String traceUrl;
+
+    private String traceLink(String traceId) {
+        if (traceUrl == null || traceUrl.isBlank()) {
+            return "";
+        }
+        try {
+            return "  " + new OtelSettings("", 1.0, "", traceUrl).traceLink(traceId);
+        } catch (RuntimeException e) {
+            return "  (--trace-url: " + e.getMessage() + ")";
+        }
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -98,6 +118,7 @@ public final class DrillCommand implements Callable<Integer> {
         for (Drill.Hop hop : report.hops()) {
             out.printf("%-48s %6d  %s%n", hop.name(), hop.atMs() - start, hop.detail());
         }
+        out.printf("trace %s%s%n", report.traceId(), traceLink(report.traceId()));
         out.printf("drill complete; remove its records with: vigil drill --monitor %s --cleanup%n", monitorId);
         return ExitCode.OK.code();
     }

@@ -58,8 +58,13 @@ public final class Drill {
     /** One timed hop of the drill. */
     public record Hop(String name, long atMs, String detail) {}
 
-    /** What the drill saw, in order. */
-    public record Report(String monitorId, List<Hop> hops, String openedEventId, String resolvedEventId) {}
+    /**
+     * What the drill saw, in order.
+     *
+     * @param traceId the trace its outage began (W3C trace id, hex): every hop's record carries it
+     */
+    public record Report(
+            String monitorId, List<Hop> hops, String openedEventId, String resolvedEventId, String traceId) {}
 
     private final String bootstrapServers;
     private final PostgresUrl database;
@@ -117,16 +122,22 @@ public final class Drill {
             sleepUntil(first);
 
             long ws = first;
-            send(producer, Topics.PROBE_RESULTS, monitorId, Json.bytes(result(monitorId, ws, false)));
-            hops.add(new Hop("outage injected (probe result acknowledged)", clock.millis(), "window " + ws));
-            progress.accept("synthetic failure injected for window " + ws);
+            DrillTrace trace = DrillTrace.begin();
+            send(producer, Topics.PROBE_RESULTS, monitorId, Json.bytes(result(monitorId, ws, false)), trace);
+            hops.add(new Hop(
+                    "outage injected (probe result acknowledged)",
+                    clock.millis(),
+                    "window " + ws + ", trace " + trace.traceId() + ", span " + trace.spanId()));
+            progress.accept("synthetic failure injected for window " + ws + " (trace " + trace.traceId() + ")");
             long windowStart = ws;
-            await(statuses, monitorId, v -> verdictIs(v, windowStart, Status.DOWN), "a down verdict");
-            hops.add(new Hop("verdict down on " + Topics.MONITOR_STATUS, clock.millis(), ""));
-            AlertEvent opened = Json.read(
-                    await(alerts, fingerprint, v -> alertIs(v, AlertState.OPENED), "an opened alert"),
-                    AlertEvent.class);
-            hops.add(new Hop("alert opened on " + Topics.ALERTS, clock.millis(), opened.eventId()));
+            var verdict = await(statuses, monitorId, v -> verdictIs(v, windowStart, Status.DOWN), "a down verdict");
+            hops.add(new Hop("verdict down on " + Topics.MONITOR_STATUS, clock.millis(), trace.hop(verdict.headers())));
+            var openedRecord = await(alerts, fingerprint, v -> alertIs(v, AlertState.OPENED), "an opened alert");
+            AlertEvent opened = Json.read(openedRecord.value(), AlertEvent.class);
+            hops.add(new Hop(
+                    "alert opened on " + Topics.ALERTS,
+                    clock.millis(),
+                    opened.eventId() + ", " + trace.hop(openedRecord.headers())));
             deliveries(opened.eventId()).forEach(h -> hops.add(h));
 
             for (int i = 1; i <= 2; i++) {
@@ -136,11 +147,12 @@ public final class Drill {
             }
             hops.add(new Hop("recovery injected (2 healthy windows)", clock.millis(), ""));
             AlertEvent resolved = Json.read(
-                    await(alerts, fingerprint, v -> alertIs(v, AlertState.RESOLVED), "a resolved alert"),
+                    await(alerts, fingerprint, v -> alertIs(v, AlertState.RESOLVED), "a resolved alert")
+                            .value(),
                     AlertEvent.class);
             hops.add(new Hop("alert resolved on " + Topics.ALERTS, clock.millis(), resolved.eventId()));
             deliveries(resolved.eventId()).forEach(h -> hops.add(h));
-            return new Report(monitorId, hops, opened.eventId(), resolved.eventId());
+            return new Report(monitorId, hops, opened.eventId(), resolved.eventId(), trace.traceId());
         }
     }
 
@@ -290,8 +302,17 @@ public final class Drill {
     }
 
     private void send(KafkaProducer<String, byte[]> producer, String topic, String key, byte[] value) {
+        send(producer, topic, key, value, null);
+    }
+
+    private void send(
+            KafkaProducer<String, byte[]> producer, String topic, String key, byte[] value, DrillTrace trace) {
+        var record = new ProducerRecord<>(topic, key, value);
+        if (trace != null) {
+            trace.inject(record.headers());
+        }
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException(
                     "cannot write to " + topic + " at " + bootstrapServers + ": " + e.getMessage(), e);
@@ -318,12 +339,13 @@ public final class Drill {
         return consumer;
     }
 
-    private byte[] await(KafkaConsumer<String, byte[]> consumer, String key, Predicate<byte[]> match, String what) {
+    private ConsumerRecord<String, byte[]> await(
+            KafkaConsumer<String, byte[]> consumer, String key, Predicate<byte[]> match, String what) {
         long deadline = clock.millis() + timeout.toMillis();
         while (clock.millis() < deadline) {
             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                 if (key.equals(r.key()) && r.value() != null && match.test(r.value())) {
-                    return r.value();
+                    return r;
                 }
             }
         }

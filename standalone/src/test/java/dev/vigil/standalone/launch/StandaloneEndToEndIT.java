@@ -223,6 +223,23 @@ class StandaloneEndToEndIT {
                 .extracting(Drill.Hop::detail)
                 .containsOnly("delivered");
         assertThat(report.hops()).extracting(Drill.Hop::atMs).isSorted();
+        // the drill's outage began a trace; the topology (exporting here) continued it with spans of its own
+        assertThat(report.traceId()).matches("[0-9a-f]{32}");
+        assertThat(report.hops())
+                .filteredOn(h -> h.name().startsWith("verdict down") || h.name().startsWith("alert opened"))
+                .extracting(Drill.Hop::detail)
+                .allMatch(d -> d.matches("(?s).*span [0-9a-f]{16}.*"));
+        assertThat(sink.deliveries())
+                .filteredOn(d -> d.event().fingerprint().equals("monitor/" + id)
+                        && d.event().state() == AlertState.OPENED)
+                .allSatisfy(d -> assertThat(d.event().attributes()).containsEntry("trace_id", report.traceId()));
+        await("the drill's hops exported in its trace")
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> collector.trace(report.traceId()).stream()
+                                .map(OtlpReceiver.ReceivedSpan::name)
+                                .toList(),
+                        names -> names.containsAll(List.of("verdict", "alert opened", "deliver oncall-a")));
         for (String c : CHANNELS) {
             assertThat(count(c, "monitor/" + id, AlertState.OPENED))
                     .as("drill opened on " + c)
