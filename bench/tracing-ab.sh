@@ -7,7 +7,7 @@
 # Each run is a fresh JVM with its own in-process broker (and PostgreSQL for the notifier). Prints every RESULT line
 # and, per harness, the median over runs of each side and the ratio on/off of those medians:
 #   verdicts  verdict_results_per_s, verdict_results_per_cpu_s, latency_p99_ms
-#   notifier  deliveries_per_s, deliveries_per_cpu_s, p50_ms, p99_ms
+#   notifier  deliveries_per_s, deliveries_per_jvm_cpu_s, p50_ms, p99_ms
 # Defaults: 3 pairs, 10,000 monitors x 3 regions x 10 windows x 4 rounds, 10,000 alerts after 20,000 warm-up ones.
 # The export-off path against the code before tracing is bench/streams-ab.sh --base REV. Needs Maven (online on a
 # fresh machine) and python3.
@@ -72,7 +72,7 @@ for line in open(sys.argv[1]):
 def med(harness, side, key):
     return statistics.median(float(r[key]) for r in rows[(harness, side)])
 for harness, keys in (("verdicts", ("verdict_results_per_s", "verdict_results_per_cpu_s", "latency_p99_ms")),
-                      ("notifier", ("deliveries_per_s", "deliveries_per_cpu_s", "p50_ms", "p99_ms"))):
+                      ("notifier", ("deliveries_per_s", "deliveries_per_jvm_cpu_s", "p50_ms", "p99_ms"))):
     if (harness, "off") not in rows:
         continue
     for key in keys:
