@@ -119,7 +119,7 @@ public final class BatchResponder {
             return out;
         }
         Span span = tracing.tracer()
-                .spanBuilder("ingest " + route)
+                .spanBuilder("POST " + route)
                 .setSpanKind(SpanKind.SERVER)
                 .setParent(parent)
                 .setAttribute("vigil.ingest.events", events)

@@ -55,6 +55,37 @@ class AppAlertNamespaceIT {
         }
     }
 
+    /**
+     * An app that traces sends {@code traceparent} with its events: ingest (export off here) carries it on in the
+     * record's headers, so the alert's hops join the app's trace; a malformed one is dropped, never forwarded.
+     */
+    @Test
+    void anAppEventsTraceparentTravelsInTheRecordHeaders() {
+        String parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        String event = "{\"schemaVersion\":1,\"fingerprint\":\"traced/job\",\"state\":\"opened\","
+                + "\"severity\":\"warning\",\"service\":\"jobs\",\"summary\":\"Job failed\","
+                + "\"firstSeen\":1700000000000,\"lastSeen\":1700000000000}";
+        var headers = new java.util.HashMap<>(IngestHarness.bearer(DEMO_KEY));
+        headers.put("traceparent", parent);
+        var reply = ingest.post(
+                "/v1/alerts", "application/json", event.getBytes(java.nio.charset.StandardCharsets.UTF_8), headers);
+        assertThat(reply.status()).as(reply.text()).isEqualTo(202);
+        var records = published("app/demo/traced/job", 1);
+        assertThat(new String(
+                        records.get(0).headers().lastHeader("traceparent").value(),
+                        java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo(parent);
+
+        String bad = event.replace("traced/job", "untraced/job");
+        var badHeaders = new java.util.HashMap<>(IngestHarness.bearer(DEMO_KEY));
+        badHeaders.put("traceparent", "00-not-a-trace-context");
+        var badReply = ingest.post(
+                "/v1/alerts", "application/json", bad.getBytes(java.nio.charset.StandardCharsets.UTF_8), badHeaders);
+        assertThat(badReply.status()).as(badReply.text()).isEqualTo(202);
+        assertThat(published("app/demo/untraced/job", 1).get(0).headers().lastHeader("traceparent"))
+                .isNull();
+    }
+
     @Test
     void anAppCannotResolveAProbeIncidentByNamingItsIds() {
         long lastSeen = System.currentTimeMillis();
