@@ -295,6 +295,18 @@ class StandaloneEndToEndIT {
                                 .findFirst(),
                         java.util.Optional::isPresent)
                 .orElseThrow();
+        // the chain, in this IT's -output.txt: which services, and how long each hop took to start after the last
+        long t0 = chain.get(0).startNanos();
+        chain.forEach(sp -> System.out.printf(
+                "trace %s  %-16s %-20s span %s parent %-16s +%.1f ms (%.1f ms) %s%n",
+                sp.traceId(),
+                sp.name(),
+                sp.service(),
+                sp.spanId(),
+                sp.parentSpanId(),
+                (sp.startNanos() - t0) / 1e6,
+                (sp.endNanos() - sp.startNanos()) / 1e6,
+                sp.attributes().getOrDefault("vigil.verdict.trigger", "")));
         OtlpReceiver.ReceivedSpan verdict = only(chain, "verdict");
         OtlpReceiver.ReceivedSpan alert = only(chain, "alert opened");
         assertThat(verdict.service()).isEqualTo("vigil-streams");
