@@ -40,6 +40,28 @@ class TracingTest {
     }
 
     @Test
+    void offSendsNothingEvenWithTheOtherOtelVariablesSet() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                Tracing tracing = Tracing.start(
+                        "test",
+                        "i-1",
+                        OtelSettings.defaults(),
+                        Map.of("OTEL_BSP_SCHEDULE_DELAY", "10", "OTEL_SERVICE_NAME", "x"),
+                        new SimpleMeterRegistry())) {
+            var in = new RecordHeaders().add("traceparent", PARENT.getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < 100; i++) {
+                tracing.tracer()
+                        .spanBuilder("s")
+                        .setParent(tracing.extract(in))
+                        .startSpan()
+                        .end();
+            }
+            Thread.sleep(500);
+            assertThat(receiver.requests()).isZero();
+        }
+    }
+
+    @Test
     void offAndWithoutContextAddsNoHeader() {
         Tracing tracing = Tracing.off("test");
         Span span = tracing.tracer()
