@@ -275,8 +275,7 @@ class StandaloneEndToEndIT {
     /**
      * The outage's page is one trace across three services: the probe (a new trace, its phases as events), the
      * verdict and the alert in the topology, and one delivery per channel, each span the child of the one before, in
-     * time order. A verdict decided at its deadline (a region's result late) starts its own trace instead; the rest of
-     * the chain is the same.
+     * time order.
      */
     @Test
     void theOutagePageIsOneTraceFromProbeToEachDelivery() {
@@ -313,17 +312,14 @@ class StandaloneEndToEndIT {
         assertThat(verdict.attributes()).containsEntry("vigil.monitor.id", "demo-outage");
         assertThat(alert.parentSpanId()).isEqualTo(verdict.spanId());
         assertThat(alert.startNanos()).isGreaterThanOrEqualTo(verdict.startNanos());
-        if ("COMPLETE".equals(verdict.attributes().get("vigil.verdict.trigger"))) {
-            OtlpReceiver.ReceivedSpan probe = only(chain, "probe http");
-            assertThat(probe.service()).isEqualTo("vigil-probe-worker");
-            assertThat(probe.isRoot()).isTrue();
-            assertThat(probe.attributes()).containsEntry("vigil.monitor.id", "demo-outage");
-            assertThat(probe.events()).contains("connect", "first byte");
-            assertThat(verdict.parentSpanId()).isEqualTo(probe.spanId());
-            assertThat(verdict.startNanos()).isGreaterThanOrEqualTo(probe.endNanos());
-        } else {
-            assertThat(verdict.isRoot()).isTrue();
-        }
+        // the verdict continues the trace of the result that completed its window (or at the deadline, the latest)
+        OtlpReceiver.ReceivedSpan probe = only(chain, "probe http");
+        assertThat(probe.service()).isEqualTo("vigil-probe-worker");
+        assertThat(probe.isRoot()).isTrue();
+        assertThat(probe.attributes()).containsEntry("vigil.monitor.id", "demo-outage");
+        assertThat(probe.events()).contains("connect", "first byte");
+        assertThat(verdict.parentSpanId()).isEqualTo(probe.spanId());
+        assertThat(verdict.startNanos()).isGreaterThanOrEqualTo(probe.endNanos());
         for (String channel : CHANNELS) {
             OtlpReceiver.ReceivedSpan delivery = only(chain, "deliver " + channel);
             assertThat(delivery.service()).isEqualTo("vigil-notifier");

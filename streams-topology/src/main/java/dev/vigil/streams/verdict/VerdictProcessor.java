@@ -12,8 +12,12 @@ import dev.vigil.streams.trace.HopSpans;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -80,6 +84,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private long lastResultDelayMs;
 
+    private static final String TRACEPARENT = "traceparent";
     private static final AttributeKey<String> MONITOR_ID = AttributeKey.stringKey("vigil.monitor.id");
     private static final AttributeKey<String> STATUS = AttributeKey.stringKey("vigil.verdict.status");
     private static final AttributeKey<String> TRIGGER = AttributeKey.stringKey("vigil.verdict.trigger");
@@ -88,6 +93,19 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     private final HopSpans spans;
     /** The headers of the result being processed: its trace is the one a verdict it completes continues. */
     private Headers cause;
+    /**
+     * The trace context of each pending window's latest result, for a verdict decided at its deadline (a region's
+     * result late or missing) to continue that trace. In memory only and bounded: after a restart, or past the bound,
+     * such a verdict starts a trace of its own — tracing is a view of the pipeline, never a part of its state.
+     */
+    private final Map<String, Header> pendingTraces = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Header> eldest) {
+            return size() > MAX_PENDING_TRACES;
+        }
+    };
+
+    private static final int MAX_PENDING_TRACES = 100_000;
 
     public VerdictProcessor(
             TopologyConfig config, Stores stores, String eventsChild, String deadLetterChild, VerdictMetrics metrics) {
@@ -189,6 +207,13 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         }
     }
 
+    private void rememberTrace(String pendingKey) {
+        Header parent = cause == null ? null : cause.lastHeader(TRACEPARENT);
+        if (parent != null) {
+            pendingTraces.put(pendingKey, parent);
+        }
+    }
+
     private void forward(String key, MonitorEvent event, long timestamp) {
         context.forward(new Record<String, Object>(key, event, timestamp), eventsChild);
     }
@@ -249,6 +274,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
             emit(def, window, VerdictMetrics.Trigger.COMPLETE, now);
         } else {
             pending.put(pendingKey, window);
+            rememberTrace(pendingKey);
         }
     }
 
@@ -368,7 +394,9 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     }
 
     private void emit(MonitorDefinition def, PendingWindow window, VerdictMetrics.Trigger trigger, long now) {
-        pending.delete(PendingWindow.key(def.id(), window.windowStart()));
+        String pendingKey = PendingWindow.key(def.id(), window.windowStart());
+        pending.delete(pendingKey);
+        Header remembered = pendingTraces.isEmpty() ? null : pendingTraces.remove(pendingKey);
         MonitorStatus verdict = VerdictRule.verdict(def.regions(), window, now);
         history.put(def.id(), verdict, window.windowStart());
         MonitorStatus previous = latest.get(def.id());
@@ -381,7 +409,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         // stamped now, since brokers reject timestamps too far ahead.
         Headers headers = spans.hop(
                 "verdict",
-                cause,
+                cause != null || remembered == null ? cause : new RecordHeaders().add(remembered),
                 spans.recording()
                         ? Attributes.of(
                                 MONITOR_ID, def.id(),
