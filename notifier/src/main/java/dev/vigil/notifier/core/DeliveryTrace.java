@@ -65,11 +65,13 @@ public final class DeliveryTrace {
         if (failed) {
             span.setStatus(StatusCode.ERROR, "dead-lettered");
         }
-        try (SpanScope scope = SpanScope.of(span)) {
-            if (failed) {
-                LOG.warn("event {} to {}: dead-lettered: {}", e.eventId(), r.channel(), r.reason());
-            } else {
-                LOG.debug("event {} to {}: {}", e.eventId(), r.channel(), r.outcome());
+        if (failed || LOG.isDebugEnabled()) {
+            try (SpanScope scope = SpanScope.of(span)) {
+                if (failed) {
+                    LOG.warn("event {} to {}: dead-lettered: {}", e.eventId(), r.channel(), r.reason());
+                } else {
+                    LOG.debug("event {} to {}: {}", e.eventId(), r.channel(), r.outcome());
+                }
             }
         }
         span.end();
