@@ -175,16 +175,7 @@ public final class AlertEmitter {
         long timestamp = Math.min(at, context.currentSystemTimeMs());
         t.event().ifPresent(e -> {
             counters.emitted(e);
-            Headers headers = spans.hop(
-                    "alert " + e.state().wire(),
-                    cause,
-                    spans.recording()
-                            ? Attributes.of(
-                                    FINGERPRINT, e.fingerprint(),
-                                    INCIDENT, e.incidentId(),
-                                    EVENT_ID, e.eventId(),
-                                    SEVERITY, e.severity().wire())
-                            : Attributes.empty());
+            Headers headers = traceOf(e);
             context.forward(
                     headers == null
                             ? new Record<String, Object>(e.fingerprint(), e, timestamp)
@@ -192,6 +183,21 @@ public final class AlertEmitter {
                     alertsChild);
         });
         return t.event();
+    }
+
+    /** The event's hop of its cause's trace: the headers its record carries (null without a trace). */
+    private Headers traceOf(AlertEvent e) {
+        if (!spans.recording()) {
+            return spans.hop("alert", cause, Attributes.empty());
+        }
+        return spans.hop(
+                "alert " + e.state().wire(),
+                cause,
+                Attributes.of(
+                        FINGERPRINT, e.fingerprint(),
+                        INCIDENT, e.incidentId(),
+                        EVENT_ID, e.eventId(),
+                        SEVERITY, e.severity().wire()));
     }
 
     /** The acknowledgement of {@code fingerprint} from the global acks store, or null (none, or no such store). */

@@ -407,21 +407,29 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
         metrics.emitted(trigger, verdict.status());
         // Event time of a verdict is its window start; a window "from the future" (a worker's clock ahead) is
         // stamped now, since brokers reject timestamps too far ahead.
-        Headers headers = spans.hop(
-                "verdict",
-                cause != null || remembered == null ? cause : new RecordHeaders().add(remembered),
-                spans.recording()
-                        ? Attributes.of(
-                                MONITOR_ID, def.id(),
-                                STATUS, verdict.status().name(),
-                                TRIGGER, trigger.name(),
-                                WINDOW_START, window.windowStart())
-                        : Attributes.empty());
+        Headers headers = traceOf(def, verdict, trigger, remembered);
         forward(
                 def.id(),
                 new MonitorEvent.Decided(def, verdict, newestBefore),
                 Math.min(window.windowStart(), now),
                 headers);
+    }
+
+    /** The verdict's hop of its trace: the headers its record carries (null without a trace, as is common). */
+    private Headers traceOf(
+            MonitorDefinition def, MonitorStatus verdict, VerdictMetrics.Trigger trigger, Header remembered) {
+        Headers from = cause != null || remembered == null ? cause : new RecordHeaders().add(remembered);
+        if (!spans.recording()) {
+            return spans.hop("verdict", from, Attributes.empty());
+        }
+        return spans.hop(
+                "verdict",
+                from,
+                Attributes.of(
+                        MONITOR_ID, def.id(),
+                        STATUS, verdict.status().name(),
+                        TRIGGER, trigger.name(),
+                        WINDOW_START, verdict.windowStart()));
     }
 
     private boolean decided(String monitorId, long windowStart) {
