@@ -431,6 +431,9 @@ public final class NotifierService {
             if (e == null) {
                 return Mono.empty();
             }
+            if (!tracing.exporting()) {
+                return dispatcher.dispatch(e);
+            }
             return dispatcher.dispatch(e).contextWrite(c -> DeliveryTrace.in(c, tracing, tracing.extract(r.headers())));
         }
 

@@ -87,6 +87,28 @@ public record AlertEvent(
         return fingerprint + "/" + state.wire();
     }
 
+    /** This event with other links and attributes (checked against the contract's limits like any event's). */
+    public AlertEvent withDetails(Map<String, String> links, Map<String, String> attributes) {
+        return new AlertEvent(
+                schemaVersion,
+                eventId,
+                fingerprint,
+                incidentId,
+                state,
+                severity,
+                service,
+                componentType,
+                summary,
+                links,
+                attributes,
+                occurrences,
+                firstSeen,
+                lastSeen,
+                source,
+                silenced,
+                channels);
+    }
+
     /** This event with {@code silenced} set: recorded, not paged (a resolution still reaches the channels paged). */
     public AlertEvent withSilenced() {
         return silenced

@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
 public final class Tracing implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Tracing.class);
     private static final TextMapPropagator W3C = W3CTraceContextPropagator.getInstance();
+    /** The W3C header that carries a trace's context from record to record. */
+    public static final String TRACEPARENT = "traceparent";
+
     private static final String SCOPE = "dev.vigil";
 
     private final String service;
@@ -169,6 +172,14 @@ public final class Tracing implements AutoCloseable {
     /** The context a record arrived with (root when it carries none or a malformed one). */
     public Context extract(Headers headers) {
         return headers == null ? Context.root() : W3C.extract(Context.root(), headers, KafkaHeaders.GETTER);
+    }
+
+    /** The span context a record's headers carry; invalid when none or a malformed one. */
+    public static SpanContext contextOf(Headers headers) {
+        return headers == null
+                ? SpanContext.getInvalid()
+                : Span.fromContext(W3C.extract(Context.root(), headers, KafkaHeaders.GETTER))
+                        .getSpanContext();
     }
 
     /** The context in any carrier, such as an HTTP request's headers. */

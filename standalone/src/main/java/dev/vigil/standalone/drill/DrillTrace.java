@@ -1,9 +1,10 @@
 package dev.vigil.standalone.drill;
 
+import dev.vigil.kit.trace.Tracing;
+import io.opentelemetry.api.trace.SpanContext;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -14,7 +15,6 @@ import org.apache.kafka.common.header.Headers;
 record DrillTrace(String traceId, String spanId) {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final HexFormat HEX = HexFormat.of();
-    static final String TRACEPARENT = "traceparent";
 
     static DrillTrace begin() {
         byte[] trace = new byte[16];
@@ -31,22 +31,21 @@ record DrillTrace(String traceId, String spanId) {
     }
 
     void inject(Headers headers) {
-        headers.remove(TRACEPARENT);
-        headers.add(TRACEPARENT, traceparent().getBytes(StandardCharsets.US_ASCII));
+        headers.remove(Tracing.TRACEPARENT);
+        headers.add(Tracing.TRACEPARENT, traceparent().getBytes(StandardCharsets.US_ASCII));
     }
 
     /** How a hop's record continued the trace, for the drill's table. */
     String hop(Headers headers) {
-        Header h = headers.lastHeader(TRACEPARENT);
-        if (h == null || h.value() == null || h.value().length < 55) {
+        SpanContext hop = Tracing.contextOf(headers);
+        if (!hop.isValid()) {
             return "no trace context (a service before tracing?)";
         }
-        String parent = new String(h.value(), StandardCharsets.US_ASCII);
-        String trace = parent.substring(3, 35);
-        String span = parent.substring(36, 52);
-        if (!trace.equals(traceId)) {
-            return "another trace " + trace + " (the trace was not continued)";
+        if (!hop.getTraceId().equals(traceId)) {
+            return "another trace " + hop.getTraceId() + " (the trace was not continued)";
         }
-        return span.equals(spanId) ? "trace passed on (this service exports no spans)" : "span " + span;
+        return hop.getSpanId().equals(spanId)
+                ? "trace passed on (this service exports no spans)"
+                : "span " + hop.getSpanId();
     }
 }

@@ -4,8 +4,8 @@ import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.contract.AlertEvent;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.header.Header;
@@ -21,7 +21,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class HopSpans {
     public static final HopSpans OFF = new HopSpans(Tracing.off("streams"));
-    private static final String TRACEPARENT = "traceparent";
     private static final String TRACESTATE = "tracestate";
     /** The contract's limits on an alert event's links and attributes. */
     private static final int MAX_LINKS = 8;
@@ -79,36 +78,13 @@ public final class HopSpans {
         } else {
             return e;
         }
-        return new AlertEvent(
-                e.schemaVersion(),
-                e.eventId(),
-                e.fingerprint(),
-                e.incidentId(),
-                e.state(),
-                e.severity(),
-                e.service(),
-                e.componentType(),
-                e.summary(),
-                links,
-                attributes,
-                e.occurrences(),
-                e.firstSeen(),
-                e.lastSeen(),
-                e.source(),
-                e.silenced(),
-                e.channels());
+        return e.withDetails(links, attributes);
     }
 
     /** The trace id a record's {@code traceparent} names, or null. */
     public static String traceId(Headers headers) {
-        if (headers == null) {
-            return null;
-        }
-        Header parent = headers.lastHeader(TRACEPARENT);
-        if (parent == null || parent.value() == null || parent.value().length < 55) {
-            return null;
-        }
-        return new String(parent.value(), 3, 32, StandardCharsets.US_ASCII);
+        SpanContext context = Tracing.contextOf(headers);
+        return context.isValid() ? context.getTraceId() : null;
     }
 
     /** True when hops record spans: callers skip building attributes otherwise. */
@@ -120,7 +96,7 @@ public final class HopSpans {
         if (cause == null) {
             return null;
         }
-        Header parent = cause.lastHeader(TRACEPARENT);
+        Header parent = cause.lastHeader(Tracing.TRACEPARENT);
         if (parent == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.vigil.streams.verdict;
 
+import dev.vigil.kit.trace.Tracing;
 import dev.vigil.schemas.contract.DeadLetter;
 import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.contract.MonitorStatus;
@@ -84,7 +85,6 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
 
     private long lastResultDelayMs;
 
-    private static final String TRACEPARENT = "traceparent";
     private static final AttributeKey<String> MONITOR_ID = AttributeKey.stringKey("vigil.monitor.id");
     private static final AttributeKey<String> STATUS = AttributeKey.stringKey("vigil.verdict.status");
     private static final AttributeKey<String> TRIGGER = AttributeKey.stringKey("vigil.verdict.trigger");
@@ -208,7 +208,7 @@ public final class VerdictProcessor implements Processor<String, VerdictInput, S
     }
 
     private void rememberTrace(String pendingKey) {
-        Header parent = cause == null ? null : cause.lastHeader(TRACEPARENT);
+        Header parent = cause == null ? null : cause.lastHeader(Tracing.TRACEPARENT);
         if (parent != null) {
             pendingTraces.put(pendingKey, parent);
         }
