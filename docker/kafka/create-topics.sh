@@ -43,5 +43,8 @@ create vigil.vendor-updates 1 delete 604800000
 create vigil.regions 1 compact
 # escalations: where each incident's escalation climb stands, keyed by fingerprint (notifier → console)
 create vigil.escalations 1 compact
+# incident notes: each page's deliveries per channel, unacknowledgements; keyed by fingerprint with as many
+# partitions as vigil.alerts (Streams reads both into each incident's timeline), kept 7 days
+create vigil.incident-notes 6 delete 604800000
 
 echo "all Vigil topics present"

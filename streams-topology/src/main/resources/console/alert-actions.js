@@ -30,6 +30,15 @@
     return h('span', { class: 'badge phase phase-' + V.cssToken(p) }, label);
   }
 
+  /** Where an incident comes from, as the API names it (its fingerprint's namespace). */
+  const ORIGINS = [['monitor', 'monitor'], ['metric', 'metric rule'], ['worker', 'probe worker'], ['vigil', 'Vigil itself'],
+    ['app', 'app'], ['alertmanager', 'Alertmanager'], ['notifier', 'notifier']];
+
+  function originLabel(origin) {
+    const found = ORIGINS.find(([v]) => v === origin);
+    return found ? found[1] : String(origin || 'other');
+  }
+
   /** createAlertRow(alert) → {tr, update(alert), fingerprint} */
   function createAlertRow(initial) {
     const fp = initial.fingerprint;
@@ -42,7 +51,9 @@
     const summaryEl = h('span', { class: 'alert-summary' });
     const fpEl = h('code', { class: 'fingerprint' });
     const monitorLink = h('a', { class: 'alert-monitor-link', hidden: true }, 'monitor');
-    const alertCell = h('th', { scope: 'row', class: 'alert-cell' }, summaryEl, h('br'), fpEl, ' ', monitorLink);
+    const originEl = h('span', { class: 'origin-tag tag' });
+    const incidentLink = h('a', { class: 'alert-incident-link', href: '#/incident/' + encodeURIComponent(fp) }, 'timeline');
+    const alertCell = h('th', { scope: 'row', class: 'alert-cell' }, summaryEl, originEl, h('br'), fpEl, ' ', incidentLink, ' ', monitorLink);
     const serviceCell = h('td');
     const sinceCell = h('td');
     const lastCell = h('td');
@@ -160,6 +171,8 @@
       sevCell.replaceChildren(V.severityBadge(a.severity));
       phaseCell.replaceChildren(phaseBadge(phase));
       setText(summaryEl, a.summary || fp);
+      setText(originEl, originLabel(a.origin));
+      originEl.title = 'Source: ' + originLabel(a.origin);
       setText(fpEl, fp);
       const m = /^monitor\/([a-z0-9][a-z0-9-]*)(\/.*)?$/.exec(fp);
       monitorLink.hidden = !m;
@@ -243,6 +256,8 @@
   }
 
   V.alertColumns = COLUMNS;
+  V.alertOrigins = ORIGINS;
+  V.originLabel = originLabel;
   V.createAlertRow = createAlertRow;
   V.syncAlertRows = syncAlertRows;
   V.compareAlerts = compareAlerts;

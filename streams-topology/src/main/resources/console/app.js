@@ -42,8 +42,10 @@
  *                #rule-stale with button#rule-reload (changed meanwhile)
  *   Incident     #incident[data-fingerprint] (#/incident/<fingerprint, percent-encoded>): h1#incident-title,
  *                #incident-status, #incident-table (one alert row as below), dl#incident-facts,
- *                ul#incident-links (li[data-link="<name>"] per link, a.incident-monitor-link)
- *   Alerts       #alerts; select#alert-filter; rows [data-fingerprint="<fp>"] with button.ack-button → .ack-form
+ *                ul#incident-links (li[data-link="<name>"] per link, a.incident-monitor-link),
+ *                ol#incident-timeline (li[data-kind][data-channel][data-outcome] per line, oldest first)
+ *   Alerts       #alerts; select#alert-filter, select#alert-origin; rows [data-fingerprint="<fp>"] with
+ *                .origin-tag, a.alert-incident-link, button.ack-button → .ack-form
  *                (input.ack-comment, select.ack-until, button.ack-confirm), button.unack-button,
  *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, button.silence-button → .silence-form
  *                (select.silence-duration, input.silence-reason, button.silence-confirm)

@@ -2,7 +2,8 @@
  * Vigil console — one incident (#/incident/<fingerprint, percent-encoded>): where every page links. Its state,
  * severity and summary with the acknowledge / silence actions of the Alerts view, its facts (incident id, source,
  * first and last seen, occurrences, attributes), its escalation climb (which tier it is at, when the next pages) and
- * its links (the monitor's view, its runbook, …), from GET /v1/alerts?state=all&fingerprint=<fp>.
+ * its links (the monitor's view, its runbook, …), from GET /v1/alerts?state=all&fingerprint=<fp>; and its timeline
+ * (every event, every page per channel with its outcome, acknowledgements) from GET /v1/alerts/<fp>/timeline.
  */
 'use strict';
 
@@ -56,6 +57,28 @@
     return { items, summary };
   }
 
+  /** One timeline line as a person reads it; every value from the API is set as text. */
+  function timelineText(e) {
+    const attempts = Number(e.attempts) > 1 ? ' after ' + e.attempts + ' attempts' : '';
+    const quiet = e.silenced ? ' (silenced: recorded, not paged)' : '';
+    const detail = e.detail ? ' — ' + e.detail : '';
+    switch (e.kind) {
+      case 'opened': return 'Opened' + quiet + detail;
+      case 'reminder': return 'Reminder' + quiet;
+      case 'escalated': return 'Escalated' + quiet + detail;
+      case 'acknowledged': return 'Acknowledged by ' + (e.by || 'someone') + quiet;
+      case 'unacknowledged': return 'Unacknowledged by ' + (e.by || 'someone');
+      case 'resolved': return 'Resolved' + quiet;
+      case 'page': {
+        const outcome = { delivered: 'delivered', deduplicated: 'already delivered', silenced: 'not paged', dead_lettered: 'failed' }[e.outcome] || String(e.outcome);
+        return (e.state ? e.state[0].toUpperCase() + e.state.slice(1) : 'Page') + ' → ' + e.channel + ': ' + outcome + attempts + detail;
+      }
+      case 'tier': return 'Escalation: ' + (e.detail || 'a tier paged');
+      case 'folded': return 'Linked app event counted here' + detail;
+      default: return String(e.kind) + detail;
+    }
+  }
+
   function create(params) {
     const fp = params.rest.join('/');
     const title = h('h1', { id: 'incident-title' }, fp || 'Incident');
@@ -67,13 +90,17 @@
     const climbList = h('ul', { class: 'incident-links', id: 'incident-escalation' });
     const climb = h('div', { hidden: true },
       h('h2', { class: 'incident-links-title', id: 'incident-escalation-title' }, 'Escalation'), climbSummary, climbList);
+    const timelineList = h('ol', { class: 'incident-timeline', id: 'incident-timeline' });
+    const timelineNote = h('p', { class: 'muted small', id: 'incident-timeline-note' });
+    const timeline = h('section', { class: 'panel', 'aria-labelledby': 'incident-timeline-title', hidden: true },
+      h('h2', { id: 'incident-timeline-title' }, 'Timeline'), timelineNote, timelineList);
     const details = h('section', { class: 'panel', 'aria-labelledby': 'incident-facts-title', hidden: true },
       h('h2', { id: 'incident-facts-title' }, 'Details'), facts, climb,
       h('h2', { class: 'incident-links-title' }, 'Links'), linkList);
     const el = h('section', { id: 'incident', class: 'view-section', 'aria-labelledby': 'incident-title', dataset: { fingerprint: fp } },
       h('p', { class: 'breadcrumb' }, h('a', { href: '#/alerts' }, '← Alerts')),
       h('div', { class: 'view-header' }, title),
-      status, t.wrap, details);
+      status, t.wrap, timeline, details);
     const rows = new Map();
     t.wrap.hidden = true;
 
@@ -120,6 +147,29 @@
       details.hidden = false;
     }
 
+    function renderTimeline(data) {
+      const entries = data && Array.isArray(data.entries) ? data.entries.filter((e) => e && typeof e === 'object') : [];
+      timelineList.replaceChildren(...entries.map((e) => h('li', { dataset: { kind: String(e.kind), channel: e.channel ? String(e.channel) : '', outcome: e.outcome ? String(e.outcome) : '' }, class: e.outcome === 'dead_lettered' ? 'timeline-failed' : null },
+        h('time', { datetime: new Date(Number(e.at)).toISOString(), title: V.dateTime(e.at) }, V.shortTime(e.at)), ' ', timelineText(e))));
+      setText(timelineNote, entries.length
+        ? (data.droppedEntries ? V.num(data.droppedEntries) + ' older lines not kept. ' : '') + 'Oldest first; each page per channel with its outcome.'
+        : 'Nothing recorded for this incident yet.');
+      timeline.hidden = false;
+    }
+
+    async function refreshTimeline(signal) {
+      try {
+        renderTimeline(await V.api('/v1/alerts/' + encodeURIComponent(fp) + '/timeline', { signal }));
+      } catch (e) {
+        if (e && e.name === 'AbortError') throw e;
+        if (e && e.status === 404) {
+          timeline.hidden = true;
+          return;
+        }
+        throw e;
+      }
+    }
+
     async function refresh(signal) {
       if (!fp) {
         setText(status, 'No incident named in the address.');
@@ -135,6 +185,7 @@
         return;
       }
       render(found);
+      await refreshTimeline(signal);
     }
 
     return { el, title: 'Incident', refresh, destroy() { rows.clear(); } };

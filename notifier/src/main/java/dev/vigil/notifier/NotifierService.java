@@ -197,7 +197,8 @@ public final class NotifierService {
                         producer,
                         cfg.kafka().topics().deadLetter(),
                         cfg.kafka().topics().alerts(),
-                        cfg.kafka().topics().escalations());
+                        cfg.kafka().topics().escalations(),
+                        cfg.kafka().topics().incidentNotes());
 
                 DigestTables digestTables = new DigestTables(pool);
                 Channels channels = new Channels(digestTables);
@@ -282,7 +283,8 @@ public final class NotifierService {
                         new SilenceGate(matcher::get, acks::get, clock),
                         canary,
                         tiers,
-                        clock);
+                        clock,
+                        escalations);
 
                 if (cfg.digest().enabled()) {
                     DigestWiring.Wired digest = DigestWiring.wire(

@@ -193,6 +193,7 @@ public record NotifierConfig(
      * @param vendorUpdates what people did in a vendor's tool (from ingest's BetterStack webhook)
      * @param audit         where those acknowledgements are audited
      * @param escalations   where each incident's escalation climb is shown (compacted, read by the console's API)
+     * @param incidentNotes where each event's outcome per channel is noted for its incident's timeline
      */
     public record TopicNames(
             String alerts,
@@ -201,7 +202,8 @@ public record NotifierConfig(
             String acks,
             String vendorUpdates,
             String audit,
-            String escalations) {
+            String escalations,
+            String incidentNotes) {
         public TopicNames {
             Problems p = new Problems();
             alerts = p.topic("alerts", alerts, Topics.ALERTS);
@@ -211,7 +213,20 @@ public record NotifierConfig(
             vendorUpdates = p.topic("vendorUpdates", vendorUpdates, Topics.VENDOR_UPDATES);
             audit = p.topic("audit", audit, Topics.AUDIT);
             escalations = p.topic("escalations", escalations, Topics.ESCALATIONS);
+            incidentNotes = p.topic("incidentNotes", incidentNotes, Topics.INCIDENT_NOTES);
             p.throwIfAny();
+        }
+
+        /** Every topic but the incident notes' named (its default). */
+        public TopicNames(
+                String alerts,
+                String deadLetter,
+                String silences,
+                String acks,
+                String vendorUpdates,
+                String audit,
+                String escalations) {
+            this(alerts, deadLetter, silences, acks, vendorUpdates, audit, escalations, null);
         }
 
         /** Every topic but the escalations' named (its default). */
@@ -226,7 +241,7 @@ public record NotifierConfig(
         }
 
         public static TopicNames defaults() {
-            return new TopicNames(null, null, null, null, null, null, null);
+            return new TopicNames(null, null, null, null, null, null, null, null);
         }
     }
 

@@ -54,6 +54,7 @@ public final class Dispatcher {
     private final KeyedSequencer sequencer = new KeyedSequencer();
     private final java.util.function.Predicate<AlertEvent> selfWatch;
     private final TierLog tiers;
+    private final IncidentNotes notes;
     private final Clock clock;
     /** The route of an event the self-watch consumed: no channel. */
     static final String SELF_WATCH = "self-watch: consumed before routing";
@@ -119,6 +120,22 @@ public final class Dispatcher {
             java.util.function.Predicate<AlertEvent> selfWatch,
             TierLog tiers,
             Clock clock) {
+        this(routes, pipelines, log, timer, meters, muting, selfWatch, tiers, clock, IncidentNotes.none());
+    }
+
+    /** @param notes where each event's outcome per channel is noted for its incident's timeline (not waited for) */
+    public Dispatcher(
+            Routes routes,
+            Map<String, ChannelPipeline> pipelines,
+            DeliveryLog log,
+            Scheduler timer,
+            MeterRegistry meters,
+            Muting muting,
+            java.util.function.Predicate<AlertEvent> selfWatch,
+            TierLog tiers,
+            Clock clock,
+            IncidentNotes notes) {
+        this.notes = notes;
         this.tiers = tiers;
         this.clock = clock;
         this.selfWatch = selfWatch;
@@ -139,7 +156,18 @@ public final class Dispatcher {
         if (selfWatch.test(e)) {
             return Mono.just(new EventResult(e.eventId(), new RouteDecision(List.of(), SELF_WATCH), List.of()));
         }
-        return sequencer.run(e.fingerprint(), () -> dispatchNow(e));
+        return sequencer.run(e.fingerprint(), () -> dispatchNow(e)).doOnNext(r -> noted(e, r));
+    }
+
+    private void noted(AlertEvent e, EventResult r) {
+        try {
+            dev.vigil.schemas.contract.IncidentNote n = IncidentNotes.of(e, r, clock.millis());
+            if (n != null) {
+                notes.note(n);
+            }
+        } catch (RuntimeException err) {
+            LOG.warn("event {}: its outcome was not noted for the timeline: {}", e.eventId(), err.toString());
+        }
     }
 
     private Mono<EventResult> dispatchNow(AlertEvent received) {
@@ -224,37 +252,43 @@ public final class Dispatcher {
      */
     public Mono<EventResult> escalate(DueTier t) {
         AlertEvent page = tierPage(t);
-        return sequencer.run(t.fingerprint(), () -> ClaimStage.untilStored(() -> tiers.pending(t), timer, "tiers")
-                .flatMap(pending -> {
-                    if (!pending) {
-                        return Mono.just(
-                                new EventResult(page.eventId(), new RouteDecision(List.of(), TIER_ENDED), List.of()));
-                    }
-                    RouteDecision d = new RouteDecision(
-                            t.channels(), "escalation:tier " + t.tier() + " of " + t.tiers(), List.of(), List.of());
-                    java.util.Optional<String> muted = muting.tierMutedBecause(page);
-                    if (muted.isPresent() && muted.get().startsWith(SilenceGate.ACKNOWLEDGED)) {
-                        LOG.info("tier {} of incident {} not paged: {}", t.tier(), t.incidentId(), muted.get());
-                        return cancelTiers(page, "acknowledged")
-                                .thenReturn(new EventResult(page.eventId(), d, silencedOn(t.channels(), muted.get())));
-                    }
-                    Mono<EventResult> sent = muted.isPresent()
-                            ? silenced(page.withSilenced(), d, t.channels(), Mono.empty())
-                            : deliver(page, d, t.channels(), Mono.empty());
-                    return sent.flatMap(
-                            r -> ClaimStage.untilStored(() -> tiers.fired(t, clock.instant()), timer, "tiers")
-                                    .then(Mono.fromRunnable(() -> {
-                                        meters.counter(TIER_FIRED, "tier", Integer.toString(t.tier()))
-                                                .increment();
-                                        LOG.info(
-                                                "incident {} unacknowledged: tier {} of {} paged {}",
-                                                t.incidentId(),
-                                                t.tier(),
-                                                t.tiers(),
-                                                t.channels());
-                                    }))
-                                    .thenReturn(r));
-                }));
+        return sequencer
+                .run(t.fingerprint(), () -> ClaimStage.untilStored(() -> tiers.pending(t), timer, "tiers")
+                        .flatMap(pending -> {
+                            if (!pending) {
+                                return Mono.just(new EventResult(
+                                        page.eventId(), new RouteDecision(List.of(), TIER_ENDED), List.of()));
+                            }
+                            RouteDecision d = new RouteDecision(
+                                    t.channels(),
+                                    "escalation:tier " + t.tier() + " of " + t.tiers(),
+                                    List.of(),
+                                    List.of());
+                            java.util.Optional<String> muted = muting.tierMutedBecause(page);
+                            if (muted.isPresent() && muted.get().startsWith(SilenceGate.ACKNOWLEDGED)) {
+                                LOG.info("tier {} of incident {} not paged: {}", t.tier(), t.incidentId(), muted.get());
+                                return cancelTiers(page, "acknowledged")
+                                        .thenReturn(new EventResult(
+                                                page.eventId(), d, silencedOn(t.channels(), muted.get())));
+                            }
+                            Mono<EventResult> sent = muted.isPresent()
+                                    ? silenced(page.withSilenced(), d, t.channels(), Mono.empty())
+                                    : deliver(page, d, t.channels(), Mono.empty());
+                            return sent.flatMap(
+                                    r -> ClaimStage.untilStored(() -> tiers.fired(t, clock.instant()), timer, "tiers")
+                                            .then(Mono.fromRunnable(() -> {
+                                                meters.counter(TIER_FIRED, "tier", Integer.toString(t.tier()))
+                                                        .increment();
+                                                LOG.info(
+                                                        "incident {} unacknowledged: tier {} of {} paged {}",
+                                                        t.incidentId(),
+                                                        t.tier(),
+                                                        t.tiers(),
+                                                        t.channels());
+                                            }))
+                                            .thenReturn(r));
+                        }))
+                .doOnNext(r -> noted(page, r));
     }
 
     /**

@@ -66,6 +66,15 @@ class DispatcherTest {
 
     private Dispatcher dispatcher(
             Routes routes, MeterRegistry meters, Muting muting, java.util.function.Predicate<AlertEvent> selfWatch) {
+        return dispatcher(routes, meters, muting, selfWatch, IncidentNotes.none());
+    }
+
+    private Dispatcher dispatcher(
+            Routes routes,
+            MeterRegistry meters,
+            Muting muting,
+            java.util.function.Predicate<AlertEvent> selfWatch,
+            IncidentNotes notes) {
         RetryPolicy policy =
                 new RetryPolicy(Duration.ofMillis(1), 2, Duration.ofMillis(10), Duration.ofHours(1), () -> 0.5);
         Map<String, ChannelPipeline> pipelines = new LinkedHashMap<>();
@@ -94,7 +103,80 @@ class DispatcherTest {
                             Duration.ofMillis(10),
                             new SimpleMeterRegistry()));
         }
-        return new Dispatcher(routes, pipelines, log, Schedulers.parallel(), meters, muting, selfWatch);
+        return new Dispatcher(
+                routes,
+                pipelines,
+                log,
+                Schedulers.parallel(),
+                meters,
+                muting,
+                selfWatch,
+                TierLog.none(),
+                Clock.systemUTC(),
+                notes);
+    }
+
+    @Test
+    void eachEventsOutcomePerChannelIsNotedForItsTimelineWithoutAWebhooksPath() {
+        List<dev.vigil.schemas.contract.IncidentNote> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Dispatcher d = dispatcher(
+                new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
+                new SimpleMeterRegistry(),
+                Muting.none(),
+                e -> false,
+                notes::add);
+        AlertEvent page = opened("monitor/api", Severity.CRITICAL);
+        answers.put(
+                "discord:" + page.eventId(),
+                new DeliveryOutcome.Permanent("HTTP 404 from https://discord.com/api/webhooks/123/secret-token", 404));
+
+        d.dispatch(page).block(Duration.ofSeconds(5));
+
+        assertThat(notes).hasSize(1);
+        var note = notes.get(0);
+        assertThat(note.kind()).isEqualTo("deliveries");
+        assertThat(note.eventId()).isEqualTo(page.eventId());
+        assertThat(note.incidentId()).isEqualTo(page.incidentId());
+        assertThat(note.deliveries())
+                .extracting(r -> r.channel() + ":" + r.outcome())
+                .containsExactly("betterstack:delivered", "slack:delivered", "discord:dead_lettered");
+        String detail = note.deliveries().get(2).detail();
+        assertThat(detail).contains("https://discord.com/").doesNotContain("secret-token");
+    }
+
+    @Test
+    void anEventRoutedNowhereIsNotNoted() {
+        List<dev.vigil.schemas.contract.IncidentNote> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var watch =
+                new dev.vigil.notifier.selfwatch.CanaryWatch(Duration.ofMinutes(4), () -> java.util.OptionalLong.of(0));
+        Dispatcher d = dispatcher(
+                new Routes(List.of(), standard(), Set.of("betterstack", "slack", "discord", "log")),
+                new SimpleMeterRegistry(),
+                Muting.none(),
+                watch,
+                notes::add);
+        AlertEvent canary = new AlertEvent(
+                1,
+                "vigil/canary@60000/opened/1",
+                "vigil/canary",
+                "vigil/canary@60000",
+                AlertState.OPENED,
+                Severity.CRITICAL,
+                "vigil",
+                "canary",
+                "canary",
+                Map.of(),
+                Map.of("canary", "true", "windowStart", "60000", "status", "up"),
+                1,
+                60_000L,
+                60_001L,
+                AlertSource.HEARTBEAT,
+                false,
+                null);
+
+        d.dispatch(canary).block(Duration.ofSeconds(5));
+
+        assertThat(notes).isEmpty();
     }
 
     @Test

@@ -31,6 +31,13 @@ public final class Topics {
      */
     public static final String ESCALATIONS = "vigil.escalations";
 
+    /**
+     * Facts about incidents that are not alert events ({@code IncidentNote}: each event's deliveries per channel,
+     * unacknowledgements, folded application events), keyed by fingerprint with as many partitions as
+     * {@link #ALERTS}: an incident's timeline is built from both in one task.
+     */
+    public static final String INCIDENT_NOTES = "vigil.incident-notes";
+
     /** Default partitions for high-volume topics; keyed topics that must co-partition share it. */
     public static final int DEFAULT_PARTITIONS = 6;
 
@@ -70,6 +77,7 @@ public final class Topics {
                 new TopicSpec(ACKS, 1, true),
                 new TopicSpec(VENDOR_UPDATES, 1, false),
                 new TopicSpec(REGIONS, 1, true),
-                new TopicSpec(ESCALATIONS, 1, true));
+                new TopicSpec(ESCALATIONS, 1, true),
+                new TopicSpec(INCIDENT_NOTES, DEFAULT_PARTITIONS, false));
     }
 }

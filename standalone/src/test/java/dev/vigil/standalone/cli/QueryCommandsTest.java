@@ -22,8 +22,21 @@ class QueryCommandsTest {
             """;
     private static final String ALERTS =
             """
-            {"state":"open","count":1,"alerts":[{"fingerprint":"monitor/api","phase":"firing","severity":"critical",
-             "occurrences":3,"firstSeen":1796073010000,"summary":"api is down","silenced":true}]}
+            {"state":"open","count":2,"alerts":[{"fingerprint":"monitor/api","phase":"firing","severity":"critical",
+             "occurrences":3,"firstSeen":1796073010000,"summary":"api is down","silenced":true,"origin":"monitor"},
+             {"fingerprint":"app/shop/alertmanager/4f2a","phase":"firing","severity":"warning","occurrences":1,
+              "firstSeen":1796073010000,"summary":"HighLatency","origin":"alertmanager"}]}
+            """;
+
+    private static final String TIMELINE =
+            """
+            {"fingerprint":"monitor/api","incidentId":"monitor/api@1796073010000","origin":"monitor",
+             "acknowledged":{"by":"alice","at":1796073070000},
+             "entries":[{"at":1796073010000,"kind":"opened","detail":"api is down"},
+              {"at":1796073010400,"kind":"page","state":"opened","channel":"slack","outcome":"delivered","attempts":1},
+              {"at":1796073012000,"kind":"page","state":"opened","channel":"betterstack","outcome":"dead_lettered",
+               "attempts":5,"detail":"HTTP 401"},
+              {"at":1796073070000,"kind":"acknowledged","by":"alice"}]}
             """;
 
     private final DisposableServer api = HttpServer.create()
@@ -31,6 +44,16 @@ class QueryCommandsTest {
             .port(0)
             .route(r -> r.get("/v1/status", (req, res) -> res.header("Content-Type", "application/json")
                             .sendString(Mono.just(STATUS)))
+                    .get(
+                            "/v1/alerts/{fingerprint}/timeline",
+                            (req, res) -> "monitor%2Fapi".equals(req.param("fingerprint"))
+                                    ? res.header("Content-Type", "application/json")
+                                            .sendString(Mono.just(TIMELINE))
+                                    : res.status(404)
+                                            .header("Content-Type", "application/problem+json")
+                                            .sendString(
+                                                    Mono.just(
+                                                            "{\"title\":\"Not found\",\"status\":404,\"detail\":\"no incident\"}")))
                     .get(
                             "/v1/alerts",
                             (req, res) -> req.uri().contains("state=bogus")
@@ -69,8 +92,26 @@ class QueryCommandsTest {
         CliRun run = CliRun.vigil("alerts", "--url", url());
         assertThat(run.exit()).isZero();
         assertThat(run.out())
-                .containsPattern("monitor/api\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
-                .contains("1 alert(s) in state open");
+                .containsPattern(
+                        "monitor/api\\s+monitor\\s+firing\\s+critical\\s+3\\s+\\S+\\s+api is down \\(silenced\\)")
+                .containsPattern("app/shop/alertmanager/4f2a\\s+alertmanager\\s+firing\\s+warning")
+                .contains("2 alert(s) in state open");
+    }
+
+    @Test
+    void alertsTimelinePrintsEachEventAndEachPagePerChannel() {
+        CliRun run = CliRun.vigil("alerts", "--url", url(), "--timeline", "monitor/api");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("monitor/api (monitor), incident monitor/api@1796073010000")
+                .contains("acknowledged by alice")
+                .containsPattern("\\S+Z\\s+opened - api is down")
+                .contains("opened -> slack: delivered")
+                .contains("opened -> betterstack: dead_lettered after 5 attempts - HTTP 401")
+                .contains("4 line(s)");
+        CliRun none = CliRun.vigil("alerts", "--url", url(), "--timeline", "monitor/none");
+        assertThat(none.exit()).isEqualTo(1);
+        assertThat(none.err()).contains("404");
     }
 
     @Test

@@ -43,6 +43,9 @@ class IncidentLifecycleIT {
     static WebhookSink sink;
     static DisposableServer betterstack;
     static DisposableServer slack;
+    /** A channel that answers 404 to everything: its pages are dead-lettered and raise the notifier's own alert. */
+    static DisposableServer broken;
+
     static final List<String> slackCalls = new CopyOnWriteArrayList<>();
     /** The daily digest's time today: a few minutes after the stack starts, so this run sees it sent. */
     static java.time.LocalTime digestAt;
@@ -63,6 +66,7 @@ class IncidentLifecycleIT {
                                 201, "{\"data\":{\"id\":\"bs-" + ids.incrementAndGet() + "\",\"type\":\"incident\"}}")
                         : Map.entry(200, "{}"));
         slack = StackSupport.recordingVendor(slackCalls, uri -> Map.entry(200, "ok"));
+        broken = StackSupport.recordingVendor(new CopyOnWriteArrayList<>(), uri -> Map.entry(404, "no such hook"));
         digestAt = java.time.LocalTime.now(java.time.ZoneOffset.UTC)
                 .plusSeconds(DIGEST_AFTER_SECONDS)
                 .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
@@ -86,6 +90,13 @@ class IncidentLifecycleIT {
                   team-slack:
                     type: slack
                     urlEnv: LIFECYCLE_SLACK_URL
+                  broken:
+                    type: webhook
+                    url: http://127.0.0.1:%d/hook
+                    secretEnv: LIFECYCLE_WEBHOOK_SECRET
+                apps:
+                  demo:
+                    channels: [oncall, broken]
                 digest: { at: "%s", zone: UTC, channels: [team-slack] }
                 defaults:
                   critical: [oncall, betterstack]
@@ -99,6 +110,7 @@ class IncidentLifecycleIT {
                                 sink.url("oncall"),
                                 betterstack.port(),
                                 sink.url("lead"),
+                                broken.port(),
                                 digestAt.format(java.time.format.DateTimeFormatter.ISO_LOCAL_TIME),
                                 TIER_SECONDS));
         Map<String, String> env = new HashMap<>();
@@ -122,7 +134,8 @@ class IncidentLifecycleIT {
                 vigil,
                 sink,
                 betterstack == null ? null : betterstack::disposeNow,
-                slack == null ? null : slack::disposeNow);
+                slack == null ? null : slack::disposeNow,
+                broken == null ? null : broken::disposeNow);
     }
 
     /** What the on-call webhook (the route's own channel) received of the outage's incidents. */
@@ -321,6 +334,113 @@ class IncidentLifecycleIT {
         assertThat(slackCalls.get(0))
                 .startsWith("POST /services/T0/B0/digest ")
                 .contains("Vigil digest", "New since the previous digest", "Opened", "demo-outage");
+    }
+
+    /**
+     * Every incident in one place: an app's own alert (which also names a channel that cannot deliver), an
+     * Alertmanager alert and the notifier's delivery-failing alert raised by that channel are listed by the query API
+     * and the CLI with their source, each is acknowledged through the query API (never with the app's key), the app's
+     * reminder after the acknowledgement is held, and the app incident's timeline shows each page and the ack.
+     */
+    @Test
+    void everySourcesIncidentIsListedAcknowledgedThroughTheApiAndItsTimelineShowsEachPage() throws Exception {
+        String ingest = "http://127.0.0.1:" + vigil.ingestPort();
+        String appKey =
+                Files.readString(dir.resolve("data/config/ingest-api-key.txt")).strip();
+        long now = System.currentTimeMillis();
+        String app =
+                """
+                {"fingerprint":"checkout-errors","state":"%s","severity":"warning","service":"shop",
+                 "summary":"Checkout errors above 5%%","firstSeen":%d,"lastSeen":%d,"channels":["oncall","broken"]}
+                """;
+        assertThat(post(ingest + "/v1/alerts", app.formatted("opened", now, now), appKey)
+                        .statusCode())
+                .isEqualTo(202);
+        String alertmanager =
+                """
+                {"version":"4","status":"firing","receiver":"vigil","groupKey":"{}:{}","alerts":[{"status":"firing",
+                 "labels":{"alertname":"HighLatency","severity":"warning","service":"shop"},
+                 "annotations":{"summary":"p99 latency above 2s"},"startsAt":"%s","endsAt":"0001-01-01T00:00:00Z",
+                 "fingerprint":"4f2a9c"}]}
+                """
+                        .formatted(java.time.Instant.ofEpochMilli(now));
+        assertThat(post(ingest + "/v1/alerts", alertmanager, appKey).statusCode())
+                .isEqualTo(202);
+        String appFp = "app/demo/checkout-errors";
+        String amFp = "app/demo/alertmanager/4f2a9c";
+        String failingFp = "notifier/delivery-failing/broken";
+
+        await("the app's, Alertmanager's and the notifier's incidents are listed with their source")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    String out = cli("alerts").out();
+                    return out.matches("(?s).*" + appFp + "\\s+app\\s+firing.*")
+                            && out.matches("(?s).*" + amFp + "\\s+alertmanager\\s+firing.*")
+                            && out.matches("(?s).*" + failingFp + "\\s+notifier\\s+firing.*");
+                });
+
+        String query = "http://127.0.0.1:" + vigil.queryPort();
+        assertThat(post(query + "/v1/alerts/" + enc(appFp) + "/ack", "{}", appKey)
+                        .statusCode())
+                .as("an app's key never acknowledges")
+                .isEqualTo(401);
+        for (String fp : List.of(appFp, amFp, failingFp)) {
+            await("acknowledged through the query API: " + fp)
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() ->
+                            post(query + "/v1/alerts/" + enc(fp) + "/ack", "{\"comment\":\"mine\"}", vigil.adminToken())
+                                            .statusCode()
+                                    == 200);
+        }
+        await("vigil alerts shows who took each")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> cli("alerts")
+                                .out()
+                                .lines()
+                                .filter(l -> l.startsWith(appFp) || l.startsWith(amFp) || l.startsWith(failingFp))
+                                .filter(l -> l.contains("(acknowledged by standalone-admin)"))
+                                .count()
+                        == 3);
+
+        // the app's reminder, sent while its incident is acknowledged, is held
+        assertThat(post(ingest + "/v1/alerts", app.formatted("reminder", now, System.currentTimeMillis()), appKey)
+                        .statusCode())
+                .isEqualTo(202);
+        await("the app incident's timeline shows each page, the acknowledgement and the held reminder")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    CliRun t = cli("alerts", "--timeline", appFp);
+                    return t.exit() == 0
+                            && t.out().contains("opened -> oncall: delivered")
+                            && t.out().contains("opened -> broken: dead_lettered")
+                            && t.out().contains("acknowledged by standalone-admin")
+                            && t.out().contains("reminder -> oncall: silenced");
+                });
+        assertThat(sink.deliveries().stream()
+                        .filter(d -> d.channel().equals("oncall"))
+                        .map(WebhookSink.Delivery::event)
+                        .filter(e -> e.fingerprint().equals(appFp) && e.state() == AlertState.REMINDER))
+                .as("the acknowledged app incident's reminder pages nobody")
+                .isEmpty();
+    }
+
+    private static String enc(String fingerprint) {
+        return java.net.URLEncoder.encode(fingerprint, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static java.net.http.HttpResponse<String> post(String url, String body, String bearer) throws Exception {
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                                .header("Content-Type", "application/json")
+                                .header("Authorization", "Bearer " + bearer)
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private static java.net.http.HttpResponse<String> post(String url, String body) throws Exception {

@@ -7,6 +7,7 @@ import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.AuditRecord;
 import dev.vigil.schemas.contract.ContractViolation;
+import dev.vigil.schemas.contract.IncidentNote;
 import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.contract.Severity;
 import dev.vigil.schemas.json.Json;
@@ -57,12 +58,19 @@ public final class AckRoutes {
     private final ApiWriter writer;
     private final String acksTopic;
     private final String alertsTopic;
+    private final String notesTopic;
     private final Clock clock;
 
     public AckRoutes(ApiWriter writer, String acksTopic, String alertsTopic, Clock clock) {
+        this(writer, acksTopic, alertsTopic, dev.vigil.schemas.topic.Topics.INCIDENT_NOTES, clock);
+    }
+
+    /** @param notesTopic where an unacknowledgement is noted for the incident's timeline */
+    public AckRoutes(ApiWriter writer, String acksTopic, String alertsTopic, String notesTopic, Clock clock) {
         this.writer = writer;
         this.acksTopic = acksTopic;
         this.alertsTopic = alertsTopic;
+        this.notesTopic = notesTopic;
         this.clock = clock;
     }
 
@@ -170,7 +178,20 @@ public final class AckRoutes {
                                     "acknowledgedBy",
                                     found.get().by()));
                     ProducerRecord<String, byte[]> tombstone = new ProducerRecord<>(acksTopic, fingerprint, null);
-                    return writer.write(List.of(tombstone), audit)
+                    IncidentNote note = new IncidentNote(
+                            1,
+                            IncidentNote.UNACKNOWLEDGED,
+                            fingerprint,
+                            found.get().incidentId(),
+                            null,
+                            null,
+                            now,
+                            req.actor(),
+                            "Unacknowledged by " + req.actor(),
+                            null);
+                    return writer.write(
+                                    List.of(tombstone, new ProducerRecord<>(notesTopic, fingerprint, Json.bytes(note))),
+                                    audit)
                             .thenReturn(HttpResult.ok(Map.of(
                                     "fingerprint",
                                     fingerprint,

@@ -7,6 +7,7 @@ import dev.vigil.schemas.contract.Require;
 import dev.vigil.schemas.json.Json;
 import dev.vigil.streams.alerting.AlertPhase;
 import dev.vigil.streams.alerting.AlertStateRecord;
+import dev.vigil.streams.incident.Origins;
 import dev.vigil.streams.metrics.MetricAggregate;
 import dev.vigil.streams.metrics.MetricKey;
 import dev.vigil.streams.metrics.MetricSeries;
@@ -249,6 +250,7 @@ public final class AlertingRoutes implements RouteExtension {
                         com.fasterxml.jackson.databind.node.ObjectNode row =
                                 (com.fasterxml.jackson.databind.node.ObjectNode) Json.toTree(r);
                         redactLinks(row);
+                        row.put("origin", Origins.of(r.fingerprint()));
                         Ack ack = acks == null ? null : acks.get(r.fingerprint());
                         if (ack != null && r.isOpen() && ack.holdsFor(r.incidentId(), r.severity(), now)) {
                             row.put("acknowledgedBy", ack.by());

@@ -13,6 +13,7 @@ import dev.vigil.schemas.contract.MonitorDefinition;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.alertapi.AckRoutes;
 import dev.vigil.streams.alertapi.AlertingRoutes;
+import dev.vigil.streams.alertapi.TimelineRoutes;
 import dev.vigil.streams.api.Catalog;
 import dev.vigil.streams.api.MonitorChecks;
 import dev.vigil.streams.api.MonitorsResource;
@@ -85,13 +86,17 @@ public final class StreamsApp {
         return start(
                 cfg,
                 new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-                List.of(new AlertingRoutes()),
+                List.of(new AlertingRoutes(), new TimelineRoutes(Clock.systemUTC())),
                 System.getenv());
     }
 
     /** {@link #start(StreamsServiceConfig)} reading secrets (the instance token) from {@code env}. */
     public static Running start(StreamsServiceConfig cfg, Map<String, String> env) {
-        return start(cfg, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), List.of(new AlertingRoutes()), env);
+        return start(
+                cfg,
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                List.of(new AlertingRoutes(), new TimelineRoutes(Clock.systemUTC())),
+                env);
     }
 
     public static Running start(
@@ -150,7 +155,12 @@ public final class StreamsApp {
                 SilenceRoutes.DEFAULT_ACK_TIMEOUT);
         SilenceRoutes silences = new SilenceRoutes(writer, cfg.topics().silences(), Clock.systemUTC(), cfg.silences());
         silences.register(routes, backend, forwarder);
-        new AckRoutes(writer, cfg.topics().acks(), cfg.topics().alerts(), Clock.systemUTC())
+        new AckRoutes(
+                        writer,
+                        cfg.topics().acks(),
+                        cfg.topics().alerts(),
+                        cfg.topics().incidentNotes(),
+                        Clock.systemUTC())
                 .register(routes, backend, forwarder);
         Catalog<MonitorDefinition> monitorCatalog = catalog(
                         cfg, cfg.topics().monitors(), VigilSerdes.monitorDefinition(), MonitorDefinition::id)
@@ -411,11 +421,24 @@ public final class StreamsApp {
                     java.util.concurrent.TimeoutException {
         int rf = cfg.kafka().replicationFactor();
         java.util.Optional<Short> replication = rf < 1 ? java.util.Optional.empty() : java.util.Optional.of((short) rf);
-        var missing = java.util.stream.Stream.concat(
-                        dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(), replication).stream(),
-                        dev.vigil.streams.topology.AlertingTopology.topics(cfg.topology(), replication).stream())
-                .filter(t -> !existing.contains(t.name()))
-                .toList();
+        List<org.apache.kafka.clients.admin.NewTopic> wanted = new ArrayList<>();
+        wanted.addAll(dev.vigil.streams.topology.SelfWatchTopology.topics(cfg.topology(), replication));
+        wanted.addAll(dev.vigil.streams.topology.AlertingTopology.topics(cfg.topology(), replication));
+        String notes = cfg.topics().incidentNotes();
+        if (!existing.contains(notes)) {
+            // as many partitions as the alerts topic: one fingerprint's events and notes meet in one task
+            int alertsPartitions = existing.contains(cfg.topics().alerts())
+                    ? admin.describeTopics(List.of(cfg.topics().alerts()))
+                            .allTopicNames()
+                            .get(30, TimeUnit.SECONDS)
+                            .get(cfg.topics().alerts())
+                            .partitions()
+                            .size()
+                    : dev.vigil.schemas.topic.Topics.DEFAULT_PARTITIONS;
+            wanted.addAll(
+                    dev.vigil.streams.topology.IncidentTopology.topics(cfg.topology(), alertsPartitions, replication));
+        }
+        var missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
         if (missing.isEmpty()) {
             return;
         }

@@ -44,6 +44,8 @@ public record TopologyConfig(
      * @param metrics    domain metrics
      * @param regions    compacted picture of each probe region (served, blind), written by the self-watch
      * @param escalations compacted escalation climbs, written by the notifier, shown beside each incident
+     * @param incidentNotes facts about incidents that are not alert events (deliveries, unacknowledgements), keyed
+     *                      like {@code alerts} and read with it into each incident's timeline
      */
     public record TopicNames(
             String monitors,
@@ -58,7 +60,8 @@ public record TopologyConfig(
             String silences,
             String metrics,
             String regions,
-            String escalations) {
+            String escalations,
+            String incidentNotes) {
         public TopicNames {
             Problems p = new Problems();
             monitors = p.topic("monitors", monitors, Topics.MONITORS);
@@ -74,7 +77,40 @@ public record TopologyConfig(
             metrics = p.topic("metrics", metrics, Topics.METRICS);
             regions = p.topic("regions", regions, Topics.REGIONS);
             escalations = p.topic("escalations", escalations, Topics.ESCALATIONS);
+            incidentNotes = p.topic("incidentNotes", incidentNotes, Topics.INCIDENT_NOTES);
             p.throwIfAny();
+        }
+
+        /** Every topic but the incident notes' named (its default). */
+        public TopicNames(
+                String monitors,
+                String probeResults,
+                String heartbeats,
+                String monitorStatus,
+                String deadLetter,
+                String audit,
+                String acks,
+                String alerts,
+                String alertRules,
+                String silences,
+                String metrics,
+                String regions,
+                String escalations) {
+            this(
+                    monitors,
+                    probeResults,
+                    heartbeats,
+                    monitorStatus,
+                    deadLetter,
+                    audit,
+                    acks,
+                    alerts,
+                    alertRules,
+                    silences,
+                    metrics,
+                    regions,
+                    escalations,
+                    null);
         }
 
         /** Every topic but the escalations' named (its default). */
@@ -104,6 +140,7 @@ public record TopologyConfig(
                     silences,
                     metrics,
                     regions,
+                    null,
                     null);
         }
 

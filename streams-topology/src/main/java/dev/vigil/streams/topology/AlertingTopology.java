@@ -276,6 +276,7 @@ public final class AlertingTopology {
                 METRIC_ALERT_PROCESSOR);
 
         SelfWatchTopology.addTo(topology, cfg, alerting, counters);
+        IncidentTopology.addTo(topology, cfg);
         return topology;
     }
 }

@@ -44,9 +44,20 @@ public final class StoreNames {
     public static final String SELFWATCH_REGIONS_STORE = "selfwatch-regions";
     /** The current burst of dead letters (one entry). */
     public static final String SELFWATCH_DEAD_LETTERS_STORE = "selfwatch-dead-letters";
+    /**
+     * Incidents only their senders know (applications, Alertmanager, the notifier's delivery-failing), folded from
+     * their events on {@code vigil.alerts}, keyed by fingerprint.
+     */
+    public static final String EXTERNAL_ALERTS_STORE = "alert-state-external";
+    /** Each fingerprint's current (or last) incident's timeline, from {@code vigil.alerts} and the incident notes. */
+    public static final String TIMELINE_STORE = "incident-timelines";
     /** Every alert state store, values alert state records keyed by fingerprint (for {@code GET /v1/alerts}). */
-    public static final List<String> ALERT_STORES =
-            List.of(MONITOR_ALERTS_STORE, METRIC_ALERTS_STORE, WORKER_ALERTS_STORE, SELFWATCH_ALERTS_STORE);
+    public static final List<String> ALERT_STORES = List.of(
+            MONITOR_ALERTS_STORE,
+            METRIC_ALERTS_STORE,
+            WORKER_ALERTS_STORE,
+            SELFWATCH_ALERTS_STORE,
+            EXTERNAL_ALERTS_STORE);
     /** Global store of published metric rules (id → alert rule); effective rules add the shipped defaults. */
     public static final String RULES_STORE = "alert-rules";
     /** Global store of silences (id → silence). */

@@ -159,7 +159,11 @@ class AckRoutesTest {
         var unack = send("DELETE", "/v1/alerts/monitor%2Fapi/ack", TestApi.ACKER, null);
         assertThat(unack.statusCode()).as(unack.body()).isEqualTo(200);
         assertThat(producer.history().get(3).value()).as("a tombstone").isNull();
-        assertThat(Json.read(producer.history().get(4).value(), AuditRecord.class)
+        var note = Json.read(producer.history().get(4).value(), dev.vigil.schemas.contract.IncidentNote.class);
+        assertThat(note.kind()).as("noted for the timeline").isEqualTo("unacknowledged");
+        assertThat(note.by()).isEqualTo("test-acker");
+        assertThat(producer.history().get(4).topic()).isEqualTo("vigil.incident-notes");
+        assertThat(Json.read(producer.history().get(5).value(), AuditRecord.class)
                         .action())
                 .isEqualTo("alert.unacknowledged");
     }
