@@ -288,6 +288,57 @@ class ConsoleBrowserIT {
 
     @Test
     @Order(6)
+    void theAlertsViewListsEverySourceAndAnIncidentsTimelineShowsItsPages() throws Exception {
+        String appKey =
+                Files.readString(dir.resolve("data/config/ingest-api-key.txt")).strip();
+        long now = System.currentTimeMillis();
+        HttpResponse<String> posted = HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + vigil.ingestPort() + "/v1/alerts"))
+                        .header("Authorization", "Bearer " + appKey)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                """
+                                {"schemaVersion":1,"fingerprint":"shop/checkout-errors","state":"opened","severity":"warning","service":"shop",
+                                 "summary":"Checkout errors above 5%%","firstSeen":%d,"lastSeen":%d}
+                                """
+                                        .formatted(now, now)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        String app = "[data-fingerprint=\"app/demo/shop/checkout-errors\"]";
+        String monitor = "[data-fingerprint=\"monitor/demo-status-down\"]";
+        browser.get(base + "/#/alerts");
+        await("the app's incident is listed beside the monitors', each with its source")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> text(app + " .origin-tag").equals("app")
+                        && text(monitor + " .origin-tag").equals("monitor"));
+        new Select(browser.findElement(By.id("alert-origin"))).selectByValue("app");
+        await("filtered by source, only the app's incident is left")
+                .atMost(Duration.ofSeconds(10))
+                .ignoreExceptions()
+                .until(() -> browser.findElements(By.cssSelector("#alerts-table tr[data-fingerprint]"))
+                                .size()
+                        == 1);
+        HeadlessChromium.screenshot(browser, "05b-alerts-every-source");
+        browser.findElement(By.cssSelector(app + " a.alert-incident-link")).click();
+        await("the incident's timeline shows its opening and its page on the console's channel")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions()
+                .until(() -> !browser.findElements(By.cssSelector("#incident-timeline li[data-kind=\"opened\"]"))
+                                .isEmpty()
+                        && text("#incident-timeline li[data-kind=\"page\"][data-channel=\"console\"]")
+                                .contains("Opened → console: delivered"));
+        assertThat(text("#incident-facts")).contains("app/demo/shop/checkout-errors");
+        HeadlessChromium.screenshot(browser, "05c-incident-timeline");
+        browser.get(base + "/#/alerts");
+        new Select(waitFor("#alert-origin")).selectByValue("");
+    }
+
+    @Test
+    @Order(7)
     void aSilenceIsPreviewedCreatedAndExpiredFromTheBrowser() throws Exception {
         browser.get(base + "/#/silences");
         waitFor("form#silence-form");
@@ -394,7 +445,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aNewHttpMonitorIsCreatedInTheEditorWithALiveChecksPerDayFigure() throws Exception {
         browser.get(base + "/#/fleet");
         waitFor("a#fleet-new").click();
@@ -452,7 +503,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void theCreatedMonitorAppearsOnTheFleetGrid() {
         browser.get(base + "/#/fleet");
         String row = "[data-monitor=\"" + MADE + "\"]";
@@ -465,7 +516,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void editingRefusesATimeoutNotShorterThanTheIntervalThenSaves() throws Exception {
         browser.findElement(By.cssSelector("[data-monitor=\"" + MADE + "\"] a.monitor-link"))
                 .click();
@@ -549,7 +600,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void aMonitorChangedMeanwhileIsNotOverwrittenAndCanBeReloaded() throws Exception {
         browser.get(base + "/#/monitors/" + MADE + "/edit");
         awaitForm();
@@ -584,7 +635,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(11)
+    @Order(12)
     void deletingAsksInADialogAndRemovesTheMonitor() throws Exception {
         browser.get(base + "/#/monitors/" + MADE);
         waitFor("#monitor-detail");
@@ -610,7 +661,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(12)
+    @Order(13)
     void aNewHeartbeatMonitorShowsItsPingTokenOnce() throws Exception {
         browser.get(base + "/#/new-monitor");
         awaitForm();
@@ -674,7 +725,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(13)
+    @Order(14)
     void theRulesViewListsTheShippedRulesAndAnEditMakesAnOverrideThatCanBeRestored() throws Exception {
         browser.get(base + "/#/rules");
         waitFor("#rules tr[data-rule=\"http-5xx-ratio\"]");
@@ -748,7 +799,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(14)
+    @Order(15)
     void aCustomRuleIsCreatedSwitchedOffAndDeleted() throws Exception {
         browser.get(base + "/#/rules");
         waitFor("a#rules-new").click();
@@ -821,7 +872,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(15)
+    @Order(16)
     void aTokenThatMayOnlyReadIsOfferedNoEditor() {
         browser.get(base + "/#/fleet");
         waitFor("button#signout").click();
@@ -856,7 +907,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(16)
+    @Order(17)
     void thePublicStatusPageShowsOnlyItsMonitorsAndNoUrl() throws Exception {
         browser.get(base + "/status/public");
         waitFor("main.status-page");
@@ -887,7 +938,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(17)
+    @Order(18)
     void theBadgeIsValidSvgWithTheRightText() throws Exception {
         String svg = await("the badge says up")
                 .atMost(Duration.ofSeconds(30))
@@ -917,7 +968,7 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(18)
+    @Order(19)
     void signingOutForgetsTheToken() {
         browser.get(base + "/");
         waitFor("button#signout").click();
@@ -932,7 +983,7 @@ class ConsoleBrowserIT {
      * browser that is signed out is asked to sign in and then lands on the linked view, never on a JSON route.
      */
     @Test
-    @Order(19)
+    @Order(20)
     void everyLinkInAPageSignsInAndLandsOnItsView() throws Exception {
         String fp = "monitor/demo-status-down";
         JsonNode alerts = api("/v1/alerts?state=all&fingerprint=" + URLEncoder.encode(fp, StandardCharsets.UTF_8))
@@ -976,6 +1027,13 @@ class ConsoleBrowserIT {
                         .until(() -> text("#incident-escalation-summary").equals("At tier 1 of 2.")
                                 && text("#incident-escalation li[data-tier=\"2\"]")
                                         .equals("Tier 2 → lead: not paged: acknowledged first"));
+                await("the incident's timeline: its page on the console's channel and who took it")
+                        .atMost(Duration.ofSeconds(30))
+                        .ignoreExceptions()
+                        .until(() -> text("#incident-timeline li[data-kind=\"acknowledged\"]")
+                                        .contains("Acknowledged by standalone-admin")
+                                && text("#incident-timeline li[data-kind=\"page\"][data-channel=\"console\"]")
+                                        .contains("→ console: delivered"));
                 HeadlessChromium.screenshot(browser, "19-incident-view");
             }
             waitFor("button#signout").click();
@@ -1004,13 +1062,14 @@ class ConsoleBrowserIT {
     }
 
     @Test
-    @Order(20)
+    @Order(21)
     void theWholeRunRaisedNoScriptErrorAndNoPolicyViolation() {
         // everything the browser logged at SEVERE since it started: script errors, refused scripts or styles (CSP)
         // and failed requests. Expected: the 401s the first test asked for on purpose, 503s while Streams starts
         // (the API's documented "retry shortly"; the console retries with backoff), and the editor's refused saves
         // the editor tests provoke on purpose (400: a reserved header, a rule's window out of bounds; 412: a monitor
-        // and a rule changed meanwhile)
+        // and a rule changed meanwhile), and a timeline's 404 for an incident listed a moment before its first line
+        // was read
         List<String> severe = new ArrayList<>();
         for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
             String m = e.getMessage();
@@ -1021,6 +1080,7 @@ class ConsoleBrowserIT {
             if (e.getLevel().intValue() >= Level.SEVERE.intValue()
                     && !m.contains("status of 401")
                     && !m.contains("status of 503")
+                    && !(m.contains("/timeline ") && m.contains("status of 404"))
                     && !refusedSave) {
                 severe.add(e.getMessage());
             }

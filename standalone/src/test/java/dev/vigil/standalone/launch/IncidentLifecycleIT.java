@@ -350,12 +350,11 @@ class IncidentLifecycleIT {
         long now = System.currentTimeMillis();
         String app =
                 """
-                {"fingerprint":"checkout-errors","state":"%s","severity":"warning","service":"shop",
+                {"schemaVersion":1,"fingerprint":"shop/checkout-errors","state":"%s","severity":"warning","service":"shop",
                  "summary":"Checkout errors above 5%%","firstSeen":%d,"lastSeen":%d,"channels":["oncall","broken"]}
                 """;
-        assertThat(post(ingest + "/v1/alerts", app.formatted("opened", now, now), appKey)
-                        .statusCode())
-                .isEqualTo(202);
+        var opened = post(ingest + "/v1/alerts", app.formatted("opened", now, now), appKey);
+        assertThat(opened.statusCode()).as(opened.body()).isEqualTo(202);
         String alertmanager =
                 """
                 {"version":"4","status":"firing","receiver":"vigil","groupKey":"{}:{}","alerts":[{"status":"firing",
@@ -364,9 +363,9 @@ class IncidentLifecycleIT {
                  "fingerprint":"4f2a9c"}]}
                 """
                         .formatted(java.time.Instant.ofEpochMilli(now));
-        assertThat(post(ingest + "/v1/alerts", alertmanager, appKey).statusCode())
-                .isEqualTo(202);
-        String appFp = "app/demo/checkout-errors";
+        var fromAlertmanager = post(ingest + "/v1/alerts", alertmanager, appKey);
+        assertThat(fromAlertmanager.statusCode()).as(fromAlertmanager.body()).isEqualTo(202);
+        String appFp = "app/demo/shop/checkout-errors";
         String amFp = "app/demo/alertmanager/4f2a9c";
         String failingFp = "notifier/delivery-failing/broken";
 
