@@ -248,6 +248,31 @@ public final class ClaimStore implements DeliveryLog {
     }
 
     @Override
+    public Mono<Optional<IncidentRecord>> openIncident(String fingerprint) {
+        return withConnection(c -> {
+            Statement s = c.createStatement("SELECT incident_id, fingerprint, service, severity, state,"
+                    + " (extract(epoch FROM first_seen) * 1000)::bigint AS fs, (extract(epoch FROM last_seen) * 1000)::bigint AS ls,"
+                    + " occurrences, source FROM incidents WHERE fingerprint = $1 ORDER BY first_seen DESC LIMIT 1");
+            s.bind("$1", fingerprint);
+            return Flux.from(s.execute())
+                    .flatMap(r -> r.map((row, m) -> new IncidentRecord(
+                            row.get("incident_id", String.class),
+                            row.get("fingerprint", String.class),
+                            row.get("service", String.class),
+                            row.get("severity", String.class),
+                            row.get("state", String.class),
+                            row.get("fs", Long.class),
+                            row.get("ls", Long.class),
+                            row.get("occurrences", Integer.class),
+                            row.get("source", String.class))))
+                    .next()
+                    .filter(i -> !"resolved".equals(i.state()))
+                    .map(Optional::of)
+                    .defaultIfEmpty(Optional.empty());
+        });
+    }
+
+    @Override
     public Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef) {
         return withConnection(c -> {
             Statement s =

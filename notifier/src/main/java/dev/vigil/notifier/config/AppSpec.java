@@ -11,7 +11,12 @@ import java.util.List;
  *                 a route with {@code services} or {@code attributes} matchers match the app's event (absent or
  *                 empty: only routes without those matchers, then the severity defaults, apply to its events)
  */
-public record AppSpec(List<String> channels, List<String> services) {
+public record AppSpec(List<String> channels, List<String> services, List<String> monitors) {
+    /** An app that links its pages to no monitor. */
+    public AppSpec(List<String> channels, List<String> services) {
+        this(channels, services, null);
+    }
+
     public AppSpec {
         // copies that keep null elements, so the validator can report them instead of this record throwing
         channels = channels == null
@@ -20,5 +25,8 @@ public record AppSpec(List<String> channels, List<String> services) {
         services = services == null
                 ? List.of()
                 : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(services));
+        monitors = monitors == null
+                ? List.of()
+                : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(monitors));
     }
 }

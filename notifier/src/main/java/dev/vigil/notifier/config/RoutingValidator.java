@@ -157,6 +157,7 @@ public final class RoutingValidator {
         }
         Map<String, Set<String>> apps = new LinkedHashMap<>();
         Map<String, Set<String>> appServices = new LinkedHashMap<>();
+        Map<String, Set<String>> appMonitors = new LinkedHashMap<>();
         for (var e : spec.apps().entrySet()) {
             String path = source + ": apps." + e.getKey();
             if (e.getKey() == null || !Require.SLUG.matcher(e.getKey()).matches()) {
@@ -173,12 +174,21 @@ public final class RoutingValidator {
             apps.put(e.getKey(), new LinkedHashSet<>(e.getValue().channels()));
             checkServices(path + ".services", e.getValue().services(), problems);
             appServices.put(e.getKey(), new LinkedHashSet<>(e.getValue().services()));
+            List<String> monitors = e.getValue().monitors();
+            for (int i = 0; i < monitors.size(); i++) {
+                if (monitors.get(i) == null
+                        || !Require.SLUG.matcher(monitors.get(i)).matches()) {
+                    problems.add(path + ".monitors[" + i + "]: a monitor id, a slug [a-z0-9-] (e.g. checkout-api)");
+                }
+            }
+            appMonitors.put(e.getKey(), new LinkedHashSet<>(monitors));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new Validated(
-                Map.copyOf(channels), new Routes(routes, defaults, channels.keySet(), apps, appServices, defaultTiers));
+                Map.copyOf(channels),
+                new Routes(routes, defaults, channels.keySet(), apps, appServices, defaultTiers, appMonitors));
     }
 
     /**

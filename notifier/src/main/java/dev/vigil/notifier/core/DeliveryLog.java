@@ -39,6 +39,12 @@ public interface DeliveryLog {
      */
     Mono<Optional<IncidentRecord>> incidentByVendorRef(String channel, String vendorRef);
 
+    /**
+     * The newest incident of {@code fingerprint} while it is open (its latest event is not a resolution), as this
+     * notifier recorded it: how an application's page linked to a monitor finds that monitor's open incident.
+     */
+    Mono<Optional<IncidentRecord>> openIncident(String fingerprint);
+
     /** Keeps the vendor's id on the incident row of that incident id and fingerprint (no other row). */
     Mono<Void> saveVendorRef(String incidentId, String fingerprint, String channel, String vendorRef);
 

@@ -35,6 +35,8 @@ public final class Dispatcher {
     public static final String ROUTE_REFUSED = "vigil.notifier.route.refused";
     /** Counter of events muted here (not by the topology), tagged {@code reason} silence or acknowledged. */
     public static final String MUTED = "vigil.notifier.muted";
+    /** Counter of application pages folded into the open incident of a monitor they are linked to. */
+    public static final String FOLDED = "vigil.notifier.folded";
     /** Counter of escalation tiers paged (or recorded silenced), tagged with the tier's number. */
     public static final String TIER_FIRED = "vigil.notifier.tier.fired";
     /** Counter of escalation tiers cancelled before their time, tagged {@code reason} acknowledged or resolved. */
@@ -170,7 +172,55 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * An application's page linked to a monitor it speaks for folds into that monitor's open incident: recorded, noted
+     * on the monitor's timeline, and paged to nobody, so one outage pages once. Without an open incident (or a right
+     * to the link) it pages under the app's namespace as any app event.
+     */
     private Mono<EventResult> dispatchNow(AlertEvent received) {
+        java.util.Optional<String> monitor = routes.linkedMonitor(received);
+        if (monitor.isEmpty()) {
+            // a linked incident's end is owed where its pages went, and only there: like a silenced resolution
+            return dispatchUnlinked(
+                    received.isResolution() && routes.linkTarget(received).isPresent()
+                            ? received.withSilenced()
+                            : received);
+        }
+        String monitorFp = Routes.monitorFingerprint(monitor.get());
+        return ClaimStage.untilStored(() -> log.openIncident(monitorFp), timer, "linked incident")
+                .flatMap(open -> open.filter(i -> routes.speaksFor(received, i))
+                        .map(i -> fold(received, i))
+                        .orElseGet(() -> dispatchUnlinked(received)));
+    }
+
+    private Mono<EventResult> fold(AlertEvent received, IncidentRecord monitorIncident) {
+        String reason = "folded into " + monitorIncident.fingerprint() + "'s open incident";
+        LOG.info("event {} {}", received.eventId(), reason);
+        meters.counter(FOLDED).increment();
+        AlertEvent e = received.withSilenced();
+        RouteDecision d = routes.route(e);
+        try {
+            String app = Routes.appId(e.fingerprint());
+            notes.note(new dev.vigil.schemas.contract.IncidentNote(
+                    1,
+                    dev.vigil.schemas.contract.IncidentNote.FOLDED,
+                    monitorIncident.fingerprint(),
+                    monitorIncident.incidentId(),
+                    e.eventId(),
+                    e.state(),
+                    clock.millis(),
+                    null,
+                    Text.truncate("app " + app + ": " + e.summary(), SUMMARY_MAX),
+                    null));
+        } catch (RuntimeException err) {
+            LOG.warn("event {}: its fold was not noted for the timeline: {}", e.eventId(), err.toString());
+        }
+        return ClaimStage.untilStored(() -> log.recordIncident(e), timer, "incident")
+                .then(ClaimStage.untilStored(() -> log.recordSilenced(e, d.channels()), timer, "silenced"))
+                .thenReturn(new EventResult(e.eventId(), d, silencedOn(d.channels(), reason)));
+    }
+
+    private Mono<EventResult> dispatchUnlinked(AlertEvent received) {
         java.util.Optional<String> muted = muting.mutedBecause(received);
         if (muted.isPresent()) {
             // the reason names a silence id or a token name, never the event's own text

@@ -2,6 +2,7 @@ package dev.vigil.notifier.core;
 
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertSource;
+import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -34,6 +35,7 @@ public final class Routes {
     private final Map<String, Set<String>> appChannels;
     private final Map<String, Set<String>> appServices;
     private final Map<Severity, List<Tier>> defaultTiers;
+    private final Map<String, Set<String>> appMonitors;
 
     public Routes(List<Route> routes, Map<Severity, List<String>> defaults, Set<String> channels) {
         this(routes, defaults, channels, Map.of());
@@ -71,6 +73,24 @@ public final class Routes {
             Map<String, Set<String>> appChannels,
             Map<String, Set<String>> appServices,
             Map<Severity, List<Tier>> defaultTiers) {
+        this(routes, defaults, channels, appChannels, appServices, defaultTiers, Map.of());
+    }
+
+    /**
+     * @param appMonitors app id → the monitors its events may link to ({@link #linkedMonitor}); an app also speaks
+     *                    for the monitors of the services it is granted in {@code appServices}
+     */
+    public Routes(
+            List<Route> routes,
+            Map<Severity, List<String>> defaults,
+            Set<String> channels,
+            Map<String, Set<String>> appChannels,
+            Map<String, Set<String>> appServices,
+            Map<Severity, List<Tier>> defaultTiers,
+            Map<String, Set<String>> appMonitors) {
+        Map<String, Set<String>> monitors = new HashMap<>();
+        appMonitors.forEach((app, linked) -> monitors.put(app, Set.copyOf(linked)));
+        this.appMonitors = Map.copyOf(monitors);
         this.routes = List.copyOf(routes);
         this.defaultTiers = new EnumMap<>(Severity.class);
         defaultTiers.forEach((s, t) -> this.defaultTiers.put(s, List.copyOf(t)));
@@ -151,6 +171,66 @@ public final class Routes {
                 refusedRoutes,
                 defaultTiers.getOrDefault(e.severity(), List.of()));
     }
+
+    /** The attribute an application's event names a monitor in, to fold into that monitor's open incident. */
+    public static final String MONITOR_ATTRIBUTE = "monitor";
+
+    /**
+     * The monitor an application's page links to: the monitor id in its {@value #MONITOR_ATTRIBUTE} attribute, when
+     * the event is a page ({@code opened}, {@code reminder}, {@code escalated}: a resolution or an acknowledgement is
+     * never folded, so whatever paged hears its end) and its app may speak for some monitor. Whether it may speak for
+     * this one is {@link #speaksFor}, once the monitor's incident (and so its service) is known.
+     */
+    public java.util.Optional<String> linkedMonitor(AlertEvent e) {
+        if (!(e.state() == AlertState.OPENED
+                || e.state() == AlertState.REMINDER
+                || e.state() == AlertState.ESCALATED)) {
+            return java.util.Optional.empty();
+        }
+        return linkTarget(e);
+    }
+
+    /**
+     * The monitor an application's event of any state names in {@value #MONITOR_ATTRIBUTE}, when its app may link to
+     * monitors at all: such an incident's resolution goes only where its pages went (its pages may all have been
+     * folded).
+     */
+    public java.util.Optional<String> linkTarget(AlertEvent e) {
+        if (!isAppEvent(e)) {
+            return java.util.Optional.empty();
+        }
+        String monitor = e.attributes().get(MONITOR_ATTRIBUTE);
+        String app = appId(e.fingerprint());
+        if (monitor == null
+                || app == null
+                || !dev.vigil.schemas.contract.Require.SLUG.matcher(monitor).matches()
+                || (appMonitors.getOrDefault(app, Set.of()).isEmpty()
+                        && appServices.getOrDefault(app, Set.of()).isEmpty())) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(monitor);
+    }
+
+    /**
+     * Whether the app of {@code e} speaks for the monitor whose incident is {@code monitorIncident}: the monitor is
+     * granted to it by id, or the incident's service is one of its services.
+     */
+    public boolean speaksFor(AlertEvent e, IncidentRecord monitorIncident) {
+        String app = appId(e.fingerprint());
+        String monitor = e.attributes().get(MONITOR_ATTRIBUTE);
+        return app != null
+                && monitor != null
+                && monitorIncident.fingerprint().equals(MONITOR_PREFIX + monitor)
+                && (appMonitors.getOrDefault(app, Set.of()).contains(monitor)
+                        || appServices.getOrDefault(app, Set.of()).contains(monitorIncident.service()));
+    }
+
+    /** The fingerprint of a monitor's availability incident (as the topology names it). */
+    public static String monitorFingerprint(String monitorId) {
+        return MONITOR_PREFIX + monitorId;
+    }
+
+    private static final String MONITOR_PREFIX = "monitor/";
 
     /** Names only the routes and the app id (never the event's service or attributes: they are the app's text). */
     private static String routesRefused(String app, List<String> refusedRoutes) {

@@ -310,6 +310,24 @@ class NotifierSettingsTest {
     }
 
     @Test
+    void anAppsLinkedMonitorsAreMonitorIds() throws IOException {
+        List<String> p = problems(
+                """
+                routing:
+                  channels:
+                    console: { type: log }
+                  defaults: { critical: [console], warning: [console], info: [console] }
+                  apps:
+                    checkout: { channels: [console], monitors: [checkout-api, "Checkout API", ~] }
+                """,
+                ENV);
+        String rule = ": a monitor id, a slug [a-z0-9-] (e.g. checkout-api)";
+        assertThat(p)
+                .containsExactlyInAnyOrder(
+                        "routing: apps.checkout.monitors[1]" + rule, "routing: apps.checkout.monitors[2]" + rule);
+    }
+
+    @Test
     void pagerDutyAndTeamsChannelsTakeTheirSecretsFromTheEnvironment() throws IOException {
         String yaml =
                 """

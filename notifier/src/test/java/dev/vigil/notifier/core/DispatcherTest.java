@@ -421,6 +421,110 @@ class DispatcherTest {
                 List.of());
     }
 
+    /** An app's page of {@code app} that links to {@code monitor} ({@code attributes.monitor}). */
+    private static AlertEvent linked(String app, AlertState state, String monitor) {
+        String fp = "app/" + app + "/checkout/errors";
+        return new AlertEvent(
+                1,
+                AlertEvent.appEventId(fp, state),
+                fp,
+                AlertEvent.incidentIdFor(fp, TestEvents.T0),
+                state,
+                Severity.CRITICAL,
+                "checkout",
+                null,
+                "checkout errors above 5%",
+                Map.of(),
+                Map.of("app", app, "monitor", monitor),
+                1,
+                TestEvents.T0,
+                TestEvents.T0 + 1000,
+                AlertSource.APP,
+                false,
+                List.of());
+    }
+
+    private Dispatcher linking(List<dev.vigil.schemas.contract.IncidentNote> notes) {
+        Routes routes = new Routes(
+                List.of(),
+                standard(),
+                Set.of("betterstack", "slack", "discord", "log"),
+                Map.of(),
+                Map.of("billing", Set.of("checkout-api")),
+                Map.of(),
+                Map.of("shop", Set.of("api")));
+        return dispatcher(routes, new SimpleMeterRegistry(), Muting.none(), e -> false, notes::add);
+    }
+
+    @Test
+    void anAppsPageLinkedToAMonitorWithAnOpenIncidentFoldsIntoItAndPagesNobody() {
+        List<dev.vigil.schemas.contract.IncidentNote> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Dispatcher d = linking(notes);
+        AlertEvent monitorPage = opened("monitor/api", Severity.CRITICAL);
+        run(d, monitorPage);
+        sent.clear();
+        notes.clear();
+
+        EventResult r = run(d, linked("shop", AlertState.OPENED, "api"));
+
+        assertThat(sent).as("one outage, one page: the monitor's").isEmpty();
+        assertThat(r.channels()).allSatisfy(c -> {
+            assertThat(c.outcome()).isEqualTo(FinalOutcome.SILENCED);
+            assertThat(c.reason()).isEqualTo("folded into monitor/api's open incident");
+        });
+        assertThat(notes)
+                .filteredOn(n -> n.kind().equals("folded"))
+                .singleElement()
+                .satisfies(n -> {
+                    assertThat(n.fingerprint()).isEqualTo("monitor/api");
+                    assertThat(n.incidentId()).isEqualTo(monitorPage.incidentId());
+                    assertThat(n.summary()).isEqualTo("app shop: checkout errors above 5%");
+                });
+        // the app's own resolution goes where the app's incident paged, which is nowhere: no channel hears of an
+        // incident it was never told of
+        EventResult resolved = run(d, linked("shop", AlertState.RESOLVED, "api"));
+        assertThat(sent).isEmpty();
+        assertThat(resolved.channels()).allSatisfy(c -> assertThat(c.outcome()).isEqualTo(FinalOutcome.SILENCED));
+    }
+
+    @Test
+    void withoutAnOpenIncidentOrARightToTheMonitorTheAppPagesUnderItsOwnName() {
+        Dispatcher d = linking(new java.util.concurrent.CopyOnWriteArrayList<>());
+        AlertEvent first = linked("shop", AlertState.OPENED, "api");
+        run(d, first);
+        assertThat(sent).as("no monitor incident open").contains("betterstack:" + first.eventId());
+
+        AlertEvent monitorPage = opened("monitor/db", Severity.CRITICAL);
+        run(d, monitorPage);
+        sent.clear();
+        AlertEvent foreign = linked("shop", AlertState.REMINDER, "db");
+        run(d, foreign);
+        assertThat(sent).as("shop does not speak for monitor db").contains("betterstack:" + foreign.eventId());
+
+        sent.clear();
+        run(d, event("monitor/api", AlertState.OPENED, Severity.CRITICAL, 1));
+        run(d, event("monitor/api", AlertState.RESOLVED, Severity.CRITICAL, 2));
+        sent.clear();
+        AlertEvent afterEnd = linked("shop", AlertState.ESCALATED, "api");
+        run(d, afterEnd);
+        assertThat(sent).as("the monitor's incident has ended").contains("betterstack:" + afterEnd.eventId());
+    }
+
+    @Test
+    void anAppSpeaksForTheMonitorsOfItsServices() {
+        List<dev.vigil.schemas.contract.IncidentNote> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Dispatcher d = linking(notes);
+        // TestEvents' monitor incidents are of service "checkout-api", which billing is granted
+        run(d, opened("monitor/payments", Severity.CRITICAL));
+        sent.clear();
+
+        run(d, linked("billing", AlertState.OPENED, "payments"));
+
+        assertThat(sent).isEmpty();
+        assertThat(notes)
+                .anyMatch(n -> n.kind().equals("folded") && n.fingerprint().equals("monitor/payments"));
+    }
+
     private static AlertEvent silenced(AlertEvent e) {
         return TestEvents.with(e, e.service(), e.attributes(), e.channels(), true);
     }

@@ -209,4 +209,26 @@ public final class MemoryDeliveryLog implements DeliveryLog {
             }
         }));
     }
+
+    @Override
+    public Mono<Optional<dev.vigil.notifier.core.IncidentRecord>> openIncident(String fingerprint) {
+        return check().then(Mono.fromSupplier(() -> {
+            synchronized (this) {
+                return latest.values().stream()
+                        .filter(ev -> ev.fingerprint().equals(fingerprint))
+                        .max(java.util.Comparator.comparingLong(AlertEvent::firstSeen))
+                        .filter(ev -> ev.state() != dev.vigil.schemas.contract.AlertState.RESOLVED)
+                        .map(ev -> new dev.vigil.notifier.core.IncidentRecord(
+                                ev.incidentId(),
+                                ev.fingerprint(),
+                                ev.service(),
+                                ev.severity().wire(),
+                                ev.state().wire(),
+                                ev.firstSeen(),
+                                ev.lastSeen(),
+                                ev.occurrences(),
+                                ev.source().wire()));
+            }
+        }));
+    }
 }
