@@ -132,6 +132,27 @@ class AlertingRoutesTest {
     }
 
     @Test
+    void aHeldIncidentSaysWhichParentItWaitsFor() throws Exception {
+        h.define(AlertingTopologyTest.monitor("db", 60, List.of("eu-west")));
+        h.define(AlertingTopologyTest.monitor("api", 60, List.of("eu-west")).withDependsOn(List.of("db")));
+        h.wallClockTo(W0 - 20_000);
+        h.result(failure("db", "eu-west", W0));
+        h.result(failure("api", "eu-west", W0));
+
+        JsonNode alerts = Json.tree(get("/v1/alerts").body().getBytes()).path("alerts");
+        assertThat(alerts.findValuesAsText("fingerprint")).containsExactlyInAnyOrder("monitor/api", "monitor/db");
+        for (JsonNode a : alerts) {
+            if (a.path("fingerprint").asText().equals("monitor/api")) {
+                assertThat(a.path("held").path("dependsOn").asText()).isEqualTo("db");
+                assertThat(a.path("held").path("reason").asText()).isEqualTo("depends on db, which is down");
+                assertThat(a.path("paged").asBoolean()).isFalse();
+            } else {
+                assertThat(a.has("held")).as("the parent is not held").isFalse();
+            }
+        }
+    }
+
+    @Test
     void anIncidentCarriesItsEscalationClimbAndOnlyItsOwn() throws Exception {
         h.define(new MonitorDefinition(
                 1,
