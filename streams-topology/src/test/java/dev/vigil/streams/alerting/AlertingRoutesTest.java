@@ -42,8 +42,11 @@ class AlertingRoutesTest {
         h = new AlertingHarness(W0 - 30_000);
         forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         ApiRoutes routes = new ApiRoutes();
-        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
-                .register(routes, new DriverBackend(h.driver), forwarder);
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC);
+        DriverBackend backend = new DriverBackend(h.driver);
+        new AlertingRoutes(clock).register(routes, backend, forwarder);
+        // the monitor's own page too, whose open alerts show a hold as the alerts list does
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, clock);
         server = dev.vigil.streams.query.TestApi.start(routes);
     }
 
@@ -150,6 +153,14 @@ class AlertingRoutesTest {
                 assertThat(a.has("held")).as("the parent is not held").isFalse();
             }
         }
+        JsonNode monitor = Json.tree(get("/v1/monitors/api").body().getBytes());
+        assertThat(monitor.path("alerts").get(0).path("held").path("reason").asText())
+                .as(monitor.toString())
+                .isEqualTo("depends on db, which is down");
+        JsonNode parent = Json.tree(get("/v1/monitors/db").body().getBytes());
+        assertThat(parent.path("alerts").get(0).has("held"))
+                .as(parent.toString())
+                .isFalse();
     }
 
     @Test
