@@ -60,7 +60,9 @@
     const countCell = h('td', { class: 'num' });
     const ackMark = h('span', { class: 'ack-mark mark', hidden: true });
     const silenceMark = h('span', { class: 'silence-mark mark', hidden: true }, 'Silenced');
-    const marksCell = h('td', { class: 'marks' }, ackMark, silenceMark);
+    // its pages wait for a parent that is down (dependsOn); they go out if it is still failing when the parent recovers
+    const heldMark = h('span', { class: 'held-mark mark', hidden: true });
+    const marksCell = h('td', { class: 'marks' }, ackMark, silenceMark, heldMark);
 
     // buttons
     const ackButton = h('button', { type: 'button', class: 'btn btn-small ack-button', 'aria-expanded': 'false' }, 'Acknowledge');
@@ -198,6 +200,12 @@
         setText(ackMark, t);
       }
       silenceMark.hidden = !a.silenced;
+      const held = a.held && typeof a.held.dependsOn === 'string' ? a.held : null;
+      heldMark.hidden = !held || !isOpen(a);
+      if (held) {
+        setText(heldMark, 'held: ' + (held.reason || 'depends on ' + held.dependsOn + ', which is down'));
+        heldMark.title = 'Its pages wait until ' + held.dependsOn + ' recovers; a resolution is never held.';
+      }
 
       const open = isOpen(a);
       ackButton.hidden = !(open && !acked && V.can('ack'));

@@ -47,8 +47,9 @@
  *   Alerts       #alerts; select#alert-filter, select#alert-origin; rows [data-fingerprint="<fp>"] with
  *                .origin-tag, a.alert-incident-link, button.ack-button → .ack-form
  *                (input.ack-comment, select.ack-until, button.ack-confirm), button.unack-button,
- *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, button.silence-button → .silence-form
- *                (select.silence-duration, input.silence-reason, button.silence-confirm)
+ *                .ack-mark ("Acknowledged by <name>…"), .silence-mark, .held-mark ("held: depends on <parent>,
+ *                which is down"), button.silence-button → .silence-form (select.silence-duration,
+ *                input.silence-reason, button.silence-confirm)
  *   Silences     #silences; select#silence-filter (default active); form#silence-form with
  *                input#silence-fingerprint, input#silence-service, input#silence-duration (minutes),
  *                input#silence-reason, input#silence-comment, button#silence-submit, schedule inputs

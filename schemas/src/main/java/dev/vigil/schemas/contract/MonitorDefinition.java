@@ -45,7 +45,8 @@ public record MonitorDefinition(
         Tcp tcp,
         Dns dns,
         Tls tls,
-        Heartbeat heartbeat) {
+        Heartbeat heartbeat,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> dependsOn) {
 
     /** The one region of a heartbeat monitor's verdict: its results come from pings at ingest. */
     public static final String PUSH_REGION = "push";
@@ -75,6 +76,12 @@ public record MonitorDefinition(
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
     static final Pattern HOST = Pattern.compile(
             "(\\[[0-9A-Fa-f:.]{2,45}]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|[0-9A-Fa-f:.]{2,45})");
+
+    /**
+     * At most this many parents: a dependency names the few things a monitor cannot work without (its database, its
+     * gateway), not a service map.
+     */
+    public static final int MAX_DEPENDS_ON = 16;
 
     public static final int DEFAULT_INTERVAL_SECONDS = 60;
     public static final int DEFAULT_TIMEOUT_MS = 2500;
@@ -186,6 +193,104 @@ public record MonitorDefinition(
         component = Require.optionalText("component", component, 100);
         links = Require.stringMap("links", links, 8, 32, 2048);
         enabled = enabled == null ? Boolean.TRUE : enabled;
+        dependsOn = dependsOn(id, dependsOn);
+    }
+
+    /** Every component but {@code dependsOn} (no parents): the shape before dependencies existed. */
+    public MonitorDefinition(
+            Integer schemaVersion,
+            String id,
+            String name,
+            String url,
+            String method,
+            Integer intervalSeconds,
+            Integer timeoutMs,
+            List<String> regions,
+            Expect expect,
+            Integer tlsExpiryWarnDays,
+            Severity severity,
+            String service,
+            String component,
+            Map<String, String> links,
+            Boolean enabled,
+            CheckType type,
+            Map<String, HeaderValue> headers,
+            String body,
+            Tcp tcp,
+            Dns dns,
+            Tls tls,
+            Heartbeat heartbeat) {
+        this(
+                schemaVersion,
+                id,
+                name,
+                url,
+                method,
+                intervalSeconds,
+                timeoutMs,
+                regions,
+                expect,
+                tlsExpiryWarnDays,
+                severity,
+                service,
+                component,
+                links,
+                enabled,
+                type,
+                headers,
+                body,
+                tcp,
+                dns,
+                tls,
+                heartbeat,
+                null);
+    }
+
+    /** The same monitor with {@code parents} as its dependencies. */
+    public MonitorDefinition withDependsOn(List<String> parents) {
+        return new MonitorDefinition(
+                schemaVersion,
+                id,
+                name,
+                url,
+                method,
+                intervalSeconds,
+                timeoutMs,
+                regions,
+                expect,
+                tlsExpiryWarnDays,
+                severity,
+                service,
+                component,
+                links,
+                enabled,
+                type,
+                headers,
+                body,
+                tcp,
+                dns,
+                tls,
+                heartbeat,
+                parents);
+    }
+
+    /**
+     * The parents' ids: each a monitor id, none twice, never the monitor itself. Whether each names an existing
+     * monitor, and whether they close a cycle, needs the whole catalog: the API checks that when a monitor is applied.
+     */
+    private static List<String> dependsOn(String id, List<String> parents) {
+        parents = Require.list("dependsOn", parents, MAX_DEPENDS_ON);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < parents.size(); i++) {
+            String parent = Require.slug("dependsOn[" + i + "]", parents.get(i));
+            if (parent.equals(id)) {
+                throw new ContractViolation("dependsOn[" + i + "]", "a monitor cannot depend on itself");
+            }
+            if (!seen.add(parent)) {
+                throw new ContractViolation("dependsOn[" + i + "]", "names " + parent + " twice");
+            }
+        }
+        return parents;
     }
 
     /** An http monitor as before check types existed (GET, no headers, no body). */
@@ -221,6 +326,7 @@ public record MonitorDefinition(
                 component,
                 links,
                 enabled,
+                null,
                 null,
                 null,
                 null,

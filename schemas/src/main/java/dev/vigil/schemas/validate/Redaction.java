@@ -117,7 +117,8 @@ public final class Redaction {
                 tcp,
                 monitor.dns(),
                 monitor.tls(),
-                monitor.heartbeat());
+                monitor.heartbeat(),
+                monitor.dependsOn());
     }
 
     /** scheme://user:pass@host/path becomes scheme://host/path; the last {@code @} of the authority ends user info. */

@@ -123,6 +123,14 @@ public final class AlertEmitter {
      * folded, as after a silence.
      */
     public Optional<AlertEvent> apply(Evaluation ev, boolean folded) {
+        return apply(ev, folded, null);
+    }
+
+    /**
+     * As {@link #apply(Evaluation, boolean)}, under {@code held} (null for none): the monitor's parent is down, and
+     * the notification the evaluation would send is owed until {@link #release} or the first evaluation not held.
+     */
+    public Optional<AlertEvent> apply(Evaluation ev, boolean folded, AlertStateRecord.Held held) {
         AlertStateRecord current = current(ev.fingerprint());
         if (!ev.breach() && (current == null || !current.isOpen())) {
             // healthy with nothing open: the machine keeps the record as it is and emits nothing, so the silences
@@ -130,7 +138,23 @@ public final class AlertEmitter {
             return Optional.empty();
         }
         boolean silenced = folded || silenced(ev.fingerprint(), ev.service(), ev.attributes(), ev.at());
-        return commit(current, machine.apply(current, ev, silenced, ack(ev.fingerprint())), ev.at());
+        return commit(current, machine.apply(current, ev, silenced, ack(ev.fingerprint()), held), ev.at());
+    }
+
+    /**
+     * Ends the hold on the fingerprint's open incident (its parent recovered): what it owes goes out now, judged at
+     * its latest evaluation's time, under the silences and the acknowledgement that hold then.
+     */
+    public Optional<AlertEvent> release(String fingerprint) {
+        AlertStateRecord current = current(fingerprint);
+        if (current == null || !current.isOpen() || current.held() == null) {
+            return Optional.empty();
+        }
+        long at = current.lastEvaluated();
+        boolean silenced = silenced(fingerprint, current.service(), current.attributes(), at);
+        Ack ack = ack(fingerprint);
+        boolean acknowledged = ack != null && ack.holdsFor(current.incidentId(), current.severity(), at);
+        return commit(current, machine.release(current, at, silenced, acknowledged), at);
     }
 
     /** Resolves the fingerprint's open incident at once (rule or monitor deleted or disabled). */

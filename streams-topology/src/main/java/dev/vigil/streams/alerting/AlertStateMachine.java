@@ -41,6 +41,12 @@ import java.util.Optional;
  *       {@code resolved} of an incident nobody was paged for is marked silenced as well, so no resolution
  *       arrives for a page that never went out.</li>
  *   <li>A healthy evaluation of a fingerprint without a record changes nothing and creates no record.</li>
+ *   <li>Holds (docs/monitors.md#dependencies): while an evaluation is held (the monitor's parent is down), the
+ *       {@code opened}, reminder or escalation it would emit is not emitted at all, and nothing it would change about
+ *       notifying changes: the sequence number, the last notification time, {@code paged} and (once paged) the
+ *       severity stay, so the notification is still owed. The first evaluation that is not held, or a
+ *       {@link #release}, sends it. A resolution is never held: it goes out wherever the incident paged. An incident
+ *       that never emitted anything ({@code sequence} 0) resolves without an event.</li>
  * </ul>
  */
 public final class AlertStateMachine {
@@ -109,6 +115,15 @@ public final class AlertStateMachine {
      * a silence and resolutions are unaffected.
      */
     public Transition apply(AlertStateRecord current, Evaluation ev, boolean silenced, Ack ack) {
+        return apply(current, ev, silenced, ack, null);
+    }
+
+    /**
+     * As above, with the hold in force ({@code held}, null for none): the monitor's parent is down, so the
+     * notification this breach would send is owed instead (see the class comment).
+     */
+    public Transition apply(
+            AlertStateRecord current, Evaluation ev, boolean silenced, Ack ack, AlertStateRecord.Held held) {
         if (current != null && !current.fingerprint().equals(ev.fingerprint())) {
             throw new IllegalArgumentException(
                     "evaluation of " + ev.fingerprint() + " applied to the state of " + current.fingerprint());
@@ -118,17 +133,63 @@ public final class AlertStateMachine {
         }
         if (ev.breach()) {
             return current == null || !current.isOpen()
-                    ? open(ev, silenced)
+                    ? open(ev, silenced, held)
                     : breachWhileOpen(
                             current,
                             ev,
                             silenced,
-                            ack != null && ack.holdsFor(current.incidentId(), current.severity(), ev.at()));
+                            ack != null && ack.holdsFor(current.incidentId(), current.severity(), ev.at()),
+                            held);
         }
         if (current == null || !current.isOpen()) {
             return new Transition(current, Optional.empty());
         }
-        return healthyWhileOpen(current, ev, silenced);
+        return healthyWhileOpen(current, ev, silenced, held);
+    }
+
+    /**
+     * Ends the hold on an open incident ({@code at}: its latest evaluation's time): a firing incident sends what it
+     * owes at once, an {@code opened} when nobody was paged yet, a reminder when one is due; a resolving one (the
+     * monitor is recovering) sends nothing. A record without a hold is returned unchanged.
+     */
+    public Transition release(AlertStateRecord current, long at, boolean silenced, boolean acknowledged) {
+        if (current == null || !current.isOpen() || current.held() == null) {
+            return new Transition(current, Optional.empty());
+        }
+        long now = Math.max(at, current.lastEvaluated());
+        AlertState emit = null;
+        if (current.phase() == AlertPhase.FIRING) {
+            if (!silenced && !current.paged()) {
+                emit = AlertState.OPENED;
+            } else if (current.paged() && now - current.lastNotified() >= debounceMs && !acknowledged) {
+                emit = AlertState.REMINDER;
+            } else if (current.sequence() == 0) {
+                emit = AlertState.OPENED; // held from the start and silenced now: recorded as a silence would be
+            }
+        }
+        int seq = emit == null ? current.sequence() : current.sequence() + 1;
+        AlertStateRecord next = new AlertStateRecord(
+                current.fingerprint(),
+                current.incidentId(),
+                current.phase(),
+                current.severity(),
+                current.service(),
+                current.componentType(),
+                current.summary(),
+                current.links(),
+                current.attributes(),
+                current.source(),
+                current.firstSeen(),
+                current.lastSeen(),
+                emit == null ? current.lastNotified() : now,
+                current.lastEvaluated(),
+                current.occurrences(),
+                current.consecutiveHealthy(),
+                seq,
+                emit == null ? current.silenced() : silenced,
+                current.paged() || (emit != null && !silenced),
+                null);
+        return new Transition(next, emit == null ? Optional.empty() : Optional.of(event(next, emit, silenced)));
     }
 
     /**
@@ -140,7 +201,8 @@ public final class AlertStateMachine {
             return new Transition(current, Optional.empty());
         }
         long now = Math.max(at, current.lastEvaluated());
-        int seq = current.sequence() + 1;
+        boolean neverEmitted = current.sequence() == 0;
+        int seq = neverEmitted ? 0 : current.sequence() + 1;
         boolean quiet = silenced || !current.paged();
         AlertStateRecord next = new AlertStateRecord(
                 current.fingerprint(),
@@ -162,10 +224,11 @@ public final class AlertStateMachine {
                 seq,
                 silenced,
                 current.paged());
-        return new Transition(next, Optional.of(event(next, AlertState.RESOLVED, quiet)));
+        return new Transition(
+                next, neverEmitted ? Optional.empty() : Optional.of(event(next, AlertState.RESOLVED, quiet)));
     }
 
-    private Transition open(Evaluation ev, boolean silenced) {
+    private Transition open(Evaluation ev, boolean silenced, AlertStateRecord.Held held) {
         long now = ev.at();
         AlertStateRecord next = new AlertStateRecord(
                 ev.fingerprint(),
@@ -184,24 +247,32 @@ public final class AlertStateMachine {
                 now,
                 1,
                 0,
-                1,
+                held == null ? 1 : 0,
                 silenced,
-                !silenced);
-        return new Transition(next, Optional.of(event(next, AlertState.OPENED, silenced)));
+                held == null && !silenced,
+                held);
+        return new Transition(
+                next, held == null ? Optional.of(event(next, AlertState.OPENED, silenced)) : Optional.empty());
     }
 
-    private Transition breachWhileOpen(AlertStateRecord cur, Evaluation ev, boolean silenced, boolean acknowledged) {
+    private Transition breachWhileOpen(
+            AlertStateRecord cur, Evaluation ev, boolean silenced, boolean acknowledged, AlertStateRecord.Held held) {
         long now = ev.at();
-        boolean higher = ev.severity().isHigherThan(cur.severity());
+        // once paged, a held escalation keeps the lower severity, so the first breach after the hold escalates
+        boolean higher = ev.severity().isHigherThan(cur.severity()) && (held == null || !cur.paged());
         AlertState emit;
-        if (!silenced && !cur.paged()) {
-            emit = AlertState.OPENED; // the incident began (or was only ever notified) under a silence
+        if (cur.sequence() == 0 || (!silenced && !cur.paged())) {
+            // the incident began (or was only ever notified) under a silence, or its opening was held
+            emit = AlertState.OPENED;
         } else if (higher) {
             emit = AlertState.ESCALATED;
         } else if (now - cur.lastNotified() >= debounceMs && !acknowledged) {
             emit = AlertState.REMINDER;
         } else {
             emit = null; // debounced (a flap back to firing included)
+        }
+        if (held != null) {
+            emit = null; // owed, not sent: the parent's incident pages for the outage
         }
         int seq = emit == null ? cur.sequence() : cur.sequence() + 1;
         long lastNotified = emit == null ? cur.lastNotified() : now;
@@ -224,11 +295,13 @@ public final class AlertStateMachine {
                 0,
                 seq,
                 silenced,
-                cur.paged() || (emit != null && !silenced));
+                cur.paged() || (emit != null && !silenced),
+                held);
         return new Transition(next, emit == null ? Optional.empty() : Optional.of(event(next, emit, silenced)));
     }
 
-    private Transition healthyWhileOpen(AlertStateRecord cur, Evaluation ev, boolean silenced) {
+    private Transition healthyWhileOpen(
+            AlertStateRecord cur, Evaluation ev, boolean silenced, AlertStateRecord.Held held) {
         long now = ev.at();
         int healthy = cur.phase() == AlertPhase.RESOLVING ? cur.consecutiveHealthy() + 1 : 1;
         if (healthy < healthyToResolve) {
@@ -251,9 +324,11 @@ public final class AlertStateMachine {
                     healthy,
                     cur.sequence(),
                     silenced,
-                    cur.paged());
+                    cur.paged(),
+                    held);
             return new Transition(next, Optional.empty());
         }
+        boolean neverEmitted = cur.sequence() == 0;
         AlertStateRecord next = new AlertStateRecord(
                 cur.fingerprint(),
                 cur.incidentId(),
@@ -271,10 +346,15 @@ public final class AlertStateMachine {
                 now,
                 cur.occurrences(),
                 healthy,
-                cur.sequence() + 1,
+                neverEmitted ? 0 : cur.sequence() + 1,
                 silenced,
                 cur.paged());
-        return new Transition(next, Optional.of(event(next, AlertState.RESOLVED, silenced || !cur.paged())));
+        // never held: a resolution reaches everyone the incident paged (quiet only where it never paged)
+        return new Transition(
+                next,
+                neverEmitted
+                        ? Optional.empty()
+                        : Optional.of(event(next, AlertState.RESOLVED, silenced || !cur.paged())));
     }
 
     /** The notification for {@code s}, numbered with {@code s.sequence()}. */

@@ -1,5 +1,6 @@
 package dev.vigil.streams.alerting;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.vigil.schemas.contract.AlertSource;
 import dev.vigil.schemas.contract.ContractViolation;
 import dev.vigil.schemas.contract.Require;
@@ -23,6 +24,9 @@ import java.util.Map;
  * @param silenced whether the latest evaluation was under a silence
  * @param paged whether a notification of this incident has gone out unsilenced (someone was paged); while
  *              false and the incident is open, the first unsilenced evaluation emits an {@code opened}
+ * @param held while the monitor's parent ({@code dependsOn}) is down, the hold on this incident's notifications
+ *             (null when none): the {@code opened}, reminders and escalations it would send are owed, not sent, until
+ *             the parent recovers. {@code sequence} is 0 while not even the {@code opened} went out.
  */
 public record AlertStateRecord(
         String fingerprint,
@@ -43,7 +47,8 @@ public record AlertStateRecord(
         int consecutiveHealthy,
         int sequence,
         boolean silenced,
-        boolean paged) {
+        boolean paged,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Held held) {
 
     public AlertStateRecord {
         Require.matches("fingerprint", fingerprint, Require.FINGERPRINT, "<rule-or-service>/<subject>");
@@ -60,7 +65,68 @@ public record AlertStateRecord(
         }
         Require.range("occurrences", occurrences, 1, Integer.MAX_VALUE);
         Require.range("consecutiveHealthy", consecutiveHealthy, 0, Integer.MAX_VALUE);
-        Require.range("sequence", sequence, 1, Integer.MAX_VALUE);
+        Require.range("sequence", sequence, 0, Integer.MAX_VALUE);
+    }
+
+    /** Not held: the shape before dependencies existed. */
+    public AlertStateRecord(
+            String fingerprint,
+            String incidentId,
+            AlertPhase phase,
+            Severity severity,
+            String service,
+            String componentType,
+            String summary,
+            Map<String, String> links,
+            Map<String, String> attributes,
+            AlertSource source,
+            long firstSeen,
+            long lastSeen,
+            long lastNotified,
+            long lastEvaluated,
+            int occurrences,
+            int consecutiveHealthy,
+            int sequence,
+            boolean silenced,
+            boolean paged) {
+        this(
+                fingerprint,
+                incidentId,
+                phase,
+                severity,
+                service,
+                componentType,
+                summary,
+                links,
+                attributes,
+                source,
+                firstSeen,
+                lastSeen,
+                lastNotified,
+                lastEvaluated,
+                occurrences,
+                consecutiveHealthy,
+                sequence,
+                silenced,
+                paged,
+                null);
+    }
+
+    /**
+     * Why an incident's notifications are held: the monitor depends on {@code dependsOn}, whose latest verdict is down.
+     *
+     * @param reason for people: {@code depends on <parent>, which is down}
+     */
+    public record Held(String dependsOn, String reason) {
+        public Held {
+            Require.slug("dependsOn", dependsOn);
+            reason = reason == null ? "depends on " + dependsOn + ", which is down" : reason;
+        }
+
+        /** The hold of a monitor whose parent {@code parent} is down. */
+        public static Held by(String parent) {
+            return new Held(parent, null);
+        }
     }
 
     /** True while the incident is open (firing or resolving). */

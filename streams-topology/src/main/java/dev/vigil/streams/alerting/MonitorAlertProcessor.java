@@ -17,6 +17,10 @@ import dev.vigil.streams.store.OptionalStore;
 import dev.vigil.streams.trace.HopSpans;
 import dev.vigil.streams.verdict.MonitorEvent;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -28,18 +32,37 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * monitor's partition. Its one input is the verdict processor's {@link MonitorEvent}s: verdicts, TLS observations,
  * disabled and deleted monitors, each with the definition it was decided under. It owns the rule-state and the
  * monitor alerts stores and reads no other processor's store.
+ *
+ * <p>Dependencies (docs/monitors.md#dependencies): a monitor's parents are usually in other tasks, so whether a parent
+ * is down is read from a global store of the monitors whose latest verdict is down, fed by the status topic. While one
+ * of its parents is down, a monitor's availability notifications are held ({@link AlertStateRecord#held()}); held
+ * incidents are kept in a small in-memory index, and a wall-clock punctuation releases those whose parents are no
+ * longer down, so a child still failing pages as soon as its parent recovers rather than at its next verdict. The
+ * parent's verdict reaches the global store through the status topic, tens of milliseconds after it was decided: a
+ * child's verdict for the same window decided before that (parent and child failing together, on their first failing
+ * window) is not held and pages beside its parent's. Holding every child's first page for a grace would delay every
+ * real page of a child whose parent is fine; the race costs at most one extra page per outage, the safe side.
  */
 public final class MonitorAlertProcessor implements Processor<String, MonitorEvent, String, Object> {
     /**
      * The stores it owns (rule states, alerts) and the global ones it reads (silences, acknowledgements, the regions'
      * pictures).
      */
-    public record Stores(String ruleStates, String alerts, String silences, String acks, String regions) {
+    public record Stores(
+            String ruleStates, String alerts, String silences, String acks, String regions, String monitorsDown) {
         /** Without the regions' pictures: no unknown window is taken for Vigil's gap. */
         public Stores(String ruleStates, String alerts, String silences, String acks) {
             this(ruleStates, alerts, silences, acks, null);
         }
+
+        /** Without the down monitors: no dependency holds a notification. */
+        public Stores(String ruleStates, String alerts, String silences, String acks, String regions) {
+            this(ruleStates, alerts, silences, acks, regions, null);
+        }
     }
+
+    /** How often held incidents are checked for a recovered parent (wall clock). */
+    static final Duration RELEASE_CHECK = Duration.ofSeconds(1);
 
     private final AlertingConfig config;
     private final Stores stores;
@@ -50,6 +73,13 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private ProcessorContext<String, Object> context;
     /** The global regions store, looked up on first use; null in a topology without it. */
     private ReadOnlyKeyValueStore<String, RegionStatus> regions;
+    /** The global store of monitors whose latest verdict is down; null in a topology without it. */
+    private ReadOnlyKeyValueStore<String, MonitorStatus> monitorsDown;
+    /**
+     * The monitors of this task whose availability incident is held, with their parents: the release check reads
+     * only these, never every monitor. Rebuilt from the alert store on init (with the parent each hold names).
+     */
+    private final Map<String, List<String>> held = new HashMap<>();
 
     /** Each monitor's rule state, read on every verdict. */
     private MirroredStore<MonitorRuleState, MonitorRuleState> ruleStates;
@@ -100,6 +130,7 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.regions = OptionalStore.find(context, stores.regions());
+        this.monitorsDown = OptionalStore.find(context, stores.monitorsDown());
         this.ruleStates = MirroredStore.load(context.getStateStore(stores.ruleStates()));
         ReadOnlyKeyValueStore<String, Silence> silences = context.getStateStore(stores.silences());
         KeyValueStore<String, AlertStateRecord> alerts = context.getStateStore(stores.alerts());
@@ -113,6 +144,52 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
                         alertsChild,
                         counters)
                 .tracedBy(spans);
+        held.clear();
+        for (AlertStateRecord r : emitter.open()) {
+            String id = availabilityMonitor(r.fingerprint());
+            if (id != null && r.held() != null) {
+                held.put(id, List.of(r.held().dependsOn()));
+            }
+        }
+        if (monitorsDown != null) {
+            context.schedule(RELEASE_CHECK, PunctuationType.WALL_CLOCK_TIME, now -> releaseRecovered());
+        }
+    }
+
+    /** Releases each held incident none of whose parents is down any more: it pages now if still failing. */
+    private void releaseRecovered() {
+        if (held.isEmpty()) {
+            return;
+        }
+        for (var e : List.copyOf(held.entrySet())) {
+            if (downParent(e.getValue()) == null) {
+                held.remove(e.getKey());
+                emitter.release(Fingerprints.monitor(e.getKey()));
+            }
+        }
+    }
+
+    /** The first of {@code parents} whose latest verdict is down, or null. */
+    private String downParent(List<String> parents) {
+        if (monitorsDown == null || parents.isEmpty()) {
+            return null;
+        }
+        for (String parent : parents) {
+            MonitorStatus status = monitorsDown.get(parent);
+            // the store may hold statuses that are not down (restored from the topic as they are): read, then judge
+            if (status != null && status.status() == Status.DOWN) {
+                return parent;
+            }
+        }
+        return null;
+    }
+
+    /** The monitor id of an availability fingerprint ({@code monitor/<id>}), or null for any other fingerprint. */
+    private static String availabilityMonitor(String fingerprint) {
+        String prefix = Fingerprints.monitor("");
+        return fingerprint.startsWith(prefix) && fingerprint.indexOf('/', prefix.length()) < 0
+                ? fingerprint.substring(prefix.length())
+                : null;
     }
 
     @Override
@@ -131,11 +208,13 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
             onVerdict(decided);
         } else if (event instanceof MonitorEvent.TlsObserved tls) {
             MonitorRuleState state = stateOf(tls.monitorId());
-            apply(tls.monitorId(), state, rules.onProbeResult(state, tls.definition(), tls.result()));
+            apply(tls.monitorId(), state, rules.onProbeResult(state, tls.definition(), tls.result()), null);
         } else if (event instanceof MonitorEvent.Disabled disabled) {
             resolveAll(disabled.monitorId(), record.timestamp(), "monitor disabled");
+            held.remove(disabled.monitorId());
         } else if (event instanceof MonitorEvent.Deleted deleted) {
             resolveAll(deleted.monitorId(), record.timestamp(), "monitor deleted");
+            held.remove(deleted.monitorId());
             ruleStates.delete(deleted.monitorId());
         }
     }
@@ -153,7 +232,18 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
                 isOpen(Fingerprints.monitor(def.id())),
                 isOpen(Fingerprints.noData(def.id())),
                 verdict.status() == Status.UNKNOWN && vigilGap(verdict));
-        apply(def.id(), state, rules.onVerdict(state, def, verdict, facts));
+        String parent = downParent(def.dependsOn());
+        apply(
+                def.id(),
+                state,
+                rules.onVerdict(state, def, verdict, facts),
+                parent == null ? null : AlertStateRecord.Held.by(parent));
+        AlertStateRecord availability = emitter.current(Fingerprints.monitor(def.id()));
+        if (availability != null && availability.isOpen() && availability.held() != null) {
+            held.put(def.id(), def.dependsOn());
+        } else {
+            held.remove(def.id());
+        }
     }
 
     /**
@@ -187,12 +277,17 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
      * A state that differs only in {@code lastWindowStart} (a healthy monitor's every window) is not written: the
      * changelog record it would cost per window is what the verdict's {@code newestBefore} makes unnecessary.
      */
-    private void apply(String monitorId, MonitorRuleState before, MonitorRules.Result result) {
+    private void apply(
+            String monitorId, MonitorRuleState before, MonitorRules.Result result, AlertStateRecord.Held hold) {
         MonitorRuleState after = result.state();
         if (!after.withLastWindowStart(before.lastWindowStart()).equals(before)) {
             ruleStates.put(monitorId, after);
         }
-        result.evaluations().forEach(emitter::apply);
+        // only the availability incident is held: no data and TLS expiry say nothing the parent's outage explains
+        String availability = Fingerprints.monitor(monitorId);
+        for (var ev : result.evaluations()) {
+            emitter.apply(ev, false, ev.fingerprint().equals(availability) ? hold : null);
+        }
     }
 
     private void resolveAll(String monitorId, long at, String why) {

@@ -124,7 +124,8 @@ public final class HeartbeatTokens {
                 m.tcp(),
                 m.dns(),
                 m.tls(),
-                m.heartbeat().withTokenSha256(sha256));
+                m.heartbeat().withTokenSha256(sha256),
+                m.dependsOn());
     }
 
     /** The variable the printed ping command reads the token from. */

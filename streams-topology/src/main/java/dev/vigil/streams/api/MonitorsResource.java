@@ -252,6 +252,11 @@ public final class MonitorsResource implements RouteExtension {
         if (!change.equals("unchanged") && (current == null || fields.contains("regions") || fields.contains("type"))) {
             problems.addAll(MonitorChecks.unknownRegions(next, regions(backend), rolling, ""));
         }
+        if (!change.equals("unchanged")) {
+            Map<String, MonitorDefinition> after = new HashMap<>(catalog.snapshot());
+            after.put(monitorId, next);
+            problems.addAll(Dependencies.problems(after, List.of(next), m -> ""));
+        }
         return checks.target(next, "").flatMap(target -> {
             // every problem at once: the regions' and the target's, so one round trip shows them all
             if (target.refused() && !change.equals("unchanged")) {
@@ -458,6 +463,13 @@ public final class MonitorsResource implements RouteExtension {
             problems.addAll(MonitorChecks.unknownRegions(m, known, rolling, "monitors[" + positions.get(m.id()) + "]"));
         }
         MonitorDiff plan = diff;
+        // the catalog as it would be after this apply: the dependencies are judged on the whole of it
+        Map<String, MonitorDefinition> after = new HashMap<>(current);
+        if (prune) {
+            plan.removed().forEach(after::remove);
+        }
+        publishing.forEach(m -> after.put(m.id(), m));
+        problems.addAll(Dependencies.problems(after, publishing, id -> "monitors[" + positions.get(id) + "]"));
         return Flux.fromIterable(publishing)
                 .flatMapSequential(
                         m -> checks.target(m, "monitors[" + positions.get(m.id()) + "]"), TARGET_CHECKS_AT_ONCE)

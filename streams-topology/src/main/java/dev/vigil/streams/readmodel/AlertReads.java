@@ -44,7 +44,7 @@ final class AlertReads {
     /**
      * Open alerts of a monitor (availability, no data, TLS), most severe first, each with who acknowledged it
      * ({@code acknowledgedBy}, {@code acknowledgedAt}, {@code acknowledgedUntil} when not until the end) while that
-     * acknowledgement holds.
+     * acknowledgement holds, and {@code held} while its notifications wait for a parent that is down.
      */
     static List<Map<String, Object>> openAlerts(
             ReadOnlyKeyValueStore<String, AlertStateRecord> store,
@@ -73,6 +73,9 @@ final class AlertReads {
                 row.put("occurrences", a.occurrences());
                 row.put("silenced", a.silenced());
                 row.put("summary", a.summary());
+                if (a.held() != null) {
+                    row.put("held", a.held()); // its parent is down: its pages wait (docs/monitors.md#dependencies)
+                }
                 Ack ack = acks == null ? null : acks.get(a.fingerprint());
                 if (ack != null && ack.holdsFor(a.incidentId(), a.severity(), now)) {
                     row.put("acknowledgedBy", ack.by());

@@ -64,6 +64,8 @@ public final class AlertingTopology {
     public static final String REGIONS_UPDATER = "regions-updater";
     public static final String ESCALATIONS_SOURCE = "escalations-source";
     public static final String ESCALATIONS_UPDATER = "escalations-updater";
+    public static final String MONITORS_DOWN_SOURCE = "monitors-down-source";
+    public static final String MONITORS_DOWN_UPDATER = "monitors-down-updater";
 
     private AlertingTopology() {}
 
@@ -156,6 +158,22 @@ public final class AlertingTopology {
                 cfg.topics().escalations(),
                 ESCALATIONS_UPDATER,
                 () -> new CompactedTopicMirror<>(StoreNames.ESCALATIONS_STORE, EscalationStatus::fingerprint));
+
+        // the monitors whose latest verdict is down, from the status topic: a child's notifications wait while its
+        // parent
+        // is down (docs/monitors.md#dependencies), and the parent is usually in another task
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(StoreNames.MONITORS_DOWN_STORE),
+                                Serdes.String(),
+                                VigilSerdes.monitorStatus())
+                        .withLoggingDisabled(),
+                MONITORS_DOWN_SOURCE,
+                Serdes.String().deserializer(),
+                VigilSerdes.monitorStatus(),
+                cfg.topics().monitorStatus(),
+                MONITORS_DOWN_UPDATER,
+                () -> new DownMonitorsMirror(StoreNames.MONITORS_DOWN_STORE));
 
         // monitors: the verdict processor's events (verdicts, TLS observations, disabled and deleted monitors), in
         // the verdict sub-topology

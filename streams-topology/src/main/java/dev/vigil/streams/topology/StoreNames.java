@@ -66,6 +66,11 @@ public final class StoreNames {
     public static final String ACKS_STORE = "acks";
     /** Global store of the regions' pictures ({@code vigil.regions}: region → region status). */
     public static final String REGIONS_STORE = "regions";
+    /**
+     * Global store of the monitors whose latest verdict is down ({@code vigil.monitor-status}, filtered: monitor id →
+     * verdict), which holds the notifications of the monitors that depend on them.
+     */
+    public static final String MONITORS_DOWN_STORE = "monitors-down";
     /** Global store of escalation climbs ({@code vigil.escalations}: fingerprint → escalation status). */
     public static final String ESCALATIONS_STORE = "escalations";
 
@@ -81,7 +86,12 @@ public final class StoreNames {
 
     public static MonitorAlertProcessor.Stores monitorAlerts() {
         return new MonitorAlertProcessor.Stores(
-                MONITOR_RULE_STATE_STORE, MONITOR_ALERTS_STORE, SILENCES_STORE, ACKS_STORE, REGIONS_STORE);
+                MONITOR_RULE_STATE_STORE,
+                MONITOR_ALERTS_STORE,
+                SILENCES_STORE,
+                ACKS_STORE,
+                REGIONS_STORE,
+                MONITORS_DOWN_STORE);
     }
 
     public static MetricAlertProcessor.Stores metricAlerts() {

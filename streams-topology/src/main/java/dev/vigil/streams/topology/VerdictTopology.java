@@ -1,7 +1,6 @@
 package dev.vigil.streams.topology;
 
 import dev.vigil.schemas.contract.MonitorDefinition;
-import dev.vigil.schemas.contract.MonitorStatus;
 import dev.vigil.schemas.contract.ProbeResult;
 import dev.vigil.schemas.json.VigilSerdes;
 import dev.vigil.streams.config.TopologyConfig;
@@ -77,11 +76,7 @@ public final class VerdictTopology {
                 VERDICTS_NODE,
                 () -> new MappingNode<String, MonitorEvent, MonitorEvent>(event -> event),
                 VERDICT_PROCESSOR);
-        topology.addProcessor(
-                STATUS_NODE,
-                () -> new MappingNode<String, MonitorEvent, MonitorStatus>(
-                        event -> event instanceof MonitorEvent.Decided decided ? decided.verdict() : null),
-                VERDICTS_NODE);
+        topology.addProcessor(STATUS_NODE, StatusNode::new, VERDICTS_NODE);
         topology.addSink(
                 DEAD_LETTER_SINK,
                 topics.deadLetter(),

@@ -42,8 +42,11 @@ class AlertingRoutesTest {
         h = new AlertingHarness(W0 - 30_000);
         forwarder = dev.vigil.streams.query.TestApi.forwarder(Duration.ofSeconds(5));
         ApiRoutes routes = new ApiRoutes();
-        new AlertingRoutes(Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC))
-                .register(routes, new DriverBackend(h.driver), forwarder);
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(W0), ZoneOffset.UTC);
+        DriverBackend backend = new DriverBackend(h.driver);
+        new AlertingRoutes(clock).register(routes, backend, forwarder);
+        // the monitor's own page too, whose open alerts show a hold as the alerts list does
+        dev.vigil.streams.readmodel.ReadModel.register(routes, backend, forwarder, clock);
         server = dev.vigil.streams.query.TestApi.start(routes);
     }
 
@@ -129,6 +132,35 @@ class AlertingRoutesTest {
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.headers().firstValue("content-type"))
                 .hasValueSatisfying(ct -> assertThat(ct).contains("problem+json"));
+    }
+
+    @Test
+    void aHeldIncidentSaysWhichParentItWaitsFor() throws Exception {
+        h.define(AlertingTopologyTest.monitor("db", 60, List.of("eu-west")));
+        h.define(AlertingTopologyTest.monitor("api", 60, List.of("eu-west")).withDependsOn(List.of("db")));
+        h.wallClockTo(W0 - 20_000);
+        h.result(failure("db", "eu-west", W0));
+        h.result(failure("api", "eu-west", W0));
+
+        JsonNode alerts = Json.tree(get("/v1/alerts").body().getBytes()).path("alerts");
+        assertThat(alerts.findValuesAsText("fingerprint")).containsExactlyInAnyOrder("monitor/api", "monitor/db");
+        for (JsonNode a : alerts) {
+            if (a.path("fingerprint").asText().equals("monitor/api")) {
+                assertThat(a.path("held").path("dependsOn").asText()).isEqualTo("db");
+                assertThat(a.path("held").path("reason").asText()).isEqualTo("depends on db, which is down");
+                assertThat(a.path("paged").asBoolean()).isFalse();
+            } else {
+                assertThat(a.has("held")).as("the parent is not held").isFalse();
+            }
+        }
+        JsonNode monitor = Json.tree(get("/v1/monitors/api").body().getBytes());
+        assertThat(monitor.path("alerts").get(0).path("held").path("reason").asText())
+                .as(monitor.toString())
+                .isEqualTo("depends on db, which is down");
+        JsonNode parent = Json.tree(get("/v1/monitors/db").body().getBytes());
+        assertThat(parent.path("alerts").get(0).has("held"))
+                .as(parent.toString())
+                .isFalse();
     }
 
     @Test
