@@ -150,7 +150,7 @@
     function renderTimeline(data) {
       const entries = data && Array.isArray(data.entries) ? data.entries.filter((e) => e && typeof e === 'object') : [];
       timelineList.replaceChildren(...entries.map((e) => h('li', { dataset: { kind: String(e.kind), channel: e.channel ? String(e.channel) : '', outcome: e.outcome ? String(e.outcome) : '' }, class: e.outcome === 'dead_lettered' ? 'timeline-failed' : null },
-        h('time', { datetime: new Date(Number(e.at)).toISOString(), title: V.dateTime(e.at) }, V.shortTime(e.at)), ' ', timelineText(e))));
+        h('time', { datetime: new Date(Number(e.at)).toISOString() }, V.dateTime(e.at)), ' ', timelineText(e))));
       setText(timelineNote, entries.length
         ? (data.droppedEntries ? V.num(data.droppedEntries) + ' older lines not kept. ' : '') + 'Oldest first; each page per channel with its outcome.'
         : 'Nothing recorded for this incident yet.');

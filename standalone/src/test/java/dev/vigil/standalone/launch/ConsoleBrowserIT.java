@@ -70,6 +70,9 @@ class ConsoleBrowserIT {
 
     static StandaloneLauncher vigil;
     static DemoTargets targets;
+    /** The regions the stack's probe workers serve. */
+    static List<String> regions;
+
     static ChromeDriver browser;
     static String base;
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -105,6 +108,7 @@ class ConsoleBrowserIT {
                 .withStatusPages(List.of(page))
                 .withRouting(routing);
         vigil = StandaloneLauncher.start(options, env, line -> {});
+        regions = options.regions();
         targets = StackSupport.targets(vigil, options, true, Set.of("demo-healthy", "demo-status-down", "demo-slow"));
         MonitorDefinition hostile = new MonitorDefinition(
                 1,
@@ -335,6 +339,45 @@ class ConsoleBrowserIT {
         HeadlessChromium.screenshot(browser, "05c-incident-timeline");
         browser.get(base + "/#/alerts");
         new Select(waitFor("#alert-origin")).selectByValue("");
+
+        // a monitor behind one that is down: its own failure is held, shown as such, and pages nobody
+        HttpResponse<String> put = HTTP.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/monitors/held-child"))
+                        .header("Authorization", "Bearer " + vigil.adminToken())
+                        .header("Content-Type", "application/json")
+                        .header("If-None-Match", "*")
+                        .PUT(HttpRequest.BodyPublishers.ofString(
+                                """
+                                {"url":"%s","intervalSeconds":10,"timeoutMs":2500,"regions":%s,"service":"demo",
+                                 "dependsOn":["demo-status-down"]}
+                                """
+                                        .formatted(targets.url("status-down"), Json.string(regions))))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).as(put.body()).isIn(200, 201);
+        String child = "[data-fingerprint=\"monitor/held-child\"]";
+        await("the child's incident is held while its parent is down")
+                .atMost(VERDICTS)
+                .pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> text(child + " .held-mark").equals("held: depends on demo-status-down, which is down"));
+        JsonNode held = null;
+        for (JsonNode a : api("/v1/alerts?state=open").path("alerts")) {
+            if (a.path("fingerprint").asText().equals("monitor/held-child")) {
+                held = a;
+            }
+        }
+        assertThat(held).isNotNull();
+        assertThat(held.path("held").path("dependsOn").asText()).isEqualTo("demo-status-down");
+        assertThat(held.path("paged").asBoolean()).as("held, not paged").isFalse();
+        HeadlessChromium.screenshot(browser, "05d-alerts-held");
+        HttpResponse<String> deleted = HTTP.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/monitors/held-child"))
+                        .header("Authorization", "Bearer " + vigil.adminToken())
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
     }
 
     @Test
