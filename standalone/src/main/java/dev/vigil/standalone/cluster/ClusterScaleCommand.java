@@ -80,6 +80,14 @@ final class ClusterScaleCommand implements Callable<Integer> {
             description = "Probe worker heap cap (default: ${DEFAULT-VALUE}).")
     String probeHeap;
 
+    @Option(
+            names = "--c1",
+            split = ",",
+            paramLabel = "SERVICE",
+            description = "Run these services' JVMs with the client compiler only (-XX:TieredStopAtLevel=1): less JIT"
+                    + " work in their first minutes for slower peak code, e.g. --c1 ingest,notifier,probe-worker.")
+    List<String> c1 = List.of();
+
     @Option(names = "--no-restore", description = "Skip the kill -9 and restart of streams-1 at each step.")
     boolean noRestore;
 
@@ -160,6 +168,7 @@ final class ClusterScaleCommand implements Callable<Integer> {
                             out)
                     .heapCap("streams", streamsHeap)
                     .heapCap("probe-worker", probeHeap);
+            c1.forEach(service -> cluster.jvmFlags(service, List.of("-XX:TieredStopAtLevel=1")));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("vigil cluster scale: " + e.getMessage());
             return ExitCode.CONFIG.code();

@@ -58,6 +58,8 @@ public final class LocalCluster {
     /** Heap caps that replace the defaults, by service ({@code streams}, {@code probe-worker}, ...): the scale benchmark's. */
     private final Map<String, String> heapCaps = new java.util.concurrent.ConcurrentHashMap<>();
 
+    private final Map<String, List<String>> extraFlags = new java.util.concurrent.ConcurrentHashMap<>();
+
     public LocalCluster(ClusterLayout layout, Path repo, PrintWriter out) {
         this(layout, repo, out, System.getProperty("java.class.path"));
     }
@@ -108,6 +110,16 @@ public final class LocalCluster {
     /** Runs every later-started process of {@code service} with {@code -Xmx<cap>} (e.g. {@code 1536m}). */
     public LocalCluster heapCap(String service, String cap) {
         heapCaps.put(service, cap);
+        return this;
+    }
+
+    /** Runs every later-started process of {@code service} with these JVM flags as well (a benchmark's knob). */
+    public LocalCluster jvmFlags(String service, List<String> flags) {
+        if (!List.of("streams", "notifier", "ingest", "probe-worker").contains(service)) {
+            throw new IllegalArgumentException(
+                    "no service " + service + " (streams, notifier, ingest or probe-worker)");
+        }
+        extraFlags.put(service, List.copyOf(flags));
         return this;
     }
 
@@ -511,10 +523,9 @@ public final class LocalCluster {
         String config = repo.resolve("docker/config/vigil-" + service + ".yaml").toString();
         // the directory on the command line marks the process as this cluster's (see ProcessTable) when the class
         // path is not the jar under lib/
-        List<String> command = List.of(
-                javaCommand,
-                "-Xms64m",
-                heap,
+        List<String> command = new ArrayList<>(List.of(javaCommand, "-Xms64m", heap));
+        command.addAll(extraFlags.getOrDefault(service, List.of()));
+        command.addAll(List.of(
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Dvigil.cluster.dir=" + layout.dataDir(),
                 "-cp",
@@ -522,7 +533,7 @@ public final class LocalCluster {
                 "dev.vigil.standalone.cli.VigilCommand",
                 service,
                 "--config",
-                config);
+                config));
         return new ProcessSpec(name, command, env);
     }
 
