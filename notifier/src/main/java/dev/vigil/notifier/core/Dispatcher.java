@@ -52,6 +52,7 @@ public final class Dispatcher {
     private final MeterRegistry meters;
     private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
+    private final Map<String, GroupWait> groupWaits = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.function.Predicate<AlertEvent> selfWatch;
     private final TierLog tiers;
     private final Clock clock;
@@ -340,7 +341,13 @@ public final class Dispatcher {
                 targets.stream().filter(c -> !d.channels().contains(c)).toList();
         RouteDecision to = extra.isEmpty()
                 ? d
-                : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused(), d.refusedRoutes());
+                : new RouteDecision(
+                        targets,
+                        d.reason() + " + paged " + extra,
+                        d.refused(),
+                        d.refusedRoutes(),
+                        List.of(),
+                        d.group());
         if (!e.silenced()) {
             return deliver(e, to, targets, incident);
         }
@@ -356,8 +363,11 @@ public final class Dispatcher {
                 muted);
         List<String> order = new ArrayList<>(targets);
         order.addAll(muted);
-        Mono<EventResult> sent =
-                deliver(e, new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes()), targets, incident);
+        Mono<EventResult> sent = deliver(
+                e,
+                new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes(), List.of(), d.group()),
+                targets,
+                incident);
         if (muted.isEmpty()) {
             return sent;
         }
@@ -422,15 +432,35 @@ public final class Dispatcher {
         recorded.subscribe(null, err -> {});
         if (channels.size() == 1) {
             // the common route, without the fan-out's operators
-            return pipelines
-                    .get(channels.get(0))
-                    .deliver(e, channels, recorded)
+            return deliverTo(channels.get(0), e, d, channels, recorded)
                     .flatMap(r -> recorded.thenReturn(new EventResult(e.eventId(), d, List.of(r))));
         }
         return Flux.fromIterable(channels)
-                .flatMap(ch -> pipelines.get(ch).deliver(e, channels, recorded))
+                .flatMap(ch -> deliverTo(ch, e, d, channels, recorded))
                 .collectList()
                 .flatMap(results -> recorded.thenReturn(new EventResult(e.eventId(), d, sortLike(channels, results))));
+    }
+
+    /**
+     * One channel's delivery: through the channel's group wait when the route groups and the channel shows groups
+     * (chat and e-mail), else on its own. Incident-keeping vendors and machines never wait, so each event keeps its
+     * own incident there and resolves on its own.
+     */
+    private Mono<ChannelResult> deliverTo(
+            String ch, AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> recorded) {
+        ChannelPipeline p = pipelines.get(ch);
+        Grouping g = d.group();
+        if (g == null || !p.rendersGroups() || !Grouping.groups(e.state())) {
+            return p.deliver(e, channels, recorded);
+        }
+        // the grouping itself is part of the key: routes grouping alike share a message, others never do
+        List<Object> key = List.of(g, g.key(e));
+        return groupWaits.computeIfAbsent(ch, c -> new GroupWait(p, timer)).offer(e, channels, key, g.within());
+    }
+
+    /** Events waiting in a group wait on any channel now. */
+    public int waitingInGroups() {
+        return groupWaits.values().stream().mapToInt(GroupWait::waiting).sum();
     }
 
     private static List<ChannelResult> silencedOn(List<String> channels) {

@@ -142,7 +142,8 @@ public final class Routes {
                     "route:" + r.name() + routeNote + routesRefused(app, refusedRoutes),
                     refused,
                     refusedRoutes,
-                    r.tiers());
+                    r.tiers(),
+                    r.group());
         }
         return new RouteDecision(
                 dedupe(defaults.get(e.severity())),
