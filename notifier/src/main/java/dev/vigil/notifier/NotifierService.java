@@ -243,6 +243,19 @@ public final class NotifierService {
                                     Duration.ofSeconds(1),
                                     registry));
                 }
+                for (var r : loaded.routing().routes().grouped()) {
+                    List<String> grouping = r.channels().stream()
+                            .filter(ch -> pipelines.get(ch).rendersGroups())
+                            .toList();
+                    LOG.info(
+                            "route {} groups its pages {} on {}; one message per event on {}",
+                            r.name(),
+                            r.group(),
+                            grouping,
+                            r.channels().stream()
+                                    .filter(ch -> !grouping.contains(ch))
+                                    .toList());
+                }
                 // the notifier's copies of the silences and acknowledgements the topology reads as global stores
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);

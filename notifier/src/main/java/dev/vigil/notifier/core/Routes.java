@@ -211,6 +211,11 @@ public final class Routes {
                 || defaultTiers.values().stream().anyMatch(t -> !t.isEmpty());
     }
 
+    /** The routes that group their chat pages, in order. */
+    public List<Route> grouped() {
+        return routes.stream().filter(r -> r.group() != null).toList();
+    }
+
     private static List<String> dedupe(List<String> list) {
         return List.copyOf(new LinkedHashSet<>(list));
     }

@@ -92,7 +92,7 @@ public final class SlackMessage {
 
     /**
      * One message for the events of a group: a title saying what they share and how many of each state, then one
-     * line per event (severity, state, summary, fingerprint and a link to its console view), in sections within
+     * line per event (severity, state, service and summary, fingerprint and a link to its console view), in sections within
      * Slack's section and block limits; lines that do not fit are counted ("… and N more"). The context names the
      * group message and every event it carries. Every text is escaped as in {@link #build}.
      */
@@ -154,7 +154,7 @@ public final class SlackMessage {
                 .append("* ")
                 .append(e.state().wire())
                 .append(" · ")
-                .append(escape(Text.truncate(Text.oneLine(e.summary()), 200)))
+                .append(escape(Text.truncate(Text.oneLine(e.service() + ": " + e.summary()), 250)))
                 .append(" · `")
                 .append(escape(Text.truncate(e.fingerprint(), 120)))
                 .append('`');
