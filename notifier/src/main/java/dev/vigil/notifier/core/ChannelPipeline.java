@@ -272,7 +272,11 @@ public final class ChannelPipeline {
                     if (ours.isEmpty()) {
                         return Mono.just(new GroupStep(cs, ours, null, null));
                     }
-                    String groupId = ours.size() == 1 ? null : "group-" + java.util.UUID.randomUUID();
+                    String groupId = ours.size() == 1
+                            ? null
+                            : groupId(ours.stream()
+                                    .map(i -> members.get(i).event().eventId())
+                                    .toList());
                     Notification note = ours.size() == 1
                             ? new Notification(members.get(ours.get(0)).event(), channel, null)
                             : Notification.group(
@@ -306,6 +310,23 @@ public final class ChannelPipeline {
                 return reactor.core.publisher.Flux.mergeSequential(results).collectList();
             });
         });
+    }
+
+    /**
+     * The id of the message carrying these events here: derived from the channel and the event ids, so a resend of
+     * the same group (after a transient failure, or by another instance) is the same message (an e-mail keeps its
+     * Message-ID).
+     */
+    String groupId(List<String> eventIds) {
+        StringBuilder sb = new StringBuilder(channel);
+        new java.util.TreeSet<>(eventIds).forEach(id -> sb.append('\n').append(id));
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "group-" + java.util.HexFormat.of().formatHex(digest, 0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** Settles every claim of one group send; completes with their results, in member order. */
