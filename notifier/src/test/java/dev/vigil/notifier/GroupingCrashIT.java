@@ -98,6 +98,14 @@ class GroupingCrashIT {
         final List<Disposable> inFlight = new ArrayList<>();
 
         Instance(String owner) {
+            this(owner, Duration.ofMinutes(1), false);
+        }
+
+        /**
+         * @param lease     how long this instance's claims hold unsettled
+         * @param slackHangs whether its Slack sends never reach Slack nor answer (killed before the request left)
+         */
+        Instance(String owner, Duration lease, boolean slackHangs) {
             Map<Severity, List<String>> d = new EnumMap<>(Severity.class);
             for (Severity s : Severity.values()) {
                 d.put(s, List.of("betterstack", "slack"));
@@ -111,11 +119,27 @@ class GroupingCrashIT {
                     List.of(),
                     new Grouping(List.of("service"), WAIT));
             Routes routes = new Routes(List.of(grouped), d, Set.of("betterstack", "slack"));
-            ClaimStore store = new ClaimStore(db, Duration.ofHours(1), Duration.ofMinutes(1), owner, 64, 2);
+            ClaimStore store = new ClaimStore(db, Duration.ofHours(1), lease, owner, 64, 2);
             Clock clock = Clock.systemUTC();
             Map<String, Notifier> notifiers = new LinkedHashMap<>();
             notifiers.put("betterstack", new BetterStackNotifier(betterstack.uri("/"), "tok", http, clock));
-            notifiers.put("slack", new SlackNotifier(slack.uri("/services/T0/B0/secret"), http, clock));
+            SlackNotifier toSlack = new SlackNotifier(slack.uri("/services/T0/B0/secret"), http, clock);
+            notifiers.put(
+                    "slack",
+                    !slackHangs
+                            ? toSlack
+                            : new Notifier() {
+                                @Override
+                                public reactor.core.publisher.Mono<dev.vigil.notifier.core.DeliveryOutcome> send(
+                                        dev.vigil.notifier.core.Notification n) {
+                                    return reactor.core.publisher.Mono.never();
+                                }
+
+                                @Override
+                                public boolean rendersGroups() {
+                                    return true;
+                                }
+                            });
             dispatcher = Wiring.dispatcher(routes, store, new RecordingEscalations(), notifiers, closeables, timer);
         }
 
@@ -240,5 +264,34 @@ class GroupingCrashIT {
 
         assertEachExactlyOnce(all);
         assertThat(slack.requests).hasSize(2);
+    }
+
+    @Test
+    void killedAfterTheWaitWithTheGroupClaimedButNotSentEachEventIsSentOnceAfterTheLease() {
+        List<AlertEvent> events = monitors(0, 10);
+        Instance a = new Instance("notifier-a", Duration.ofSeconds(2), true);
+        a.consume(events);
+        await().until(() -> a.dispatcher.waitingInGroups() == 10);
+        await().until(() -> betterstackSettled() == 10);
+        a.timer.advanceTimeBy(WAIT);
+        // the group's claims are A's; its send never leaves
+        await().until(() -> rows(
+                        "SELECT count(*) AS n FROM claims WHERE channel = 'slack' AND status = 'claimed'"
+                                + " AND event_id LIKE $1",
+                        "monitor/" + service + "-%")
+                == 10);
+
+        a.kill();
+        Instance b = new Instance("notifier-b");
+        List<EventResult> results = b.consumeAndWait(events);
+
+        // B found them held, waited out A's lease, then sent each on the claim it took over
+        assertThat(results).hasSize(10);
+        assertEachExactlyOnce(events);
+        assertThat(rows(
+                        "SELECT count(*) AS n FROM claims WHERE channel = 'slack' AND taken_over_from = 'notifier-a'"
+                                + " AND event_id LIKE $1",
+                        "monitor/" + service + "-%"))
+                .isEqualTo(10);
     }
 }
