@@ -179,7 +179,7 @@ public final class Presentation {
 
     /**
      * The one-line title of a group message (events already cleaned): what the group shares and how many of each
-     * state, e.g. {@code [CRITICAL] checkout-api: 50 alerts (48 opened, 2 resolved)}. The severity is the worst of the
+     * state, e.g. {@code [CRITICAL] checkout-api: <n> alerts (<n> opened, <n> resolved)}. The severity is the worst of the
      * events still firing; a group of resolutions only reads {@code [Resolved]}.
      */
     public static String groupTitle(java.util.List<AlertEvent> events) {

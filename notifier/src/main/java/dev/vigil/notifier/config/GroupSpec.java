@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A route's {@code group:} as written in YAML: {@code by} (entries {@code service} or attribute names; default
- * {@code [service]}) and {@code wait} (a duration such as {@code 5s}; default 5s, at most 5m). Checked by
+ * {@code [service]}) and {@code wait} (a duration; defaults and bounds in {@link dev.vigil.notifier.core.Grouping}). Checked by
  * {@link RoutingValidator}.
  */
 public record GroupSpec(List<String> by, @JsonProperty("wait") String waitFor) {

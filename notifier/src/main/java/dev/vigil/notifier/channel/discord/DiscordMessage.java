@@ -170,7 +170,7 @@ public final class DiscordMessage {
                 .append(escapeMarkdown(Text.truncate(Text.oneLine(e.service() + ": " + e.summary()), 250)));
         String link = Presentation.groupLink(e);
         if (link != null && link.length() <= 300) {
-            // the console view names the monitor; the fingerprint would only eat into the embed's 6000 characters
+            // the console view names the monitor; the fingerprint would only eat into the embed's total limit
             sb.append(" · [console](").append(linkTarget(link)).append(')');
         } else {
             sb.append(" · `")

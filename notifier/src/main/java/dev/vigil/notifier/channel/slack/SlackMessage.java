@@ -104,7 +104,7 @@ public final class SlackMessage {
         root.put("text", Text.truncate(title, FALLBACK_MAX));
         ArrayNode blocks = Json.mapper().createArrayNode();
         blocks.addObject().put("type", "header").set("text", plain(Text.truncate(title, HEADER_MAX)));
-        // the header, the sections and the context: the rest of the fifty blocks hold lines
+        // the header and the context take a block each; the sections fill the rest
         int maxSections = BLOCKS_MAX - 2;
         StringBuilder section = new StringBuilder();
         int sections = 0;

@@ -5,9 +5,15 @@ import static dev.vigil.notifier.support.TestEvents.withSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.notifier.channel.HttpSender;
+import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.Notification;
+import dev.vigil.notifier.support.FakeVendor;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,5 +68,24 @@ class DiscordGroupMessageTest {
         assertThat(description).contains("\\[dashboard\\](https://evil.test)");
         // without a link, the fingerprint says which monitor it is
         assertThat(description).startsWith("**CRITICAL** opened · checkout-api: no link · `monitor/checkout-0`");
+    }
+
+    @Test
+    void theAdapterPostsAGroupMessageAsOneEmbed() throws Exception {
+        try (FakeVendor discord = new FakeVendor();
+                HttpSender http = new HttpSender("discord-group", 2, Duration.ofSeconds(5))) {
+            discord.respond(r -> FakeVendor.Reply.of(204));
+            DiscordNotifier notifier =
+                    new DiscordNotifier(discord.uri("/api/webhooks/1/secret"), http, Clock.systemUTC());
+            List<AlertEvent> events = monitors(3, null);
+
+            DeliveryOutcome o = notifier.send(Notification.group(events, "discord", "group-9"))
+                    .block(Duration.ofSeconds(10));
+
+            assertThat(notifier.rendersGroups()).isTrue();
+            assertThat(o).isInstanceOf(DeliveryOutcome.Delivered.class);
+            assertThat(discord.requests).singleElement().satisfies(r -> assertThat(r.body())
+                    .contains("3 alerts (3 opened)", "Vigil · group group-9 · 3 events"));
+        }
     }
 }

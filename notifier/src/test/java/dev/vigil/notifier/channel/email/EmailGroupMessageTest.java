@@ -14,6 +14,7 @@ import dev.vigil.schemas.contract.Severity;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,5 +75,13 @@ class EmailGroupMessageTest {
         String text = part(wire(monitors(EmailMessage.GROUP_LINES_MAX + 5, null), "g"), "text/plain");
 
         assertThat(text).contains("… and 5 more");
+    }
+
+    @Test
+    void alertMailRendersGroupsAndTheDigestSenderIsGivenNone() {
+        assertThat(new EmailNotifier(SETTINGS, Clock.systemUTC()).rendersGroups())
+                .isTrue();
+        assertThat(new EmailNotifier(SETTINGS, Clock.systemUTC(), (n, s, session, date) -> null).rendersGroups())
+                .isFalse();
     }
 }

@@ -5,9 +5,15 @@ import static dev.vigil.notifier.support.TestEvents.withSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vigil.notifier.channel.HttpSender;
+import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.Notification;
+import dev.vigil.notifier.support.FakeVendor;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.AlertState;
 import dev.vigil.schemas.contract.Severity;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,5 +54,22 @@ class TeamsGroupMessageTest {
         assertThat(TeamsMessage.size(m)).isLessThanOrEqualTo(TeamsMessage.MAX_BYTES);
         String json = m.toString();
         assertThat(json).containsPattern("… and [0-9]+ more").doesNotContain("<at>", "](https://evil.test)");
+    }
+
+    @Test
+    void theAdapterPostsAGroupMessageAsOneCard() throws Exception {
+        try (FakeVendor teams = new FakeVendor();
+                HttpSender http = new HttpSender("teams-group", 2, Duration.ofSeconds(5))) {
+            teams.respond(r -> FakeVendor.Reply.of(202));
+            TeamsNotifier notifier = new TeamsNotifier(teams.uri("/workflows/secret"), http, Clock.systemUTC());
+
+            DeliveryOutcome o = notifier.send(Notification.group(monitors(3, null), "teams", "group-9"))
+                    .block(Duration.ofSeconds(10));
+
+            assertThat(notifier.rendersGroups()).isTrue();
+            assertThat(o).isInstanceOf(DeliveryOutcome.Delivered.class);
+            assertThat(teams.requests).singleElement().satisfies(r -> assertThat(r.body())
+                    .contains("3 alerts", "Vigil · group group-9 · 3 events"));
+        }
     }
 }
