@@ -303,6 +303,22 @@ class GroupingTest {
     }
 
     @Test
+    void aFullGroupGoesAtOnceAndTheRestOfTheBurstStartsTheNext() {
+        Dispatcher d = dispatcher(routes(new Grouping(null, WAIT)));
+        List<AlertEvent> burst = monitors(Grouping.MAX_EVENTS + 20, AlertState.OPENED, "checkout-api");
+        Mono<List<EventResult>> all =
+                Flux.fromIterable(burst).flatMap(d::dispatch).collectList().cache();
+        all.subscribe();
+
+        // the first full group does not wait for the clock
+        await().until(() -> slack().size() == 1 && d.waitingInGroups() == 20);
+        waitClock.advanceTimeBy(WAIT);
+
+        assertThat(all.block(Duration.ofSeconds(10))).hasSize(Grouping.MAX_EVENTS + 20);
+        assertThat(slack()).extracting(n -> n.group().size()).containsExactly(Grouping.MAX_EVENTS, 20);
+    }
+
+    @Test
     void aGroupedRouteCarriesItsGroupingIntoTheDecision() {
         // by defaults to the service
         assertThat(routes(new Grouping(null, WAIT))
