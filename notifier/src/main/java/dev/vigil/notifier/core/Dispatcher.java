@@ -455,7 +455,14 @@ public final class Dispatcher {
         }
         // the grouping itself is part of the key: routes grouping alike share a message, others never do
         List<Object> key = List.of(g, g.key(e));
-        return groupWaits.computeIfAbsent(ch, c -> new GroupWait(p, timer)).offer(e, channels, key, g.within());
+        GroupWait wait = groupWaits.computeIfAbsent(ch, c -> new GroupWait(p, timer));
+        // the event's delivery span covers its wait and the group message that carried it
+        return Mono.deferContextual(context -> {
+            io.opentelemetry.api.trace.Span span = DeliveryTrace.start(context, e, ch);
+            return wait.offer(e, channels, key, g.within())
+                    .doOnNext(r -> DeliveryTrace.end(span, e, r))
+                    .doOnError(err -> DeliveryTrace.fail(span, err));
+        });
     }
 
     /** Events waiting in a group wait on any channel now. */
