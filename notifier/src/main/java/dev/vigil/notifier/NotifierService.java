@@ -296,6 +296,8 @@ public final class NotifierService {
                         canary,
                         tiers,
                         clock);
+                Gauge.builder("vigil.notifier.group.waiting", dispatcher, Dispatcher::waitingInGroups)
+                        .register(registry);
 
                 if (cfg.digest().enabled()) {
                     DigestWiring.Wired digest = DigestWiring.wire(

@@ -133,6 +133,12 @@ class GroupingKillIT {
                             .counter("vigil.notifier.group.events", "channel", "slack")
                             .count())
                     .isGreaterThan(1);
+            assertThat(restarted
+                            .registry()
+                            .get("vigil.notifier.group.waiting")
+                            .gauge()
+                            .value())
+                    .isZero();
             // redelivered because nothing was committed, and folded where the killed instance had delivered
             assertThat(count(restarted, "betterstack", "deduplicated")).isEqualTo(events.size());
             assertThat(stack.betterstack.requests.stream().filter(r -> r.path().equals("/api/v2/incidents")))
