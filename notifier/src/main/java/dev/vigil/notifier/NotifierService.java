@@ -522,6 +522,10 @@ public final class NotifierService {
             if (http != null) {
                 http.close();
             }
+            if (dispatcher != null) {
+                // a long group wait would outlast the drain: its events are sent now, so they finish and commit
+                dispatcher.sendWaitingGroups();
+            }
             if (consumer != null) {
                 consumer.close();
             }

@@ -53,6 +53,7 @@ public final class Dispatcher {
     private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
     private final Map<String, GroupWait> groupWaits = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean groupsEnded;
     private final java.util.function.Predicate<AlertEvent> selfWatch;
     private final TierLog tiers;
     private final Clock clock;
@@ -450,7 +451,7 @@ public final class Dispatcher {
             String ch, AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> recorded) {
         ChannelPipeline p = pipelines.get(ch);
         Grouping g = d.group();
-        if (g == null || !p.rendersGroups() || !Grouping.groups(e.state())) {
+        if (g == null || !p.rendersGroups() || !Grouping.groups(e.state()) || groupsEnded) {
             return p.deliver(e, channels, recorded);
         }
         // the grouping itself is part of the key: routes grouping alike share a message, others never do
@@ -463,6 +464,15 @@ public final class Dispatcher {
                     .doOnNext(r -> DeliveryTrace.end(span, e, r))
                     .doOnError(err -> DeliveryTrace.fail(span, err));
         });
+    }
+
+    /**
+     * Ends every group wait: what waits is sent now, and later events of grouped routes are sent without waiting.
+     * For a stopping notifier, before its consumer drains.
+     */
+    public void sendWaitingGroups() {
+        groupsEnded = true;
+        groupWaits.values().forEach(GroupWait::sendAll);
     }
 
     /** Events waiting in a group wait on any channel now. */

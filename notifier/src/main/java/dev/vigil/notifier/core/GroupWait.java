@@ -24,6 +24,8 @@ final class GroupWait {
     private final ChannelPipeline pipeline;
     private final Scheduler timer;
     private final Map<List<Object>, Open> open = new HashMap<>();
+    /** Set when the notifier stops: nothing waits any more. */
+    private boolean closing;
 
     GroupWait(ChannelPipeline pipeline, Scheduler timer) {
         this.pipeline = pipeline;
@@ -46,6 +48,15 @@ final class GroupWait {
         return Mono.defer(() -> {
             Sinks.One<ChannelResult> result = Sinks.one();
             List<Waiting> full = null;
+            synchronized (this) {
+                if (closing) {
+                    full = List.of(new Waiting(new ChannelPipeline.Member(e, routed), result));
+                }
+            }
+            if (full != null) {
+                send(full);
+                return result.asMono();
+            }
             synchronized (this) {
                 Open g = open.get(key);
                 if (g == null) {
@@ -88,6 +99,23 @@ final class GroupWait {
                             }
                         },
                         err -> group.forEach(w -> w.result().tryEmitError(err)));
+    }
+
+    /**
+     * Sends every group now, without waiting for its time, and sends every later event at once: a notifier that
+     * stops delivers (and so commits) what it holds within its drain time, however long the wait.
+     */
+    void sendAll() {
+        List<List<Waiting>> groups = new ArrayList<>();
+        synchronized (this) {
+            closing = true;
+            for (Open g : open.values()) {
+                g.due.dispose();
+                groups.add(g.waiting);
+            }
+            open.clear();
+        }
+        groups.forEach(this::send);
     }
 
     /** Events waiting here now. */

@@ -319,6 +319,27 @@ class GroupingTest {
     }
 
     @Test
+    void aStoppingNotifierSendsWhatWaitsAtOnceAndWaitsNoMore() {
+        Dispatcher d = dispatcher(routes(new Grouping(null, WAIT)));
+        List<AlertEvent> waiting = monitors(5, AlertState.OPENED, "checkout-api");
+        Mono<List<EventResult>> all =
+                Flux.fromIterable(waiting).flatMap(d::dispatch).collectList().cache();
+        all.subscribe();
+        await().until(() -> d.waitingInGroups() == 5);
+
+        d.sendWaitingGroups();
+
+        // no time passed on the wait's clock
+        assertThat(all.block(Duration.ofSeconds(10))).hasSize(5);
+        assertThat(slack()).singleElement().satisfies(n -> assertThat(n.group()).hasSize(5));
+        AlertEvent later = monitor(9, AlertState.OPENED, "checkout-api");
+        assertThat(d.dispatch(later).block(Duration.ofSeconds(10)).channels())
+                .extracting(ChannelResult::outcome)
+                .containsOnly(FinalOutcome.DELIVERED);
+        assertThat(slack()).hasSize(2);
+    }
+
+    @Test
     void aGroupedRouteCarriesItsGroupingIntoTheDecision() {
         // by defaults to the service
         assertThat(routes(new Grouping(null, WAIT))
