@@ -244,6 +244,19 @@ public final class NotifierService {
                                     Duration.ofSeconds(1),
                                     registry));
                 }
+                for (var r : loaded.routing().routes().grouped()) {
+                    List<String> grouping = r.channels().stream()
+                            .filter(ch -> pipelines.get(ch).rendersGroups())
+                            .toList();
+                    LOG.info(
+                            "route {} groups its pages {} on {}; one message per event on {}",
+                            r.name(),
+                            r.group(),
+                            grouping,
+                            r.channels().stream()
+                                    .filter(ch -> !grouping.contains(ch))
+                                    .toList());
+                }
                 // the notifier's copies of the silences and acknowledgements the topology reads as global stores
                 AtomicReference<SilenceMatcher> matcher = new AtomicReference<>(SilenceMatcher.none());
                 JsonSerde<Silence> silenceSerde = new JsonSerde<>(Silence.class);
@@ -285,6 +298,8 @@ public final class NotifierService {
                         tiers,
                         clock,
                         escalations);
+                Gauge.builder("vigil.notifier.group.waiting", dispatcher, Dispatcher::waitingInGroups)
+                        .register(registry);
 
                 if (cfg.digest().enabled()) {
                     DigestWiring.Wired digest = DigestWiring.wire(
@@ -508,6 +523,10 @@ public final class NotifierService {
             }
             if (http != null) {
                 http.close();
+            }
+            if (dispatcher != null) {
+                // a long group wait would outlast the drain: its events are sent now, so they finish and commit
+                dispatcher.sendWaitingGroups();
             }
             if (consumer != null) {
                 consumer.close();

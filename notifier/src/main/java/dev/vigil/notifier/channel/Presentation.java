@@ -176,4 +176,62 @@ public final class Presentation {
             return false;
         }
     }
+
+    /**
+     * The one-line title of a group message (events already cleaned): what the group shares and how many of each
+     * state, e.g. {@code [CRITICAL] checkout-api: <n> alerts (<n> opened, <n> resolved)}. The severity is the worst of the
+     * events still firing; a group of resolutions only reads {@code [Resolved]}.
+     */
+    public static String groupTitle(java.util.List<AlertEvent> events) {
+        java.util.Set<String> services = new java.util.TreeSet<>();
+        Map<AlertState, Integer> states = new java.util.EnumMap<>(AlertState.class);
+        for (AlertEvent e : events) {
+            services.add(e.service());
+            states.merge(e.state(), 1, Integer::sum);
+        }
+        AlertEvent worst = worst(events);
+        String prefix = worst.state() == AlertState.RESOLVED
+                ? "[Resolved] "
+                : "[" + worst.severity().wire().toUpperCase(Locale.ROOT) + "] ";
+        String about = services.size() == 1 ? services.iterator().next() : services.size() + " services";
+        StringBuilder counts = new StringBuilder();
+        states.forEach((st, n) -> counts.append(counts.isEmpty() ? "" : ", ")
+                .append(n)
+                .append(' ')
+                .append(st.wire()));
+        return Text.oneLine(Text.stripInvisible(prefix + about + ": " + events.size() + " alerts (" + counts + ")"));
+    }
+
+    /** The colour of a group message: the worst severity still firing, or resolved's when every event resolved. */
+    public static int groupColour(java.util.List<AlertEvent> events) {
+        return colour(worst(events));
+    }
+
+    /** The event a group message takes its severity from: the most severe one that is not a resolution. */
+    private static AlertEvent worst(java.util.List<AlertEvent> events) {
+        AlertEvent worst = null;
+        for (AlertEvent e : events) {
+            if (e.state() != AlertState.RESOLVED
+                    && (worst == null
+                            || e.severity().ordinal() < worst.severity().ordinal())) {
+                worst = e;
+            }
+        }
+        return worst != null ? worst : events.get(0);
+    }
+
+    /**
+     * The link a group message's line for {@code e} points to (the event cleaned): its {@code console} link when it
+     * has a safe one, else its first safe link; null when none may be rendered.
+     */
+    public static String groupLink(AlertEvent e) {
+        String console = e.links().get("console");
+        if (isSafeLink(console)) {
+            return console;
+        }
+        return e.links().values().stream()
+                .filter(Presentation::isSafeLink)
+                .findFirst()
+                .orElse(null);
+    }
 }

@@ -62,15 +62,17 @@ public final class ClaimStore implements DeliveryLog {
             + " RETURNING c.event_id, c.channel, c.status, c.token, c.taken_over_from";
 
     private static final String SETTLE_SQL = "WITH s AS ("
-            + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS s(event_id, channel, token, status)"
+            + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $13::text[])"
+            + " AS s(event_id, channel, token, status, group_id)"
             + "), u AS ("
             + " UPDATE claims c SET status = s.status, settled_at = now(),"
-            + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END"
+            + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END,"
+            + " group_id = s.group_id"
             + " FROM s WHERE c.event_id = s.event_id AND c.channel = s.channel AND c.token = s.token RETURNING 1"
             + ") INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
-            + " latency_ms, error, fingerprint, state)"
+            + " latency_ms, error, fingerprint, state, group_id)"
             + " SELECT * FROM unnest($1::text[], $5::text[], $2::text[], $6::int[], $7::text[], $8::int[],"
-            + " $9::bigint[], $10::text[], $11::text[], $12::text[])";
+            + " $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[])";
 
     /** Pages are what a resolution is owed to; a resolution itself (or an acknowledgement notice) is none. */
     private static final String PAGED_SQL = "SELECT DISTINCT channel FROM delivery_attempts"
@@ -406,8 +408,10 @@ public final class ClaimStore implements DeliveryLog {
         String[] errors = new String[n];
         String[] fingerprints = new String[n];
         String[] states = new String[n];
+        String[] groups = new String[n];
         for (int i = 0; i < n; i++) {
             SettleRequest r = batch.get(i);
+            groups[i] = r.attempt.groupId();
             events[i] = r.claim.eventId();
             channels[i] = r.claim.channel();
             tokens[i] = r.claim.token();
@@ -438,7 +442,8 @@ public final class ClaimStore implements DeliveryLog {
                     .bind("$9", latencies)
                     .bind("$10", errors)
                     .bind("$11", fingerprints)
-                    .bind("$12", states);
+                    .bind("$12", states)
+                    .bind("$13", groups);
             return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
         });
     }

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param services   exact service names
  * @param attributes attribute values that must all be equal
  * @param escalation the tiers paged while an incident this route paged stays unacknowledged (empty: none)
+ * @param group      how its chat and e-mail pages are grouped (null: one message per event)
  */
 public record RouteSpec(
         String name,
@@ -19,7 +20,8 @@ public record RouteSpec(
         List<String> services,
         Map<String, String> attributes,
         List<String> channels,
-        List<TierSpec> escalation) {
+        List<TierSpec> escalation,
+        GroupSpec group) {
     public RouteSpec {
         severities = severities == null ? List.of() : List.copyOf(severities);
         services = services == null ? List.of() : List.copyOf(services);
@@ -29,6 +31,17 @@ public record RouteSpec(
         escalation = escalation == null
                 ? List.of()
                 : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(escalation));
+    }
+
+    /** A route that does not group. */
+    public RouteSpec(
+            String name,
+            List<String> severities,
+            List<String> services,
+            Map<String, String> attributes,
+            List<String> channels,
+            List<TierSpec> escalation) {
+        this(name, severities, services, attributes, channels, escalation, null);
     }
 
     /** A route without escalation tiers. */

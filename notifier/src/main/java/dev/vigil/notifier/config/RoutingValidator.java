@@ -6,6 +6,7 @@ import dev.vigil.notifier.channel.PlainTransport;
 import dev.vigil.notifier.channel.betterstack.OnCallReach;
 import dev.vigil.notifier.channel.email.EmailSettings;
 import dev.vigil.notifier.channel.template.MessageTemplate;
+import dev.vigil.notifier.core.Grouping;
 import dev.vigil.notifier.core.Route;
 import dev.vigil.notifier.core.Routes;
 import dev.vigil.notifier.core.Tier;
@@ -106,13 +107,15 @@ public final class RoutingValidator {
                     r.channels(),
                     spec.channels().keySet(),
                     problems);
+            Grouping group = group(path + ".group", r.group(), problems);
             routes.add(new Route(
                     r.name() == null ? "route-" + i : r.name(),
                     severities,
                     Set.copyOf(r.services()),
                     r.attributes(),
                     r.channels(),
-                    tiers));
+                    tiers,
+                    group));
         }
         Map<Severity, List<String>> defaults = new EnumMap<>(Severity.class);
         for (var e : spec.defaults().entrySet()) {
@@ -475,6 +478,40 @@ public final class RoutingValidator {
                 send);
         problems.addAll(settings.problems(path + ".email"));
         return problems.size() > before ? null : settings;
+    }
+
+    /**
+     * A route's grouping, or null when it has none (or a problem was found). {@code by} names the event's service or
+     * an attribute; {@code wait} must be positive and at most {@link Grouping#MAX_WAIT}.
+     */
+    static Grouping group(String path, GroupSpec spec, List<String> problems) {
+        if (spec == null) {
+            return null;
+        }
+        int before = problems.size();
+        List<String> by = new ArrayList<>();
+        for (int i = 0; i < spec.by().size(); i++) {
+            String b = spec.by().get(i);
+            if (b == null || b.isBlank() || b.length() > 100 || !b.strip().equals(b)) {
+                problems.add(path + ".by[" + i + "]: must be service or an attribute name (not blank, at most 100"
+                        + " characters, no surrounding spaces)");
+            } else if (by.contains(b)) {
+                problems.add(path + ".by[" + i + "]: '" + b + "' is named twice");
+            } else {
+                by.add(b);
+            }
+        }
+        java.time.Duration wait = Grouping.DEFAULT_WAIT;
+        if (spec.waitFor() != null) {
+            wait = duration(path + ".wait", spec.waitFor(), problems);
+            if (wait != null && (wait.isNegative() || wait.isZero())) {
+                problems.add(path + ".wait: must be positive");
+            } else if (wait != null && wait.compareTo(Grouping.MAX_WAIT) > 0) {
+                problems.add(path + ".wait: at most " + DurationText.format(Grouping.MAX_WAIT)
+                        + " (a longer wait holds pages back)");
+            }
+        }
+        return problems.size() > before ? null : new Grouping(by, wait);
     }
 
     private static java.time.Duration duration(String path, String text, List<String> problems) {

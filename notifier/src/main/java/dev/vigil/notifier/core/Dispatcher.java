@@ -54,6 +54,8 @@ public final class Dispatcher {
     private final MeterRegistry meters;
     private final Muting muting;
     private final KeyedSequencer sequencer = new KeyedSequencer();
+    private final Map<String, GroupWait> groupWaits = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean groupsEnded;
     private final java.util.function.Predicate<AlertEvent> selfWatch;
     private final TierLog tiers;
     private final IncidentNotes notes;
@@ -424,7 +426,13 @@ public final class Dispatcher {
                 targets.stream().filter(c -> !d.channels().contains(c)).toList();
         RouteDecision to = extra.isEmpty()
                 ? d
-                : new RouteDecision(targets, d.reason() + " + paged " + extra, d.refused(), d.refusedRoutes());
+                : new RouteDecision(
+                        targets,
+                        d.reason() + " + paged " + extra,
+                        d.refused(),
+                        d.refusedRoutes(),
+                        List.of(),
+                        d.group());
         if (!e.silenced()) {
             return deliver(e, to, targets, incident);
         }
@@ -440,8 +448,11 @@ public final class Dispatcher {
                 muted);
         List<String> order = new ArrayList<>(targets);
         order.addAll(muted);
-        Mono<EventResult> sent =
-                deliver(e, new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes()), targets, incident);
+        Mono<EventResult> sent = deliver(
+                e,
+                new RouteDecision(order, to.reason(), d.refused(), d.refusedRoutes(), List.of(), d.group()),
+                targets,
+                incident);
         if (muted.isEmpty()) {
             return sent;
         }
@@ -506,15 +517,51 @@ public final class Dispatcher {
         recorded.subscribe(null, err -> {});
         if (channels.size() == 1) {
             // the common route, without the fan-out's operators
-            return pipelines
-                    .get(channels.get(0))
-                    .deliver(e, channels, recorded)
+            return deliverTo(channels.get(0), e, d, channels, recorded)
                     .flatMap(r -> recorded.thenReturn(new EventResult(e.eventId(), d, List.of(r))));
         }
         return Flux.fromIterable(channels)
-                .flatMap(ch -> pipelines.get(ch).deliver(e, channels, recorded))
+                .flatMap(ch -> deliverTo(ch, e, d, channels, recorded))
                 .collectList()
                 .flatMap(results -> recorded.thenReturn(new EventResult(e.eventId(), d, sortLike(channels, results))));
+    }
+
+    /**
+     * One channel's delivery: through the channel's group wait when the route groups and the channel shows groups
+     * (chat and e-mail), else on its own. Incident-keeping vendors and machines never wait, so each event keeps its
+     * own incident there and resolves on its own.
+     */
+    private Mono<ChannelResult> deliverTo(
+            String ch, AlertEvent e, RouteDecision d, List<String> channels, Mono<Void> recorded) {
+        ChannelPipeline p = pipelines.get(ch);
+        Grouping g = d.group();
+        if (g == null || !p.rendersGroups() || !Grouping.groups(e.state()) || groupsEnded) {
+            return p.deliver(e, channels, recorded);
+        }
+        // the grouping itself is part of the key: routes grouping alike share a message, others never do
+        List<Object> key = List.of(g, g.key(e));
+        GroupWait wait = groupWaits.computeIfAbsent(ch, c -> new GroupWait(p, timer));
+        // the event's delivery span covers its wait and the group message that carried it
+        return Mono.deferContextual(context -> {
+            io.opentelemetry.api.trace.Span span = DeliveryTrace.start(context, e, ch);
+            return wait.offer(e, channels, key, g.within())
+                    .doOnNext(r -> DeliveryTrace.end(span, e, r))
+                    .doOnError(err -> DeliveryTrace.fail(span, err));
+        });
+    }
+
+    /**
+     * Ends every group wait: what waits is sent now, and later events of grouped routes are sent without waiting.
+     * For a stopping notifier, before its consumer drains.
+     */
+    public void sendWaitingGroups() {
+        groupsEnded = true;
+        groupWaits.values().forEach(GroupWait::sendAll);
+    }
+
+    /** Events waiting in a group wait on any channel now. */
+    public int waitingInGroups() {
+        return groupWaits.values().stream().mapToInt(GroupWait::waiting).sum();
     }
 
     private static List<ChannelResult> silencedOn(List<String> channels) {

@@ -16,4 +16,12 @@ public interface Notifier {
     default boolean usesVendorRef() {
         return false;
     }
+
+    /**
+     * True when the adapter renders a group message ({@link Notification#isGroup()}): only such channels group the
+     * pages of a grouped route; the others (incident-keeping vendors, machines) keep one delivery per event.
+     */
+    default boolean rendersGroups() {
+        return false;
+    }
 }

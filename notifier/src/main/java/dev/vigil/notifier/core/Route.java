@@ -10,6 +10,7 @@ import java.util.Set;
  * One routing rule: empty matchers match anything; all given matchers must hold.
  *
  * @param tiers the escalation climb of the incidents this route pages (tier 2 onwards; empty: none)
+ * @param group how its chat pages are grouped (null: one message per event)
  */
 public record Route(
         String name,
@@ -17,13 +18,25 @@ public record Route(
         Set<String> services,
         Map<String, String> attributes,
         List<String> channels,
-        List<Tier> tiers) {
+        List<Tier> tiers,
+        Grouping group) {
     public Route {
         severities = Set.copyOf(severities);
         services = Set.copyOf(services);
         attributes = Map.copyOf(attributes);
         channels = List.copyOf(channels);
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
+    }
+
+    /** A route that does not group. */
+    public Route(
+            String name,
+            Set<Severity> severities,
+            Set<String> services,
+            Map<String, String> attributes,
+            List<String> channels,
+            List<Tier> tiers) {
+        this(name, severities, services, attributes, channels, tiers, null);
     }
 
     /** A route without escalation tiers. */

@@ -13,9 +13,15 @@ import java.util.List;
  *                      route order; empty for every other event)
  * @param tiers the escalation climb of the route or severity default that decided (empty for overrides and routes
  *              without one)
+ * @param group how the route that decided groups its chat pages (null: one message per event)
  */
 public record RouteDecision(
-        List<String> channels, String reason, List<String> refused, List<String> refusedRoutes, List<Tier> tiers) {
+        List<String> channels,
+        String reason,
+        List<String> refused,
+        List<String> refusedRoutes,
+        List<Tier> tiers,
+        Grouping group) {
     public RouteDecision {
         channels = List.copyOf(channels);
         refused = List.copyOf(refused);
@@ -23,13 +29,18 @@ public record RouteDecision(
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
     }
 
+    public RouteDecision(
+            List<String> channels, String reason, List<String> refused, List<String> refusedRoutes, List<Tier> tiers) {
+        this(channels, reason, refused, refusedRoutes, tiers, null);
+    }
+
     public RouteDecision(List<String> channels, String reason, List<String> refused, List<String> refusedRoutes) {
         this(channels, reason, refused, refusedRoutes, List.of());
     }
 
-    /** The same decision sent to {@code to} instead (the climb kept). */
+    /** The same decision sent to {@code to} instead (the climb and the grouping kept). */
     public RouteDecision to(List<String> to, String why) {
-        return new RouteDecision(to, why, refused, refusedRoutes, tiers);
+        return new RouteDecision(to, why, refused, refusedRoutes, tiers, group);
     }
 
     public RouteDecision(List<String> channels, String reason, List<String> refused) {

@@ -162,7 +162,8 @@ public final class Routes {
                     "route:" + r.name() + routeNote + routesRefused(app, refusedRoutes),
                     refused,
                     refusedRoutes,
-                    r.tiers());
+                    r.tiers(),
+                    r.group());
         }
         return new RouteDecision(
                 dedupe(defaults.get(e.severity())),
@@ -288,6 +289,11 @@ public final class Routes {
     public boolean escalates() {
         return routes.stream().anyMatch(r -> !r.tiers().isEmpty())
                 || defaultTiers.values().stream().anyMatch(t -> !t.isEmpty());
+    }
+
+    /** The routes that group their chat pages, in order. */
+    public List<Route> grouped() {
+        return routes.stream().filter(r -> r.group() != null).toList();
     }
 
     private static List<String> dedupe(List<String> list) {

@@ -43,6 +43,10 @@ public final class SendStage {
         return notifier.usesVendorRef();
     }
 
+    public boolean rendersGroups() {
+        return notifier.rendersGroups();
+    }
+
     private String describe(Throwable e) {
         if (e instanceof TimeoutException) {
             return "no answer within the send timeout of " + timeout;

@@ -47,6 +47,20 @@ public final class Wiring {
             Escalations escalations,
             Map<String, Notifier> notifiers,
             List<AutoCloseable> closeables) {
+        return dispatcher(routes, log, escalations, notifiers, closeables, Schedulers.parallel());
+    }
+
+    /**
+     * As above, the dispatcher's own timer (group waits among others) being {@code timer}: disposing it abandons
+     * whatever waits on it, as a killed process would.
+     */
+    public static Dispatcher dispatcher(
+            Routes routes,
+            DeliveryLog log,
+            Escalations escalations,
+            Map<String, Notifier> notifiers,
+            List<AutoCloseable> closeables,
+            reactor.core.scheduler.Scheduler timer) {
         Clock clock = Clock.systemUTC();
         RetryPolicy policy =
                 new RetryPolicy(Duration.ofMillis(10), 2, Duration.ofMillis(100), Duration.ofSeconds(10), () -> 0.5);
@@ -71,7 +85,7 @@ public final class Wiring {
                             Duration.ofMillis(50),
                             new SimpleMeterRegistry()));
         });
-        return new Dispatcher(routes, pipelines, log, Schedulers.parallel());
+        return new Dispatcher(routes, pipelines, log, timer);
     }
 
     /** Every row of a query, column name → value. */

@@ -121,6 +121,66 @@ public final class DiscordMessage {
     }
 
     /**
+     * One embed for the events of a group: the group's title, then a line per event in the description (severity,
+     * state, service and summary, a masked link to its console view when it has a safe one, else the fingerprint), within
+     * the description and total limits; lines that do not fit are counted ("… and N more"). The footer names the
+     * group message and how many events it carries. Same escaping and {@code allowed_mentions} as {@link #build}.
+     */
+    public static ObjectNode group(List<AlertEvent> events, String groupId) {
+        List<AlertEvent> clean = events.stream().map(Presentation::clean).toList();
+        String title = Text.truncate(Presentation.groupTitle(clean), TITLE_MAX);
+        String footer = Text.truncate("Vigil · group " + groupId + " · " + clean.size() + " events", FOOTER_MAX);
+        int room = Math.min(DESCRIPTION_MAX, TOTAL_MAX - title.length() - footer.length()) - 40;
+        StringBuilder description = new StringBuilder();
+        int shown = 0;
+        for (AlertEvent e : clean) {
+            String line = line(e);
+            if (description.length() + line.length() + 1 > room) {
+                break;
+            }
+            description.append(line).append('\n');
+            shown++;
+        }
+        if (shown < clean.size()) {
+            description.append("… and ").append(clean.size() - shown).append(" more");
+        }
+        ObjectNode root = Json.mapper().createObjectNode();
+        root.put("username", "Vigil");
+        ObjectNode embed = root.putArray("embeds").addObject();
+        embed.put("title", title);
+        embed.put("description", description.toString().strip());
+        embed.put("color", Presentation.groupColour(clean));
+        embed.put(
+                "timestamp",
+                Presentation.time(
+                        clean.stream().mapToLong(AlertEvent::lastSeen).max().orElse(0)));
+        embed.putObject("footer").put("text", footer);
+        root.putObject("allowed_mentions").putArray("parse");
+        return root;
+    }
+
+    /** One event's line of a group message, escaped. */
+    private static String line(AlertEvent e) {
+        StringBuilder sb = new StringBuilder()
+                .append("**")
+                .append(e.severity().wire().toUpperCase(java.util.Locale.ROOT))
+                .append("** ")
+                .append(e.state().wire())
+                .append(" · ")
+                .append(escapeMarkdown(Text.truncate(Text.oneLine(e.service() + ": " + e.summary()), 250)));
+        String link = Presentation.groupLink(e);
+        if (link != null && link.length() <= 300) {
+            // the console view names the monitor; the fingerprint would only eat into the embed's total limit
+            sb.append(" · [console](").append(linkTarget(link)).append(')');
+        } else {
+            sb.append(" · `")
+                    .append(Text.truncate(e.fingerprint(), 120).replace("`", "'"))
+                    .append('`');
+        }
+        return sb.toString();
+    }
+
+    /**
      * Backslash-escapes what builds a masked link ({@code [label](url)}), and the backslash itself so data cannot
      * undo the escape. Bare URLs stay visible as typed, so they hide nothing.
      */

@@ -48,8 +48,14 @@ public final class DiscordNotifier implements Notifier {
     }
 
     @Override
+    public boolean rendersGroups() {
+        return true;
+    }
+
+    @Override
     public Mono<DeliveryOutcome> send(Notification n) {
-        byte[] body = Json.bytes(DiscordMessage.build(n.event(), template));
+        byte[] body = Json.bytes(
+                n.isGroup() ? DiscordMessage.group(n.group(), n.groupId()) : DiscordMessage.build(n.event(), template));
         return http.postJson(webhook, Map.of(), body).map(this::outcome);
     }
 

@@ -62,6 +62,11 @@ public final class EmailMessage {
     /** The plain-text part: no HTML escaping; values arrive as single lines (see {@link #line}). */
     private static final Template TEXT = Templates.text("templates/email/alert.txt.mustache");
 
+    private static final Template GROUP_HTML = Templates.html("templates/email/group.html.mustache");
+    private static final Template GROUP_TEXT = Templates.text("templates/email/group.txt.mustache");
+    /** Lines of a group e-mail: more would make a mail nobody reads to the end; the rest are counted. */
+    static final int GROUP_LINES_MAX = 100;
+
     /**
      * Today's subject after the prefix as a template. A channel's {@code template} replaces it; the prefix, the
      * bodies and the headers stay.
@@ -110,6 +115,66 @@ public final class EmailMessage {
         alternative.addBodyPart(html);
         m.setContent(alternative);
         m.saveChanges();
+        return m;
+    }
+
+    /**
+     * One message for the events of a group: subject {@code <prefix> <group title>}, a line per event (severity,
+     * state, service and summary, fingerprint, its console link when safe) in both parts, Message-ID derived from
+     * the group message's id (a resend of the same group has the same one). It threads under no incident: it
+     * speaks of several.
+     */
+    public static MimeMessage group(
+            List<AlertEvent> events, String groupId, EmailSettings settings, Session session, Instant date)
+            throws MessagingException {
+        List<AlertEvent> clean = events.stream().map(Presentation::clean).toList();
+        MimeMessage m = new FixedIdMessage(session, "<" + sha256Hex(groupId) + "@" + MESSAGE_DOMAIN + ">");
+        m.setFrom(settings.fromAddress());
+        m.setRecipients(Message.RecipientType.TO, settings.toAddresses());
+        String prefix = settings.subjectPrefix() == null ? "" : headerText(settings.subjectPrefix());
+        m.setSubject(
+                Text.truncate(
+                        headerText((prefix.isEmpty() ? "" : prefix + " ") + Presentation.groupTitle(clean)),
+                        SUBJECT_MAX),
+                "UTF-8");
+        m.setSentDate(Date.from(date));
+        m.setHeader("Auto-Submitted", "auto-generated");
+        m.setHeader("X-Auto-Response-Suppress", "All");
+        m.setHeader("X-Vigil-Group", headerText(groupId));
+        MimeBodyPart plain = new MimeBodyPart();
+        plain.setText(GROUP_TEXT.execute(groupModel(clean, groupId, EmailMessage::line)), "UTF-8", "plain");
+        MimeBodyPart html = new MimeBodyPart();
+        html.setText(GROUP_HTML.execute(groupModel(clean, groupId, s -> s)), "UTF-8", "html");
+        MimeMultipart alternative = new MimeMultipart("alternative");
+        alternative.addBodyPart(plain);
+        alternative.addBodyPart(html);
+        m.setContent(alternative);
+        m.saveChanges();
+        return m;
+    }
+
+    private static Map<String, Object> groupModel(
+            List<AlertEvent> events, String groupId, UnaryOperator<String> value) {
+        Map<String, Object> m = new HashMap<>();
+        m.put("title", value.apply(Presentation.groupTitle(events)));
+        m.put("colour", String.format("#%06X", Presentation.groupColour(events)));
+        List<Map<String, Object>> lines = new ArrayList<>();
+        for (AlertEvent e : events.subList(0, Math.min(events.size(), GROUP_LINES_MAX))) {
+            Map<String, Object> line = new HashMap<>();
+            line.put("severity", e.severity().wire().toUpperCase(Locale.ROOT));
+            line.put("state", e.state().wire());
+            line.put("service", value.apply(orEmpty(e.service())));
+            line.put("summary", value.apply(orEmpty(e.summary())));
+            line.put("fingerprint", value.apply(orEmpty(e.fingerprint())));
+            String link = Presentation.groupLink(e);
+            line.put("link", link == null ? false : link);
+            lines.add(line);
+        }
+        m.put("events", lines);
+        int more = events.size() - lines.size();
+        m.put("more", more > 0 ? more : false);
+        m.put("groupId", value.apply(orEmpty(groupId)));
+        m.put("count", events.size());
         return m;
     }
 

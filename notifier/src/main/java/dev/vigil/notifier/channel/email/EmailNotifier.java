@@ -78,6 +78,7 @@ public final class EmailNotifier implements Notifier {
     private final List<String> secrets;
     private final SSLSocketFactory tlsSockets;
     private final Messages messages;
+    private final boolean groups;
 
     /** Builds the message one send hands to the relay. */
     @FunctionalInterface
@@ -121,12 +122,24 @@ public final class EmailNotifier implements Notifier {
         this.secrets = secretForms(settings);
         this.tlsSockets = tlsSockets;
         this.messages = messages;
+        this.groups = messages instanceof AlertMessages;
     }
+
+    /** The messages of alerts (not the digest's): these show group messages. */
+    private interface AlertMessages extends Messages {}
 
     /** An alert's message ({@link EmailMessage}), its subject from {@code template} when one is given. */
     private static Messages alerts(String template) {
         MessageTemplate subject = template == null ? null : EmailMessage.template(template);
-        return (n, s, session, date) -> EmailMessage.build(n.event(), s, session, date, subject);
+        return (AlertMessages) (n, s, session, date) -> n.isGroup()
+                ? EmailMessage.group(n.group(), n.groupId(), s, session, date)
+                : EmailMessage.build(n.event(), s, session, date, subject);
+    }
+
+    @Override
+    public boolean rendersGroups() {
+        // alert mail shows a group message; the digest's sender is given none
+        return groups;
     }
 
     @Override

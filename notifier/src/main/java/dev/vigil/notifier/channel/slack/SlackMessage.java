@@ -90,6 +90,82 @@ public final class SlackMessage {
         return finish(root, blocks, e);
     }
 
+    /**
+     * One message for the events of a group: a title saying what they share and how many of each state, then one
+     * line per event (severity, state, service and summary, fingerprint and a link to its console view), in sections within
+     * Slack's section and block limits; lines that do not fit are counted ("… and N more"). The context names the
+     * group message and every event it carries. Every text is escaped as in {@link #build}.
+     */
+    public static ObjectNode group(java.util.List<AlertEvent> events, String groupId) {
+        java.util.List<AlertEvent> clean =
+                events.stream().map(Presentation::clean).toList();
+        ObjectNode root = Json.mapper().createObjectNode();
+        String title = escape(Presentation.groupTitle(clean));
+        root.put("text", Text.truncate(title, FALLBACK_MAX));
+        ArrayNode blocks = Json.mapper().createArrayNode();
+        blocks.addObject().put("type", "header").set("text", plain(Text.truncate(title, HEADER_MAX)));
+        // the header and the context take a block each; the sections fill the rest
+        int maxSections = BLOCKS_MAX - 2;
+        StringBuilder section = new StringBuilder();
+        int sections = 0;
+        int shown = 0;
+        for (AlertEvent e : clean) {
+            String line = line(e);
+            if (section.length() + line.length() + 1 > SECTION_MAX - 40) {
+                if (sections == maxSections - 1) {
+                    break; // the last section keeps room for the count of the lines left out
+                }
+                blocks.addObject()
+                        .put("type", "section")
+                        .set("text", mrkdwn(section.toString().strip()));
+                sections++;
+                section.setLength(0);
+            }
+            section.append(line).append('\n');
+            shown++;
+        }
+        if (shown < clean.size()) {
+            section.append("… and ").append(clean.size() - shown).append(" more");
+        }
+        if (!section.isEmpty()) {
+            blocks.addObject()
+                    .put("type", "section")
+                    .set("text", mrkdwn(section.toString().strip()));
+        }
+        StringBuilder ids = new StringBuilder("Vigil · group " + escape(groupId == null ? "-" : groupId) + " · events");
+        for (AlertEvent e : clean) {
+            ids.append(' ').append(escape(e.eventId()));
+        }
+        blocks.addObject()
+                .put("type", "context")
+                .putArray("elements")
+                .add(mrkdwn(Text.truncate(ids.toString(), SECTION_MAX)));
+        ObjectNode attachment = root.putArray("attachments").addObject();
+        attachment.put("color", String.format("#%06X", Presentation.groupColour(clean)));
+        attachment.set("blocks", blocks);
+        return root;
+    }
+
+    /** One event's line of a group message, escaped; at most a few hundred characters. */
+    private static String line(AlertEvent e) {
+        StringBuilder sb = new StringBuilder()
+                .append('*')
+                .append(e.severity().wire().toUpperCase(java.util.Locale.ROOT))
+                .append("* ")
+                .append(e.state().wire())
+                .append(" · ")
+                .append(escape(Text.truncate(Text.oneLine(e.service() + ": " + e.summary()), 250)))
+                .append(" · `")
+                .append(escape(Text.truncate(e.fingerprint(), 120)))
+                .append('`');
+        String link = Presentation.groupLink(e);
+        if (link != null && link.length() <= 500) {
+            // a safe link has no | < > or whitespace, so it cannot break out of the link form
+            sb.append(" · <").append(link).append("|console>");
+        }
+        return sb.toString();
+    }
+
     /** The acknowledgement notice of an already cleaned event: no severity colour, no occurrence facts. */
     private static ObjectNode notice(AlertEvent e, String custom) {
         ObjectNode root = Json.mapper().createObjectNode();

@@ -37,8 +37,14 @@ public final class SlackNotifier implements Notifier {
 
     @Override
     public Mono<DeliveryOutcome> send(Notification n) {
-        byte[] body = Json.bytes(SlackMessage.build(n.event(), template));
+        byte[] body = Json.bytes(
+                n.isGroup() ? SlackMessage.group(n.group(), n.groupId()) : SlackMessage.build(n.event(), template));
         return http.postJson(webhook, Map.of(), body).map(this::outcome);
+    }
+
+    @Override
+    public boolean rendersGroups() {
+        return true;
     }
 
     DeliveryOutcome outcome(HttpReply reply) {

@@ -261,6 +261,78 @@ public final class TeamsMessage {
         return message;
     }
 
+    /**
+     * One card for the events of a group: the group's title in the style of its worst event still firing, then a
+     * line per event (severity and state in words, service and summary, fingerprint), each escaped as every card
+     * text; lines that would take the message past {@value #MAX_BYTES} bytes are counted ("… and N more"). No
+     * buttons: a card cannot hold one per event usefully; each event's links are in Vigil. The footer names the
+     * group message and how many events it carries.
+     */
+    public static ObjectNode group(List<AlertEvent> events, String groupId) {
+        List<AlertEvent> clean = events.stream().map(Presentation::clean).toList();
+        AlertEvent worst = clean.stream()
+                .filter(e -> e.state() != AlertState.RESOLVED)
+                .min(java.util.Comparator.comparingInt(e -> e.severity().ordinal()))
+                .orElse(clean.get(0));
+        ObjectNode message = Json.mapper().createObjectNode();
+        message.put("type", "message");
+        ObjectNode attachment = message.putArray("attachments").addObject();
+        attachment.put("contentType", CONTENT_TYPE);
+        attachment.putNull("contentUrl");
+        ObjectNode card = attachment.putObject("content");
+        card.put("$schema", SCHEMA);
+        card.put("type", "AdaptiveCard");
+        card.put("version", VERSION);
+        ArrayNode body = card.putArray("body");
+        body.addObject()
+                .put("type", "Container")
+                .put("style", containerStyle(worst))
+                .put("bleed", true)
+                .putArray("items")
+                .addObject()
+                .put("type", "TextBlock")
+                .put("text", escape(Text.truncate(Presentation.groupTitle(clean), TITLE_MAX)))
+                .put("weight", "Bolder")
+                .put("size", "Medium")
+                .put("color", colour(worst))
+                .put("wrap", true);
+        String footer = escape(Text.truncate("Vigil · group " + groupId + " · " + clean.size() + " events", FACT_MAX));
+        // room for the footer, the count of lines left out and the JSON around them
+        int budget = MAX_BYTES - Json.bytes(message).length - footer.length() - 512;
+        int shown = 0;
+        for (AlertEvent e : clean) {
+            String line = escape(Text.truncate(
+                    e.severity().wire().toUpperCase(Locale.ROOT) + " "
+                            + e.state().wire() + " · "
+                            + oneLine(e.service() + ": " + e.summary()).strip() + " · " + e.fingerprint(),
+                    SUMMARY_MAX / 2));
+            int cost = line.getBytes(java.nio.charset.StandardCharsets.UTF_8).length * 2 + 80;
+            if (cost > budget) {
+                break;
+            }
+            budget -= cost;
+            body.addObject()
+                    .put("type", "TextBlock")
+                    .put("text", line)
+                    .put("spacing", "Small")
+                    .put("wrap", true);
+            shown++;
+        }
+        if (shown < clean.size()) {
+            body.addObject()
+                    .put("type", "TextBlock")
+                    .put("text", "… and " + (clean.size() - shown) + " more")
+                    .put("wrap", true);
+        }
+        body.addObject()
+                .put("type", "TextBlock")
+                .put("text", footer)
+                .put("isSubtle", true)
+                .put("size", "Small")
+                .put("wrap", true);
+        return message;
+    }
+
     /** {@code [CRITICAL] opened: <service>}: severity and state in words, unescaped. */
     static String title(AlertEvent e) {
         String state =

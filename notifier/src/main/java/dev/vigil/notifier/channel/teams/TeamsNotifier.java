@@ -70,9 +70,17 @@ public final class TeamsNotifier implements Notifier {
     }
 
     @Override
+    public boolean rendersGroups() {
+        return true;
+    }
+
+    @Override
     public Mono<DeliveryOutcome> send(Notification n) {
         return Mono.defer(() -> {
-                    byte[] body = Json.bytes(TeamsMessage.build(n.event(), template));
+                    byte[] body = Json.bytes(
+                            n.isGroup()
+                                    ? TeamsMessage.group(n.group(), n.groupId())
+                                    : TeamsMessage.build(n.event(), template));
                     return http.postJson(workflowUrl, Map.of(), body).map(this::outcome);
                 })
                 .onErrorResume(e -> Mono.just(new DeliveryOutcome.Transient(scrub(describe(e)), null, null)));
