@@ -199,20 +199,6 @@ public final class ClaimStore implements DeliveryLog {
     }
 
     @Override
-    public Mono<java.util.OptionalLong> openIncidentFirstSeen(String fingerprint) {
-        return withConnection(c -> {
-            Statement s =
-                    c.createStatement("SELECT (extract(epoch FROM first_seen) * 1000)::bigint AS fs FROM incidents"
-                            + " WHERE fingerprint = $1 AND state <> 'resolved' ORDER BY first_seen DESC LIMIT 1");
-            s.bind("$1", fingerprint);
-            return Flux.from(s.execute())
-                    .flatMap(r -> r.map((row, m) -> java.util.OptionalLong.of(row.get("fs", Long.class))))
-                    .next()
-                    .defaultIfEmpty(java.util.OptionalLong.empty());
-        });
-    }
-
-    @Override
     public Mono<Optional<String>> vendorRef(String incidentId, String fingerprint, String channel) {
         return withConnection(c -> {
             Statement s = c.createStatement(

@@ -71,10 +71,11 @@ public interface DeliveryLog {
     Mono<Void> closeFailing(String channel, String incidentId);
 
     /**
-     * The first-seen time (epoch ms) of the newest incident of {@code fingerprint} not yet resolved, if any: how a
+     * The first-seen time (epoch ms) of {@code fingerprint}'s open incident ({@link #openIncident}), if any: how a
      * restarted notifier finds its own self-alert still open.
      */
     default Mono<java.util.OptionalLong> openIncidentFirstSeen(String fingerprint) {
-        return Mono.just(java.util.OptionalLong.empty());
+        return openIncident(fingerprint).map(open -> open.map(i -> java.util.OptionalLong.of(i.firstSeen()))
+                .orElse(java.util.OptionalLong.empty()));
     }
 }

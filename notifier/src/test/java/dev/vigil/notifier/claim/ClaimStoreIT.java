@@ -269,6 +269,14 @@ class ClaimStoreIT {
                         null))
                 .block();
         assertThat(s.openIncidentFirstSeen(fp).block()).isEmpty();
+        assertThat(s.openIncident(fp).block()).isEmpty();
+        AlertEvent next = event(fp, AlertState.OPENED, Severity.CRITICAL, 1);
+        s.recordIncident(next).block();
+        assertThat(s.openIncident(fp).block()).hasValueSatisfying(i -> {
+            assertThat(i.incidentId()).isEqualTo(next.incidentId());
+            assertThat(i.state()).isEqualTo("opened");
+            assertThat(i.service()).isEqualTo(next.service());
+        });
     }
 
     @Test
