@@ -214,45 +214,43 @@ public final class ClaimStore implements DeliveryLog {
     @Override
     public Mono<Optional<IncidentRecord>> incidentByVendorRef(String channel, String vendorRef) {
         return withConnection(c -> {
-            Statement s = c.createStatement("SELECT incident_id, fingerprint, service, severity, state,"
-                    + " (extract(epoch FROM first_seen) * 1000)::bigint AS fs, (extract(epoch FROM last_seen) * 1000)::bigint AS ls,"
-                    + " occurrences, source FROM incidents WHERE vendor_ids @> jsonb_build_object($1::text, $2::text)"
-                    + " ORDER BY first_seen DESC LIMIT 1");
+            Statement s =
+                    c.createStatement(INCIDENT_SELECT + " WHERE vendor_ids @> jsonb_build_object($1::text, $2::text)"
+                            + " ORDER BY first_seen DESC LIMIT 1");
             s.bind("$1", channel).bind("$2", vendorRef);
             return Flux.from(s.execute())
-                    .flatMap(r -> r.map((row, m) -> Optional.of(new IncidentRecord(
-                            row.get("incident_id", String.class),
-                            row.get("fingerprint", String.class),
-                            row.get("service", String.class),
-                            row.get("severity", String.class),
-                            row.get("state", String.class),
-                            row.get("fs", Long.class),
-                            row.get("ls", Long.class),
-                            row.get("occurrences", Integer.class),
-                            row.get("source", String.class)))))
+                    .flatMap(r -> r.map((row, m) -> Optional.of(incidentOf(row))))
                     .next()
                     .defaultIfEmpty(Optional.empty());
         });
     }
 
+    /** The columns an {@link IncidentRecord} is read from ({@link #incidentOf}), times as epoch ms. */
+    private static final String INCIDENT_SELECT = "SELECT incident_id, fingerprint, service, severity, state,"
+            + " (extract(epoch FROM first_seen) * 1000)::bigint AS fs, (extract(epoch FROM last_seen) * 1000)::bigint AS ls,"
+            + " occurrences, source FROM incidents";
+
+    private static IncidentRecord incidentOf(io.r2dbc.spi.Readable row) {
+        return new IncidentRecord(
+                row.get("incident_id", String.class),
+                row.get("fingerprint", String.class),
+                row.get("service", String.class),
+                row.get("severity", String.class),
+                row.get("state", String.class),
+                row.get("fs", Long.class),
+                row.get("ls", Long.class),
+                row.get("occurrences", Integer.class),
+                row.get("source", String.class));
+    }
+
     @Override
     public Mono<Optional<IncidentRecord>> openIncident(String fingerprint) {
         return withConnection(c -> {
-            Statement s = c.createStatement("SELECT incident_id, fingerprint, service, severity, state,"
-                    + " (extract(epoch FROM first_seen) * 1000)::bigint AS fs, (extract(epoch FROM last_seen) * 1000)::bigint AS ls,"
-                    + " occurrences, source FROM incidents WHERE fingerprint = $1 ORDER BY first_seen DESC LIMIT 1");
+            Statement s =
+                    c.createStatement(INCIDENT_SELECT + " WHERE fingerprint = $1 ORDER BY first_seen DESC LIMIT 1");
             s.bind("$1", fingerprint);
             return Flux.from(s.execute())
-                    .flatMap(r -> r.map((row, m) -> new IncidentRecord(
-                            row.get("incident_id", String.class),
-                            row.get("fingerprint", String.class),
-                            row.get("service", String.class),
-                            row.get("severity", String.class),
-                            row.get("state", String.class),
-                            row.get("fs", Long.class),
-                            row.get("ls", Long.class),
-                            row.get("occurrences", Integer.class),
-                            row.get("source", String.class))))
+                    .flatMap(r -> r.map((row, m) -> incidentOf(row)))
                     .next()
                     .filter(i -> !"resolved".equals(i.state()))
                     .map(Optional::of)

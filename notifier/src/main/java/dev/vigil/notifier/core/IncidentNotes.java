@@ -19,6 +19,9 @@ public interface IncidentNotes {
         return n -> {};
     }
 
+    /** The contract's longest delivery detail. */
+    int DETAIL_MAX = 300;
+
     /** A URL in a vendor's error keeps its scheme and host only: paths and queries of webhooks hold their secrets. */
     Pattern URL = Pattern.compile("(https?://[^/\\s\"']+)[^\\s\"']*");
 
@@ -46,16 +49,8 @@ public interface IncidentNotes {
     }
 
     private static String detail(String reason) {
-        if (reason == null) {
-            return null;
-        }
-        String oneLine =
-                URL.matcher(reason.replace('\n', ' ').replace('\r', ' ')).replaceAll("$1/…");
-        StringBuilder clean = new StringBuilder(Math.min(oneLine.length(), 300));
-        for (int i = 0; i < oneLine.length() && clean.length() < 299; i++) {
-            char c = oneLine.charAt(i);
-            clean.append(c < 0x20 ? ' ' : c);
-        }
-        return clean.length() < oneLine.length() ? clean + "…" : clean.toString();
+        return reason == null
+                ? null
+                : Text.truncate(URL.matcher(Text.oneLine(reason)).replaceAll("$1/…"), DETAIL_MAX);
     }
 }
