@@ -21,7 +21,12 @@ public final class Profiling implements AutoCloseable {
 
     /** Starts the profiler when asked to; otherwise a no-op whose close does nothing. */
     public static Profiling startIfAsked() {
-        String file = System.getProperty("vigil.bench.profile");
+        return startIfAsked("vigil.bench.profile");
+    }
+
+    /** As {@link #startIfAsked()}, with the output file named by another system property (another phase). */
+    public static Profiling startIfAsked(String property) {
+        String file = System.getProperty(property);
         if (file == null || file.isBlank()) {
             return new Profiling(null, null);
         }

@@ -199,6 +199,8 @@ public final class NotifierService {
                         cfg.kafka().topics().alerts(),
                         cfg.kafka().topics().escalations(),
                         cfg.kafka().topics().incidentNotes());
+                // closed before the producer (closeables close in reverse): the queued timeline notes go out first
+                closeables.add(escalations);
 
                 DigestTables digestTables = new DigestTables(pool);
                 Channels channels = new Channels(digestTables);

@@ -81,13 +81,15 @@ public final class NotifierThroughputBench {
     /** The embedded server requires its generated password; the notifier reads it from this variable. */
     private static final String DB_PASSWORD_ENV = "BENCH_DB_PASSWORD";
 
-    public record Options(int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup) {
+    public record Options(
+            int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup, int pacedWarmupSeconds) {
         static Options parse(String[] args) {
             int events = 10_000;
             int rate = 1000;
             int seconds = 5;
             int reference = 10;
             int warmup = 5000;
+            int pacedWarmup = 0;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--events" -> events = Integer.parseInt(args[++i]);
@@ -95,12 +97,13 @@ public final class NotifierThroughputBench {
                     case "--paced-seconds" -> seconds = Integer.parseInt(args[++i]);
                     case "--reference-seconds" -> reference = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                    default -> throw new IllegalArgumentException(
-                            "unknown option " + args[i]
-                                    + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S (0: no reference) --warmup N");
+                    case "--paced-warmup" -> pacedWarmup = Integer.parseInt(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S"
+                            + " (0: no reference) --warmup N --paced-warmup S");
                 }
             }
-            return new Options(events, rate, seconds, reference, warmup);
+            return new Options(events, rate, seconds, reference, warmup, pacedWarmup);
         }
     }
 
@@ -129,26 +132,40 @@ public final class NotifierThroughputBench {
                     // the notifier also follows these; without them its consumers log missing-topic warnings
                     new Topics.TopicSpec(Topics.SILENCES, 1, true),
                     new Topics.TopicSpec(Topics.ACKS, 1, true),
-                    new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false));
+                    new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false),
+                    // the notifier writes each event's outcome to the incident timeline
+                    new Topics.TopicSpec(Topics.INCIDENT_NOTES, Topics.DEFAULT_PARTITIONS, false));
             Map<String, String> env =
                     Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789", DB_PASSWORD_ENV, db.password());
             NotifierConfig cfg = config(kafka, db, topic, sink.port()).withOtel(trace.settings());
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                            kafka.producerProps(), new ByteArraySerializer(), new ByteArraySerializer());
+            Map<String, Object> producerProps = new HashMap<>(kafka.producerProps());
+            // the driver stands in for the alert state machine upstream: its records go out at once, so the latency
+            // measured is the notifier's (topic to sink), as Alertmanager's runs from its API to the sink
+            producerProps.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 0);
+            try (KafkaProducer<byte[], byte[]> producer =
+                            new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
                     NotifierService.Running notifier = NotifierService.start(cfg, env);
                     Admin admin = Admin.create(kafka.adminProps())) {
                 long run = System.nanoTime();
                 // warm-up: JIT, connection pools, group join
                 burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.warmup(), "warm" + run);
                 sink.reset();
+                if (o.pacedWarmupSeconds() > 0) {
+                    // the paced phase runs other code paths (small fetches, batches of one) than a burst: the JIT
+                    // compiles them too before anything is measured
+                    paced(producer, topic, sink, o.pacedRate(), o.pacedWarmupSeconds(), "warmpaced" + run);
+                    sink.reset();
+                }
                 var os = (com.sun.management.OperatingSystemMXBean)
                         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
                 long cpu0 = os.getProcessCpuTime();
+                double pg0 = PostgresCpu.seconds();
                 double seconds;
                 try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
                     seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
                 }
                 double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
+                double pgSeconds = PostgresCpu.seconds() - pg0;
                 for (var s : notifier.registry()
                         .find("vigil.notifier.store.batch.size")
                         .summaries()) {
@@ -167,12 +184,37 @@ public final class NotifierThroughputBench {
                 // this JVM also hosts the broker, the producer and the sink: an upper bound on the notifier's cost
                 result.put("jvm_cpu_seconds", round(cpuSeconds));
                 result.put("deliveries_per_jvm_cpu_s", round(o.events() / cpuSeconds));
+                // PostgreSQL's processes (backends, WAL writer, checkpointer) do the claims' and settlements' work
+                result.put("pg_cpu_seconds", round(pgSeconds));
+                result.put("deliveries_per_cpu_s_with_pg", round(o.events() / (cpuSeconds + pgSeconds)));
                 result.put("load_average", round(os.getSystemLoadAverage()));
                 result.put("cores", os.getAvailableProcessors());
                 sink.reset();
-                long[] lat = paced(producer, topic, sink, o.pacedRate(), o.pacedSeconds(), "paced" + run);
+                Map<String, double[]> before = statementTotals(notifier.registry());
+                long pacedCpu0 = os.getProcessCpuTime();
+                double pacedPg0 = PostgresCpu.seconds();
+                long pacedStart = System.nanoTime();
+                Map<String, Long> threads0 = ThreadCpu.snapshot();
+                long[] lat;
+                try (dev.vigil.bench.Profiling profile =
+                        dev.vigil.bench.Profiling.startIfAsked("vigil.bench.profilePaced")) {
+                    lat = paced(producer, topic, sink, o.pacedRate(), o.pacedSeconds(), "paced" + run);
+                }
                 result.put("paced_rate", o.pacedRate());
                 result.put("paced_events", lat.length);
+                double pacedWall = (System.nanoTime() - pacedStart) / 1e9;
+                System.out.printf(
+                        "paced phase: CPU by thread group (%% of one core)%n%s",
+                        ThreadCpu.delta(threads0, ThreadCpu.snapshot(), pacedWall));
+                result.put("paced_jvm_cpu_pct", round(100 * (os.getProcessCpuTime() - pacedCpu0) / 1e9 / pacedWall));
+                result.put("paced_pg_cpu_pct", round(100 * (PostgresCpu.seconds() - pacedPg0) / pacedWall));
+                statementTotals(notifier.registry()).forEach((name, now) -> {
+                    double[] was = before.getOrDefault(name, new double[2]);
+                    double n = now[0] - was[0];
+                    if (n > 0) {
+                        result.put("paced_" + name + "_avg_ms", round((now[1] - was[1]) / n));
+                    }
+                });
                 result.put("p50_ms", round(percentile(lat, 0.50) / 1e6));
                 result.put("p99_ms", round(percentile(lat, 0.99) / 1e6));
                 result.put("max_ms", round(percentile(lat, 1.0) / 1e6));
@@ -187,6 +229,26 @@ public final class NotifierThroughputBench {
         }
         report("notifier-throughput", result);
         return result;
+    }
+
+    /**
+     * Count and total milliseconds of each store statement kind and of the sends so far, keyed
+     * {@code batch_<statement>} and {@code send}: the paced phase's means are the differences.
+     */
+    private static Map<String, double[]> statementTotals(io.micrometer.core.instrument.MeterRegistry registry) {
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (var t : registry.find("vigil.notifier.store.statement").timers()) {
+            out.put(
+                    "batch_" + t.getId().getTag("statement"),
+                    new double[] {t.count(), t.totalTime(TimeUnit.MILLISECONDS)});
+        }
+        double[] send = new double[2];
+        for (var t : registry.find("vigil.notifier.send").timers()) {
+            send[0] += t.count();
+            send[1] += t.totalTime(TimeUnit.MILLISECONDS);
+        }
+        out.put("send", send);
+        return out;
     }
 
     static NotifierConfig config(EmbeddedKafka kafka, PostgresDatabase db, String topic, int sinkPort) {

@@ -23,7 +23,7 @@ class AlertmanagerBenchTest {
         System.setProperty("vigil.results.dir", results.toString());
         try {
             Map<String, Object> r = AlertmanagerBench.run(
-                    new AlertmanagerBench.Options(AlertmanagerBench.DEFAULT_BINARY, 200, 50, 2, 100, 1, 20));
+                    new AlertmanagerBench.Options(AlertmanagerBench.DEFAULT_BINARY, 200, 50, 2, 100, 1, 20, 1));
             assertThat(r)
                     .containsKeys(
                             "deliveries_per_s",

@@ -18,7 +18,7 @@ class NotifierThroughputBenchTest {
         System.setProperty("vigil.results.dir", results.toString());
         try {
             Map<String, Object> r =
-                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50));
+                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50, 1));
             assertThat(r)
                     .containsKeys(
                             "deliveries_per_s",
@@ -26,7 +26,10 @@ class NotifierThroughputBenchTest {
                             "p99_ms",
                             "reference",
                             "reference_claims_per_s",
-                            "ratio_to_reference");
+                            "ratio_to_reference",
+                            "pg_cpu_seconds",
+                            "deliveries_per_cpu_s_with_pg",
+                            "paced_jvm_cpu_pct");
             assertThat(r.get("events")).isEqualTo(200);
             assertThat(r.get("duplicates")).isEqualTo(0L);
             assertThat((int) r.get("paced_events")).isEqualTo(100);
