@@ -72,6 +72,14 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
+echo "== kill -9 variant: a notifier process killed after 30 % of a $EVENTS-event burst, a second one finishing it"
+uptime
+java -Xmx1g -cp "$CP" dev.vigil.bench.notifier.NotifierKillBench --events "$EVENTS" --kill-at 0.3 | tee "$OUT/kill.txt"
+if ! grep -q '^RESULT ' "$OUT/kill.txt"; then
+  echo "the kill -9 variant's RESULT line is missing" >&2
+  exit 1
+fi
+
 # value of key=... in a RESULT line
 val() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 # median of key over the rounds of one side
@@ -99,3 +107,7 @@ row "p99 ms at 1000/s" p99_ms p99_ms
 echo "(throughput ratios above 1 favour Vigil, latency ratios below 1 favour Vigil. Vigil's CPU is its whole JVM:"
 echo " notifier, Kafka broker, producer and sink; the second row adds PostgreSQL's processes (pg_cpu_seconds)."
 echo " Alertmanager's is its own process only, without the driver and sink (driver_jvm_cpu_seconds).)"
+echo
+echo "== kill -9 variant (lost and delivered_twice_recorded must be 0; resent_unrecorded are sends the killed process"
+echo "   made but could not record, deduplicated by the receiver on X-Vigil-Event-Id)"
+grep -h '^RESULT ' "$OUT/kill.txt"

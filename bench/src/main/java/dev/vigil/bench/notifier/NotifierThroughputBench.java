@@ -77,9 +77,9 @@ import reactor.netty.http.server.HttpServer;
  * {@code bench/target/results/notifier-throughput.json} (directory: {@code -Dvigil.results.dir}).
  */
 public final class NotifierThroughputBench {
-    private static final String SECRET_ENV = "BENCH_HOOK_SECRET";
+    static final String SECRET_ENV = "BENCH_HOOK_SECRET";
     /** The embedded server requires its generated password; the notifier reads it from this variable. */
-    private static final String DB_PASSWORD_ENV = "BENCH_DB_PASSWORD";
+    static final String DB_PASSWORD_ENV = "BENCH_DB_PASSWORD";
 
     public record Options(
             int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup, int pacedWarmupSeconds) {
@@ -126,15 +126,7 @@ public final class NotifierThroughputBench {
             result.put("tracing", trace.mode());
             PostgresDatabase db = pg.createDatabase("notifier_bench");
             String topic = "bench-alerts";
-            kafka.createTopics(
-                    new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
-                    new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false),
-                    // the notifier also follows these; without them its consumers log missing-topic warnings
-                    new Topics.TopicSpec(Topics.SILENCES, 1, true),
-                    new Topics.TopicSpec(Topics.ACKS, 1, true),
-                    new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false),
-                    // the notifier writes each event's outcome to the incident timeline
-                    new Topics.TopicSpec(Topics.INCIDENT_NOTES, Topics.DEFAULT_PARTITIONS, false));
+            createTopics(kafka, topic);
             Map<String, String> env =
                     Map.of(SECRET_ENV, "bench-secret-0123456789abcdef0123456789", DB_PASSWORD_ENV, db.password());
             NotifierConfig cfg = config(kafka, db, topic, sink.port()).withOtel(trace.settings());
@@ -251,6 +243,19 @@ public final class NotifierThroughputBench {
         return out;
     }
 
+    /** The alerts topic the driver writes and every topic the notifier reads or writes. */
+    static void createTopics(EmbeddedKafka kafka, String topic) {
+        kafka.createTopics(
+                new Topics.TopicSpec(topic, Topics.DEFAULT_PARTITIONS, false),
+                new Topics.TopicSpec(Topics.DEAD_LETTER, 1, false),
+                // the notifier also follows these; without them its consumers log missing-topic warnings
+                new Topics.TopicSpec(Topics.SILENCES, 1, true),
+                new Topics.TopicSpec(Topics.ACKS, 1, true),
+                new Topics.TopicSpec(Topics.VENDOR_UPDATES, 1, false),
+                // the notifier writes each event's outcome to the incident timeline
+                new Topics.TopicSpec(Topics.INCIDENT_NOTES, Topics.DEFAULT_PARTITIONS, false));
+    }
+
     static NotifierConfig config(EmbeddedKafka kafka, PostgresDatabase db, String topic, int sinkPort) {
         Map<String, ChannelSpec> ch = new LinkedHashMap<>();
         ch.put(
@@ -335,7 +340,7 @@ public final class NotifierThroughputBench {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    private static boolean allCommitted(Admin admin, String group, String topic) throws Exception {
+    static boolean allCommitted(Admin admin, String group, String topic) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata()
                 .get(10, TimeUnit.SECONDS);
