@@ -102,10 +102,12 @@ row() {
 row "deliveries/s" deliveries_per_s deliveries_per_s
 row "deliveries per CPU-second" deliveries_per_jvm_cpu_s deliveries_per_cpu_s
 row "  with PostgreSQL's CPU" deliveries_per_cpu_s_with_pg deliveries_per_cpu_s
+row "  and without driver, sink" deliveries_per_cpu_s_without_driver deliveries_per_cpu_s
 row "p50 ms at 1000/s" p50_ms p50_ms
 row "p99 ms at 1000/s" p99_ms p99_ms
 echo "(throughput ratios above 1 favour Vigil, latency ratios below 1 favour Vigil. Vigil's CPU is its whole JVM:"
 echo " notifier, Kafka broker, producer and sink; the second row adds PostgreSQL's processes (pg_cpu_seconds)."
+echo " The third leaves out the driver's producer and the sink, as Alertmanager's side does; the broker stays in."
 echo " Alertmanager's is its own process only, without the driver and sink (driver_jvm_cpu_seconds).)"
 echo
 echo "== kill -9 variant (lost and delivered_twice_recorded must be 0; resent_unrecorded are sends the killed process"

@@ -153,11 +153,22 @@ public final class NotifierThroughputBench {
                 long cpu0 = os.getProcessCpuTime();
                 double pg0 = PostgresCpu.seconds();
                 double seconds;
+                Map<String, Long> burstThreads0 = ThreadCpu.snapshot();
                 try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
                     seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
                 }
                 double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
                 double pgSeconds = PostgresCpu.seconds() - pg0;
+                // CPU per delivery by role: what the notifier costs, and what the stand-ins beside it cost
+                Map<String, Double> perEvent = ThreadCpu.perEvent(burstThreads0, ThreadCpu.snapshot(), o.events());
+                perEvent.forEach((role, us) -> result.put("burst_us_" + role.replace('+', '_'), us));
+                // as Alertmanager's side is costed: without the driver and the sink (the broker, which Vigil needs
+                // and Alertmanager does not, stays in)
+                double driverSeconds = perEvent.get(ThreadCpu.DRIVER) * o.events() / 1e6;
+                result.put(
+                        "deliveries_per_cpu_s_without_driver",
+                        round(o.events() / (cpuSeconds - driverSeconds + pgSeconds)));
+                result.put("burst_us_postgres", round(pgSeconds * 1e6 / o.events()));
                 for (var s : notifier.registry()
                         .find("vigil.notifier.store.batch.size")
                         .summaries()) {
@@ -195,9 +206,8 @@ public final class NotifierThroughputBench {
                 result.put("paced_rate", o.pacedRate());
                 result.put("paced_events", lat.length);
                 double pacedWall = (System.nanoTime() - pacedStart) / 1e9;
-                System.out.printf(
-                        "paced phase: CPU by thread group (%% of one core)%n%s",
-                        ThreadCpu.delta(threads0, ThreadCpu.snapshot(), pacedWall));
+                ThreadCpu.percent(threads0, ThreadCpu.snapshot(), pacedWall)
+                        .forEach((role, pct) -> result.put("paced_cpu_pct_" + role.replace('+', '_'), pct));
                 result.put("paced_jvm_cpu_pct", round(100 * (os.getProcessCpuTime() - pacedCpu0) / 1e9 / pacedWall));
                 result.put("paced_pg_cpu_pct", round(100 * (PostgresCpu.seconds() - pacedPg0) / pacedWall));
                 statementTotals(notifier.registry()).forEach((name, now) -> {
@@ -493,7 +503,12 @@ public final class NotifierThroughputBench {
     static final class Sink implements AutoCloseable {
         final Map<String, Long> received = new ConcurrentHashMap<>();
         final AtomicLong duplicates = new AtomicLong();
+        /** The sink's own event loop, so its CPU is told apart from the notifier's HTTP client. */
+        private final reactor.netty.resources.LoopResources loops =
+                reactor.netty.resources.LoopResources.create("bench-sink", 1, true);
+
         private final DisposableServer server = HttpServer.create()
+                .runOn(loops)
                 .host("127.0.0.1")
                 .port(0)
                 .handle((req, res) -> {
@@ -517,6 +532,7 @@ public final class NotifierThroughputBench {
         @Override
         public void close() {
             server.disposeNow();
+            loops.dispose();
         }
     }
 }

@@ -29,7 +29,10 @@ class NotifierThroughputBenchTest {
                             "ratio_to_reference",
                             "pg_cpu_seconds",
                             "deliveries_per_cpu_s_with_pg",
-                            "paced_jvm_cpu_pct");
+                            "paced_jvm_cpu_pct",
+                            "burst_us_notifier",
+                            "burst_us_postgres",
+                            "deliveries_per_cpu_s_without_driver");
             assertThat(r.get("events")).isEqualTo(200);
             assertThat(r.get("duplicates")).isEqualTo(0L);
             assertThat((int) r.get("paced_events")).isEqualTo(100);
