@@ -80,10 +80,26 @@ public final class ChannelPipeline {
         this.clock = clock;
         this.timer = timer;
         this.meters = new DeliveryMeters(channel, meters, sender.rendersGroups());
-        this.stages = StageList.of(
+        this.stages = stages(claims, lane, sender, records, deadLetters, policy, clock, busyRetry, this.meters);
+    }
+
+    /**
+     * The one place the stage list is assembled: every channel runs the same stages, over its own lane, vendor and
+     * meters.
+     */
+    private static StageList stages(
+            ClaimStage claims,
+            ChannelLane lane,
+            SendStage sender,
+            RecordStage records,
+            DeadLetterStage deadLetters,
+            RetryPolicy policy,
+            Clock clock,
+            Duration busyRetry,
+            DeliveryMeters meters) {
+        return StageList.of(
                 new LaneStage(
-                        lane,
-                        StageList.of(new ClaimStep(claims, busyRetry), new SendStep(sender, records, this.meters))),
+                        lane, StageList.of(new ClaimStep(claims, busyRetry), new SendStep(sender, records, meters))),
                 new RetryStep(policy, clock),
                 new SettleStep(records),
                 new DeadLetterStep(deadLetters));
@@ -229,18 +245,7 @@ public final class ChannelPipeline {
                                 case DUPLICATE -> Mono.just(new ChannelResult(
                                         channel, FinalOutcome.DEDUPLICATED, n - 1, Delivery.ALREADY_DELIVERED));
                                     // another sender holds it: the single path waits for it, then folds or sends alone
-                                case BUSY -> run(new Delivery(
-                                        m.event(),
-                                        channel,
-                                        m.routed(),
-                                        n,
-                                        first,
-                                        Mono.empty(),
-                                        null,
-                                        null,
-                                        null,
-                                        null,
-                                        null));
+                                case BUSY -> run(Delivery.at(m.event(), channel, m.routed(), n, first, Mono.empty()));
                                 case CLAIMED -> Mono.just(sentOnes.next());
                             });
                 }

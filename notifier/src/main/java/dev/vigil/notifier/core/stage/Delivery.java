@@ -48,7 +48,19 @@ public record Delivery(
     /** A delivery about to make its first attempt. */
     public static Delivery first(
             AlertEvent event, String channel, List<String> routed, Instant now, Mono<Void> incidentRecorded) {
-        return new Delivery(event, channel, routed, 1, now, incidentRecorded, null, null, null, null, null);
+        return at(event, channel, routed, 1, now, incidentRecorded);
+    }
+
+    /** A delivery about to make attempt {@code attempt} of one that began at {@code firstAttempt}. */
+    public static Delivery at(
+            AlertEvent event,
+            String channel,
+            List<String> routed,
+            int attempt,
+            Instant firstAttempt,
+            Mono<Void> incidentRecorded) {
+        return new Delivery(
+                event, channel, routed, attempt, firstAttempt, incidentRecorded, null, null, null, null, null);
     }
 
     public Delivery withClaim(Claim c) {

@@ -33,18 +33,16 @@ class SettleStepTest {
     void aDoneSendSettlesDeliveredRecordsTheAttemptAndKeepsTheVendorIdOnceTheIncidentIsRecorded() {
         AtomicBoolean incidentRecorded = new AtomicBoolean();
         Delivery d = decided(new DeliveryOutcome.Delivered(201, "vendor-1"), new RetryPolicy.Done());
-        Delivery withIncident = new Delivery(
-                d.event(),
-                d.channel(),
-                d.routed(),
-                d.attempt(),
-                d.firstAttempt(),
-                Mono.fromRunnable(() -> incidentRecorded.set(true)),
-                d.claim(),
-                d.sent(),
-                d.decision(),
-                null,
-                null);
+        Delivery withIncident = Delivery.at(
+                        e,
+                        "slack",
+                        d.routed(),
+                        1,
+                        d.firstAttempt(),
+                        Mono.fromRunnable(() -> incidentRecorded.set(true)))
+                .withClaim(d.claim())
+                .withSent(d.sent())
+                .withDecision(d.decision());
 
         f.run(step.apply(withIncident, f.recording));
 
