@@ -47,7 +47,9 @@ public final class ChannelPipeline {
             List.of("lane", "claim each", "send one", "retry", "settle each", "dead-letter each");
 
     private final String channel;
-    private final ClaimStage claims;
+    /** The claim step, shared by the single path and the grouped one. */
+    private final ClaimStep claim;
+
     private final ChannelLane lane;
     private final SendStage sender;
     private final RecordStage records;
@@ -71,7 +73,7 @@ public final class ChannelPipeline {
             Duration busyRetry,
             MeterRegistry meters) {
         this.channel = channel;
-        this.claims = claims;
+        this.claim = new ClaimStep(claims, busyRetry);
         this.lane = lane;
         this.sender = sender;
         this.records = records;
@@ -80,7 +82,7 @@ public final class ChannelPipeline {
         this.clock = clock;
         this.timer = timer;
         this.meters = new DeliveryMeters(channel, meters, sender.rendersGroups());
-        this.stages = stages(claims, lane, sender, records, deadLetters, policy, clock, busyRetry, this.meters);
+        this.stages = stages(claim, lane, sender, records, deadLetters, policy, clock, this.meters);
     }
 
     /**
@@ -88,18 +90,16 @@ public final class ChannelPipeline {
      * meters.
      */
     private static StageList stages(
-            ClaimStage claims,
+            ClaimStep claim,
             ChannelLane lane,
             SendStage sender,
             RecordStage records,
             DeadLetterStage deadLetters,
             RetryPolicy policy,
             Clock clock,
-            Duration busyRetry,
             DeliveryMeters meters) {
         return StageList.of(
-                new LaneStage(
-                        lane, StageList.of(new ClaimStep(claims, busyRetry), new SendStep(sender, records, meters))),
+                new LaneStage(lane, StageList.of(claim, new SendStep(sender, records, meters))),
                 new RetryStep(policy, clock),
                 new SettleStep(records),
                 new DeadLetterStep(deadLetters));
@@ -199,19 +199,23 @@ public final class ChannelPipeline {
         });
     }
 
-    /** The claims of one group attempt and, when some were ours, what the send gave. */
-    private record GroupStep(List<Claim> claims, List<Integer> ours, String groupId, SendStage.Sent sent) {}
+    /**
+     * Each member as the claim step left it (holding a claim of ours, deduplicated, or to be asked again) and, when
+     * some claims were ours, what the send gave.
+     */
+    private record GroupStep(List<Delivery> claimed, List<Integer> ours, String groupId, SendStage.Sent sent) {}
 
     private Mono<List<ChannelResult>> groupAttempt(List<Member> members, int n, Instant first) {
         Mono<GroupStep> step = Flux.fromIterable(members)
-                .flatMapSequential(m -> claims.claim(m.event().eventId(), channel))
+                .flatMapSequential(m ->
+                        claim.apply(Delivery.at(m.event(), channel, m.routed(), n, first, Mono.empty()), Mono::just))
                 .collectList()
                 .flatMap(cs -> {
                     List<Integer> ours = new ArrayList<>();
                     for (int i = 0; i < cs.size(); i++) {
-                        if (cs.get(i).status() == Claim.Status.CLAIMED) {
+                        if (!cs.get(i).stopped()) {
                             ours.add(i);
-                            meters.resent(cs.get(i));
+                            meters.resent(cs.get(i).claim());
                         }
                     }
                     if (ours.isEmpty()) {
@@ -239,15 +243,16 @@ public final class ChannelPipeline {
                 Iterator<ChannelResult> sentOnes = settled.iterator();
                 List<Mono<ChannelResult>> results = new ArrayList<>();
                 for (int i = 0; i < members.size(); i++) {
-                    Member m = members.get(i);
-                    results.add(
-                            switch (s.claims().get(i).status()) {
-                                case DUPLICATE -> Mono.just(new ChannelResult(
-                                        channel, FinalOutcome.DEDUPLICATED, n - 1, Delivery.ALREADY_DELIVERED));
-                                    // another sender holds it: the single path waits for it, then folds or sends alone
-                                case BUSY -> run(Delivery.at(m.event(), channel, m.routed(), n, first, Mono.empty()));
-                                case CLAIMED -> Mono.just(sentOnes.next());
-                            });
+                    Delivery d = s.claimed().get(i);
+                    if (d.result() != null) {
+                        // already delivered here: folded
+                        results.add(Mono.just(d.result()));
+                    } else if (d.again() != null) {
+                        // another sender holds it: the single path asks again, waits for it, then folds or sends alone
+                        results.add(run(d.resumed()));
+                    } else {
+                        results.add(Mono.just(sentOnes.next()));
+                    }
                 }
                 return Flux.mergeSequential(results).collectList();
             });
@@ -281,7 +286,7 @@ public final class ChannelPipeline {
         List<Member> ours = s.ours().stream().map(members::get).toList();
         Mono<Void> settled = Flux.fromIterable(s.ours())
                 .flatMap(i -> records.settle(
-                        s.claims().get(i),
+                        s.claimed().get(i).claim(),
                         SettleStep.attempt(members.get(i).event(), channel, n, sent, s.groupId()),
                         settlement))
                 .then();
