@@ -31,6 +31,7 @@ import dev.vigil.notifier.core.DeliveryTrace;
 import dev.vigil.notifier.core.Dispatcher;
 import dev.vigil.notifier.core.RecordStage;
 import dev.vigil.notifier.core.RetryPolicy;
+import dev.vigil.notifier.core.RoutePlans;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.notifier.core.ShownTiers;
 import dev.vigil.notifier.core.SilenceGate;
@@ -245,6 +246,9 @@ public final class NotifierService {
                                     timer,
                                     Duration.ofSeconds(1),
                                     registry));
+                }
+                for (String line : RoutePlans.describe(loaded.routing().routes(), pipelines)) {
+                    LOG.info("notifier: {}", line);
                 }
                 for (var r : loaded.routing().routes().grouped()) {
                     List<String> grouping = r.channels().stream()

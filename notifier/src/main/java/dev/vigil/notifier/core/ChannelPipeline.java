@@ -1,37 +1,55 @@
 package dev.vigil.notifier.core;
 
-import dev.vigil.kit.ops.SelfHeals;
+import dev.vigil.notifier.core.stage.ClaimStep;
+import dev.vigil.notifier.core.stage.DeadLetterStep;
+import dev.vigil.notifier.core.stage.Delivery;
+import dev.vigil.notifier.core.stage.DeliveryMeters;
+import dev.vigil.notifier.core.stage.LaneStage;
+import dev.vigil.notifier.core.stage.RetryStep;
+import dev.vigil.notifier.core.stage.SendStep;
+import dev.vigil.notifier.core.stage.SettleStep;
+import dev.vigil.notifier.core.stage.StageList;
 import dev.vigil.schemas.contract.AlertEvent;
-import dev.vigil.schemas.contract.AlertState;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * One channel's delivery of one event, in the spirit of Alertmanager's notify stages:
- * claim → send (through the channel's own lane) → record, looping on transient failures (release, back off,
- * claim again) until delivered, dead-lettered, or found already delivered by someone else.
+ * One channel's delivery of one event, in the spirit of Alertmanager's notify stages: a named list of stages
+ * ({@link #describe()}), run again after the wait a stage asks for (a busy claim, a retry's backoff) until the
+ * delivery is delivered, dead-lettered, or found already delivered by someone else. The list is
+ * lane[claim → send] → retry → settle → dead-letter: the claim is durable before each send, the settlement follows
+ * the retry decision, and a retried send is claimed afresh.
  *
- * <p>Two recoveries count as self-heals: a delivery that got through after at least one transient failure
- * ({@link SelfHeals#DELIVERY_RETRY_SUCCEEDED}, once per delivery however many retries it took), and a send made on a
- * claim taken over from a sender whose lease ran out ({@link SelfHeals#CLAIM_RESENT}, once per such send, whatever
- * its outcome: the delivery is moving again, and its later retries count as any other).
+ * <p>Counting final outcomes and tracing wrap the list rather than sit in it: they see every delivery once, however
+ * many runs of the list it took.
  */
 public final class ChannelPipeline {
     private static final Logger LOG = LoggerFactory.getLogger(ChannelPipeline.class);
-    /** The outcomes of one send, as {@link #kind} names them. */
-    private static final List<String> SEND_KINDS = List.of("delivered", "transient", "permanent");
+    /** Counter of group messages delivered, tagged with the channel. */
+    public static final String GROUP_MESSAGES = DeliveryMeters.GROUP_MESSAGES;
+    /** Counter of the events group messages carried, tagged with the channel. */
+    public static final String GROUP_EVENTS = DeliveryMeters.GROUP_EVENTS;
+    /**
+     * What the grouped path does, in the single path's terms: each member claimed, one message sent for the ones
+     * that are ours, every such claim settled by it.
+     */
+    private static final List<String> GROUP_STAGES =
+            List.of("lane", "claim each", "send one", "retry", "settle each", "dead-letter each");
 
     private final String channel;
-    private final ClaimStage claims;
+    /** The claim step, shared by the single path and the grouped one. */
+    private final ClaimStep claim;
+
     private final ChannelLane lane;
     private final SendStage sender;
     private final RecordStage records;
@@ -39,19 +57,8 @@ public final class ChannelPipeline {
     private final RetryPolicy policy;
     private final Clock clock;
     private final Scheduler timer;
-    private final Duration busyRetry;
-    private final MeterRegistry meters;
-    private final SelfHeals heals;
-    private final java.util.Map<String, Timer> sendTimers = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Map<FinalOutcome, io.micrometer.core.instrument.Counter> finals =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    /** Counter of group messages delivered, tagged with the channel. */
-    public static final String GROUP_MESSAGES = "vigil.notifier.group.messages";
-    /** Counter of the events group messages carried, tagged with the channel. */
-    public static final String GROUP_EVENTS = "vigil.notifier.group.events";
-
-    private io.micrometer.core.instrument.Counter groupMessages;
-    private io.micrometer.core.instrument.Counter groupEvents;
+    private final DeliveryMeters meters;
+    private final StageList stages;
 
     public ChannelPipeline(
             String channel,
@@ -66,7 +73,7 @@ public final class ChannelPipeline {
             Duration busyRetry,
             MeterRegistry meters) {
         this.channel = channel;
-        this.claims = claims;
+        this.claim = new ClaimStep(claims, busyRetry);
         this.lane = lane;
         this.sender = sender;
         this.records = records;
@@ -74,21 +81,28 @@ public final class ChannelPipeline {
         this.policy = policy;
         this.clock = clock;
         this.timer = timer;
-        this.busyRetry = busyRetry;
-        this.meters = meters;
-        this.heals = new SelfHeals(meters, SelfHeals.DELIVERY_RETRY_SUCCEEDED, SelfHeals.CLAIM_RESENT);
-        // Every outcome's counter and every send timer exist from the start: a channel that has sent nothing yet
-        // reads 0 on the dashboard, not "No data" (which looks like a broken scrape).
-        for (FinalOutcome o : FinalOutcome.values()) {
-            finals.put(o, deliveries(o));
-        }
-        for (String kind : SEND_KINDS) {
-            sendTimers.put(kind, sendTimer(kind));
-        }
-        if (sender.rendersGroups()) {
-            groupMessages = meters.counter(GROUP_MESSAGES, "channel", channel);
-            groupEvents = meters.counter(GROUP_EVENTS, "channel", channel);
-        }
+        this.meters = new DeliveryMeters(channel, meters, sender.rendersGroups());
+        this.stages = stages(claim, lane, sender, records, deadLetters, policy, clock, this.meters);
+    }
+
+    /**
+     * The one place the stage list is assembled: every channel runs the same stages, over its own lane, vendor and
+     * meters.
+     */
+    private static StageList stages(
+            ClaimStep claim,
+            ChannelLane lane,
+            SendStage sender,
+            RecordStage records,
+            DeadLetterStage deadLetters,
+            RetryPolicy policy,
+            Clock clock,
+            DeliveryMeters meters) {
+        return StageList.of(
+                new LaneStage(lane, StageList.of(claim, new SendStep(sender, records, meters))),
+                new RetryStep(policy, clock),
+                new SettleStep(records),
+                new DeadLetterStep(deadLetters));
     }
 
     /** Whether this channel shows several events of a grouped route in one message. */
@@ -96,24 +110,28 @@ public final class ChannelPipeline {
         return sender.rendersGroups();
     }
 
-    private io.micrometer.core.instrument.Counter deliveries(FinalOutcome o) {
-        return meters.counter(
-                "vigil.notifier.deliveries",
-                "channel",
-                channel,
-                "outcome",
-                o.name().toLowerCase(java.util.Locale.ROOT));
-    }
-
-    private Timer sendTimer(String kind) {
-        return Timer.builder("vigil.notifier.send")
-                .tag("channel", channel)
-                .tag("outcome", kind)
-                .register(meters);
-    }
-
     public String channel() {
         return channel;
+    }
+
+    /** The stages one event's delivery here runs through. */
+    public StageList stages() {
+        return stages;
+    }
+
+    /** The pipeline as data: its stage names joined by arrows. */
+    public String describe() {
+        return stages.describe();
+    }
+
+    /** What a grouped route's message goes through here, in the same terms as {@link #describe()}. */
+    public String describeGroup() {
+        return String.join(" \u2192 ", GROUP_STAGES);
+    }
+
+    @Override
+    public String toString() {
+        return channel + ": " + describe();
     }
 
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed) {
@@ -127,12 +145,12 @@ public final class ChannelPipeline {
     public Mono<ChannelResult> deliver(AlertEvent e, List<String> routed, Mono<Void> incidentRecorded) {
         return Mono.deferContextual(context -> {
             io.opentelemetry.api.trace.Span span = DeliveryTrace.start(context, e, channel);
-            return attempt(e, routed, 1, clock.instant(), incidentRecorded)
+            return run(Delivery.first(e, channel, routed, clock.instant(), incidentRecorded))
                     .doOnNext(r -> {
-                        finals.computeIfAbsent(r.outcome(), this::deliveries).increment();
+                        meters.finished(r.outcome());
                         // only a transient failure leads to another send, so a second send means one was retried
                         if (r.outcome() == FinalOutcome.DELIVERED && r.attempts() > 1) {
-                            heals.record(SelfHeals.DELIVERY_RETRY_SUCCEEDED);
+                            meters.retrySucceeded();
                         }
                         DeliveryTrace.end(span, e, r);
                     })
@@ -140,94 +158,18 @@ public final class ChannelPipeline {
         });
     }
 
-    /** A claim and, when it was ours, what the send gave. */
-    private record Step(Claim claim, SendStage.Sent sent) {}
-
-    /**
-     * The claim is taken inside the lane, right before the send, so time spent queued behind a rate limit never
-     * eats into the claim's lease.
-     */
-    private Mono<ChannelResult> attempt(AlertEvent e, List<String> routed, int n, Instant first, Mono<Void> incident) {
-        Mono<Step> step = claims.claim(e.eventId(), channel)
-                .flatMap(c -> c.status() != Claim.Status.CLAIMED
-                        ? Mono.just(new Step(c, null))
-                        : vendorRef(e)
-                                .flatMap(ref -> sender.send(new Notification(e, channel, ref.orElse(null))))
-                                .doOnNext(sent -> resent(c))
-                                .map(sent -> new Step(c, sent)));
-        return lane.submit(step).flatMap(s -> switch (s.claim().status()) {
-            case DUPLICATE -> Mono.just(new ChannelResult(
-                    channel, FinalOutcome.DEDUPLICATED, n - 1, "already delivered within the dedupe window"));
-            case BUSY -> Mono.delay(busyRetry, timer).then(Mono.defer(() -> attempt(e, routed, n, first, incident)));
-            case CLAIMED -> settle(e, routed, n, first, s.claim(), s.sent(), incident);
+    /** Runs the stage list, and again after the wait it ends with, until it ends with an outcome. */
+    private Mono<ChannelResult> run(Delivery d) {
+        return stages.run(d).flatMap(r -> {
+            if (r.result() != null) {
+                return Mono.just(r.result());
+            }
+            if (r.again() != null) {
+                return Mono.delay(r.again(), timer).then(Mono.defer(() -> run(r.resumed())));
+            }
+            return Mono.error(new IllegalStateException(
+                    "the stages of " + channel + " ended without an outcome or a wait: " + describe()));
         });
-    }
-
-    /** A send on a claim its previous holder left unsettled: the delivery it abandoned is moving again. */
-    private void resent(Claim c) {
-        if (c.takenOver()) {
-            LOG.info(
-                    "sent {} to {} again on a claim taken over from {}, whose lease ran out before it settled",
-                    c.eventId(),
-                    channel,
-                    c.takenOverFrom());
-            heals.record(SelfHeals.CLAIM_RESENT);
-        }
-    }
-
-    private Mono<java.util.Optional<String>> vendorRef(AlertEvent e) {
-        Mono<String> ref = sender.usesVendorRef() && e.state() != AlertState.OPENED
-                ? records.vendorRef(e.incidentId(), e.fingerprint(), channel)
-                : Mono.empty();
-        return ref.map(java.util.Optional::of).defaultIfEmpty(java.util.Optional.empty());
-    }
-
-    private Mono<ChannelResult> settle(
-            AlertEvent e,
-            List<String> routed,
-            int n,
-            Instant first,
-            Claim c,
-            SendStage.Sent sent,
-            Mono<Void> incident) {
-        DeliveryOutcome o = sent.outcome();
-        if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
-            lane.holdOff(t.retryAfter());
-        } else if (o instanceof DeliveryOutcome.Delivered ok && ok.slowDown() != null) {
-            lane.holdOff(ok.slowDown());
-        }
-        sendTimers.computeIfAbsent(kind(o), this::sendTimer).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
-        RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
-        Attempt attempt = new Attempt(
-                e.eventId(),
-                e.incidentId(),
-                e.fingerprint(),
-                e.state(),
-                channel,
-                n,
-                kind(o),
-                o.httpStatus(),
-                sent.latencyMs(),
-                error(o));
-        if (d instanceof RetryPolicy.Done) {
-            String vendorRef = ((DeliveryOutcome.Delivered) o).vendorRef();
-            Mono<Void> ref = vendorRef == null
-                    ? Mono.empty()
-                    : incident.then(records.saveVendorRef(e.incidentId(), e.fingerprint(), channel, vendorRef));
-            // the channel works: a delivery-failing alert it has open ends here
-            return ref.then(records.settle(c, attempt, Settlement.DELIVERED))
-                    .then(deadLetters.delivered(channel))
-                    .thenReturn(new ChannelResult(channel, FinalOutcome.DELIVERED, n, null));
-        }
-        if (d instanceof RetryPolicy.GiveUp g) {
-            return records.settle(c, attempt, Settlement.DEAD)
-                    .then(deadLetters.deadLetter(e, channel, g.reason(), n, routed))
-                    .thenReturn(new ChannelResult(channel, FinalOutcome.DEAD_LETTERED, n, g.reason()));
-        }
-        Duration wait = ((RetryPolicy.RetryIn) d).delay();
-        return records.settle(c, attempt, Settlement.RELEASED)
-                .then(Mono.delay(wait, timer))
-                .then(Mono.defer(() -> attempt(e, routed, n + 1, first, incident)));
     }
 
     /** One event of a group: what {@link #deliver} takes for it. */
@@ -240,6 +182,9 @@ public final class ChannelPipeline {
      * another sender holds takes the single path (it waits for that sender, then folds or sends alone). A transient
      * failure releases every claim and the group is tried again (claimed afresh); giving up dead-letters each event.
      * A group of one is an ordinary delivery. Completes with one result per member, in order.
+     *
+     * <p>The steps are the single path's ({@link #describeGroup()}), over several claims and one message; the
+     * pacing, meters and attempt rows are the single path's own.
      */
     public Mono<List<ChannelResult>> deliverGroup(List<Member> members) {
         if (members.size() == 1) {
@@ -249,24 +194,28 @@ public final class ChannelPipeline {
         Instant first = clock.instant();
         return groupAttempt(members, 1, first).doOnNext(results -> {
             for (ChannelResult r : results) {
-                finals.computeIfAbsent(r.outcome(), this::deliveries).increment();
+                meters.finished(r.outcome());
             }
         });
     }
 
-    /** The claims of one group attempt and, when some were ours, what the send gave. */
-    private record GroupStep(List<Claim> claims, List<Integer> ours, String groupId, SendStage.Sent sent) {}
+    /**
+     * Each member as the claim step left it (holding a claim of ours, deduplicated, or to be asked again) and, when
+     * some claims were ours, what the send gave.
+     */
+    private record GroupStep(List<Delivery> claimed, List<Integer> ours, String groupId, SendStage.Sent sent) {}
 
     private Mono<List<ChannelResult>> groupAttempt(List<Member> members, int n, Instant first) {
-        Mono<GroupStep> step = reactor.core.publisher.Flux.fromIterable(members)
-                .flatMapSequential(m -> claims.claim(m.event().eventId(), channel))
+        Mono<GroupStep> step = Flux.fromIterable(members)
+                .flatMapSequential(m ->
+                        claim.apply(Delivery.at(m.event(), channel, m.routed(), n, first, Mono.empty()), Mono::just))
                 .collectList()
                 .flatMap(cs -> {
-                    List<Integer> ours = new java.util.ArrayList<>();
+                    List<Integer> ours = new ArrayList<>();
                     for (int i = 0; i < cs.size(); i++) {
-                        if (cs.get(i).status() == Claim.Status.CLAIMED) {
+                        if (!cs.get(i).stopped()) {
                             ours.add(i);
-                            resent(cs.get(i));
+                            meters.resent(cs.get(i).claim());
                         }
                     }
                     if (ours.isEmpty()) {
@@ -291,23 +240,21 @@ public final class ChannelPipeline {
             Mono<List<ChannelResult>> ours =
                     s.ours().isEmpty() ? Mono.just(List.of()) : settleGroup(members, n, first, s);
             return ours.flatMap(settled -> {
-                java.util.Iterator<ChannelResult> sentOnes = settled.iterator();
-                List<Mono<ChannelResult>> results = new java.util.ArrayList<>();
+                Iterator<ChannelResult> sentOnes = settled.iterator();
+                List<Mono<ChannelResult>> results = new ArrayList<>();
                 for (int i = 0; i < members.size(); i++) {
-                    Member m = members.get(i);
-                    results.add(
-                            switch (s.claims().get(i).status()) {
-                                case DUPLICATE -> Mono.just(new ChannelResult(
-                                        channel,
-                                        FinalOutcome.DEDUPLICATED,
-                                        n - 1,
-                                        "already delivered within the dedupe window"));
-                                    // another sender holds it: the single path waits for it, then folds or sends alone
-                                case BUSY -> attempt(m.event(), m.routed(), n, first, Mono.empty());
-                                case CLAIMED -> Mono.just(sentOnes.next());
-                            });
+                    Delivery d = s.claimed().get(i);
+                    if (d.result() != null) {
+                        // already delivered here: folded
+                        results.add(Mono.just(d.result()));
+                    } else if (d.again() != null) {
+                        // another sender holds it: the single path asks again, waits for it, then folds or sends alone
+                        results.add(run(d.resumed()));
+                    } else {
+                        results.add(Mono.just(sentOnes.next()));
+                    }
                 }
-                return reactor.core.publisher.Flux.mergeSequential(results).collectList();
+                return Flux.mergeSequential(results).collectList();
             });
         });
     }
@@ -332,45 +279,25 @@ public final class ChannelPipeline {
     /** Settles every claim of one group send; completes with their results, in member order. */
     private Mono<List<ChannelResult>> settleGroup(List<Member> members, int n, Instant first, GroupStep s) {
         SendStage.Sent sent = s.sent();
-        DeliveryOutcome o = sent.outcome();
-        if (o instanceof DeliveryOutcome.Transient t && t.retryAfter() != null) {
-            lane.holdOff(t.retryAfter());
-        } else if (o instanceof DeliveryOutcome.Delivered ok && ok.slowDown() != null) {
-            lane.holdOff(ok.slowDown());
-        }
-        sendTimers.computeIfAbsent(kind(o), this::sendTimer).record(sent.latencyMs(), TimeUnit.MILLISECONDS);
-        RetryPolicy.Decision d = policy.decide(o, n, first, clock.instant());
-        Settlement settlement = d instanceof RetryPolicy.Done
-                ? Settlement.DELIVERED
-                : d instanceof RetryPolicy.GiveUp ? Settlement.DEAD : Settlement.RELEASED;
+        LaneStage.paceAfter(lane, sent.outcome());
+        meters.sent(sent);
+        RetryPolicy.Decision d = policy.decide(sent.outcome(), n, first, clock.instant());
+        Settlement settlement = SettleStep.settlement(d);
         List<Member> ours = s.ours().stream().map(members::get).toList();
-        Mono<Void> settled = reactor.core.publisher.Flux.fromIterable(s.ours())
-                .flatMap(i -> {
-                    AlertEvent e = members.get(i).event();
-                    Attempt attempt = new Attempt(
-                            e.eventId(),
-                            e.incidentId(),
-                            e.fingerprint(),
-                            e.state(),
-                            channel,
-                            n,
-                            kind(o),
-                            o.httpStatus(),
-                            sent.latencyMs(),
-                            error(o),
-                            s.groupId());
-                    return records.settle(s.claims().get(i), attempt, settlement);
-                })
+        Mono<Void> settled = Flux.fromIterable(s.ours())
+                .flatMap(i -> records.settle(
+                        s.claimed().get(i).claim(),
+                        SettleStep.attempt(members.get(i).event(), channel, n, sent, s.groupId()),
+                        settlement))
                 .then();
         if (d instanceof RetryPolicy.Done) {
             return settled.then(deadLetters.delivered(channel)).then(Mono.fromSupplier(() -> {
                 if (ours.size() > 1) {
-                    groupMessages.increment();
-                    groupEvents.increment(ours.size());
+                    meters.groupDelivered(ours.size());
                     LOG.info("group message {} to {} carried {} events", s.groupId(), channel, ours.size());
                 }
                 if (n > 1) {
-                    heals.record(SelfHeals.DELIVERY_RETRY_SUCCEEDED);
+                    meters.retrySucceeded();
                 }
                 return ours.stream()
                         .map(m -> new ChannelResult(channel, FinalOutcome.DELIVERED, n, null))
@@ -378,7 +305,7 @@ public final class ChannelPipeline {
             }));
         }
         if (d instanceof RetryPolicy.GiveUp g) {
-            return settled.then(reactor.core.publisher.Flux.fromIterable(ours)
+            return settled.then(Flux.fromIterable(ours)
                             .concatMap(m -> deadLetters.deadLetter(m.event(), channel, g.reason(), n, m.routed()))
                             .then())
                     .thenReturn(ours.stream()
@@ -387,22 +314,5 @@ public final class ChannelPipeline {
         }
         Duration wait = ((RetryPolicy.RetryIn) d).delay();
         return settled.then(Mono.delay(wait, timer)).then(Mono.defer(() -> groupAttempt(ours, n + 1, first)));
-    }
-
-    static String kind(DeliveryOutcome o) {
-        if (o instanceof DeliveryOutcome.Delivered) {
-            return "delivered";
-        }
-        return o instanceof DeliveryOutcome.Transient ? "transient" : "permanent";
-    }
-
-    private static String error(DeliveryOutcome o) {
-        if (o instanceof DeliveryOutcome.Transient t) {
-            return t.reason();
-        }
-        if (o instanceof DeliveryOutcome.Permanent p) {
-            return p.reason();
-        }
-        return null;
     }
 }

@@ -291,6 +291,16 @@ public final class Routes {
                 || defaultTiers.values().stream().anyMatch(t -> !t.isEmpty());
     }
 
+    /** Every configured route, in the order they are tried. */
+    public List<Route> all() {
+        return routes;
+    }
+
+    /** The channels an event of {@code severity} goes to when no route matches it. */
+    public List<String> defaultChannels(Severity severity) {
+        return dedupe(defaults.get(severity));
+    }
+
     /** The routes that group their chat pages, in order. */
     public List<Route> grouped() {
         return routes.stream().filter(r -> r.group() != null).toList();
