@@ -384,10 +384,7 @@ public final class AlertmanagerBench {
 
         /** utime + stime of the process, in clock ticks ({@code /proc/<pid>/stat} fields 14 and 15). */
         long cpuTicks() throws IOException {
-            String stat = Files.readString(Path.of("/proc/" + process.pid() + "/stat"));
-            // the command name (field 2) is in parentheses and may contain spaces: count from after it
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return dev.vigil.bench.ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + process.pid() + "/stat")));
         }
 
         /** Peak resident set size (VmHWM) in KiB, or -1. */

@@ -11,9 +11,6 @@ import java.util.stream.Stream;
  * claims' and settlements' work is done there, so a delivery's cost includes it. 0 where {@code /proc} is missing.
  */
 final class PostgresCpu {
-    /** Linux reports process times in clock ticks of 1/100 s on every architecture the JDK runs on. */
-    private static final double TICKS_PER_SECOND = 100.0;
-
     private PostgresCpu() {}
 
     static double seconds() {
@@ -33,7 +30,7 @@ final class PostgresCpu {
         } catch (IOException e) {
             return 0;
         }
-        return ticks / TICKS_PER_SECOND;
+        return ticks / (double) dev.vigil.bench.ProcStat.TICKS_PER_SECOND;
     }
 
     /** utime + stime of one process when it is a PostgreSQL one; 0 otherwise or when it has gone. */
@@ -44,13 +41,12 @@ final class PostgresCpu {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
-        int open = line.indexOf('(');
-        int close = line.lastIndexOf(')');
-        if (open < 0 || close < open || !line.substring(open + 1, close).startsWith("postgres")) {
+        try {
+            return dev.vigil.bench.ProcStat.command(line).startsWith("postgres")
+                    ? dev.vigil.bench.ProcStat.cpuTicks(line)
+                    : 0;
+        } catch (RuntimeException e) {
             return 0;
         }
-        // after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-        String[] f = line.substring(close + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 }

@@ -12,9 +12,6 @@ import java.util.stream.Stream;
  * can be several times the CPU actually spent.
  */
 final class JitCpu {
-    /** Clock ticks per second of {@code /proc} stat times: USER_HZ, 100 on every Linux this runs on. */
-    private static final long TICKS_PER_SECOND = 100;
-
     private static final Path TASKS = Path.of("/proc/self/task");
 
     private JitCpu() {}
@@ -36,10 +33,7 @@ final class JitCpu {
                     if (!comm.startsWith("C1 Compiler") && !comm.startsWith("C2 Compiler")) {
                         continue;
                     }
-                    String stat = Files.readString(t.resolve("stat"));
-                    // Fields after the parenthesised name: state is field 3, utime 14, stime 15.
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    ticks += dev.vigil.bench.ProcStat.cpuTicks(Files.readString(t.resolve("stat")));
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended between list and read
                 }
@@ -47,7 +41,7 @@ final class JitCpu {
         } catch (IOException e) {
             return -1;
         }
-        return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+        return ticks * (1_000_000_000L / dev.vigil.bench.ProcStat.TICKS_PER_SECOND);
     }
 
     /** Milliseconds of JIT CPU between two {@link #nanos()} readings, or -1 when either was unavailable. */
