@@ -205,8 +205,13 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
     private void dispatch(Record<String, MonitorEvent> record) {
         MonitorEvent event = record.value();
         if (event instanceof MonitorEvent.Decided decided) {
-            onVerdict(decided);
+            if (!isCanary(decided.monitorId())) {
+                onVerdict(decided);
+            }
         } else if (event instanceof MonitorEvent.TlsObserved tls) {
+            if (isCanary(tls.monitorId())) {
+                return;
+            }
             MonitorRuleState state = stateOf(tls.monitorId());
             apply(tls.monitorId(), state, rules.onProbeResult(state, tls.definition(), tls.result()), null);
         } else if (event instanceof MonitorEvent.Disabled disabled) {
@@ -217,6 +222,15 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
             held.remove(deleted.monitorId());
             ruleStates.delete(deleted.monitorId());
         }
+    }
+
+    /**
+     * Whether this is the end-to-end canary: its verdicts travel on as {@code vigil/canary} events and the notifier's
+     * pipeline-stalled self-alert stands for them, so it never opens an incident of its own. A canary probe that
+     * fails because Vigil's own cores are busy is Vigil's gap, not an outage of someone's service to page for.
+     */
+    private boolean isCanary(String monitorId) {
+        return !config.canaryMonitorId().isEmpty() && config.canaryMonitorId().equals(monitorId);
     }
 
     private void onVerdict(MonitorEvent.Decided decided) {

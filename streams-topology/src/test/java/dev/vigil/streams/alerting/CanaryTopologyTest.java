@@ -99,6 +99,43 @@ class CanaryTopologyTest {
     }
 
     @Test
+    void aFailingCanaryNeverOpensAnIncidentOfItsOwnWhileAMonitorFailingBesideItPages() {
+        try (var h = new AlertingHarness(W0 - 30_000)) {
+            h.define(monitor("vigil-canary"));
+            h.define(monitor("shop"));
+            h.wallClockTo(W0 - 20_000);
+            for (int i = 0; i < 4; i++) {
+                long w = W0 + i * MIN;
+                h.result(failure("vigil-canary", "eu-west", w));
+                h.result(failure("shop", "eu-west", w));
+            }
+            var records = h.alerts.readRecordsToList();
+            assertThat(records)
+                    .extracting(r -> r.value().fingerprint())
+                    .as("the control pages; the canary's failures are only its own events")
+                    .contains("monitor/shop")
+                    .noneMatch(fp -> fp.contains("vigil-canary"));
+            assertThat(canaries(records)).hasSize(4).allMatch(e -> "down"
+                    .equals(e.attributes().get("status")));
+        }
+    }
+
+    @Test
+    void aMonitorNamedLikeTheCanaryPagesWhenTheCanaryIsOff() {
+        AlertingConfig off = new AlertingConfig(null, null, null, null, null, null, null, "");
+        try (var h = new AlertingHarness(off, W0 - 30_000)) {
+            h.define(monitor("vigil-canary"));
+            h.wallClockTo(W0 - 20_000);
+            for (int i = 0; i < 4; i++) {
+                h.result(failure("vigil-canary", "eu-west", W0 + i * MIN));
+            }
+            assertThat(h.alerts.readRecordsToList())
+                    .extracting(r -> r.value().fingerprint())
+                    .contains("monitor/vigil-canary");
+        }
+    }
+
+    @Test
     void anEmptyCanaryIdForwardsNothing() {
         AlertingConfig off = new AlertingConfig(null, null, null, null, null, null, null, "");
         try (var h = new AlertingHarness(off, W0 - 30_000)) {
