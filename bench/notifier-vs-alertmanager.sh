@@ -61,7 +61,8 @@ for round in $(seq 1 "$ROUNDS"); do
       | tee "$OUT/am-$round.txt"
   echo "== round $round of $ROUNDS: vigil notifier"
   uptime
-  java -Xmx2g -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench \
+  # the notifier's own JVM flags (notifier/.../NotifierJvm.java: the throughput collector), as it runs deployed
+  java -Xmx2g -XX:+UseParallelGC -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench \
       --events "$EVENTS" --warmup "$WARMUP" --paced-warmup "$PACED_WARMUP" --paced-rate 1000 --paced-seconds 5 \
       --reference-seconds "$([ "$round" = 1 ] && echo 10 || echo 0)" | tee "$OUT/vigil-$round.txt"
   for side in am vigil; do

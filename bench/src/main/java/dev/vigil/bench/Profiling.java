@@ -8,7 +8,8 @@ import java.lang.reflect.Method;
  * {@code tools.profiler:async-profiler:4.1:jar:linux-x64}) goes on the class path, {@code -Dvigil.bench.asyncProfiler}
  * may name its {@code libasyncProfiler.so}, and it is driven through its own Java API by reflection, so the
  * benchmarks need no dependency on it. The output is collapsed stacks, one thread per frame
- * root ({@code threads}), sampled on CPU time.
+ * root ({@code threads}), sampled on CPU time; {@code -Dvigil.bench.profileEvent=alloc} samples allocations (bytes)
+ * instead, to find what feeds the garbage collector.
  */
 public final class Profiling implements AutoCloseable {
     private final Object profiler;
@@ -36,7 +37,12 @@ public final class Profiling implements AutoCloseable {
             Object p = lib == null
                     ? c.getMethod("getInstance").invoke(null)
                     : c.getMethod("getInstance", String.class).invoke(null, lib);
-            execute(p, "start,event=itimer,interval=1ms,threads");
+            String event = System.getProperty("vigil.bench.profileEvent", "itimer");
+            execute(
+                    p,
+                    "alloc".equals(event)
+                            ? "start,event=alloc,threads"
+                            : "start,event=" + event + ",interval=1ms,threads");
             System.err.println("profiling the measured part into " + file);
             return new Profiling(p, file);
         } catch (ReflectiveOperationException e) {

@@ -72,6 +72,16 @@ class ComposeFileTest {
     }
 
     @Test
+    void theNotifierRunsWithItsOwnCollector() {
+        // the flags of dev.vigil.notifier.NotifierJvm, which vigil cluster and the benchmarks use too
+        assertThat(ComposeChecks.environment(stack.compose.path("services").path("notifier"))
+                        .get("JAVA_TOOL_OPTIONS"))
+                .contains("-XX:+UseParallelGC")
+                .contains("-XX:MaxRAMPercentage=")
+                .contains("-Dlogback.configurationFile=logback-json.xml");
+    }
+
+    @Test
     void infrastructureServicesHaveHealthChecks() {
         for (String s : List.of("kafka", "postgres", "prometheus", "grafana")) {
             assertThat(ComposeChecks.hasHealthcheck(

@@ -5,6 +5,7 @@ import static dev.vigil.bench.BenchSupport.report;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
+import dev.vigil.notifier.NotifierJvm;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.schemas.json.Json;
 import java.io.BufferedReader;
@@ -15,7 +16,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -162,15 +165,16 @@ public final class NotifierKillBench {
     }
 
     private static Process start(Path config, Map<String, String> env, Path log) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx1g",
-                        "-Dlogback.configurationFile=dev/vigil/bench/notifier/logback-bench.xml",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        NotifierProcess.class.getName(),
-                        config.toString())
-                .redirectErrorStream(true);
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
+        command.addAll(NotifierJvm.FLAGS);
+        command.addAll(List.of(
+                "-Dlogback.configurationFile=dev/vigil/bench/notifier/logback-bench.xml",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NotifierProcess.class.getName(),
+                config.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);
         Process p = pb.start();
         // its output goes to a log file; the start line is awaited first

@@ -192,6 +192,12 @@ public final class NotifierThroughputBench {
                 result.put("deliveries_per_cpu_s_with_pg", round(o.events() / (cpuSeconds + pgSeconds)));
                 result.put("load_average", round(os.getSystemLoadAverage()));
                 result.put("cores", os.getAvailableProcessors());
+                // which collector this JVM ran with: the notifier's deployed flags choose the throughput one
+                result.put(
+                        "gc",
+                        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                                .map(b -> b.getName().replace(' ', '-'))
+                                .collect(java.util.stream.Collectors.joining("+")));
                 sink.reset();
                 Map<String, double[]> before = statementTotals(notifier.registry());
                 long pacedCpu0 = os.getProcessCpuTime();

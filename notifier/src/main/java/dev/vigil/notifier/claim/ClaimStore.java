@@ -42,23 +42,29 @@ public final class ClaimStore implements DeliveryLog {
             + " OR " + STALE
             + " OR (c.status IN ('delivered', 'dead') AND c.claimed_at < now() - $6::interval))";
 
-    /** The claim statement; {@code $1..$3} arrays of event ids, channels, tokens; $4 owner; $5 lease; $6 window. */
+    /**
+     * The claim statement; {@code $1..$3} arrays of event ids, channels, tokens; $4 owner; $5 lease; $6 window. On a
+     * conflict the row is judged once ({@code q.k}: claimable, {@code q.s}: stale) and every column follows from that:
+     * the driver tokenizes a statement's text on every execution, so the text is kept short rather than repeating the
+     * judgement per column.
+     */
     public static final String CLAIM_SQL = "INSERT INTO claims AS c (event_id, channel, status, token, owner,"
             + " claimed_at, lease_until, attempts)"
             + " SELECT u.e, u.ch, 'claimed', u.t, $4, now(), now() + $5::interval, 1"
             + " FROM unnest($1::text[], $2::text[], $3::text[]) AS u(e, ch, t)"
-            + " ON CONFLICT (event_id, channel) DO UPDATE SET"
-            + " status = CASE WHEN " + CLAIMABLE + " THEN 'claimed' ELSE c.status END,"
-            + " token = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.token ELSE c.token END,"
-            + " owner = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.owner ELSE c.owner END,"
-            + " claimed_at = CASE WHEN " + CLAIMABLE + " THEN now() ELSE c.claimed_at END,"
-            + " lease_until = CASE WHEN " + CLAIMABLE + " THEN EXCLUDED.lease_until ELSE c.lease_until END,"
-            + " settled_at = CASE WHEN " + CLAIMABLE + " THEN NULL ELSE c.settled_at END,"
-            + " attempts = c.attempts + CASE WHEN " + CLAIMABLE + " THEN 1 ELSE 0 END,"
-            + " folded = c.folded + CASE WHEN " + CLAIMABLE + " OR c.status = 'claimed' THEN 0 ELSE 1 END,"
-            // every SET expression reads the row as it was, so this still sees the stale holder it replaces
-            + " taken_over_from = CASE WHEN " + CLAIMABLE + " THEN CASE WHEN " + STALE + " THEN coalesce(c.owner, '')"
-            + " END ELSE c.taken_over_from END"
+            + " ON CONFLICT (event_id, channel) DO UPDATE SET (status, token, owner, claimed_at, lease_until,"
+            + " settled_at, attempts, folded, taken_over_from) = (SELECT"
+            + " CASE WHEN q.k THEN 'claimed' ELSE c.status END,"
+            + " CASE WHEN q.k THEN EXCLUDED.token ELSE c.token END,"
+            + " CASE WHEN q.k THEN EXCLUDED.owner ELSE c.owner END,"
+            + " CASE WHEN q.k THEN now() ELSE c.claimed_at END,"
+            + " CASE WHEN q.k THEN EXCLUDED.lease_until ELSE c.lease_until END,"
+            + " CASE WHEN q.k THEN NULL ELSE c.settled_at END,"
+            + " c.attempts + CASE WHEN q.k THEN 1 ELSE 0 END,"
+            + " c.folded + CASE WHEN q.k OR c.status = 'claimed' THEN 0 ELSE 1 END,"
+            // the sub-select reads the row as it was, so this still sees the stale holder it replaces
+            + " CASE WHEN q.k THEN CASE WHEN q.s THEN coalesce(c.owner, '') END ELSE c.taken_over_from END"
+            + " FROM (SELECT " + CLAIMABLE + " AS k, " + STALE + " AS s) q)"
             + " RETURNING c.event_id, c.channel, c.status, c.token, c.taken_over_from";
 
     private static final String SETTLE_SQL = "WITH s AS ("

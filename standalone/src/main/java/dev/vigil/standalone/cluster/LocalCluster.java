@@ -2,6 +2,7 @@ package dev.vigil.standalone.cluster;
 
 import dev.vigil.kit.auth.BearerTokens;
 import dev.vigil.kit.auth.SecretFiles;
+import dev.vigil.notifier.NotifierJvm;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -524,6 +525,9 @@ public final class LocalCluster {
         // the directory on the command line marks the process as this cluster's (see ProcessTable) when the class
         // path is not the jar under lib/
         List<String> command = new ArrayList<>(List.of(javaCommand, "-Xms64m", heap));
+        if (service.equals("notifier")) {
+            command.addAll(NotifierJvm.FLAGS);
+        }
         command.addAll(extraFlags.getOrDefault(service, List.of()));
         command.addAll(List.of(
                 "-XX:+ExitOnOutOfMemoryError",
