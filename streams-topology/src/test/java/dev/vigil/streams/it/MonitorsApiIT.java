@@ -190,7 +190,7 @@ class MonitorsApiIT {
         assertThat(answer.path("target").path("verdict").asText()).isEqualTo("allowed");
 
         // on the topic, with its audit record from the same transaction
-        assertThat(monitorsOnTopic()).containsKey("checkout");
+        awaitOnTopic(m -> assertThat(m).containsKey("checkout"));
         AuditRecord audit = audits().stream()
                 .filter(a -> a.action().equals("monitor.created"))
                 .findFirst()
@@ -268,7 +268,7 @@ class MonitorsApiIT {
         HttpResponse<String> deleted =
                 send("DELETE", "/v1/monitors/checkout", null, TestApi.MONITOR_EDITOR, Map.of("If-Match", newTag));
         assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
-        assertThat(monitorsOnTopic()).doesNotContainKey("checkout");
+        awaitOnTopic(m -> assertThat(m).doesNotContainKey("checkout"));
         assertThat(send("GET", "/v1/monitors/checkout/definition", null, TestApi.MONITOR_EDITOR, Map.of())
                         .statusCode())
                 .isEqualTo(404);
@@ -320,7 +320,7 @@ class MonitorsApiIT {
                 Map.of());
         assertThat(applied.statusCode()).as(applied.body()).isEqualTo(200);
         assertThat(ItSupport.json(applied).path("published").asInt()).isEqualTo(50);
-        assertThat(monitorsOnTopic()).hasSize(before + 50);
+        awaitOnTopic(m -> assertThat(m).hasSize(before + 50));
         assertThat(audits()).extracting(AuditRecord::action).contains("monitors.applied");
 
         // applying the same set again changes nothing; pruning to ten deletes forty
@@ -340,7 +340,7 @@ class MonitorsApiIT {
                 Map.of());
         assertThat(pruned.statusCode()).as(pruned.body()).isEqualTo(200);
         assertThat(ItSupport.json(pruned).path("deleted").size()).isEqualTo(40);
-        assertThat(monitorsOnTopic()).hasSize(before + 10);
+        awaitOnTopic(m -> assertThat(m).hasSize(before + 10));
     }
 
     private void credentialsAndHeartbeatTokens() throws Exception {
@@ -504,6 +504,16 @@ class MonitorsApiIT {
         }
         headers.forEach(b::header);
         return ItSupport.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * A check of what a write put on the topic: the reader is read_committed, and a transaction's commit markers reach
+     * each partition shortly after the commit returns, so what was written becomes visible within moments, not at once.
+     */
+    private void awaitOnTopic(java.util.function.Consumer<Map<String, MonitorDefinition>> check) {
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> check.accept(monitorsOnTopic()));
     }
 
     private Map<String, MonitorDefinition> monitorsOnTopic() {

@@ -43,6 +43,7 @@ class QueryAccessTest {
                 .delete("/v1/silences/{id}", ok)
                 .post("/v1/alerts/{fingerprint}/ack", ok)
                 .delete("/v1/alerts/{fingerprint}/ack", ok)
+                .get("/v1/alerts/{fingerprint}/timeline", ok)
                 .get("/v1/audit", ok)
                 .post("/v1/internal/thing", ok);
         server = TestApi.start(routes);
@@ -104,6 +105,14 @@ class QueryAccessTest {
         "POST,/v1/alerts/monitor%2Fshop/ack,vgl_test-acker,200",
         "DELETE,/v1/alerts/monitor%2Fshop/ack,vgl_test-acker,200",
         "POST,/v1/silences,vgl_test-acker,403",
+        // an incident's timeline is a read, beside the acknowledgement's write on the same fingerprint
+        "GET,/v1/alerts/monitor%2Fshop/timeline,,401",
+        "GET,/v1/alerts/monitor%2Fshop/timeline,vgl_wrong,401",
+        "GET,/v1/alerts/monitor%2Fshop/timeline,vgl_test-reader,200",
+        "GET,/v1/alerts/monitor%2Fshop/timeline,vgl_test-silencer,403",
+        "GET,/v1/alerts/monitor%2Fshop/timeline,vgl_test-acker,403",
+        "GET,/v1/alerts/monitor%2Fshop/timeline,vgl_test-instance,200",
+        "POST,/v1/alerts/monitor%2Fshop/timeline,vgl_test-reader,405",
         // admin: everything, including routes no scope names (deny by default for the rest)
         "GET,/v1/audit,vgl_test-admin,200",
         "POST,/v1/internal/thing,vgl_test-admin,200",
