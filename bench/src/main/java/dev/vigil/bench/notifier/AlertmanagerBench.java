@@ -5,6 +5,7 @@ import static dev.vigil.bench.BenchSupport.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vigil.bench.BenchSupport;
+import dev.vigil.bench.ProcStat;
 import dev.vigil.embedded.net.LocalPorts;
 import dev.vigil.schemas.json.Json;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -384,7 +385,7 @@ public final class AlertmanagerBench {
 
         /** utime + stime of the process, in clock ticks ({@code /proc/<pid>/stat} fields 14 and 15). */
         long cpuTicks() throws IOException {
-            return dev.vigil.bench.ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + process.pid() + "/stat")));
+            return ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + process.pid() + "/stat")));
         }
 
         /** Peak resident set size (VmHWM) in KiB, or -1. */

@@ -24,6 +24,7 @@ import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -195,9 +197,9 @@ public final class NotifierThroughputBench {
                 // which collector this JVM ran with: the notifier's deployed flags choose the throughput one
                 result.put(
                         "gc",
-                        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        ManagementFactory.getGarbageCollectorMXBeans().stream()
                                 .map(b -> b.getName().replace(' ', '-'))
-                                .collect(java.util.stream.Collectors.joining("+")));
+                                .collect(Collectors.joining("+")));
                 sink.reset();
                 Map<String, double[]> before = statementTotals(notifier.registry());
                 long pacedCpu0 = os.getProcessCpuTime();

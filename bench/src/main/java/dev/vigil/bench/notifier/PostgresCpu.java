@@ -1,5 +1,6 @@
 package dev.vigil.bench.notifier;
 
+import dev.vigil.bench.ProcStat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ final class PostgresCpu {
         } catch (IOException e) {
             return 0;
         }
-        return ticks / (double) dev.vigil.bench.ProcStat.TICKS_PER_SECOND;
+        return ticks / (double) ProcStat.TICKS_PER_SECOND;
     }
 
     /** utime + stime of one process when it is a PostgreSQL one; 0 otherwise or when it has gone. */
@@ -42,9 +43,7 @@ final class PostgresCpu {
             return 0;
         }
         try {
-            return dev.vigil.bench.ProcStat.command(line).startsWith("postgres")
-                    ? dev.vigil.bench.ProcStat.cpuTicks(line)
-                    : 0;
+            return ProcStat.command(line).startsWith("postgres") ? ProcStat.cpuTicks(line) : 0;
         } catch (RuntimeException e) {
             return 0;
         }

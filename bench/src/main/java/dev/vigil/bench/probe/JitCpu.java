@@ -1,5 +1,6 @@
 package dev.vigil.bench.probe;
 
+import dev.vigil.bench.ProcStat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ final class JitCpu {
                     if (!comm.startsWith("C1 Compiler") && !comm.startsWith("C2 Compiler")) {
                         continue;
                     }
-                    ticks += dev.vigil.bench.ProcStat.cpuTicks(Files.readString(t.resolve("stat")));
+                    ticks += ProcStat.cpuTicks(Files.readString(t.resolve("stat")));
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended between list and read
                 }
@@ -41,7 +42,7 @@ final class JitCpu {
         } catch (IOException e) {
             return -1;
         }
-        return ticks * (1_000_000_000L / dev.vigil.bench.ProcStat.TICKS_PER_SECOND);
+        return ticks * (1_000_000_000L / ProcStat.TICKS_PER_SECOND);
     }
 
     /** Milliseconds of JIT CPU between two {@link #nanos()} readings, or -1 when either was unavailable. */

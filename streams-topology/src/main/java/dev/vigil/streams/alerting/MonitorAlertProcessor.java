@@ -204,14 +204,15 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
 
     private void dispatch(Record<String, MonitorEvent> record) {
         MonitorEvent event = record.value();
+        if (config.isCanary(event.monitorId()) && !endsTheMonitor(event)) {
+            // the end-to-end canary's verdicts travel on as vigil/canary events, and the notifier's pipeline-stalled
+            // self-alert stands for them: a canary probe failing because Vigil's own cores are busy is Vigil's gap,
+            // not an outage of someone's service. Disabling or deleting it still resolves what an older release opened.
+            return;
+        }
         if (event instanceof MonitorEvent.Decided decided) {
-            if (!isCanary(decided.monitorId())) {
-                onVerdict(decided);
-            }
+            onVerdict(decided);
         } else if (event instanceof MonitorEvent.TlsObserved tls) {
-            if (isCanary(tls.monitorId())) {
-                return;
-            }
             MonitorRuleState state = stateOf(tls.monitorId());
             apply(tls.monitorId(), state, rules.onProbeResult(state, tls.definition(), tls.result()), null);
         } else if (event instanceof MonitorEvent.Disabled disabled) {
@@ -224,13 +225,8 @@ public final class MonitorAlertProcessor implements Processor<String, MonitorEve
         }
     }
 
-    /**
-     * Whether this is the end-to-end canary: its verdicts travel on as {@code vigil/canary} events and the notifier's
-     * pipeline-stalled self-alert stands for them, so it never opens an incident of its own. A canary probe that
-     * fails because Vigil's own cores are busy is Vigil's gap, not an outage of someone's service to page for.
-     */
-    private boolean isCanary(String monitorId) {
-        return !config.canaryMonitorId().isEmpty() && config.canaryMonitorId().equals(monitorId);
+    private static boolean endsTheMonitor(MonitorEvent event) {
+        return event instanceof MonitorEvent.Disabled || event instanceof MonitorEvent.Deleted;
     }
 
     private void onVerdict(MonitorEvent.Decided decided) {

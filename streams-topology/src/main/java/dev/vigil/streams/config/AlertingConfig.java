@@ -62,6 +62,11 @@ public record AlertingConfig(
 
     public static final String DEFAULT_CANARY_MONITOR_ID = "vigil-canary";
 
+    /** Whether {@code monitorId} is the end-to-end canary's (never, when the canary is off). */
+    public boolean isCanary(String monitorId) {
+        return !canaryMonitorId.isEmpty() && canaryMonitorId.equals(monitorId);
+    }
+
     /** The shape without the canary's monitor id (its default). */
     public AlertingConfig(
             Duration debounce,

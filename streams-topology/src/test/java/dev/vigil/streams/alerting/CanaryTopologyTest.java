@@ -47,6 +47,19 @@ class CanaryTopologyTest {
                 .toList();
     }
 
+    /** Defines the monitors, then fails each of them in its one region for four windows: enough to page. */
+    static void failFourWindows(AlertingHarness h, String... ids) {
+        for (String id : ids) {
+            h.define(monitor(id));
+        }
+        h.wallClockTo(W0 - 20_000);
+        for (int i = 0; i < 4; i++) {
+            for (String id : ids) {
+                h.result(failure(id, "eu-west", W0 + i * MIN));
+            }
+        }
+    }
+
     @Test
     void everyDecidedWindowOfTheCanaryIsOneEventWithItsOwnId() {
         try (var h = new AlertingHarness(W0 - 30_000)) {
@@ -101,14 +114,7 @@ class CanaryTopologyTest {
     @Test
     void aFailingCanaryNeverOpensAnIncidentOfItsOwnWhileAMonitorFailingBesideItPages() {
         try (var h = new AlertingHarness(W0 - 30_000)) {
-            h.define(monitor("vigil-canary"));
-            h.define(monitor("shop"));
-            h.wallClockTo(W0 - 20_000);
-            for (int i = 0; i < 4; i++) {
-                long w = W0 + i * MIN;
-                h.result(failure("vigil-canary", "eu-west", w));
-                h.result(failure("shop", "eu-west", w));
-            }
+            failFourWindows(h, "vigil-canary", "shop");
             var records = h.alerts.readRecordsToList();
             assertThat(records)
                     .extracting(r -> r.value().fingerprint())
@@ -124,11 +130,7 @@ class CanaryTopologyTest {
     void aMonitorNamedLikeTheCanaryPagesWhenTheCanaryIsOff() {
         AlertingConfig off = new AlertingConfig(null, null, null, null, null, null, null, "");
         try (var h = new AlertingHarness(off, W0 - 30_000)) {
-            h.define(monitor("vigil-canary"));
-            h.wallClockTo(W0 - 20_000);
-            for (int i = 0; i < 4; i++) {
-                h.result(failure("vigil-canary", "eu-west", W0 + i * MIN));
-            }
+            failFourWindows(h, "vigil-canary");
             assertThat(h.alerts.readRecordsToList())
                     .extracting(r -> r.value().fingerprint())
                     .contains("monitor/vigil-canary");
