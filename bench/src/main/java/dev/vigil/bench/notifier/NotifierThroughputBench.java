@@ -156,6 +156,7 @@ public final class NotifierThroughputBench {
                 double pg0 = PostgresCpu.seconds();
                 double seconds;
                 Map<String, Long> burstThreads0 = ThreadCpu.snapshot();
+                Map<String, double[]> burstBatches0 = batchTotals(notifier.registry());
                 try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
                     seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
                 }
@@ -171,17 +172,15 @@ public final class NotifierThroughputBench {
                         "deliveries_per_cpu_s_without_driver",
                         round(o.events() / (cpuSeconds - driverSeconds + pgSeconds)));
                 result.put("burst_us_postgres", round(pgSeconds * 1e6 / o.events()));
-                for (var s : notifier.registry()
-                        .find("vigil.notifier.store.batch.size")
-                        .summaries()) {
-                    String stmt = s.getId().getTag("statement");
-                    var t = notifier.registry()
-                            .find("vigil.notifier.store.statement")
-                            .tag("statement", stmt)
-                            .timer();
-                    result.put("batch_" + stmt + "_avg_rows", round(s.mean()));
-                    result.put("batch_" + stmt + "_avg_ms", round(t.mean(TimeUnit.MILLISECONDS)));
-                }
+                // the burst's own batches: the warm-ups' (mostly batches of one) are left out
+                batchTotals(notifier.registry()).forEach((stmt, now) -> {
+                    double[] was = burstBatches0.getOrDefault(stmt, new double[3]);
+                    double n = now[0] - was[0];
+                    if (n > 0) {
+                        result.put("batch_" + stmt + "_avg_rows", round((now[1] - was[1]) / n));
+                        result.put("batch_" + stmt + "_avg_ms", round((now[2] - was[2]) / n));
+                    }
+                });
                 long duplicates = sink.duplicates.get();
                 result.put("events", o.events());
                 result.put("deliveries_per_s", round(o.events() / seconds));
@@ -245,6 +244,20 @@ public final class NotifierThroughputBench {
      * Count and total milliseconds of each store statement kind and of the sends so far, keyed
      * {@code batch_<statement>} and {@code send}: the paced phase's means are the differences.
      */
+    /** Per statement: batches run, rows in them, milliseconds they took. */
+    private static Map<String, double[]> batchTotals(io.micrometer.core.instrument.MeterRegistry registry) {
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (var s : registry.find("vigil.notifier.store.batch.size").summaries()) {
+            String stmt = s.getId().getTag("statement");
+            var t = registry.find("vigil.notifier.store.statement")
+                    .tag("statement", stmt)
+                    .timer();
+            out.put(stmt, new double[] {s.count(), s.totalAmount(), t == null ? 0 : t.totalTime(TimeUnit.MILLISECONDS)
+            });
+        }
+        return out;
+    }
+
     private static Map<String, double[]> statementTotals(io.micrometer.core.instrument.MeterRegistry registry) {
         Map<String, double[]> out = new LinkedHashMap<>();
         for (var t : registry.find("vigil.notifier.store.statement").timers()) {

@@ -134,6 +134,12 @@ public final class ChannelLane implements AutoCloseable {
         /** Subscribes to the work; its one outcome goes to the caller, then {@code done} frees the slot. */
         void run(Runnable done) {
             work.subscribe(new reactor.core.CoreSubscriber<T>() {
+                /** Read once: every operator of the work asks for it, often several times per signal. */
+                private final reactor.util.context.Context context =
+                        sink.contextView() instanceof reactor.util.context.Context c
+                                ? c
+                                : reactor.util.context.Context.of(sink.contextView());
+
                 private boolean answered;
 
                 @Override
@@ -163,9 +169,7 @@ public final class ChannelLane implements AutoCloseable {
 
                 @Override
                 public reactor.util.context.Context currentContext() {
-                    return sink.contextView() instanceof reactor.util.context.Context c
-                            ? c
-                            : reactor.util.context.Context.of(sink.contextView());
+                    return context;
                 }
             });
         }

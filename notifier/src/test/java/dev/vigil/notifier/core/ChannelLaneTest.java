@@ -90,4 +90,20 @@ class ChannelLaneTest {
         assertThat(seen).containsExactly("error:boom", "next");
         lane.close();
     }
+
+    @Test
+    void theCallersContextReachesTheWorkAlsoWhenItWaitedForASlot() {
+        ChannelLane lane = new ChannelLane("hook", 0, 1, vts);
+        Sinks.One<String> first = Sinks.one();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        lane.submit(first.asMono()).subscribe(seen::add);
+        // queued behind the first: it starts later, from the first's completion, and still sees its caller's trace
+        lane.submit(Mono.deferContextual(c -> Mono.just(c.getOrDefault("trace", "none"))))
+                .contextWrite(reactor.util.context.Context.of("trace", "t-1"))
+                .subscribe(seen::add);
+        assertThat(seen).isEmpty();
+        first.tryEmitValue("first");
+        assertThat(seen).containsExactly("first", "t-1");
+        lane.close();
+    }
 }
