@@ -67,6 +67,10 @@ public final class ClaimStore implements DeliveryLog {
             + " FROM (SELECT " + CLAIMABLE + " AS k, " + STALE + " AS s) q)"
             + " RETURNING c.event_id, c.channel, c.status, c.token, c.taken_over_from";
 
+    /**
+     * Settles the claims and records their attempts; returns the channels of the delivered ones that have a
+     * delivery-failing alert open whose opened was dispatched (the same test as {@link #DISPATCHED_FAILING_SQL}).
+     */
     private static final String SETTLE_SQL = "WITH s AS ("
             + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $13::text[])"
             + " AS s(event_id, channel, token, status, group_id)"
@@ -75,10 +79,14 @@ public final class ClaimStore implements DeliveryLog {
             + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END,"
             + " group_id = s.group_id"
             + " FROM s WHERE c.event_id = s.event_id AND c.channel = s.channel AND c.token = s.token RETURNING 1"
-            + ") INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
+            + "), a AS (INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
             + " latency_ms, error, fingerprint, state, group_id)"
             + " SELECT * FROM unnest($1::text[], $5::text[], $2::text[], $6::int[], $7::text[], $8::int[],"
-            + " $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[])";
+            + " $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[]) RETURNING 1"
+            + ") SELECT f.channel FROM failing_channels f"
+            + " WHERE f.channel IN (SELECT s.channel FROM s WHERE s.status = 'delivered')"
+            + " AND EXISTS (SELECT 1 FROM incidents i WHERE i.incident_id = f.incident_id"
+            + " AND i.fingerprint = f.fingerprint)";
 
     /** Pages are what a resolution is owed to; a resolution itself (or an acknowledgement notice) is none. */
     private static final String PAGED_SQL = "SELECT DISTINCT channel FROM delivery_attempts"
@@ -177,8 +185,8 @@ public final class ClaimStore implements DeliveryLog {
     }
 
     @Override
-    public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
-        return settles.submit(new SettleRequest(claim, attempt, settlement)).then();
+    public Mono<Boolean> settle(Claim claim, Attempt attempt, Settlement settlement) {
+        return settles.submit(new SettleRequest(claim, attempt, settlement));
     }
 
     @Override
@@ -420,22 +428,31 @@ public final class ClaimStore implements DeliveryLog {
             states[i] = r.attempt.state() == null ? null : r.attempt.state().wire();
         }
         return withConnection(c -> {
-            Statement s = c.createStatement(SETTLE_SQL);
-            s.bind("$1", events)
-                    .bind("$2", channels)
-                    .bind("$3", tokens)
-                    .bind("$4", statuses)
-                    .bind("$5", incidentIds)
-                    .bind("$6", numbers)
-                    .bind("$7", outcomes)
-                    .bind("$8", statusCodes)
-                    .bind("$9", latencies)
-                    .bind("$10", errors)
-                    .bind("$11", fingerprints)
-                    .bind("$12", states)
-                    .bind("$13", groups);
-            return Flux.from(s.execute()).flatMap(r -> r.getRowsUpdated()).then(Mono.just(List.<Boolean>of()));
-        });
+                    Statement s = c.createStatement(SETTLE_SQL);
+                    s.bind("$1", events)
+                            .bind("$2", channels)
+                            .bind("$3", tokens)
+                            .bind("$4", statuses)
+                            .bind("$5", incidentIds)
+                            .bind("$6", numbers)
+                            .bind("$7", outcomes)
+                            .bind("$8", statusCodes)
+                            .bind("$9", latencies)
+                            .bind("$10", errors)
+                            .bind("$11", fingerprints)
+                            .bind("$12", states)
+                            .bind("$13", groups);
+                    return Flux.from(s.execute())
+                            .flatMap(r -> r.map((row, m) -> row.get("channel", String.class)))
+                            .collect(Collectors.toSet());
+                })
+                .map(failing -> {
+                    List<Boolean> out = new ArrayList<>(n);
+                    for (SettleRequest r : batch) {
+                        out.add(r.settlement == Settlement.DELIVERED && failing.contains(r.claim.channel()));
+                    }
+                    return out;
+                });
     }
 
     private Mono<List<Boolean>> incidentBatch(List<AlertEvent> batch) {

@@ -284,25 +284,27 @@ public final class ChannelPipeline {
         RetryPolicy.Decision d = policy.decide(sent.outcome(), n, first, clock.instant());
         Settlement settlement = SettleStep.settlement(d);
         List<Member> ours = s.ours().stream().map(members::get).toList();
-        Mono<Void> settled = Flux.fromIterable(s.ours())
+        // whether a settlement found the channel's delivery-failing alert open, to resolve after a delivered send
+        Mono<Boolean> settled = Flux.fromIterable(s.ours())
                 .flatMap(i -> records.settle(
                         s.claimed().get(i).claim(),
                         SettleStep.attempt(members.get(i).event(), channel, n, sent, s.groupId()),
                         settlement))
-                .then();
+                .reduce(false, (a, b) -> a || b);
         if (d instanceof RetryPolicy.Done) {
-            return settled.then(deadLetters.delivered(channel)).then(Mono.fromSupplier(() -> {
-                if (ours.size() > 1) {
-                    meters.groupDelivered(ours.size());
-                    LOG.info("group message {} to {} carried {} events", s.groupId(), channel, ours.size());
-                }
-                if (n > 1) {
-                    meters.retrySucceeded();
-                }
-                return ours.stream()
-                        .map(m -> new ChannelResult(channel, FinalOutcome.DELIVERED, n, null))
-                        .toList();
-            }));
+            return settled.flatMap(failing -> failing ? deadLetters.delivered(channel) : Mono.<Void>empty())
+                    .then(Mono.fromSupplier(() -> {
+                        if (ours.size() > 1) {
+                            meters.groupDelivered(ours.size());
+                            LOG.info("group message {} to {} carried {} events", s.groupId(), channel, ours.size());
+                        }
+                        if (n > 1) {
+                            meters.retrySucceeded();
+                        }
+                        return ours.stream()
+                                .map(m -> new ChannelResult(channel, FinalOutcome.DELIVERED, n, null))
+                                .toList();
+                    }));
         }
         if (d instanceof RetryPolicy.GiveUp g) {
             return settled.then(Flux.fromIterable(ours)

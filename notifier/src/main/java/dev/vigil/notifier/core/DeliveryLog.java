@@ -14,8 +14,13 @@ public interface DeliveryLog {
     /** Claims (eventId, channel) for the dedupe window in one atomic step, safe across instances. */
     Mono<Claim> claim(String eventId, String channel);
 
-    /** Ends a claim and records the attempt that ended it. */
-    Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement);
+    /**
+     * Ends a claim and records the attempt that ended it. Emits, for a {@link Settlement#DELIVERED} settlement,
+     * whether the claim's channel has a delivery-failing alert open whose {@code opened} was dispatched (what
+     * {@link #dispatchedFailing} would find, asked in the same step, so a success needs no look-up of its own when
+     * none is open); false for any other settlement.
+     */
+    Mono<Boolean> settle(Claim claim, Attempt attempt, Settlement settlement);
 
     /**
      * Upserts the incident (first/last seen, occurrences, latest state). An existing row of the same incident id

@@ -16,7 +16,8 @@ public final class RecordStage {
         this.timer = timer;
     }
 
-    public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
+    /** Settles; emits whether a delivered claim's channel has a dispatched delivery-failing alert to resolve. */
+    public Mono<Boolean> settle(Claim claim, Attempt attempt, Settlement settlement) {
         return ClaimStage.untilStored(() -> log.settle(claim, attempt, settlement), timer, "settle " + claim.channel());
     }
 

@@ -474,18 +474,36 @@ class ClaimStoreIT {
 
         // not yet dispatched: a resolution now could be written before its opened
         assertThat(a.dispatchedFailing(channel).block()).isEmpty();
+        assertThat(settledDelivered(a, channel)).isFalse();
         b.recordIncident(DeliveryFailing.opened(open, opened(fp(), Severity.CRITICAL), "x", 3_000))
                 .block();
         assertThat(a.dispatchedFailing(channel).block()).contains(open);
         assertThat(b.dispatchedFailing("other-" + channel).block()).isEmpty();
+        // a delivered settlement on the channel answers what the look-up would; another settlement or channel not
+        assertThat(settledDelivered(a, channel)).isTrue();
+        assertThat(settledDelivered(b, "other-" + channel)).isFalse();
+        String released = id();
+        Claim r = b.claim(released, channel).block();
+        assertThat(b.settle(r, attempt(released, channel, "transient"), Settlement.RELEASED)
+                        .block())
+                .isFalse();
 
         // closing another incident of the channel leaves this one open
         a.closeFailing(channel, open.incidentId() + "0").block();
         assertThat(b.dispatchedFailing(channel).block()).contains(open);
         a.closeFailing(channel, open.incidentId()).block();
         assertThat(b.dispatchedFailing(channel).block()).isEmpty();
+        assertThat(settledDelivered(b, channel)).isFalse();
         FailingChannel next = DeliveryFailing.candidate(channel, List.of("log"), 9_000);
         assertThat(b.openFailing(next).block()).isEqualTo(next);
+    }
+
+    /** Claims a new event on {@code channel}, settles it delivered, and returns what the settlement answered. */
+    private boolean settledDelivered(ClaimStore s, String channel) {
+        String event = id();
+        Claim c = s.claim(event, channel).block();
+        return s.settle(c, attempt(event, channel, "delivered"), Settlement.DELIVERED)
+                .block();
     }
 
     private static String fp() {

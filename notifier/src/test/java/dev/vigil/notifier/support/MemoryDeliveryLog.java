@@ -84,8 +84,8 @@ public final class MemoryDeliveryLog implements DeliveryLog {
     }
 
     @Override
-    public Mono<Void> settle(Claim claim, Attempt attempt, Settlement settlement) {
-        return check().then(Mono.fromRunnable(() -> {
+    public Mono<Boolean> settle(Claim claim, Attempt attempt, Settlement settlement) {
+        return check().then(Mono.fromSupplier(() -> {
             synchronized (this) {
                 String key = claim.eventId() + "|" + claim.channel();
                 String[] row = claims.get(key);
@@ -93,6 +93,10 @@ public final class MemoryDeliveryLog implements DeliveryLog {
                     claims.put(key, new String[] {settlement.name().toLowerCase(java.util.Locale.ROOT), row[1]});
                 }
                 attempts.add(attempt);
+                FailingChannel f = failing.get(claim.channel());
+                return settlement == Settlement.DELIVERED
+                        && f != null
+                        && f.fingerprint().equals(incidents.get(f.incidentId()));
             }
         }));
     }

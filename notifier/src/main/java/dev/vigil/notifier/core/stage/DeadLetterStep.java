@@ -24,9 +24,8 @@ public final class DeadLetterStep implements DeliveryStage {
     @Override
     public Mono<Delivery> apply(Delivery d, Chain next) {
         if (d.decision() instanceof RetryPolicy.Done) {
-            return deadLetters
-                    .delivered(d.channel())
-                    .then(Mono.fromSupplier(() -> d.finished(FinalOutcome.DELIVERED, d.attempt(), null)));
+            Mono<Void> resolve = d.channelFailing() ? deadLetters.delivered(d.channel()) : Mono.empty();
+            return resolve.then(Mono.fromSupplier(() -> d.finished(FinalOutcome.DELIVERED, d.attempt(), null)));
         }
         if (d.decision() instanceof RetryPolicy.GiveUp g) {
             return deadLetters

@@ -24,6 +24,8 @@ import reactor.core.publisher.Mono;
  * @param decision         what the retry policy made of the send (null before the retry stage)
  * @param result           the channel's final outcome: once set, the remaining stages are skipped
  * @param again            set when this run ends without an outcome and the list is to run again after this wait
+ * @param channelFailing   the settlement found the channel's delivery-failing alert open (a delivered send then
+ *                         resolves it)
  */
 public record Delivery(
         AlertEvent event,
@@ -36,7 +38,8 @@ public record Delivery(
         SendStage.Sent sent,
         RetryPolicy.Decision decision,
         ChannelResult result,
-        Duration again) {
+        Duration again,
+        boolean channelFailing) {
 
     /** The reason a delivery found already made reports. */
     public static final String ALREADY_DELIVERED = "already delivered within the dedupe window";
@@ -60,29 +63,90 @@ public record Delivery(
             Instant firstAttempt,
             Mono<Void> incidentRecorded) {
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, null, null, null, null, null);
+                event, channel, routed, attempt, firstAttempt, incidentRecorded, null, null, null, null, null, false);
     }
 
     public Delivery withClaim(Claim c) {
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, c, sent, decision, result, again);
+                event,
+                channel,
+                routed,
+                attempt,
+                firstAttempt,
+                incidentRecorded,
+                c,
+                sent,
+                decision,
+                result,
+                again,
+                channelFailing);
     }
 
     public Delivery withSent(SendStage.Sent s) {
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, claim, s, decision, result, again);
+                event,
+                channel,
+                routed,
+                attempt,
+                firstAttempt,
+                incidentRecorded,
+                claim,
+                s,
+                decision,
+                result,
+                again,
+                channelFailing);
     }
 
     public Delivery withDecision(RetryPolicy.Decision d) {
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, claim, sent, d, result, again);
+                event,
+                channel,
+                routed,
+                attempt,
+                firstAttempt,
+                incidentRecorded,
+                claim,
+                sent,
+                d,
+                result,
+                again,
+                channelFailing);
     }
 
     /** This delivery ended here with {@code outcome} after {@code attempts} sends. */
     public Delivery finished(FinalOutcome outcome, int attempts, String reason) {
         ChannelResult r = new ChannelResult(channel, outcome, attempts, reason);
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, claim, sent, decision, r, again);
+                event,
+                channel,
+                routed,
+                attempt,
+                firstAttempt,
+                incidentRecorded,
+                claim,
+                sent,
+                decision,
+                r,
+                again,
+                channelFailing);
+    }
+
+    /** The claim is settled; {@code failing}: the settlement found the channel's delivery-failing alert open. */
+    public Delivery settled(boolean failing) {
+        return new Delivery(
+                event,
+                channel,
+                routed,
+                attempt,
+                firstAttempt,
+                incidentRecorded,
+                claim,
+                sent,
+                decision,
+                result,
+                again,
+                failing);
     }
 
     /**
@@ -91,13 +155,24 @@ public record Delivery(
      */
     public Delivery againAfter(Duration wait, int nextAttempt) {
         return new Delivery(
-                event, channel, routed, nextAttempt, firstAttempt, incidentRecorded, null, null, null, null, wait);
+                event,
+                channel,
+                routed,
+                nextAttempt,
+                firstAttempt,
+                incidentRecorded,
+                null,
+                null,
+                null,
+                null,
+                wait,
+                false);
     }
 
     /** The delivery the next run starts from, once its wait is over. */
     public Delivery resumed() {
         return new Delivery(
-                event, channel, routed, attempt, firstAttempt, incidentRecorded, null, null, null, null, null);
+                event, channel, routed, attempt, firstAttempt, incidentRecorded, null, null, null, null, null, false);
     }
 
     /** Whether this run is over: an outcome was reached, or the list is to run again after a wait. */

@@ -38,7 +38,8 @@ public final class SettleStep implements DeliveryStage {
         }
         Attempt attempt = attempt(e, d.channel(), d.attempt(), d.sent(), null);
         return ref.then(records.settle(d.claim(), attempt, settlement(d.decision())))
-                .then(Mono.defer(() -> next.proceed(d)));
+                .defaultIfEmpty(false)
+                .flatMap(failing -> next.proceed(d.settled(failing)));
     }
 
     /** How a claim is settled after a send the policy decided on. */

@@ -4,12 +4,15 @@ import static dev.vigil.notifier.support.TestEvents.opened;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vigil.notifier.core.Attempt;
+import dev.vigil.notifier.core.DeliveryFailing;
 import dev.vigil.notifier.core.DeliveryOutcome;
+import dev.vigil.notifier.core.FailingChannel;
 import dev.vigil.notifier.core.RetryPolicy;
 import dev.vigil.notifier.core.SendStage;
 import dev.vigil.schemas.contract.AlertEvent;
 import dev.vigil.schemas.contract.Severity;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -81,5 +84,25 @@ class SettleStepTest {
 
         assertThat(f.log.status(e.eventId(), "slack")).isEqualTo("dead");
         assertThat(f.log.attempts).extracting(Attempt::outcome).containsExactly("permanent");
+    }
+
+    @Test
+    void aDeliveredSettlementTellsTheNextStageWhetherTheChannelHasAFailingAlertToResolve() {
+        f.run(step.apply(decided(new DeliveryOutcome.Delivered(200, null), new RetryPolicy.Done()), f.recording));
+        assertThat(f.reached)
+                .singleElement()
+                .extracting(Delivery::channelFailing)
+                .isEqualTo(false);
+
+        FailingChannel open = f.log.openFailing(DeliveryFailing.candidate("slack", List.of("log"), 1_000))
+                .block();
+        f.log.recordIncident(DeliveryFailing.opened(open, e, "x", 2_000)).block();
+        AlertEvent next = opened("monitor/b", Severity.CRITICAL);
+        f.run(step.apply(
+                f.claimed(next)
+                        .withSent(new SendStage.Sent(new DeliveryOutcome.Delivered(200, null), 7))
+                        .withDecision(new RetryPolicy.Done()),
+                f.recording));
+        assertThat(f.reached).extracting(Delivery::channelFailing).containsExactly(false, true);
     }
 }
