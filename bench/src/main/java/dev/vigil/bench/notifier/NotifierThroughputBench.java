@@ -121,8 +121,9 @@ public final class NotifierThroughputBench {
     public static Map<String, Object> run(Options o) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
-                EmbeddedPostgres pg =
-                        EmbeddedPostgres.builder().useEnvironment(false).start();
+                EmbeddedPostgres pg = withServerConfig(
+                                EmbeddedPostgres.builder().useEnvironment(false))
+                        .start();
                 Sink sink = new Sink();
                 TraceExport trace = TraceExport.fromProperty()) {
             result.put("tracing", trace.mode());
@@ -244,6 +245,22 @@ public final class NotifierThroughputBench {
      * Count and total milliseconds of each store statement kind and of the sends so far, keyed
      * {@code batch_<statement>} and {@code send}: the paced phase's means are the differences.
      */
+    /**
+     * PostgreSQL settings from {@code -Dvigil.bench.pgConfig=key=value,...}, to look inside the server while it
+     * runs (e.g. {@code shared_preload_libraries=auto_explain,auto_explain.log_min_duration=4,logging_collector=on,
+     * log_directory=/tmp/pglog}: the plans of slow statements).
+     */
+    private static EmbeddedPostgres.Builder withServerConfig(EmbeddedPostgres.Builder b) {
+        String settings = System.getProperty("vigil.bench.pgConfig", "");
+        for (String kv : settings.split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                b.serverConfig(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        return b;
+    }
+
     /** Per statement: batches run, rows in them, milliseconds they took. */
     private static Map<String, double[]> batchTotals(io.micrometer.core.instrument.MeterRegistry registry) {
         Map<String, double[]> out = new LinkedHashMap<>();

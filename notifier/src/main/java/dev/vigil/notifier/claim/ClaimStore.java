@@ -70,15 +70,20 @@ public final class ClaimStore implements DeliveryLog {
     /**
      * Settles the claims and records their attempts; returns the channels of the delivered ones that have a
      * delivery-failing alert open whose opened was dispatched (the same test as {@link #DISPATCHED_FAILING_SQL}).
+     * The settlement reaches its claim row through the primary key's conflict arbiter, an index probe per row
+     * whatever the planner believes about the table: an {@code UPDATE ... FROM} join is planned once per connection
+     * and kept, and a plan made while the table was small (a hash join over a scan of the whole table) stays in use
+     * as the table grows. Only a row whose token is still ours is changed; a claim row that is gone (removed by
+     * hand) comes back settled.
      */
     private static final String SETTLE_SQL = "WITH s AS ("
             + " SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $13::text[])"
             + " AS s(event_id, channel, token, status, group_id)"
-            + "), u AS ("
-            + " UPDATE claims c SET status = s.status, settled_at = now(),"
-            + " lease_until = CASE WHEN s.status = 'released' THEN now() ELSE c.lease_until END,"
-            + " group_id = s.group_id"
-            + " FROM s WHERE c.event_id = s.event_id AND c.channel = s.channel AND c.token = s.token RETURNING 1"
+            + "), u AS (INSERT INTO claims AS c (event_id, channel, status, token, claimed_at, lease_until,"
+            + " settled_at, group_id) SELECT s.event_id, s.channel, s.status, s.token, now(), now(), now(), s.group_id"
+            + " FROM s ON CONFLICT (event_id, channel) DO UPDATE SET status = EXCLUDED.status, settled_at = now(),"
+            + " lease_until = CASE WHEN EXCLUDED.status = 'released' THEN now() ELSE c.lease_until END,"
+            + " group_id = EXCLUDED.group_id WHERE c.token = EXCLUDED.token RETURNING 1"
             + "), a AS (INSERT INTO delivery_attempts (event_id, incident_id, channel, attempt, outcome, http_status,"
             + " latency_ms, error, fingerprint, state, group_id)"
             + " SELECT * FROM unnest($1::text[], $5::text[], $2::text[], $6::int[], $7::text[], $8::int[],"

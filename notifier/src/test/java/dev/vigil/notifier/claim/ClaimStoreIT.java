@@ -498,6 +498,70 @@ class ClaimStoreIT {
         assertThat(b.openFailing(next).block()).isEqualTo(next);
     }
 
+    /**
+     * The driver prepares each statement once per connection and PostgreSQL keeps a generic plan for it after a few
+     * executions; one made while the claims table was small must not scan the whole table once it has grown.
+     */
+    @Test
+    void settlementsReachTheirClaimThroughTheIndexAfterTheTableHasGrownUnderAPlanMadeWhenItWasSmall(
+            dev.vigil.embedded.postgres.EmbeddedPostgres server) throws Exception {
+        dev.vigil.embedded.postgres.PostgresDatabase fresh = server.createUniqueDatabase("plans");
+        try (fresh) {
+            assertThat(Migrations.run(fresh.jdbcUrl(), fresh.user(), fresh.password())
+                            .block())
+                    .isEqualTo(MigrationsIT.LATEST);
+            // one connection, so every statement runs where its plan was cached
+            Database one = Database.open(
+                    "r2dbc:postgresql://" + fresh.host() + ":" + fresh.port() + "/" + fresh.name(),
+                    fresh.user(),
+                    fresh.password(),
+                    1);
+            try (one;
+                    java.sql.Connection jdbc = fresh.openJdbcConnection();
+                    java.sql.Statement st = jdbc.createStatement()) {
+                ClaimStore s = new ClaimStore(one.pool(), Duration.ofHours(1), Duration.ofMinutes(1), "a", 256, 1);
+                // batches of several rows while the table is small: the kind of statement a generic plan is kept for
+                for (int i = 0; i < 10; i++) {
+                    settleTogether(s, 16);
+                }
+                st.execute("INSERT INTO claims (event_id, channel, status, claimed_at, lease_until)"
+                        + " SELECT 'grown-' || g, 'slack', 'delivered', now(), now() FROM generate_series(1, 50000) g");
+                long before = flushedSeqScans(s, st);
+                for (int i = 0; i < 3; i++) {
+                    settleTogether(s, 16);
+                }
+                assertThat(flushedSeqScans(s, st) - before)
+                        .as("scans of the whole claims table by 48 settlements after it grew")
+                        .isZero();
+            }
+        }
+    }
+
+    /** Claims {@code n} new events at once, then settles them at once (the store batches them). */
+    private static void settleTogether(ClaimStore s, int n) {
+        List<Claim> claims = Flux.range(0, n)
+                .flatMap(i -> s.claim(id(), "slack"))
+                .collectList()
+                .block(Duration.ofSeconds(30));
+        Flux.fromIterable(claims)
+                .flatMap(c -> s.settle(c, attempt(c.eventId(), "slack", "delivered"), Settlement.DELIVERED))
+                .blockLast(Duration.ofSeconds(30));
+    }
+
+    /**
+     * Scans of the whole claims table so far. A backend reports its counts at the end of a transaction at most once a
+     * second: after a second's wait, one more statement on the store's connection makes it report.
+     */
+    private static long flushedSeqScans(ClaimStore s, java.sql.Statement st) throws Exception {
+        Thread.sleep(1_100);
+        s.claim(id(), "flush").block(Duration.ofSeconds(30));
+        try (java.sql.ResultSet r =
+                st.executeQuery("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'claims'")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
     /** Claims a new event on {@code channel}, settles it delivered, and returns what the settlement answered. */
     private boolean settledDelivered(ClaimStore s, String channel) {
         String event = id();
