@@ -82,9 +82,12 @@ class FairShareIT {
                             .as("a page gets through while metrics flood: %s", r.text())
                             .isEqualTo(202);
                 }
-                assertThat(ingest.meter("vigil.ingest.body.budget.used.bytes"))
+                // the meter counts both lanes, and an alert's bytes are let go just after its 202: the stalled
+                // metric posts hold theirs for good, so above the cap once the alerts' are gone means they took it
+                Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                                ingest.meter("vigil.ingest.body.budget.used.bytes"))
                         .as("metrics never hold the alerts' reserve")
-                        .isLessThanOrEqualTo(IN_FLIGHT - IN_FLIGHT / 4);
+                        .isLessThanOrEqualTo(IN_FLIGHT - IN_FLIGHT / 4));
             } finally {
                 for (RawHttpConnection c : slow) {
                     c.close();
