@@ -2,7 +2,9 @@
 # Vigil's notifier next to Prometheus Alertmanager (Debian's prometheus-alertmanager), in alternating rounds
 # (Alertmanager, Vigil, Alertmanager, Vigil, ...): N distinct critical alerts to a local webhook sink, deliveries/s,
 # deliveries per CPU-second, p50/p99 at 1,000/s, the median of each figure over the rounds, and the ratios
-# Vigil/Alertmanager of the medians. Installs nothing: without the package it prints SKIP and exits 0.
+# Vigil/Alertmanager of the medians. Each round runs Vigil twice: its notifier in the benchmark's JVM beside the
+# broker (the headline: that whole JVM is costed), and as deployed, a process of its own costed from /proc.
+# Installs nothing: without the package it prints SKIP and exits 0.
 #
 #   bench/notifier-vs-alertmanager.sh [--events N] [--rounds R] [--warmup W] [--paced-warmup S]
 #
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
     --rounds) ROUNDS="$2"; shift 2 ;;
     --warmup) WARMUP="$2"; shift 2 ;;
     --paced-warmup) PACED_WARMUP="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "unknown option $1 (known: --events N --rounds R --warmup W --paced-warmup S)" >&2; exit 2 ;;
   esac
 done
@@ -65,7 +67,13 @@ for round in $(seq 1 "$ROUNDS"); do
   java -Xmx2g -XX:+UseParallelGC -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench \
       --events "$EVENTS" --warmup "$WARMUP" --paced-warmup "$PACED_WARMUP" --paced-rate 1000 --paced-seconds 5 \
       --reference-seconds "$([ "$round" = 1 ] && echo 10 || echo 0)" | tee "$OUT/vigil-$round.txt"
-  for side in am vigil; do
+  echo "== round $round of $ROUNDS: vigil notifier as a process of its own"
+  uptime
+  # the notifier in a second JVM (its deployed flags), costed from /proc as Alertmanager's process is
+  java -Xmx1g -cp "$CP" dev.vigil.bench.notifier.NotifierThroughputBench --notifier-process \
+      --events "$EVENTS" --warmup "$WARMUP" --paced-warmup "$PACED_WARMUP" --paced-rate 1000 --paced-seconds 5 \
+      --reference-seconds 0 | tee "$OUT/proc-$round.txt"
+  for side in am vigil proc; do
     if ! grep -q '^RESULT ' "$OUT/$side-$round.txt"; then
       echo "round $round: the $side RESULT line is missing" >&2
       exit 1
@@ -93,13 +101,15 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else pri
 
 echo
 echo "== Vigil notifier vs Alertmanager, $EVENTS distinct alerts, $ROUNDS alternating rounds, $WARMUP warm-up alerts each, medians"
-grep -h '^RESULT ' "$OUT"/vigil-*.txt "$OUT"/am-*.txt
+grep -h '^RESULT ' "$OUT"/vigil-*.txt "$OUT"/proc-*.txt "$OUT"/am-*.txt
 printf '%-28s %12s %14s %10s   %s\n' "" "vigil" "alertmanager" "vigil/am" "rounds (vigil | alertmanager)"
-row() {
+# row SIDE LABEL VIGIL_KEY AM_KEY: one figure's medians, their ratio and every round's value
+side_row() {
   local v a
-  v=$(median vigil "$2"); a=$(median am "$3")
-  printf '%-28s %12s %14s %10s   %s| %s\n' "$1" "$v" "$a" "$(ratio "$v" "$a")" "$(rounds vigil "$2")" "$(rounds am "$3")"
+  v=$(median "$1" "$3"); a=$(median am "$4")
+  printf '%-28s %12s %14s %10s   %s| %s\n' "$2" "$v" "$a" "$(ratio "$v" "$a")" "$(rounds "$1" "$3")" "$(rounds am "$4")"
 }
+row() { side_row vigil "$@"; }
 row "deliveries/s" deliveries_per_s deliveries_per_s
 row "deliveries per CPU-second" deliveries_per_jvm_cpu_s deliveries_per_cpu_s
 row "  with PostgreSQL's CPU" deliveries_per_cpu_s_with_pg deliveries_per_cpu_s
@@ -110,6 +120,14 @@ echo "(throughput ratios above 1 favour Vigil, latency ratios below 1 favour Vig
 echo " notifier, Kafka broker, producer and sink; the second row adds PostgreSQL's processes (pg_cpu_seconds)."
 echo " The third leaves out the driver's producer and the sink, as Alertmanager's side does; the broker stays in."
 echo " Alertmanager's is its own process only, without the driver and sink (driver_jvm_cpu_seconds).)"
+echo "-- the notifier as deployed, a process of its own, costed as Alertmanager's process is (the broker, producer and"
+echo "   sink stay in the benchmark's JVM; the last row adds the broker's threads, not that JVM's JIT and collector)"
+side_row proc "deliveries/s" deliveries_per_s deliveries_per_s
+side_row proc "deliveries per CPU-second" deliveries_per_notifier_cpu_s deliveries_per_cpu_s
+side_row proc "  with PostgreSQL's CPU" deliveries_per_notifier_pg_cpu_s deliveries_per_cpu_s
+side_row proc "  and the broker's threads" deliveries_per_notifier_pg_broker_cpu_s deliveries_per_cpu_s
+side_row proc "p50 ms at 1000/s" p50_ms p50_ms
+side_row proc "p99 ms at 1000/s" p99_ms p99_ms
 echo
 echo "== kill -9 variant (lost and delivered_twice_recorded must be 0; resent_unrecorded are sends the killed process"
 echo "   made but could not record, deduplicated by the receiver on X-Vigil-Event-Id)"

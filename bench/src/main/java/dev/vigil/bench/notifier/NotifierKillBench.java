@@ -5,20 +5,15 @@ import static dev.vigil.bench.BenchSupport.report;
 import dev.vigil.embedded.kafka.EmbeddedKafka;
 import dev.vigil.embedded.postgres.EmbeddedPostgres;
 import dev.vigil.embedded.postgres.PostgresDatabase;
-import dev.vigil.notifier.NotifierJvm;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.schemas.json.Json;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -117,7 +112,7 @@ public final class NotifierKillBench {
                     NotifierThroughputBench.DB_PASSWORD_ENV,
                     db.password());
 
-            Process first = start(file, env, dir.resolve("first.log"));
+            Process first = NotifierProcess.launch(file, env, dir.resolve("first.log"));
             long now = System.currentTimeMillis();
             for (int i = 0; i < o.events(); i++) {
                 var e = NotifierThroughputBench.event("kill", i, now);
@@ -131,7 +126,7 @@ public final class NotifierKillBench {
             long killed = System.nanoTime();
             int receivedAtKill = sink.received.size();
 
-            Process second = start(file, env, dir.resolve("second.log"));
+            Process second = NotifierProcess.launch(file, env, dir.resolve("second.log"));
             try {
                 awaitReceived(sink, o.events(), second);
                 double recovery = (System.nanoTime() - killed) / 1e9;
@@ -162,57 +157,6 @@ public final class NotifierKillBench {
         }
         report("notifier-kill", result);
         return result;
-    }
-
-    private static Process start(Path config, Map<String, String> env, Path log) throws Exception {
-        List<String> command = new ArrayList<>(
-                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
-        command.addAll(NotifierJvm.FLAGS);
-        command.addAll(List.of(
-                "-Dlogback.configurationFile=dev/vigil/bench/notifier/logback-bench.xml",
-                "-cp",
-                System.getProperty("java.class.path"),
-                NotifierProcess.class.getName(),
-                config.toString()));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        // its output goes to a log file; the start line is awaited first
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        StringBuilder seen = new StringBuilder();
-        String line;
-        while ((line = out.readLine()) != null) {
-            seen.append(line).append('\n');
-            if (line.startsWith(NotifierProcess.STARTED)) {
-                break;
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
-        }
-        Files.writeString(log, seen);
-        if (line == null || !line.startsWith(NotifierProcess.STARTED)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("the notifier process did not start; its output:\n" + seen);
-        }
-        Thread drain = new Thread(
-                () -> {
-                    try (var w = Files.newBufferedWriter(
-                            log, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND)) {
-                        String l;
-                        while ((l = out.readLine()) != null) {
-                            w.write(l);
-                            w.newLine();
-                        }
-                    } catch (java.io.IOException e) {
-                        // the process is gone
-                    }
-                },
-                "notifier-process-log");
-        drain.setDaemon(true);
-        drain.start();
-        return p;
     }
 
     private static void awaitReceived(NotifierThroughputBench.Sink sink, int n, Process notifier)

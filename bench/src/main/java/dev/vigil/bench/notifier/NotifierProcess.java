@@ -1,14 +1,26 @@
 package dev.vigil.bench.notifier;
 
+import dev.vigil.bench.ProcStat;
+import dev.vigil.notifier.NotifierJvm;
 import dev.vigil.notifier.NotifierService;
 import dev.vigil.notifier.config.NotifierConfig;
 import dev.vigil.schemas.json.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A notifier in a process of its own, so {@link NotifierKillBench} can kill it with SIGKILL. Argument: a JSON
- * {@link NotifierConfig} file; secrets come from the environment as in production.
+ * A notifier in a process of its own, as deployed: {@link NotifierKillBench} kills one with SIGKILL, and
+ * {@link NotifierThroughputBench} ({@code --notifier-process}) costs one apart from the broker and the driver.
+ * Argument: a JSON {@link NotifierConfig} file; secrets come from the environment as in production.
  */
 public final class NotifierProcess {
     static final String STARTED = "NOTIFIER-STARTED";
@@ -21,5 +33,69 @@ public final class NotifierProcess {
         System.out.println(STARTED + " " + running.instance());
         System.out.flush();
         Thread.currentThread().join();
+    }
+
+    /**
+     * Starts a notifier process with the notifier's own JVM flags and this JVM's class path, waits for its start
+     * line and sends its output to {@code log}.
+     */
+    static Process launch(Path config, Map<String, String> env, Path log) throws IOException {
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g"));
+        command.addAll(NotifierJvm.FLAGS);
+        command.addAll(List.of(
+                "-Dlogback.configurationFile=dev/vigil/bench/notifier/logback-bench.xml",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NotifierProcess.class.getName(),
+                config.toString()));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        // its output goes to a log file; the start line is awaited first
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = out.readLine()) != null) {
+            seen.append(line).append('\n');
+            if (line.startsWith(STARTED)) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        Files.writeString(log, seen);
+        if (line == null || !line.startsWith(STARTED)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the notifier process did not start; its output:\n" + seen);
+        }
+        Thread drain = new Thread(
+                () -> {
+                    try (var w = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.APPEND)) {
+                        String l;
+                        while ((l = out.readLine()) != null) {
+                            w.write(l);
+                            w.newLine();
+                        }
+                    } catch (IOException e) {
+                        // the process is gone
+                    }
+                },
+                "notifier-process-log");
+        drain.setDaemon(true);
+        drain.start();
+        return p;
+    }
+
+    /** The CPU seconds a process has used so far (all its threads, the JIT and the collector included). */
+    static double cpuSeconds(Process p) {
+        try {
+            return ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + p.pid() + "/stat")))
+                    / (double) ProcStat.TICKS_PER_SECOND;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the notifier process's CPU time from /proc", e);
+        }
     }
 }

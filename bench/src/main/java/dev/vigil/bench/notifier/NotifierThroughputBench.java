@@ -56,7 +56,7 @@ import reactor.netty.http.server.HttpServer;
 
 /**
  * The notifier's full path — consume, claim, send, record, commit — into a local webhook sink, on the embedded
- * broker and embedded PostgreSQL, in one JVM.
+ * broker and embedded PostgreSQL, in one JVM (or, with {@code --notifier-process}, the notifier in a second one).
  *
  * <ul>
  *   <li><b>burst</b>: N distinct critical events are put on the topic at once; deliveries/s is N divided by the
@@ -75,6 +75,9 @@ import reactor.netty.http.server.HttpServer;
  * java -Xmx1g -cp bench/target-notifier/classes:$(cat bench/target-notifier/classpath.txt) \
  *     dev.vigil.bench.notifier.NotifierThroughputBench --events 10000 --paced-rate 1000 --paced-seconds 5
  * </pre>
+ * With {@code --notifier-process} the notifier runs as deployed, a process of its own with its own JVM flags, and is
+ * costed as Alertmanager is: its process's CPU from {@code /proc} ({@code deliveries_per_notifier_cpu_s}), then with
+ * PostgreSQL's, then with the broker's threads as well; this JVM keeps the broker, the producer and the sink.
  * The last line is {@code RESULT notifier-throughput key=value ...}; the same goes to
  * {@code bench/target/results/notifier-throughput.json} (directory: {@code -Dvigil.results.dir}).
  */
@@ -84,7 +87,13 @@ public final class NotifierThroughputBench {
     static final String DB_PASSWORD_ENV = "BENCH_DB_PASSWORD";
 
     public record Options(
-            int events, int pacedRate, int pacedSeconds, int referenceSeconds, int warmup, int pacedWarmupSeconds) {
+            int events,
+            int pacedRate,
+            int pacedSeconds,
+            int referenceSeconds,
+            int warmup,
+            int pacedWarmupSeconds,
+            boolean notifierProcess) {
         static Options parse(String[] args) {
             int events = 10_000;
             int rate = 1000;
@@ -92,6 +101,7 @@ public final class NotifierThroughputBench {
             int reference = 10;
             int warmup = 5000;
             int pacedWarmup = 0;
+            boolean process = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--events" -> events = Integer.parseInt(args[++i]);
@@ -100,12 +110,13 @@ public final class NotifierThroughputBench {
                     case "--reference-seconds" -> reference = Integer.parseInt(args[++i]);
                     case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                     case "--paced-warmup" -> pacedWarmup = Integer.parseInt(args[++i]);
+                    case "--notifier-process" -> process = true;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
                             + "; options: --events N --paced-rate N --paced-seconds S --reference-seconds S"
-                            + " (0: no reference) --warmup N --paced-warmup S");
+                            + " (0: no reference) --warmup N --paced-warmup S --notifier-process");
                 }
             }
-            return new Options(events, rate, seconds, reference, warmup, pacedWarmup);
+            return new Options(events, rate, seconds, reference, warmup, pacedWarmup, process);
         }
     }
 
@@ -120,6 +131,7 @@ public final class NotifierThroughputBench {
     /** Runs the benchmark, prints the RESULT line, writes the JSON file and returns the figures. */
     public static Map<String, Object> run(Options o) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
+        Path dir = Files.createTempDirectory("vigil-notifier-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
                 EmbeddedPostgres pg = withServerConfig(
                                 EmbeddedPostgres.builder().useEnvironment(false))
@@ -127,6 +139,7 @@ public final class NotifierThroughputBench {
                 Sink sink = new Sink();
                 TraceExport trace = TraceExport.fromProperty()) {
             result.put("tracing", trace.mode());
+            result.put("notifier", o.notifierProcess() ? "process" : "in-jvm");
             PostgresDatabase db = pg.createDatabase("notifier_bench");
             String topic = "bench-alerts";
             createTopics(kafka, topic);
@@ -139,7 +152,7 @@ public final class NotifierThroughputBench {
             producerProps.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 0);
             try (KafkaProducer<byte[], byte[]> producer =
                             new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
-                    NotifierService.Running notifier = NotifierService.start(cfg, env);
+                    Target notifier = Target.start(o.notifierProcess(), cfg, env, dir);
                     Admin admin = Admin.create(kafka.adminProps())) {
                 long run = System.nanoTime();
                 // warm-up: JIT, connection pools, group join
@@ -155,26 +168,26 @@ public final class NotifierThroughputBench {
                         java.lang.management.ManagementFactory.getOperatingSystemMXBean();
                 long cpu0 = os.getProcessCpuTime();
                 double pg0 = PostgresCpu.seconds();
+                double own0 = notifier.processCpuSeconds();
                 double seconds;
                 Map<String, Long> burstThreads0 = ThreadCpu.snapshot();
-                Map<String, double[]> burstBatches0 = batchTotals(notifier.registry());
+                Map<String, double[]> burstBatches0 = notifier.batchTotals();
                 try (dev.vigil.bench.Profiling profile = dev.vigil.bench.Profiling.startIfAsked()) {
                     seconds = burst(producer, topic, sink, admin, cfg.kafka().groupId(), o.events(), "burst" + run);
                 }
                 double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
                 double pgSeconds = PostgresCpu.seconds() - pg0;
+                double ownSeconds = notifier.processCpuSeconds() - own0;
                 // CPU per delivery by role: what the notifier costs, and what the stand-ins beside it cost
                 Map<String, Double> perEvent = ThreadCpu.perEvent(burstThreads0, ThreadCpu.snapshot(), o.events());
+                if (notifier.ownProcess()) {
+                    // no notifier thread in this JVM then: its roles are the stand-ins' and this JVM's own
+                    perEvent.remove(ThreadCpu.NOTIFIER);
+                }
                 perEvent.forEach((role, us) -> result.put("burst_us_" + role.replace('+', '_'), us));
-                // as Alertmanager's side is costed: without the driver and the sink (the broker, which Vigil needs
-                // and Alertmanager does not, stays in)
-                double driverSeconds = perEvent.get(ThreadCpu.DRIVER) * o.events() / 1e6;
-                result.put(
-                        "deliveries_per_cpu_s_without_driver",
-                        round(o.events() / (cpuSeconds - driverSeconds + pgSeconds)));
                 result.put("burst_us_postgres", round(pgSeconds * 1e6 / o.events()));
                 // the burst's own batches: the warm-ups' (mostly batches of one) are left out
-                batchTotals(notifier.registry()).forEach((stmt, now) -> {
+                notifier.batchTotals().forEach((stmt, now) -> {
                     double[] was = burstBatches0.getOrDefault(stmt, new double[3]);
                     double n = now[0] - was[0];
                     if (n > 0) {
@@ -186,24 +199,48 @@ public final class NotifierThroughputBench {
                 result.put("events", o.events());
                 result.put("deliveries_per_s", round(o.events() / seconds));
                 result.put("burst_seconds", round(seconds));
-                // this JVM also hosts the broker, the producer and the sink: an upper bound on the notifier's cost
-                result.put("jvm_cpu_seconds", round(cpuSeconds));
-                result.put("deliveries_per_jvm_cpu_s", round(o.events() / cpuSeconds));
+                if (notifier.ownProcess()) {
+                    // the notifier's process alone (its threads, JIT and collector), as Alertmanager's is costed;
+                    // then with PostgreSQL, then with the broker's threads as well (the JIT and collector of the
+                    // benchmark's JVM, which hosts the broker, the producer and the sink, stay out)
+                    double brokerSeconds = perEvent.get(ThreadCpu.BROKER) * o.events() / 1e6;
+                    result.put("notifier_cpu_seconds", round(ownSeconds));
+                    result.put("burst_us_notifier_process", round(ownSeconds * 1e6 / o.events()));
+                    result.put("deliveries_per_notifier_cpu_s", round(o.events() / ownSeconds));
+                    result.put("deliveries_per_notifier_pg_cpu_s", round(o.events() / (ownSeconds + pgSeconds)));
+                    result.put(
+                            "deliveries_per_notifier_pg_broker_cpu_s",
+                            round(o.events() / (ownSeconds + pgSeconds + brokerSeconds)));
+                    result.put("bench_jvm_cpu_seconds", round(cpuSeconds));
+                } else {
+                    // as Alertmanager's side is costed: without the driver and the sink (the broker, which Vigil
+                    // needs and Alertmanager does not, stays in)
+                    double driverSeconds = perEvent.get(ThreadCpu.DRIVER) * o.events() / 1e6;
+                    result.put(
+                            "deliveries_per_cpu_s_without_driver",
+                            round(o.events() / (cpuSeconds - driverSeconds + pgSeconds)));
+                    // this JVM also hosts the broker, the producer and the sink: an upper bound on the notifier's
+                    result.put("jvm_cpu_seconds", round(cpuSeconds));
+                    result.put("deliveries_per_jvm_cpu_s", round(o.events() / cpuSeconds));
+                    result.put("deliveries_per_cpu_s_with_pg", round(o.events() / (cpuSeconds + pgSeconds)));
+                }
                 // PostgreSQL's processes (backends, WAL writer, checkpointer) do the claims' and settlements' work
                 result.put("pg_cpu_seconds", round(pgSeconds));
-                result.put("deliveries_per_cpu_s_with_pg", round(o.events() / (cpuSeconds + pgSeconds)));
                 result.put("load_average", round(os.getSystemLoadAverage()));
                 result.put("cores", os.getAvailableProcessors());
-                // which collector this JVM ran with: the notifier's deployed flags choose the throughput one
-                result.put(
-                        "gc",
-                        ManagementFactory.getGarbageCollectorMXBeans().stream()
-                                .map(b -> b.getName().replace(' ', '-'))
-                                .collect(Collectors.joining("+")));
+                if (!notifier.ownProcess()) {
+                    // which collector this JVM ran with: the notifier's deployed flags choose the throughput one
+                    result.put(
+                            "gc",
+                            ManagementFactory.getGarbageCollectorMXBeans().stream()
+                                    .map(b -> b.getName().replace(' ', '-'))
+                                    .collect(Collectors.joining("+")));
+                }
                 sink.reset();
-                Map<String, double[]> before = statementTotals(notifier.registry());
+                Map<String, double[]> before = notifier.statementTotals();
                 long pacedCpu0 = os.getProcessCpuTime();
                 double pacedPg0 = PostgresCpu.seconds();
+                double pacedOwn0 = notifier.processCpuSeconds();
                 long pacedStart = System.nanoTime();
                 Map<String, Long> threads0 = ThreadCpu.snapshot();
                 long[] lat;
@@ -214,11 +251,19 @@ public final class NotifierThroughputBench {
                 result.put("paced_rate", o.pacedRate());
                 result.put("paced_events", lat.length);
                 double pacedWall = (System.nanoTime() - pacedStart) / 1e9;
-                ThreadCpu.percent(threads0, ThreadCpu.snapshot(), pacedWall)
-                        .forEach((role, pct) -> result.put("paced_cpu_pct_" + role.replace('+', '_'), pct));
+                Map<String, Double> pacedRoles = ThreadCpu.percent(threads0, ThreadCpu.snapshot(), pacedWall);
+                if (notifier.ownProcess()) {
+                    pacedRoles.remove(ThreadCpu.NOTIFIER);
+                }
+                pacedRoles.forEach((role, pct) -> result.put("paced_cpu_pct_" + role.replace('+', '_'), pct));
                 result.put("paced_jvm_cpu_pct", round(100 * (os.getProcessCpuTime() - pacedCpu0) / 1e9 / pacedWall));
+                if (notifier.ownProcess()) {
+                    result.put(
+                            "paced_cpu_pct_notifier_process",
+                            round(100 * (notifier.processCpuSeconds() - pacedOwn0) / pacedWall));
+                }
                 result.put("paced_pg_cpu_pct", round(100 * (PostgresCpu.seconds() - pacedPg0) / pacedWall));
-                statementTotals(notifier.registry()).forEach((name, now) -> {
+                notifier.statementTotals().forEach((name, now) -> {
                     double[] was = before.getOrDefault(name, new double[2]);
                     double n = now[0] - was[0];
                     if (n > 0) {
@@ -236,9 +281,55 @@ public final class NotifierThroughputBench {
                 result.put("reference_claims_per_s", round(ref.perSecond()));
                 result.put("ratio_to_reference", round((double) result.get("deliveries_per_s") / ref.perSecond()));
             }
+        } finally {
+            dev.vigil.bench.BenchSupport.deleteTree(dir);
         }
         report("notifier-throughput", result);
         return result;
+    }
+
+    /**
+     * The notifier under test: in this JVM (its meters at hand, its CPU counted by thread role), or a process of
+     * its own with the notifier's deployed flags (its CPU read from {@code /proc}; its meters out of reach).
+     */
+    private record Target(NotifierService.Running inJvm, Process process) implements AutoCloseable {
+        static Target start(boolean ownProcess, NotifierConfig cfg, Map<String, String> env, Path dir)
+                throws Exception {
+            if (!ownProcess) {
+                return new Target(NotifierService.start(cfg, env), null);
+            }
+            Path file = dir.resolve("notifier.json");
+            Files.writeString(file, Json.string(cfg));
+            return new Target(null, NotifierProcess.launch(file, env, dir.resolve("notifier.log")));
+        }
+
+        boolean ownProcess() {
+            return process != null;
+        }
+
+        double processCpuSeconds() {
+            return process == null ? 0 : NotifierProcess.cpuSeconds(process);
+        }
+
+        Map<String, double[]> batchTotals() {
+            return inJvm == null ? Map.of() : NotifierThroughputBench.batchTotals(inJvm.registry());
+        }
+
+        Map<String, double[]> statementTotals() {
+            return inJvm == null ? Map.of() : NotifierThroughputBench.statementTotals(inJvm.registry());
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (inJvm != null) {
+                inJvm.close();
+            } else {
+                process.destroy();
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+        }
     }
 
     /**

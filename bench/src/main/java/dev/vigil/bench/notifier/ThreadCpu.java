@@ -56,7 +56,8 @@ final class ThreadCpu {
         if (thread.equals("main")
                 || thread.startsWith("bench-sink")
                 || thread.startsWith("kafka-producer-network-thread | producer-")
-                || thread.startsWith("kafka-admin-client-thread")) {
+                || thread.startsWith("kafka-admin-client-thread")
+                || thread.equals("notifier-process-log")) {
             return DRIVER;
         }
         return BROKER;

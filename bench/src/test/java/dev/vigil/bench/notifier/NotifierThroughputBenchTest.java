@@ -18,7 +18,7 @@ class NotifierThroughputBenchTest {
         System.setProperty("vigil.results.dir", results.toString());
         try {
             Map<String, Object> r =
-                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50, 1));
+                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 1, 50, 1, false));
             assertThat(r)
                     .containsKeys(
                             "deliveries_per_s",
@@ -33,11 +33,37 @@ class NotifierThroughputBenchTest {
                             "burst_us_notifier",
                             "burst_us_postgres",
                             "deliveries_per_cpu_s_without_driver");
+            assertThat(r.get("notifier")).isEqualTo("in-jvm");
             assertThat(r.get("events")).isEqualTo(200);
             assertThat(r.get("duplicates")).isEqualTo(0L);
             assertThat((int) r.get("paced_events")).isEqualTo(100);
             assertThat(Files.readString(results.resolve("notifier-throughput.json")))
                     .contains("\"deliveries_per_s\"");
+        } finally {
+            System.clearProperty("vigil.results.dir");
+        }
+    }
+
+    @Test
+    void harnessCostsANotifierProcessOfItsOwnApartFromTheBrokerAndTheDriver() throws Exception {
+        System.setProperty("vigil.results.dir", results.toString());
+        try {
+            Map<String, Object> r =
+                    NotifierThroughputBench.run(new NotifierThroughputBench.Options(200, 100, 1, 0, 50, 0, true));
+            assertThat(r.get("notifier")).isEqualTo("process");
+            assertThat(r)
+                    .containsKeys(
+                            "notifier_cpu_seconds",
+                            "deliveries_per_notifier_cpu_s",
+                            "deliveries_per_notifier_pg_cpu_s",
+                            "deliveries_per_notifier_pg_broker_cpu_s",
+                            "paced_cpu_pct_notifier_process",
+                            "p99_ms")
+                    // this JVM holds no notifier: neither its threads nor its meters are here to read
+                    .doesNotContainKeys("deliveries_per_jvm_cpu_s", "burst_us_notifier", "batch_claims_avg_rows");
+            assertThat((double) r.get("notifier_cpu_seconds")).isPositive();
+            assertThat(r.get("duplicates")).isEqualTo(0L);
+            assertThat((int) r.get("paced_events")).isEqualTo(100);
         } finally {
             System.clearProperty("vigil.results.dir");
         }
