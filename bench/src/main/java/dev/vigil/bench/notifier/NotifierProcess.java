@@ -89,6 +89,35 @@ public final class NotifierProcess {
         return p;
     }
 
+    /**
+     * A process's CPU seconds so far by kind of thread, from {@code /proc/<pid>/task}: {@code jit} (the compiler
+     * threads), {@code gc} (the collector's threads and the VM thread that runs its safepoints), {@code threads}
+     * (every other: the notifier's own work). Threads that ended are missed; the notifier's live for its life.
+     */
+    static Map<String, Double> cpuSecondsByKind(Process p) {
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        out.put("threads", 0.0);
+        out.put("jit", 0.0);
+        out.put("gc", 0.0);
+        try (var tasks = Files.list(Path.of("/proc/" + p.pid() + "/task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String comm = ProcStat.command(stat);
+                    String kind = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")
+                            ? "jit"
+                            : comm.startsWith("GC Thread") || comm.equals("VM Thread") ? "gc" : "threads";
+                    out.merge(kind, ProcStat.cpuTicks(stat) / (double) ProcStat.TICKS_PER_SECOND, Double::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended between list and read
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the notifier process's threads from /proc", e);
+        }
+        return out;
+    }
+
     /** The CPU seconds a process has used so far (all its threads, the JIT and the collector included). */
     static double cpuSeconds(Process p) {
         try {

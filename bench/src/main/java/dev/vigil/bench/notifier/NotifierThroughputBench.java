@@ -169,6 +169,7 @@ public final class NotifierThroughputBench {
                 long cpu0 = os.getProcessCpuTime();
                 double pg0 = PostgresCpu.seconds();
                 double own0 = notifier.processCpuSeconds();
+                Map<String, Double> kinds0 = notifier.processCpuByKind();
                 double seconds;
                 Map<String, Long> burstThreads0 = ThreadCpu.snapshot();
                 Map<String, double[]> burstBatches0 = notifier.batchTotals();
@@ -206,6 +207,11 @@ public final class NotifierThroughputBench {
                     double brokerSeconds = perEvent.get(ThreadCpu.BROKER) * o.events() / 1e6;
                     result.put("notifier_cpu_seconds", round(ownSeconds));
                     result.put("burst_us_notifier_process", round(ownSeconds * 1e6 / o.events()));
+                    // of which its own work, its JIT, its collector
+                    notifier.processCpuByKind()
+                            .forEach((kind, sec) -> result.put(
+                                    "burst_us_notifier_process_" + kind,
+                                    round((sec - kinds0.getOrDefault(kind, 0.0)) * 1e6 / o.events())));
                     result.put("deliveries_per_notifier_cpu_s", round(o.events() / ownSeconds));
                     result.put("deliveries_per_notifier_pg_cpu_s", round(o.events() / (ownSeconds + pgSeconds)));
                     result.put(
@@ -309,6 +315,10 @@ public final class NotifierThroughputBench {
 
         double processCpuSeconds() {
             return process == null ? 0 : NotifierProcess.cpuSeconds(process);
+        }
+
+        Map<String, Double> processCpuByKind() {
+            return process == null ? Map.of() : NotifierProcess.cpuSecondsByKind(process);
         }
 
         Map<String, double[]> batchTotals() {

@@ -57,6 +57,9 @@ class NotifierThroughputBenchTest {
                             "deliveries_per_notifier_cpu_s",
                             "deliveries_per_notifier_pg_cpu_s",
                             "deliveries_per_notifier_pg_broker_cpu_s",
+                            "burst_us_notifier_process_jit",
+                            "burst_us_notifier_process_gc",
+                            "burst_us_notifier_process_threads",
                             "paced_cpu_pct_notifier_process",
                             "p99_ms")
                     // this JVM holds no notifier: neither its threads nor its meters are here to read
