@@ -78,8 +78,7 @@ public final class NotifierKillBench {
         Map<String, Object> result = new LinkedHashMap<>();
         Path dir = Files.createTempDirectory("vigil-notifier-kill");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
-                EmbeddedPostgres pg =
-                        EmbeddedPostgres.builder().useEnvironment(false).start();
+                EmbeddedPostgres pg = NotifierThroughputBench.server().start();
                 NotifierThroughputBench.Sink sink = new NotifierThroughputBench.Sink();
                 Admin admin = Admin.create(kafka.adminProps());
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(

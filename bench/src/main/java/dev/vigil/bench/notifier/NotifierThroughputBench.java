@@ -133,9 +133,7 @@ public final class NotifierThroughputBench {
         Map<String, Object> result = new LinkedHashMap<>();
         Path dir = Files.createTempDirectory("vigil-notifier-bench");
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().start();
-                EmbeddedPostgres pg = withServerConfig(
-                                EmbeddedPostgres.builder().useEnvironment(false))
-                        .start();
+                EmbeddedPostgres pg = server().start();
                 Sink sink = new Sink();
                 TraceExport trace = TraceExport.fromProperty()) {
             result.put("tracing", trace.mode());
@@ -343,15 +341,18 @@ public final class NotifierThroughputBench {
     }
 
     /**
-     * Count and total milliseconds of each store statement kind and of the sends so far, keyed
-     * {@code batch_<statement>} and {@code send}: the paced phase's means are the differences.
+     * The benchmark's PostgreSQL, durable as it ships ({@code fsync} and {@code synchronous_commit} on; the embedded
+     * server turns both off for throwaway test data): a claim is on disk before its send, as in production. Settings
+     * from {@code -Dvigil.bench.pgConfig=key=value,...} come on top, to look inside the server while it runs (e.g.
+     * {@code shared_preload_libraries=auto_explain,auto_explain.log_min_duration=4,logging_collector=on,
+     * log_directory=/tmp/pglog}: the plans of slow statements) or to measure without the flushes
+     * ({@code fsync=off,synchronous_commit=off}).
      */
-    /**
-     * PostgreSQL settings from {@code -Dvigil.bench.pgConfig=key=value,...}, to look inside the server while it
-     * runs (e.g. {@code shared_preload_libraries=auto_explain,auto_explain.log_min_duration=4,logging_collector=on,
-     * log_directory=/tmp/pglog}: the plans of slow statements).
-     */
-    private static EmbeddedPostgres.Builder withServerConfig(EmbeddedPostgres.Builder b) {
+    static EmbeddedPostgres.Builder server() {
+        EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                .useEnvironment(false)
+                .serverConfig("fsync", "on")
+                .serverConfig("synchronous_commit", "on");
         String settings = System.getProperty("vigil.bench.pgConfig", "");
         for (String kv : settings.split(",")) {
             int eq = kv.indexOf('=');
@@ -376,6 +377,10 @@ public final class NotifierThroughputBench {
         return out;
     }
 
+    /**
+     * Count and total milliseconds of each store statement kind and of the sends so far, keyed
+     * {@code batch_<statement>} and {@code send}: the paced phase's means are the differences.
+     */
     private static Map<String, double[]> statementTotals(io.micrometer.core.instrument.MeterRegistry registry) {
         Map<String, double[]> out = new LinkedHashMap<>();
         for (var t : registry.find("vigil.notifier.store.statement").timers()) {

@@ -537,6 +537,62 @@ class ClaimStoreIT {
         }
     }
 
+    /**
+     * A send follows its claim only once the claim is on disk, and a delivery's record is on disk before its event
+     * is final: on a server that flushes its WAL at commit (the shared test server does not), claims and settlements
+     * made one at a time, as at low load, each wait for a flush.
+     */
+    @Test
+    void claimsAndSettlementsWaitForTheirFlush() throws Exception {
+        try (dev.vigil.embedded.postgres.EmbeddedPostgres durable =
+                dev.vigil.embedded.postgres.EmbeddedPostgres.builder()
+                        .useEnvironment(false)
+                        .serverConfig("fsync", "on")
+                        .serverConfig("synchronous_commit", "on")
+                        .start()) {
+            PostgresDatabase db = durable.createDatabase("durable");
+            assertThat(Migrations.run(db.jdbcUrl(), db.user(), db.password()).block())
+                    .isEqualTo(MigrationsIT.LATEST);
+            Database one = Database.open(
+                    "r2dbc:postgresql://" + db.host() + ":" + db.port() + "/" + db.name(), db.user(), db.password(), 1);
+            try (one;
+                    java.sql.Connection jdbc = db.openJdbcConnection();
+                    java.sql.Statement st = jdbc.createStatement()) {
+                ClaimStore s = new ClaimStore(one.pool(), Duration.ofHours(1), Duration.ofMinutes(1), "a", 256, 1);
+                int n = 20;
+                long start = flushedWalSyncs(one, st);
+                List<String> events = new ArrayList<>();
+                List<Claim> claims = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    String event = id();
+                    events.add(event);
+                    claims.add(s.claim(event, "slack").block(Duration.ofSeconds(30)));
+                }
+                long claimed = flushedWalSyncs(one, st) - start;
+                for (int i = 0; i < n; i++) {
+                    s.settle(claims.get(i), attempt(events.get(i), "slack", "delivered"), Settlement.DELIVERED)
+                            .block(Duration.ofSeconds(30));
+                }
+                long settled = flushedWalSyncs(one, st) - start - claimed;
+                assertThat(claimed)
+                        .as("WAL flushes for %d claims made one by one", n)
+                        .isGreaterThanOrEqualTo(n);
+                assertThat(settled)
+                        .as("WAL flushes for %d settlements made one by one", n)
+                        .isGreaterThanOrEqualTo(n);
+            }
+        }
+    }
+
+    /** WAL flushes the server has made so far, after the store's one connection has reported its own. */
+    private static long flushedWalSyncs(Database one, java.sql.Statement st) throws Exception {
+        forceStatsFlush(one);
+        try (java.sql.ResultSet r = st.executeQuery("SELECT wal_sync FROM pg_stat_wal")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
     /** Claims {@code n} new events at once, then settles them at once (the store batches them). */
     private static void settleTogether(ClaimStore s, int n) {
         List<Claim> claims = Flux.range(0, n)
@@ -548,11 +604,21 @@ class ClaimStoreIT {
                 .blockLast(Duration.ofSeconds(30));
     }
 
-    /**
-     * Scans of the whole claims table so far. A backend reports its counts at most once a second; the store's one
-     * connection is told to report them at the end of its next statement, and that statement is run.
-     */
+    /** Scans of the whole claims table so far, after the store's one connection has reported its own. */
     private static long flushedSeqScans(Database one, java.sql.Statement st) throws Exception {
+        forceStatsFlush(one);
+        try (java.sql.ResultSet r =
+                st.executeQuery("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'claims'")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    /**
+     * A backend reports its statistics at most once a second; the store's one connection is told to report them at
+     * the end of its next statement, and that statement is run.
+     */
+    private static void forceStatsFlush(Database one) {
         Mono.usingWhen(
                         Mono.from(one.pool().create()),
                         c -> Flux.from(c.createStatement("SELECT pg_stat_force_next_flush()")
@@ -561,11 +627,6 @@ class ClaimStoreIT {
                                 .then(),
                         c -> Mono.from(c.close()))
                 .block(Duration.ofSeconds(30));
-        try (java.sql.ResultSet r =
-                st.executeQuery("SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'claims'")) {
-            r.next();
-            return r.getLong(1);
-        }
     }
 
     /** Claims a new event on {@code channel}, settles it delivered, and returns what the settlement answered. */
