@@ -67,73 +67,34 @@ public record Delivery(
     }
 
     public Delivery withClaim(Claim c) {
-        return new Delivery(
-                event,
-                channel,
-                routed,
-                attempt,
-                firstAttempt,
-                incidentRecorded,
-                c,
-                sent,
-                decision,
-                result,
-                again,
-                channelFailing);
+        return next(c, sent, decision, result, channelFailing);
     }
 
     public Delivery withSent(SendStage.Sent s) {
-        return new Delivery(
-                event,
-                channel,
-                routed,
-                attempt,
-                firstAttempt,
-                incidentRecorded,
-                claim,
-                s,
-                decision,
-                result,
-                again,
-                channelFailing);
+        return next(claim, s, decision, result, channelFailing);
     }
 
     public Delivery withDecision(RetryPolicy.Decision d) {
-        return new Delivery(
-                event,
-                channel,
-                routed,
-                attempt,
-                firstAttempt,
-                incidentRecorded,
-                claim,
-                sent,
-                d,
-                result,
-                again,
-                channelFailing);
+        return next(claim, sent, d, result, channelFailing);
     }
 
     /** This delivery ended here with {@code outcome} after {@code attempts} sends. */
     public Delivery finished(FinalOutcome outcome, int attempts, String reason) {
-        ChannelResult r = new ChannelResult(channel, outcome, attempts, reason);
-        return new Delivery(
-                event,
-                channel,
-                routed,
-                attempt,
-                firstAttempt,
-                incidentRecorded,
-                claim,
-                sent,
-                decision,
-                r,
-                again,
-                channelFailing);
+        return next(claim, sent, decision, new ChannelResult(channel, outcome, attempts, reason), channelFailing);
     }
 
     /** The claim is settled; {@code failing}: the settlement found the channel's delivery-failing alert open. */
     public Delivery settled(boolean failing) {
+        return next(claim, sent, decision, result, failing);
+    }
+
+    /** This attempt with what the stages learnt so far; the event, its channel and its attempt stay. */
+    private Delivery next(
+            Claim claim,
+            SendStage.Sent sent,
+            RetryPolicy.Decision decision,
+            ChannelResult result,
+            boolean channelFailing) {
         return new Delivery(
                 event,
                 channel,
@@ -146,7 +107,7 @@ public record Delivery(
                 decision,
                 result,
                 again,
-                failing);
+                channelFailing);
     }
 
     /**
