@@ -14,6 +14,7 @@ import dev.vigil.notifier.claim.ClaimStore;
 import dev.vigil.notifier.claim.Database;
 import dev.vigil.notifier.claim.DigestTables;
 import dev.vigil.notifier.claim.Migrations;
+import dev.vigil.notifier.claim.ServerDurability;
 import dev.vigil.notifier.claim.TierStore;
 import dev.vigil.notifier.config.ChannelType;
 import dev.vigil.notifier.config.NotifierConfig;
@@ -174,10 +175,10 @@ public final class NotifierService {
                     Gauge.builder("vigil.notifier.db.pool.pending", m, io.r2dbc.pool.PoolMetrics::pendingAcquireSize)
                             .register(registry);
                 });
-                prepareSchema(
-                        Migrations.Target.fromR2dbc(
-                                cfg.database().url(), cfg.database().username(), password),
-                        cfg.database());
+                Migrations.Target schema = Migrations.Target.fromR2dbc(
+                        cfg.database().url(), cfg.database().username(), password);
+                prepareSchema(schema, cfg.database());
+                ServerDurability.warning(schema).ifPresent(w -> LOG.warn("{}", w));
                 Duration lease = d.sendTimeoutDuration().multipliedBy(2).plusSeconds(5);
                 ClaimStore store = new ClaimStore(
                         pool,

@@ -1,5 +1,6 @@
 package dev.vigil.notifier.core;
 
+import dev.vigil.kit.config.DurationText;
 import dev.vigil.schemas.contract.Severity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,7 +10,8 @@ import java.util.Map;
 /**
  * Each route's path through the notifier as one line, for the start-up log: what the dispatcher does with a page
  * before it fans out (fold an application's page into a monitor's open incident, the silence and acknowledgement
- * gate), the channels it fans out to, the group wait where the route groups, and each channel's stages. Printed
+ * gate), the channels it fans out to, the group wait where the route groups, each channel's stages, and the
+ * escalation tiers that page further channels while its incidents stay unacknowledged. Printed
  * from the very objects that deliver, so the line cannot drift from what runs.
  */
 public final class RoutePlans {
@@ -25,12 +27,28 @@ public final class RoutePlans {
     public static List<String> describe(Routes routes, Map<String, ChannelPipeline> pipelines) {
         List<String> lines = new ArrayList<>();
         for (Route r : routes.all()) {
-            lines.add("route " + r.name() + " = " + describe(r.channels(), r.group() != null, pipelines));
+            lines.add("route " + r.name() + " = " + describe(r.channels(), r.group() != null, pipelines)
+                    + escalation(r.tiers()));
         }
         for (Severity s : Severity.values()) {
             lines.add("route default:" + s.wire() + " = " + describe(routes.defaultChannels(s), false, pipelines));
         }
         return List.copyOf(lines);
+    }
+
+    /**
+     * The climb that follows while an incident stays unacknowledged, after the first page's path: each tier with
+     * its delay from that page and the channels it pages (through the same stages); nothing for a route without one.
+     */
+    static String escalation(List<Tier> tiers) {
+        if (tiers.isEmpty()) {
+            return "";
+        }
+        List<String> each = new ArrayList<>();
+        for (Tier t : tiers) {
+            each.add("tier " + t.number() + " after " + DurationText.format(t.after()) + " " + t.channels());
+        }
+        return " ⇢ unacknowledged: " + String.join(", ", each);
     }
 
     /** The path of a page routed to {@code channels}; {@code grouped}: the route groups its chat pages. */

@@ -139,6 +139,35 @@ class RoutePlansTest {
     }
 
     @Test
+    void aRouteThatEscalatesPrintsItsTiersAfterItsPath() {
+        Route oncall = new Route(
+                "oncall",
+                Set.of(Severity.CRITICAL),
+                Set.of(),
+                Map.of(),
+                List.of("slack"),
+                List.of(
+                        new Tier(2, Duration.ofMinutes(5), List.of("betterstack")),
+                        new Tier(3, Duration.ofMinutes(15), List.of("betterstack", "log"))));
+        Routes withClimb = new Routes(
+                List.of(oncall),
+                Map.of(
+                        Severity.CRITICAL,
+                        List.of("slack"),
+                        Severity.WARNING,
+                        List.of("slack"),
+                        Severity.INFO,
+                        List.of("log")),
+                Set.of("betterstack", "slack", "log"));
+
+        assertThat(RoutePlans.describe(withClimb, pipelines).get(0))
+                .isEqualTo("route oncall = fold \u2192 gate \u2192 fanout[slack] \u2192 " + STAGES
+                        + " \u21e2 unacknowledged: tier 2 after 5m [betterstack], tier 3 after 15m [betterstack, log]");
+        // a severity default never climbs
+        assertThat(RoutePlans.describe(withClimb, pipelines).get(1)).doesNotContain("unacknowledged");
+    }
+
+    @Test
     void aSingleChannelRouteDeliversOnceAndFoldsARedelivery() {
         AlertEvent e = of("monitor/db-1", Severity.CRITICAL, "db");
 
