@@ -21,4 +21,18 @@ class ProcStatTest {
         assertThat(ProcStat.command(ODD_NAME)).isEqualTo("weird ) name");
         assertThat(ProcStat.cpuTicks(ODD_NAME)).isEqualTo(10L);
     }
+
+    @Test
+    void namesHotSpotsCompilerThreadsOnly() {
+        assertThat(ProcStat.isCompilerThread(ProcStat.command(LINE))).isTrue();
+        assertThat(ProcStat.isCompilerThread("C1 CompilerThre")).isTrue();
+        assertThat(ProcStat.isCompilerThread("GC Thread#0")).isFalse();
+        assertThat(ProcStat.isCompilerThread("main")).isFalse();
+    }
+
+    @Test
+    void readsAProcesssCpuTicksFromItsStatFile() throws Exception {
+        // this JVM has run for seconds before any test: its user and system time is well past one tick
+        assertThat(ProcStat.processCpuTicks(ProcessHandle.current().pid())).isPositive();
+    }
 }

@@ -385,7 +385,7 @@ public final class AlertmanagerBench {
 
         /** utime + stime of the process, in clock ticks ({@code /proc/<pid>/stat} fields 14 and 15). */
         long cpuTicks() throws IOException {
-            return ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + process.pid() + "/stat")));
+            return ProcStat.processCpuTicks(process.pid());
         }
 
         /** Peak resident set size (VmHWM) in KiB, or -1. */

@@ -104,7 +104,7 @@ public final class NotifierProcess {
                 try {
                     String stat = Files.readString(t.resolve("stat"));
                     String comm = ProcStat.command(stat);
-                    String kind = comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")
+                    String kind = ProcStat.isCompilerThread(comm)
                             ? "jit"
                             : comm.startsWith("GC Thread") || comm.equals("VM Thread") ? "gc" : "threads";
                     out.merge(kind, ProcStat.cpuTicks(stat) / (double) ProcStat.TICKS_PER_SECOND, Double::sum);
@@ -121,8 +121,7 @@ public final class NotifierProcess {
     /** The CPU seconds a process has used so far (all its threads, the JIT and the collector included). */
     static double cpuSeconds(Process p) {
         try {
-            return ProcStat.cpuTicks(Files.readString(Path.of("/proc/" + p.pid() + "/stat")))
-                    / (double) ProcStat.TICKS_PER_SECOND;
+            return ProcStat.processCpuTicks(p.pid()) / (double) ProcStat.TICKS_PER_SECOND;
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the notifier process's CPU time from /proc", e);
         }

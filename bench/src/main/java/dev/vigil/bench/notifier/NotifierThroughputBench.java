@@ -178,11 +178,8 @@ public final class NotifierThroughputBench {
                 double pgSeconds = PostgresCpu.seconds() - pg0;
                 double ownSeconds = notifier.processCpuSeconds() - own0;
                 // CPU per delivery by role: what the notifier costs, and what the stand-ins beside it cost
-                Map<String, Double> perEvent = ThreadCpu.perEvent(burstThreads0, ThreadCpu.snapshot(), o.events());
-                if (notifier.ownProcess()) {
-                    // no notifier thread in this JVM then: its roles are the stand-ins' and this JVM's own
-                    perEvent.remove(ThreadCpu.NOTIFIER);
-                }
+                Map<String, Double> perEvent =
+                        notifier.rolesHere(ThreadCpu.perEvent(burstThreads0, ThreadCpu.snapshot(), o.events()));
                 perEvent.forEach((role, us) -> result.put("burst_us_" + role.replace('+', '_'), us));
                 result.put("burst_us_postgres", round(pgSeconds * 1e6 / o.events()));
                 // the burst's own batches: the warm-ups' (mostly batches of one) are left out
@@ -255,11 +252,8 @@ public final class NotifierThroughputBench {
                 result.put("paced_rate", o.pacedRate());
                 result.put("paced_events", lat.length);
                 double pacedWall = (System.nanoTime() - pacedStart) / 1e9;
-                Map<String, Double> pacedRoles = ThreadCpu.percent(threads0, ThreadCpu.snapshot(), pacedWall);
-                if (notifier.ownProcess()) {
-                    pacedRoles.remove(ThreadCpu.NOTIFIER);
-                }
-                pacedRoles.forEach((role, pct) -> result.put("paced_cpu_pct_" + role.replace('+', '_'), pct));
+                notifier.rolesHere(ThreadCpu.percent(threads0, ThreadCpu.snapshot(), pacedWall))
+                        .forEach((role, pct) -> result.put("paced_cpu_pct_" + role.replace('+', '_'), pct));
                 result.put("paced_jvm_cpu_pct", round(100 * (os.getProcessCpuTime() - pacedCpu0) / 1e9 / pacedWall));
                 if (notifier.ownProcess()) {
                     result.put(
@@ -309,6 +303,17 @@ public final class NotifierThroughputBench {
 
         boolean ownProcess() {
             return process != null;
+        }
+
+        /**
+         * The thread roles of this JVM that take part: with the notifier in a process of its own, none of this
+         * JVM's threads is the notifier's, and its role is left out rather than shown near zero.
+         */
+        Map<String, Double> rolesHere(Map<String, Double> byRole) {
+            if (ownProcess()) {
+                byRole.remove(ThreadCpu.NOTIFIER);
+            }
+            return byRole;
         }
 
         double processCpuSeconds() {

@@ -31,7 +31,7 @@ final class JitCpu {
             for (Path t : (Iterable<Path>) tasks::iterator) {
                 try {
                     String comm = Files.readString(t.resolve("comm")).strip();
-                    if (!comm.startsWith("C1 Compiler") && !comm.startsWith("C2 Compiler")) {
+                    if (!ProcStat.isCompilerThread(comm)) {
                         continue;
                     }
                     ticks += ProcStat.cpuTicks(Files.readString(t.resolve("stat")));
